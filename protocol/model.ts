@@ -1,0 +1,139 @@
+/**
+ * Plain, JSON-safe model types that cross between the sidecar, the extension and the
+ * dashboard. Internal types stay internal; adapters convert to these at the edge.
+ */
+
+/** Lifecycle of one upstream MCP server. */
+export type ServerState = 'starting' | 'ready' | 'error' | 'stopped' | 'disabled' | 'awaiting-approval';
+
+/** Where a server's definition came from. */
+export type ConfigSourceKind = 'vscode-mcp-json' | 'mcp-json' | 'claude-desktop' | 'cursor' | 'settings' | 'cli-config';
+
+/** One upstream server as the user sees it: state, tool count, last error and stderr tail. */
+export interface ServerStatus {
+  name: string;
+  transport: 'stdio' | 'http' | 'sse';
+  state: ServerState;
+  source: ConfigSourceKind;
+  /** Absolute path of the file that declared it (settings.json for mcpLens.servers). */
+  sourceFile: string;
+  toolCount: number;
+  promptCount: number;
+  resourceCount: number;
+  /** Human-readable reason, set when state is 'error', 'disabled' or 'awaiting-approval'. */
+  error?: string;
+  /** Last lines of a stdio server's stderr (never forwarded to our stdout). */
+  stderrTail: string[];
+  restarts: number;
+  /** Epoch ms of the last time the server became ready. */
+  readyAt?: number;
+  /** True when VS Code itself also starts this server from .vscode/mcp.json. */
+  alsoStartedByEditor?: boolean;
+  /** Tokens (o200k_base) of this server's tools/list as a client would receive it. */
+  tokens?: number;
+}
+
+/** One tool behind MCP Lens. `name` is client-safe (^[a-zA-Z0-9_-]{1,64}$) and unique. */
+export interface ToolSummary {
+  name: string;
+  server: string;
+  originalName: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+/** Which signal put a tool in the results. */
+export type MatchSignal = 'keyword' | 'meaning' | 'usage';
+
+export interface SearchHit {
+  name: string;
+  server: string;
+  originalName: string;
+  description: string;
+  score: number;
+  signals: MatchSignal[];
+  /** Short human text: matched words, semantic similarity, usage reason. */
+  why: string;
+  inputSchema?: Record<string, unknown>;
+}
+
+/** e.g. `hybrid (ollama: nomic-embed-text)` or `keyword only: Ollama unreachable at http://…`. */
+export interface SearchModeInfo {
+  kind: 'hybrid' | 'keyword';
+  label: string;
+}
+
+export interface SearchResponse {
+  query: string;
+  hits: SearchHit[];
+  mode: SearchModeInfo;
+  tookMs: number;
+  tokenMetrics?: TokenMetrics;
+}
+
+export interface TokenMetrics {
+  baseline_tokens: number;
+  returned_tokens: number;
+  savings_percent: number;
+}
+
+export interface IndexStatus {
+  state: 'idle' | 'indexing' | 'ready' | 'error';
+  mode: SearchModeInfo;
+  toolsTotal: number;
+  toolsEmbedded: number;
+  /** 0..1 while indexing. */
+  progress?: number;
+  lastRefresh?: number;
+  embedder?: { kind: 'ollama' | 'none'; model?: string; host?: string; reachable: boolean; modelMissing?: boolean; error?: string };
+  error?: string;
+}
+
+export interface SavingsPoint {
+  at: number;
+  returnedTokens: number;
+  savedTokens: number;
+}
+
+export interface TokenStats {
+  /** Tokens of the tools/list all upstream servers would send. */
+  baselineTokens: number;
+  /** Tokens of the tools/list MCP Lens sends in the current exposure mode. */
+  exposedTokens: number;
+  savingsPercent: number;
+  findToolsCalls: number;
+  returnedTokensTotal: number;
+  savedTokensTotal: number;
+  history: SavingsPoint[];
+  perServer: { server: string; tokens: number; tools: number }[];
+}
+
+export interface UsageStats {
+  enabled: boolean;
+  callsRecorded: number;
+  predictedHitRate?: number;
+  firstRankRate?: number;
+  topTools: { name: string; server: string; calls: number }[];
+  pairs: { a: string; b: string; count: number }[];
+}
+
+export interface LensStats {
+  tools: number;
+  servers: number;
+  exposure: ExposureMode;
+  tokens: TokenStats;
+  usage?: UsageStats;
+  gateway?: { url: string; catalogVersion: string };
+}
+
+export type ExposureMode = 'search' | 'pinned' | 'all' | 'predictive';
+
+/** Result of trying a tool from the dashboard or palette. */
+export interface ToolCallOutcome {
+  isError: boolean;
+  content: unknown[];
+  structuredContent?: unknown;
+  durationMs: number;
+}

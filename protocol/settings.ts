@@ -1,0 +1,136 @@
+/**
+ * Every `mcpLens.*` setting, once. package.json `contributes.configuration` declares the
+ * same keys for the editor; the client reads them and passes them through `sanitizeSettings`,
+ * the CLI builds them from flags and defaults, and the sidecar only ever sees this shape.
+ */
+import type { ExposureMode } from './model';
+
+/** A server entry in the same shape as a `.vscode/mcp.json` `servers` value. */
+export interface RawServerEntry {
+  type?: string;
+  command?: string;
+  args?: unknown;
+  env?: unknown;
+  envFile?: string;
+  cwd?: string;
+  url?: string;
+  headers?: unknown;
+  [key: string]: unknown;
+}
+
+export type ImportSource = 'vscode' | 'mcp-json' | 'claude-desktop' | 'cursor' | 'settings';
+
+export interface McpLensSettings {
+  servers: Record<string, RawServerEntry>;
+  include: string[];
+  exclude: string[];
+  importFrom: ImportSource[];
+  exposure: ExposureMode;
+  pinnedTools: string[];
+  callTimeoutSeconds: number;
+  connectTimeoutSeconds: number;
+  search: { inlineSchemas: number; defaultLimit: number };
+  ollama: { host: string };
+  embedding: { model: string; enabled: boolean };
+  usage: { enabled: boolean; retentionDays: number };
+  predict: { minTools: number; maxTools: number };
+  trace: { server: 'off' | 'messages' | 'verbose' };
+}
+
+export const DEFAULT_SETTINGS: McpLensSettings = {
+  servers: {},
+  include: [],
+  exclude: [],
+  importFrom: ['vscode', 'mcp-json', 'settings'],
+  exposure: 'search',
+  pinnedTools: [],
+  callTimeoutSeconds: 60,
+  connectTimeoutSeconds: 30,
+  search: { inlineSchemas: 3, defaultLimit: 8 },
+  ollama: { host: 'http://127.0.0.1:11434' },
+  embedding: { model: 'nomic-embed-text', enabled: true },
+  usage: { enabled: true, retentionDays: 90 },
+  predict: { minTools: 3, maxTools: 10 },
+  trace: { server: 'off' },
+};
+
+/** Settings whose change needs the sidecar restarted rather than applied live. */
+export const RESTART_SETTINGS: readonly string[] = ['ollama.host', 'embedding.model'];
+
+const EXPOSURES: readonly ExposureMode[] = ['search', 'pinned', 'all', 'predictive'];
+const IMPORTS: readonly ImportSource[] = ['vscode', 'mcp-json', 'claude-desktop', 'cursor', 'settings'];
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function strings(v: unknown, fallback: string[]): string[] {
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : fallback;
+}
+function int(v: unknown, fallback: number, min: number, max: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : fallback;
+}
+function bool(v: unknown, fallback: boolean): boolean {
+  return typeof v === 'boolean' ? v : fallback;
+}
+function str(v: unknown, fallback: string): string {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : fallback;
+}
+
+/**
+ * Turns whatever the editor or a file holds into valid settings: unknown keys dropped,
+ * wrong types replaced by defaults, numbers clamped. Never throws.
+ */
+export function sanitizeSettings(input: unknown, env: Record<string, string | undefined> = {}): McpLensSettings {
+  const raw = isRecord(input) ? input : {};
+  const d = DEFAULT_SETTINGS;
+  const sub = (k: string): Record<string, unknown> => (isRecord(raw[k]) ? (raw[k] as Record<string, unknown>) : {});
+  const servers: Record<string, RawServerEntry> = {};
+  if (isRecord(raw.servers)) {
+    for (const [name, entry] of Object.entries(raw.servers)) {
+      if (isRecord(entry)) servers[name] = entry as RawServerEntry;
+    }
+  }
+  const exposure = EXPOSURES.includes(raw.exposure as ExposureMode) ? (raw.exposure as ExposureMode) : d.exposure;
+  const importFrom = strings(raw.importFrom, d.importFrom).filter((s): s is ImportSource => IMPORTS.includes(s as ImportSource));
+  const minTools = int(sub('predict').minTools, d.predict.minTools, 0, 50);
+  const trace = sub('trace').server;
+  const ollamaHost = str(sub('ollama').host, env.OLLAMA_HOST ? normalizeOllamaHost(env.OLLAMA_HOST) : d.ollama.host);
+  return {
+    servers,
+    include: strings(raw.include, d.include),
+    exclude: strings(raw.exclude, d.exclude),
+    importFrom: Array.isArray(raw.importFrom) ? importFrom : d.importFrom,
+    exposure,
+    pinnedTools: strings(raw.pinnedTools, d.pinnedTools),
+    callTimeoutSeconds: int(raw.callTimeoutSeconds, d.callTimeoutSeconds, 1, 3600),
+    connectTimeoutSeconds: int(raw.connectTimeoutSeconds, d.connectTimeoutSeconds, 1, 600),
+    search: {
+      inlineSchemas: int(sub('search').inlineSchemas, d.search.inlineSchemas, 0, 50),
+      defaultLimit: int(sub('search').defaultLimit, d.search.defaultLimit, 1, 50),
+    },
+    ollama: { host: ollamaHost },
+    embedding: {
+      model: str(sub('embedding').model, d.embedding.model),
+      enabled: bool(sub('embedding').enabled, d.embedding.enabled),
+    },
+    usage: {
+      enabled: bool(sub('usage').enabled, d.usage.enabled),
+      retentionDays: int(sub('usage').retentionDays, d.usage.retentionDays, 1, 3650),
+    },
+    predict: { minTools, maxTools: Math.max(minTools, int(sub('predict').maxTools, d.predict.maxTools, 1, 50)) },
+    trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
+  };
+}
+
+/**
+ * OLLAMA_HOST may be `host`, `host:port`, `0.0.0.0` or a URL; the client needs a URL.
+ * As in Ollama itself, a bare host gets port 11434; an explicit scheme keeps its default.
+ */
+export function normalizeOllamaHost(value: string): string {
+  const v = value.trim();
+  const hasScheme = /^https?:\/\//.test(v);
+  const u = new URL(hasScheme ? v : `http://${v}`);
+  if (u.hostname === '0.0.0.0') u.hostname = '127.0.0.1';
+  if (!hasScheme && !u.port) u.port = '11434';
+  return u.origin;
+}

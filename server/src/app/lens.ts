@@ -1,0 +1,62 @@
+/**
+ * The one facade the front doors use: the MCP gateway, the LSP connection, the CLI and the
+ * dashboard's HTTP routes all drive the core through this interface and nothing else, so
+ * none of them knows which other front door is in use.
+ */
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { IndexStatus, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
+import type { McpLensSettings } from '../../../protocol/settings';
+import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
+
+export interface SearchRequest {
+  query: string;
+  keywords?: string[];
+  server?: string;
+  limit?: number;
+  /** Gateway session, so usage prediction can use the session's history. */
+  sessionId?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Upstream progress, passed through to the caller. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  sessionId?: string;
+  /** Which front door made the call (recorded in usage, never the arguments). */
+  origin?: 'gateway' | 'dashboard' | 'palette' | 'cli';
+}
+
+export type LensChange = 'servers' | 'tools' | 'index' | 'usage' | 'settings';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export interface Lens {
+  readonly workspaceFolder: string;
+  settings(): McpLensSettings;
+  /** Every configured server, including disabled and not-yet-approved ones. */
+  servers(): ServerStatus[];
+  /** Tools that pass include/exclude; excluded tools are not here at all. */
+  tools(): CatalogTool[];
+  /** Resolves a client-safe name; undefined for unknown or excluded tools. */
+  findTool(name: string): CatalogTool | undefined;
+  search(request: SearchRequest): Promise<SearchResponse>;
+  /**
+   * Calls an upstream tool by client-safe name. Unknown or excluded names, invalid
+   * arguments, upstream errors and timeouts all come back as `isError` results.
+   */
+  callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  prompts(): CatalogPrompt[];
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  resources(): CatalogResource[];
+  readResource(uri: string): Promise<ReadResourceResult>;
+  indexStatus(): IndexStatus;
+  usageStats(): UsageStats | undefined;
+  restartServer(name: string): Promise<void>;
+  reindex(): Promise<void>;
+  updateSettings(settings: McpLensSettings): Promise<void>;
+  onDidChange(listener: (change: LensChange) => void): Disposable;
+  close(): Promise<void>;
+}

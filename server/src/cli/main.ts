@@ -1,0 +1,49 @@
+/**
+ * `mcp-lens` entry point. Each subcommand lives in its own module exporting `run`; this file
+ * only dispatches. stdout carries results (or MCP messages for `serve`); everything else
+ * goes to stderr.
+ */
+import type { CliCommand } from './command';
+import { tools } from './tools';
+
+const COMMANDS: Record<string, CliCommand> = { tools };
+
+export function usage(): string {
+  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(58)} ${c.summary}`);
+  return [
+    'mcp-lens: one optimizing MCP server in front of all of a workspace\'s MCP servers',
+    '',
+    'Usage:',
+    ...lines,
+    '',
+    'Run `mcp-lens <command> --help` for a command\'s options.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${process.env.MCP_LENS_VERSION ?? '0.1.0'}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`mcp-lens: unknown command "${name}"\n\n${usage()}\n`);
+    return 2;
+  }
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`mcp-lens: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

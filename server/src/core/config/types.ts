@@ -1,0 +1,84 @@
+/**
+ * What config loading produces: fully resolved server definitions (variables substituted)
+ * plus every problem found, each naming its file and JSON path. A bad entry disables that
+ * server only; problems are values, never exceptions.
+ */
+import type { ConfigSourceKind } from '../../../../protocol/model';
+
+export interface ServerSource {
+  kind: ConfigSourceKind;
+  /** Absolute path of the declaring file. */
+  file: string;
+  /** JSON path of the entry, e.g. `servers.github`. */
+  path: string;
+}
+
+interface ServerBase {
+  /** Unique across sources; later sources do not override earlier ones silently (see problems). */
+  name: string;
+  source: ServerSource;
+  /**
+   * Hash of everything that decides what runs or where it connects (command, args, env,
+   * cwd, url, headers names). Approval is keyed on it: a change needs a fresh approval.
+   */
+  fingerprint: string;
+}
+
+export interface StdioServerConfig extends ServerBase {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface RemoteServerConfig extends ServerBase {
+  /** 'http' is streamable HTTP, falling back to SSE as VS Code does. */
+  type: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type ServerConfig = StdioServerConfig | RemoteServerConfig;
+
+export interface ConfigProblem {
+  severity: 'error' | 'warning';
+  file: string;
+  /** JSON path, e.g. `servers.github.command`; empty for the whole file. */
+  path: string;
+  message: string;
+  /** The server this problem disables, if any. */
+  server?: string;
+  /** Character offset and length in the file, for editor diagnostics. */
+  offset?: number;
+  length?: number;
+}
+
+/** A server that was declared but cannot run; shown to the user with the reason. */
+export interface DisabledServer {
+  name: string;
+  source: ServerSource;
+  reason: string;
+}
+
+export interface InputDeclaration {
+  id: string;
+  type: string;
+  description?: string;
+  password?: boolean;
+  /** File that declared it. */
+  file: string;
+}
+
+export interface LoadedConfig {
+  servers: ServerConfig[];
+  disabled: DisabledServer[];
+  problems: ConfigProblem[];
+  inputs: InputDeclaration[];
+  /** `${input:id}` ids referenced but not supplied by the caller. */
+  missingInputs: string[];
+  include: string[];
+  exclude: string[];
+  /** Files that were read (for watching). */
+  files: string[];
+}

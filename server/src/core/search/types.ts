@@ -1,0 +1,31 @@
+/**
+ * Search contracts shared by the pure ranking code (core/search), the index that owns the
+ * stores (server/src/index) and the benchmark.
+ */
+import type { MatchSignal, SearchModeInfo } from '../../../../protocol/model';
+
+export interface SearchOptions {
+  keywords?: string[];
+  /** Only tools of this server. */
+  server?: string;
+  limit: number;
+}
+
+/** One ranked tool, by catalog key (`server/originalName`). */
+export interface RankedTool {
+  key: string;
+  score: number;
+  signals: MatchSignal[];
+  /** Short human text saying why it matched (matched words, similarity, usage). */
+  why: string;
+}
+
+export interface RankedList {
+  hits: RankedTool[];
+  mode: SearchModeInfo;
+}
+
+/** Anything that can rank the catalog for a query: the keyword index, the hybrid index, a reference searcher. */
+export interface ToolSearcher {
+  search(query: string, options: SearchOptions): Promise<RankedList>;
+}
