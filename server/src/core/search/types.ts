@@ -29,3 +29,15 @@ export interface RankedList {
 export interface ToolSearcher {
   search(query: string, options: SearchOptions): Promise<RankedList>;
 }
+
+/**
+ * The tool index the app keeps in sync with the catalog: keyword search always, vector
+ * search when an embedder is available. Implemented in server/src/index/.
+ */
+export interface ToolIndex extends ToolSearcher {
+  /** Brings the index to exactly this set of tools, re-embedding only what changed. */
+  sync(tools: readonly import('../catalog').CatalogTool[]): Promise<void>;
+  status(): import('../../../../protocol/model').IndexStatus;
+  onDidChange(listener: () => void): { dispose(): void };
+  close(): Promise<void>;
+}
