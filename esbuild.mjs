@@ -24,6 +24,8 @@ const client = {
   target: 'node20',
   outdir: 'dist',
   external: ['vscode'],
+  // jsonc-parser's "main" is a UMD build with runtime requires esbuild cannot follow.
+  mainFields: ['module', 'main'],
 };
 
 /** @type {esbuild.BuildOptions} */
@@ -37,6 +39,8 @@ const server = {
   outdir: 'dist',
   // LanceDB loads a native binary next to its JS: it must stay a real node_module.
   external: ['@lancedb/lancedb', 'apache-arrow'],
+  // jsonc-parser's "main" is a UMD build with runtime requires esbuild cannot follow.
+  mainFields: ['module', 'main'],
   banner: { js: '#!/usr/bin/env node' },
 };
 

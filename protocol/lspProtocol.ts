@@ -111,3 +111,24 @@ export interface PullProgressParams {
   done: boolean;
   error?: string;
 }
+
+/**
+ * Problems found in configuration files (server → client), each with the character offset and
+ * length of the offending JSON where known, for editor diagnostics. Each notification replaces
+ * the previous set; an empty list clears them.
+ */
+export const ConfigProblemsNotificationMethod = 'mcpLens/configProblems';
+export interface ConfigProblemInfo {
+  severity: 'error' | 'warning';
+  /** Absolute path of the file. */
+  file: string;
+  /** JSON path, e.g. `servers.github.command`. */
+  path: string;
+  message: string;
+  server?: string;
+  offset?: number;
+  length?: number;
+}
+export interface ConfigProblemsParams {
+  problems: ConfigProblemInfo[];
+}

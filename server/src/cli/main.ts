@@ -3,10 +3,14 @@
  * only dispatches. stdout carries results (or MCP messages for `serve`); everything else
  * goes to stderr.
  */
+import { bench } from './bench';
 import type { CliCommand } from './command';
+import { search } from './search';
+import { serve } from './serve';
+import { stats } from './stats';
 import { tools } from './tools';
 
-const COMMANDS: Record<string, CliCommand> = { tools };
+const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, bench };
 
 export function usage(): string {
   const lines = Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(58)} ${c.summary}`);

@@ -19,7 +19,7 @@ interface ServerBase {
   source: ServerSource;
   /**
    * Hash of everything that decides what runs or where it connects (command, args, env,
-   * cwd, url, headers names). Approval is keyed on it: a change needs a fresh approval.
+   * cwd, url, header names and values, env values). Approval is keyed on it: a change needs a fresh approval.
    */
   fingerprint: string;
 }
@@ -30,6 +30,13 @@ export interface StdioServerConfig extends ServerBase {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** Env names set to `null` in the config: removed from the environment the server inherits. */
+  removeEnv?: string[];
+  /**
+   * Indexes of `args` whose value came from `${input:}` or `${env:}` (likely secrets);
+   * `describeServer` masks them.
+   */
+  secretArgs?: number[];
 }
 
 export interface RemoteServerConfig extends ServerBase {
@@ -47,7 +54,7 @@ export interface ConfigProblem {
   /** JSON path, e.g. `servers.github.command`; empty for the whole file. */
   path: string;
   message: string;
-  /** The server this problem disables, if any. */
+  /** The server this problem concerns, if any; an 'error' with it set disabled that server. */
   server?: string;
   /** Character offset and length in the file, for editor diagnostics. */
   offset?: number;

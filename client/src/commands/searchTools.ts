@@ -1,0 +1,153 @@
+/**
+ * "Search Tools": a live QuickPick over `mcpLens/search` (the same hybrid search as the agent's
+ * find_tools), then actions on the chosen tool: show its schema, copy its name, pin or unpin it,
+ * or try it with JSON arguments.
+ */
+import * as vscode from 'vscode';
+import {
+  CallToolRequestMethod,
+  ListToolsRequestMethod,
+  SearchRequestMethod,
+  type CallToolParams,
+  type CallToolResultPayload,
+  type ListToolsResult,
+  type SearchParams,
+  type SearchResult,
+} from '../../../protocol/lspProtocol';
+import type { SearchHit } from '../../../protocol/model';
+import type { ReadOnlyDocuments } from '../readOnlyDocuments';
+import { errorText, type Sidecar } from '../sidecar';
+
+interface HitItem extends vscode.QuickPickItem {
+  hit: SearchHit;
+}
+
+const DEBOUNCE_MS = 150;
+
+export async function searchTools(sidecar: Sidecar, docs: ReadOnlyDocuments): Promise<void> {
+  const hit = await pickTool(sidecar);
+  if (hit) await toolActions(sidecar, docs, hit);
+}
+
+function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
+  const qp = vscode.window.createQuickPick<HitItem>();
+  qp.title = 'MCP Lens: Search Tools';
+  qp.placeholder = 'Describe what you want to do, e.g. "create a github issue"';
+  qp.matchOnDescription = false;
+  qp.matchOnDetail = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let seq = 0;
+  const run = async (query: string): Promise<void> => {
+    const mine = ++seq;
+    if (!query.trim()) {
+      qp.items = [];
+      qp.busy = false;
+      return;
+    }
+    qp.busy = true;
+    try {
+      const res = await sidecar.request<SearchResult>(SearchRequestMethod, { query, limit: 20 } satisfies SearchParams);
+      if (mine !== seq) return;
+      qp.items = res.hits.map(toItem);
+      qp.title = `MCP Lens: Search Tools — ${res.mode.label}, ${res.tookMs} ms`;
+    } catch (err) {
+      if (mine === seq) qp.items = [{ label: '$(warning) Search failed', detail: errorText(err), alwaysShow: true } as HitItem];
+    } finally {
+      if (mine === seq) qp.busy = false;
+    }
+  };
+  return new Promise((resolve) => {
+    qp.onDidChangeValue((value) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void run(value), DEBOUNCE_MS);
+    });
+    qp.onDidAccept(() => {
+      const item = qp.selectedItems[0];
+      resolve(item?.hit);
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      clearTimeout(timer);
+      resolve(undefined);
+      qp.dispose();
+    });
+    qp.show();
+  });
+}
+
+function toItem(hit: SearchHit): HitItem {
+  // QuickPick renders labels as plain text (only $(icon) syntax): safe for third-party text.
+  return {
+    label: hit.name,
+    description: `${hit.server} · ${hit.score.toFixed(2)} · ${hit.signals.join('+')}`,
+    detail: oneLine(hit.description),
+    alwaysShow: true,
+    hit,
+  };
+}
+
+function oneLine(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 200 ? `${t.slice(0, 199)}…` : t;
+}
+
+async function toolActions(sidecar: Sidecar, docs: ReadOnlyDocuments, hit: SearchHit): Promise<void> {
+  const tool = (await sidecar.request<ListToolsResult>(ListToolsRequestMethod)).find((t) => t.name === hit.name);
+  await docs.show(`${hit.name}.schema`, {
+    name: hit.name,
+    server: hit.server,
+    originalName: hit.originalName,
+    description: tool?.description ?? hit.description,
+    inputSchema: tool?.inputSchema ?? hit.inputSchema ?? {},
+    ...(tool?.annotations ? { annotations: tool.annotations } : {}),
+  });
+  const pinned = vscode.workspace.getConfiguration('mcpLens').get<string[]>('pinnedTools', []);
+  const isPinned = pinned.includes(hit.name);
+  const pick = await vscode.window.showQuickPick(
+    [
+      { label: '$(play) Try it…', id: 'try' },
+      { label: '$(copy) Copy name', id: 'copy' },
+      { label: isPinned ? '$(pinned) Unpin' : '$(pin) Pin (always list it to the agent)', id: 'pin' },
+    ],
+    { title: `${hit.name} (${hit.server})`, placeHolder: 'What to do with this tool' },
+  );
+  if (pick?.id === 'copy') await vscode.env.clipboard.writeText(hit.name);
+  if (pick?.id === 'pin') await setPinned(hit.name, !isPinned);
+  if (pick?.id === 'try') await tryTool(sidecar, docs, hit.name);
+}
+
+async function setPinned(name: string, pin: boolean): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration('mcpLens');
+  const current = cfg.get<string[]>('pinnedTools', []);
+  const next = pin ? [...new Set([...current, name])] : current.filter((n) => n !== name);
+  const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await cfg.update('pinnedTools', next, target);
+  void vscode.window.showInformationMessage(`MCP Lens: ${pin ? 'pinned' : 'unpinned'} ${name}.`);
+}
+
+/** Asks for JSON arguments, calls the tool through the sidecar and shows the result. */
+export async function tryTool(sidecar: Sidecar, docs: ReadOnlyDocuments, name: string): Promise<void> {
+  const text = await vscode.window.showInputBox({
+    title: `Try ${name}`,
+    prompt: 'Arguments as a JSON object',
+    value: '{}',
+    ignoreFocusOut: true,
+    validateInput: (v) => (parseArgs(v) ? undefined : 'Enter a JSON object, e.g. {"query": "hello"}'),
+  });
+  const args = text === undefined ? undefined : parseArgs(text);
+  if (!args) return;
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `MCP Lens: calling ${name}…` },
+    () => sidecar.request<CallToolResultPayload>(CallToolRequestMethod, { name, arguments: args } satisfies CallToolParams),
+  );
+  await docs.show(`${name}.result`, outcome);
+}
+
+export function parseArgs(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The extension's composition root: builds one context (log, sidecar, secrets, approvals),
+ * registers commands, the MCP server definition provider and the feedback surfaces, and starts
+ * the sidecar. Activation failure is shown, logged and rethrown.
+ */
+import * as vscode from 'vscode';
+import {
+  ApprovalNeededNotificationMethod,
+  ConfigProblemsNotificationMethod,
+  InputsNeededNotificationMethod,
+  UpdateSettingsNotificationMethod,
+  type ApprovalNeededParams,
+  type ConfigProblemsParams,
+  type InputsNeededParams,
+  type SidecarInitOptions,
+  type UpdateSettingsParams,
+} from '../../protocol/lspProtocol';
+import { Approvals } from './approvals';
+import { registerCommands } from './commands/register';
+import { ConfigDiagnostics } from './configDiagnostics';
+import { watchDuplicates } from './duplicates';
+import { registerE2eHooks } from './e2eHooks';
+import { trackIndexProgress } from './indexProgress';
+import { InputStore } from './inputStore';
+import { registerMcpProvider } from './mcpProvider';
+import { ReadOnlyDocuments } from './readOnlyDocuments';
+import type { ExtensionServices } from './services';
+import { changeKind, readSettings } from './settingsReader';
+import { Sidecar, errorText } from './sidecar';
+import { createStatusBar } from './statusBar';
+
+let services: ExtensionServices | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<ExtensionServices> {
+  const log = vscode.window.createOutputChannel('MCP Lens', { log: true });
+  context.subscriptions.push(log);
+  try {
+    services = await build(context, log);
+    return services;
+  } catch (err) {
+    log.error(`activation failed: ${errorText(err)}`);
+    void vscode.window.showErrorMessage(`MCP Lens failed to start: ${errorText(err)}`, 'Show Logs').then((p) => p && log.show());
+    throw err;
+  }
+}
+
+export async function deactivate(): Promise<void> {
+  await services?.sidecar.stop();
+  services = undefined;
+}
+
+async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<ExtensionServices> {
+  const inputs = new InputStore(context.secrets);
+  await inputs.load();
+  const approvals = new Approvals(context.workspaceState, e2eAutoApprove());
+  const storage = context.storageUri ?? context.globalStorageUri;
+  await vscode.workspace.fs.createDirectory(storage);
+  const initOptions = (): SidecarInitOptions => ({
+    storageDir: storage.fsPath,
+    workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    settings: readSettings(),
+    trusted: vscode.workspace.isTrusted,
+    approvals: approvals.all(),
+    inputs: inputs.all(),
+  });
+  const sidecar = new Sidecar({ serverModule: context.asAbsolutePath('dist/server.js'), log, initOptions });
+  const docs = new ReadOnlyDocuments();
+  const diagnostics = new ConfigDiagnostics();
+  const pushSettings = async (): Promise<void> => {
+    const o = initOptions();
+    const params: UpdateSettingsParams = { settings: o.settings, approvals: o.approvals, inputs: o.inputs, trusted: o.trusted };
+    await sidecar.notify(UpdateSettingsNotificationMethod, params);
+  };
+  const s: ExtensionServices = { context, log, sidecar, inputs, approvals, docs, pushSettings };
+
+  sidecar.onNotification<ApprovalNeededParams>(ApprovalNeededNotificationMethod, (p) => {
+    void approvals.onNeeded(p).then(async (changed) => {
+      if (changed) await pushSettings();
+    });
+  });
+  sidecar.onNotification<InputsNeededParams>(InputsNeededNotificationMethod, (p) => {
+    void inputs.ask(p).then(async (added) => {
+      if (added) await pushSettings();
+    });
+  });
+  sidecar.onNotification<ConfigProblemsParams>(ConfigProblemsNotificationMethod, (p) => void diagnostics.show(p));
+  sidecar.onDidChangeState((state) => {
+    log.info(`sidecar ${state}`);
+    if (state !== 'running') diagnostics.clear();
+  });
+
+  context.subscriptions.push(
+    sidecar,
+    docs,
+    diagnostics,
+    ...registerCommands(s),
+    registerMcpProvider(sidecar),
+    createStatusBar(sidecar),
+    trackIndexProgress(sidecar),
+    watchDuplicates(context, sidecar),
+    registerE2eHooks(s),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      const kind = changeKind(e);
+      if (kind === 'restart') void sidecar.restart().catch((err: unknown) => log.error(`restart after a settings change: ${errorText(err)}`));
+      else if (kind === 'update') void pushSettings();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void pushSettings()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void sidecar.restart()),
+  );
+
+  // Activation does not wait for the sidecar: the status bar and the provider follow its state.
+  sidecar.start().catch((err: unknown) => {
+    void vscode.window.showErrorMessage(`MCP Lens: the sidecar did not start: ${errorText(err)}`, 'Show Logs').then((p) => p && log.show());
+  });
+  return s;
+}
+
+/**
+ * Test-only: the end-to-end test sets both variables so servers in its fixture workspace start
+ * without the modal approval prompt. Both are needed, so a stray one does nothing.
+ */
+function e2eAutoApprove(): boolean {
+  return process.env.MCP_LENS_E2E_AUTO_APPROVE === '1' && !!process.env.MCP_LENS_E2E_OUT;
+}

@@ -1,0 +1,38 @@
+/** Pure text for the status bar, from the sidecar's last state (unit-tested without VS Code). */
+import type { StateChangedParams } from '../../protocol/lspProtocol';
+
+export interface StatusSummary {
+  tools: number;
+  servers: number;
+  indexing: boolean;
+  /** Servers in error plus an index error. */
+  problems: number;
+  savedTokens: number;
+  tooltipLines: string[];
+}
+
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+export function statusSummary(p: StateChangedParams): StatusSummary {
+  const failing = p.servers.filter((s) => s.state === 'error');
+  const waiting = p.servers.filter((s) => s.state === 'awaiting-approval');
+  const indexing = p.index.state === 'indexing';
+  const problems = failing.length + (p.index.state === 'error' ? 1 : 0);
+  const t = p.stats.tokens;
+  // Tokens the agent did not read: the full tools/list minus what MCP Lens lists.
+  const savedTokens = Math.max(0, t.baselineTokens - t.exposedTokens);
+  const lines = [
+    `MCP Lens: ${p.stats.tools} tools from ${p.servers.filter((s) => s.state === 'ready').length}/${p.servers.length} servers`,
+    `Exposure: ${p.stats.exposure} — lists ${formatTokens(t.exposedTokens)} of ${formatTokens(t.baselineTokens)} tokens (${Math.round(t.savingsPercent)}% saved)`,
+    `Search: ${p.index.mode.label}${indexing ? ` — indexing ${Math.round((p.index.progress ?? 0) * 100)}%` : ''}`,
+  ];
+  for (const s of failing) lines.push(`⚠ ${s.name}: ${s.error ?? 'error'}`);
+  if (waiting.length) lines.push(`Waiting for approval: ${waiting.map((s) => s.name).join(', ')}`);
+  if (p.index.state === 'error') lines.push(`⚠ index: ${p.index.error ?? 'error'}`);
+  return { tools: p.stats.tools, servers: p.servers.length, indexing, problems, savedTokens, tooltipLines: lines };
+}

@@ -1,0 +1,85 @@
+/**
+ * The dashboard's message maps, named by direction. The same page runs as a VS Code webview
+ * (messages over postMessage, answered by client/src/dashboardPanel.ts) and in a browser
+ * (POST /api/<method> and server-sent events at GET /api/events, answered by
+ * server/src/gateway/dashboard/). Both hosts and the page import these types; nothing
+ * re-declares them. Plain JSON-safe types only.
+ */
+import type { IndexStatus, LensStats, SearchResponse, ServerStatus, ToolCallOutcome, UsageStats } from './model';
+
+/** A request that needs no parameters. */
+export type NoParams = Record<string, never>;
+
+/** Outcome of an action that can be refused or fail without being an exception. */
+export interface ActionResult {
+  ok: boolean;
+  error?: string;
+}
+
+/** webview → host requests: method name → params and result. */
+export interface DashboardRequests {
+  search: { params: { query: string; limit?: number; server?: string }; result: SearchResponse };
+  listServers: { params: NoParams; result: ServerStatus[] };
+  restartServer: { params: { name: string }; result: ActionResult };
+  stats: { params: NoParams; result: LensStats };
+  indexStatus: { params: NoParams; result: IndexStatus };
+  /** Tries a tool by its client-safe name. Tool errors come back as `isError`, not as a failed request. */
+  callTool: { params: { name: string; arguments: Record<string, unknown> }; result: ToolCallOutcome };
+  /** Starts pulling the embedding model; progress arrives as `pullProgress` events. */
+  pullModel: { params: NoParams; result: ActionResult };
+  /** `null` while usage learning is off or not available. */
+  usage: { params: NoParams; result: UsageStats | null };
+}
+
+export type DashboardMethod = keyof DashboardRequests;
+export type DashboardParams<K extends DashboardMethod> = DashboardRequests[K]['params'];
+export type DashboardResult<K extends DashboardMethod> = DashboardRequests[K]['result'];
+
+/** Everything that answers the dashboard's requests: one async function per method. */
+export type DashboardHandlers = {
+  [K in DashboardMethod]: (params: DashboardParams<K>) => Promise<DashboardResult<K>>;
+};
+
+/** host → webview pushed events: event name → payload. */
+export interface DashboardEvents {
+  /** Servers, index or stats changed. */
+  state: { servers: ServerStatus[]; index: IndexStatus; stats: LensStats };
+  pullProgress: { model: string; status: string; completed?: number; total?: number; done: boolean; error?: string };
+}
+
+export type DashboardEventName = keyof DashboardEvents;
+
+/** One pushed event, discriminated by name. */
+export type DashboardEvent = { [K in DashboardEventName]: { event: K; data: DashboardEvents[K] } }[DashboardEventName];
+
+// The postMessage envelopes (VS Code webview only; HTTP uses one URL per method instead).
+
+/** webview → host. */
+export interface WebviewRequestMessage {
+  kind: 'request';
+  id: number;
+  method: DashboardMethod;
+  params: unknown;
+}
+
+/** host → webview. */
+export type HostMessage =
+  | { kind: 'response'; id: number; result: unknown }
+  | { kind: 'error'; id: number; message: string }
+  | ({ kind: 'event' } & DashboardEvent);
+
+/** The HTTP paths: POST `${DASHBOARD_API_PREFIX}<method>` and GET `DASHBOARD_EVENTS_PATH`. */
+export const DASHBOARD_API_PREFIX = '/api/';
+export const DASHBOARD_EVENTS_PATH = '/api/events';
+
+/** Every method name, for hosts that route by string (the HTTP routes). */
+export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
+  'search',
+  'listServers',
+  'restartServer',
+  'stats',
+  'indexStatus',
+  'callTool',
+  'pullModel',
+  'usage',
+];

@@ -1,0 +1,162 @@
+// Writes the extension's manifest fields (contributes, activationEvents, marketplace metadata)
+// into package.json. Run under `flock /tmp/npm.lock` because other engineers edit package.json's
+// scripts concurrently: this reads, changes only its own fields and writes back at once.
+// Usage: flock /tmp/npm.lock node scripts/manifest-contributes.mjs
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const cmd = (command, title, icon) => ({ command, title, category: 'MCP Lens', ...(icon ? { icon } : {}) });
+
+const commands = [
+  cmd('mcpLens.searchTools', 'Search Tools', '$(search)'),
+  cmd('mcpLens.showDashboard', 'Show Dashboard', '$(dashboard)'),
+  cmd('mcpLens.reindex', 'Reindex Tools', '$(refresh)'),
+  cmd('mcpLens.restartSidecar', 'Restart Sidecar'),
+  cmd('mcpLens.showLogs', 'Show Logs', '$(output)'),
+  cmd('mcpLens.pullEmbeddingModel', 'Pull Embedding Model', '$(cloud-download)'),
+  cmd('mcpLens.forgetInputs', 'Forget Inputs'),
+  cmd('mcpLens.moveDuplicates', 'Move Duplicate Servers into MCP Lens'),
+  cmd('mcpLens.approveServers', 'Approve Servers'),
+  cmd('mcpLens.clearUsage', 'Clear Usage Data'),
+];
+
+const serverEntry = {
+  type: 'object',
+  properties: {
+    type: { type: 'string', enum: ['stdio', 'http', 'sse'], description: 'Transport; inferred from `command` or `url` when omitted.' },
+    command: { type: 'string', description: 'Executable to run for a stdio server.' },
+    args: { type: 'array', items: { type: 'string' }, description: 'Arguments for `command`.' },
+    env: { type: 'object', additionalProperties: { type: ['string', 'number', 'null'] }, description: 'Environment for `command`; `${input:id}` and `${env:NAME}` are substituted.' },
+    envFile: { type: 'string', description: 'A .env file loaded into the environment.' },
+    cwd: { type: 'string', description: 'Working directory for `command`.' },
+    url: { type: 'string', description: 'URL of a streamable HTTP or SSE server.' },
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'HTTP headers; use `${input:id}` for secrets.' },
+  },
+};
+
+const properties = {
+  'mcpLens.servers': {
+    type: 'object', default: {}, scope: 'resource', order: 0,
+    additionalProperties: serverEntry,
+    markdownDescription: 'MCP servers that only MCP Lens starts, in the same shape as `.vscode/mcp.json` `servers`. Servers here are not also started by VS Code.',
+  },
+  'mcpLens.include': {
+    type: 'array', items: { type: 'string' }, default: [], scope: 'resource',
+    markdownDescription: 'Glob patterns of `server/tool` names to index (empty = all). Example: `github/*`.',
+  },
+  'mcpLens.exclude': {
+    type: 'array', items: { type: 'string' }, default: [], scope: 'resource',
+    markdownDescription: 'Glob patterns of `server/tool` names to hide completely. Example: `*/delete_*`.',
+  },
+  'mcpLens.importFrom': {
+    type: 'array', scope: 'resource', uniqueItems: true,
+    items: { type: 'string', enum: ['vscode', 'mcp-json', 'claude-desktop', 'cursor', 'settings'], enumDescriptions: ['.vscode/mcp.json', '.mcp.json at the workspace root', 'Claude Desktop config', 'Cursor (.cursor/mcp.json)', 'mcpLens.servers'] },
+    default: ['vscode', 'mcp-json', 'settings'],
+    description: 'Where MCP Lens reads server definitions from.',
+  },
+  'mcpLens.exposure': {
+    type: 'string', enum: ['search', 'pinned', 'all', 'predictive'], default: 'search', scope: 'resource',
+    enumDescriptions: [
+      'Only the meta-tools (find_tools, call_tool, get_tool_schema, list_servers).',
+      'The meta-tools plus the tools in mcpLens.pinnedTools.',
+      'Every tool (no savings; for comparison).',
+      'The meta-tools plus tools predicted from your usage.',
+    ],
+    description: 'Which tools the MCP Lens server lists to the agent.',
+  },
+  'mcpLens.pinnedTools': {
+    type: 'array', items: { type: 'string' }, default: [], scope: 'resource',
+    description: 'Tool names always listed directly (exposure "pinned" and "predictive").',
+  },
+  'mcpLens.callTimeoutSeconds': { type: 'number', default: 60, minimum: 1, maximum: 3600, scope: 'resource', description: 'Timeout for one upstream tool call.' },
+  'mcpLens.connectTimeoutSeconds': { type: 'number', default: 30, minimum: 1, maximum: 600, scope: 'resource', description: 'Timeout for connecting to one upstream server.' },
+  'mcpLens.search.inlineSchemas': { type: 'number', default: 3, minimum: 0, maximum: 50, scope: 'resource', description: 'How many of find_tools\' top hits carry their full input schema.' },
+  'mcpLens.search.defaultLimit': { type: 'number', default: 8, minimum: 1, maximum: 50, scope: 'resource', description: 'Hits find_tools returns when the agent gives no limit.' },
+  'mcpLens.ollama.host': { type: 'string', default: 'http://127.0.0.1:11434', scope: 'machine-overridable', markdownDescription: 'Ollama server for embeddings (`OLLAMA_HOST` is used when this is unset). Changing it restarts the sidecar.' },
+  'mcpLens.embedding.model': { type: 'string', default: 'nomic-embed-text', scope: 'resource', description: 'Ollama embedding model. Changing it restarts the sidecar and re-embeds every tool.' },
+  'mcpLens.embedding.enabled': { type: 'boolean', default: true, scope: 'resource', description: 'Use semantic (embedding) search besides keyword search. Without Ollama, search is keyword only.' },
+  'mcpLens.usage.enabled': { type: 'boolean', default: true, scope: 'resource', description: 'Record which tools are called (names only, never arguments) to rank and predict tools. Stored in the workspace storage folder.' },
+  'mcpLens.usage.retentionDays': { type: 'number', default: 90, minimum: 1, maximum: 3650, scope: 'resource', description: 'Days usage records are kept.' },
+  'mcpLens.predict.minTools': { type: 'number', default: 3, minimum: 0, maximum: 50, scope: 'resource', description: 'Fewest tools listed in "predictive" exposure.' },
+  'mcpLens.predict.maxTools': { type: 'number', default: 10, minimum: 1, maximum: 50, scope: 'resource', description: 'Most tools listed in "predictive" exposure.' },
+  'mcpLens.trace.server': {
+    type: 'string', enum: ['off', 'messages', 'verbose'], default: 'off', scope: 'window',
+    description: 'Traces the messages between VS Code and the MCP Lens sidecar in the MCP Lens log.',
+  },
+};
+
+const contributes = {
+  mcpServerDefinitionProviders: [{ id: 'mcpLens', label: 'MCP Lens' }],
+  commands,
+  menus: {
+    commandPalette: [],
+  },
+  configuration: { title: 'MCP Lens', properties },
+  walkthroughs: [
+    {
+      id: 'mcpLens.gettingStarted',
+      title: 'Get started with MCP Lens',
+      description: 'Put one optimizing MCP server in front of all of your workspace\'s MCP servers.',
+      steps: [
+        {
+          id: 'servers',
+          title: 'Configure your MCP servers',
+          description: 'MCP Lens reads .vscode/mcp.json, .mcp.json and the mcpLens.servers setting.\n[Open Settings](command:workbench.action.openSettings?%5B%22mcpLens.servers%22%5D)',
+          media: { markdown: 'media/walkthrough/servers.md' },
+          completionEvents: ['onSettingChanged:mcpLens.servers'],
+        },
+        {
+          id: 'approve',
+          title: 'Approve the servers to start',
+          description: 'Servers from workspace files start only after you allow them.\n[Approve Servers](command:mcpLens.approveServers)',
+          media: { markdown: 'media/walkthrough/approve.md' },
+          completionEvents: ['onCommand:mcpLens.approveServers'],
+        },
+        {
+          id: 'search',
+          title: 'Search the tools',
+          description: 'Try the same search the agent uses.\n[Search Tools](command:mcpLens.searchTools)',
+          media: { markdown: 'media/walkthrough/search.md' },
+          completionEvents: ['onCommand:mcpLens.searchTools'],
+        },
+        {
+          id: 'embeddings',
+          title: 'Optional: semantic search with Ollama',
+          description: 'With Ollama running, MCP Lens also searches by meaning.\n[Pull Embedding Model](command:mcpLens.pullEmbeddingModel)',
+          media: { markdown: 'media/walkthrough/embeddings.md' },
+          completionEvents: ['onCommand:mcpLens.pullEmbeddingModel'],
+        },
+        {
+          id: 'dashboard',
+          title: 'See the savings',
+          description: 'The dashboard shows servers, the index and the tokens saved.\n[Show Dashboard](command:mcpLens.showDashboard)',
+          media: { markdown: 'media/walkthrough/dashboard.md' },
+          completionEvents: ['onCommand:mcpLens.showDashboard'],
+        },
+      ],
+    },
+  ],
+};
+
+const fields = {
+  publisher: 'mcp-lens',
+  displayName: 'MCP Lens',
+  icon: 'media/icon.png',
+  categories: ['AI', 'Other'],
+  keywords: ['mcp', 'model context protocol', 'tools', 'agent', 'copilot', 'tool search', 'tokens', 'ollama'],
+  repository: { type: 'git', url: 'https://github.com/mcp-lens/mcp-lens.git' },
+  galleryBanner: { color: '#1e2a38', theme: 'dark' },
+  activationEvents: ['workspaceContains:.vscode/mcp.json', 'workspaceContains:.mcp.json', 'onStartupFinished'],
+  capabilities: {
+    untrustedWorkspaces: {
+      supported: 'limited',
+      description: 'In an untrusted workspace MCP Lens starts no server declared by the workspace (.vscode/mcp.json, .mcp.json, workspace settings); only servers from your user settings run.',
+      restrictedConfigurations: ['mcpLens.servers', 'mcpLens.ollama.host'],
+    },
+  },
+  contributes,
+};
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+Object.assign(pkg, fields);
+writeFileSync('package.json', JSON.stringify(pkg, null, 2) + '\n');
+console.error('package.json: manifest fields written');

@@ -1,0 +1,83 @@
+/**
+ * The file-system side of config loading: finds and reads the config files the settings
+ * select (or the one `--config` file), then hands their texts to the pure `resolveConfig`.
+ * A missing file is simply not a source; an unreadable one is a problem, not an exception.
+ */
+import { readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { resolveConfig, type ConfigFileText } from '../../core/config/resolve';
+import { configCandidates } from '../../core/config/sources';
+import type { ConfigProblem, LoadedConfig } from '../../core/config/types';
+import type { McpLensSettings } from '../../../../protocol/settings';
+
+export { readWorkspaceSettings, type WorkspaceSettings } from './workspaceSettings';
+
+export interface LoadConfigOptions {
+  workspaceFolder: string;
+  settings: McpLensSettings;
+  /** Read only this file (`servers` or `mcpServers` format) as source kind 'cli-config'. */
+  configFile?: string;
+  /** `${input:id}` values. */
+  inputs?: Record<string, string>;
+  /** Defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Defaults to os.homedir(). */
+  userHome?: string;
+  /** Where `mcpLens.servers` came from; defaults to `<workspace>/.vscode/settings.json`. */
+  settingsFile?: string;
+}
+
+type ReadOutcome = { text: string } | { missing: true } | { problem: ConfigProblem };
+
+function readText(file: string): ReadOutcome {
+  try {
+    return { text: readFileSync(file, 'utf8') };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
+    return { problem: { severity: 'error', file, path: '', message: `cannot read file (${code ?? String(err)})` } };
+  }
+}
+
+function readEnvFile(file: string): string | undefined {
+  const r = readText(file);
+  return 'text' in r ? r.text : undefined;
+}
+
+/** Every config file the options would read, existing or not (for a file watcher). */
+export function configFilesToWatch(opts: LoadConfigOptions): string[] {
+  const workspaceFolder = path.resolve(opts.workspaceFolder);
+  if (opts.configFile) return [path.resolve(opts.configFile)];
+  const env = opts.env ?? process.env;
+  return configCandidates(workspaceFolder, opts.settings.importFrom, opts.userHome ?? os.homedir(), env, process.platform).map((c) => c.path);
+}
+
+/** Reads and resolves the workspace's MCP config. Never throws. */
+export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
+  const workspaceFolder = path.resolve(opts.workspaceFolder);
+  const env = opts.env ?? process.env;
+  const userHome = opts.userHome ?? os.homedir();
+  const files: ConfigFileText[] = [];
+  const problems: ConfigProblem[] = [];
+  const candidates = opts.configFile
+    ? [{ kind: 'cli-config' as const, path: path.resolve(opts.configFile) }]
+    : configCandidates(workspaceFolder, opts.settings.importFrom, userHome, env, process.platform);
+  for (const c of candidates) {
+    const r = readText(c.path);
+    if ('text' in r) files.push({ path: c.path, kind: c.kind, text: r.text });
+    else if ('problem' in r) problems.push(r.problem);
+    else if (c.kind === 'cli-config') problems.push({ severity: 'error', file: c.path, path: '', message: 'config file not found' });
+  }
+  const loaded = resolveConfig(files, {
+    workspaceFolder,
+    userHome,
+    env,
+    inputs: opts.inputs ?? {},
+    // With --config nothing else is a source, even when that file turns out to be missing.
+    settings: opts.configFile ? { ...opts.settings, importFrom: [] } : opts.settings,
+    settingsFile: opts.settingsFile ?? path.join(workspaceFolder, '.vscode', 'settings.json'),
+    readEnvFile,
+  });
+  return { ...loaded, problems: [...problems, ...loaded.problems] };
+}

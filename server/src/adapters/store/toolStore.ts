@@ -1,0 +1,34 @@
+/**
+ * The persistent side of the tool index: one row per embedded tool. The index keeps the
+ * rows in memory for search; the store only makes them survive a restart.
+ */
+
+/** One embedded tool as stored. */
+export interface StoredTool {
+  /** Catalog key `server/originalName`. */
+  id: string;
+  server: string;
+  tool: string;
+  /** Exactly the text that was embedded (without a model's task prefix). */
+  text: string;
+  inputSchemaJson: string;
+  /** sha256 of the embedded text and the input schema: equal hash and model → no re-embedding. */
+  contentHash: string;
+  /** Embedder id, e.g. `ollama:nomic-embed-text`. */
+  model: string;
+  vector: Float32Array;
+}
+
+export interface ToolStore {
+  /** True when another process (or index instance) owns the folder: writes are refused. */
+  readonly readOnly: boolean;
+  readonly dir: string;
+  /** Every row. A read-only store reads the latest version the writer committed. */
+  readAll(): Promise<StoredTool[]>;
+  /** Inserts or replaces rows by id. A vector dimension change recreates the table. */
+  upsert(rows: readonly StoredTool[]): Promise<void>;
+  delete(ids: readonly string[]): Promise<void>;
+  /** Drops everything on disk and starts empty (used after a write found the store damaged). */
+  rebuild(reason: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,34 @@
+/**
+ * Turns whatever a failed request threw (McpError, AbortError, a transport error) into one
+ * UpstreamCallError that names the server and tool and says which kind of failure it was.
+ */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamCallError } from './types';
+
+export interface CallContext {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  tool?: string;
+  /** What was asked when it is not a tool ("prompt x", "resource y"), for the message. */
+  what?: string;
+  /** Last stderr line of the server, often the reason it died. */
+  stderrLine?: string;
+}
+
+export function classifyCallError(error: unknown, server: string, ctx: CallContext): UpstreamCallError {
+  const prefix = ctx.what ? `${ctx.what}: ` : '';
+  if (ctx.signal?.aborted) return new UpstreamCallError('cancelled', server, `${prefix}cancelled`, ctx.tool);
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) {
+      return new UpstreamCallError('timeout', server, `${prefix}timed out after ${ctx.timeoutMs} ms`, ctx.tool, error.code);
+    }
+    if (error.code === ErrorCode.ConnectionClosed) return disconnected(server, prefix, ctx);
+    return new UpstreamCallError('upstream-error', server, `${prefix}${error.message}`, ctx.tool, error.code);
+  }
+  return disconnected(server, prefix, ctx, error instanceof Error ? error.message : String(error));
+}
+
+function disconnected(server: string, prefix: string, ctx: CallContext, detail = 'connection closed'): UpstreamCallError {
+  const why = ctx.stderrLine ? `${detail} (stderr: ${ctx.stderrLine})` : detail;
+  return new UpstreamCallError('disconnected', server, `${prefix}${why}`, ctx.tool, ErrorCode.ConnectionClosed);
+}

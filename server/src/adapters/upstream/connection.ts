@@ -1,0 +1,360 @@
+/**
+ * One upstream server: connects (with a deadline), lists what it offers, follows its
+ * list_changed notifications, restarts it with backoff when it exits or stops answering, and
+ * kills its process on stop. State and failures are values read through status().
+ */
+import {
+  CallToolResultSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../../core/config/types';
+import type { Logger } from '../../core/logger';
+import { Backoff } from './backoff';
+import { classifyCallError } from './callErrors';
+import { ListRefresh } from './listRefresh';
+import { listPrompts, listResources, listTools } from './listing';
+import { StderrTail } from './stderrTail';
+import { closeSessionProcess, openSession, type ListKind, type Session, type SessionHooks } from './session';
+import { describeSpawnError, transportCandidates } from './transports';
+import {
+  UpstreamCallError,
+  type CallToolOptions,
+  type RestartPolicy,
+  type UpstreamPrompt,
+  type UpstreamResource,
+  type UpstreamState,
+  type UpstreamStatus,
+  type UpstreamTool,
+} from './types';
+
+export interface ConnectionOptions {
+  log: Logger;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  restart: RestartPolicy;
+  clientInfo: { name: string; version: string };
+  /** Delay that coalesces list_changed bursts. */
+  listChangedDelayMs?: number;
+  onChange(kind: 'state' | ListKind): void;
+}
+
+
+export class UpstreamConnection {
+  private state: UpstreamState = 'stopped';
+  private error: string | undefined;
+  private readonly stderr = new StderrTail();
+  private restarts = 0;
+  private readyAt: number | undefined;
+  private session: Session | undefined;
+  /** A session still in initialize; stop() must be able to kill it too. */
+  private opening: Session | undefined;
+  private lists: { tools: UpstreamTool[]; prompts: UpstreamPrompt[]; resources: UpstreamResource[] } = { tools: [], prompts: [], resources: [] };
+  private readonly backoff: Backoff;
+  private readonly refresh: Record<ListKind, ListRefresh>;
+  private restartTimer: NodeJS.Timeout | undefined;
+  /** Bumped by every connect and stop; a stale attempt sees it changed and backs out. */
+  private generation = 0;
+  private settled!: Promise<void>;
+  private readonly hooks: SessionHooks;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly opts: ConnectionOptions,
+  ) {
+    this.backoff = new Backoff(opts.restart);
+    this.hooks = {
+      clientInfo: this.opts.clientInfo,
+      onCreated: (session) => void (this.opening = session),
+      onSettled: (session) => void (this.opening === session && (this.opening = undefined)),
+      onSpawned: () => this.opts.onChange('state'), // the status now shows the pid
+      onClosed: (session) => this.onSessionClosed(session),
+      onListChanged: (session, kind) => this.onListChanged(session, kind),
+      onTransportError: (error) => this.opts.log.debug(`[${this.name}] transport: ${messageOf(error)}`),
+    };
+    const delay = opts.listChangedDelayMs ?? 100;
+    this.refresh = {
+      tools: new ListRefresh(delay, () => this.relist('tools')),
+      prompts: new ListRefresh(delay, () => this.relist('prompts')),
+      resources: new ListRefresh(delay, () => this.relist('resources')),
+    };
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Starts the first connection; the promise resolves once it is ready or in error. */
+  start(): Promise<void> {
+    this.settled = this.connectOrFail();
+    return this.settled;
+  }
+
+  /** Resolves once the first start settled (ready or error). */
+  firstSettled(): Promise<void> {
+    return this.settled;
+  }
+
+  status(): UpstreamStatus {
+    return {
+      name: this.name,
+      transport: this.config.type,
+      state: this.state,
+      ...(this.error !== undefined && { error: this.error }),
+      stderrTail: this.stderr.snapshot(),
+      restarts: this.restarts,
+      ...(this.readyAt !== undefined && { readyAt: this.readyAt }),
+      toolCount: this.lists.tools.length,
+      promptCount: this.lists.prompts.length,
+      resourceCount: this.lists.resources.length,
+      ...((this.session ?? this.opening)?.pid !== undefined && { pid: (this.session ?? this.opening)?.pid }),
+    };
+  }
+
+  tools(): UpstreamTool[] {
+    return this.lists.tools;
+  }
+  prompts(): UpstreamPrompt[] {
+    return this.lists.prompts;
+  }
+  resources(): UpstreamResource[] {
+    return this.lists.resources;
+  }
+
+  /** Stops for good (until restart()): cancels pending restarts and kills the process. */
+  async stop(): Promise<void> {
+    this.generation++;
+    clearTimeout(this.restartTimer);
+    for (const r of Object.values(this.refresh)) r.dispose();
+    await this.closeSession();
+    this.clearLists();
+    this.error = undefined;
+    this.setState('stopped');
+  }
+
+  /** Manual restart: kills the current process, forgets earlier failures, connects again. */
+  async restart(): Promise<void> {
+    this.generation++;
+    clearTimeout(this.restartTimer);
+    await this.closeSession();
+    this.backoff.reset();
+    this.restarts++;
+    await this.connectOrFail();
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
+    const session = this.readySession(name);
+    try {
+      return await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+        timeout: opts.timeoutMs,
+        ...(opts.signal && { signal: opts.signal }),
+        ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
+      });
+    } catch (error) {
+      throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
+    }
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const session = this.readySession();
+    try {
+      return await session.client.getPrompt({ name, arguments: args }, { timeout: this.opts.requestTimeoutMs });
+    } catch (error) {
+      throw this.callFailed(session, error, this.opts.requestTimeoutMs, undefined, undefined, `prompt ${name}`);
+    }
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    const session = this.readySession();
+    try {
+      return await session.client.readResource({ uri }, { timeout: this.opts.requestTimeoutMs });
+    } catch (error) {
+      throw this.callFailed(session, error, this.opts.requestTimeoutMs, undefined, undefined, `resource ${uri}`);
+    }
+  }
+
+  private readySession(tool?: string): Session {
+    if (this.state === 'ready' && this.session) return this.session;
+    const why = this.state === 'error' ? `not ready (error: ${this.error ?? 'unknown'})` : `not ready (${this.state})`;
+    throw new UpstreamCallError('not-ready', this.name, why, tool);
+  }
+
+  private callFailed(session: Session, error: unknown, timeoutMs: number, signal?: AbortSignal, tool?: string, what?: string): UpstreamCallError {
+    const failure = classifyCallError(error, this.name, { timeoutMs, signal, tool, what, stderrLine: this.stderr.lastLine() });
+    // A timeout or a broken pipe may mean the server hung or died: check before the next caller finds out.
+    if (failure.kind === 'timeout' || failure.kind === 'disconnected') void this.probe(session);
+    return failure;
+  }
+
+  /** Pings a session that just failed a call; one that does not answer is killed and restarted. */
+  private async probe(session: Session): Promise<void> {
+    if (session !== this.session || session.closing) return;
+    try {
+      await session.client.ping({ timeout: Math.min(this.opts.requestTimeoutMs, 5000) });
+    } catch {
+      if (session !== this.session || session.closing) return;
+      this.opts.log.warn(`[${this.name}] not answering; restarting`);
+      await this.closeSession();
+      this.scheduleRestart('server stopped answering', this.uptime());
+    }
+  }
+
+  /** One connect attempt; on failure the state becomes 'error' with the reason. */
+  private async connectOrFail(): Promise<void> {
+    try {
+      await this.connect();
+    } catch (error) {
+      this.fail(messageOf(error));
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const gen = ++this.generation;
+    this.setState('starting');
+    const deadline = Date.now() + this.opts.connectTimeoutMs;
+    const failures: string[] = [];
+    this.stderr.clear(); // the tail belongs to the process about to start
+    let session: Session | undefined;
+    const candidates = transportCandidates(this.config, this.stderr);
+    for (const candidate of candidates) {
+      try {
+        session = await openSession(candidate, deadline - Date.now(), this.hooks);
+        break;
+      } catch (error) {
+        const reason = describeSpawnError(this.config, error) ?? messageOf(error);
+        failures.push(candidates.length > 1 ? `${candidate.label}: ${reason}` : reason);
+        if (Date.now() >= deadline || describeSpawnError(this.config, error)) break;
+      }
+    }
+    if (!session) throw new Error(failures.join('; '));
+    if (gen !== this.generation) return void (await closeSessionProcess(session));
+    this.session = session;
+    try {
+      await this.listAll(session);
+    } catch (error) {
+      await this.closeSession();
+      throw new Error(`listing failed: ${messageOf(error)}`);
+    }
+    if (gen !== this.generation) return;
+    this.readyAt = Date.now();
+    this.error = undefined;
+    this.setState('ready');
+    this.opts.log.info(`[${this.name}] ready: ${this.lists.tools.length} tools`);
+  }
+
+  private onListChanged(session: Session, kind: ListKind): void {
+    if (session === this.session) this.refresh[kind].request();
+  }
+
+  private onSessionClosed(session: Session): void {
+    if (session.closing || session !== this.session) return;
+    this.session = undefined;
+    const last = this.stderr.lastLine();
+    const reason = this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed';
+    this.opts.log.warn(`[${this.name}] ${reason}`);
+    this.scheduleRestart(reason, this.uptime());
+  }
+
+  private uptime(): number {
+    return this.readyAt === undefined ? 0 : Date.now() - this.readyAt;
+  }
+
+  private scheduleRestart(reason: string, uptimeMs: number): void {
+    const delay = this.backoff.next(uptimeMs);
+    if (delay === undefined) {
+      this.fail(`${reason} (gave up after ${this.backoff.attempts} restart attempts)`);
+      return;
+    }
+    this.error = `${reason}; restart ${this.backoff.attempts}/${this.opts.restart.maxAttempts} in ${delay} ms`;
+    this.setState('starting');
+    const gen = this.generation;
+    this.restartTimer = setTimeout(() => void this.runRestart(gen), delay);
+  }
+
+  private async runRestart(gen: number): Promise<void> {
+    if (gen !== this.generation) return;
+    this.restarts++;
+    try {
+      await this.connect();
+    } catch (error) {
+      if (gen + 1 !== this.generation) return; // stopped or restarted meanwhile
+      this.opts.log.warn(`[${this.name}] restart failed: ${messageOf(error)}`);
+      this.scheduleRestart(messageOf(error), 0);
+    }
+  }
+
+  private fail(reason: string): void {
+    this.error = reason;
+    this.clearLists();
+    this.setState('error');
+    this.opts.log.error(`[${this.name}] ${reason}`);
+  }
+
+  private async listAll(session: Session): Promise<void> {
+    const caps = session.client.getServerCapabilities() ?? {};
+    const t = this.opts.requestTimeoutMs;
+    const tools = caps.tools ? await listTools(session.client, this.name, t, this.opts.log) : [];
+    const prompts = caps.prompts ? await this.optional('prompts', () => listPrompts(session.client, this.name, t)) : [];
+    const resources = caps.resources ? await this.optional('resources', () => listResources(session.client, this.name, t)) : [];
+    this.replace('tools', tools);
+    this.replace('prompts', prompts);
+    this.replace('resources', resources);
+  }
+
+  /** Prompts and resources are extras: a failure to list them is a warning, not a dead server. */
+  private async optional<T>(kind: string, list: () => Promise<T[]>): Promise<T[]> {
+    try {
+      return await list();
+    } catch (error) {
+      this.opts.log.warn(`[${this.name}] could not list ${kind}: ${messageOf(error)}`);
+      return [];
+    }
+  }
+
+  private async relist(kind: ListKind): Promise<void> {
+    const session = this.session;
+    if (!session || this.state !== 'ready') return;
+    const t = this.opts.requestTimeoutMs;
+    try {
+      const items =
+        kind === 'tools'
+          ? await listTools(session.client, this.name, t, this.opts.log)
+          : kind === 'prompts'
+            ? await listPrompts(session.client, this.name, t)
+            : await listResources(session.client, this.name, t);
+      if (session === this.session) this.replace(kind, items);
+    } catch (error) {
+      this.opts.log.warn(`[${this.name}] re-listing ${kind} failed: ${messageOf(error)}`);
+    }
+  }
+
+  private replace<K extends ListKind>(kind: K, items: (typeof this.lists)[K]): void {
+    if (JSON.stringify(items) === JSON.stringify(this.lists[kind])) return;
+    this.lists[kind] = items;
+    this.opts.onChange(kind);
+  }
+
+  private clearLists(): void {
+    this.replace('tools', []);
+    this.replace('prompts', []);
+    this.replace('resources', []);
+  }
+
+  private setState(state: UpstreamState): void {
+    this.state = state;
+    this.opts.onChange('state');
+  }
+
+  private async closeSession(): Promise<void> {
+    const sessions = [this.session, this.opening].filter((s): s is Session => s !== undefined);
+    this.session = undefined;
+    this.opening = undefined;
+    await Promise.all(sessions.map((s) => closeSessionProcess(s)));
+  }
+
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,105 @@
+/**
+ * Paginated listing of an upstream's tools, prompts and resources, normalized into the pool's
+ * records. tools/list is parsed leniently so one malformed tool (say, a non-object inputSchema)
+ * is repaired with a warning instead of failing the whole list.
+ */
+import * as z from 'zod/v4';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Logger } from '../../core/logger';
+import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from './types';
+
+/** A server sending the same cursor forever must not keep us paging forever. */
+const MAX_PAGES = 1000;
+
+const LenientToolsPage = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Follows nextCursor until the last page; `fetchPage` returns the items and the next cursor. */
+export async function collectPages<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const all: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const { items, nextCursor } = await fetchPage(cursor);
+    all.push(...items);
+    if (!nextCursor || seen.has(nextCursor)) break;
+    seen.add(nextCursor);
+    cursor = nextCursor;
+  }
+  return all;
+}
+
+export async function listTools(client: Client, server: string, timeoutMs: number, log: Logger): Promise<UpstreamTool[]> {
+  const raw = await collectPages(async (cursor) => {
+    const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LenientToolsPage, { timeout: timeoutMs });
+    return { items: page.tools, nextCursor: page.nextCursor };
+  });
+  const tools: UpstreamTool[] = [];
+  for (const item of raw) {
+    const tool = toUpstreamTool(server, item, log);
+    if (tool) tools.push(tool);
+  }
+  return tools;
+}
+
+/** Repairs what can be repaired; drops only a tool without a usable name. */
+export function toUpstreamTool(server: string, item: unknown, log: Logger): UpstreamTool | undefined {
+  if (!isObject(item) || typeof item.name !== 'string' || item.name === '') {
+    log.warn(`[${server}] dropped a tool without a name from tools/list`);
+    return undefined;
+  }
+  const tool: UpstreamTool = { server, name: item.name, inputSchema: inputSchemaOf(server, item.name, item.inputSchema, log) };
+  if (typeof item.title === 'string') tool.title = item.title;
+  if (typeof item.description === 'string') tool.description = item.description;
+  if (isObject(item.outputSchema)) tool.outputSchema = item.outputSchema;
+  if (isObject(item.annotations)) tool.annotations = item.annotations;
+  return tool;
+}
+
+function inputSchemaOf(server: string, tool: string, schema: unknown, log: Logger): Obj {
+  if (isObject(schema) && schema.type === 'object') return schema;
+  if (isObject(schema) && schema.type === undefined) {
+    log.warn(`[${server}] tool ${tool}: inputSchema has no type; treated as an object schema`);
+    return { type: 'object', ...schema };
+  }
+  log.warn(`[${server}] tool ${tool}: inputSchema is not an object schema; replaced with {type:'object'}`);
+  return { type: 'object' };
+}
+
+export async function listPrompts(client: Client, server: string, timeoutMs: number): Promise<UpstreamPrompt[]> {
+  const prompts = await collectPages(async (cursor) => {
+    const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    return { items: page.prompts, nextCursor: page.nextCursor };
+  });
+  return prompts.map((p) => ({
+    server,
+    name: p.name,
+    ...(p.description !== undefined && { description: p.description }),
+    ...(p.arguments !== undefined && {
+      arguments: p.arguments.map((a) => ({
+        name: a.name,
+        ...(a.description !== undefined && { description: a.description }),
+        ...(a.required !== undefined && { required: a.required }),
+      })),
+    }),
+  }));
+}
+
+export async function listResources(client: Client, server: string, timeoutMs: number): Promise<UpstreamResource[]> {
+  const resources = await collectPages(async (cursor) => {
+    const page = await client.listResources(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    return { items: page.resources, nextCursor: page.nextCursor };
+  });
+  return resources.map((r) => ({
+    server,
+    uri: r.uri,
+    name: r.name,
+    ...(r.description !== undefined && { description: r.description }),
+    ...(r.mimeType !== undefined && { mimeType: r.mimeType }),
+  }));
+}

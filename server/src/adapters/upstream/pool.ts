@@ -1,0 +1,144 @@
+/**
+ * The upstream pool: one MCP client per configured server, reconciled to the configured set,
+ * with the union of their tools, prompts and resources and one change event stream. One
+ * failing server is a status, never an exception out of the pool.
+ */
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerConfig } from '../../core/config/types';
+import { DEFAULT_RESTART } from './backoff';
+import { UpstreamConnection } from './connection';
+import {
+  UpstreamCallError,
+  type CallToolOptions,
+  type UpstreamChange,
+  type UpstreamPoolOptions,
+  type UpstreamPrompt,
+  type UpstreamResource,
+  type UpstreamStatus,
+  type UpstreamTool,
+} from './types';
+
+export * from './types';
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: '0.1.0' };
+
+export class UpstreamPool {
+  private readonly connections = new Map<string, UpstreamConnection>();
+  private readonly listeners = new Set<(change: UpstreamChange) => void>();
+  /** setServers calls run one after another, so two reconciliations never interleave. */
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly options: UpstreamPoolOptions) {}
+
+  /**
+   * Reconciles to exactly this set: starts new servers, stops removed ones, restarts changed
+   * ones (by fingerprint). Resolves once every server has settled once (ready or error).
+   */
+  setServers(servers: ServerConfig[]): Promise<void> {
+    const run = this.queue.then(() => this.reconcile(servers));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  statuses(): UpstreamStatus[] {
+    return [...this.connections.values()].map((c) => c.status());
+  }
+  tools(): UpstreamTool[] {
+    return [...this.connections.values()].flatMap((c) => c.tools());
+  }
+  prompts(): UpstreamPrompt[] {
+    return [...this.connections.values()].flatMap((c) => c.prompts());
+  }
+  resources(): UpstreamResource[] {
+    return [...this.connections.values()].flatMap((c) => c.resources());
+  }
+
+  /**
+   * Calls a tool. Upstream `isError` results come back untouched; JSON-RPC errors, timeouts,
+   * cancellation and disconnects throw UpstreamCallError naming server and tool.
+   */
+  async callTool(server: string, name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
+    return this.connection(server, name).callTool(name, args, opts);
+  }
+
+  async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return this.connection(server).getPrompt(name, args);
+  }
+
+  async readResource(server: string, uri: string): Promise<ReadResourceResult> {
+    return this.connection(server).readResource(uri);
+  }
+
+  /** Kills and reconnects one server, forgetting earlier failures. */
+  async restart(server: string): Promise<void> {
+    await this.connection(server).restart();
+  }
+
+  onDidChange(listener: (change: UpstreamChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  /** Stops everything and kills every child process. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    await Promise.all([...this.connections.values()].map((c) => c.stop()));
+    this.connections.clear();
+    this.listeners.clear();
+  }
+
+  private connection(server: string, tool?: string): UpstreamConnection {
+    const connection = this.connections.get(server);
+    if (!connection) throw new UpstreamCallError('not-ready', server, 'no such server', tool);
+    return connection;
+  }
+
+  private async reconcile(servers: ServerConfig[]): Promise<void> {
+    if (this.closed) return;
+    const wanted = new Map<string, ServerConfig>();
+    for (const s of servers) {
+      if (wanted.has(s.name)) this.options.log.warn(`[${s.name}] declared twice; the first declaration is used`);
+      else wanted.set(s.name, s);
+    }
+    const stale = [...this.connections.values()].filter((c) => wanted.get(c.name)?.fingerprint !== c.config.fingerprint);
+    await Promise.all(stale.map((c) => this.remove(c)));
+    for (const config of wanted.values()) {
+      if (this.connections.has(config.name)) continue;
+      const connection = this.create(config);
+      this.connections.set(config.name, connection);
+      void connection.start();
+    }
+    await Promise.all([...this.connections.values()].map((c) => c.firstSettled()));
+  }
+
+  private async remove(connection: UpstreamConnection): Promise<void> {
+    await connection.stop();
+    this.connections.delete(connection.name);
+    this.emit({ server: connection.name, kind: 'state' });
+  }
+
+  private create(config: ServerConfig): UpstreamConnection {
+    const o = this.options;
+    return new UpstreamConnection(config, {
+      log: o.log,
+      connectTimeoutMs: o.connectTimeoutMs,
+      requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      restart: o.restart ?? DEFAULT_RESTART,
+      clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO,
+      onChange: (kind) => this.emit({ server: config.name, kind }),
+    });
+  }
+
+  private emit(change: UpstreamChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.options.log.error(`upstream change listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+}

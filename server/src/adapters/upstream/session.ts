@@ -1,0 +1,98 @@
+/**
+ * One attempt at talking to a server: a Client over one transport (and, for stdio, one
+ * process). Opening runs initialize within a deadline; closing makes sure the process is gone.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { terminate, trackChild } from './childReaper';
+import type { TransportCandidate } from './transports';
+
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+export interface Session {
+  client: Client;
+  pid?: number;
+  /** Set before we close it on purpose, so its close is not taken for a crash. */
+  closing: boolean;
+  /** Resolves when the transport closed (for stdio: the process is gone). */
+  exited: Promise<void>;
+  /** Set once closing began; closing twice waits on the same work. */
+  closed?: Promise<void>;
+}
+
+/** How a session reports back to its connection. */
+export interface SessionHooks {
+  clientInfo: { name: string; version: string };
+  /** Called at once, before anything can hang, so the caller can kill it if need be. */
+  onCreated(session: Session): void;
+  /** Called when opening succeeded or failed. */
+  onSettled(session: Session): void;
+  onSpawned(session: Session): void;
+  onClosed(session: Session): void;
+  onListChanged(session: Session, kind: ListKind): void;
+  onTransportError(error: Error): void;
+}
+
+/** Creates the transport and client and runs initialize within timeoutMs. */
+export async function openSession(candidate: TransportCandidate, timeoutMs: number, hooks: SessionHooks): Promise<Session> {
+  if (timeoutMs <= 0) throw new Error('connect timed out');
+  const transport = candidate.create();
+  const client = new Client(hooks.clientInfo, { capabilities: {} });
+  let markExited!: () => void;
+  const session: Session = { client, closing: false, exited: new Promise<void>((r) => (markExited = r)) };
+  watchSpawn(transport, session, hooks);
+  hooks.onCreated(session);
+  client.onclose = () => {
+    markExited();
+    hooks.onClosed(session);
+  };
+  // Garbage on stdout, a broken SSE stream...: the SDK reports and keeps going; so do we.
+  client.onerror = (error) => hooks.onTransportError(error);
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => hooks.onListChanged(session, 'tools'));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, async () => hooks.onListChanged(session, 'prompts'));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => hooks.onListChanged(session, 'resources'));
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer to initialize within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([client.connect(transport, { timeout: timeoutMs }), timeout]);
+    return session;
+  } catch (error) {
+    await closeSessionProcess(session);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    hooks.onSettled(session);
+  }
+}
+
+/** Records the pid as soon as the process is spawned, before initialize can hang. */
+function watchSpawn(transport: Transport, session: Session, hooks: SessionHooks): void {
+  const withPid = transport as Transport & { pid?: number | null };
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    if (typeof withPid.pid === 'number') {
+      session.pid = withPid.pid;
+      trackChild(withPid.pid);
+      hooks.onSpawned(session);
+    }
+  };
+}
+
+/** Closes the client and makes sure the process is gone (SIGTERM, then SIGKILL). */
+export function closeSessionProcess(session: Session): Promise<void> {
+  session.closing = true;
+  session.closed ??= (async () => {
+    const closed = session.client.close().catch(() => undefined);
+    if (session.pid !== undefined) await terminate(session.pid, session.exited);
+    else await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);
+  })();
+  return session.closed;
+}

@@ -1,0 +1,66 @@
+/**
+ * Builds the client transports for one server. Stdio spawns the command with process.env
+ * merged with the server's env (as VS Code does) and pipes stderr into a bounded tail;
+ * 'http' tries streamable HTTP first and falls back to SSE (as VS Code does); 'sse' is SSE only.
+ */
+import { existsSync } from 'node:fs';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../../core/config/types';
+import type { StderrTail } from './stderrTail';
+
+/** One way to reach a server; 'http' servers have two, tried in order. */
+export interface TransportCandidate {
+  label: string;
+  create(): Transport;
+}
+
+export function transportCandidates(config: ServerConfig, stderr: StderrTail): TransportCandidate[] {
+  if (config.type === 'stdio') return [{ label: 'stdio', create: () => stdioTransport(config, stderr) }];
+  const streamable = { label: 'streamable HTTP', create: () => streamableTransport(config) };
+  const sse = { label: 'SSE', create: () => sseTransport(config) };
+  return config.type === 'http' ? [streamable, sse] : [sse];
+}
+
+function stdioTransport(config: StdioServerConfig, stderr: StderrTail): StdioClientTransport {
+  const env: Record<string, string> = {};
+  // Our own secrets (the gateway token, `${input:…}` values) are not the upstream's business.
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('MCP_LENS_')) env[k] = v;
+  Object.assign(env, config.env);
+  // `"NAME": null` in the config removes a variable the server would otherwise inherit.
+  for (const name of config.removeEnv ?? []) delete env[name];
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env,
+    cwd: config.cwd,
+    stderr: 'pipe',
+  });
+  // The PassThrough exists before start(), so even the earliest output is caught.
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  return transport;
+}
+
+function streamableTransport(config: RemoteServerConfig): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+}
+
+function sseTransport(config: RemoteServerConfig): SSEClientTransport {
+  // The SDK sends requestInit headers on the event stream and on every POST.
+  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+}
+
+/** A spawn failure in words a user understands; undefined if it is not one. */
+export function describeSpawnError(config: ServerConfig, error: unknown): string | undefined {
+  if (config.type !== 'stdio') return undefined;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') {
+    // Node reports a missing cwd as ENOENT of the command too.
+    if (config.cwd && !existsSync(config.cwd)) return `working directory not found: ${config.cwd}`;
+    return `command not found: ${config.command}`;
+  }
+  if (code === 'EACCES') return `command not executable: ${config.command}`;
+  return undefined;
+}

@@ -1,0 +1,99 @@
+/**
+ * The contract of the upstream pool: one MCP client per configured server, what it lists,
+ * what state each connection is in, and the one error type calls throw.
+ */
+import type { Logger } from '../../core/logger';
+
+export interface RestartPolicy {
+  /** First delay before an automatic restart after an unexpected exit. */
+  initialDelayMs: number;
+  /** Cap of the doubling delay. */
+  maxDelayMs: number;
+  /** Consecutive failed restarts before the server is left in state 'error'. */
+  maxAttempts: number;
+}
+
+export interface UpstreamPoolOptions {
+  log: Logger;
+  /** Budget for spawn/connect + `initialize`; past it the server is 'error' and its process killed. */
+  connectTimeoutMs: number;
+  /** Timeout for list/prompt/resource requests (callTool has its own). Default 60 s. */
+  requestTimeoutMs?: number;
+  restart?: RestartPolicy;
+  clientInfo?: { name: string; version: string };
+}
+
+export interface UpstreamTool {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+export interface UpstreamPrompt {
+  server: string;
+  name: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+export interface UpstreamResource {
+  server: string;
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export type UpstreamState = 'starting' | 'ready' | 'error' | 'stopped';
+
+export interface UpstreamStatus {
+  name: string;
+  transport: 'stdio' | 'http' | 'sse';
+  /**
+   * 'starting' also covers the wait before an automatic restart; `error` then holds the
+   * reason of the last exit.
+   */
+  state: UpstreamState;
+  error?: string;
+  /** Last ~20 lines of a stdio server's stderr (empty for remote servers). */
+  stderrTail: string[];
+  /** Restarts performed so far (automatic and manual). */
+  restarts: number;
+  /** Epoch ms of the last time the server became ready. */
+  readyAt?: number;
+  toolCount: number;
+  promptCount: number;
+  resourceCount: number;
+  /** Process id of a running stdio server (additive to the brief's contract: for diagnostics and tests). */
+  pid?: number;
+}
+
+export type UpstreamChange = { server: string; kind: 'state' | 'tools' | 'prompts' | 'resources' };
+
+export type UpstreamCallErrorKind = 'not-ready' | 'timeout' | 'cancelled' | 'disconnected' | 'upstream-error';
+
+/** Why a call to an upstream did not produce a result. Upstream `isError` results are not errors. */
+export class UpstreamCallError extends Error {
+  constructor(
+    readonly kind: UpstreamCallErrorKind,
+    readonly server: string,
+    message: string,
+    readonly tool?: string,
+    /** JSON-RPC error code when the upstream answered with an error. */
+    readonly code?: number,
+  ) {
+    super(`${tool === undefined ? server : `${server}/${tool}`}: ${message}`);
+    this.name = 'UpstreamCallError';
+  }
+}
+
+/** Options for one tool call. */
+export interface CallToolOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}

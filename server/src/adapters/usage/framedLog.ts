@@ -1,0 +1,79 @@
+/**
+ * Line framing of the usage log: `<crc32 as 8 hex digits> <json>\n`. JSON.stringify never
+ * emits a raw newline, so one record is one line; a line without its newline (torn by a
+ * crash mid-write) or whose CRC does not match is dropped on read, never half-read.
+ */
+import { crc32 } from 'node:zlib';
+import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+
+export function encodeLine(record: unknown): string {
+  const json = JSON.stringify(record);
+  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+}
+
+export interface DecodedLog<T> {
+  records: T[];
+  /** Lines dropped: torn tail, CRC mismatch, unparsable JSON. */
+  dropped: number;
+  /** Bytes of the file up to the end of its last complete line (where appends must resume). */
+  validBytes: number;
+}
+
+/** Parses a whole log buffer; `accept` validates the JSON shape (returns undefined to drop). */
+export function decodeLog<T>(buf: Buffer, accept: (value: unknown) => T | undefined): DecodedLog<T> {
+  const records: T[] = [];
+  let dropped = 0;
+  let start = 0;
+  for (;;) {
+    const nl = buf.indexOf(0x0a, start);
+    if (nl < 0) break;
+    const line = buf.toString('utf8', start, nl);
+    start = nl + 1;
+    const record = decodeLine(line, accept);
+    if (record === undefined) dropped++;
+    else records.push(record);
+  }
+  if (start < buf.length) dropped++; // the torn last line, without its newline
+  return { records, dropped, validBytes: start };
+}
+
+function decodeLine<T>(line: string, accept: (value: unknown) => T | undefined): T | undefined {
+  if (line.length < 10 || line[8] !== ' ') return undefined;
+  const json = line.slice(9);
+  if (crc32(json).toString(16).padStart(8, '0') !== line.slice(0, 8)) return undefined;
+  try {
+    return accept(JSON.parse(json));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads and decodes a log file; a missing file, or one that is not a regular file (a device), is an empty log. */
+export async function readLog<T>(path: string, accept: (value: unknown) => T | undefined): Promise<DecodedLog<T>> {
+  try {
+    if (!(await stat(path)).isFile()) return { records: [], dropped: 0, validBytes: 0 };
+    return decodeLog(await readFile(path), accept);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], dropped: 0, validBytes: 0 };
+    throw err;
+  }
+}
+
+/** Replaces the log with exactly these records: write a temp file, fsync, rename over (atomic). */
+export async function rewriteLog(path: string, records: readonly unknown[]): Promise<void> {
+  const tmp = `${path}.tmp`;
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    const CHUNK = 4096;
+    for (let i = 0; i < records.length; i += CHUNK) {
+      await fh.write(records.slice(i, i + CHUNK).map(encodeLine).join(''));
+    }
+    await fh.sync();
+  } catch (err) {
+    await fh.close().catch(() => undefined);
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  await fh.close();
+  await rename(tmp, path);
+}

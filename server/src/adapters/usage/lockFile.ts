@@ -1,0 +1,105 @@
+/**
+ * The writer lock of a usage store: a file created with O_EXCL holding the owner's pid. Only
+ * the holder appends; another process on the same workspace reads. A lock whose pid is no
+ * longer alive (the owner was killed) is stale and taken over.
+ */
+import { openSync, closeSync, writeSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+
+/** Lock files this process holds (two trackers in one process must not both write). */
+const heldHere = new Set<string>();
+
+export class StoreLock {
+  private held = false;
+  private readonly onExit = () => this.release();
+
+  constructor(readonly path: string) {}
+
+  get isHeld(): boolean {
+    return this.held;
+  }
+
+  /** Tries to take the lock (once more after removing a stale one). Never throws. */
+  tryAcquire(): boolean {
+    if (this.held) return true;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(this.path, 'wx', 0o600);
+        try {
+          writeSync(fd, String(process.pid));
+        } finally {
+          closeSync(fd);
+        }
+        this.held = true;
+        heldHere.add(this.path);
+        process.once('exit', this.onExit);
+        return true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+        if (!this.removeIfStale()) return false;
+      }
+    }
+    return false;
+  }
+
+  /** Removes the lock file if we hold it. */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    heldHere.delete(this.path);
+    process.removeListener('exit', this.onExit);
+    try {
+      if (readPid(this.path) === process.pid) unlinkSync(this.path);
+    } catch {
+      // Already gone (clear() removed the folder): nothing to release.
+    }
+  }
+
+  private removeIfStale(): boolean {
+    const pid = readPid(this.path);
+    const alive =
+      pid === undefined
+        ? !oldEnough(this.path) // created but its pid not yet written: give the creator time
+        : pid === process.pid
+          ? heldHere.has(this.path)
+          : isAlive(pid);
+    if (alive) return false;
+    try {
+      // Re-read right before removing, so a lock another process just took over is left alone.
+      if (readPid(this.path) !== pid) return false;
+      unlinkSync(this.path);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function readPid(path: string): number | undefined {
+  try {
+    const n = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+    return Number.isFinite(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An empty or garbled lock older than this is the debris of a crash. */
+const EMPTY_LOCK_GRACE_MS = 10_000;
+
+function oldEnough(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_GRACE_MS;
+  } catch {
+    return true;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else; only ESRCH means gone.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Turns what the upstream pool reports into the catalog the front doors see: client-safe
+ * names, include/exclude applied (exclusion is a boundary: an excluded tool is simply not
+ * in the catalog, so nothing can search, describe or call it), prompts and resources under
+ * prefixed names.
+ */
+import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
+import { toolKey } from '../core/catalog';
+import { assignToolNames } from '../core/toolNames';
+import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from '../adapters/upstream/pool';
+
+export interface Catalog {
+  tools: CatalogTool[];
+  byName: Map<string, CatalogTool>;
+  byKey: Map<string, CatalogTool>;
+  prompts: CatalogPrompt[];
+  resources: CatalogResource[];
+}
+
+export const RESOURCE_SCHEME = 'mcp-lens';
+
+export function buildCatalog(
+  upstreamTools: readonly UpstreamTool[],
+  upstreamPrompts: readonly UpstreamPrompt[],
+  upstreamResources: readonly UpstreamResource[],
+  allowed: (server: string, tool: string) => boolean,
+): Catalog {
+  // Names are assigned over every tool, before filtering, so changing include/exclude
+  // never renames the tools that stay visible.
+  const names = assignToolNames(upstreamTools.map((t) => ({ server: t.server, name: t.name })));
+  const tools: CatalogTool[] = [];
+  for (const t of upstreamTools) {
+    if (!allowed(t.server, t.name)) continue;
+    const key = toolKey(t.server, t.name);
+    const tool: CatalogTool = {
+      key,
+      name: names.get(key) ?? key,
+      server: t.server,
+      originalName: t.name,
+      description: t.description ?? '',
+      inputSchema: t.inputSchema,
+    };
+    if (t.title !== undefined) tool.title = t.title;
+    if (t.outputSchema !== undefined) tool.outputSchema = t.outputSchema;
+    if (t.annotations !== undefined) tool.annotations = t.annotations;
+    tools.push(tool);
+  }
+  tools.sort((a, b) => a.name.localeCompare(b.name));
+  const promptNames = assignToolNames(upstreamPrompts.map((p) => ({ server: p.server, name: p.name })));
+  const prompts: CatalogPrompt[] = upstreamPrompts.map((p) => {
+    const prompt: CatalogPrompt = { name: promptNames.get(toolKey(p.server, p.name)) ?? p.name, server: p.server, originalName: p.name };
+    if (p.description !== undefined) prompt.description = p.description;
+    if (p.arguments !== undefined) prompt.arguments = p.arguments;
+    return prompt;
+  });
+  const resources: CatalogResource[] = upstreamResources.map((r) => {
+    const resource: CatalogResource = {
+      uri: resourceUri(r.server, r.uri),
+      server: r.server,
+      originalUri: r.uri,
+      name: `${r.server}: ${r.name}`,
+    };
+    if (r.description !== undefined) resource.description = r.description;
+    if (r.mimeType !== undefined) resource.mimeType = r.mimeType;
+    return resource;
+  });
+  return {
+    tools,
+    byName: new Map(tools.map((t) => [t.name, t])),
+    byKey: new Map(tools.map((t) => [t.key, t])),
+    prompts,
+    resources,
+  };
+}
+
+export function resourceUri(server: string, originalUri: string): string {
+  return `${RESOURCE_SCHEME}://${encodeURIComponent(server)}/${encodeURIComponent(originalUri)}`;
+}
+
+export function parseResourceUri(uri: string): { server: string; originalUri: string } | undefined {
+  const m = /^mcp-lens:\/\/([^/]+)\/(.+)$/.exec(uri);
+  if (!m) return undefined;
+  try {
+    return { server: decodeURIComponent(m[1]!), originalUri: decodeURIComponent(m[2]!) };
+  } catch {
+    return undefined;
+  }
+}

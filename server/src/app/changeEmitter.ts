@@ -1,0 +1,19 @@
+/** A minimal typed event emitter whose listeners cannot break the emitter. */
+export class ChangeEmitter<T> {
+  private readonly listeners = new Set<(value: T) => void>();
+
+  on(listener: (value: T) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  fire(value: T): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(value);
+      } catch {
+        // A failing listener (a closed connection, a disposed view) must not stop the others.
+      }
+    }
+  }
+}

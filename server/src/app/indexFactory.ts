@@ -1,0 +1,18 @@
+/**
+ * Builds the tool index the settings ask for: keyword search always, plus Ollama vectors
+ * unless embeddings are turned off. Ollama being absent is not an error here: the index
+ * reports keyword-only mode and fills in vectors if Ollama appears.
+ */
+import type { McpLensSettings } from '../../../protocol/settings';
+import type { Logger } from '../core/logger';
+import type { ToolIndex } from '../core/search/types';
+import { HybridToolIndex } from '../index/hybridIndex';
+import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
+
+export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger): Promise<ToolIndex> {
+  const options: Parameters<typeof HybridToolIndex.open>[0] = { storeDir, log };
+  if (settings.embedding.enabled) {
+    options.embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });
+  }
+  return HybridToolIndex.open(options);
+}

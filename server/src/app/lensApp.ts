@@ -1,0 +1,291 @@
+/**
+ * The sidecar's core, wired: config → upstream pool → catalog → tool index (→ usage).
+ * Both front doors (the LSP connection and the CLI) build one of these and drive it through
+ * the `Lens` interface; it knows neither of them.
+ */
+import { join } from 'node:path';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { IndexStatus, SearchHit, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
+import type { McpLensSettings } from '../../../protocol/settings';
+import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
+import type { ConfigProblem, LoadedConfig, ServerConfig } from '../core/config/types';
+import type { Logger } from '../core/logger';
+import type { ToolIndex } from '../core/search/types';
+import { ArgsValidator } from '../core/argsValidation';
+import { createToolFilter } from '../core/config/toolFilter';
+import { decideApproval } from '../core/config/approval';
+import { describeServer } from '../core/config/describe';
+import { toolListTokens } from '../core/tokens';
+import { loadWorkspaceConfig } from '../adapters/config/loadConfig';
+import { UpstreamPool, type UpstreamPoolOptions } from '../adapters/upstream/pool';
+import { buildCatalog, parseResourceUri, type Catalog } from './catalogBuilder';
+import { mergeStatuses, type HeldServer } from './serverStatuses';
+import { callTool, type CallRecord } from './toolCalls';
+import { openToolIndex } from './indexFactory';
+import { ChangeEmitter } from './changeEmitter';
+import type { CallOptions, Disposable, Lens, LensChange, SearchRequest } from './lens';
+
+export interface LensAppOptions {
+  workspaceFolder: string;
+  /** Folder for the tool index and usage data (CLI: <workspace>/.mcp-lens, editor: workspace storage). */
+  storageDir: string;
+  settings: McpLensSettings;
+  /** A config file named by the user (`--config`): read alone, and approved by naming it. */
+  configFile?: string;
+  /** Workspace Trust: false starts nothing from workspace configuration. */
+  trusted: boolean;
+  /** server name → approved fingerprint. */
+  approvals: Record<string, string>;
+  /** `--trust`: approve every server found. */
+  autoApprove: boolean;
+  inputs: Record<string, string>;
+  log: Logger;
+  /** Replaces the index built from settings (tests, benchmarks). */
+  index?: ToolIndex;
+  pool?: Partial<UpstreamPoolOptions>;
+  env?: Record<string, string | undefined>;
+}
+
+/** Hook for usage learning; the tracker implements it. */
+export interface UsageHooks {
+  record(record: CallRecord, sessionId: string, args: unknown): void;
+  boost(sessionId: string | undefined, hits: SearchHit[]): SearchHit[];
+  stats(): UsageStats | undefined;
+  close(): Promise<void>;
+}
+
+export class LensApp implements Lens {
+  readonly workspaceFolder: string;
+  private settingsValue: McpLensSettings;
+  private config!: LoadedConfig;
+  private held: HeldServer[] = [];
+  private running: ServerConfig[] = [];
+  private catalog: Catalog = buildCatalog([], [], [], () => true);
+  private tokensByServer = new Map<string, number>();
+  private readonly validator = new ArgsValidator();
+  private readonly changes = new ChangeEmitter<LensChange>();
+  private usage: UsageHooks | undefined;
+  private syncing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private readonly options: LensAppOptions,
+    private readonly pool: UpstreamPool,
+    private readonly index: ToolIndex,
+  ) {
+    this.workspaceFolder = options.workspaceFolder;
+    this.settingsValue = options.settings;
+  }
+
+  /** Loads config, starts every approved server, waits for each to settle once, indexes. */
+  static async start(options: LensAppOptions): Promise<LensApp> {
+    const pool = new UpstreamPool({
+      log: options.log,
+      connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000,
+      clientInfo: { name: 'mcp-lens', version: '0.1.0' },
+      ...options.pool,
+    });
+    const index = options.index ?? (await openToolIndex(join(options.storageDir, 'index'), options.settings, options.log));
+    const app = new LensApp(options, pool, index);
+    pool.onDidChange((change) => app.onPoolChange(change.kind));
+    index.onDidChange(() => app.changes.fire('index'));
+    await app.applyConfig();
+    await app.syncing;
+    return app;
+  }
+
+  /** Lets usage learning plug in once it has opened its store. */
+  attachUsage(usage: UsageHooks): void {
+    this.usage = usage;
+  }
+
+  settings(): McpLensSettings {
+    return this.settingsValue;
+  }
+
+  configProblems(): ConfigProblem[] {
+    return this.config.problems;
+  }
+
+  missingInputs(): string[] {
+    return this.config.missingInputs;
+  }
+
+  /** Servers held back until the user approves them, with a secret-free summary. */
+  pendingApprovals(): { name: string; fingerprint: string; summary: string; sourceFile: string }[] {
+    return this.held
+      .filter((h) => h.reason === 'awaiting-approval')
+      .map((h) => ({ name: h.config.name, fingerprint: h.config.fingerprint, summary: describeServer(h.config), sourceFile: h.config.source.file }));
+  }
+
+  /** Records approvals and starts what they allow. */
+  async approve(approvals: Record<string, string>): Promise<void> {
+    this.options.approvals = { ...this.options.approvals, ...approvals };
+    await this.applyConfig();
+  }
+
+  async setInputs(inputs: Record<string, string>): Promise<void> {
+    this.options.inputs = { ...this.options.inputs, ...inputs };
+    await this.applyConfig();
+  }
+
+  async setTrust(trusted: boolean): Promise<void> {
+    this.options.trusted = trusted;
+    await this.applyConfig();
+  }
+
+  servers(): ServerStatus[] {
+    return mergeStatuses(this.running, this.pool.statuses(), this.held, this.config.disabled, this.tokensByServer);
+  }
+
+  tools(): CatalogTool[] {
+    return this.catalog.tools;
+  }
+
+  findTool(name: string): CatalogTool | undefined {
+    return this.catalog.byName.get(name);
+  }
+
+  async search(request: SearchRequest): Promise<SearchResponse> {
+    const started = performance.now();
+    const limit = Math.min(50, Math.max(1, request.limit ?? this.settingsValue.search.defaultLimit));
+    const options: Parameters<ToolIndex['search']>[1] = { limit };
+    if (request.keywords?.length) options.keywords = request.keywords;
+    if (request.server) options.server = request.server;
+    const ranked = await this.index.search(request.query, options);
+    let hits: SearchHit[] = [];
+    for (const r of ranked.hits) {
+      // The index may briefly hold tools that just disappeared or were excluded: the
+      // catalog is the authority on what exists.
+      const tool = this.catalog.byKey.get(r.key);
+      if (!tool) continue;
+      hits.push({ name: tool.name, server: tool.server, originalName: tool.originalName, description: tool.description, score: r.score, signals: r.signals, why: r.why });
+    }
+    if (this.usage) hits = this.usage.boost(request.sessionId, hits);
+    return { query: request.query, hits: hits.slice(0, limit), mode: ranked.mode, tookMs: performance.now() - started };
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const { result, record } = await callTool(
+      {
+        pool: this.pool,
+        validator: this.validator,
+        log: this.options.log,
+        findTool: (n) => this.findTool(n),
+        allNames: () => this.catalog.tools.map((t) => t.name),
+        defaultTimeoutMs: this.settingsValue.callTimeoutSeconds * 1000,
+      },
+      name,
+      args,
+      options,
+    );
+    const toolLabel = record.tool ? `${record.tool.server}/${record.tool.originalName}` : 'unknown tool';
+    this.options.log.info(`call ${toolLabel}: ${record.outcome} in ${record.durationMs} ms (${options.origin ?? 'gateway'})`);
+    if (this.usage && record.tool) this.usage.record(record, options.sessionId ?? 'default', args);
+    return result;
+  }
+
+  prompts(): CatalogPrompt[] {
+    return this.catalog.prompts;
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const prompt = this.catalog.prompts.find((p) => p.name === name);
+    if (!prompt) throw new Error(`Unknown prompt "${name}"`);
+    return this.pool.getPrompt(prompt.server, prompt.originalName, args);
+  }
+
+  resources(): CatalogResource[] {
+    return this.catalog.resources;
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    const parsed = parseResourceUri(uri);
+    if (!parsed || !this.running.some((s) => s.name === parsed.server)) throw new Error(`Unknown resource "${uri}"`);
+    return this.pool.readResource(parsed.server, parsed.originalUri);
+  }
+
+  indexStatus(): IndexStatus {
+    return this.index.status();
+  }
+
+  usageStats(): UsageStats | undefined {
+    return this.usage?.stats();
+  }
+
+  async restartServer(name: string): Promise<void> {
+    if (!this.running.some((s) => s.name === name)) throw new Error(`Server "${name}" is not running under MCP Lens`);
+    await this.pool.restart(name);
+  }
+
+  async reindex(): Promise<void> {
+    await this.applyConfig();
+    await this.syncIndex();
+  }
+
+  async updateSettings(settings: McpLensSettings): Promise<void> {
+    this.settingsValue = settings;
+    this.options.settings = settings;
+    await this.applyConfig();
+    this.changes.fire('settings');
+  }
+
+  onDidChange(listener: (change: LensChange) => void): Disposable {
+    return this.changes.on(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.close();
+    await this.syncing.catch(() => undefined);
+    await this.index.close();
+    await this.usage?.close();
+  }
+
+  /** (Re)reads config and reconciles the pool with what may run. */
+  private async applyConfig(): Promise<void> {
+    const o = this.options;
+    const loadOptions: Parameters<typeof loadWorkspaceConfig>[0] = { workspaceFolder: o.workspaceFolder, settings: this.settingsValue, inputs: o.inputs };
+    if (o.configFile) loadOptions.configFile = o.configFile;
+    if (o.env) loadOptions.env = o.env;
+    this.config = loadWorkspaceConfig(loadOptions);
+    for (const p of this.config.problems) o.log.warn(`${p.file}: ${p.path ? p.path + ': ' : ''}${p.message}`);
+    const running: ServerConfig[] = [];
+    const held: HeldServer[] = [];
+    for (const server of this.config.servers) {
+      const decision = decideApproval(server, { approvals: o.approvals, trusted: o.trusted, autoApprove: o.autoApprove });
+      if (decision === 'start') running.push(server);
+      else held.push({ config: server, reason: decision === 'needs-approval' ? 'awaiting-approval' : 'untrusted' });
+    }
+    this.running = running;
+    this.held = held;
+    await this.pool.setServers(running);
+    this.rebuildCatalog();
+    this.changes.fire('servers');
+  }
+
+  private onPoolChange(kind: string): void {
+    if (this.closed) return;
+    if (kind !== 'state') this.rebuildCatalog();
+    this.changes.fire(kind === 'state' ? 'servers' : 'tools');
+  }
+
+  private rebuildCatalog(): void {
+    const allowed = createToolFilter(this.config.include, this.config.exclude);
+    this.catalog = buildCatalog(this.pool.tools(), this.pool.prompts(), this.pool.resources(), allowed);
+    const byServer = new Map<string, CatalogTool[]>();
+    for (const t of this.catalog.tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
+    this.tokensByServer = new Map([...byServer].map(([s, ts]) => [s, toolListTokens(ts.map((t) => ({ ...t, name: t.originalName })))]));
+    void this.syncIndex();
+    this.changes.fire('tools');
+  }
+
+  private syncIndex(): Promise<void> {
+    const tools = this.catalog.tools;
+    this.syncing = this.syncing
+      .then(() => this.index.sync(tools))
+      .catch((err: unknown) => this.options.log.error(`tool index: sync failed: ${err instanceof Error ? err.message : String(err)}`));
+    return this.syncing;
+  }
+}

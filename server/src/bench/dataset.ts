@@ -1,0 +1,93 @@
+/**
+ * Loading a tool-retrieval dataset (shared/bench/<name>/tools.json + queries.json) as catalog
+ * tools and queries. Keys are `server/name` compared whole (names may contain `/`).
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { CatalogTool } from '../core/catalog';
+import { toolKey } from '../core/catalog';
+
+export interface BenchQuery {
+  id: string;
+  query: string;
+  gold: string[];
+  /** goldKey → keys that count as finding it. */
+  goldAlternatives?: Record<string, string[]>;
+}
+
+export interface BenchDataset {
+  name: string;
+  tools: CatalogTool[];
+  queries: BenchQuery[];
+}
+
+interface RawTool {
+  server: string;
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+}
+
+interface RawQuery {
+  id: string;
+  query: string;
+  gold: string[];
+  gold_alternatives?: Record<string, string[]>;
+}
+
+/** A client-safe unique name: the key with anything outside [A-Za-z0-9_-] replaced, numbered on collision. */
+function safeNames(keys: readonly string[]): string[] {
+  const used = new Set<string>();
+  return keys.map((key) => {
+    const base = key.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60);
+    let name = base;
+    for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
+    used.add(name);
+    return name;
+  });
+}
+
+/** Dataset tools as catalog tools. */
+export function catalogToolsOf(raw: readonly RawTool[]): CatalogTool[] {
+  const keys = raw.map((t) => toolKey(t.server, t.name));
+  const names = safeNames(keys);
+  return raw.map((t, i) => ({
+    key: keys[i],
+    name: names[i],
+    server: t.server,
+    originalName: t.name,
+    description: t.description ?? '',
+    inputSchema: t.inputSchema ?? { type: 'object', properties: {} },
+  }));
+}
+
+export function loadDataset(dir: string): BenchDataset {
+  const tools = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8')) as RawTool[];
+  const queries = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')) as RawQuery[];
+  return {
+    name: basename(dir.replace(/[\\/]+$/, '')),
+    tools: catalogToolsOf(tools),
+    queries: queries.map((q) => ({
+      id: q.id,
+      query: q.query,
+      gold: q.gold,
+      ...(q.gold_alternatives ? { goldAlternatives: q.gold_alternatives } : {}),
+    })),
+  };
+}
+
+/**
+ * The catalog replicated to `size` tools: copy n of server `s` is server `s~n`, so latency and
+ * memory can be measured at a scale no real workspace reaches yet.
+ */
+export function scaleTools(tools: readonly CatalogTool[], size: number): CatalogTool[] {
+  const out: CatalogTool[] = [...tools];
+  for (let copy = 2; out.length < size; copy++) {
+    for (const t of tools) {
+      if (out.length >= size) break;
+      const server = `${t.server}~${copy}`;
+      out.push({ ...t, server, key: toolKey(server, t.originalName), name: `${t.name}_${copy}`.slice(0, 64) });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+/**
+ * Token figures of the gateway on a real catalog: the 19 servers of
+ * /work/shared/fixtures/real-workspace-tools.json, each served by the replay fixture over
+ * stdio, behind a LensApp and the Gateway, driven by an MCP SDK client. Measures our tools/list
+ * in search mode, savings against the catalog's tools/list, and the tokens of find_tools
+ * responses at the default limit over realistic queries.
+ *
+ *   node --import tsx server/src/bench/gatewayCatalog.ts [--fixture FILE] [--json]
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { sanitizeSettings } from '../../../protocol/settings';
+import { LensApp } from '../app/lensApp';
+import { silentLogger } from '../core/logger';
+import { countTokens, toolListTokens } from '../core/tokens';
+import { Gateway } from '../gateway/gateway';
+import { MemoryToolIndex } from '../index/memoryIndex';
+
+/** Tasks an agent in such a workspace plausibly has, one per server family and some across. */
+export const REALISTIC_QUERIES = [
+  'take a screenshot of the current web page',
+  'click a button on the page',
+  'read the contents of a file',
+  'search for files matching a pattern',
+  'create a GitHub issue',
+  'open a pull request',
+  'list recent commits of a repository',
+  'send a message to a Slack channel',
+  'find documentation for a library',
+  'query documents in a MongoDB collection',
+  'scrape a website and return markdown',
+  'list Kubernetes pods in a namespace',
+  'get the error details of a Sentry issue',
+  'create a page in Notion',
+  'search HubSpot contacts by email',
+  'store a fact in the knowledge graph memory',
+  'run a shell command',
+  'list Azure storage accounts',
+  'get a Figma design file',
+  'think step by step about a hard problem',
+];
+
+export interface CatalogReport {
+  servers: number;
+  tools: number;
+  catalogTokensFixture: number;
+  baselineTokens: number;
+  exposedTokensSearchMode: number;
+  savingsPercent: number;
+  findTools: { queries: number; limit: number; meanTokens: number; medianTokens: number; maxTokens: number; meanSavingsPercent: number };
+}
+
+export async function measureGatewayCatalog(root: string, fixture: string): Promise<CatalogReport> {
+  const recording = JSON.parse(readFileSync(fixture, 'utf8')) as { servers: Record<string, { tools: Parameters<typeof toolListTokens>[0] }> };
+  const names = Object.keys(recording.servers);
+  const catalogTokensFixture = names.reduce((n, s) => n + toolListTokens(recording.servers[s]!.tools), 0);
+  const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-catalog-'));
+  const config = join(ws, 'mcp.json');
+  const replay = join(root, 'test/fixtures/servers/replay.mjs');
+  writeFileSync(config, JSON.stringify({ servers: Object.fromEntries(names.map((s) => [s, { command: process.execPath, args: [replay, s, '--file', fixture] }])) }));
+  const settings = sanitizeSettings({ embedding: { enabled: false } });
+  const lens = await LensApp.start({
+    workspaceFolder: ws,
+    storageDir: join(ws, '.mcp-lens'),
+    settings,
+    configFile: config,
+    trusted: true,
+    approvals: {},
+    autoApprove: true,
+    inputs: {},
+    log: silentLogger,
+    index: new MemoryToolIndex('keyword only: in-memory index (bench)'),
+  });
+  const gateway = new Gateway({ lens, log: silentLogger });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await gateway.connect(serverSide);
+  const client = new Client({ name: 'mcp-lens-bench', version: '1.0.0' });
+  await client.connect(clientSide);
+  try {
+    const listed = await client.listTools();
+    const exposed = toolListTokens(listed.tools);
+    const stats = gateway.stats();
+    const tokens: number[] = [];
+    const savings: number[] = [];
+    for (const query of REALISTIC_QUERIES) {
+      const r = (await client.callTool({ name: 'find_tools', arguments: { query } })) as CallToolResult;
+      const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      tokens.push(countTokens(text));
+      savings.push((r.structuredContent as { token_metrics: { savings_percent: number } }).token_metrics.savings_percent);
+    }
+    const sorted = [...tokens].sort((a, b) => a - b);
+    const mean = (xs: number[]) => Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10;
+    return {
+      servers: lens.servers().filter((s) => s.state === 'ready').length,
+      tools: lens.tools().length,
+      catalogTokensFixture,
+      baselineTokens: stats.tokens.baselineTokens,
+      exposedTokensSearchMode: exposed,
+      savingsPercent: stats.tokens.savingsPercent,
+      findTools: {
+        queries: REALISTIC_QUERIES.length,
+        limit: settings.search.defaultLimit,
+        meanTokens: mean(tokens),
+        medianTokens: sorted[Math.floor(sorted.length / 2)] ?? 0,
+        maxTokens: sorted[sorted.length - 1] ?? 0,
+        meanSavingsPercent: mean(savings),
+      },
+    };
+  } finally {
+    await client.close();
+    await gateway.close();
+    await lens.close();
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  const argv = process.argv.slice(2);
+  const i = argv.indexOf('--fixture');
+  const fixture = i >= 0 ? resolve(argv[i + 1] ?? '') : '/work/shared/fixtures/real-workspace-tools.json';
+  measureGatewayCatalog(resolve(__dirname, '../../..'), fixture).then(
+    (r) => process.stdout.write(JSON.stringify(r, null, 2) + '\n'),
+    (err: unknown) => {
+      process.stderr.write(`gateway catalog bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

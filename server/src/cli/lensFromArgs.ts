@@ -1,0 +1,110 @@
+/**
+ * What every CLI command that needs the core shares: where the workspace is, which config
+ * to read, which servers the user has approved, `${input:…}` values, and the prompts on a
+ * TTY for the rest. A config file named with `--config` counts as approved by the user who
+ * named it; servers found in the workspace need approval on a TTY or `--trust`.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { sanitizeSettings } from '../../../protocol/settings';
+import type { Logger } from '../core/logger';
+import { readWorkspaceSettings } from '../adapters/config/loadConfig';
+import { loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
+import { LensApp, type LensAppOptions } from '../app/lensApp';
+import { MemoryToolIndex } from '../index/memoryIndex';
+import { askLine, askYesNo, canPrompt } from './prompt';
+
+/** Flags shared by every command that opens the workspace. */
+export const WORKSPACE_FLAGS = {
+  workspace: { type: 'string', short: 'w' },
+  config: { type: 'string', short: 'c' },
+  trust: { type: 'boolean', default: false },
+} as const;
+
+export const WORKSPACE_HELP = [
+  '  --workspace, -w DIR   workspace folder (default: the current directory)',
+  '  --config, -c FILE     read only this MCP config file (.vscode/mcp.json, .mcp.json or mcpServers format)',
+  '  --trust               start servers found in the workspace without asking',
+].join('\n');
+
+export interface OpenLensOptions {
+  workspace?: string | undefined;
+  config?: string | undefined;
+  trust?: boolean | undefined;
+  log: Logger;
+  /** May we prompt on the terminal? False for `serve` over stdio. */
+  interactive: boolean;
+  /** Keyword-only in-memory index, no store on disk (for `tools`). */
+  lightweight?: boolean;
+}
+
+export async function openLens(o: OpenLensOptions): Promise<LensApp> {
+  const workspaceFolder = resolve(o.workspace ?? process.cwd());
+  if (!existsSync(workspaceFolder)) throw new Error(`workspace folder does not exist: ${workspaceFolder}`);
+  const ws = readWorkspaceSettings(workspaceFolder);
+  for (const p of ws.problems) o.log.warn(`${p.file}: ${p.path ? p.path + ': ' : ''}${p.message}`);
+  const settings = sanitizeSettings(ws.settings, process.env);
+  const storageDir = join(workspaceFolder, '.mcp-lens');
+  mkdirSync(storageDir, { recursive: true });
+  const options: LensAppOptions = {
+    workspaceFolder,
+    storageDir,
+    settings,
+    trusted: true,
+    approvals: loadApprovals(workspaceFolder),
+    autoApprove: o.trust === true,
+    inputs: inputsFromEnv(process.env),
+    log: o.log,
+  };
+  if (o.config) options.configFile = resolve(o.config);
+  if (o.lightweight) options.index = new MemoryToolIndex('keyword only: in-memory index (no store)');
+  const app = await LensApp.start(options);
+  if (o.interactive && canPrompt()) await promptForMissing(app, workspaceFolder);
+  else reportPending(app, o.log);
+  return app;
+}
+
+/** `MCP_LENS_INPUT_GITHUB_TOKEN` supplies `${input:github_token}` (and `${input:github-token}`). */
+export function inputsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (!k.startsWith('MCP_LENS_INPUT_') || v === undefined) continue;
+    const id = k.slice('MCP_LENS_INPUT_'.length);
+    out[id] = v;
+    out[id.toLowerCase()] = v;
+    out[id.toLowerCase().replace(/_/g, '-')] = v;
+  }
+  return out;
+}
+
+async function promptForMissing(app: LensApp, workspaceFolder: string): Promise<void> {
+  const missing = app.missingInputs();
+  if (missing.length) {
+    const values: Record<string, string> = {};
+    for (const id of missing) values[id] = await askLine(`Value for \${input:${id}} (not echoed): `, true);
+    await app.setInputs(values);
+  }
+  const pending = app.pendingApprovals();
+  if (pending.length === 0) return;
+  const approved: Record<string, string> = {};
+  for (const p of pending) {
+    if (await askYesNo(`Start MCP server "${p.name}" from ${p.sourceFile}?\n  ${p.summary}\nAllow? [y/N] `)) approved[p.name] = p.fingerprint;
+  }
+  if (Object.keys(approved).length) {
+    saveApprovals(workspaceFolder, { ...loadApprovals(workspaceFolder), ...approved });
+    await app.approve(approved);
+  }
+}
+
+function reportPending(app: LensApp, log: Logger): void {
+  const pending = app.pendingApprovals();
+  if (pending.length) {
+    log.warn(
+      `${pending.length} server(s) not started until you approve them: ${pending.map((p) => p.name).join(', ')}. ` +
+        'Run `mcp-lens tools` in a terminal to approve them, or pass --trust.',
+    );
+  }
+  const missing = app.missingInputs();
+  if (missing.length) log.warn(`missing input value(s): ${missing.map((m) => `\${input:${m}}`).join(', ')}; set MCP_LENS_INPUT_<ID>.`);
+}
+

@@ -1,0 +1,74 @@
+/** `mcp-lens search "query"`: ranked tools from every server, with scores and why each matched. */
+import { parseArgs } from 'node:util';
+import type { SearchResponse } from '../../../protocol/model';
+import type { CliCommand } from './command';
+import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { stderrLogger } from './stderrLogger';
+
+const HELP = `Usage: mcp-lens search QUERY [--limit N] [--server NAME] [--json] [--workspace DIR] [--config FILE] [--trust]
+
+Searches the tools of every server in the workspace (keyword ranking, plus meaning when Ollama
+is available) and prints the best matches with their scores and why each matched.
+
+  --limit, -n N         how many results (default 8, max 50)
+  --server NAME         only this server's tools
+  --keywords WORDS      extra comma-separated keywords
+  --json                print the SearchResponse as JSON
+${WORKSPACE_HELP}
+`;
+
+export const search: CliCommand = {
+  usage: 'search QUERY [--limit N] [--server NAME] [--json]',
+  summary: 'search the tools of every server',
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        ...WORKSPACE_FLAGS,
+        limit: { type: 'string', short: 'n' },
+        server: { type: 'string' },
+        keywords: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help || positionals.length === 0) {
+      process.stdout.write(HELP);
+      return values.help ? 0 : 2;
+    }
+    const query = positionals.join(' ');
+    const limit = values.limit === undefined ? undefined : Number(values.limit);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) {
+      process.stderr.write(`mcp-lens search: --limit must be an integer from 1 to 50, got "${values.limit}"\n`);
+      return 2;
+    }
+    const log = stderrLogger();
+    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: true });
+    try {
+      const request: Parameters<typeof lens.search>[0] = { query };
+      if (limit !== undefined) request.limit = limit;
+      if (values.server) request.server = values.server;
+      if (values.keywords) request.keywords = values.keywords.split(',').map((k) => k.trim()).filter(Boolean);
+      const response = await lens.search(request);
+      process.stdout.write(values.json ? JSON.stringify(response, null, 2) + '\n' : render(response));
+      return 0;
+    } finally {
+      await lens.close();
+    }
+  },
+};
+
+function render(r: SearchResponse): string {
+  const lines = [`${r.hits.length} result(s) for "${r.query}" in ${r.tookMs.toFixed(1)} ms — ${r.mode.label}`];
+  r.hits.forEach((h, i) => {
+    lines.push(`${String(i + 1).padStart(2)}. ${h.name}  (${h.server})  score ${h.score.toFixed(3)}  [${h.signals.join('+')}]`);
+    lines.push(`    ${clean(h.description).slice(0, 140)}`);
+    lines.push(`    why: ${clean(h.why)}`);
+  });
+  return lines.join('\n') + '\n';
+}
+
+function clean(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}

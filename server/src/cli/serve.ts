@@ -1,0 +1,130 @@
+/**
+ * `mcp-lens serve`: the optimizing MCP server in front of every server the workspace
+ * configures. Over stdio by default (stdout carries MCP messages only), or streamable HTTP on
+ * 127.0.0.1 with `--http [PORT]`, protected by a bearer token.
+ */
+import { parseArgs } from 'node:util';
+import type { Logger } from '../core/logger';
+import type { Lens } from '../app/lens';
+import { createDashboardRoutes } from '../gateway/dashboard/routes';
+import { dashboardStaticDir } from '../gateway/dashboard/staticDir';
+import { GatewayHttpServer } from '../gateway/http';
+import { generateToken } from '../gateway/httpGuards';
+import { removeGatewayFiles, tokenPath, writeGatewayInfo, writeTokenFile } from '../gateway/gatewayFiles';
+import { serveStdio } from '../gateway/stdio';
+import type { CliCommand } from './command';
+import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { stderrLogger } from './stderrLogger';
+
+const HELP = `Usage: mcp-lens serve [--http [PORT]] [--workspace DIR] [--config FILE] [--trust]
+
+Serves one MCP server whose meta-tools (find_tools, call_tool, get_tool_schema, list_servers)
+stand in for every tool of every MCP server the workspace configures.
+
+  --http [PORT]         streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
+                        (no PORT or 0: a free port). Requests need Authorization: Bearer <token>:
+                        MCP_LENS_TOKEN if set, otherwise a fresh token written to
+                        <workspace>/.mcp-lens/token (mode 0600) at every start.
+${WORKSPACE_HELP}
+`;
+
+/** `--http` takes an optional value, which parseArgs cannot express: normalize it first. */
+export function splitHttpFlag(argv: string[]): { http: boolean; port: number; rest: string[] } {
+  const rest: string[] = [];
+  let http = false;
+  let port = 0;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--http') {
+      http = true;
+      const next = argv[i + 1];
+      if (next !== undefined && /^\d+$/.test(next)) {
+        port = Number(next);
+        i++;
+      }
+    } else if (a.startsWith('--http=')) {
+      http = true;
+      port = Number(a.slice('--http='.length));
+    } else rest.push(a);
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--http: invalid port "${port}"`);
+  return { http, port, rest };
+}
+
+export const serve: CliCommand = {
+  usage: 'serve [--http [PORT]] [--workspace DIR] [--config FILE] [--trust]',
+  summary: 'serve the optimizing MCP server (stdio, or HTTP on 127.0.0.1)',
+  async run(argv) {
+    const { http, port, rest } = splitHttpFlag(argv);
+    const { values } = parseArgs({ args: rest, options: { ...WORKSPACE_FLAGS, help: { type: 'boolean', short: 'h' } } });
+    if (values.help) {
+      process.stderr.write(HELP);
+      return 0;
+    }
+    const log = stderrLogger();
+    // Over stdio, stdin belongs to the MCP client: no terminal prompts.
+    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http });
+    try {
+      if (http) await serveHttp(lens, port, log);
+      else {
+        const stdio = await serveStdio(lens, log);
+        await Promise.race([stdio.closed, stopSignal()]);
+        await stdio.close();
+      }
+      return 0;
+    } finally {
+      await lens.close();
+    }
+  },
+};
+
+async function serveHttp(lens: Lens, port: number, log: Logger): Promise<void> {
+  const given = process.env.MCP_LENS_TOKEN?.trim();
+  const token = given || generateToken();
+  const ws = lens.workspaceFolder;
+  if (!given) writeTokenFile(ws, token);
+  // The dashboard is served beside /mcp; its stats come from this server's savings tracker.
+  const routes = createDashboardRoutes({ lens, stats: () => server.stats(), token, staticDir: dashboardStaticDir(), log });
+  const server = new GatewayHttpServer({ lens, token, port, log, routes });
+  const { url } = await server.start();
+  writeGatewayInfo(ws, { url, pid: process.pid });
+  // One write, so a reader waiting for the ready line gets the instructions with it.
+  process.stderr.write(`MCP Lens listening on ${url}\n` + howToConnect(url, given ? undefined : tokenPath(ws)));
+  // Like Jupyter: the link carries the token once; the page trades it for a cookie.
+  process.stderr.write(`Dashboard: ${new URL(`/?token=${encodeURIComponent(token)}`, url).href}\n`);
+  await stopSignal();
+  removeGatewayFiles(ws, process.pid, !given);
+  routes.close();
+  await server.close();
+}
+
+/** SIGINT, SIGTERM or SIGHUP: shut down cleanly so upstream processes are stopped with us. */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+    process.once('SIGHUP', resolve);
+  });
+}
+
+/** How to add the server to a client; the token itself is never printed. */
+function howToConnect(url: string, tokenFile: string | undefined): string {
+  const tokenExpr = tokenFile ? `$(cat '${tokenFile}')` : '$MCP_LENS_TOKEN';
+  const where = tokenFile ? `Token: in ${tokenFile} (new at every start; set MCP_LENS_TOKEN for a fixed one)` : 'Token: the value of MCP_LENS_TOKEN';
+  const vscode = {
+    inputs: [{ id: 'mcp-lens-token', type: 'promptString', description: 'MCP Lens token', password: true }],
+    servers: { 'mcp-lens': { type: 'http', url, headers: { Authorization: 'Bearer ${input:mcp-lens-token}' } } },
+  };
+  return [
+    where,
+    '',
+    'Claude Code:',
+    `  claude mcp add --transport http mcp-lens ${url} --header "Authorization: Bearer ${tokenExpr}"`,
+    '',
+    '.vscode/mcp.json:',
+    ...JSON.stringify(vscode, null, 2).split('\n').map((l) => '  ' + l),
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ].join('\n');
+}

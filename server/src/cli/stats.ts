@@ -1,0 +1,102 @@
+/**
+ * `mcp-lens stats`: token savings and usage. Live from a running `serve --http` of the
+ * workspace when there is one (found through .mcp-lens/gateway.json, authenticated with the
+ * token), otherwise the static figures (baseline vs exposed tools/list) from a fresh start.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { LensStats } from '../../../protocol/model';
+import { Gateway } from '../gateway/gateway';
+import { processAlive, readGatewayInfo, readTokenFile } from '../gateway/gatewayFiles';
+import type { CliCommand } from './command';
+import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { stderrLogger } from './stderrLogger';
+
+const HELP = `Usage: mcp-lens stats [--workspace DIR] [--config FILE] [--trust] [--json]
+
+Token savings: the tokens of the tools/list every upstream server would send (baseline)
+against what MCP Lens sends in its exposure mode, and the find_tools calls of a running
+gateway. Reads a running \`mcp-lens serve --http\` of the workspace when there is one.
+
+${WORKSPACE_HELP}
+  --json                one JSON document: { source: "live" | "static", ...LensStats }
+`;
+
+export const stats: CliCommand = {
+  usage: 'stats [--workspace DIR] [--config FILE] [--trust] [--json]',
+  summary: 'token savings and usage (live from a running gateway, or computed)',
+  async run(argv) {
+    const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } });
+    if (values.help) {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    const log = stderrLogger();
+    const workspace = resolve(values.workspace ?? process.cwd());
+    let source: 'live' | 'static' = 'live';
+    let result = await liveStats(workspace, (m) => log.warn(m));
+    if (!result) {
+      source = 'static';
+      const lens = await openLens({ workspace, config: values.config, trust: values.trust, log, interactive: true, lightweight: true });
+      try {
+        const gateway = new Gateway({ lens, log });
+        result = gateway.stats();
+        await gateway.close();
+      } finally {
+        await lens.close();
+      }
+    }
+    process.stdout.write(values.json ? JSON.stringify({ source, ...result }, null, 2) + '\n' : renderStats(result, source));
+    return 0;
+  },
+};
+
+/** Stats from the workspace's running gateway; undefined when none is running or reachable. */
+export async function liveStats(workspace: string, warn: (m: string) => void): Promise<LensStats | undefined> {
+  const info = readGatewayInfo(workspace);
+  if (!info || !processAlive(info.pid)) return undefined;
+  const token = process.env.MCP_LENS_TOKEN?.trim() || readTokenFile(workspace);
+  if (!token) {
+    warn(`a gateway is running at ${info.url} but no token was found (.mcp-lens/token or MCP_LENS_TOKEN); computing static figures`);
+    return undefined;
+  }
+  try {
+    const res = await fetch(new URL('/stats', info.url), { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) {
+      warn(`gateway at ${info.url} answered ${res.status} to /stats; computing static figures`);
+      return undefined;
+    }
+    return (await res.json()) as LensStats;
+  } catch (err) {
+    warn(`gateway at ${info.url} unreachable (${err instanceof Error ? err.message : String(err)}); computing static figures`);
+    return undefined;
+  }
+}
+
+function n(v: number): string {
+  return v.toLocaleString('en-US');
+}
+
+export function renderStats(s: LensStats, source: 'live' | 'static'): string {
+  const t = s.tokens;
+  const lines = [
+    source === 'live' ? `MCP Lens stats (live from ${s.gateway?.url ?? 'the running gateway'})` : 'MCP Lens stats (computed now; no gateway running)',
+    `${s.servers} server(s), ${s.tools} tool(s), exposure: ${s.exposure}`,
+    `tools/list tokens: ${n(t.baselineTokens)} for all upstream servers -> ${n(t.exposedTokens)} through MCP Lens (${t.savingsPercent}% saved)`,
+  ];
+  if (source === 'live') {
+    lines.push(`find_tools calls: ${n(t.findToolsCalls)}, returned ${n(t.returnedTokensTotal)} tokens, saved ${n(t.savedTokensTotal)} tokens`);
+  }
+  if (t.perServer.length) {
+    lines.push('', 'Per server (tools/list tokens):');
+    const width = Math.min(40, Math.max(...t.perServer.map((p) => p.server.length)));
+    for (const p of [...t.perServer].sort((a, b) => b.tokens - a.tokens)) {
+      lines.push(`  ${p.server.padEnd(width)}  ${String(p.tools).padStart(4)} tools  ${n(p.tokens).padStart(8)} tokens`);
+    }
+  }
+  if (s.usage?.enabled) {
+    lines.push('', `Usage: ${n(s.usage.callsRecorded)} call(s) recorded`);
+    for (const top of s.usage.topTools.slice(0, 5)) lines.push(`  ${top.name}  ${top.calls}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,56 @@
+/**
+ * Validates call_tool arguments against the upstream tool's input schema before anything is
+ * sent, so the model gets every problem at once, in words it can correct from. A schema
+ * that cannot be compiled (malformed, `$ref` loops, an unknown draft) is not our call to
+ * reject: the arguments go through and the upstream server judges them.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+
+export type ArgsCheck = { ok: true } | { ok: false; problems: string[] } | { ok: 'unchecked'; reason: string };
+
+export class ArgsValidator {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+  private readonly cache = new Map<string, ValidateFunction | string>();
+
+  /** `cacheKey` must change when the schema does (e.g. tool key + schema hash). */
+  check(cacheKey: string, schema: Record<string, unknown>, args: unknown): ArgsCheck {
+    let validate = this.cache.get(cacheKey);
+    if (validate === undefined) {
+      validate = this.compile(schema);
+      if (this.cache.size > 5000) this.cache.clear();
+      this.cache.set(cacheKey, validate);
+    }
+    if (typeof validate === 'string') return { ok: 'unchecked', reason: validate };
+    if (validate(args)) return { ok: true };
+    return { ok: false, problems: (validate.errors ?? []).map(describeError) };
+  }
+
+  private compile(schema: Record<string, unknown>): ValidateFunction | string {
+    try {
+      // Drafts differ only in ways that do not matter for argument checking; one engine
+      // for all avoids failing on a `$schema` we do not have loaded.
+      const { $schema: _ignored, ...rest } = schema;
+      return this.ajv.compile(rest);
+    } catch (err) {
+      return `schema could not be compiled: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+}
+
+function describeError(e: ErrorObject): string {
+  const at = e.instancePath === '' ? 'arguments' : `arguments${e.instancePath.replace(/\//g, '.')}`;
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `${at}: missing required property "${String(p.missingProperty)}"`;
+    case 'additionalProperties':
+      return `${at}: unknown property "${String(p.additionalProperty)}" is not allowed`;
+    case 'type':
+      return `${at}: must be ${String(p.type)}`;
+    case 'enum':
+      return `${at}: must be one of ${JSON.stringify(p.allowedValues)}`;
+    default:
+      return `${at}: ${e.message ?? e.keyword}`;
+  }
+}

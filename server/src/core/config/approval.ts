@@ -1,0 +1,80 @@
+/**
+ * Whether a configured server may start. Security rules, in order:
+ *  1. Nothing from a workspace source (.vscode/mcp.json, .mcp.json, .cursor/mcp.json,
+ *     mcpLens.servers) starts in an untrusted workspace, whatever else is set: `autoApprove`
+ *     approves, it does not trust (the CLI, which has no Workspace Trust, passes trusted).
+ *  2. `autoApprove` (CLI `--trust`) approves every server that rule 1 lets through.
+ *  3. A file the user named with `--config` ('cli-config') is approved by naming it.
+ *  4. Otherwise the server starts only if its current fingerprint is the approved one, so a
+ *     new server or any change to command, args, env, cwd, url or headers needs approval.
+ * Claude Desktop's config is the user's own file, so workspace trust does not gate it, but it
+ * was written for Claude, not for MCP Lens in this workspace (where `${workspaceFolder}` and
+ * the working folder differ): it still needs approval on first use, per workspace.
+ * `mcpLens.servers` counts as workspace config: the sidecar sees merged settings and cannot
+ * tell user-level from workspace-level, so it takes the stricter reading.
+ */
+import type { ServerConfig } from './types';
+import type { ConfigSourceKind } from '../../../../protocol/model';
+
+export type ApprovalDecision = 'start' | 'needs-approval' | 'untrusted';
+
+export interface SourcePolicy {
+  /** Declared by the workspace: never starts in an untrusted workspace. */
+  fromWorkspace: boolean;
+  /** The user named this file explicitly; no per-server approval. */
+  approvedByNaming: boolean;
+}
+
+export const SOURCE_POLICY: Readonly<Record<ConfigSourceKind, SourcePolicy>> = {
+  'vscode-mcp-json': { fromWorkspace: true, approvedByNaming: false },
+  'mcp-json': { fromWorkspace: true, approvedByNaming: false },
+  cursor: { fromWorkspace: true, approvedByNaming: false },
+  settings: { fromWorkspace: true, approvedByNaming: false },
+  'claude-desktop': { fromWorkspace: false, approvedByNaming: false },
+  'cli-config': { fromWorkspace: false, approvedByNaming: true },
+};
+
+/** An unknown kind gets the strictest treatment. */
+const STRICTEST: SourcePolicy = { fromWorkspace: true, approvedByNaming: false };
+
+export interface ApprovalPolicy {
+  /** server name → the fingerprint the user approved. */
+  approvals: Record<string, string>;
+  /** Workspace Trust. */
+  trusted: boolean;
+  /** CLI `--trust`: approve everything rule 1 allows. */
+  autoApprove?: boolean;
+  /** Overrides of SOURCE_POLICY per source kind. */
+  sources?: Partial<Record<ConfigSourceKind, SourcePolicy>>;
+}
+
+export interface ApprovalOutcome {
+  name: string;
+  decision: ApprovalDecision;
+  /** Short text for the user, e.g. `definition changed since it was approved`. */
+  reason: string;
+}
+
+export function explainApproval(server: ServerConfig, policy: ApprovalPolicy): ApprovalOutcome {
+  const source = policy.sources?.[server.source.kind] ?? SOURCE_POLICY[server.source.kind] ?? STRICTEST;
+  const out = (decision: ApprovalDecision, reason: string): ApprovalOutcome => ({ name: server.name, decision, reason });
+  if (source.fromWorkspace && policy.trusted !== true) {
+    return out('untrusted', 'workspace is not trusted; servers from workspace configuration do not start');
+  }
+  if (policy.autoApprove === true) return out('start', 'approved for all servers (--trust)');
+  if (source.approvedByNaming) return out('start', 'approved by naming the config file');
+  const approved = Object.prototype.hasOwnProperty.call(policy.approvals, server.name) ? policy.approvals[server.name] : undefined;
+  if (typeof approved === 'string' && approved === server.fingerprint) return out('start', 'approved');
+  if (typeof approved === 'string') return out('needs-approval', 'definition changed since it was approved');
+  return out('needs-approval', 'not approved yet');
+}
+
+/** The decision alone, for one server. */
+export function decideApproval(server: ServerConfig, policy: ApprovalPolicy): ApprovalDecision {
+  return explainApproval(server, policy).decision;
+}
+
+/** Decisions for every server, in order. */
+export function decideApprovals(servers: readonly ServerConfig[], policy: ApprovalPolicy): ApprovalOutcome[] {
+  return servers.map((s) => explainApproval(s, policy));
+}

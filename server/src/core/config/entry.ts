@@ -1,0 +1,157 @@
+/**
+ * One server entry → a resolved `ServerConfig`, or a `DisabledServer` with the reason.
+ * The same shape is read from `.vscode/mcp.json` `servers`, `mcpServers` files and
+ * `mcpLens.servers`: type omitted with `command` is stdio, with `url` http.
+ */
+import * as path from 'node:path';
+import { parseDotenv } from './dotenv';
+import { EntryReader, isRecord } from './entryReader';
+import { fingerprintServer } from './fingerprint';
+import { formatJsonPath, type JsonPath, type Locator } from './jsonPath';
+import type { VariableScope } from './variables';
+import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource } from './types';
+import type { ConfigSourceKind } from '../../../../protocol/model';
+
+export interface EntryInput {
+  name: string;
+  raw: unknown;
+  kind: ConfigSourceKind;
+  file: string;
+  /** Path of the entry, e.g. `['servers', 'github']` or `['mcpLens', 'servers', 'github']`. */
+  jsonPath: JsonPath;
+  locate: Locator;
+}
+
+export interface EntryScope extends VariableScope {
+  /** Text of an env file, or undefined when it does not exist. */
+  readEnvFile(path: string): string | undefined;
+}
+
+export interface EntryResult {
+  server?: ServerConfig;
+  disabled?: DisabledServer;
+  problems: ConfigProblem[];
+  missingInputs: string[];
+  /** Env files that were read (for watching). */
+  envFiles: string[];
+}
+
+const TYPES = ['stdio', 'http', 'sse'] as const;
+type Transport = (typeof TYPES)[number];
+/** Spellings other tools write for streamable HTTP. */
+const TYPE_ALIASES: Record<string, Transport> = { 'streamable-http': 'http', streamableHttp: 'http' };
+
+export function readEntry(input: EntryInput, scope: EntryScope): EntryResult {
+  const source: ServerSource = { kind: input.kind, file: input.file, path: formatJsonPath(input.jsonPath) };
+  const raw = isRecord(input.raw) ? input.raw : {};
+  const r = new EntryReader(input.name, raw, input.file, input.jsonPath, input.locate, scope);
+  const envFiles: string[] = [];
+  let server: ServerConfig | undefined;
+  if (input.name.trim() === '') r.report('error', [], 'server name must not be empty');
+  if (!isRecord(input.raw)) {
+    r.report('error', [], 'expected an object with "command" or "url"');
+  } else {
+    const type = transportOf(r);
+    if (type === 'stdio') server = readStdio(r, source, scope, envFiles);
+    else if (type) server = readRemote(r, source, type);
+  }
+  const base = { problems: r.problems, missingInputs: r.missingInputs, envFiles };
+  if (r.hasErrors || !server) {
+    const reason = r.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.path}: ${p.message}`)
+      .join('; ');
+    return { ...base, disabled: { name: input.name, source, reason } };
+  }
+  return { ...base, server };
+}
+
+function transportOf(r: EntryReader): Transport | undefined {
+  const t = r.raw.type;
+  if (t !== undefined) {
+    if (typeof t === 'string' && (TYPES as readonly string[]).includes(t)) return t as Transport;
+    if (typeof t === 'string' && TYPE_ALIASES[t]) return TYPE_ALIASES[t];
+    const shown = typeof t === 'string' ? `"${t}"` : JSON.stringify(t);
+    r.report('error', ['type'], `unknown type ${shown} (expected "stdio", "http" or "sse")`);
+    return undefined;
+  }
+  const hasCommand = r.raw.command !== undefined;
+  const hasUrl = r.raw.url !== undefined;
+  if (hasCommand && hasUrl) {
+    r.report('error', [], 'has both "command" and "url"; set "type" to say which');
+    return undefined;
+  }
+  if (hasCommand) return 'stdio';
+  if (hasUrl) return 'http';
+  r.report('error', [], 'missing "command" (for a stdio server) or "url" (for an http server)');
+  return undefined;
+}
+
+/** A path the user wrote relative to the workspace folder, made absolute. */
+function fromWorkspace(scope: EntryScope, p: string): string {
+  return path.isAbsolute(p) ? p : path.resolve(scope.workspaceFolder, p);
+}
+
+function readStdio(r: EntryReader, source: ServerSource, scope: EntryScope, envFiles: string[]): ServerConfig | undefined {
+  let command = r.requiredString('command', 'missing "command" for a stdio server');
+  // A bare name (`npx`) is looked up on PATH; one with a slash is a path into the workspace.
+  if (command !== undefined && (command.includes('/') || command.includes(path.sep))) command = fromWorkspace(scope, command);
+  const args = r.stringArray('args');
+  const cwdRaw = r.optionalString('cwd');
+  const cwd = cwdRaw === undefined || cwdRaw === '' ? undefined : fromWorkspace(scope, cwdRaw);
+  const fileEnv = readEnvFile(r, scope, envFiles);
+  const env = r.stringMap('env');
+  // `env` wins over the env file; `null` removes a name from both and from the inherited env.
+  const merged: Record<string, string> = { ...fileEnv, ...env.values };
+  for (const name of env.removed) delete merged[name];
+  if (command === undefined) return undefined;
+  const removeEnv = env.removed.length ? [...env.removed] : undefined;
+  const fingerprint = fingerprintServer({ type: 'stdio', command, args: args.values, env: merged, cwd, removeEnv });
+  return {
+    type: 'stdio',
+    name: r.name,
+    source,
+    fingerprint,
+    command,
+    args: args.values,
+    env: merged,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(removeEnv ? { removeEnv } : {}),
+    ...(args.secret.length ? { secretArgs: args.secret } : {}),
+  };
+}
+
+function readEnvFile(r: EntryReader, scope: EntryScope, envFiles: string[]): Record<string, string> {
+  const rel = r.optionalString('envFile');
+  if (rel === undefined || rel === '') return {};
+  const file = fromWorkspace(scope, rel);
+  const text = scope.readEnvFile(file);
+  if (text === undefined) {
+    r.report('error', ['envFile'], `env file not found: ${file}`);
+    return {};
+  }
+  envFiles.push(file);
+  const parsed = parseDotenv(text);
+  for (const e of parsed.errors) r.report('warning', ['envFile'], `${file} line ${e.line}: ${e.message}; line ignored`);
+  return parsed.values;
+}
+
+function readRemote(r: EntryReader, source: ServerSource, type: 'http' | 'sse'): ServerConfig | undefined {
+  const url = r.requiredString('url', `missing "url" for an ${type === 'http' ? 'http' : 'sse'} server`);
+  const headers = r.stringMap('headers').values;
+  if (url === undefined) return undefined;
+  // Never echo the URL: after substitution it may hold a token.
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    r.report('error', ['url'], '"url" is not a valid URL');
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    r.report('error', ['url'], `"url" must use http: or https:, not ${parsed.protocol}`);
+    return undefined;
+  }
+  const fingerprint = fingerprintServer({ type, url, headers });
+  return { type, name: r.name, source, fingerprint, url, headers };
+}

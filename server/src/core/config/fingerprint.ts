@@ -1,0 +1,27 @@
+/**
+ * The approval fingerprint of a server definition. It covers everything that decides what
+ * runs, with what, and where it connects (env and header VALUES included: a changed token or
+ * endpoint needs a fresh approval). Being a hash of secrets, it is shown only as an id;
+ * `describeServer` (describe.ts) is what people read.
+ */
+import { createHash } from 'node:crypto';
+
+/** The parts of a config that the fingerprint covers; name and source are not among them. */
+export type FingerprintInput =
+  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string; removeEnv?: string[] }
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string> };
+
+function sortedEntries(record: Record<string, string>): [string, string][] {
+  return Object.keys(record)
+    .sort()
+    .map((k) => [k, record[k]]);
+}
+
+/** sha256 hex (first 16 chars) over a canonical JSON array; key order never matters. */
+export function fingerprintServer(cfg: FingerprintInput): string {
+  const canonical =
+    cfg.type === 'stdio'
+      ? ['stdio', cfg.command, cfg.args, sortedEntries(cfg.env), cfg.cwd ?? null, [...(cfg.removeEnv ?? [])].sort()]
+      : [cfg.type, cfg.url, sortedEntries(cfg.headers)];
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
+}

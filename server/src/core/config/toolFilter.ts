@@ -1,0 +1,63 @@
+/**
+ * `mcpLens.include` / `mcpLens.exclude`: glob patterns over `server/tool`. This is a security
+ * boundary (call_tool checks it too), so every ambiguity is settled toward hiding a tool:
+ *  - Exclude wins over include; an empty include means every tool.
+ *  - A pattern's first `/`-split that fits decides: `github/*` is every tool of server
+ *    `github`, `*​/delete_*` every `delete_` tool; server and tool names may themselves
+ *    hold `/` (`microsoft/playwright/*`, tool `repos/get`), and `*` and `?` match `/` in names.
+ *  - A pattern without `/` names servers: `github` means all of github's tools.
+ *  - A leading `!` negates the whole pattern (`!github/*` = every tool not on github).
+ *  - Include is case-sensitive; exclude ignores case, so `Delete_Repo` cannot slip past
+ *    `*​/delete_*`.
+ *  - A pattern picomatch cannot compile matches nothing in include and everything in exclude.
+ *  - Names holding a NUL character never pass (we use it internally to stand for `/`).
+ */
+import picomatch from 'picomatch/posix';
+
+export type ToolFilter = (server: string, tool: string) => boolean;
+type PairMatcher = (server: string, tool: string) => boolean;
+
+/** Stands for `/` inside names, so a single `*` may span it. */
+const SLASH = '\u0000';
+const encode = (s: string) => s.split('/').join(SLASH);
+
+function partMatcher(part: string, nocase: boolean): (s: string) => boolean {
+  const m = picomatch(encode(part), { dot: true, nocase, windows: false });
+  return (s) => m(encode(s));
+}
+
+function compile(raw: string, nocase: boolean, onError: boolean): PairMatcher {
+  const negated = raw.startsWith('!') && !raw.startsWith('!(');
+  const pattern = negated ? raw.slice(1) : raw;
+  let matcher: PairMatcher;
+  try {
+    const splits: [(s: string) => boolean, (s: string) => boolean][] = [];
+    for (let i = pattern.indexOf('/'); i >= 0; i = pattern.indexOf('/', i + 1)) {
+      splits.push([partMatcher(pattern.slice(0, i), nocase), partMatcher(pattern.slice(i + 1), nocase)]);
+    }
+    if (splits.length === 0) {
+      const serverOnly = partMatcher(pattern, nocase);
+      matcher = (server) => serverOnly(server);
+    } else {
+      matcher = (server, tool) => splits.some(([ms, mt]) => ms(server) && mt(tool));
+    }
+  } catch {
+    return () => onError;
+  }
+  return negated ? (server, tool) => !matcher(server, tool) : matcher;
+}
+
+function patterns(list: readonly string[]): string[] {
+  return list.map((p) => (typeof p === 'string' ? p.trim() : '')).filter((p) => p !== '');
+}
+
+/** Builds the `server/tool` filter; true means the tool is exposed and callable. */
+export function createToolFilter(include: readonly string[], exclude: readonly string[]): ToolFilter {
+  const inc = patterns(include).map((p) => compile(p, false, false));
+  const exc = patterns(exclude).map((p) => compile(p, true, true));
+  return (server, tool) => {
+    if (server.includes(SLASH) || tool.includes(SLASH)) return false;
+    if (exc.some((m) => m(server, tool))) return false;
+    return inc.length === 0 || inc.some((m) => m(server, tool));
+  };
+}

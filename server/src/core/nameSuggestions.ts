@@ -1,0 +1,44 @@
+/**
+ * "Did you mean" for unknown tool names: an agent that misspells or half-remembers a name
+ * gets the closest real names back, so it can correct itself in one step.
+ */
+
+/** Up to `limit` candidates closest to `name`, best first; none when nothing is close. */
+export function closestNames(name: string, candidates: readonly string[], limit = 3): string[] {
+  const wanted = normalize(name);
+  if (wanted === '') return [];
+  const scored: { candidate: string; score: number }[] = [];
+  for (const candidate of candidates) {
+    const c = normalize(candidate);
+    let score = similarity(wanted, c);
+    // Agents often drop or add the server prefix: `get_sum` for `everything_get-sum`.
+    if (c.endsWith(wanted) || wanted.endsWith(c)) score = Math.max(score, 0.8);
+    else if (c.includes(wanted) || wanted.includes(c)) score = Math.max(score, 0.6);
+    if (score >= 0.45) scored.push({ candidate, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.candidate.localeCompare(b.candidate));
+  return scored.slice(0, limit).map((s) => s.candidate);
+}
+
+function normalize(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+}
+
+/** 1 − normalized Levenshtein distance. */
+function similarity(a: string, b: string): number {
+  const longest = Math.max(a.length, b.length);
+  if (longest === 0) return 1;
+  return 1 - levenshtein(a, b) / longest;
+}
+
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,85 @@
+/**
+ * Turning tool text and queries into index terms. Tool names are identifiers
+ * (`browser_take_screenshot`, `getFileInfo`, `kebab-case`, `v2.list/items`), so they are split
+ * into words before anything else; words are then lowercased, stop words dropped and, for the
+ * keyword index, reduced to their Porter2 stem so `screenshots`/`screenshot` and
+ * `creating`/`create` meet.
+ */
+import stem from 'wink-porter2-stemmer';
+
+/**
+ * A small English stop-word list: function words that carry no tool meaning. Kept short on
+ * purpose: words like `get`, `list`, `new`, `all` are stop words in prose but verbs/objects in
+ * tool names, so they stay.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'if', 'of', 'at', 'by', 'for', 'with', 'about', 'to', 'from',
+  'in', 'on', 'into', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'it', 'its', 'this', 'that',
+  'these', 'those', 'as', 'i', 'me', 'my', 'we', 'our', 'you', 'your', 'he', 'she', 'they', 'them',
+  'their', 'his', 'her', 'do', 'does', 'did', 'can', 'could', 'would', 'should', 'will', 'shall',
+  'may', 'might', 'must', 'so', 'than', 'then', 'there', 'here', 'what', 'which', 'who', 'whom',
+  'how', 'when', 'where', 'why', 'also', 'any', 'some', 'such', 'not', 'no', 'please', 'am', 'has',
+  'have', 'had', 'having', 'just', 'very', 'too', 'us', 'each', 'both', 'other', 'own', 'same',
+]);
+
+/**
+ * Splits identifiers and prose into lowercase words: camelCase / PascalCase / acronym
+ * boundaries (`getHTTPResponse` → get http response), letter/digit boundaries (`v2` → v 2,
+ * `base64` → base 64), and anything not a letter or digit (`_ - . / : space`). Unicode letters
+ * are kept (tool descriptions are not all English).
+ */
+export function splitWords(text: string): string[] {
+  const spaced = text
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .replace(/(\p{L})(\p{N})/gu, '$1 $2')
+    .replace(/(\p{N})(\p{L})/gu, '$1 $2')
+    .toLowerCase();
+  return spaced.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+}
+
+const stemCache = new Map<string, string>();
+
+/** Porter2 stem of one lowercase word, cached (the same words recur across thousands of tools). */
+export function stemWord(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    // Porter2 is an English algorithm: leave words with non-ASCII letters or digits as they are.
+    s = /^[a-z]+$/.test(word) ? stem(word) : word;
+    if (stemCache.size > 200_000) stemCache.clear();
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+/**
+ * A light English stemmer (Harman's S-stemmer plus -ing/-ed): plurals and simple verb forms
+ * only, so `generate` and `general` stay apart where Porter2 would merge them.
+ */
+export function lightStem(word: string): string {
+  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ies') && !w.endsWith('eies') && !w.endsWith('aies')) w = w.slice(0, -3) + 'y';
+  else if (w.endsWith('es') && !/(aes|ees|oes)$/.test(w) && /(ches|shes|sses|xes|zes)$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(us|ss|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed') && !w.endsWith('eed')) w = w.slice(0, -2);
+  return w;
+}
+
+/** How text becomes terms; the switches exist so the benchmark can measure each step. */
+export interface TermOptions {
+  stem: boolean;
+  /** Drop STOP_WORDS. */
+  stopWords: boolean;
+}
+
+/** Index terms of a text: split, stop words removed, optionally stemmed. Order is kept (for bigrams). */
+export function termsOf(text: string, options: TermOptions): string[] {
+  const out: string[] = [];
+  for (const w of splitWords(text)) {
+    if (options.stopWords && STOP_WORDS.has(w)) continue;
+    out.push(options.stem ? stemWord(w) : w);
+  }
+  return out;
+}

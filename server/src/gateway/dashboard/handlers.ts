@@ -1,0 +1,70 @@
+/**
+ * The dashboard's requests answered from the Lens facade. The HTTP routes use these; the
+ * VS Code panel answers the same requests through the sidecar instead. Params arrive as
+ * untrusted JSON, so each handler checks the fields it reads.
+ */
+import type { ToolCallOutcome } from '../../../../protocol/model';
+import type { ActionResult, DashboardEvents, DashboardHandlers } from '../../../../protocol/webviewProtocol';
+import type { Lens } from '../../app/lens';
+import type { LensStats } from '../../../../protocol/model';
+
+/** Starts an embedding-model pull, reporting progress; absent where pulling is not possible. */
+export type PullModel = (onProgress: (p: DashboardEvents['pullProgress']) => void) => Promise<void>;
+
+/** Thrown for malformed params; the routes answer 400 with its message. */
+export class BadParams extends Error {}
+
+export function lensHandlers(lens: Lens, stats: () => LensStats, pullModel: PullModel | undefined, onPullProgress: (p: DashboardEvents['pullProgress']) => void): DashboardHandlers {
+  return {
+    async search(p) {
+      const query = str(p, 'query');
+      const limit = typeof p.limit === 'number' && p.limit > 0 ? Math.min(Math.floor(p.limit), 50) : 10;
+      const server = typeof p.server === 'string' && p.server ? p.server : undefined;
+      const response = await lens.search({ query, limit, server });
+      // "Try it" needs each hit's schema; fill it in from the catalog where the ranking left it out.
+      for (const hit of response.hits) hit.inputSchema ??= lens.findTool(hit.name)?.inputSchema;
+      return response;
+    },
+    listServers: async () => lens.servers(),
+    async restartServer(p) {
+      const name = str(p, 'name');
+      return settle(() => lens.restartServer(name));
+    },
+    stats: async () => stats(),
+    indexStatus: async () => lens.indexStatus(),
+    async callTool(p) {
+      const name = str(p, 'name');
+      const args = p.arguments;
+      if (!args || typeof args !== 'object' || Array.isArray(args)) throw new BadParams('"arguments" must be a JSON object');
+      const started = Date.now();
+      const r = await lens.callTool(name, args, { origin: 'dashboard' });
+      const outcome: ToolCallOutcome = { isError: r.isError === true, content: r.content ?? [], durationMs: Date.now() - started };
+      if (r.structuredContent !== undefined) outcome.structuredContent = r.structuredContent;
+      return outcome;
+    },
+    async pullModel() {
+      if (!pullModel) return { ok: false, error: 'Pulling the embedding model is not available from this dashboard; run `ollama pull` instead.' };
+      // The pull takes minutes: answer at once and report through pullProgress events.
+      pullModel(onPullProgress).catch((err: unknown) =>
+        onPullProgress({ model: '', status: 'failed', done: true, error: err instanceof Error ? err.message : String(err) }),
+      );
+      return { ok: true };
+    },
+    usage: async () => lens.usageStats() ?? null,
+  };
+}
+
+function str(p: unknown, key: string): string {
+  const v = (p as Record<string, unknown> | null)?.[key];
+  if (typeof v !== 'string' || v.length === 0 || v.length > 2000) throw new BadParams(`"${key}" must be a non-empty string`);
+  return v;
+}
+
+async function settle(action: () => Promise<void>): Promise<ActionResult> {
+  try {
+    await action();
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Which tools our `tools/list` carries in each exposure mode:
+ * - search: the four meta-tools only (the default; smallest prompt);
+ * - pinned: meta-tools + `settings.pinnedTools`, callable directly;
+ * - all: meta-tools + every upstream tool (for clients that cannot search);
+ * - predictive: meta-tools + the tools a usage predictor expects this session to need
+ *   (falls back to `search` when no predictor is attached).
+ * An upstream tool whose client-safe name equals a meta-tool's is never listed directly
+ * (the meta-tool wins); it stays reachable through call_tool.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpLensSettings } from '../../../protocol/settings';
+import type { CatalogTool } from '../core/catalog';
+import type { Lens } from '../app/lens';
+import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
+
+/** Supplied by usage learning: client-safe tool names, most likely first. */
+export interface ToolPredictor {
+  predictedTools(sessionId: string): string[];
+}
+
+/** Upstream tools listed directly (beside the meta-tools) for this session. */
+export function directTools(lens: Lens, settings: McpLensSettings, sessionId: string, predictor?: ToolPredictor): CatalogTool[] {
+  let picked: CatalogTool[];
+  switch (settings.exposure) {
+    case 'all':
+      picked = lens.tools();
+      break;
+    case 'pinned':
+      picked = resolve(lens, settings.pinnedTools);
+      break;
+    case 'predictive':
+      picked = predictor ? resolve(lens, predictor.predictedTools(sessionId)).slice(0, settings.predict.maxTools) : [];
+      break;
+    default:
+      picked = [];
+  }
+  return picked.filter((t) => !META_TOOL_NAMES.includes(t.name));
+}
+
+/** Our whole tools/list for this session: meta-tools first, then the direct tools. */
+export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string, predictor?: ToolPredictor): Tool[] {
+  return [...metaToolDefinitions(settings.search.defaultLimit), ...directTools(lens, settings, sessionId, predictor).map(toolDefinition)];
+}
+
+/** A catalog tool as a client receives it, under its client-safe name. */
+export function toolDefinition(t: CatalogTool): Tool {
+  const d: Tool = { name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] };
+  if (t.title !== undefined) d.title = t.title;
+  if (t.outputSchema !== undefined) d.outputSchema = t.outputSchema as Tool['outputSchema'];
+  if (t.annotations !== undefined) d.annotations = t.annotations as Tool['annotations'];
+  return d;
+}
+
+/** Pinned names may be client-safe names or `server/originalName` keys; unknown ones are skipped. */
+function resolve(lens: Lens, names: readonly string[]): CatalogTool[] {
+  const seen = new Set<string>();
+  const out: CatalogTool[] = [];
+  let byKey: Map<string, CatalogTool> | undefined;
+  for (const n of names) {
+    let tool = lens.findTool(n);
+    if (!tool) {
+      byKey ??= new Map(lens.tools().map((t) => [t.key, t]));
+      tool = byKey.get(n);
+    }
+    if (tool && !seen.has(tool.name)) {
+      seen.add(tool.name);
+      out.push(tool);
+    }
+  }
+  return out;
+}

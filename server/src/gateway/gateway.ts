@@ -1,0 +1,184 @@
+/**
+ * The optimizing MCP server, independent of transport: it makes one MCP `Server` per client
+ * session, keeps every session's tools/list in step with the Lens (sending
+ * `notifications/tools/list_changed` when a session's exposed set changes) and does the
+ * token accounting behind `stats()`. Stdio and streamable HTTP both connect through it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { LensStats } from '../../../protocol/model';
+import type { Disposable, Lens } from '../app/lens';
+import type { Logger } from '../core/logger';
+import { exposedDefinitions, type ToolPredictor } from './exposure';
+import { TokenAccounting, type SessionSavings } from './savings';
+import { createSessionServer } from './sessionServer';
+import { GATEWAY_VERSION } from './version';
+
+export interface GatewayOptions {
+  lens: Lens;
+  log: Logger;
+  /** Usage prediction for `predictive` exposure; without it that mode behaves as `search`. */
+  predictor?: ToolPredictor;
+}
+
+interface Session {
+  server: Server;
+  /** Signature of the tools/list this session last saw (names + definitions). */
+  toolsSignature: string;
+  promptsSignature: string;
+  resourcesSignature: string;
+}
+
+export class Gateway {
+  readonly lens: Lens;
+  private readonly log: Logger;
+  private predictor: ToolPredictor | undefined;
+  private readonly accounting = new TokenAccounting();
+  private readonly sessions = new Map<string, Session>();
+  private readonly subscription: Disposable;
+  private url: string | undefined;
+
+  constructor(options: GatewayOptions) {
+    this.lens = options.lens;
+    this.log = options.log;
+    this.predictor = options.predictor;
+    this.subscription = this.lens.onDidChange((change) => {
+      if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage') this.refreshSessions();
+    });
+  }
+
+  /** Attaches (or replaces) the usage predictor once usage learning is ready. */
+  setPredictor(predictor: ToolPredictor | undefined): void {
+    this.predictor = predictor;
+    this.refreshSessions();
+  }
+
+  /** The URL shown in stats when served over HTTP. */
+  setUrl(url: string | undefined): void {
+    this.url = url;
+  }
+
+  /**
+   * Connects a transport as a new session. `sessionId` may be a function because streamable
+   * HTTP only knows the id once initialize has been handled.
+   */
+  async connect(transport: Transport, sessionId: string | (() => string | undefined) = randomUUID()): Promise<Server> {
+    const fallback = randomUUID();
+    const idOf = typeof sessionId === 'function' ? () => sessionId() ?? fallback : () => sessionId;
+    const server = createSessionServer(
+      {
+        lens: this.lens,
+        accounting: this.accounting,
+        log: this.log,
+        version: GATEWAY_VERSION,
+        toolsFor: (id) => this.rememberTools(id),
+        afterCall: (id) => {
+          if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
+        },
+      },
+      idOf,
+    );
+    server.oninitialized = () => {
+      const id = idOf();
+      this.sessions.set(id, { server, toolsSignature: '', promptsSignature: this.promptsSignature(), resourcesSignature: this.resourcesSignature() });
+      server.onclose = () => {
+        this.sessions.delete(id);
+        this.accounting.dropSession(id);
+      };
+    };
+    await server.connect(transport);
+    return server;
+  }
+
+  /** Sessions that completed initialize and are still open. */
+  sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** The tools/list a session gets now. */
+  toolsFor(sessionId: string): Tool[] {
+    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, this.predictor);
+  }
+
+  sessionSavings(sessionId: string): SessionSavings | undefined {
+    return this.accounting.session(sessionId);
+  }
+
+  /** Everything the dashboard, the LSP and `mcp-lens stats` show about tokens and usage. */
+  stats(): LensStats {
+    const tools = this.lens.tools();
+    const cost = this.accounting.catalogCost(tools);
+    // Predictive lists differ per session; the figure shown is a new session's list.
+    const exposed = this.accounting.exposedTokens(this.toolsFor('stats'));
+    const stats: LensStats = {
+      tools: tools.length,
+      servers: this.lens.servers().length,
+      exposure: this.lens.settings().exposure,
+      tokens: this.accounting.tokenStats(cost, exposed),
+    };
+    const usage = this.lens.usageStats();
+    if (usage) stats.usage = usage;
+    if (this.url) stats.gateway = { url: this.url, catalogVersion: cost.version };
+    return stats;
+  }
+
+  async close(): Promise<void> {
+    this.subscription.dispose();
+    const servers = [...this.sessions.values()].map((s) => s.server);
+    this.sessions.clear();
+    await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
+  }
+
+  private rememberTools(sessionId: string): Tool[] {
+    const tools = this.toolsFor(sessionId);
+    const session = this.sessions.get(sessionId);
+    if (session) session.toolsSignature = JSON.stringify(tools);
+    return tools;
+  }
+
+  private refreshSessions(): void {
+    for (const id of this.sessions.keys()) this.refreshSession(id);
+  }
+
+  /** Tells one session's client what changed, only when it really did. */
+  private refreshSession(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    const tools = JSON.stringify(this.toolsFor(id));
+    // A session that never listed tools has nothing stale; it gets the new list when it asks.
+    if (session.toolsSignature !== '' && tools !== session.toolsSignature) {
+      session.toolsSignature = tools;
+      this.notify(id, () => session.server.sendToolListChanged());
+    }
+    const prompts = this.promptsSignature();
+    if (prompts !== session.promptsSignature) {
+      session.promptsSignature = prompts;
+      this.notify(id, () => session.server.sendPromptListChanged());
+    }
+    const resources = this.resourcesSignature();
+    if (resources !== session.resourcesSignature) {
+      session.resourcesSignature = resources;
+      this.notify(id, () => session.server.sendResourceListChanged());
+    }
+  }
+
+  private notify(id: string, send: () => Promise<void>): void {
+    send().catch((err: unknown) => this.log.debug(`gateway: session ${id.slice(0, 8)}: notification not sent: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  private promptsSignature(): string {
+    return this.lens
+      .prompts()
+      .map((p) => p.name)
+      .join('\n');
+  }
+
+  private resourcesSignature(): string {
+    return this.lens
+      .resources()
+      .map((r) => r.uri)
+      .join('\n');
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * The gateway over streamable HTTP on 127.0.0.1: stateful sessions at `/mcp` (one MCP Server
+ * and transport per session, closed on DELETE, on shutdown or after being idle), an
+ * authenticated `GET /stats`, and every other path handed to `routes` (the dashboard).
+ * Used by `mcp-lens serve --http` and in-process by the LSP sidecar.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { LensStats } from '../../../protocol/model';
+import type { Lens } from '../app/lens';
+import type { Logger } from '../core/logger';
+import type { ToolPredictor } from './exposure';
+import { Gateway } from './gateway';
+import { BodyTooLargeError, MAX_BODY_BYTES, bearerOf, hostAllowed, originAllowed, readBody, sendJsonError, tokensEqual } from './httpGuards';
+
+/**
+ * Extra HTTP routes (the dashboard). Called for every path other than `/mcp` and `/stats`,
+ * after the Host check; resolves true when it answered the request. It does its own auth.
+ */
+export type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, ctx: { token: string; url: URL }) => Promise<boolean>;
+
+export interface GatewayHttpOptions {
+  lens: Lens;
+  /** Bearer token every /mcp and /stats request must carry. Never logged. */
+  token: string;
+  /** 0 or absent: a free port. Always bound on 127.0.0.1. */
+  port?: number;
+  log: Logger;
+  routes?: ExtraRoutes;
+  predictor?: ToolPredictor;
+  /** A session with no request in flight and none for this long is closed (default 30 min). */
+  sessionIdleMs?: number;
+  maxBodyBytes?: number;
+}
+
+interface HttpSession {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+  /** Requests in flight, including a client's long-lived GET stream: such a session is not idle. */
+  active: number;
+}
+
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+export class GatewayHttpServer {
+  readonly gateway: Gateway;
+  private readonly options: GatewayHttpOptions;
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly idleMs: number;
+  private server: HttpServer | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private port = 0;
+
+  constructor(options: GatewayHttpOptions) {
+    this.options = options;
+    this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+    const gatewayOptions: ConstructorParameters<typeof Gateway>[0] = { lens: options.lens, log: options.log };
+    if (options.predictor) gatewayOptions.predictor = options.predictor;
+    this.gateway = new Gateway(gatewayOptions);
+  }
+
+  async start(): Promise<{ url: string; port: number }> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.options.log.error(`gateway http: ${req.method} ${req.url?.split('?')[0]}: ${err instanceof Error ? err.message : String(err)}`);
+        sendJsonError(res, 500, -32603, 'Internal error in MCP Lens');
+      });
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port ?? 0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.port = (server.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${this.port}/mcp`;
+    this.gateway.setUrl(url);
+    const every = Math.max(10, Math.min(60_000, Math.floor(this.idleMs / 2)));
+    this.sweeper = setInterval(() => this.expireIdle(), every);
+    this.sweeper.unref();
+    return { url, port: this.port };
+  }
+
+  stats(): LensStats {
+    return this.gateway.stats();
+  }
+
+  /** Open HTTP sessions (initialized, not yet closed or expired). */
+  sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    const transports = [...this.sessions.values()].map((s) => s.transport);
+    this.sessions.clear();
+    await Promise.all(transports.map((t) => t.close().catch(() => undefined)));
+    await this.gateway.close();
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host, this.port)) {
+      sendJsonError(res, 403, -32000, `Forbidden: Host must be 127.0.0.1:${this.port} or localhost:${this.port}`);
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
+    if (url.pathname === '/mcp' || url.pathname === '/stats') {
+      if (!this.authorized(req, res)) return;
+      if (url.pathname === '/stats') return this.handleStats(req, res);
+      return this.handleMcp(req, res);
+    }
+    if (this.options.routes && (await this.options.routes(req, res, { token: this.options.token, url }))) return;
+    sendJsonError(res, 404, -32000, `Not found: ${url.pathname}. The MCP endpoint is /mcp.`);
+  }
+
+  /** Origin, then token; answers the refusal itself. */
+  private authorized(req: IncomingMessage, res: ServerResponse): boolean {
+    const origin = req.headers.origin;
+    if (!originAllowed(origin, this.port)) {
+      sendJsonError(res, 403, -32000, 'Forbidden: requests from other origins are refused');
+      return false;
+    }
+    const given = bearerOf(req);
+    if (given === undefined || !tokensEqual(given, this.options.token)) {
+      const why = given === undefined ? 'missing Authorization: Bearer <token> header' : 'wrong bearer token';
+      sendJsonError(res, 401, -32001, `Unauthorized: ${why}. The token is in <workspace>/.mcp-lens/token or MCP_LENS_TOKEN.`, {
+        'www-authenticate': 'Bearer realm="mcp-lens"',
+      });
+      return false;
+    }
+    return true;
+  }
+
+  private handleStats(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET') {
+      sendJsonError(res, 405, -32000, 'Method not allowed: GET /stats', { allow: 'GET' });
+      return;
+    }
+    const body = JSON.stringify(this.gateway.stats());
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(body);
+  }
+
+  private async handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const header = req.headers['mcp-session-id'];
+    const sessionId = typeof header === 'string' ? header : undefined;
+    if (req.method === 'POST') return this.handlePost(req, res, sessionId);
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      if (!sessionId) {
+        sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+        return;
+      }
+      const session = this.sessions.get(sessionId);
+      if (!session) {
+        sendJsonError(res, 404, -32001, 'Session not found (expired or closed): initialize a new session');
+        return;
+      }
+      return this.forward(session, req, res);
+    }
+    sendJsonError(res, 405, -32000, `Method not allowed: ${req.method}`, { allow: 'GET, POST, DELETE' });
+  }
+
+  private async handlePost(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void> {
+    let body: unknown;
+    try {
+      const raw = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
+      body = JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) sendJsonError(res, 413, -32000, `Payload too large: the limit is ${this.options.maxBodyBytes ?? MAX_BODY_BYTES} bytes`);
+      else if (err instanceof SyntaxError) sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+      else throw err;
+      return;
+    }
+    if (sessionId) {
+      const session = this.sessions.get(sessionId);
+      if (!session) {
+        sendJsonError(res, 404, -32001, 'Session not found (expired or closed): initialize a new session');
+        return;
+      }
+      return this.forward(session, req, res, body);
+    }
+    const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+    if (!initializing) {
+      sendJsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
+      return;
+    }
+    const session = await this.openSession();
+    return this.forward(session, req, res, body);
+  }
+
+  private async openSession(): Promise<HttpSession> {
+    const session: HttpSession = { transport: undefined as unknown as StreamableHTTPServerTransport, lastSeen: Date.now(), active: 0 };
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, session);
+      },
+    });
+    session.transport = transport;
+    // Set before connect: the Server chains its own close handling onto this one.
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await this.gateway.connect(transport, () => transport.sessionId);
+    return session;
+  }
+
+  private async forward(session: HttpSession, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+    session.active++;
+    session.lastSeen = Date.now();
+    res.once('close', () => {
+      session.active--;
+      session.lastSeen = Date.now();
+    });
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  /** Abandoned sessions (no request in flight, none for `idleMs`) are closed so they cannot pile up. */
+  private expireIdle(): void {
+    const now = Date.now();
+    for (const [id, s] of this.sessions) {
+      if (s.active > 0 || now - s.lastSeen < this.idleMs) continue;
+      this.sessions.delete(id);
+      s.transport.close().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The four meta-tools the gateway exposes instead of (or beside) the upstream tools. Their
+ * descriptions are what an agent reads to decide whether to search at all, so they say
+ * exactly what each tool does, what it returns and when to use it.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+export const FIND_TOOLS = 'find_tools';
+export const CALL_TOOL = 'call_tool';
+export const GET_TOOL_SCHEMA = 'get_tool_schema';
+export const LIST_SERVERS = 'list_servers';
+
+export const META_TOOL_NAMES: readonly string[] = [FIND_TOOLS, CALL_TOOL, GET_TOOL_SCHEMA, LIST_SERVERS];
+
+/** Hard limits on meta-tool input, checked before anything reaches the core. */
+export const MAX_QUERY_CHARS = 1000;
+export const MAX_LIMIT = 50;
+
+const matchSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'Name to pass to call_tool as tool_name.' },
+    server: { type: 'string' },
+    description: { type: 'string' },
+    score: { type: 'number' },
+    why: { type: 'string' },
+    input_schema: { type: 'object', description: 'Present for the top matches; otherwise call get_tool_schema.' },
+  },
+  required: ['name', 'server', 'description', 'score', 'why'],
+} as const;
+
+const findToolsOutput = {
+  type: 'object',
+  properties: {
+    query: { type: 'string' },
+    search_mode: { type: 'string', description: 'hybrid (keyword + meaning) or keyword only, with the reason.' },
+    matches: { type: 'array', items: matchSchema },
+    token_metrics: {
+      type: 'object',
+      properties: {
+        baseline_tokens: { type: 'number' },
+        returned_tokens: { type: 'number' },
+        savings_percent: { type: 'number' },
+      },
+      required: ['baseline_tokens', 'returned_tokens', 'savings_percent'],
+    },
+  },
+  required: ['query', 'search_mode', 'matches', 'token_metrics'],
+} as const;
+
+/** The meta-tools' definitions, in the order they are listed. */
+export function metaToolDefinitions(defaultLimit: number): Tool[] {
+  return [
+    {
+      name: FIND_TOOLS,
+      title: 'Find tools',
+      description:
+        'Search every tool of every MCP server in this workspace by what you want to do. Use this FIRST whenever a task ' +
+        'needs a capability you do not see in your tool list (files, browser, issues, databases, search, memory, etc.). ' +
+        'Describe the task in plain words (e.g. "add two numbers", "open a pull request"); add exact keywords or a server ' +
+        'name to narrow it. Returns the best matching tools, best first, each with its name, server, description and why ' +
+        'it matched; the top matches include their full input schema. Then run one with call_tool.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'What you want to do, in plain words.' },
+          keywords: { type: 'array', items: { type: 'string' }, description: 'Optional exact words that must weigh more (tool or parameter names).' },
+          server: { type: 'string', description: 'Optional: only tools of this server (see list_servers).' },
+          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many matches to return (default ${defaultLimit}).` },
+        },
+        required: ['query'],
+        additionalProperties: false,
+      },
+      outputSchema: findToolsOutput as unknown as Tool['outputSchema'],
+      annotations: { title: 'Find tools', readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: CALL_TOOL,
+      title: 'Call a tool',
+      description:
+        'Run one tool found with find_tools: pass its exact name as tool_name and its arguments as an object matching the ' +
+        "tool's input schema. Returns the tool's own result unchanged. If the name or arguments are wrong, the error says " +
+        'what to fix (closest names, schema problems).',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          tool_name: { type: 'string', description: 'The exact name returned by find_tools.' },
+          arguments: { type: 'object', description: "The tool's arguments, as its input schema describes. Omit for none." },
+        },
+        required: ['tool_name'],
+        additionalProperties: false,
+      },
+      annotations: { title: 'Call a tool', readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    },
+    {
+      name: GET_TOOL_SCHEMA,
+      title: 'Get a tool schema',
+      description:
+        'Get the full definition of one tool (description, input schema, output schema, annotations) by the name ' +
+        'find_tools returned. Use it before call_tool when find_tools did not include the input schema inline.',
+      inputSchema: {
+        type: 'object',
+        properties: { tool_name: { type: 'string', description: 'The name returned by find_tools.' } },
+        required: ['tool_name'],
+        additionalProperties: false,
+      },
+      annotations: { title: 'Get a tool schema', readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: LIST_SERVERS,
+      title: 'List servers',
+      description:
+        'List the MCP servers behind this gateway: each server name, its state (ready, error, …), how many tools it has ' +
+        'and a one-line summary of what they do. Use it for an overview or to pick a server for find_tools.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { title: 'List servers', readOnlyHint: true, openWorldHint: false },
+    },
+  ];
+}

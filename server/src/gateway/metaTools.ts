@@ -1,0 +1,146 @@
+/**
+ * What each meta-tool does once its request arrives. Arguments are checked here with
+ * messages a model can act on; everything else is the Lens's job (name resolution, schema
+ * validation, timeouts, usage recording). Tool arguments are never logged.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Lens, SearchRequest } from '../app/lens';
+import type { CatalogTool } from '../core/catalog';
+import { closestNames } from '../core/nameSuggestions';
+import { renderFindTools, truncateDescription } from './findToolsResult';
+import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, MAX_LIMIT, MAX_QUERY_CHARS } from './metaToolDefs';
+import type { TokenAccounting } from './savings';
+import { summarizeTools } from './serverSummary';
+
+/** Arguments larger than this (as JSON) are refused before reaching any server. */
+export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
+
+export interface MetaToolContext {
+  lens: Lens;
+  accounting: TokenAccounting;
+  sessionId: string;
+  signal: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export function errorText(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function jsonText(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Runs a meta-tool; undefined when `name` is not one. */
+export async function runMetaTool(name: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult | undefined> {
+  switch (name) {
+    case FIND_TOOLS:
+      return findTools(args, ctx);
+    case CALL_TOOL:
+      return callTool(args, ctx);
+    case GET_TOOL_SCHEMA:
+      return getToolSchema(args, ctx.lens);
+    case LIST_SERVERS:
+      return listServers(ctx.lens);
+    default:
+      return undefined;
+  }
+}
+
+/** Client-side forwarding of a direct call (pinned, all, predictive modes) or of call_tool. */
+export async function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
+  let size: number;
+  try {
+    size = Buffer.byteLength(JSON.stringify(args), 'utf8');
+  } catch {
+    return errorText(`Arguments for "${truncateDescription(toolName, 100)}" cannot be serialized as JSON.`);
+  }
+  if (size > MAX_ARGUMENTS_BYTES) {
+    return errorText(`Arguments for "${truncateDescription(toolName, 100)}" are ${size} bytes; the limit is ${MAX_ARGUMENTS_BYTES} bytes (1 MB).`);
+  }
+  const options: Parameters<Lens['callTool']>[2] = {
+    signal: ctx.signal,
+    timeoutMs: ctx.lens.settings().callTimeoutSeconds * 1000,
+    sessionId: ctx.sessionId,
+    origin: 'gateway',
+  };
+  if (ctx.onProgress) options.onProgress = ctx.onProgress;
+  return ctx.lens.callTool(toolName, args, options);
+}
+
+async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
+  const { query, keywords, server, limit } = args;
+  if (typeof query !== 'string' || query.trim() === '') return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
+  if (query.length > MAX_QUERY_CHARS) return errorText(`"query" is ${query.length} characters; the limit is ${MAX_QUERY_CHARS}. Describe the task in a sentence.`);
+  if (keywords !== undefined && !(Array.isArray(keywords) && keywords.every((k) => typeof k === 'string'))) {
+    return errorText('"keywords" must be an array of strings.');
+  }
+  if (server !== undefined && typeof server !== 'string') return errorText('"server" must be a server name (see list_servers).');
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT)) {
+    return errorText(`"limit" must be an integer from 1 to ${MAX_LIMIT}.`);
+  }
+  const settings = ctx.lens.settings();
+  if (typeof server === 'string' && !ctx.lens.servers().some((s) => s.name === server)) {
+    const near = closestNames(server, ctx.lens.servers().map((s) => s.name));
+    return errorText(`Unknown server "${truncateDescription(server, 100)}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Call list_servers to see them.`);
+  }
+  const request: SearchRequest = { query, limit: (limit as number | undefined) ?? settings.search.defaultLimit, sessionId: ctx.sessionId };
+  if (Array.isArray(keywords) && keywords.length) request.keywords = keywords as string[];
+  if (typeof server === 'string') request.server = server;
+  const response = await ctx.lens.search(request);
+  const cost = ctx.accounting.catalogCost(ctx.lens.tools());
+  const { result, returnedTokens } = renderFindTools(response, (n) => ctx.lens.findTool(n), settings.search.inlineSchemas, cost.baselineTokens);
+  ctx.accounting.recordFindTools(ctx.sessionId, returnedTokens, cost.baselineTokens);
+  return result;
+}
+
+async function callTool(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
+  const { tool_name: toolName, arguments: toolArgs } = args;
+  if (typeof toolName !== 'string' || toolName === '') return errorText('call_tool needs "tool_name": the exact name find_tools returned.');
+  if (toolArgs !== undefined && !isRecord(toolArgs)) {
+    return errorText(`"arguments" for "${truncateDescription(toolName, 100)}" must be an object of named arguments, not ${Array.isArray(toolArgs) ? 'an array' : typeof toolArgs}.`);
+  }
+  return forwardCall(toolName, toolArgs ?? {}, ctx);
+}
+
+function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResult {
+  const name = args.tool_name;
+  if (typeof name !== 'string' || name === '') return errorText('get_tool_schema needs "tool_name": the exact name find_tools returned.');
+  const tool = lens.findTool(name);
+  if (!tool) {
+    const near = closestNames(name, lens.tools().map((t) => t.name));
+    const hint = near.length ? ` Did you mean: ${near.join(', ')}?` : ' Use find_tools to search for the right tool.';
+    return errorText(`Unknown tool "${truncateDescription(name, 100)}".${hint}`);
+  }
+  return jsonText(fullDefinition(tool));
+}
+
+function fullDefinition(t: CatalogTool): Record<string, unknown> {
+  const d: Record<string, unknown> = { name: t.name, server: t.server, original_name: t.originalName };
+  if (t.title !== undefined) d.title = t.title;
+  d.description = t.description;
+  d.input_schema = t.inputSchema;
+  if (t.outputSchema !== undefined) d.output_schema = t.outputSchema;
+  if (t.annotations !== undefined) d.annotations = t.annotations;
+  return d;
+}
+
+function listServers(lens: Lens): CallToolResult {
+  const byServer = new Map<string, CatalogTool[]>();
+  for (const t of lens.tools()) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
+  const servers = lens
+    .servers()
+    .slice()
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((s) => {
+      const tools = byServer.get(s.name) ?? [];
+      const entry: Record<string, unknown> = { name: s.name, state: s.state, tools: tools.length, summary: summarizeTools(tools) };
+      if (s.error) entry.error = truncateDescription(s.error, 300);
+      return entry;
+    });
+  return jsonText({ servers });
+}

@@ -1,0 +1,116 @@
+/**
+ * One MCP `Server` per client session, wired to the gateway: tools (meta-tools and, by
+ * exposure mode, direct tools), prompts and resources under their prefixed names. The
+ * low-level Server is used because every list here is dynamic and the schemas are the
+ * upstreams' own JSON Schemas.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Lens } from '../app/lens';
+import type { Logger } from '../core/logger';
+import { gatewayInstructions } from './instructions';
+import { forwardCall, runMetaTool, type MetaToolContext } from './metaTools';
+import type { TokenAccounting } from './savings';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+export interface SessionDeps {
+  lens: Lens;
+  accounting: TokenAccounting;
+  log: Logger;
+  version: string;
+  /** This session's tools/list (depends on exposure mode and, for predictive, on the session). */
+  toolsFor(sessionId: string): Tool[];
+  /** Called after each tool call (predictive mode may change the list). */
+  afterCall(sessionId: string): void;
+}
+
+/** `sessionId()` is read lazily: streamable HTTP assigns the id while handling initialize. */
+export function createSessionServer(deps: SessionDeps, sessionId: () => string): Server {
+  const { lens } = deps;
+  const server = new Server(
+    { name: 'mcp-lens', version: deps.version },
+    {
+      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
+      instructions: gatewayInstructions(lens.servers().map((s) => s.name)),
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.toolsFor(sessionId()) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const args = request.params.arguments ?? {};
+    const progressToken = request.params._meta?.progressToken;
+    const ctx: MetaToolContext = { lens, accounting: deps.accounting, sessionId: sessionId(), signal: extra.signal };
+    if (progressToken !== undefined) {
+      ctx.onProgress = (p) => {
+        const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: p.progress };
+        if (p.total !== undefined) params.total = p.total;
+        if (p.message !== undefined) params.message = p.message;
+        extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      };
+    }
+    try {
+      // Direct calls (pinned, all, predictive) go straight to the Lens, which answers unknown
+      // names with the closest real ones.
+      return (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
+    } catch (err) {
+      // The Lens turns failures into results; anything else is a bug, reported with context.
+      deps.log.error(`gateway: tools/call ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return { content: [{ type: 'text', text: `MCP Lens failed to run "${name}": ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+    } finally {
+      deps.afterCall(sessionId());
+    }
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: lens.prompts().map((p) => {
+      const out: { name: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] } = { name: p.name };
+      if (p.description !== undefined) out.description = p.description;
+      if (p.arguments !== undefined) out.arguments = p.arguments;
+      return out;
+    }),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    try {
+      return await lens.getPrompt(request.params.name, request.params.arguments ?? {});
+    } catch (err) {
+      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: lens.resources().map((r) => {
+      const out: { uri: string; name: string; description?: string; mimeType?: string } = { uri: r.uri, name: r.name };
+      if (r.description !== undefined) out.description = r.description;
+      if (r.mimeType !== undefined) out.mimeType = r.mimeType;
+      return out;
+    }),
+  }));
+
+  // Templates are not proxied (their URIs cannot be prefixed without parsing them); an empty
+  // list keeps clients that always ask from seeing an error.
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return await lens.readResource(request.params.uri);
+    } catch (err) {
+      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+
+  return server;
+}

@@ -1,0 +1,352 @@
+/**
+ * The tool index: keyword search (the core's KeywordIndex) always, fused with vector search
+ * when an embedder answers. `sync` makes keyword search current at once; embedding happens in
+ * a background loop that only embeds tools whose content hash or model changed, persists
+ * vectors in the ToolStore, and — when Ollama is down, slow or lacks the model — keeps the
+ * index keyword-only and retries with backoff until it can fill the vectors in.
+ */
+import type { IndexStatus } from '../../../protocol/model';
+import type { CatalogTool } from '../core/catalog';
+import type { Logger } from '../core/logger';
+import { fuseRankings, DEFAULT_RRF_K } from '../core/search/fusion';
+import { KeywordIndex } from '../core/search/keywordIndex';
+import type { RankedList, RankedTool, SearchOptions, ToolIndex } from '../core/search/types';
+import type { Embedder, PullProgress } from '../adapters/embed/embedder';
+import { LanceToolStore } from '../adapters/store/lanceToolStore';
+import type { StoredTool, ToolStore } from '../adapters/store/toolStore';
+import { DEFAULT_BACKOFF, WakeableSleep, type BackoffPolicy } from './backoff';
+import { healthFromError, searchMode, skipsQueries, type HealthState } from './embedderHealth';
+import { toolEntry, type ToolEntry } from './toolEntries';
+import { VectorMatrix } from './vectorMatrix';
+
+/**
+ * Weighted reciprocal-rank fusion of the keyword and meaning lists. Equal weights are a
+ * default, not a finding: no real embedding model could be measured where this was built, so
+ * the weights stay configurable until `mcp-lens bench` runs against a real Ollama.
+ */
+export interface FusionWeights {
+  keyword: number;
+  meaning: number;
+  k: number;
+  /** How many candidates each list contributes before fusion (at least the requested limit). */
+  depth: number;
+}
+
+export interface HybridIndexOptions {
+  storeDir: string;
+  embedder?: Embedder;
+  log: Logger;
+  /** Never write the store (a second process on the same workspace). Also forced when another instance holds the store's lock. */
+  readOnly?: boolean;
+  fusion?: Partial<FusionWeights>;
+  backoff?: Partial<BackoffPolicy>;
+  /** A query's embedding must arrive within this, or the search answers keyword-only. */
+  queryTimeoutMs?: number;
+  /** Tools per embedding round between progress reports and store writes. */
+  chunkSize?: number;
+}
+
+export class HybridToolIndex implements ToolIndex {
+  private readonly keyword = new KeywordIndex();
+  private readonly listeners = new Set<() => void>();
+  private readonly rows = new Map<string, StoredTool>();
+  private entries = new Map<string, ToolEntry>();
+  private readonly matrix = new VectorMatrix();
+  private matrixDirty = true;
+  private health: HealthState = { kind: 'unknown' };
+  private synced = false;
+  private lastRefresh: number | undefined;
+  private loop: Promise<void> | undefined;
+  private closed = false;
+  private readonly stop = new AbortController();
+  private readonly sleeper = new WakeableSleep();
+  private readonly fusion: FusionWeights;
+  private readonly backoff: BackoffPolicy;
+
+  private constructor(
+    private readonly store: ToolStore,
+    private readonly embedder: Embedder | undefined,
+    private readonly log: Logger,
+    private readonly options: HybridIndexOptions,
+  ) {
+    this.fusion = { keyword: 1, meaning: 1, k: DEFAULT_RRF_K, depth: 50, ...options.fusion };
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+  }
+
+  /** Opens the store in `storeDir` (rebuilding it if damaged) and loads its vectors. */
+  static async open(options: HybridIndexOptions): Promise<HybridToolIndex> {
+    const store = await LanceToolStore.open({ dir: options.storeDir, log: options.log, readOnly: options.readOnly });
+    const index = new HybridToolIndex(store, options.embedder, options.log, options);
+    await index.loadRows();
+    return index;
+  }
+
+  get readOnly(): boolean {
+    return this.store.readOnly;
+  }
+
+  async sync(tools: readonly CatalogTool[]): Promise<void> {
+    if (this.closed) return;
+    this.keyword.setTools(tools);
+    this.entries = new Map(tools.map((t) => [t.key, toolEntry(t)]));
+    this.synced = true;
+    this.lastRefresh = Date.now();
+    this.matrixDirty = true;
+    if (this.store.readOnly) await this.loadRows();
+    await this.deleteRemoved();
+    this.kick();
+    this.fire();
+  }
+
+  async search(query: string, options: SearchOptions): Promise<RankedList> {
+    const depth = Math.max(options.limit, this.fusion.depth);
+    const keywordHits = this.keyword.searchSync(query, { ...options, limit: depth });
+    const vectorHits = await this.vectorHits([query, ...(options.keywords ?? [])].join(' '), depth, options.server);
+    const mode = searchMode(this.embedder, this.health, this.hasCurrentVectors());
+    if (!vectorHits) {
+      // Only a closing index skips vectors while the mode still says hybrid.
+      const keywordMode = mode.kind === 'keyword' ? mode : { kind: 'keyword' as const, label: 'keyword only: index closing' };
+      return { hits: keywordHits.slice(0, options.limit), mode: keywordMode };
+    }
+    const hits = fuseRankings(
+      [
+        { signal: 'keyword', weight: this.fusion.keyword, hits: keywordHits },
+        { signal: 'meaning', weight: this.fusion.meaning, hits: vectorHits },
+      ],
+      options.limit,
+      this.fusion.k,
+    );
+    return { hits, mode };
+  }
+
+  status(): IndexStatus {
+    const embedded = this.embeddedCount();
+    const total = this.entries.size;
+    const mode = searchMode(this.embedder, this.health, this.hasCurrentVectors());
+    // Waiting to retry a failed embedder is not indexing: search is keyword-only and says why.
+    const indexing = this.loop !== undefined && embedded < total && !skipsQueries(this.health);
+    const status: IndexStatus = {
+      state: !this.synced ? 'idle' : indexing ? 'indexing' : 'ready',
+      mode,
+      toolsTotal: total,
+      toolsEmbedded: embedded,
+      embedder: this.embedderStatus(),
+    };
+    if (indexing) status.progress = total === 0 ? 1 : embedded / total;
+    if (this.lastRefresh !== undefined) status.lastRefresh = this.lastRefresh;
+    if ('message' in this.health) status.error = this.health.message;
+    return status;
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Downloads the embedder's model, then fills in vectors at once. */
+  async pullModel(onProgress: (p: PullProgress) => void): Promise<void> {
+    if (!this.embedder?.pull) throw new Error('embeddings are disabled: there is no model to pull');
+    await this.embedder.pull(onProgress, this.stop.signal);
+    this.health = { kind: 'unknown' };
+    this.fire();
+    this.kick();
+  }
+
+  /** Resolves when the background loop has nothing left to do (it keeps running while it waits to retry). */
+  async whenIdle(): Promise<void> {
+    while (this.loop) await this.loop;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stop.abort();
+    this.sleeper.wakeUp();
+    await this.loop;
+    await this.store.close();
+    this.listeners.clear();
+  }
+
+  private fire(): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch (err) {
+        this.log.debug(`index change listener failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+
+  private async loadRows(): Promise<void> {
+    try {
+      // Merged, not replaced: a read-only instance keeps the vectors it embedded in memory.
+      const rows = await this.store.readAll();
+      for (const r of rows) this.rows.set(r.id, r);
+      this.matrixDirty = true;
+    } catch (err) {
+      this.log.warn(`tool index: could not read stored vectors (${err instanceof Error ? err.message : String(err)}); they will be embedded again`);
+    }
+  }
+
+  private async deleteRemoved(): Promise<void> {
+    const removed = [...this.rows.keys()].filter((k) => !this.entries.has(k));
+    if (removed.length === 0) return;
+    for (const k of removed) this.rows.delete(k);
+    this.matrixDirty = true;
+    if (this.store.readOnly) return;
+    try {
+      await this.store.delete(removed);
+    } catch (err) {
+      this.log.warn(`tool store ${this.store.dir}: deleting ${removed.length} removed tool(s) failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private isCurrent(entry: ToolEntry): boolean {
+    const row = this.rows.get(entry.tool.key);
+    return row !== undefined && row.contentHash === entry.hash && row.model === this.embedder?.id;
+  }
+
+  private embeddedCount(): number {
+    if (!this.embedder) return 0;
+    let n = 0;
+    for (const e of this.entries.values()) if (this.isCurrent(e)) n++;
+    return n;
+  }
+
+  /** Cheaper than building the matrix: status() runs on every progress event. */
+  private hasCurrentVectors(): boolean {
+    const id = this.embedder?.id;
+    for (const r of this.rows.values()) if (r.model === id && this.entries.has(r.id)) return true;
+    return false;
+  }
+
+  private currentMatrix(): VectorMatrix {
+    if (this.matrixDirty) {
+      const id = this.embedder?.id;
+      const rows = [...this.rows.values()].filter((r) => r.model === id && this.entries.has(r.id));
+      this.matrix.load(rows.map((r) => ({ key: r.id, server: r.server, vector: r.vector })));
+      this.matrixDirty = false;
+    }
+    return this.matrix;
+  }
+
+  /** Undefined when the search must be keyword-only (no vectors, embedder down, or too slow for this query). */
+  private async vectorHits(text: string, depth: number, server?: string): Promise<RankedTool[] | undefined> {
+    if (!this.embedder || skipsQueries(this.health) || this.currentMatrix().size === 0) return undefined;
+    try {
+      const deadline = AbortSignal.any([AbortSignal.timeout(this.options.queryTimeoutMs ?? 1_500), this.stop.signal]);
+      const vector = await this.embedder.embedQuery(text, deadline);
+      return this.currentMatrix()
+        .search(vector, depth, server)
+        .map((h) => ({ key: h.key, score: h.similarity, signals: ['meaning'], why: `meaning ${h.similarity.toFixed(2)}` }));
+    } catch (err) {
+      if (this.closed) return undefined;
+      this.setHealth(healthFromError(err));
+      this.kick();
+      return undefined;
+    }
+  }
+
+  private setHealth(health: HealthState): void {
+    const before = JSON.stringify(this.health);
+    this.health = health;
+    if (JSON.stringify(health) !== before) {
+      if ('message' in health) this.log.warn(`tool index: ${searchMode(this.embedder, health, false).label} (${health.message})`);
+      else if (health.kind === 'ok') this.log.info(`tool index: embedder ${this.embedder?.id} is answering`);
+      this.fire();
+    }
+  }
+
+  private embedderStatus(): NonNullable<IndexStatus['embedder']> {
+    if (!this.embedder) return { kind: 'none', reachable: false };
+    const s: NonNullable<IndexStatus['embedder']> = {
+      kind: 'ollama',
+      model: this.embedder.model,
+      reachable: this.health.kind === 'ok' || this.health.kind === 'model-missing' || this.health.kind === 'error',
+    };
+    if (this.embedder.host) s.host = this.embedder.host;
+    if (this.health.kind === 'model-missing') s.modelMissing = true;
+    if ('message' in this.health) s.error = this.health.message;
+    return s;
+  }
+
+  /** Starts the background loop, or wakes it from a backoff wait. */
+  private kick(): void {
+    if (!this.embedder || this.closed) return;
+    if (this.loop) {
+      this.sleeper.wakeUp();
+      return;
+    }
+    this.loop = this.runLoop().finally(() => {
+      this.loop = undefined;
+    });
+  }
+
+  private async runLoop(): Promise<void> {
+    let delay = this.backoff.initialMs;
+    while (!this.closed) {
+      const todo = [...this.entries.values()].filter((e) => !this.isCurrent(e));
+      if (todo.length === 0 && this.health.kind === 'ok') return;
+      const ok = todo.length === 0 ? await this.probe() : await this.embedRound(todo);
+      if (ok) {
+        delay = this.backoff.initialMs;
+        continue;
+      }
+      if (this.closed) return;
+      this.log.debug(`tool index: retrying the embedder in ${delay} ms`);
+      await this.sleeper.sleep(delay);
+      delay = Math.min(this.backoff.maxMs, delay * 2);
+    }
+  }
+
+  private async probe(): Promise<boolean> {
+    const health = await this.embedder!.probe();
+    if (health.reachable && !health.modelMissing) this.setHealth({ kind: 'ok' });
+    else if (health.modelMissing) this.setHealth({ kind: 'model-missing', message: health.error ?? `model "${this.embedder!.model}" missing` });
+    else this.setHealth({ kind: 'unreachable', message: health.error ?? 'unreachable' });
+    return this.health.kind === 'ok';
+  }
+
+  /** Embeds one chunk of the tools that need it; false when the embedder failed. */
+  private async embedRound(todo: ToolEntry[]): Promise<boolean> {
+    const chunk = todo.slice(0, this.options.chunkSize ?? 64);
+    const embedder = this.embedder!;
+    try {
+      const vectors = await embedder.embedDocuments(chunk.map((e) => e.text), this.stop.signal);
+      const rows = chunk
+        .filter((e) => this.entries.get(e.tool.key) === e)
+        .map((e): StoredTool => ({
+          id: e.tool.key,
+          server: e.tool.server,
+          tool: e.tool.originalName,
+          text: e.text,
+          inputSchemaJson: e.schemaJson,
+          contentHash: e.hash,
+          model: embedder.id,
+          vector: Float32Array.from(vectors[chunk.indexOf(e)]),
+        }));
+      for (const r of rows) this.rows.set(r.id, r);
+      this.matrixDirty = true;
+      this.setHealth({ kind: 'ok' });
+      await this.persist(rows);
+      return true;
+    } catch (err) {
+      if (!this.closed) this.setHealth(healthFromError(err));
+      return false;
+    } finally {
+      this.fire();
+    }
+  }
+
+  private async persist(rows: StoredTool[]): Promise<void> {
+    if (this.store.readOnly || rows.length === 0) return;
+    try {
+      await this.store.upsert(rows);
+    } catch (err) {
+      this.log.warn(`tool store ${this.store.dir}: writing ${rows.length} vector(s) failed (${err instanceof Error ? err.message : String(err)})`);
+      await this.store.rebuild('a write failed').catch(() => undefined);
+      const all = [...this.rows.values()].filter((r) => r.model === this.embedder?.id);
+      await this.store.upsert(all).catch((e: unknown) => this.log.error(`tool store ${this.store.dir}: vectors kept in memory only: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/** The state the sidecar pushes to the editor, built from the session (no LSP here). */
+import {
+  ApprovalNeededNotificationMethod,
+  ConfigProblemsNotificationMethod,
+  InputsNeededNotificationMethod,
+  type ApprovalNeededParams,
+  type ConfigProblemsParams,
+  type InputsNeededParams,
+  type StateChangedParams,
+} from '../../../protocol/lspProtocol';
+import type { SidecarSession } from './sidecarSession';
+
+export function stateOf(s: SidecarSession): StateChangedParams {
+  return { servers: s.lens.servers(), index: s.lens.indexStatus(), stats: s.stats(), gateway: s.gatewayInfo() };
+}
+
+/** Approvals and inputs the user must give, and config problems to mark in the editor. */
+export function derivedNotifications(s: SidecarSession): { method: string; params: unknown }[] {
+  const approvals: ApprovalNeededParams = { servers: s.lens.pendingApprovals() };
+  // Only ids are known here; a password box is the safe default for an unknown input.
+  const inputs: InputsNeededParams = { inputs: s.lens.missingInputs().map((id) => ({ id, password: true })) };
+  const problems: ConfigProblemsParams = {
+    problems: s.lens.configProblems().map((p) => ({
+      severity: p.severity,
+      file: p.file,
+      path: p.path,
+      message: p.message,
+      ...(p.server ? { server: p.server } : {}),
+      ...(p.offset !== undefined ? { offset: p.offset, length: p.length ?? 0 } : {}),
+    })),
+  };
+  return [
+    { method: ApprovalNeededNotificationMethod, params: approvals },
+    { method: InputsNeededNotificationMethod, params: inputs },
+    { method: ConfigProblemsNotificationMethod, params: problems },
+  ];
+}

@@ -1,0 +1,29 @@
+/**
+ * The sidecar's entry: the extension starts `dist/server.js` over Node IPC. Builds the
+ * connection and its logger, guards stdout, binds the handlers; nothing else.
+ */
+import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
+import { installStdoutGuard } from './adapters/stdoutGuard';
+import { connectionLogger } from './lsp/connectionLogger';
+import { bindConnection } from './lsp/connection';
+
+function main(): void {
+  const connection = createConnection(ProposedFeatures.all);
+  const log = connectionLogger(connection);
+  // Libraries that print with console.log must not reach any stdio the transport might use.
+  installStdoutGuard(log);
+  const { shutdown } = bindConnection(connection, log);
+  const exitAfterShutdown = (code: number) => () => {
+    // No upstream process may outlive MCP Lens: close the pool before exiting.
+    shutdown().finally(() => process.exit(code));
+  };
+  connection.onExit(exitAfterShutdown(0));
+  process.on('SIGTERM', exitAfterShutdown(0));
+  process.on('disconnect', exitAfterShutdown(0));
+  process.on('uncaughtException', (err) => log.error(`uncaught: ${err.stack ?? err.message}`));
+  process.on('unhandledRejection', (err) => log.error(`unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  connection.listen();
+  log.info(`MCP Lens sidecar started (pid ${process.pid}, node ${process.version})`);
+}
+
+main();

@@ -1,0 +1,248 @@
+/**
+ * The usage tracker the app and the gateway use: records every call through the gateway in
+ * the workspace's usage store, learns from it (core/usage predictors) and predicts the tools
+ * a session needs next. Recording never blocks and never throws; with tracking off nothing
+ * is kept, not even a folder.
+ */
+import type { UsageStats } from '../../../protocol/model';
+import type { Logger } from '../core/logger';
+import type { RankedTool } from '../core/search/types';
+import { DEFAULT_BOOST, usageBoost } from '../core/usage/boost';
+import { defaultPredictor, type CombinedPredictor } from '../core/usage/combined';
+import { BoundedMap } from '../core/usage/ranking';
+import { UsageAggregate } from '../core/usage/stats';
+import type { CallOutcome, Prediction, UsageEvent } from '../core/usage/types';
+import { UsageStore } from '../adapters/usage/usageStore';
+
+const DAY_MS = 24 * 3600 * 1000;
+/** How many sessions' call lists stay in memory for prediction. */
+const LIVE_SESSIONS = 2000;
+/** How deep the prediction behind a search boost goes. */
+const BOOST_DEPTH = 50;
+
+export interface UsageTrackerOptions {
+  /** The store folder (per workspace). */
+  dir: string;
+  enabled: boolean;
+  retentionDays: number;
+  log: Logger;
+  now?: () => number;
+  /** K of "predicted" in predictedHitRate: the exposure's `predict.maxTools` (default 10). */
+  predictK?: number;
+}
+
+export interface CallRecord {
+  sessionId: string;
+  toolKey: string;
+  server: string;
+  startedAt: number;
+  durationMs: number;
+  outcome: CallOutcome;
+  /** Only hashed (salted HMAC), never stored or logged. */
+  args?: unknown;
+}
+
+interface SessionState {
+  seq: number;
+  tools: string[];
+  /** The key ranked first by the session's last search not yet followed by a call. */
+  searchTop?: string;
+}
+
+export class UsageTracker {
+  private store: UsageStore | undefined;
+  private events: UsageEvent[] = [];
+  private aggregate = new UsageAggregate();
+  private readonly predictor: CombinedPredictor = defaultPredictor();
+  private readonly sessions = new BoundedMap<string, SessionState>(LIVE_SESSIONS);
+  private readonly listeners = new Set<() => void>();
+  private readonly now: () => number;
+  private pruneTimer?: NodeJS.Timeout;
+  private statsCache?: UsageStats;
+  private changeQueued = false;
+
+  private readonly opts: UsageTrackerOptions;
+
+  private constructor(opts: UsageTrackerOptions) {
+    this.opts = { ...opts };
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Opens (or, when disabled, does not touch) the store in `opts.dir`. Never throws on I/O trouble. */
+  static async open(opts: UsageTrackerOptions): Promise<UsageTracker> {
+    const tracker = new UsageTracker(opts);
+    if (opts.enabled) await tracker.activate();
+    return tracker;
+  }
+
+  get enabled(): boolean {
+    return this.opts.enabled;
+  }
+
+  /** Records one call. Non-blocking: the disk write is batched. */
+  record(call: CallRecord): void {
+    if (!this.opts.enabled) return;
+    const session = this.session(call.sessionId);
+    const before = this.predictor.predict({ sessionTools: session.tools, now: call.startedAt }, this.opts.predictK ?? 10);
+    const event: UsageEvent = {
+      sessionId: call.sessionId,
+      seq: ++session.seq,
+      toolKey: call.toolKey,
+      server: call.server,
+      at: call.startedAt,
+      durationMs: Math.max(0, Math.round(call.durationMs)),
+      outcome: call.outcome,
+      predicted: before.some((p) => p.key === call.toolKey),
+    };
+    if (session.searchTop !== undefined) event.firstRank = session.searchTop === call.toolKey;
+    session.searchTop = undefined;
+    if (call.args !== undefined && this.store) {
+      try {
+        event.argsHash = this.store.hashArgs(call.args);
+      } catch {
+        // Unserializable arguments (cycles, BigInt): recorded without a hash.
+      }
+    }
+    session.tools.push(call.toolKey);
+    this.events.push(event);
+    this.aggregate.add(event);
+    this.predictor.observe([{ sessionId: event.sessionId, toolKey: event.toolKey, at: event.at, server: event.server }]);
+    this.store?.append(event);
+    this.changed();
+  }
+
+  /**
+   * Notes a find_tools search so the session's next call can tell whether the chosen tool
+   * ranked first. The query itself is neither stored nor hashed: it may hold secrets and only
+   * the ranking matters here.
+   */
+  noteSearch(sessionId: string, _query: string, rankedKeys: string[]): void {
+    if (!this.opts.enabled || rankedKeys.length === 0) return;
+    this.session(sessionId).searchTop = rankedKeys[0];
+  }
+
+  /** The k tools this session most likely calls next, best first (frequency alone for a new session). */
+  predict(sessionId: string, k: number): Prediction[] {
+    if (!this.opts.enabled) return [];
+    const tools = this.sessions.get(sessionId)?.tools ?? [];
+    return this.predictor.predict({ sessionTools: tools, now: this.now() }, k);
+  }
+
+  /** Re-ranks a search's candidates with the session's prediction; unchanged for a session without calls. */
+  boost(sessionId: string, candidates: RankedTool[]): RankedTool[] {
+    if (!this.opts.enabled || !this.sessions.get(sessionId)?.tools.length) return candidates;
+    return usageBoost(candidates, this.predict(sessionId, BOOST_DEPTH), DEFAULT_BOOST);
+  }
+
+  stats(resolveName?: (key: string) => string): UsageStats {
+    if (!this.opts.enabled) return { enabled: false, callsRecorded: 0, topTools: [], pairs: [] };
+    if (resolveName) return this.aggregate.stats(resolveName);
+    return (this.statsCache ??= this.aggregate.stats());
+  }
+
+  async setEnabled(enabled: boolean): Promise<void> {
+    if (enabled === this.opts.enabled) return;
+    this.opts.enabled = enabled;
+    if (enabled) await this.activate();
+    else await this.deactivate();
+    this.changed();
+  }
+
+  /** Deletes every recorded call, on disk and in memory. */
+  async clear(): Promise<void> {
+    this.forget();
+    await this.store?.clear().catch((err: unknown) => this.opts.log.warn(`usage: clearing ${this.opts.dir} failed: ${String(err)}`));
+    this.changed();
+  }
+
+  /** Writes and fsyncs what is queued. */
+  async flush(): Promise<void> {
+    await this.store?.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.deactivate();
+    this.listeners.clear();
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private async activate(): Promise<void> {
+    try {
+      const { store, events } = await UsageStore.open(this.opts.dir, this.opts.log);
+      this.store = store;
+      this.load(events);
+      await this.prune();
+    } catch (err) {
+      this.opts.log.warn(`usage: cannot open the store in ${this.opts.dir} (${String(err)}); recording in memory only`);
+    }
+    this.pruneTimer = setInterval(() => void this.prune(), DAY_MS);
+    this.pruneTimer.unref();
+  }
+
+  private async deactivate(): Promise<void> {
+    clearInterval(this.pruneTimer);
+    this.pruneTimer = undefined;
+    const store = this.store;
+    this.store = undefined;
+    this.forget();
+    await store?.close().catch((err: unknown) => this.opts.log.warn(`usage: closing ${this.opts.dir} failed: ${String(err)}`));
+  }
+
+  /** Drops calls older than the retention and compacts the log when any went. */
+  private async prune(): Promise<void> {
+    const cutoff = this.now() - this.opts.retentionDays * DAY_MS;
+    const kept = this.events.filter((e) => e.at >= cutoff);
+    if (kept.length === this.events.length) return;
+    this.opts.log.info(`usage: pruned ${this.events.length - kept.length} call(s) older than ${this.opts.retentionDays} days`);
+    this.forget();
+    this.load(kept);
+    await this.store?.compact(kept);
+    this.changed();
+  }
+
+  private load(events: UsageEvent[]): void {
+    this.events = events;
+    for (const e of events) {
+      this.aggregate.add(e);
+      const s = this.session(e.sessionId);
+      s.seq = Math.max(s.seq, e.seq);
+      s.tools.push(e.toolKey);
+    }
+    this.predictor.observe(events.map((e) => ({ sessionId: e.sessionId, toolKey: e.toolKey, at: e.at, server: e.server })));
+  }
+
+  private forget(): void {
+    this.events = [];
+    this.aggregate = new UsageAggregate();
+    this.sessions.clear();
+    this.predictor.reset();
+    this.statsCache = undefined;
+  }
+
+  private session(id: string): SessionState {
+    let s = this.sessions.get(id);
+    if (!s) this.sessions.set(id, (s = { seq: 0, tools: [] }));
+    return s;
+  }
+
+  /** Coalesces change notifications of one tick (a burst of calls) into one. */
+  private changed(): void {
+    this.statsCache = undefined;
+    if (this.changeQueued) return;
+    this.changeQueued = true;
+    queueMicrotask(() => {
+      this.changeQueued = false;
+      for (const l of [...this.listeners]) {
+        try {
+          l();
+        } catch (err) {
+          this.opts.log.warn(`usage: a change listener failed: ${String(err)}`);
+        }
+      }
+    });
+  }
+}

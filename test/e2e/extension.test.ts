@@ -1,0 +1,181 @@
+// End-to-end: the packed VSIX installed into code-server (VS Code 1.139, stable MCP API), a
+// generated workspace whose .vscode/mcp.json names server-everything and server-memory, driven
+// by headless Chromium. Checks the commands in the palette, MCP Lens in "MCP: List Servers", the
+// agent path (vscode.lm.invokeTool on MCP Lens's find_tools and call_tool, through the test-only
+// command), the sidecar's log, and takes screenshots of the palette and the dashboard.
+// Needs: scripts/install-code-server.sh, `npm run package`, /usr/bin/chromium.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ROOT, assertInstalled, startCodeServer } from './codeServer';
+import { writeFixtureWorkspace } from './fixtureWorkspace';
+import { paletteRows, runCommand, waitForPickRow, closeQuickInput } from './workbench';
+
+const RESULTS = join(ROOT, 'test-results');
+const SCREENSHOTS = join(ROOT, 'media', 'screenshots');
+const INVOKE_KEY = 'ctrl+alt+shift+e';
+
+function vsixPath(): string {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const p = join(ROOT, `${pkg.name}-linux-x64-${pkg.version}.vsix`);
+  if (!existsSync(p)) throw new Error(`${p} is missing: run npm run package first`);
+  return p;
+}
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const confirmedDialogs: string[] = [];
+
+/** Polls `probe`; meanwhile confirms VS Code's tool-confirmation dialogs (recording their text). */
+async function answerDialogsUntil<T>(page: Page, timeoutMs: number, probe: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    const dialog = page.locator('.monaco-dialog-box');
+    if (await dialog.isVisible().catch(() => false)) {
+      const text = await dialog.innerText();
+      if (confirmedDialogs.length === 0) await shot(page, 'vscode-tool-confirmation');
+      confirmedDialogs.push(text.replace(/\s+/g, ' '));
+      await dialog.locator('.monaco-button').first().click();
+    }
+    if (Date.now() > deadline) throw new Error('timed out waiting for the invokeTools report');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Waits until some frame (the webview's inner document) shows text matching `re`. */
+async function frameText(page: Page, re: RegExp, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const f of page.frames()) {
+      if (f === page.mainFrame()) continue;
+      const text = await f.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+      if (re.test(text)) return text;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview frame shows ${re}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(RESULTS, { recursive: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = join(RESULTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  copyFileSync(file, join(SCREENSHOTS, `${name}.png`));
+}
+
+test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { timeout: 10 * 60_000 }, async (t) => {
+  assertInstalled();
+  const vsix = vsixPath();
+  const base = mkdtempSync(join(tmpdir(), 'mcp-lens-e2e-'));
+  const workspace = writeFixtureWorkspace(base);
+  const out = join(base, 'invoke-tools.json');
+  const cs = await startCodeServer({
+    base,
+    userSettings: {
+      'security.workspace.trust.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'update.mode': 'none',
+    },
+    keybindings: [{ key: INVOKE_KEY, command: 'mcpLens.e2e.invokeTools' }],
+    // Test-only: MCP_LENS_E2E_OUT registers mcpLens.e2e.invokeTools; with it, AUTO_APPROVE
+    // approves the fixture's servers without the modal prompt.
+    env: { MCP_LENS_E2E_OUT: out, MCP_LENS_E2E_AUTO_APPROVE: '1' },
+    vsix,
+  });
+  let browser: Browser | undefined;
+  try {
+    assert.match(cs.installLog, /successfully installed/i);
+    await cs.ready;
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${cs.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+
+    await t.test('the sidecar starts and the status bar counts the tools', async () => {
+      // The count grows as upstream servers come up; wait for both servers' tools.
+      await page.waitForFunction(
+        () => Array.from(document.querySelectorAll('.statusbar-item')).some((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= 15),
+        undefined,
+        { timeout: 120_000 },
+      );
+      const text = await page.locator('.statusbar-item').filter({ hasText: /\d+ tools/ }).first().innerText();
+      const tools = Number(/(\d+) tools/.exec(text)?.[1]);
+      assert.ok(tools >= 15, `status bar counts everything's and memory's tools: "${text}"`);
+      const log = await until('the MCP Lens log', 30_000, () => walk(join(cs.userDataDir, 'logs')).find((f) => f.endsWith('MCP Lens.log')));
+      const lines = readFileSync(log, 'utf8');
+      assert.match(lines, /gateway listening on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+      assert.match(lines, /\[everything\] ready/);
+      assert.match(lines, /\[memory\] ready/);
+      const gw = readFileSync(log, 'utf8');
+      assert.doesNotMatch(gw, /Bearer [A-Za-z0-9_-]{20,}/, 'the token is never logged');
+    });
+
+    await t.test('the palette lists the MCP Lens commands', async () => {
+      const rows = await paletteRows(page, 'MCP Lens', 'MCP Lens: Search Tools');
+      for (const title of ['Search Tools', 'Show Dashboard', 'Reindex Tools', 'Restart Sidecar', 'Show Logs', 'Pull Embedding Model']) {
+        assert.ok(rows.some((r) => r.includes(`MCP Lens: ${title}`)), `palette shows MCP Lens: ${title} (rows: ${rows.join(' | ')})`);
+      }
+      await shot(page, 'vscode-palette');
+      await closeQuickInput(page);
+    });
+
+    await t.test('"MCP: List Servers" lists MCP Lens', async () => {
+      await runCommand(page, 'MCP: List Servers');
+      const rows = await waitForPickRow(page, 'MCP Lens');
+      assert.ok(rows.some((r) => r.includes('MCP Lens')), rows.join(' | '));
+      await closeQuickInput(page);
+    });
+
+    await t.test('an agent finds and calls a tool through MCP Lens (vscode.lm.invokeTool)', async () => {
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } });
+      await page.keyboard.press('Control+Alt+Shift+E');
+      // VS Code asks the user before running a tool that is not read-only (call_tool): approve it
+      // in the dialog as a user would, then wait for the report.
+      const report = await answerDialogsUntil(page, 180_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined));
+      const r = JSON.parse(report) as { ok: boolean; steps: { step: string; ok: boolean; detail: string }[]; findTools?: string; callTool?: string; lmTools: string[] };
+      assert.ok(r.ok, `every step passed: ${JSON.stringify(r.steps, null, 2)}`);
+      assert.match(r.findTools ?? '', /echo/, 'find_tools found the echo tool');
+      assert.match(r.callTool ?? '', /hello from e2e/, 'call_tool reached server-everything and came back');
+      assert.ok(confirmedDialogs.some((d) => /call_tool/.test(d)), `VS Code asked before call_tool: ${confirmedDialogs.join(' | ')}`);
+    });
+
+    await t.test('the dashboard opens and shows the servers', async () => {
+      await closeQuickInput(page);
+      await page.keyboard.press('Escape');
+      await runCommand(page, 'MCP Lens: Show Dashboard');
+      const text = await frameText(page, /everything/, 60_000);
+      assert.match(text, /memory/);
+      await shot(page, 'vscode-dashboard');
+    });
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await cs.stop();
+    rmSync(base, { recursive: true, force: true });
+  }
+});

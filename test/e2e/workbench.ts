@@ -1,0 +1,44 @@
+/** Driving the VS Code workbench in the browser the way a user does: palette, quick picks. */
+import type { Page } from 'playwright-core';
+
+const INPUT = '.quick-input-widget input';
+const ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
+
+/** Opens the command palette with `text` typed and returns the visible rows' labels. */
+export async function paletteRows(page: Page, text: string, expect: string): Promise<string[]> {
+  await closeQuickInput(page);
+  await page.keyboard.press('F1');
+  await page.waitForSelector(INPUT, { state: 'visible' });
+  await page.fill(INPUT, `>${text}`);
+  await page.waitForFunction(
+    ([rows, want]) => Array.from(document.querySelectorAll(rows!)).some((r) => (r.getAttribute('aria-label') ?? r.textContent ?? '').includes(want!)),
+    [ROWS, expect] as const,
+    { timeout: 30_000 },
+  );
+  return rowLabels(page);
+}
+
+export async function rowLabels(page: Page): Promise<string[]> {
+  return page.$$eval(ROWS, (rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
+}
+
+/** Runs a command by its palette title. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await paletteRows(page, title, title);
+  const row = page.locator(ROWS).filter({ hasText: title.split(': ').pop()! }).first();
+  await row.click();
+}
+
+/** Waits for a quick pick (not the palette) to show a row containing `text`. */
+export async function waitForPickRow(page: Page, text: string): Promise<string[]> {
+  await page.waitForFunction(
+    ([rows, want]) => Array.from(document.querySelectorAll(rows!)).some((r) => (r.getAttribute('aria-label') ?? r.textContent ?? '').includes(want!)),
+    [ROWS, text] as const,
+    { timeout: 60_000 },
+  );
+  return rowLabels(page);
+}
+
+export async function closeQuickInput(page: Page): Promise<void> {
+  if (await page.locator(INPUT).isVisible().catch(() => false)) await page.keyboard.press('Escape');
+}

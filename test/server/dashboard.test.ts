@@ -1,0 +1,130 @@
+/**
+ * The dashboard in headless Chromium, served over HTTP with a Lens on real upstreams
+ * (server-everything, server-memory and a hostile fixture server): search, "Try it", a killed
+ * upstream coming back after Restart, hostile tool text rendered as text, the 401 without the
+ * token, and light/dark screenshots saved to test-results/.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
+import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../fixtures/servers/hostileText';
+
+const ROOT = resolve(__dirname, '../..');
+const RESULTS = join(ROOT, 'test-results');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+describe('dashboard in a browser', () => {
+  let world: DashboardWorld;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  before(async () => {
+    const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    mkdirSync(RESULTS, { recursive: true });
+    [world, browser] = await Promise.all([startDashboardWorld(), chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })]);
+  });
+  after(async () => {
+    await browser?.close();
+    await world?.close();
+  });
+
+  async function open(scheme: 'light' | 'dark' = 'dark'): Promise<Page> {
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 1000 } });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    await page.goto(world.dashboardUrl);
+    await page.locator('.server[data-state="ready"]').first().waitFor();
+    return page;
+  }
+
+  async function search(page: Page, query: string): Promise<void> {
+    await page.fill('#search input[type="search"]', query);
+    await page.locator('.search-meta', { hasText: 'result' }).waitFor();
+  }
+
+  it('refuses to load without the token', async () => {
+    const page = await browser.newPage();
+    const res = await page.goto(`${world.origin}/`);
+    assert.equal(res?.status(), 401);
+    assert.match(await page.locator('body').innerText(), /not authorized/);
+    assert.equal(await page.locator('#search').count(), 0);
+    await page.close();
+  });
+
+  it('searches with live results and tries a real tool', async () => {
+    const page = await open();
+    await search(page, 'sum of two numbers');
+    const hit = page.locator('.hit', { has: page.locator('.hit-name', { hasText: /^get-sum$/ }) });
+    await hit.waitFor();
+    assert.match(await hit.locator('.hit-server').innerText(), /everything/);
+    assert.equal(await hit.locator('.badge.keyword').count(), 1);
+    await hit.locator('details:has(pre.schema) summary').click();
+    assert.match(await hit.locator('pre.schema').innerText(), /"required"/);
+    await hit.locator('details.try-it summary').click();
+    const args = JSON.parse(await hit.locator('textarea').inputValue()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(args).sort(), ['a', 'b'], 'pre-filled from the required properties');
+    await hit.locator('textarea').fill('{"a": 19, "b": 23}');
+    await hit.locator('button', { hasText: 'Call' }).click();
+    await hit.locator('.try-result.ok', { hasText: 'The sum of 19 and 23 is 42' }).waitFor();
+    await page.context().close();
+  });
+
+  it('renders hostile tool text as text and runs none of it', async () => {
+    const page = await open();
+    await search(page, 'banner');
+    const hit = page.locator('.hit', { has: page.locator('.hit-name', { hasText: 'render_banner' }) });
+    const desc = await hit.locator('.hit-desc').innerText();
+    assert.ok(desc.includes(HOSTILE_IMG) && desc.includes(HOSTILE_SCRIPT), desc);
+    await hit.locator('details.try-it summary').click();
+    await hit.locator('button', { hasText: 'Call' }).click();
+    await hit.locator('.try-result', { hasText: 'echoed' }).waitFor();
+    assert.ok((await hit.locator('.try-result').innerText()).includes(HOSTILE_SCRIPT));
+    const hostile = page.locator('.server[data-server="hostile"]');
+    await hostile.locator('summary', { hasText: 'stderr' }).click();
+    assert.ok((await hostile.locator('pre').innerText()).includes(HOSTILE_IMG));
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined);
+    assert.equal(await page.locator('#search img, .servers img, #search script').count(), 0);
+    await page.context().close();
+  });
+
+  it('shows a killed upstream as errored and brings it back with Restart', async () => {
+    const page = await open();
+    const pid = world.lens.pid('memory');
+    assert.ok(pid, 'memory server has a pid');
+    process.kill(pid, 'SIGKILL');
+    const row = page.locator('.server[data-server="memory"]');
+    await page.locator('.server[data-server="memory"][data-state="error"]').waitFor();
+    assert.match(await row.locator('.server-error').innerText(), /exited/);
+    await row.locator('button', { hasText: 'Restart' }).click();
+    await page.locator('.server[data-server="memory"][data-state="ready"]').waitFor();
+    assert.match(await row.locator('.muted').first().innerText(), /9 tools/);
+    assert.notEqual(world.lens.pid('memory'), pid);
+    await page.context().close();
+  });
+
+  it('looks right in dark and light (screenshots in test-results/)', async () => {
+    for (const scheme of ['dark', 'light'] as const) {
+      const page = await open(scheme);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(bg, scheme === 'dark' ? 'rgb(31, 31, 31)' : 'rgb(255, 255, 255)');
+      await page.locator('.bar-row').first().waitFor();
+      await search(page, 'sum numbers');
+      const hit = page.locator('.hit').first();
+      await hit.locator('details.try-it summary').click();
+      await hit.locator('textarea').fill('{ "a": 19, "b": 23 }');
+      await hit.locator('button', { hasText: 'Call' }).click();
+      await hit.locator('.try-result.ok').waitFor();
+      await page.screenshot({ path: join(RESULTS, `dashboard-${scheme}.png`), fullPage: true });
+      await page.context().close();
+    }
+    assert.deepEqual(problems, [], 'no page errors, console errors or CSP violations');
+  });
+});

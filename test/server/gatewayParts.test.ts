@@ -1,0 +1,109 @@
+/**
+ * The gateway's pure parts, table-driven: exposure per mode, instructions stability,
+ * description truncation, self-counting token figures, server summaries, HTTP guards and the
+ * `--http [PORT]` flag.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_SETTINGS, type McpLensSettings } from '../../protocol/settings';
+import type { Lens } from '../../server/src/app/lens';
+import type { CatalogTool } from '../../server/src/core/catalog';
+import { countTokens } from '../../server/src/core/tokens';
+import { splitHttpFlag } from '../../server/src/cli/serve';
+import { exposedDefinitions } from '../../server/src/gateway/exposure';
+import { MAX_DESCRIPTION_CHARS, TRUNCATED_MARK, renderFindTools, truncateDescription } from '../../server/src/gateway/findToolsResult';
+import { hostAllowed, originAllowed, tokensEqual } from '../../server/src/gateway/httpGuards';
+import { gatewayInstructions } from '../../server/src/gateway/instructions';
+import { summarizeTools } from '../../server/src/gateway/serverSummary';
+
+function tool(server: string, originalName: string, description = ''): CatalogTool {
+  return { key: `${server}/${originalName}`, name: `${server}_${originalName}`, server, originalName, description, inputSchema: { type: 'object', properties: {} } };
+}
+
+const TOOLS = [tool('gh', 'create_issue'), tool('gh', 'list_issues'), tool('fs', 'read_file'), { ...tool('x', 'find_tools'), name: 'find_tools' }];
+
+/** Only what exposure reads: a data-only stand-in, not a behaviour mock. */
+function catalogLens(tools: CatalogTool[]): Lens {
+  return { tools: () => tools, findTool: (n: string) => tools.find((t) => t.name === n) } as unknown as Lens;
+}
+
+describe('exposure modes', () => {
+  const lens = catalogLens(TOOLS);
+  const meta = ['find_tools', 'call_tool', 'get_tool_schema', 'list_servers'];
+  const cases: { name: string; settings: Partial<McpLensSettings>; predictor?: string[]; expect: string[] }[] = [
+    { name: 'search lists the meta-tools only', settings: { exposure: 'search' }, expect: meta },
+    { name: 'pinned adds pinned names and server/tool keys, once', settings: { exposure: 'pinned', pinnedTools: ['gh_create_issue', 'fs/read_file', 'gh_create_issue', 'nope'] }, expect: [...meta, 'gh_create_issue', 'fs_read_file'] },
+    { name: 'all adds every tool except one shadowing a meta-tool', settings: { exposure: 'all' }, expect: [...meta, 'gh_create_issue', 'gh_list_issues', 'fs_read_file'] },
+    { name: 'predictive without a predictor is search', settings: { exposure: 'predictive' }, expect: meta },
+    { name: 'predictive adds predicted tools up to maxTools', settings: { exposure: 'predictive', predict: { minTools: 1, maxTools: 1 } }, predictor: ['gh_list_issues', 'fs_read_file'], expect: [...meta, 'gh_list_issues'] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const settings = { ...DEFAULT_SETTINGS, ...c.settings };
+      const predictor = c.predictor ? { predictedTools: () => c.predictor! } : undefined;
+      assert.deepEqual(exposedDefinitions(lens, settings, 's1', predictor).map((t) => t.name), c.expect);
+    });
+  }
+});
+
+describe('instructions', () => {
+  it('depend only on the set of server names', () => {
+    assert.equal(gatewayInstructions(['b', 'a', 'a']), gatewayInstructions(['a', 'b']));
+    assert.notEqual(gatewayInstructions(['a', 'b']), gatewayInstructions(['a', 'c']));
+    assert.match(gatewayInstructions(['github', 'memory']), /find_tools[\s\S]*call_tool[\s\S]*get_tool_schema[\s\S]*list_servers[\s\S]*github, memory/);
+  });
+});
+
+describe('find_tools rendering', () => {
+  it('truncates long or control-laden descriptions with a marker', () => {
+    assert.equal(truncateDescription('short'), 'short');
+    const long = truncateDescription('x'.repeat(2000));
+    assert.ok(long.endsWith(TRUNCATED_MARK) && long.length === MAX_DESCRIPTION_CHARS + TRUNCATED_MARK.length);
+    assert.equal(truncateDescription('a\u0000b\u001bc'), 'abc');
+  });
+
+  it('counts the tokens of its own text, schema inline for the top N only', () => {
+    const hits = TOOLS.slice(0, 3).map((t, i) => ({ name: t.name, server: t.server, originalName: t.originalName, description: 'd'.repeat(900), score: 1 - i / 10, signals: ['keyword' as const], why: 'matched' }));
+    const { result, returnedTokens } = renderFindTools({ query: 'q', hits, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1 }, (n) => TOOLS.find((t) => t.name === n), 2, 100_000);
+    const text = (result.content[0] as { text: string }).text;
+    assert.equal(returnedTokens, countTokens(text));
+    const out = result.structuredContent as { matches: { input_schema?: unknown; description: string }[]; token_metrics: { returned_tokens: number; savings_percent: number } };
+    assert.equal(out.token_metrics.returned_tokens, returnedTokens);
+    assert.deepEqual(out.matches.map((m) => m.input_schema !== undefined), [true, true, false]);
+    assert.ok(out.matches.every((m) => m.description.endsWith(TRUNCATED_MARK)));
+  });
+});
+
+describe('server summaries', () => {
+  it('names the words most of its tools share', () => {
+    const s = summarizeTools([tool('gh', 'create_issue', 'Create a new issue in a repository'), tool('gh', 'list_issues', 'List issues of a repository'), tool('gh', 'merge_pull_request', 'Merge a pull request')]);
+    assert.match(s, /^3 tools: /);
+    assert.match(s, /issue/);
+    assert.match(s, /repository/);
+    assert.equal(summarizeTools([]), 'no tools');
+  });
+});
+
+describe('HTTP guards and flags', () => {
+  it('compares tokens exactly', () => {
+    assert.ok(tokensEqual('abc', 'abc'));
+    assert.ok(!tokensEqual('abc', 'abd'));
+    assert.ok(!tokensEqual('abc', 'abcd'));
+    assert.ok(!tokensEqual('', 'abc'));
+  });
+
+  it('allows only our own Host and Origin', () => {
+    assert.ok(hostAllowed('127.0.0.1:4000', 4000) && hostAllowed('localhost:4000', 4000));
+    for (const h of [undefined, '127.0.0.1', '127.0.0.1:4001', 'evil.com:4000', '0.0.0.0:4000']) assert.ok(!hostAllowed(h, 4000), String(h));
+    assert.ok(originAllowed(undefined, 4000) && originAllowed('http://localhost:4000', 4000) && originAllowed('http://127.0.0.1:4000', 4000));
+    for (const o of ['null', 'https://127.0.0.1:4000', 'http://evil.com', 'vscode-webview://x', 'http://127.0.0.1:4001']) assert.ok(!originAllowed(o, 4000), o);
+  });
+
+  it('parses --http with and without a port', () => {
+    assert.deepEqual(splitHttpFlag(['--http', '--workspace', 'w']), { http: true, port: 0, rest: ['--workspace', 'w'] });
+    assert.deepEqual(splitHttpFlag(['--http', '7777']), { http: true, port: 7777, rest: [] });
+    assert.deepEqual(splitHttpFlag(['--http=0']), { http: true, port: 0, rest: [] });
+    assert.deepEqual(splitHttpFlag(['-w', 'x']), { http: false, port: 0, rest: ['-w', 'x'] });
+    assert.throws(() => splitHttpFlag(['--http=70000']));
+  });
+});

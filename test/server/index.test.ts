@@ -1,0 +1,235 @@
+// HybridToolIndex against a real LanceDB on a temp dir and a real HTTP server speaking Ollama's protocol.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
+import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
+import { HybridToolIndex, type HybridIndexOptions } from '../../server/src/index/hybridIndex';
+import { silentLogger } from '../../server/src/core/logger';
+import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
+import { corruptFiles } from './toolStoreDamage';
+import { catalog, closeAtEnd, recordingLogger, tempDir, tool, waitForStatus } from './indexHelpers';
+
+let fake: FakeOllama;
+before(async () => {
+  fake = await startFakeOllama({ models: { 'nomic-embed-text': 64, 'all-minilm': 32 }, pullable: { 'mxbai-embed-large': 48 } });
+});
+after(async () => fake.close());
+
+const fast = { backoff: { initialMs: 10, maxMs: 50 }, queryTimeoutMs: 1_000 } satisfies Partial<HybridIndexOptions>;
+const embedder = (model = 'nomic-embed-text', host = fake.url) => new OllamaEmbedder({ host, model, retry: { attempts: 1 } });
+const open = (storeDir: string, extra: Partial<HybridIndexOptions> = {}) =>
+  HybridToolIndex.open({ storeDir, embedder: embedder(), log: silentLogger, ...fast, ...extra });
+
+async function storedRows(dir: string) {
+  const store = await LanceToolStore.open({ dir, log: silentLogger, readOnly: true });
+  try {
+    return await store.readAll();
+  } finally {
+    await store.close();
+  }
+}
+
+test('cold start embeds every tool once; a warm start with unchanged tools embeds nothing', async (t) => {
+  const dir = tempDir(t);
+  fake.resetCounters();
+  const index = await open(dir, { chunkSize: 3 });
+  const seen: string[] = [];
+  index.onDidChange(() => {
+    const s = index.status();
+    seen.push(`${s.state}:${s.toolsEmbedded}/${s.toolsTotal}:${s.progress ?? '-'}`);
+  });
+  await index.sync(catalog());
+  await index.whenIdle();
+  assert.ok(seen.includes(`indexing:3/8:${3 / 8}`), seen.join(' '));
+  assert.equal(seen.at(-1), 'ready:8/8:-');
+  assert.equal(fake.embedInputs.length, catalog().length);
+  assert.ok(fake.embedInputs.every((s) => s.startsWith('search_document: ')));
+  const s = index.status();
+  assert.equal(s.state, 'ready');
+  assert.equal(s.toolsEmbedded, catalog().length);
+  assert.equal(s.mode.label, 'hybrid (ollama: nomic-embed-text)');
+  const r = await index.search('forecast for tomorrow in Paris', { limit: 3 });
+  assert.equal(r.mode.kind, 'hybrid');
+  assert.equal(r.hits[0].key, 'weather/get_forecast');
+  await index.close();
+
+  fake.resetCounters();
+  const warm = await open(dir);
+  await warm.sync(catalog());
+  await warm.whenIdle();
+  assert.equal(fake.embedInputs.length, 0, 'nothing re-embedded');
+  assert.equal(warm.status().toolsEmbedded, catalog().length);
+  assert.equal((await warm.search('send a message by mail', { limit: 2 })).hits[0].key, 'mail/send_email');
+  await warm.close();
+});
+
+test('only changed and new tools are re-embedded; removed tools lose their rows', async (t) => {
+  const dir = tempDir(t);
+  const index = await open(dir);
+  await index.sync(catalog());
+  await index.whenIdle();
+  fake.resetCounters();
+  const next = catalog().filter((x) => x.key !== 'calendar/create_event');
+  next[0] = { ...next[0], description: 'Read a text file and return its lines' };
+  next.push(tool('db', 'run_query', 'Run a SQL query against the database', ['sql']));
+  await index.sync(next);
+  await index.whenIdle();
+  assert.equal(fake.embedInputs.length, 2);
+  assert.ok(fake.embedInputs.some((s) => s.includes('Read a text file')));
+  assert.ok(fake.embedInputs.some((s) => s.includes('run query')));
+  await index.close();
+  const rows = await storedRows(dir);
+  assert.deepEqual(rows.map((r) => r.id).sort(), next.map((x) => x.key).sort());
+  assert.equal(rows.length, next.length, 'no duplicate rows');
+});
+
+test('a schema change alone re-embeds that tool', async (t) => {
+  const dir = tempDir(t);
+  const index = await open(dir);
+  await index.sync(catalog());
+  await index.whenIdle();
+  fake.resetCounters();
+  const next = catalog();
+  next[1] = { ...next[1], inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' }, mode: { type: 'string' } } } };
+  await index.sync(next);
+  await index.whenIdle();
+  assert.equal(fake.embedInputs.length, 1);
+  await index.close();
+});
+
+test('a model change re-embeds everything, also across a dimension change', async (t) => {
+  const dir = tempDir(t);
+  const first = await open(dir);
+  await first.sync(catalog());
+  await first.whenIdle();
+  await first.close();
+  fake.resetCounters();
+  const second = await open(dir, { embedder: embedder('all-minilm') });
+  await second.sync(catalog());
+  await second.whenIdle();
+  assert.equal(fake.embedInputs.length, catalog().length);
+  assert.equal(second.status().mode.label, 'hybrid (ollama: all-minilm)');
+  assert.equal((await second.search('open an issue on github', { limit: 1 })).hits[0].key, 'github/create_issue');
+  await second.close();
+  const rows = await storedRows(dir);
+  assert.equal(rows.length, catalog().length);
+  assert.ok(rows.every((r) => r.model === 'ollama:all-minilm' && r.vector.length === 32));
+});
+
+test('Ollama down: keyword search at once, labelled; vectors filled in when it returns', async (t) => {
+  const dir = tempDir(t);
+  await fake.down();
+  const index = await open(dir);
+  closeAtEnd(t, index);
+  try {
+    await index.sync(catalog());
+    const early = await index.search('read file', { limit: 3 });
+    assert.equal(early.hits[0].key, 'files/read_file', 'keyword search works before any vector exists');
+    assert.equal(early.mode.kind, 'keyword');
+    const down = await waitForStatus(index, (s) => s.mode.label.includes('unreachable'), 'unreachable label');
+    assert.equal(down.mode.label, `keyword only: Ollama unreachable at ${fake.url}`);
+    assert.equal(down.embedder?.reachable, false);
+    assert.equal(down.toolsEmbedded, 0);
+    assert.equal((await index.search('read file', { limit: 3 })).mode.label, down.mode.label);
+  } finally {
+    await fake.up();
+  }
+  const back = await waitForStatus(index, (s) => s.mode.kind === 'hybrid' && s.toolsEmbedded === s.toolsTotal && s.state === 'ready', 'hybrid after return');
+  assert.equal(back.mode.label, 'hybrid (ollama: nomic-embed-text)');
+  assert.equal((await index.search('weather in Oslo', { limit: 1 })).mode.kind, 'hybrid');
+});
+
+test('model missing: labelled with the pull command; pulling streams progress and fills in vectors', async (t) => {
+  const dir = tempDir(t);
+  const index = await open(dir, { embedder: embedder('mxbai-embed-large') });
+  closeAtEnd(t, index);
+  await index.sync(catalog());
+  const missing = await waitForStatus(index, (s) => s.embedder?.modelMissing === true, 'model missing');
+  assert.equal(missing.mode.label, 'keyword only: model "mxbai-embed-large" missing — run `ollama pull mxbai-embed-large`');
+  assert.equal((await index.search('read file', { limit: 1 })).hits[0].key, 'files/read_file');
+  const statuses: string[] = [];
+  await index.pullModel((p) => statuses.push(p.status));
+  assert.equal(statuses[0], 'pulling manifest');
+  assert.equal(statuses.at(-1), 'success');
+  const ready = await waitForStatus(index, (s) => s.mode.kind === 'hybrid' && s.toolsEmbedded === s.toolsTotal, 'hybrid after pull');
+  assert.equal(ready.mode.label, 'hybrid (ollama: mxbai-embed-large)');
+});
+
+test('the default model missing names `ollama pull nomic-embed-text`', async (t) => {
+  const bare = await startFakeOllama({ models: {} });
+  t.after(() => bare.close());
+  const index = await open(tempDir(t), { embedder: embedder('nomic-embed-text', bare.url) });
+  closeAtEnd(t, index);
+  await index.sync(catalog());
+  const s = await waitForStatus(index, (x) => x.embedder?.modelMissing === true, 'model missing');
+  assert.equal(s.mode.label, 'keyword only: model "nomic-embed-text" missing — run `ollama pull nomic-embed-text`');
+});
+
+test('a query the embedder answers too slowly falls back to keyword only', async (t) => {
+  const dir = tempDir(t);
+  const index = await open(dir, { queryTimeoutMs: 100 });
+  closeAtEnd(t, index);
+  await index.sync(catalog());
+  await index.whenIdle();
+  fake.slowMs = 1_000;
+  try {
+    const r = await index.search('read file', { limit: 2 });
+    assert.equal(r.mode.kind, 'keyword');
+    assert.equal(r.mode.label, `keyword only: Ollama too slow at ${fake.url}`);
+    assert.equal(r.hits[0].key, 'files/read_file');
+  } finally {
+    fake.slowMs = 0;
+  }
+  await waitForStatus(index, (s) => s.mode.kind === 'hybrid', 'hybrid again once the probe answers');
+});
+
+test('server filter applies to both signals; no embedder means keyword only: embeddings disabled', async (t) => {
+  const dir = tempDir(t);
+  const index = await open(dir);
+  await index.sync(catalog());
+  await index.whenIdle();
+  const r = await index.search('create something new', { limit: 5, server: 'github' });
+  assert.ok(r.hits.length > 0 && r.hits.every((h) => h.key.startsWith('github/')));
+  await index.close();
+  const plain = await HybridToolIndex.open({ storeDir: tempDir(t), log: silentLogger });
+  await plain.sync(catalog());
+  assert.equal(plain.status().mode.label, 'keyword only: embeddings disabled');
+  assert.equal((await plain.search('send email', { limit: 1 })).hits[0].key, 'mail/send_email');
+  await plain.close();
+});
+
+test('a corrupt store is rebuilt and re-indexed, with the rebuild logged', async (t) => {
+  const dir = tempDir(t);
+  const first = await open(dir);
+  await first.sync(catalog());
+  await first.whenIdle();
+  await first.close();
+  assert.ok(corruptFiles(dir) > 0);
+  fake.resetCounters();
+  const log = recordingLogger();
+  const index = await open(dir, { log });
+  await index.sync(catalog());
+  await index.whenIdle();
+  assert.ok(log.lines.some((l) => /warn: rebuilding tool store/.test(l)), log.lines.join('\n'));
+  assert.equal(fake.embedInputs.length, catalog().length);
+  assert.equal(index.status().mode.kind, 'hybrid');
+  await index.close();
+  assert.equal((await storedRows(dir)).length, catalog().length);
+});
+
+test('a second instance on the same folder is read-only and uses the writer\'s vectors', async (t) => {
+  const dir = tempDir(t);
+  const writer = await open(dir);
+  closeAtEnd(t, writer);
+  await writer.sync(catalog());
+  await writer.whenIdle();
+  fake.resetCounters();
+  const reader = await open(dir);
+  closeAtEnd(t, reader);
+  assert.equal(writer.readOnly, false);
+  assert.equal(reader.readOnly, true);
+  await reader.sync(catalog());
+  await reader.whenIdle();
+  assert.equal(fake.embedInputs.length, 0, 'the reader embedded nothing: it read the writer\'s rows');
+  assert.equal(reader.status().mode.kind, 'hybrid');
+});

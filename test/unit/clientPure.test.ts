@@ -1,0 +1,97 @@
+// The extension's pure parts: the crash budget, offsets → positions for diagnostics, moving
+// entries out of mcp.json without losing comments, and the status bar text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse } from 'jsonc-parser';
+import { CrashBudget } from '../../client/src/crashBudget';
+import { extractServers } from '../../client/src/mcpJsonEdit';
+import { formatTokens, statusSummary } from '../../client/src/statusText';
+import { offsetToPosition } from '../../client/src/textPosition';
+import type { StateChangedParams } from '../../protocol/lspProtocol';
+
+test('the crash budget allows 5 crashes in 3 minutes and forgets old ones', () => {
+  const b = new CrashBudget(5, 180_000);
+  const allowed = [0, 1000, 2000, 3000, 4000, 5000].map((t) => b.record(t));
+  assert.deepEqual(allowed, [true, true, true, true, true, false]);
+  assert.equal(b.record(200_000), true, 'crashes older than the window do not count');
+  assert.equal(b.count, 1);
+});
+
+test('offsetToPosition', () => {
+  const text = '{\n  "servers": {\n    "x": 1\n  }\n}';
+  for (const [offset, line, character] of [
+    [0, 0, 0],
+    [2, 1, 0],
+    [4, 1, 2],
+    [text.indexOf('"x"'), 2, 4],
+    [text.length + 10, 4, 1],
+  ] as const) {
+    assert.deepEqual(offsetToPosition(text, offset), { line, character }, `offset ${offset}`);
+  }
+});
+
+const MCP_JSON = `// my servers
+{
+  "inputs": [{ "id": "token", "type": "promptString", "password": true }],
+  "servers": {
+    // the everything server
+    "everything": { "command": "node", "args": ["everything.js"] },
+    "memory": {
+      "command": "node", // keep this comment
+      "args": ["memory.js"]
+    },
+    "remote": { "url": "https://example.test/mcp", "headers": { "Authorization": "Bearer \${input:token}" } },
+  }
+}
+`;
+
+test('extractServers removes the named entries and keeps comments and the rest', () => {
+  const r = extractServers(MCP_JSON, ['everything', 'remote', 'absent']);
+  assert.deepEqual(Object.keys(r.entries), ['everything', 'remote']);
+  assert.deepEqual(r.entries.everything, { command: 'node', args: ['everything.js'] });
+  assert.deepEqual(r.missing, ['absent']);
+  assert.match(r.text, /^\/\/ my servers/);
+  assert.match(r.text, /\/\/ keep this comment/);
+  assert.doesNotMatch(r.text, /everything\.js/);
+  assert.doesNotMatch(r.text, /example\.test/);
+  const after = parse(r.text) as { servers: Record<string, unknown>; inputs: unknown[] };
+  assert.deepEqual(Object.keys(after.servers), ['memory']);
+  assert.equal(after.inputs.length, 1);
+});
+
+test('extractServers refuses a broken file', () => {
+  assert.throws(() => extractServers('{ "servers": { ', ['x']), /not valid JSON/);
+});
+
+function state(over: Partial<StateChangedParams> = {}): StateChangedParams {
+  return {
+    servers: [
+      { name: 'a', transport: 'stdio', state: 'ready', source: 'vscode-mcp-json', sourceFile: '/w/.vscode/mcp.json', toolCount: 10, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 0 },
+      { name: 'b', transport: 'stdio', state: 'error', source: 'settings', sourceFile: '/s.json', toolCount: 0, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 1, error: 'spawn ENOENT' },
+    ],
+    index: { state: 'ready', mode: { kind: 'keyword', label: 'keyword only' }, toolsTotal: 10, toolsEmbedded: 0 },
+    stats: {
+      tools: 10,
+      servers: 2,
+      exposure: 'search',
+      tokens: { baselineTokens: 12_000, exposedTokens: 800, savingsPercent: 93.3, findToolsCalls: 0, returnedTokensTotal: 0, savedTokensTotal: 0, history: [], perServer: [] },
+    },
+    ...over,
+  };
+}
+
+test('statusSummary counts tools, problems and saved tokens', () => {
+  const s = statusSummary(state());
+  assert.equal(s.tools, 10);
+  assert.equal(s.problems, 1);
+  assert.equal(s.savedTokens, 11_200);
+  assert.equal(s.indexing, false);
+  assert.ok(s.tooltipLines.some((l) => l.includes('b: spawn ENOENT')));
+  const indexing = statusSummary(state({ index: { state: 'indexing', progress: 0.5, mode: { kind: 'keyword', label: 'k' }, toolsTotal: 10, toolsEmbedded: 5 } }));
+  assert.equal(indexing.indexing, true);
+  assert.ok(indexing.tooltipLines.some((l) => l.includes('50%')));
+});
+
+test('formatTokens', () => {
+  assert.deepEqual([950, 1500, 11_200, 131_600, 2_500_000].map(formatTokens), ['950', '1.5k', '11k', '132k', '2.5M']);
+});

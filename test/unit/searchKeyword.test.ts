@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CatalogTool } from '../../server/src/core/catalog';
+import { Bm25fIndex, type FieldConfig, type FieldTerms } from '../../server/src/core/search/bm25f';
+import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
+
+const OFF = { weight: 0, b: 0 };
+
+function doc(partial: Partial<FieldTerms>): FieldTerms {
+  return { name: [], server: [], description: [], params: [], context: [], ...partial };
+}
+
+test('Bm25fIndex: field weights and length normalisation follow the BM25F formula exactly', () => {
+  const fields: FieldConfig = { name: { weight: 2, b: 0 }, server: OFF, description: { weight: 1, b: 1 }, params: OFF, context: OFF };
+  // description lengths 1 and 3 → avg 2 → norms 0.5 and 1.5
+  const index = new Bm25fIndex([doc({ name: ['a'], description: ['x'] }), doc({ description: ['a', 'y', 'z'] })], fields, 1);
+  const idfA = Math.log(1 + (2 - 2 + 0.5) / (2 + 0.5));
+  const a = index.termId('a')!;
+  assert.ok(Math.abs(index.idf(a) - idfA) < 1e-12);
+  const { docs, scores } = index.score([{ id: a, weight: 1 }]);
+  // d0: tf~ = 2·1/1 = 2 → idf·2·2/3; d1: tf~ = 1·1/1.5 = 2/3 → idf·(2/3)·2/(5/3)
+  const expected = [(idfA * 2 * 2) / 3, (idfA * (2 / 3) * 2) / (1 + 2 / 3)];
+  assert.deepEqual([...docs], [0, 1]);
+  for (const d of [0, 1]) assert.ok(Math.abs(scores[d] - expected[d]) < 1e-6, `doc ${d}: ${scores[d]} vs ${expected[d]}`);
+  assert.equal(index.termId('missing'), undefined);
+});
+
+function tool(server: string, name: string, description: string, props: Record<string, string> = {}): CatalogTool {
+  const properties = Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }]));
+  return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description, inputSchema: { type: 'object', properties } };
+}
+
+const CATALOG: CatalogTool[] = [
+  tool('playwright', 'browser_take_screenshot', 'Take a screenshot of the current page', { fullPage: 'Capture the full scrollable page' }),
+  tool('playwright', 'browser_navigate', 'Navigate to a URL', { url: 'The URL to navigate to' }),
+  tool('filesystem', 'read_file', 'Read the complete contents of a file from the file system', { path: 'Path of the file' }),
+  tool('filesystem', 'delete_file', 'Remove a file permanently', { path: 'Path of the file' }),
+  tool('github', 'create_repository', 'Create a new GitHub repository in your account', { name: 'Repository name' }),
+  tool('github', 'list_issues', 'List issues in a GitHub repository', { repo: 'Repository' }),
+  tool('weather', 'getForecast', 'Get the weather forecast for a city', { city: 'City name' }),
+];
+
+const keys = (hits: { key: string }[]) => hits.map((h) => h.key);
+
+test('KeywordIndex ranks a tiny catalog in the expected order', () => {
+  const index = new KeywordIndex(CATALOG);
+  assert.deepEqual(keys(index.searchSync('take screenshot of the page', { limit: 3 })), ['playwright/browser_take_screenshot', 'playwright/browser_navigate']);
+  assert.deepEqual(keys(index.searchSync('read file contents', { limit: 2 })), ['filesystem/read_file', 'filesystem/delete_file']);
+  // stemming: "forecasts" meets "forecast"; camelCase split: getForecast
+  assert.deepEqual(keys(index.searchSync('weather forecasts', { limit: 1 })), ['weather/getForecast']);
+  // synonym: "erase" is not in the catalog but means remove/delete
+  assert.deepEqual(keys(index.searchSync('erase a file', { limit: 1 })), ['filesystem/delete_file']);
+  // abbreviation: repo → repository, name words beat description words
+  assert.deepEqual(keys(index.searchSync('create repo', { limit: 1 })), ['github/create_repository']);
+});
+
+test('KeywordIndex: server filter, keywords, limit, why and mode', async () => {
+  const index = new KeywordIndex(CATALOG);
+  assert.deepEqual(keys(index.searchSync('file', { limit: 10, server: 'playwright' })), []);
+  assert.deepEqual(keys(index.searchSync('path', { limit: 10, server: 'filesystem' })).sort(), ['filesystem/delete_file', 'filesystem/read_file']);
+  // keywords count like the query; the sibling tool follows through the server-context field
+  assert.deepEqual(keys(index.searchSync('', { limit: 5, keywords: ['screenshot'] })), ['playwright/browser_take_screenshot', 'playwright/browser_navigate']);
+  assert.equal(index.searchSync('repository', { limit: 1 }).length, 1);
+  assert.deepEqual(index.searchSync('the of and', { limit: 5 }), []);
+  const [hit] = index.searchSync('screenshot page', { limit: 1 });
+  assert.equal(hit.why, 'matched: screenshot, page');
+  assert.deepEqual(hit.signals, ['keyword']);
+  const list = await index.search('screenshot', { limit: 1 });
+  assert.deepEqual(list.mode, { kind: 'keyword', label: 'keyword only' });
+});
+
+test('KeywordIndex.setTools replaces the document set', () => {
+  const index = new KeywordIndex();
+  assert.deepEqual(index.searchSync('file', { limit: 5 }), []);
+  index.setTools(CATALOG);
+  assert.equal(index.searchSync('forecast', { limit: 5 })[0]?.key, 'weather/getForecast');
+  index.setTools([tool('other', 'ping', 'Check the server is alive')]);
+  assert.deepEqual(keys(index.searchSync('forecast', { limit: 5 })), []);
+  assert.deepEqual(keys(index.searchSync('alive', { limit: 5 })), ['other/ping']);
+});
+
+test('KeywordIndex keys with slashes stay whole', () => {
+  const index = new KeywordIndex([tool('api', 'v1/users/list', 'List users')]);
+  assert.deepEqual(keys(index.searchSync('users', { limit: 5 })), ['api/v1/users/list']);
+});

@@ -1,0 +1,99 @@
+/**
+ * Small inline-SVG charts built with DOM calls. Colors come from CSS classes so the theme
+ * (VS Code variables or the browser palette) decides them; labels are text nodes.
+ */
+import { formatTokens, h, svg } from '../dom';
+
+/** Two horizontal bars: what clients would pay without MCP Lens, and what they pay with it. */
+export function baselineBars(baseline: number, exposed: number): HTMLElement {
+  const max = Math.max(baseline, exposed, 1);
+  const row = (label: string, value: number, cls: string) =>
+    h(
+      'div',
+      { class: 'bar-row' },
+      h('span', { class: 'bar-label' }, label),
+      h('span', { class: 'bar-track' }, barFill(value / max, cls)),
+      h('span', { class: 'bar-value' }, `${formatTokens(value)} tokens`),
+    );
+  return h(
+    'div',
+    { class: 'bars', attrs: { role: 'img', 'aria-label': `Baseline ${baseline} tokens, exposed ${exposed} tokens` } },
+    row('Without MCP Lens', baseline, 'fill-baseline'),
+    row('With MCP Lens', exposed, 'fill-exposed'),
+  );
+}
+
+/** A bar whose length is a fraction of its track, as an SVG rect so no inline style is needed. */
+function barFill(fraction: number, cls: string): SVGSVGElement {
+  const pct = Math.max(0, Math.min(1, fraction)) * 100;
+  return svg(
+    'svg',
+    { class: 'bar-svg', viewBox: '0 0 100 10', preserveAspectRatio: 'none', 'aria-hidden': 'true' },
+    svg('rect', { class: cls, x: 0, y: 0, width: pct.toFixed(2), height: 10, rx: 1 }),
+  );
+}
+
+/** Horizontal bars, heaviest first: per-server token cost. */
+export function rankedBars(items: { label: string; value: number; detail?: string }[]): HTMLElement {
+  const sorted = [...items].sort((a, b) => b.value - a.value);
+  const max = Math.max(1, ...sorted.map((i) => i.value));
+  return h(
+    'div',
+    { class: 'bars ranked' },
+    ...sorted.map((i) =>
+      h(
+        'div',
+        { class: 'bar-row' },
+        h('span', { class: 'bar-label', attrs: { title: i.label } }, i.label),
+        h('span', { class: 'bar-track' }, barFill(i.value / max, 'fill-server')),
+        h('span', { class: 'bar-value' }, `${formatTokens(i.value)}${i.detail ? ` · ${i.detail}` : ''}`),
+      ),
+    ),
+  );
+}
+
+export interface SeriesPoint {
+  at: number;
+  perCall: number;
+  cumulative: number;
+}
+
+const W = 600;
+const H = 180;
+const PAD = { left: 56, right: 16, top: 12, bottom: 24 };
+
+/** Cumulative tokens saved as an area, tokens saved per call as dots, over call order. */
+export function savingsChart(points: SeriesPoint[]): SVGSVGElement {
+  const chart = svg('svg', { class: 'line-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'Tokens saved over the session' });
+  const maxY = Math.max(1, ...points.map((p) => p.cumulative));
+  const x = (i: number) => PAD.left + (points.length <= 1 ? 0 : (i / (points.length - 1)) * (W - PAD.left - PAD.right));
+  const y = (v: number) => H - PAD.bottom - (v / maxY) * (H - PAD.top - PAD.bottom);
+  for (const frac of [0, 0.5, 1]) {
+    const v = maxY * frac;
+    chart.appendChild(svg('line', { class: 'grid', x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }));
+    chart.appendChild(svg('text', { class: 'axis', x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end' }, formatTokens(v)));
+  }
+  if (points.length > 0) {
+    const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.cumulative).toFixed(1)}`);
+    const area = `M${x(0).toFixed(1)},${y(0)} L${line.join(' L')} L${x(points.length - 1).toFixed(1)},${y(0)} Z`;
+    chart.appendChild(svg('path', { class: 'area', d: area }));
+    chart.appendChild(svg('polyline', { class: 'line', points: line.join(' ') }));
+    points.forEach((p, i) => {
+      const dot = svg('circle', { class: 'dot', cx: x(i), cy: y(p.perCall), r: 3 });
+      dot.appendChild(svg('title', {}, `call ${i + 1}: saved ${formatTokens(p.perCall)} tokens`));
+      chart.appendChild(dot);
+    });
+  }
+  chart.appendChild(svg('text', { class: 'axis', x: PAD.left, y: H - 6 }, 'first call'));
+  chart.appendChild(svg('text', { class: 'axis', x: W - PAD.right, y: H - 6, 'text-anchor': 'end' }, `call ${points.length}`));
+  return chart;
+}
+
+/** Turns the stats history into per-call and running totals. */
+export function seriesFromHistory(history: { at: number; savedTokens: number }[]): SeriesPoint[] {
+  let total = 0;
+  return history.map((p) => {
+    total += p.savedTokens;
+    return { at: p.at, perCall: p.savedTokens, cumulative: total };
+  });
+}

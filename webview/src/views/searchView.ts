@@ -1,0 +1,133 @@
+/** Search: live results as the user types, each with its signals, schema and a "Try it" form. */
+import type { SearchHit, SearchResponse } from '../../../protocol/model';
+import { h, replaceChildren } from '../dom';
+import type { DashboardMessenger } from '../messenger/messenger';
+import { exampleArguments } from './exampleArguments';
+
+const DEBOUNCE_MS = 200;
+
+export class SearchView {
+  readonly element = h('section', { class: 'card wide', attrs: { id: 'search', 'aria-labelledby': 'search-h' } });
+  private readonly input = h('input', { attrs: { type: 'search', placeholder: 'Describe what you want to do, e.g. "add two numbers"', 'aria-label': 'Search tools' } });
+  private readonly meta = h('div', { class: 'search-meta', attrs: { 'aria-live': 'polite' } });
+  private readonly list = h('ul', { class: 'hits' });
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Only the newest query's answer is shown; older ones that arrive late are dropped. */
+  private generation = 0;
+
+  constructor(
+    private readonly messenger: DashboardMessenger,
+    initialQuery: string,
+    private readonly onQueryChange: (query: string) => void,
+  ) {
+    this.element.append(h('h2', { attrs: { id: 'search-h' } }, 'Search tools'), this.input, this.meta, this.list);
+    this.input.value = initialQuery;
+    this.input.addEventListener('input', () => this.schedule());
+    if (initialQuery) void this.run(initialQuery);
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.run(this.input.value), DEBOUNCE_MS);
+  }
+
+  private async run(raw: string): Promise<void> {
+    const query = raw.trim();
+    this.onQueryChange(raw);
+    const generation = ++this.generation;
+    if (!query) {
+      replaceChildren(this.meta);
+      replaceChildren(this.list);
+      return;
+    }
+    replaceChildren(this.meta, 'Searching…');
+    try {
+      const response = await this.messenger.request('search', { query, limit: 10 });
+      if (generation === this.generation) this.render(response);
+    } catch (err) {
+      if (generation === this.generation) replaceChildren(this.meta, h('span', { class: 'error-text' }, errorText(err)));
+    }
+  }
+
+  private render(r: SearchResponse): void {
+    const parts = [`${r.hits.length} result${r.hits.length === 1 ? '' : 's'}`, r.mode.label, `${Math.round(r.tookMs)} ms`];
+    if (r.tokenMetrics) parts.push(`${r.tokenMetrics.returned_tokens} of ${r.tokenMetrics.baseline_tokens} tokens`);
+    replaceChildren(this.meta, parts.join(' · '));
+    if (r.hits.length === 0) {
+      replaceChildren(this.list, h('li', { class: 'empty' }, 'No matching tools.'));
+      return;
+    }
+    replaceChildren(this.list, ...r.hits.map((hit) => this.hitRow(hit)));
+  }
+
+  private hitRow(hit: SearchHit): HTMLElement {
+    const schema = hit.inputSchema ?? { type: 'object' };
+    return h(
+      'li',
+      { class: 'hit', attrs: { 'data-tool': hit.name } },
+      h(
+        'div',
+        { class: 'hit-head' },
+        h('span', { class: 'hit-name' }, hit.originalName),
+        h('span', { class: 'hit-server' }, `on ${hit.server}`),
+        ...hit.signals.map((s) => h('span', { class: `badge ${s}` }, s)),
+        h('span', { class: 'hit-score', attrs: { title: 'fused score' } }, hit.score.toFixed(3)),
+      ),
+      h('div', { class: 'hit-desc' }, hit.description || '(no description)'),
+      hit.why && h('div', { class: 'hit-why' }, hit.why),
+      h('details', {}, h('summary', {}, 'Schema'), h('pre', { class: 'schema' }, JSON.stringify(schema, null, 2))),
+      this.tryForm(hit.name, schema),
+    );
+  }
+
+  private tryForm(name: string, schema: Record<string, unknown>): HTMLElement {
+    const args = h('textarea', { attrs: { 'aria-label': `Arguments for ${name}`, spellcheck: 'false' } });
+    args.value = JSON.stringify(exampleArguments(schema), null, 2);
+    const output = h('pre', { class: 'try-result' });
+    output.hidden = true;
+    const run = h('button', {}, 'Call');
+    run.addEventListener('click', () => void this.call(name, args.value, run, output));
+    return h('details', { class: 'try-it' }, h('summary', {}, 'Try it'), h('div', { class: 'try' }, args, h('div', { class: 'row' }, run), output));
+  }
+
+  private async call(name: string, rawArgs: string, button: HTMLButtonElement, output: HTMLPreElement): Promise<void> {
+    output.hidden = false;
+    let args: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(rawArgs || '{}');
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('arguments must be a JSON object');
+      args = parsed as Record<string, unknown>;
+    } catch (err) {
+      output.className = 'try-result error';
+      output.textContent = `Invalid arguments: ${errorText(err)}`;
+      return;
+    }
+    button.disabled = true;
+    output.className = 'try-result';
+    output.textContent = 'Calling…';
+    try {
+      const outcome = await this.messenger.request('callTool', { name, arguments: args });
+      output.className = outcome.isError ? 'try-result error' : 'try-result ok';
+      output.textContent = `${outcome.isError ? 'Error' : 'Result'} (${Math.round(outcome.durationMs)} ms)\n${contentText(outcome.content, outcome.structuredContent)}`;
+    } catch (err) {
+      output.className = 'try-result error';
+      output.textContent = errorText(err);
+    } finally {
+      button.disabled = false;
+    }
+  }
+}
+
+/** Text parts as they are, anything else (images, resources) as JSON. */
+function contentText(content: unknown[], structured: unknown): string {
+  const parts = content.map((c) => {
+    const item = c as { type?: string; text?: unknown };
+    return item.type === 'text' && typeof item.text === 'string' ? item.text : JSON.stringify(c, null, 2);
+  });
+  if (parts.length === 0 && structured !== undefined) parts.push(JSON.stringify(structured, null, 2));
+  return parts.join('\n');
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,79 @@
+/** Servers: state, tool count, last error, stderr tail and a Restart button for each upstream. */
+import type { ServerStatus } from '../../../protocol/model';
+import { formatTokens, h, replaceChildren } from '../dom';
+import type { DashboardMessenger } from '../messenger/messenger';
+
+const STATE_TEXT: Record<ServerStatus['state'], string> = {
+  starting: 'starting',
+  ready: 'ready',
+  error: 'error',
+  stopped: 'stopped',
+  disabled: 'disabled',
+  'awaiting-approval': 'awaiting approval',
+};
+
+export class ServersView {
+  readonly element = h('section', { class: 'card', attrs: { id: 'servers', 'aria-labelledby': 'servers-h' } });
+  private readonly list = h('ul', { class: 'servers' });
+  /** Restarts in flight, so a state push does not re-enable their buttons. */
+  private readonly restarting = new Set<string>();
+  private last: ServerStatus[] = [];
+
+  constructor(private readonly messenger: DashboardMessenger) {
+    this.element.append(h('h2', { attrs: { id: 'servers-h' } }, 'Servers'), this.list);
+    replaceChildren(this.list, h('li', { class: 'empty' }, 'Loading…'));
+  }
+
+  update(servers: ServerStatus[]): void {
+    this.last = servers;
+    if (servers.length === 0) {
+      replaceChildren(this.list, h('li', { class: 'empty' }, 'No MCP servers configured.'));
+      return;
+    }
+    replaceChildren(this.list, ...servers.map((s) => this.row(s)));
+  }
+
+  private row(s: ServerStatus): HTMLElement {
+    const busy = this.restarting.has(s.name);
+    const restart = h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
+    restart.disabled = busy || s.state === 'disabled' || s.state === 'awaiting-approval';
+    restart.addEventListener('click', () => void this.restart(s.name));
+    const counts = [`${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}`];
+    if (s.tokens !== undefined) counts.push(`${formatTokens(s.tokens)} tokens`);
+    if (s.restarts > 0) counts.push(`${s.restarts} restart${s.restarts === 1 ? '' : 's'}`);
+    return h(
+      'li',
+      { class: 'server', attrs: { 'data-server': s.name, 'data-state': s.state } },
+      h(
+        'div',
+        { class: 'server-head' },
+        h(
+          'div',
+          { class: 'server-title' },
+          h('span', { class: 'server-name' }, s.name),
+          h('span', { class: `state state-${s.state}` }, h('span', { class: 'dot', attrs: { 'aria-hidden': 'true' } }), STATE_TEXT[s.state]),
+          h('span', { class: 'tag' }, s.transport),
+          s.alsoStartedByEditor && h('span', { class: 'tag', attrs: { title: 'VS Code also starts this server from .vscode/mcp.json' } }, 'also started by VS Code'),
+        ),
+        restart,
+      ),
+      h('div', { class: 'muted' }, counts.join(' · ')),
+      s.error && h('div', { class: 'server-error' }, s.error),
+      s.stderrTail.length > 0 && h('details', {}, h('summary', {}, `stderr (last ${s.stderrTail.length} line${s.stderrTail.length === 1 ? '' : 's'})`), h('pre', {}, s.stderrTail.join('\n'))),
+    );
+  }
+
+  private async restart(name: string): Promise<void> {
+    this.restarting.add(name);
+    this.update(this.last);
+    try {
+      const result = await this.messenger.request('restartServer', { name });
+      if (!result.ok) console.warn(`restart of ${name} failed: ${result.error ?? ''}`);
+    } catch (err) {
+      console.warn(`restart of ${name} failed`, err);
+    } finally {
+      this.restarting.delete(name);
+    }
+    this.update(await this.messenger.request('listServers', {}));
+  }
+}
