@@ -87,9 +87,6 @@ const properties = {
 const contributes = {
   mcpServerDefinitionProviders: [{ id: 'mcpLens', label: 'MCP Lens' }],
   commands,
-  menus: {
-    commandPalette: [],
-  },
   configuration: { title: 'MCP Lens', properties },
   walkthroughs: [
     {

@@ -60,7 +60,7 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
     })) &&
     (await step('invoke call_tool', async () => {
       const top = topMatch(report.findTools ?? '');
-      report.callTool = await invoke(lensTool('call_tool'), { name: top, arguments: args });
+      report.callTool = await invoke(lensTool('call_tool'), { tool_name: top, arguments: args });
       return report.callTool.slice(0, 200);
     }));
   report.lmTools = vscode.lm.tools.map((t) => t.name);

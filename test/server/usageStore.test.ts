@@ -39,9 +39,19 @@ test('calls survive a restart, and so do the hit rates', async (t) => {
   assert.equal(after.firstRankRate, 1);
   assert.deepEqual(after.pairs, [{ a: 'get', b: 'logs', count: 3 }]);
   assert.deepEqual(b.predict('fresh', 2).map((p) => p.key).sort(), ['k/get', 'k/logs']);
-  // A new call in a known session continues its sequence, and its history drives the boost.
+  // A session with no calls of its own gets the search order untouched (cold start).
+  const candidates = [
+    { key: 'x/unrelated', score: 5, signals: ['keyword' as const], why: 'w' },
+    { key: 'k/logs', score: 4.9, signals: ['keyword' as const], why: 'w' },
+  ];
+  assert.deepEqual(b.boost('fresh', candidates), candidates);
+  // Once it called k/get, its history re-ranks the head and says why.
   b.record(call('s4', 'k/get', Date.now()));
   assert.equal(b.predict('s4', 1)[0]!.key, 'k/logs');
+  const boosted = b.boost('s4', candidates);
+  assert.equal(boosted[0]!.key, 'k/logs');
+  assert.ok(boosted[0]!.signals.includes('usage'));
+  assert.match(boosted[0]!.why, /k\/get/);
 });
 
 test('retention prunes old calls on open and compacts the log', async (t) => {
@@ -126,7 +136,7 @@ test('a full disk is a warning: recording goes on in memory and nothing throws',
   a.record(call('s', 'k/logs', Date.now()));
   await a.flush();
   assert.equal(a.stats().callsRecorded, 2);
-  assert.equal(a.predict('s', 1)[0]!.key, 'k/get');
+  assert.deepEqual(a.predict('s', 2).map((p) => p.key).sort(), ['k/get', 'k/logs']);
   const warnings = logs.filter((l) => l.startsWith('warn') && l.includes('ENOSPC'));
   assert.equal(warnings.length, 1, logs.join('\n'));
 });

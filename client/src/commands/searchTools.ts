@@ -49,7 +49,7 @@ function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
       const res = await sidecar.request<SearchResult>(SearchRequestMethod, { query, limit: 20 } satisfies SearchParams);
       if (mine !== seq) return;
       qp.items = res.hits.map(toItem);
-      qp.title = `MCP Lens: Search Tools — ${res.mode.label}, ${res.tookMs} ms`;
+      qp.title = `MCP Lens: Search Tools — ${res.mode.label}, ${Math.round(res.tookMs)} ms`;
     } catch (err) {
       if (mine === seq) qp.items = [{ label: '$(warning) Search failed', detail: errorText(err), alwaysShow: true } as HitItem];
     } finally {

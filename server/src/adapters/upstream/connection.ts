@@ -18,6 +18,7 @@ import { listPrompts, listResources, listTools } from './listing';
 import { StderrTail } from './stderrTail';
 import { closeSessionProcess, openSession, type ListKind, type Session, type SessionHooks } from './session';
 import { describeSpawnError, transportCandidates } from './transports';
+import { InFlightCalls, MAX_STDIO_MESSAGE_BYTES, OversizedMessageError, failureOf, isOversizedMessageError } from './inFlightCalls';
 import {
   UpstreamCallError,
   type CallToolOptions,
@@ -58,6 +59,7 @@ export class UpstreamConnection {
   private generation = 0;
   private settled!: Promise<void>;
   private readonly hooks: SessionHooks;
+  private readonly inFlight = new InFlightCalls();
 
   constructor(
     readonly config: ServerConfig,
@@ -71,7 +73,7 @@ export class UpstreamConnection {
       onSpawned: () => this.opts.onChange('state'), // the status now shows the pid
       onClosed: (session) => this.onSessionClosed(session),
       onListChanged: (session, kind) => this.onListChanged(session, kind),
-      onTransportError: (error) => this.opts.log.debug(`[${this.name}] transport: ${messageOf(error)}`),
+      onTransportError: (error) => this.onTransportError(error),
     };
     const delay = opts.listChangedDelayMs ?? 100;
     this.refresh = {
@@ -145,15 +147,29 @@ export class UpstreamConnection {
 
   async callTool(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
     const session = this.readySession(name);
+    const tracked = this.inFlight.track(opts.signal);
     try {
       return await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
         timeout: opts.timeoutMs,
-        ...(opts.signal && { signal: opts.signal }),
+        signal: tracked.signal,
         ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
       });
     } catch (error) {
+      const dropped = failureOf(tracked.signal);
+      if (dropped) throw new UpstreamCallError('upstream-error', this.name, dropped.message, name);
       throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
+    } finally {
+      tracked.done();
     }
+  }
+
+  /** Garbage on stdout is noise; a message over the size limit lost some call's answer. */
+  private onTransportError(error: Error): void {
+    if (!isOversizedMessageError(error)) return this.opts.log.debug(`[${this.name}] transport: ${messageOf(error)}`);
+    const limit = Math.round(MAX_STDIO_MESSAGE_BYTES / (1024 * 1024));
+    const reason = `the server sent a message larger than MCP Lens's ${limit} MB limit, so it was dropped; ask the tool for less (a smaller range, a filter, a page)`;
+    const failed = this.inFlight.failAll(new OversizedMessageError(reason));
+    this.opts.log.warn(`[${this.name}] dropped a message over ${limit} MB; ${failed} call(s) in flight failed`);
   }
 
   async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
@@ -293,7 +309,9 @@ export class UpstreamConnection {
 
   private async listAll(session: Session): Promise<void> {
     const caps = session.client.getServerCapabilities() ?? {};
-    const t = this.opts.requestTimeoutMs;
+    // The first listing is part of connecting: a server that never answers tools/list must not
+    // hold up startup (and every caller waiting for it) longer than the connect timeout.
+    const t = Math.min(this.opts.requestTimeoutMs, this.opts.connectTimeoutMs);
     const tools = caps.tools ? await listTools(session.client, this.name, t, this.opts.log) : [];
     const prompts = caps.prompts ? await this.optional('prompts', () => listPrompts(session.client, this.name, t)) : [];
     const resources = caps.resources ? await this.optional('resources', () => listResources(session.client, this.name, t)) : [];

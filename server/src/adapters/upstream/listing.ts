@@ -40,9 +40,18 @@ export async function listTools(client: Client, server: string, timeoutMs: numbe
     return { items: page.tools, nextCursor: page.nextCursor };
   });
   const tools: UpstreamTool[] = [];
+  const seen = new Set<string>();
   for (const item of raw) {
     const tool = toUpstreamTool(server, item, log);
-    if (tool) tools.push(tool);
+    if (!tool) continue;
+    // Two tools of one server under one name cannot both be called: the server itself will
+    // only ever run one of them. The first listed is kept, as most clients do.
+    if (seen.has(tool.name)) {
+      log.warn(`[${server}] tools/list names "${tool.name.slice(0, 100)}" twice; the first is kept`);
+      continue;
+    }
+    seen.add(tool.name);
+    tools.push(tool);
   }
   return tools;
 }

@@ -1,7 +1,7 @@
 /**
  * The combiner: a weighted sum of the strategies' scores (each is a probability-like share in
  * 0..1, so they add up meaningfully). The reason shown is the one of the strategy that
- * contributed most to that tool.
+ * contributed most to that tool, session-specific strategies before generic ones.
  */
 import { CooccurrencePredictor } from './cooccurrence';
 import { DEFAULT_HALF_LIFE_MS, FrequencyPredictor } from './frequency';
@@ -12,6 +12,11 @@ import type { ObservedCall, PredictContext, Prediction, Predictor } from './type
 export interface WeightedPredictor {
   predictor: Predictor;
   weight: number;
+  /**
+   * A context-free strategy (frequency): its reason is shown only when no strategy that looked
+   * at the session contributed, since "often used after X" tells the user more.
+   */
+  generic?: boolean;
 }
 
 /** How deep each strategy is asked before the sums are ranked. */
@@ -28,16 +33,19 @@ export class CombinedPredictor implements Predictor {
   predict(context: PredictContext, k: number): Prediction[] {
     if (k <= 0) return [];
     const depth = Math.max(MIN_DEPTH, k * 4);
-    const sums = new Map<string, { score: number; best: number; reason: string }>();
-    for (const { predictor, weight } of this.parts) {
+    const sums = new Map<string, { score: number; best: number; specific: boolean; reason: string }>();
+    for (const { predictor, weight, generic } of this.parts) {
       if (weight <= 0) continue;
+      const specific = !generic;
       for (const p of predictor.predict(context, depth)) {
         const part = p.score * weight;
         const s = sums.get(p.key);
-        if (!s) sums.set(p.key, { score: part, best: part, reason: p.reason });
+        if (!s) sums.set(p.key, { score: part, best: part, specific, reason: p.reason });
         else {
           s.score += part;
-          if (part > s.best) Object.assign(s, { best: part, reason: p.reason });
+          // A session-specific reason beats a generic one whatever their sizes.
+          const better = specific !== s.specific ? specific : part > s.best;
+          if (better) Object.assign(s, { best: part, specific, reason: p.reason });
         }
       }
     }
@@ -72,7 +80,7 @@ export const DEFAULT_WEIGHTS: PredictorWeights = { frequency: 2, cooccurrence: 1
 /** The combination the tracker uses. */
 export function defaultPredictor(weights: PredictorWeights = DEFAULT_WEIGHTS, halfLifeMs = DEFAULT_HALF_LIFE_MS): CombinedPredictor {
   return new CombinedPredictor([
-    { predictor: new FrequencyPredictor(halfLifeMs), weight: weights.frequency },
+    { predictor: new FrequencyPredictor(halfLifeMs), weight: weights.frequency, generic: true },
     { predictor: new CooccurrencePredictor(weights.prior), weight: weights.cooccurrence },
     { predictor: new TransitionPredictor(weights.prior), weight: weights.transitions },
     { predictor: new ServerAffinityPredictor(), weight: weights.serverAffinity },
