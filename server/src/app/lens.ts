@@ -54,6 +54,10 @@ export interface Lens {
   readResource(uri: string): Promise<ReadResourceResult>;
   indexStatus(): IndexStatus;
   usageStats(): UsageStats | undefined;
+  /** Client-safe names the session likely needs next (predictive exposure); absent without usage learning. */
+  predictedTools?(sessionId: string): string[];
+  /** Deletes every recorded call. */
+  clearUsage?(): Promise<void>;
   restartServer(name: string): Promise<void>;
   reindex(): Promise<void>;
   updateSettings(settings: McpLensSettings): Promise<void>;

@@ -20,8 +20,9 @@ import { loadWorkspaceConfig } from '../adapters/config/loadConfig';
 import { UpstreamPool, type UpstreamPoolOptions } from '../adapters/upstream/pool';
 import { buildCatalog, parseResourceUri, type Catalog } from './catalogBuilder';
 import { mergeStatuses, type HeldServer } from './serverStatuses';
-import { callTool, type CallRecord } from './toolCalls';
+import { callTool } from './toolCalls';
 import { openToolIndex } from './indexFactory';
+import { UsageTracker } from '../usage/usageTracker';
 import { ChangeEmitter } from './changeEmitter';
 import type { CallOptions, Disposable, Lens, LensChange, SearchRequest } from './lens';
 
@@ -42,16 +43,10 @@ export interface LensAppOptions {
   log: Logger;
   /** Replaces the index built from settings (tests, benchmarks). */
   index?: ToolIndex;
+  /** Where usage is recorded; defaults to <storageDir>/usage. */
+  usageDir?: string;
   pool?: Partial<UpstreamPoolOptions>;
   env?: Record<string, string | undefined>;
-}
-
-/** Hook for usage learning; the tracker implements it. */
-export interface UsageHooks {
-  record(record: CallRecord, sessionId: string, args: unknown): void;
-  boost(sessionId: string | undefined, hits: SearchHit[]): SearchHit[];
-  stats(): UsageStats | undefined;
-  close(): Promise<void>;
 }
 
 export class LensApp implements Lens {
@@ -64,7 +59,6 @@ export class LensApp implements Lens {
   private tokensByServer = new Map<string, number>();
   private readonly validator = new ArgsValidator();
   private readonly changes = new ChangeEmitter<LensChange>();
-  private usage: UsageHooks | undefined;
   private syncing: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -72,6 +66,7 @@ export class LensApp implements Lens {
     private readonly options: LensAppOptions,
     private readonly pool: UpstreamPool,
     private readonly index: ToolIndex,
+    private readonly usage: UsageTracker,
   ) {
     this.workspaceFolder = options.workspaceFolder;
     this.settingsValue = options.settings;
@@ -86,17 +81,20 @@ export class LensApp implements Lens {
       ...options.pool,
     });
     const index = options.index ?? (await openToolIndex(join(options.storageDir, 'index'), options.settings, options.log));
-    const app = new LensApp(options, pool, index);
+    const usage = await UsageTracker.open({
+      dir: options.usageDir ?? join(options.storageDir, 'usage'),
+      enabled: options.settings.usage.enabled,
+      retentionDays: options.settings.usage.retentionDays,
+      predictK: options.settings.predict.maxTools,
+      log: options.log,
+    });
+    const app = new LensApp(options, pool, index, usage);
     pool.onDidChange((change) => app.onPoolChange(change.kind));
     index.onDidChange(() => app.changes.fire('index'));
+    usage.onDidChange(() => app.changes.fire('usage'));
     await app.applyConfig();
     await app.syncing;
     return app;
-  }
-
-  /** Lets usage learning plug in once it has opened its store. */
-  attachUsage(usage: UsageHooks): void {
-    this.usage = usage;
   }
 
   settings(): McpLensSettings {
@@ -153,15 +151,17 @@ export class LensApp implements Lens {
     if (request.keywords?.length) options.keywords = request.keywords;
     if (request.server) options.server = request.server;
     const ranked = await this.index.search(request.query, options);
-    let hits: SearchHit[] = [];
-    for (const r of ranked.hits) {
+    // Usage re-ranks within what the query found; a session without calls is left as is.
+    const rankedHits = request.sessionId ? this.usage.boost(request.sessionId, ranked.hits) : ranked.hits;
+    const hits: SearchHit[] = [];
+    for (const r of rankedHits) {
       // The index may briefly hold tools that just disappeared or were excluded: the
       // catalog is the authority on what exists.
       const tool = this.catalog.byKey.get(r.key);
       if (!tool) continue;
       hits.push({ name: tool.name, server: tool.server, originalName: tool.originalName, description: tool.description, score: r.score, signals: r.signals, why: r.why });
     }
-    if (this.usage) hits = this.usage.boost(request.sessionId, hits);
+    if (request.sessionId) this.usage.noteSearch(request.sessionId, request.query, hits.map((h) => this.catalog.byName.get(h.name)!.key));
     return { query: request.query, hits: hits.slice(0, limit), mode: ranked.mode, tookMs: performance.now() - started };
   }
 
@@ -181,7 +181,17 @@ export class LensApp implements Lens {
     );
     const toolLabel = record.tool ? `${record.tool.server}/${record.tool.originalName}` : 'unknown tool';
     this.options.log.info(`call ${toolLabel}: ${record.outcome} in ${record.durationMs} ms (${options.origin ?? 'gateway'})`);
-    if (this.usage && record.tool) this.usage.record(record, options.sessionId ?? 'default', args);
+    if (record.tool) {
+      this.usage.record({
+        sessionId: options.sessionId ?? `${options.origin ?? 'gateway'}-default`,
+        toolKey: record.tool.key,
+        server: record.tool.server,
+        startedAt: record.startedAt,
+        durationMs: record.durationMs,
+        outcome: record.outcome,
+        args,
+      });
+    }
     return result;
   }
 
@@ -210,7 +220,28 @@ export class LensApp implements Lens {
   }
 
   usageStats(): UsageStats | undefined {
-    return this.usage?.stats();
+    return this.usage.stats((key) => this.catalog.byKey.get(key)?.name ?? key);
+  }
+
+  /**
+   * Client-safe names of the tools this session most likely needs next, for `predictive`
+   * exposure: between predict.minTools and predict.maxTools when there is any history,
+   * topped up from the workspace's overall frequency; none on a cold start.
+   */
+  predictedTools(sessionId: string): string[] {
+    const { minTools, maxTools } = this.settingsValue.predict;
+    const keys = this.usage.predict(sessionId, maxTools).map((p) => p.key);
+    if (keys.length < minTools) {
+      for (const p of this.usage.predict(`${sessionId}#frequency`, maxTools)) if (!keys.includes(p.key)) keys.push(p.key);
+    }
+    return keys
+      .map((k) => this.catalog.byKey.get(k)?.name)
+      .filter((n): n is string => n !== undefined)
+      .slice(0, maxTools);
+  }
+
+  async clearUsage(): Promise<void> {
+    await this.usage.clear();
   }
 
   async restartServer(name: string): Promise<void> {
@@ -226,6 +257,7 @@ export class LensApp implements Lens {
   async updateSettings(settings: McpLensSettings): Promise<void> {
     this.settingsValue = settings;
     this.options.settings = settings;
+    await this.usage.setEnabled(settings.usage.enabled);
     await this.applyConfig();
     this.changes.fire('settings');
   }
@@ -240,7 +272,7 @@ export class LensApp implements Lens {
     await this.pool.close();
     await this.syncing.catch(() => undefined);
     await this.index.close();
-    await this.usage?.close();
+    await this.usage.close();
   }
 
   /** (Re)reads config and reconciles the pool with what may run. */

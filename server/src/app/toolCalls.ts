@@ -16,6 +16,13 @@ import type { CallOptions } from './lens';
 /** Arguments above this size are refused before anything is sent upstream. */
 export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
 
+/**
+ * Results above this size are replaced by an error: no model can use 10 MB of tool output, and
+ * passing it on would make every client hold it. Stdio servers cannot even send more (the
+ * SDK's read limit, see inFlightCalls.ts); this covers HTTP upstreams the same way.
+ */
+export const MAX_RESULT_BYTES = 10 * 1024 * 1024;
+
 export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'invalid';
 
 export interface CallRecord {
@@ -75,6 +82,12 @@ export async function callTool(
     if (options.signal) callOptions.signal = options.signal;
     if (options.onProgress) callOptions.onProgress = options.onProgress;
     const result = await deps.pool.callTool(tool.server, tool.originalName, args ?? {}, callOptions);
+    const bytes = approximateSize(result, MAX_RESULT_BYTES);
+    if (bytes > MAX_RESULT_BYTES) {
+      const mb = (n: number) => (n / (1024 * 1024)).toFixed(1);
+      const text = `The result of "${tool.originalName}" on server "${tool.server}" is over ${mb(bytes)} MB; the limit is ${mb(MAX_RESULT_BYTES)} MB, so it was dropped. Ask the tool for less (a smaller range, a filter, a page).`;
+      return done(errorResult(text), 'error', tool);
+    }
     return done(result, result.isError ? 'error' : 'ok', tool);
   } catch (err) {
     return done(errorResult(describeCallError(tool, err, timeoutMs)), outcomeOf(err), tool);
@@ -110,6 +123,20 @@ function outcomeOf(err: unknown): CallOutcome {
 
 function schemaHash(schema: unknown): string {
   return createHash('sha1').update(JSON.stringify(schema)).digest('hex').slice(0, 12);
+}
+
+/** Bytes of the strings in a value (what dominates its JSON size); stops counting past `cap`. */
+function approximateSize(value: unknown, cap: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length && total <= cap) {
+    const v = stack.pop();
+    if (typeof v === 'string') total += v.length;
+    else if (Array.isArray(v)) stack.push(...v);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (total += k.length), stack.push(x);
+    else total += 8;
+  }
+  return total;
 }
 
 function truncate(s: string, n: number): string {

@@ -3,17 +3,20 @@
  * only dispatches. stdout carries results (or MCP messages for `serve`); everything else
  * goes to stderr.
  */
+import { installStdoutGuard } from '../adapters/stdoutGuard';
 import { bench } from './bench';
 import type { CliCommand } from './command';
+import { pullModel } from './pull';
 import { search } from './search';
 import { serve } from './serve';
 import { stats } from './stats';
+import { stderrLogger } from './stderrLogger';
 import { tools } from './tools';
 
-const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, bench };
+const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, bench, 'pull-model': pullModel };
 
 export function usage(): string {
-  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(58)} ${c.summary}`);
+  const lines = Object.values(COMMANDS).flatMap((c) => [`  mcp-lens ${c.usage}`, `      ${c.summary}`]);
   return [
     'mcp-lens: one optimizing MCP server in front of all of a workspace\'s MCP servers',
     '',
@@ -25,6 +28,8 @@ export function usage(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // stdout carries results or MCP messages: a library's stray console.log must not land there.
+  installStdoutGuard(stderrLogger());
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');

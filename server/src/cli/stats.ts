@@ -96,6 +96,9 @@ export function renderStats(s: LensStats, source: 'live' | 'static'): string {
   }
   if (s.usage?.enabled) {
     lines.push('', `Usage: ${n(s.usage.callsRecorded)} call(s) recorded`);
+    const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+    lines.push(`  called tools predicted before the call: ${pct(s.usage.predictedHitRate)}`);
+    lines.push(`  find_tools searches whose chosen tool ranked first: ${pct(s.usage.firstRankRate)}`);
     for (const top of s.usage.topTools.slice(0, 5)) lines.push(`  ${top.name}  ${top.calls}`);
   }
   return lines.join('\n') + '\n';

@@ -19,6 +19,8 @@ export interface FindToolsMatch {
   description: string;
   score: number;
   why: string;
+  /** Which signals ranked it: keyword, meaning (embeddings), usage (this workspace's history). */
+  signals: string[];
   input_schema?: Record<string, unknown>;
 }
 
@@ -51,6 +53,7 @@ export function renderFindTools(
       description: truncateDescription(hit.description),
       score: Math.round(hit.score * 1000) / 1000,
       why: truncateDescription(hit.why, 200),
+      signals: hit.signals,
     };
     if (i < inlineSchemas) {
       const schema = hit.inputSchema ?? findTool(hit.name)?.inputSchema;

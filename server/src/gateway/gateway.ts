@@ -43,7 +43,8 @@ export class Gateway {
   constructor(options: GatewayOptions) {
     this.lens = options.lens;
     this.log = options.log;
-    this.predictor = options.predictor;
+    // The Lens predicts by itself when usage learning is part of it.
+    this.predictor = options.predictor ?? (this.lens.predictedTools ? { predictedTools: (id) => this.lens.predictedTools!(id) } : undefined);
     this.subscription = this.lens.onDidChange((change) => {
       if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage') this.refreshSessions();
     });

@@ -24,9 +24,10 @@ const matchSchema = {
     description: { type: 'string' },
     score: { type: 'number' },
     why: { type: 'string' },
+    signals: { type: 'array', items: { type: 'string', enum: ['keyword', 'meaning', 'usage'] } },
     input_schema: { type: 'object', description: 'Present for the top matches; otherwise call get_tool_schema.' },
   },
-  required: ['name', 'server', 'description', 'score', 'why'],
+  required: ['name', 'server', 'description', 'score', 'why', 'signals'],
 } as const;
 
 const findToolsOutput = {

@@ -251,7 +251,13 @@ export class HybridToolIndex implements ToolIndex {
     const before = JSON.stringify(this.health);
     this.health = health;
     if (JSON.stringify(health) !== before) {
-      if ('message' in health) this.log.warn(`tool index: ${searchMode(this.embedder, health, false).label} (${health.message})`);
+      // Ollama being absent is an expected state (the mode label says it everywhere), not a warning.
+      if ('message' in health) {
+        const label = searchMode(this.embedder, health, false).label;
+        const line = `tool index: ${label}${label.includes(health.message) ? '' : ` (${health.message})`}`;
+        if (health.kind === 'unreachable') this.log.info(line);
+        else this.log.warn(line);
+      }
       else if (health.kind === 'ok') this.log.info(`tool index: embedder ${this.embedder?.id} is answering`);
       this.fire();
     }
@@ -287,7 +293,9 @@ export class HybridToolIndex implements ToolIndex {
     while (!this.closed) {
       const todo = [...this.entries.values()].filter((e) => !this.isCurrent(e));
       if (todo.length === 0 && this.health.kind === 'ok') return;
-      const ok = todo.length === 0 ? await this.probe() : await this.embedRound(todo);
+      // A quick probe first tells the user at once that Ollama is absent, instead of after
+      // the embedder's own retries; only a healthy embedder gets the real work.
+      const ok = todo.length === 0 || this.health.kind !== 'ok' ? (await this.probe()) && (todo.length === 0 || (await this.embedRound(todo))) : await this.embedRound(todo);
       if (ok) {
         delay = this.backoff.initialMs;
         continue;

@@ -113,8 +113,11 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     }
     return null;
   });
-  connection.onRequest(ClearUsageRequestMethod, () => {
-    throw new ResponseError(ErrorCodes.MethodNotFound, 'clearing usage data is not available in this build');
+  connection.onRequest(ClearUsageRequestMethod, async () => {
+    const lens = need().lens;
+    if (!lens.clearUsage) throw new ResponseError(ErrorCodes.MethodNotFound, 'usage learning is not part of this sidecar');
+    await lens.clearUsage();
+    return null;
   });
   connection.onNotification(UpdateSettingsNotificationMethod, (p: UpdateSettingsParams) => {
     const s = session;
