@@ -10,7 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LensApp } from '../../server/src/app/lensApp';
 import { silentLogger } from '../../server/src/core/logger';
+import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
 import { EVERYTHING, MEMORY, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
 
@@ -122,8 +124,6 @@ describe('usage learning through the gateway', () => {
 
 /** A second LensApp over the same workspace folder (same storage), as after a restart. */
 async function startLensOn(world: LensWorld): Promise<{ lens: LensWorld['lens']; close(): Promise<void> }> {
-  const { LensApp } = await import('../../server/src/app/lensApp');
-  const { MemoryToolIndex } = await import('../../server/src/index/memoryIndex');
   const lens = await LensApp.start({
     workspaceFolder: world.workspace.dir,
     storageDir: join(world.workspace.dir, '.mcp-lens'),

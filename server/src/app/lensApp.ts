@@ -45,6 +45,11 @@ export interface LensAppOptions {
   index?: ToolIndex;
   /** Where usage is recorded; defaults to <storageDir>/usage. */
   usageDir?: string;
+  /**
+   * Running inside VS Code, which starts `.vscode/mcp.json` servers itself: such servers are
+   * then marked as duplicates. The CLI cannot know whether an editor is open, so it does not.
+   */
+  insideEditor?: boolean;
   pool?: Partial<UpstreamPoolOptions>;
   env?: Record<string, string | undefined>;
 }
@@ -133,7 +138,7 @@ export class LensApp implements Lens {
   }
 
   servers(): ServerStatus[] {
-    return mergeStatuses(this.running, this.pool.statuses(), this.held, this.config.disabled, this.tokensByServer);
+    return mergeStatuses(this.running, this.pool.statuses(), this.held, this.config.disabled, this.tokensByServer, this.options.insideEditor === true);
   }
 
   tools(): CatalogTool[] {

@@ -17,6 +17,7 @@ export function mergeStatuses(
   held: readonly HeldServer[],
   disabled: readonly DisabledServer[],
   tokensByServer: ReadonlyMap<string, number>,
+  markEditorDuplicates: boolean,
 ): ServerStatus[] {
   const liveByName = new Map(live.map((s) => [s.name, s]));
   const out: ServerStatus[] = [];
@@ -33,7 +34,7 @@ export function mergeStatuses(
       resourceCount: s?.resourceCount ?? 0,
       stderrTail: s?.stderrTail ?? [],
       restarts: s?.restarts ?? 0,
-      alsoStartedByEditor: cfg.source.kind === 'vscode-mcp-json',
+      alsoStartedByEditor: markEditorDuplicates && cfg.source.kind === 'vscode-mcp-json',
     };
     if (s?.error !== undefined) status.error = s.error;
     if (s?.readyAt !== undefined) status.readyAt = s.readyAt;

@@ -34,6 +34,7 @@ export class SidecarSession {
       autoApprove: false,
       inputs: init.inputs,
       log,
+      insideEditor: true,
     });
     // A fresh token per sidecar: only the extension (and VS Code through it) may call the gateway.
     const token = randomBytes(32).toString('base64url');

@@ -167,7 +167,7 @@ export class UpstreamConnection {
   private onTransportError(error: Error): void {
     if (!isOversizedMessageError(error)) return this.opts.log.debug(`[${this.name}] transport: ${messageOf(error)}`);
     const limit = Math.round(MAX_STDIO_MESSAGE_BYTES / (1024 * 1024));
-    const reason = `the server sent a message larger than MCP Lens's ${limit} MB limit, so it was dropped; ask the tool for less (a smaller range, a filter, a page)`;
+    const reason = `the server sent a message larger than MCP Lens's ${limit} MB limit, so it was dropped (the SDK closes such a connection; MCP Lens restarts the server). Ask the tool for less: a smaller range, a filter, a page`;
     const failed = this.inFlight.failAll(new OversizedMessageError(reason));
     this.opts.log.warn(`[${this.name}] dropped a message over ${limit} MB; ${failed} call(s) in flight failed`);
   }
@@ -211,6 +211,9 @@ export class UpstreamConnection {
     } catch {
       if (session !== this.session || session.closing) return;
       this.opts.log.warn(`[${this.name}] not answering; restarting`);
+      // Callers arriving while the process is being killed must see why, not "not ready (ready)".
+      this.error = 'not answering; restarting';
+      this.setState('starting');
       await this.closeSession();
       this.scheduleRestart('server stopped answering', this.uptime());
     }
