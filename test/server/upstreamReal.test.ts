@@ -114,7 +114,7 @@ describe('upstream pool: real npm servers over stdio', () => {
 
 describe('upstream pool: recorded servers replayed with pagination', () => {
   test('every tool of a paginated tools/list is collected', async () => {
-    const recording = JSON.parse(readFileSync('/work/shared/fixtures/real-workspace-tools.json', 'utf8')) as {
+    const recording = JSON.parse(readFileSync(join(__dirname, '../../../shared/fixtures/real-workspace-tools.json'), 'utf8')) as {
       servers: Record<string, { tools: { name: string }[] }>;
     };
     const pool = new UpstreamPool({ log: silentLogger, connectTimeoutMs: 15_000 });

@@ -121,7 +121,7 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
 if (require.main === module) {
   const argv = process.argv.slice(2);
   const i = argv.indexOf('--fixture');
-  const fixture = i >= 0 ? resolve(argv[i + 1] ?? '') : '/work/shared/fixtures/real-workspace-tools.json';
+  const fixture = i >= 0 ? resolve(argv[i + 1] ?? '') : join(__dirname, '../../../../shared/fixtures/real-workspace-tools.json');
   measureGatewayCatalog(resolve(__dirname, '../../..'), fixture).then(
     (r) => process.stdout.write(JSON.stringify(r, null, 2) + '\n'),
     (err: unknown) => {

@@ -12,7 +12,7 @@ import type { StdioServerConfig } from '../core/config/types';
 import { silentLogger } from '../core/logger';
 
 const root = resolve(__dirname, '../../..');
-const recording = '/work/shared/fixtures/real-workspace-tools.json';
+const recording = join(__dirname, '../../../../shared/fixtures/real-workspace-tools.json');
 
 function node(name: string, args: string[], env: Record<string, string> = {}): StdioServerConfig {
   return {

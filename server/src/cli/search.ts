@@ -4,6 +4,7 @@ import type { SearchResponse } from '../../../protocol/model';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
+import { oneLine } from '../core/untrustedText';
 
 const HELP = `Usage: mcp-lens search QUERY [--limit N] [--server NAME] [--json] [--workspace DIR] [--config FILE] [--trust]
 
@@ -63,12 +64,8 @@ function render(r: SearchResponse): string {
   const lines = [`${r.hits.length} result(s) for "${r.query}" in ${r.tookMs.toFixed(1)} ms — ${r.mode.label}`];
   r.hits.forEach((h, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${h.name}  (${h.server})  score ${h.score.toFixed(3)}  [${h.signals.join('+')}]`);
-    lines.push(`    ${clean(h.description).slice(0, 140)}`);
-    lines.push(`    why: ${clean(h.why)}`);
+    lines.push(`    ${oneLine(h.description).slice(0, 140)}`);
+    lines.push(`    why: ${oneLine(h.why)}`);
   });
   return lines.join('\n') + '\n';
-}
-
-function clean(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }

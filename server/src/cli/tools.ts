@@ -5,6 +5,7 @@ import type { CatalogTool } from '../core/catalog';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
+import { oneLine } from '../core/untrustedText';
 
 const HELP = `Usage: mcp-lens tools [--workspace DIR] [--config FILE] [--trust] [--json]
 
@@ -66,9 +67,4 @@ function renderText(servers: ServerStatus[], byServer: Map<string, CatalogTool[]
     for (const t of list) lines.push(`  ${t.name.padEnd(width)}  ${oneLine(t.description).slice(0, 100)}`);
   }
   return lines.join('\n') + '\n';
-}
-
-/** Third-party text on a terminal: no control characters, one line. */
-function oneLine(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }

@@ -7,11 +7,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SearchResponse, TokenMetrics } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { savingsPercent } from '../core/tokens';
+import { stripControls } from '../core/untrustedText';
 import { selfCountingTokens } from './savings';
 
 /** Descriptions are untrusted third-party text and can be huge; this much is plenty to choose. */
 export const MAX_DESCRIPTION_CHARS = 500;
 export const TRUNCATED_MARK = '…[truncated]';
+/** A schema larger than this (as JSON) is not inlined: it would cost more than the search saves. */
+export const MAX_INLINE_SCHEMA_CHARS = 8000;
 
 export interface FindToolsMatch {
   name: string;
@@ -22,6 +25,8 @@ export interface FindToolsMatch {
   /** Which signals ranked it: keyword, meaning (embeddings), usage (this workspace's history). */
   signals: string[];
   input_schema?: Record<string, unknown>;
+  /** Set instead of input_schema when the schema is too large to inline. */
+  input_schema_omitted?: string;
 }
 
 export interface FindToolsOutput {
@@ -33,8 +38,8 @@ export interface FindToolsOutput {
 }
 
 export function truncateDescription(text: string, max = MAX_DESCRIPTION_CHARS): string {
-  // Control characters have no business in a description and can upset terminals and UIs.
-  const clean = text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+  // Control characters, escape sequences and bidi overrides have no business in a description.
+  const clean = stripControls(text);
   if (clean.length <= max) return clean;
   return clean.slice(0, max).trimEnd() + TRUNCATED_MARK;
 }
@@ -57,7 +62,9 @@ export function renderFindTools(
     };
     if (i < inlineSchemas) {
       const schema = hit.inputSchema ?? findTool(hit.name)?.inputSchema;
-      if (schema) m.input_schema = schema;
+      const size = schema ? JSON.stringify(schema).length : 0;
+      if (schema && size <= MAX_INLINE_SCHEMA_CHARS) m.input_schema = schema;
+      else if (schema) m.input_schema_omitted = `${size} characters; call get_tool_schema("${hit.name}") for it`;
     }
     return m;
   });

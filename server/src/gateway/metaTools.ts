@@ -12,6 +12,9 @@ import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, MAX_LIMIT, MAX_QU
 import type { TokenAccounting } from './savings';
 import { summarizeTools } from './serverSummary';
 
+/** get_tool_schema returns descriptions up to this long (find_tools: MAX_DESCRIPTION_CHARS). */
+export const MAX_SCHEMA_DESCRIPTION_CHARS = 8000;
+
 /** Arguments larger than this (as JSON) are refused before reaching any server. */
 export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
 
@@ -121,8 +124,9 @@ function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResul
 
 function fullDefinition(t: CatalogTool): Record<string, unknown> {
   const d: Record<string, unknown> = { name: t.name, server: t.server, original_name: t.originalName };
-  if (t.title !== undefined) d.title = t.title;
-  d.description = t.description;
+  if (t.title !== undefined) d.title = truncateDescription(t.title, 200);
+  // The full definition, but a megabyte of description helps no model: cut long ones with a mark.
+  d.description = truncateDescription(t.description, MAX_SCHEMA_DESCRIPTION_CHARS);
   d.input_schema = t.inputSchema;
   if (t.outputSchema !== undefined) d.output_schema = t.outputSchema;
   if (t.annotations !== undefined) d.annotations = t.annotations;

@@ -13,10 +13,10 @@ import { KeywordIndex } from '../core/search/keywordIndex';
 import type { RankedList, RankedTool, SearchOptions, ToolIndex } from '../core/search/types';
 import type { Embedder, PullProgress } from '../adapters/embed/embedder';
 import { LanceToolStore } from '../adapters/store/lanceToolStore';
-import type { StoredTool, ToolStore } from '../adapters/store/toolStore';
+import type { StoredTool, StoredVector, ToolStore } from '../adapters/store/toolStore';
 import { DEFAULT_BACKOFF, WakeableSleep, type BackoffPolicy } from './backoff';
 import { healthFromError, searchMode, skipsQueries, type HealthState } from './embedderHealth';
-import { toolEntry, type ToolEntry } from './toolEntries';
+import { embeddingInput, toolEntry, type ToolEntry } from './toolEntries';
 import { VectorMatrix } from './vectorMatrix';
 
 /**
@@ -49,7 +49,7 @@ export interface HybridIndexOptions {
 export class HybridToolIndex implements ToolIndex {
   private readonly keyword = new KeywordIndex();
   private readonly listeners = new Set<() => void>();
-  private readonly rows = new Map<string, StoredTool>();
+  private readonly rows = new Map<string, StoredVector>();
   private entries = new Map<string, ToolEntry>();
   private readonly matrix = new VectorMatrix();
   private matrixDirty = true;
@@ -92,7 +92,8 @@ export class HybridToolIndex implements ToolIndex {
     this.synced = true;
     this.lastRefresh = Date.now();
     this.matrixDirty = true;
-    if (this.store.readOnly) await this.loadRows();
+    // A reader picks up what the writer committed since; unchanged, it reads nothing.
+    if (this.store.readOnly) await this.loadRows(true);
     await this.deleteRemoved();
     this.kick();
     this.fire();
@@ -177,10 +178,12 @@ export class HybridToolIndex implements ToolIndex {
     }
   }
 
-  private async loadRows(): Promise<void> {
+  /** `onlyChanged`: skip the read when the store has no commit since the last one (readers poll). */
+  private async loadRows(onlyChanged = false): Promise<void> {
     try {
       // Merged, not replaced: a read-only instance keeps the vectors it embedded in memory.
-      const rows = await this.store.readAll();
+      const rows = onlyChanged ? await this.store.readChanged() : await this.store.readAll();
+      if (!rows) return;
       for (const r of rows) this.rows.set(r.id, r);
       this.matrixDirty = true;
     } catch (err) {
@@ -291,6 +294,8 @@ export class HybridToolIndex implements ToolIndex {
   private async runLoop(): Promise<void> {
     let delay = this.backoff.initialMs;
     while (!this.closed) {
+      // A reader first takes what the writer has embedded meanwhile, so it embeds only what is still missing.
+      if (this.store.readOnly) await this.loadRows(true);
       const todo = [...this.entries.values()].filter((e) => !this.isCurrent(e));
       if (todo.length === 0 && this.health.kind === 'ok') return;
       // A quick probe first tells the user at once that Ollama is absent, instead of after
@@ -320,20 +325,14 @@ export class HybridToolIndex implements ToolIndex {
     const chunk = todo.slice(0, this.options.chunkSize ?? 64);
     const embedder = this.embedder!;
     try {
-      const vectors = await embedder.embedDocuments(chunk.map((e) => e.text), this.stop.signal);
+      const inputs = chunk.map((e) => embeddingInput(e.tool));
+      const vectors = await embedder.embedDocuments(inputs.map((i) => i.text), this.stop.signal);
       const rows = chunk
-        .filter((e) => this.entries.get(e.tool.key) === e)
-        .map((e): StoredTool => ({
-          id: e.tool.key,
-          server: e.tool.server,
-          tool: e.tool.originalName,
-          text: e.text,
-          inputSchemaJson: e.schemaJson,
-          contentHash: e.hash,
-          model: embedder.id,
-          vector: Float32Array.from(vectors[chunk.indexOf(e)]),
-        }));
-      for (const r of rows) this.rows.set(r.id, r);
+        .map((e, i): [ToolEntry, number] => [e, i])
+        .filter(([e]) => this.entries.get(e.tool.key) === e)
+        .map(([e, i]) => storedTool(e, embedder.id, Float32Array.from(vectors[i]), inputs[i]));
+      // In memory only what search needs; text and schema go to the store and are dropped.
+      for (const r of rows) this.rows.set(r.id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, vector: r.vector });
       this.matrixDirty = true;
       this.setHealth({ kind: 'ok' });
       await this.persist(rows);
@@ -353,8 +352,17 @@ export class HybridToolIndex implements ToolIndex {
     } catch (err) {
       this.log.warn(`tool store ${this.store.dir}: writing ${rows.length} vector(s) failed (${err instanceof Error ? err.message : String(err)})`);
       await this.store.rebuild('a write failed').catch(() => undefined);
-      const all = [...this.rows.values()].filter((r) => r.model === this.embedder?.id);
+      const all = [...this.rows.values()].flatMap((r) => {
+        const entry = this.entries.get(r.id);
+        return entry && r.model === this.embedder?.id && r.contentHash === entry.hash ? [storedTool(entry, r.model, r.vector)] : [];
+      });
       await this.store.upsert(all).catch((e: unknown) => this.log.error(`tool store ${this.store.dir}: vectors kept in memory only: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
+}
+
+/** The row written for a tool; text and schema are rebuilt from the catalog tool when not given. */
+function storedTool(entry: ToolEntry, model: string, vector: Float32Array, input = embeddingInput(entry.tool)): StoredTool {
+  const t = entry.tool;
+  return { id: t.key, server: t.server, tool: t.originalName, text: input.text, inputSchemaJson: input.schemaJson, contentHash: entry.hash, model, vector };
 }

@@ -7,17 +7,29 @@ import { createHash } from 'node:crypto';
 import type { CatalogTool } from '../core/catalog';
 import { embeddingText } from '../core/search/documentText';
 
+/**
+ * A catalog tool and its hash. The text and schema JSON are not kept: at 2,220 tools they
+ * would be a second copy of every description and schema for the life of the index, and they
+ * are only needed for the few tools being embedded (`embeddingInput` rebuilds them).
+ */
 export interface ToolEntry {
   tool: CatalogTool;
-  text: string;
-  schemaJson: string;
   hash: string;
 }
 
+/** What is embedded and stored for a tool. */
+export interface EmbeddingInput {
+  text: string;
+  schemaJson: string;
+}
+
+export function embeddingInput(tool: CatalogTool): EmbeddingInput {
+  return { text: embeddingText(tool), schemaJson: stableJson(tool.inputSchema) };
+}
+
 export function toolEntry(tool: CatalogTool): ToolEntry {
-  const text = embeddingText(tool);
-  const schemaJson = stableJson(tool.inputSchema);
-  return { tool, text, schemaJson, hash: createHash('sha256').update(text).update('\n\0').update(schemaJson).digest('hex') };
+  const { text, schemaJson } = embeddingInput(tool);
+  return { tool, hash: createHash('sha256').update(text).update('\n\0').update(schemaJson).digest('hex') };
 }
 
 /** JSON with object keys sorted at every depth. */

@@ -3,15 +3,11 @@
  * rows in memory for search; the store only makes them survive a restart.
  */
 
-/** One embedded tool as stored. */
-export interface StoredTool {
+/** What the index reads back and keeps in memory for one embedded tool. */
+export interface StoredVector {
   /** Catalog key `server/originalName`. */
   id: string;
   server: string;
-  tool: string;
-  /** Exactly the text that was embedded (without a model's task prefix). */
-  text: string;
-  inputSchemaJson: string;
   /** sha256 of the embedded text and the input schema: equal hash and model → no re-embedding. */
   contentHash: string;
   /** Embedder id, e.g. `ollama:nomic-embed-text`. */
@@ -19,12 +15,25 @@ export interface StoredTool {
   vector: Float32Array;
 }
 
+/**
+ * One embedded tool as written. Text and schema are stored so a person can see what was
+ * embedded; the index never reads them back (it hashes the live catalog instead).
+ */
+export interface StoredTool extends StoredVector {
+  tool: string;
+  /** Exactly the text that was embedded (without a model's task prefix). */
+  text: string;
+  inputSchemaJson: string;
+}
+
 export interface ToolStore {
   /** True when another process (or index instance) owns the folder: writes are refused. */
   readonly readOnly: boolean;
   readonly dir: string;
-  /** Every row. A read-only store reads the latest version the writer committed. */
-  readAll(): Promise<StoredTool[]>;
+  /** Every row's vector and hash. A read-only store reads the latest version the writer committed. */
+  readAll(): Promise<StoredVector[]>;
+  /** Like readAll, but undefined when nothing was committed since the last read (a reader polls with this). */
+  readChanged(): Promise<StoredVector[] | undefined>;
   /** Inserts or replaces rows by id. A vector dimension change recreates the table. */
   upsert(rows: readonly StoredTool[]): Promise<void>;
   delete(ids: readonly string[]): Promise<void>;

@@ -246,7 +246,11 @@ export class UpstreamConnection {
         if (Date.now() >= deadline || describeSpawnError(this.config, error)) break;
       }
     }
-    if (!session) throw new Error(failures.join('; '));
+    if (!session) {
+      // A process that died while starting usually said why on stderr: that is the useful part.
+      const last = this.stderr.lastLine();
+      throw new Error(failures.join('; ') + (last && this.config.type === 'stdio' ? ` (stderr: ${last})` : ''));
+    }
     if (gen !== this.generation) return void (await closeSessionProcess(session));
     this.session = session;
     try {

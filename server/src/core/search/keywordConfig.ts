@@ -45,6 +45,14 @@ export interface KeywordConfig {
   fillerWords: boolean;
   /** Score multiplier 1 + nameBonus × (idf-weighted share of the tool's name words in the query); 0 = off. */
   nameBonus: number;
+  /** Score multiplier 1 + coverage × (idf-weighted share of the query's words the tool holds); 0 = off. */
+  coverage: number;
+  /** Query-term frequency saturation (BM25's k3): a word the query repeats weighs more; 0 = each word once. */
+  queryK3: number;
+  /** Adds serverBoost × the best sibling tool's score (queries often need several tools of one service); 0 = off. */
+  serverBoost: number;
+  /** Pseudo-relevance feedback: expansion terms from the top `docs` results, `terms` of them at `weight`; weight 0 = off. */
+  prf: { docs: number; terms: number; weight: number };
 }
 
 export const DEFAULT_KEYWORD_CONFIG: KeywordConfig = {
@@ -61,5 +69,9 @@ export const DEFAULT_KEYWORD_CONFIG: KeywordConfig = {
   bigrams: 0.6,
   exact: 0,
   nameBonus: 0.5,
+  coverage: 0,
+  queryK3: 0,
+  serverBoost: 0,
+  prf: { docs: 3, terms: 10, weight: 0 },
   fillerWords: true,
 };

@@ -85,10 +85,18 @@ export class KeywordIndex implements ToolSearcher {
     if (options.limit <= 0 || this.docs.length === 0) return [];
     const qterms = this.queryTerms([query, ...(options.keywords ?? [])].join(' '));
     if (qterms.length === 0) return [];
-    const { docs, scores } = this.index.score(qterms);
-    const depth = Math.max(options.limit, this.config.nameBonus > 0 ? RERANK_DEPTH : 0);
-    let top = topK(docs, scores, depth, (d) => options.server === undefined || this.docs[d].server === options.server);
-    if (this.config.nameBonus > 0) top = this.boostNames(top, qterms);
+    const accept = (d: number) => options.server === undefined || this.docs[d].server === options.server;
+    const c = this.config;
+    const depth = Math.max(options.limit, c.nameBonus > 0 || c.coverage > 0 || c.serverBoost > 0 ? RERANK_DEPTH : 0);
+    let { docs, scores } = this.index.score(qterms);
+    let top = topK(docs, scores, Math.max(depth, c.prf.docs), accept);
+    if (c.prf.weight > 0 && top.length > 0) {
+      const expanded = [...qterms, ...this.feedbackTerms(top.slice(0, c.prf.docs), qterms)];
+      ({ docs, scores } = this.index.score(expanded));
+      top = topK(docs, scores, depth, accept);
+    }
+    if (c.nameBonus > 0 || c.coverage > 0) top = this.boostNames(top, qterms);
+    if (c.serverBoost > 0) top = this.boostServers(top);
     return top.slice(0, options.limit).map(({ doc, score }) => ({
       key: this.docs[doc].key,
       score,
@@ -128,7 +136,11 @@ export class KeywordIndex implements ToolSearcher {
       if (id !== undefined) out.push({ id, weight, term, ...(surface !== undefined ? { surface } : {}) });
     };
     const stems = words.map((w) => this.stem(w));
-    stems.forEach((s, i) => add(s, 1, words[i]));
+    const qtf = new Map<string, number>();
+    for (const s of stems) qtf.set(s, (qtf.get(s) ?? 0) + 1);
+    const k3 = this.config.queryK3;
+    // Saturated like BM25's document tf, normalised so a word typed once weighs 1.
+    stems.forEach((s, i) => add(s, k3 > 0 ? (qtf.get(s)! * (k3 + 1)) / (k3 + qtf.get(s)!) : 1, words[i]));
     if (this.config.exact > 0) words.forEach((w, i) => w !== stems[i] && add(`=${w}`, this.config.exact));
     if (this.config.synonyms > 0) {
       const table = synonymTable(this.stem);
@@ -156,9 +168,60 @@ export class KeywordIndex implements ToolSearcher {
         if (inQuery.has(t)) have += idf;
       }
       const coverage = all > 0 ? have / all : 0;
-      return { doc, score: score * (1 + this.config.nameBonus * coverage) };
+      return { doc, score: score * (1 + this.config.nameBonus * coverage) * (1 + this.config.coverage * this.queryCoverage(doc, qterms)) };
     });
     return boosted.sort((a, b) => b.score - a.score || a.doc - b.doc);
+  }
+
+  /** Idf-weighted share of the typed query words the tool holds in any field. */
+  private queryCoverage(doc: number, qterms: readonly QueryTerm[]): number {
+    if (this.config.coverage === 0) return 0;
+    const terms = this.docs[doc].terms;
+    let have = 0;
+    let all = 0;
+    for (const q of qterms) {
+      if (q.surface === undefined) continue;
+      const idf = this.index.idf(q.id);
+      all += idf;
+      if (terms.has(q.term)) have += idf;
+    }
+    return all > 0 ? have / all : 0;
+  }
+
+  /** score + serverBoost × the best other candidate of the same server. */
+  private boostServers(top: Scored[]): Scored[] {
+    const best = new Map<string, [number, number]>();
+    for (const { doc, score } of top) {
+      const s = this.docs[doc].server;
+      const b = best.get(s);
+      if (!b) best.set(s, [score, 0]);
+      else if (score > b[0]) best.set(s, [score, b[0]]);
+      else if (score > b[1]) b[1] = score;
+    }
+    const boosted = top.map(({ doc, score }) => {
+      const [first, second] = best.get(this.docs[doc].server)!;
+      return { doc, score: score + this.config.serverBoost * (score === first ? second : first) };
+    });
+    return boosted.sort((a, b) => b.score - a.score || a.doc - b.doc);
+  }
+
+  /** RM3-style expansion: the unigram terms of the top documents, weighted by each document's score share and the term's idf. */
+  private feedbackTerms(top: readonly Scored[], qterms: readonly QueryTerm[]): QueryTerm[] {
+    const { terms: m, weight } = this.config.prf;
+    const inQuery = new Set(qterms.map((q) => q.id));
+    const total = top.reduce((a, t) => a + t.score, 0) || 1;
+    const w = new Map<number, number>();
+    for (const { doc, score } of top) {
+      const own = this.docs[doc].terms;
+      for (const t of own) {
+        const id = this.index.termId(t);
+        if (id === undefined || inQuery.has(id)) continue;
+        w.set(id, (w.get(id) ?? 0) + (score / total) * this.index.idf(id) / own.size);
+      }
+    }
+    const best = [...w].sort((a, b) => b[1] - a[1]).slice(0, m);
+    const max = best[0]?.[1] ?? 1;
+    return best.map(([id, v]) => ({ id, weight: (weight * v) / max, term: '' }));
   }
 
   private why(doc: number, qterms: readonly QueryTerm[]): string {

@@ -1,0 +1,155 @@
+/**
+ * Sidecar memory and start-up at catalog scale: the real index path (HybridToolIndex over
+ * LanceDB, OllamaEmbedder over HTTP) on the toolbench catalog (2,220 tools), each scenario in
+ * a child process bundled like dist/server.js, so neither tsx, the harness nor the fake
+ * Ollama (which runs here, in the parent, answering 768-dim vectors like nomic-embed-text)
+ * counts toward the figures.
+ *
+ *   node --import tsx server/src/bench/sidecarMemory.ts [--tools FILE] [--json]   (npm run bench:memory)
+ *
+ * Scenarios: a bare node process and LanceDB's load alone (to attribute memory), keyword
+ * only, cold start (every tool embedded), warm start (nothing to embed), Ollama unreachable
+ * on an empty store and on a filled one, and a second process opening the store read-only
+ * while another process holds its lock.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import type { ChildReport } from './sidecarMemoryChild';
+
+interface Row extends ChildReport {
+  /** `/api/embed` inputs the fake Ollama answered during the scenario. */
+  embeddings: number;
+}
+
+interface FakeOllamaLike {
+  url: string;
+  embedInputs: string[];
+  resetCounters(): void;
+  close(): Promise<void>;
+}
+
+const REPO = repoRoot();
+const DEFAULT_TOOLS = join(REPO, '..', 'shared', 'bench', 'toolbench', 'tools.json');
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { tools: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const toolsFile = resolve(values.tools ?? DEFAULT_TOOLS);
+  if (!existsSync(toolsFile)) throw new Error(`no tools file at ${toolsFile} (give --tools FILE)`);
+  const child = await bundleChild();
+  // The fake Ollama is a test fixture: loaded by path so no bundle ever includes it.
+  const fixture = join(REPO, 'test', 'fixtures', 'fakeOllama.ts');
+  const { startFakeOllama } = (await import(fixture)) as { startFakeOllama(o: { models: Record<string, number> }): Promise<FakeOllamaLike> };
+  const ollama = await startFakeOllama({ models: { 'nomic-embed-text': 768 } });
+  const unreachable = await closedPortUrl();
+  const work = mkdtempSync(join(tmpdir(), 'mcp-lens-memory-'));
+  const rows: Row[] = [];
+  try {
+    const store = join(work, 'store');
+    const run = async (scenario: string, label: string, dir: string, url: string) => {
+      ollama.resetCounters();
+      const r = await runChild(child, [scenario, toolsFile, dir, url]);
+      rows.push({ ...r, scenario: label, embeddings: ollama.embedInputs.length });
+    };
+    await run('baseline', 'node baseline', work, unreachable);
+    await run('lance-load', 'LanceDB load+connect only', join(work, 'lance-only'), unreachable);
+    await run('keyword', 'keyword only (MemoryToolIndex)', work, unreachable);
+    await run('hybrid', 'cold start', store, ollama.url);
+    await run('hybrid', 'warm start', store, ollama.url);
+    await run('hybrid', 'Ollama unreachable, empty store', join(work, 'empty'), unreachable);
+    await run('hybrid', 'Ollama unreachable, filled store', store, unreachable);
+    await withForeignLock(store, () => run('hybrid', 'second process (store locked elsewhere)', store, ollama.url));
+  } finally {
+    await ollama.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  else process.stdout.write(`${table(rows, toolsFile)}\n`);
+}
+
+/** Bundles the child like esbuild.mjs bundles the sidecar, next to node_modules so LanceDB resolves. */
+async function bundleChild(): Promise<string> {
+  const outfile = join(REPO, 'node_modules', '.cache', 'mcp-lens-bench', 'sidecarMemoryChild.cjs');
+  mkdirSync(dirname(outfile), { recursive: true });
+  await build({
+    entryPoints: [join(__dirname, 'sidecarMemoryChild.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    external: ['@lancedb/lancedb', 'apache-arrow'],
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function runChild(file: string, args: string[]): Promise<ChildReport> {
+  return new Promise((resolvePromise, reject) => {
+    const proc = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`child ${args[0]} exited ${code}: ${err.trim()}`));
+      try {
+        resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '') as ChildReport);
+      } catch {
+        reject(new Error(`child ${args[0]} printed no report: ${out.slice(0, 500)} ${err.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+/**
+ * The store's lock as a live editor sidecar would hold it: the lock file names this (live)
+ * process, so the child must open read-only. Removed afterwards.
+ */
+async function withForeignLock(storeDir: string, fn: () => Promise<void>): Promise<void> {
+  const lock = join(storeDir, 'toolStore.lock');
+  writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+  try {
+    await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** A URL on a port nothing listens on (bound, then released), for "Ollama unreachable". */
+function closedPortUrl(): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePromise(`http://127.0.0.1:${port}`));
+    });
+  });
+}
+
+function table(rows: Row[], toolsFile: string): string {
+  const head = '| scenario | ready ms | tools | embedded (store) | embeddings sent | LanceDB loaded | maxRSS MB | VmHWM MB | RSS MB | heap used MB | external MB | threads |';
+  const lines = rows.map((r) =>
+    `| ${r.scenario} | ${r.ready_ms} | ${r.tools} | ${r.embedded} | ${r.embeddings} | ${r.lance_loaded ? 'yes' : 'no'} | ${r.max_rss_mb} | ${r.vm_hwm_mb} | ${r.rss_mb} | ${r.heap_used_mb} | ${r.external_mb} | ${r.threads} |`,
+  );
+  const steps = rows.map((r) => `- ${r.scenario}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}`).join(' → ')} MB RSS`);
+  return [`sidecar memory: ${toolsFile}, node ${process.version}, one child process per row`, '', head, `|${'---|'.repeat(12)}`, ...lines, '', 'RSS by step:', ...steps].join('\n');
+}
+
+function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`sidecar memory: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
