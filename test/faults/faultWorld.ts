@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpLensSettings, RawServerEntry } from '../../protocol/settings';
-import { silentLogger } from '../../server/src/core/logger';
+import { sanitizeSettings, type McpLensSettings, type RawServerEntry } from '../../protocol/settings';
+import { LensApp } from '../../server/src/app/lensApp';
+import { lineLogger, silentLogger, type Logger } from '../../server/src/core/logger';
 import { createDashboardRoutes } from '../../server/src/gateway/dashboard/routes';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { ROOT, startLens, type LensWorld } from '../fixtures/gatewayLens';
+import { ROOT, makeWorkspace, startLens, type LensWorld, type TestWorkspace } from '../fixtures/gatewayLens';
 
 export const FAULTY = join(ROOT, 'test/fixtures/servers/faulty/faulty.mjs');
 const SERVERS = join(ROOT, 'test/fixtures/servers');
@@ -135,6 +136,47 @@ export function rssSampler(): { stop(): number } {
     stop() {
       clearInterval(timer);
       return Math.round(Math.max(peak, process.memoryUsage().rss) / (1024 * 1024));
+    },
+  };
+}
+
+/** Log lines a test can search (level: message). */
+export interface LogLines {
+  lines: string[];
+  logger: Logger;
+}
+
+export function captureLog(): LogLines {
+  const lines: string[] = [];
+  return { lines, logger: lineLogger((level, line) => lines.push(`${level}: ${line}`), 'info') };
+}
+
+/**
+ * A LensApp with the real tool index (LanceDB in `storageDir`, embeddings from `ollamaHost`),
+ * as the sidecar builds it; `servers` written to a temp workspace's mcp.json.
+ */
+export async function startIndexedLens(
+  upstreams: Record<string, RawServerEntry>,
+  opts: { storageDir: string; ollamaHost: string; log: Logger; workspace?: TestWorkspace },
+): Promise<LensWorld> {
+  const workspace = opts.workspace ?? makeWorkspace(upstreams);
+  const lens = await LensApp.start({
+    workspaceFolder: workspace.dir,
+    storageDir: opts.storageDir,
+    settings: sanitizeSettings({ embedding: { enabled: true, model: 'nomic-embed-text' }, ollama: { host: opts.ollamaHost } }),
+    configFile: workspace.configFile,
+    trusted: true,
+    approvals: {},
+    autoApprove: true,
+    inputs: {},
+    log: opts.log,
+  });
+  return {
+    lens,
+    workspace,
+    async close() {
+      await lens.close();
+      if (!opts.workspace) workspace.close();
     },
   };
 }

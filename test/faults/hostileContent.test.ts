@@ -1,7 +1,7 @@
 /**
  * Hostile tool text (prompt injection, HTML and script, ANSI escapes, NUL, bidi overrides, a
- * 1 MB description) from a fixture server beside server-everything: stored and searched in
- * full, cut short with a marker and cleaned in find_tools and get_tool_schema, rendered as
+ * 1 MB description) from a fixture server beside server-everything: kept up to 8,000
+ * characters (more flattened everyone's ranking), cut short with a marker and cleaned in find_tools and get_tool_schema, rendered as
  * text in the dashboard (headless chromium) with nothing executed, and printed clean by the
  * CLI `tools` and `search`. The older <script>/<img> fixture is covered in
  * test/server/dashboard.test.ts.
@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
+import { MAX_DESCRIPTION_CHARS } from '../../server/src/adapters/upstream/listing';
 import { TRUNCATED_MARK } from '../../server/src/gateway/findToolsResult';
 import { EVERYTHING, ROOT, makeWorkspace } from '../fixtures/gatewayLens';
 // @ts-expect-error -- a plain .mjs fixture module without types
@@ -49,11 +50,15 @@ describe('hostile tool text', () => {
     return { matches: (r.structuredContent as { matches: Match[] }).matches, raw: text(r) };
   }
 
-  it('stores the 1 MB description whole: a word deep inside it finds the tool', async () => {
+  it('keeps 8,000 characters of the 1 MB description, so it cannot flatten ranking for other servers', async () => {
     const tool = g.world.lens.tools().find((t) => t.originalName === 'megabyte')!;
-    assert.ok(tool.description.length > 1_000_000);
-    const { matches } = await find(DEEP_WORD);
-    assert.equal(matches[0]?.name, tool.name);
+    assert.equal(tool.description.length, MAX_DESCRIPTION_CHARS + TRUNCATED_MARK.length);
+    assert.ok(tool.description.endsWith(TRUNCATED_MARK));
+    // Indexed whole, it pushed get-sum out of the top 8 for this query.
+    const { matches } = await find('add two numbers');
+    assert.equal(g.world.lens.findTool(matches[0]!.name)?.originalName, 'get-sum');
+    const deep = await find(DEEP_WORD);
+    assert.ok(!deep.matches.some((m) => m.name === tool.name), 'text past the cap is not searchable');
   });
 
   it('find_tools cuts long descriptions with a marker and strips escapes, NUL and bidi controls', async () => {

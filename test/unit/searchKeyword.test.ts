@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { Bm25fIndex, type FieldConfig, type FieldTerms } from '../../server/src/core/search/bm25f';
+import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConfig';
 import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
 
 const OFF = { weight: 0, b: 0 };
@@ -82,4 +83,41 @@ test('KeywordIndex.setTools replaces the document set', () => {
 test('KeywordIndex keys with slashes stay whole', () => {
   const index = new KeywordIndex([tool('api', 'v1/users/list', 'List users')]);
   assert.deepEqual(keys(index.searchSync('users', { limit: 5 })), ['api/v1/users/list']);
+});
+
+test('Bm25fIndex: postings of interleaved terms keep every document, in order', () => {
+  const fields: FieldConfig = { name: { weight: 1, b: 0 }, server: OFF, description: OFF, params: OFF, context: OFF };
+  const index = new Bm25fIndex([doc({ name: ['x', 'y'] }), doc({ name: ['z'] }), doc({ name: ['y', 'x', 'x'] }), doc({ name: ['y'] })], fields, 1.2);
+  const df = (t: string) => index.docFrequency(index.termId(t)!);
+  assert.deepEqual([df('x'), df('y'), df('z')], [2, 3, 1]);
+  const { docs, scores } = index.score([{ id: index.termId('x')!, weight: 1 }]);
+  assert.deepEqual([...docs], [0, 2]);
+  // tf 1 vs 2 with b 0: (k1+1)·tf/(k1+tf) → 1 vs 2.2·2/3.2
+  assert.ok(Math.abs(scores[2] / scores[0] - (2.2 * 2) / 3.2) < 1e-9);
+});
+
+const PRICES: CatalogTool[] = [
+  tool('stocks', 'get_quote', 'Stock quote with price history'),
+  tool('crypto', 'coin_price', 'Current price of a coin'),
+  tool('maps', 'geocode', 'Address to coordinates'),
+];
+const PLAIN = { ...DEFAULT_KEYWORD_CONFIG, synonyms: 0, bigrams: 0, nameBonus: 0, coverage: 0, queryK3: 0 };
+const scoreOf = (index: KeywordIndex, query: string, key: string) => index.searchSync(query, { limit: 10 }).find((h) => h.key === key)!.score;
+
+test('KeywordIndex query-coverage boost multiplies by 1 + the idf-weighted share of query words held', () => {
+  const plain = new KeywordIndex(PRICES, PLAIN);
+  const covered = new KeywordIndex(PRICES, { ...PLAIN, coverage: 1 });
+  const idf = (df: number) => Math.log(1 + (3 - df + 0.5) / (df + 0.5));
+  // "price" is in two tools (df 2), "history" in one (df 1)
+  const share = idf(2) / (idf(2) + idf(1));
+  const ratio = (key: string) => scoreOf(covered, 'price history', key) / scoreOf(plain, 'price history', key);
+  assert.ok(Math.abs(ratio('stocks/get_quote') - 2) < 1e-9, 'holds every query word');
+  assert.ok(Math.abs(ratio('crypto/coin_price') - (1 + share)) < 1e-9, 'holds only "price"');
+});
+
+test('KeywordIndex query-term frequency: a word typed twice weighs 2(k3+1)/(k3+2)', () => {
+  const once = new KeywordIndex(PRICES, PLAIN);
+  const k3 = new KeywordIndex(PRICES, { ...PLAIN, queryK3: 3 });
+  assert.equal(scoreOf(once, 'price price', 'crypto/coin_price'), scoreOf(once, 'price', 'crypto/coin_price'));
+  assert.ok(Math.abs(scoreOf(k3, 'price price', 'crypto/coin_price') / scoreOf(k3, 'price', 'crypto/coin_price') - 1.6) < 1e-9);
 });

@@ -33,6 +33,8 @@ export interface ChildReport {
   threads: number;
   /** RSS (MB) at each step, to see which step costs what. */
   steps: Record<string, number>;
+  /** Milliseconds from opening the index to the end of each step. */
+  step_ms: Record<string, number>;
 }
 
 const QUERIES = ['track a package delivery', 'weather forecast for a city', 'translate text to french', 'send an email', 'stock price of a company'];
@@ -53,18 +55,23 @@ async function main(): Promise<void> {
   const tools = catalogToolsOf(JSON.parse(readFileSync(toolsFile, 'utf8')) as Parameters<typeof catalogToolsOf>[0]);
   steps.catalog = rssMb();
   const start = performance.now();
+  const stepMs: Record<string, number> = {};
+  const step = (name: string) => {
+    steps[name] = rssMb();
+    stepMs[name] = Math.round(performance.now() - start);
+  };
   const index = await openIndex(scenario, storeDir, ollamaUrl);
-  steps.opened = rssMb();
+  step('opened');
   await index.sync(tools);
-  steps.synced = rssMb();
+  step('synced');
   await ready(index, tools.length);
   const readyMs = performance.now() - start;
-  steps.ready = rssMb();
+  step('ready');
   for (const q of QUERIES) await index.search(q, { limit: 10 });
-  steps.searched = rssMb();
+  step('searched');
   const s = index.status();
   await index.close();
-  print(report(scenario, readyMs, tools.length, s.toolsEmbedded, s.mode.label, steps));
+  print({ ...report(scenario, readyMs, tools.length, s.toolsEmbedded, s.mode.label, steps), step_ms: stepMs });
 }
 
 async function openIndex(scenario: string, storeDir: string, ollamaUrl: string): Promise<ToolIndex> {
@@ -90,7 +97,7 @@ function ready(index: ToolIndex, total: number): Promise<void> {
   });
 }
 
-function report(scenario: string, readyMs: number, tools: number, embedded: number, mode: string, steps: Record<string, number>): ChildReport {
+function report(scenario: string, readyMs: number, tools: number, embedded: number, mode: string, steps: Record<string, number>, stepMs: Record<string, number> = {}): ChildReport {
   const mem = process.memoryUsage();
   const status = procStatus();
   return {
@@ -99,7 +106,7 @@ function report(scenario: string, readyMs: number, tools: number, embedded: numb
     tools,
     embedded,
     mode,
-    lance_loaded: Object.keys(require.cache).some((k) => k.includes('@lancedb')),
+    lance_loaded: lanceLoaded(),
     max_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
     vm_hwm_mb: mb((status.VmHWM ?? 0) * 1024),
     rss_mb: mb(mem.rss),
@@ -108,7 +115,17 @@ function report(scenario: string, readyMs: number, tools: number, embedded: numb
     array_buffers_mb: mb(mem.arrayBuffers),
     threads: status.Threads ?? 0,
     steps,
+    step_ms: stepMs,
   };
+}
+
+/** Whether LanceDB's native library is mapped into this process (Linux), else whether its JS was required. */
+function lanceLoaded(): boolean {
+  try {
+    return readFileSync('/proc/self/maps', 'utf8').includes('lancedb');
+  } catch {
+    return Object.keys(require.cache).some((k) => k.includes('@lancedb'));
+  }
 }
 
 /** /proc/self/status numbers (kB for memory lines). */

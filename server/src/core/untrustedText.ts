@@ -23,3 +23,11 @@ export function stripControls(text: string): string {
 export function oneLine(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, '').replace(BIDI, '').replace(CONTROLS, ' ').trim();
 }
+
+/** Appended where third-party text was cut short. */
+export const TRUNCATED_MARK = '…[truncated]';
+
+/** The text if it fits in `max` characters, else its first `max` characters and the mark. */
+export function capLength(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max).trimEnd() + TRUNCATED_MARK;
+}

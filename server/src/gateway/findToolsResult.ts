@@ -7,12 +7,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SearchResponse, TokenMetrics } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { savingsPercent } from '../core/tokens';
-import { stripControls } from '../core/untrustedText';
+import { TRUNCATED_MARK, capLength, stripControls } from '../core/untrustedText';
 import { selfCountingTokens } from './savings';
 
 /** Descriptions are untrusted third-party text and can be huge; this much is plenty to choose. */
 export const MAX_DESCRIPTION_CHARS = 500;
-export const TRUNCATED_MARK = '…[truncated]';
+export { TRUNCATED_MARK };
 /** A schema larger than this (as JSON) is not inlined: it would cost more than the search saves. */
 export const MAX_INLINE_SCHEMA_CHARS = 8000;
 
@@ -39,9 +39,7 @@ export interface FindToolsOutput {
 
 export function truncateDescription(text: string, max = MAX_DESCRIPTION_CHARS): string {
   // Control characters, escape sequences and bidi overrides have no business in a description.
-  const clean = stripControls(text);
-  if (clean.length <= max) return clean;
-  return clean.slice(0, max).trimEnd() + TRUNCATED_MARK;
+  return capLength(stripControls(text), max);
 }
 
 /** Builds the find_tools result; `returnedTokens` is what the client pays for its text. */

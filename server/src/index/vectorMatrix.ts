@@ -23,7 +23,11 @@ export class VectorMatrix {
     this.keys = kept.map((r) => r.key);
     this.servers = kept.map((r) => r.server);
     this.data = new Float32Array(kept.length * dim);
-    kept.forEach((r, i) => this.data.set(normalized(r.vector), i * dim));
+    // Normalized in place: no temporary vector per row (2,220 of them at each rebuild).
+    kept.forEach((r, i) => {
+      this.data.set(r.vector, i * dim);
+      normalizeInPlace(this.data.subarray(i * dim, (i + 1) * dim));
+    });
   }
 
   get size(): number {
@@ -79,7 +83,10 @@ function dot(data: Float32Array, base: number, q: Float32Array, dim: number): nu
 }
 
 function normalized(v: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(v);
+  return normalizeInPlace(Float32Array.from(v));
+}
+
+function normalizeInPlace(out: Float32Array): Float32Array {
   let sum = 0;
   for (let i = 0; i < out.length; i++) sum += out[i] * out[i];
   const norm = Math.sqrt(sum) || 1;

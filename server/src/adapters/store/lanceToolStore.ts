@@ -8,8 +8,10 @@
  * Memory (measured with `npm run bench:memory`, 2,220 tools): LanceDB's native library and
  * its thread pools cost about 23 MB RSS just to load, so it is loaded only when there is a
  * table on disk to read or a first vector to write — a sidecar without Ollama and without
- * stored vectors never loads it. Reads take only the columns the index needs, straight from
- * Arrow columns; caches and thread pools are capped (see `lance()`).
+ * stored vectors never loads it. A start whose store has not changed reads the flat
+ * snapshot beside the table instead (vectorSnapshot.ts) and does not load it either. Reads take
+ * only the columns the index needs, straight from Arrow columns; caches and thread pools are
+ * capped (see `LANCE_ENV`).
  */
 import type * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Schema, Utf8, type Table as ArrowTable } from 'apache-arrow';
@@ -19,11 +21,14 @@ import type { Logger } from '../../core/logger';
 import { SerialQueue } from './serialQueue';
 import { acquireStoreLock, type StoreLock } from './storeLock';
 import type { StoredTool, StoredVector, ToolStore } from './toolStore';
+import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
 
 const TABLE = 'tools';
 const COLUMNS = ['id', 'server', 'tool', 'text', 'input_schema', 'content_hash', 'model', 'vector'] as const;
 /** What the index reads back: text and schema are kept for people inspecting the store, not re-read. */
 const READ_COLUMNS = ['id', 'server', 'content_hash', 'model', 'vector'] as const;
+/** Quiet time after the last write before the snapshot is written again (a cold start writes in many chunks). */
+const SNAPSHOT_DELAY_MS = 500;
 
 /**
  * Environment LanceDB reads once, when its native module loads; a user's own values win.
@@ -67,7 +72,6 @@ export interface LanceToolStoreOptions {
   readOnly?: boolean;
 }
 
-
 export class LanceToolStore implements ToolStore {
   private readonly writes = new SerialQueue();
   private db: lancedb.Connection | undefined;
@@ -75,6 +79,19 @@ export class LanceToolStore implements ToolStore {
   private dimension: number | undefined;
   /** The table version the last readAll saw (readChanged compares against it). */
   private readVersion: number | undefined;
+  /** openTable has run once (a writer opens lazily when a snapshot stood in for the table). */
+  private opened = false;
+  /** The snapshot file the last readAll read. */
+  private snapshotSeen: SnapshotStamp | undefined;
+  /** The table holds commits the snapshot does not. */
+  private snapshotDirty = false;
+  private snapshotTimer: NodeJS.Timeout | undefined;
+  /**
+   * A writer's view of the table's rows, when known (after a full read, or from an empty
+   * table): the snapshot is written from it, and writes of new ids become plain appends. It
+   * shares the vectors the index holds, so it costs map entries, not vector copies.
+   */
+  private mirror: Map<string, StoredVector> | undefined;
 
   private constructor(
     readonly dir: string,
@@ -93,17 +110,30 @@ export class LanceToolStore implements ToolStore {
       else options.log.info(`tool store ${options.dir} is in use by process ${got.heldBy}; opening it read-only`);
     }
     const store = new LanceToolStore(options.dir, lock === undefined, options.log, lock);
-    await store.openTable();
+    // A snapshot is a committed state: the table is opened (and LanceDB loaded) only if it is unusable or a write comes.
+    if (!existsSync(store.snapshotPath)) await store.openTableOnce();
     return store;
   }
 
   async readAll(): Promise<StoredVector[]> {
-    if (!this.table && this.readOnly) await this.openTable();
+    const snapshot = readSnapshot(this.snapshotPath);
+    if (snapshot) {
+      this.snapshotSeen = snapshot.stamp;
+      if (!this.readOnly) this.mirror = new Map(snapshot.rows.map((r) => [r.id, r]));
+      return snapshot.rows;
+    }
+    this.snapshotSeen = undefined;
+    if (!this.table) await this.openTableOnce();
     if (!this.table) return [];
     try {
       const version = await this.table.version();
       const rows = await readRows(this.table);
       this.readVersion = version;
+      // A writer that had to read the table leaves a snapshot for the next start.
+      if (!this.readOnly) {
+        this.mirror = new Map(rows.map((r) => [r.id, r]));
+        this.scheduleSnapshot();
+      }
       return rows;
     } catch (err) {
       if (this.readOnly) throw contextError(`reading tool store ${this.dir}`, err);
@@ -113,45 +143,46 @@ export class LanceToolStore implements ToolStore {
   }
 
   async readChanged(): Promise<StoredVector[] | undefined> {
-    if (!this.table && this.readOnly) await this.openTable();
-    if (!this.table) return this.readVersion === undefined ? undefined : [];
-    if (this.readVersion !== undefined && (await this.table.version()) === this.readVersion) return undefined;
+    const stamp = snapshotStamp(this.snapshotPath);
+    if (stamp) return sameStamp(stamp, this.snapshotSeen) ? undefined : this.readAll();
+    // No snapshot: the writer is committing, or never wrote one. The table decides.
+    if (!this.table) await this.openTableOnce();
+    if (!this.table) return this.readVersion === undefined && this.snapshotSeen === undefined ? undefined : [];
+    if (this.snapshotSeen === undefined && this.readVersion !== undefined && (await this.table.version()) === this.readVersion) return undefined;
     return this.readAll();
   }
 
   upsert(rows: readonly StoredTool[]): Promise<void> {
-    return this.write(async () => {
+    return this.commit(async () => {
       if (rows.length === 0) return;
       const dimension = rows[0].vector.length;
       if (!this.table || this.dimension !== dimension) await this.createTable(dimension);
       const data = rows.map(toRecord);
-      await this.table!.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      // Only new ids (a cold start): an append, much lighter than mergeInsert's join.
+      const allNew = this.mirror !== undefined && rows.every((r) => !this.mirror!.has(r.id)) && new Set(rows.map((r) => r.id)).size === rows.length;
+      if (allNew) await this.table!.add(data);
+      else await this.table!.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      for (const r of rows) this.mirror?.set(r.id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, vector: r.vector });
     });
   }
 
   delete(ids: readonly string[]): Promise<void> {
-    return this.write(async () => {
+    return this.commit(async () => {
       if (!this.table || ids.length === 0) return;
       for (let i = 0; i < ids.length; i += 500) {
         await this.table.delete(`id IN (${ids.slice(i, i + 500).map(sqlString).join(', ')})`);
       }
+      for (const id of ids) this.mirror?.delete(id);
     });
   }
 
   rebuild(reason: string): Promise<void> {
-    return this.write(async () => {
-      this.log.warn(`rebuilding tool store ${this.dir}: ${reason}`);
-      this.table?.close();
-      this.table = undefined;
-      this.dimension = undefined;
-      this.readVersion = undefined;
-      this.db?.close();
-      this.db = undefined;
-      rmSync(dbPath(this.dir), { recursive: true, force: true });
-    });
+    return this.write(async () => this.rebuildNow(reason));
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.snapshotTimer);
+    if (this.snapshotDirty && !this.readOnly) await this.writes.run(() => this.flushSnapshot());
     await this.writes.idle();
     this.table?.close();
     this.table = undefined;
@@ -160,9 +191,73 @@ export class LanceToolStore implements ToolStore {
     this.lock?.release();
   }
 
+  private get snapshotPath(): string {
+    return join(dbPath(this.dir), `${TABLE}.vectors`);
+  }
+
   private write(job: () => Promise<void>): Promise<void> {
     if (this.readOnly) return Promise.reject(new Error(`tool store ${this.dir} is read-only (another process writes it)`));
     return this.writes.run(job);
+  }
+
+  /** A write that changes rows: the snapshot goes first (so it never disagrees with the table) and comes back once writes go quiet. */
+  private commit(job: () => Promise<void>): Promise<void> {
+    return this.write(async () => {
+      if (!this.opened) await this.openTable();
+      removeSnapshot(this.snapshotPath);
+      this.snapshotSeen = undefined;
+      try {
+        await job();
+      } catch (err) {
+        // What the table holds after a failed write is unknown: the snapshot will be read from it.
+        this.mirror = undefined;
+        throw err;
+      } finally {
+        this.scheduleSnapshot();
+      }
+    });
+  }
+
+  private scheduleSnapshot(): void {
+    this.snapshotDirty = true;
+    clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = setTimeout(() => {
+      this.writes.run(() => this.flushSnapshot()).catch(() => undefined);
+    }, SNAPSHOT_DELAY_MS);
+    this.snapshotTimer.unref();
+  }
+
+  /** In the write queue: the table's rows as the snapshot. A failure leaves no snapshot, only a slower next start. */
+  private async flushSnapshot(): Promise<void> {
+    if (!this.snapshotDirty) return;
+    this.snapshotDirty = false;
+    try {
+      if (!this.table) return removeSnapshot(this.snapshotPath);
+      writeSnapshot(this.snapshotPath, this.mirror ? [...this.mirror.values()] : await readRows(this.table));
+    } catch (err) {
+      removeSnapshot(this.snapshotPath);
+      this.log.debug(`tool store ${this.dir}: vector snapshot not written (${message(err)})`);
+    }
+  }
+
+  private async rebuildNow(reason: string): Promise<void> {
+    this.log.warn(`rebuilding tool store ${this.dir}: ${reason}`);
+    this.table?.close();
+    this.table = undefined;
+    this.dimension = undefined;
+    this.readVersion = undefined;
+    this.snapshotSeen = undefined;
+    this.mirror = new Map();
+    this.db?.close();
+    this.db = undefined;
+    // The snapshot lives in this folder too.
+    rmSync(dbPath(this.dir), { recursive: true, force: true });
+  }
+
+  /** A reader looks again every time (the writer may have created the table since); a writer once, in its queue. */
+  private async openTableOnce(): Promise<void> {
+    if (this.readOnly) return this.openTable();
+    if (!this.opened) await this.writes.run(() => (this.opened ? Promise.resolve() : this.openTable()));
   }
 
   private async connection(): Promise<lancedb.Connection> {
@@ -172,6 +267,7 @@ export class LanceToolStore implements ToolStore {
 
   /** Opens the table and checks it is one we wrote and can read; anything else is rebuilt. No table folder: LanceDB is not even loaded. */
   private async openTable(): Promise<void> {
+    this.opened = true;
     if (!existsSync(join(dbPath(this.dir), `${TABLE}.lance`))) return;
     try {
       const db = await this.connection();
@@ -187,7 +283,7 @@ export class LanceToolStore implements ToolStore {
         this.log.warn(`tool store ${this.dir} is unreadable (${message(err)}); the writer will rebuild it`);
         return;
       }
-      await this.rebuild(`it could not be opened (${message(err)})`);
+      await this.rebuildNow(`it could not be opened (${message(err)})`);
     }
   }
 
@@ -198,6 +294,7 @@ export class LanceToolStore implements ToolStore {
     }
     this.table = await (await this.connection()).createEmptyTable(TABLE, schemaFor(dimension), { mode: 'overwrite' });
     this.dimension = dimension;
+    if (!this.readOnly) this.mirror = new Map();
   }
 }
 

@@ -25,7 +25,18 @@ export class InFlightCalls {
   track(caller: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
     const own = new AbortController();
     this.calls.add(own);
-    return { signal: caller ? AbortSignal.any([caller, own.signal]) : own.signal, done: () => void this.calls.delete(own) };
+    // A listener removed in done() rather than AbortSignal.any, whose composite signals Node 20
+    // keeps alive as long as their sources: every call would leak into a long-lived caller signal.
+    const forward = () => own.abort(caller?.reason);
+    if (caller?.aborted) forward();
+    else caller?.addEventListener('abort', forward, { once: true });
+    return {
+      signal: own.signal,
+      done: () => {
+        caller?.removeEventListener('abort', forward);
+        this.calls.delete(own);
+      },
+    };
   }
 
   failAll(reason: Error): number {

@@ -6,7 +6,16 @@
 import * as z from 'zod/v4';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger } from '../../core/logger';
+import { capLength } from '../../core/untrustedText';
 import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from './types';
+
+/**
+ * Descriptions are kept up to this many characters. A megabyte of description helps no one
+ * and, indexed whole, flattens keyword ranking for every other server's tools (seen: get-sum
+ * fell out of the top 8 for "add two numbers" beside one 1 MB description).
+ */
+export const MAX_DESCRIPTION_CHARS = 8000;
+const MAX_TITLE_CHARS = 200;
 
 /** A server sending the same cursor forever must not keep us paging forever. */
 const MAX_PAGES = 1000;
@@ -64,7 +73,8 @@ export function toUpstreamTool(server: string, item: unknown, log: Logger): Upst
   }
   const tool: UpstreamTool = { server, name: item.name, inputSchema: inputSchemaOf(server, item.name, item.inputSchema, log) };
   if (typeof item.title === 'string') tool.title = item.title;
-  if (typeof item.description === 'string') tool.description = item.description;
+  if (typeof item.description === 'string') tool.description = capLength(item.description, MAX_DESCRIPTION_CHARS);
+  if (tool.title !== undefined) tool.title = capLength(tool.title, MAX_TITLE_CHARS);
   if (isObject(item.outputSchema)) tool.outputSchema = item.outputSchema;
   if (isObject(item.annotations)) tool.annotations = item.annotations;
   return tool;

@@ -34,14 +34,12 @@ function fieldLength(v: readonly string[] | TermBag): number {
   return Array.isArray(v) ? v.length : (v as TermBag).length;
 }
 
-interface Posting {
-  docs: Int32Array;
-  tf: Float32Array;
-}
-
 export class Bm25fIndex {
-  private readonly postings: Posting[] = [];
-  private readonly idfs: number[] = [];
+  /** Postings in one flat (CSR) layout: term t's documents are docs[offsets[t] .. offsets[t + 1]). */
+  private readonly offsets: Int32Array;
+  private readonly docs: Int32Array;
+  private readonly tf: Float32Array;
+  private readonly idfs: Float64Array;
   private readonly termIds = new Map<string, number>();
   private scores = new Float64Array(0);
   private touchedMark = new Uint8Array(0);
@@ -63,10 +61,12 @@ export class Bm25fIndex {
       }
       builder.endDocument(d);
     }
-    for (const l of builder.lists) {
-      this.postings.push({ docs: Int32Array.from(l.docs), tf: Float32Array.from(l.tf) });
-      const df = l.docs.length;
-      this.idfs.push(Math.log(1 + (docs.length - df + 0.5) / (df + 0.5)));
+    ({ offsets: this.offsets, docs: this.docs, tf: this.tf } = builder.finish());
+    const terms = this.offsets.length - 1;
+    this.idfs = new Float64Array(terms);
+    for (let t = 0; t < terms; t++) {
+      const df = this.offsets[t + 1] - this.offsets[t];
+      this.idfs[t] = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
     }
     this.scores = new Float64Array(docs.length);
     this.touchedMark = new Uint8Array(docs.length);
@@ -82,7 +82,7 @@ export class Bm25fIndex {
   }
 
   docFrequency(termId: number): number {
-    return this.postings[termId].docs.length;
+    return this.offsets[termId + 1] - this.offsets[termId];
   }
 
   /**
@@ -93,11 +93,10 @@ export class Bm25fIndex {
     const { scores, touchedMark, touched, k1 } = this;
     let n = 0;
     for (const { id, weight } of terms) {
-      const p = this.postings[id];
       const w = weight * this.idfs[id] * (k1 + 1);
-      for (let i = 0; i < p.docs.length; i++) {
-        const d = p.docs[i];
-        const tf = p.tf[i];
+      for (let i = this.offsets[id], end = this.offsets[id + 1]; i < end; i++) {
+        const d = this.docs[i];
+        const tf = this.tf[i];
         if (touchedMark[d] === 0) {
           touchedMark[d] = 1;
           touched[n++] = d;
@@ -114,13 +113,19 @@ export class Bm25fIndex {
 
 /**
  * Accumulates one document's pseudo frequencies in a flat array indexed by term id, then
- * appends them to the postings lists. (A Map per document was most of the build time —
- * allocation and GC — at 10k tools.)
+ * appends (term, document, tf) triples to growable typed arrays; `finish` counting-sorts them
+ * by term into the CSR layout. (A Map per document, then a JS array pair per term, were most
+ * of the build time — allocation and GC — at 10k tools.)
  */
 class PostingsBuilder {
-  readonly lists: { docs: number[]; tf: number[] }[] = [];
   private pseudo = new Float64Array(1024);
+  private df = new Int32Array(1024);
+  private terms = 0;
   private readonly seen: number[] = [];
+  private tripleTerm = new Int32Array(16384);
+  private tripleDoc = new Int32Array(16384);
+  private tripleTf = new Float32Array(16384);
+  private triples = 0;
   /** Shared bags resolved to term ids once, not once per document that shares them. */
   private readonly bagIds = new Map<ReadonlyMap<string, number>, { ids: Int32Array; counts: Float64Array }>();
 
@@ -144,12 +149,31 @@ class PostingsBuilder {
     for (const id of this.seen) {
       // A context term that was only this document's own cancels out to ~0: not a posting.
       if (this.pseudo[id] > 1e-9) {
-        this.lists[id].docs.push(doc);
-        this.lists[id].tf.push(this.pseudo[id]);
+        if (this.triples === this.tripleTerm.length) this.growTriples();
+        this.tripleTerm[this.triples] = id;
+        this.tripleDoc[this.triples] = doc;
+        this.tripleTf[this.triples] = this.pseudo[id];
+        this.triples++;
+        this.df[id]++;
       }
       this.pseudo[id] = 0;
     }
     this.seen.length = 0;
+  }
+
+  /** The postings grouped by term, documents ascending within a term (they were added in order). */
+  finish(): { offsets: Int32Array; docs: Int32Array; tf: Float32Array } {
+    const offsets = new Int32Array(this.terms + 1);
+    for (let t = 0; t < this.terms; t++) offsets[t + 1] = offsets[t] + this.df[t];
+    const next = offsets.slice(0, this.terms);
+    const docs = new Int32Array(this.triples);
+    const tf = new Float32Array(this.triples);
+    for (let i = 0; i < this.triples; i++) {
+      const at = next[this.tripleTerm[i]]++;
+      docs[at] = this.tripleDoc[i];
+      tf[at] = this.tripleTf[i];
+    }
+    return { offsets, docs, tf };
   }
 
   private addId(id: number, amount: number): void {
@@ -160,17 +184,27 @@ class PostingsBuilder {
   private idOf(term: string): number {
     let id = this.termIds.get(term);
     if (id === undefined) {
-      id = this.lists.length;
+      id = this.terms++;
       this.termIds.set(term, id);
-      this.lists.push({ docs: [], tf: [] });
       if (id >= this.pseudo.length) {
-        const grown = new Float64Array(this.pseudo.length * 2);
-        grown.set(this.pseudo);
-        this.pseudo = grown;
+        this.pseudo = grow(this.pseudo, new Float64Array(this.pseudo.length * 2));
+        this.df = grow(this.df, new Int32Array(this.df.length * 2));
       }
     }
     return id;
   }
+
+  private growTriples(): void {
+    const n = this.tripleTerm.length * 2;
+    this.tripleTerm = grow(this.tripleTerm, new Int32Array(n));
+    this.tripleDoc = grow(this.tripleDoc, new Int32Array(n));
+    this.tripleTf = grow(this.tripleTf, new Float32Array(n));
+  }
+}
+
+function grow<T extends Int32Array | Float32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 function averageLengths(docs: readonly FieldTerms[]): Record<FieldName, number> {

@@ -1,7 +1,8 @@
 /**
  * The keyword search MCP Lens always has, Ollama or not: BM25F over tool fields (bm25f.ts)
  * with identifier splitting and Porter2 stemming (tokenize.ts), a small synonym table
- * (synonyms.ts) and a name-coverage boost. Every step was kept only if it measured better on
+ * (synonyms.ts), query-term frequency, and a re-rank by name and query coverage. Every step
+ * was kept only if it measured better on
  * shared/bench; the ablation (mcp-lens bench, keyword mode, recall@5 / MRR@10) is in
  * ./keywordConfig.ts beside the chosen parameters.
  */
@@ -59,24 +60,30 @@ export class KeywordIndex implements ToolSearcher {
 
   /** Replace the document set (full rebuild; see bench for the measured time at 10k tools). */
   setTools(tools: readonly CatalogTool[]): void {
+    const bigrams = this.config.bigrams > 0;
+    // Each field's terms (and bigram strings) are built once and shared by the field, the
+    // server's context bag and the subtraction of the tool's own words from it.
     const perTool = tools.map((tool) => {
       const fields = toolFields(tool);
-      const terms = {} as Record<FieldName, string[]>;
-      for (const f of FIELD_NAMES) terms[f] = f === 'context' ? [] : this.terms(fields[f]);
-      return { tool, terms };
+      const unigrams = {} as Record<FieldName, string[]>;
+      const indexed = {} as Record<FieldName, string[] | TermBag>;
+      for (const f of FIELD_NAMES) {
+        unigrams[f] = f === 'context' ? [] : this.terms(fields[f]);
+        indexed[f] = bigrams ? withBigrams(unigrams[f]) : unigrams[f];
+      }
+      const own = [...(indexed.name as string[]), ...(indexed.description as string[])];
+      return { tool, unigrams, indexed, own };
     });
-    const contexts = this.config.fields.context.weight > 0 ? serverBags(perTool.map((p) => ({ server: p.tool.server, own: contextTerms(p.terms, this.config.bigrams > 0) }))) : undefined;
-    const fieldTerms: FieldTerms[] = [];
-    this.docs = [];
-    for (const { tool, terms } of perTool) {
+    const contexts = this.config.fields.context.weight > 0 ? serverBags(perTool.map((p) => ({ server: p.tool.server, own: p.own }))) : undefined;
+    this.docs = perTool.map(({ tool, unigrams }) => {
       const all = new Set<string>();
-      for (const f of FIELD_NAMES) for (const t of terms[f]) all.add(t);
-      this.docs.push({ key: tool.key, server: tool.server, nameTerms: [...new Set(terms.name)], terms: all });
-      const doc = {} as Record<FieldName, string[] | TermBag>;
-      for (const f of FIELD_NAMES) doc[f] = this.config.bigrams > 0 ? withBigrams(terms[f]) : terms[f];
-      if (contexts) doc.context = withoutOwn(contexts.get(tool.server)!, contextTerms(terms, this.config.bigrams > 0));
-      fieldTerms.push(doc);
-    }
+      for (const f of FIELD_NAMES) for (const t of unigrams[f]) all.add(t);
+      return { key: tool.key, server: tool.server, nameTerms: [...new Set(unigrams.name)], terms: all };
+    });
+    const fieldTerms: FieldTerms[] = perTool.map(({ tool, indexed, own }) => {
+      if (contexts) indexed.context = withoutOwn(contexts.get(tool.server)!, own);
+      return indexed;
+    });
     this.index = new Bm25fIndex(fieldTerms, this.config.fields, this.config.k1);
   }
 
@@ -85,18 +92,11 @@ export class KeywordIndex implements ToolSearcher {
     if (options.limit <= 0 || this.docs.length === 0) return [];
     const qterms = this.queryTerms([query, ...(options.keywords ?? [])].join(' '));
     if (qterms.length === 0) return [];
-    const accept = (d: number) => options.server === undefined || this.docs[d].server === options.server;
+    const { docs, scores } = this.index.score(qterms);
     const c = this.config;
-    const depth = Math.max(options.limit, c.nameBonus > 0 || c.coverage > 0 || c.serverBoost > 0 ? RERANK_DEPTH : 0);
-    let { docs, scores } = this.index.score(qterms);
-    let top = topK(docs, scores, Math.max(depth, c.prf.docs), accept);
-    if (c.prf.weight > 0 && top.length > 0) {
-      const expanded = [...qterms, ...this.feedbackTerms(top.slice(0, c.prf.docs), qterms)];
-      ({ docs, scores } = this.index.score(expanded));
-      top = topK(docs, scores, depth, accept);
-    }
-    if (c.nameBonus > 0 || c.coverage > 0) top = this.boostNames(top, qterms);
-    if (c.serverBoost > 0) top = this.boostServers(top);
+    const depth = Math.max(options.limit, c.nameBonus > 0 || c.coverage > 0 ? RERANK_DEPTH : 0);
+    let top = topK(docs, scores, depth, (d) => options.server === undefined || this.docs[d].server === options.server);
+    if (c.nameBonus > 0 || c.coverage > 0) top = this.rerank(top, qterms);
     return top.slice(0, options.limit).map(({ doc, score }) => ({
       key: this.docs[doc].key,
       score,
@@ -151,77 +151,34 @@ export class KeywordIndex implements ToolSearcher {
   }
 
   /**
-   * A tool whose name words the query covers is very likely the one meant (`take screenshot`
-   * → browser_take_screenshot): scale its score by 1 + nameBonus × (idf-weighted share of its
-   * name terms present in the query).
+   * Re-ranks the BM25F candidates by two coverage multipliers. Name coverage: a tool whose name
+   * words the query covers is very likely the one meant (`take screenshot` →
+   * browser_take_screenshot): × (1 + nameBonus × idf-weighted share of its name terms in the
+   * query). Query coverage: BM25 sums per-word evidence, so one frequent word can outscore a
+   * tool that matches every word once; × (1 + coverage × idf-weighted share of the query's
+   * words the tool holds) favours the tool that answers the whole request (rank-1 precision).
    */
-  private boostNames(top: Scored[], qterms: readonly QueryTerm[]): Scored[] {
-    const inQuery = new Set(qterms.filter((q) => q.surface !== undefined).map((q) => q.term));
+  private rerank(top: Scored[], qterms: readonly QueryTerm[]): Scored[] {
+    const typed = qterms.filter((q) => q.surface !== undefined);
+    const inQuery = new Set(typed.map((q) => q.term));
+    const queryIdf = typed.reduce((sum, q) => sum + this.index.idf(q.id), 0);
     const boosted = top.map(({ doc, score }) => {
-      const names = this.docs[doc].nameTerms;
+      const { nameTerms, terms } = this.docs[doc];
       let have = 0;
       let all = 0;
-      for (const t of names) {
+      for (const t of nameTerms) {
         const id = this.index.termId(t);
         const idf = id === undefined ? 0 : this.index.idf(id);
         all += idf;
         if (inQuery.has(t)) have += idf;
       }
-      const coverage = all > 0 ? have / all : 0;
-      return { doc, score: score * (1 + this.config.nameBonus * coverage) * (1 + this.config.coverage * this.queryCoverage(doc, qterms)) };
+      let held = 0;
+      for (const q of typed) if (terms.has(q.term)) held += this.index.idf(q.id);
+      const names = all > 0 ? have / all : 0;
+      const query = queryIdf > 0 ? held / queryIdf : 0;
+      return { doc, score: score * (1 + this.config.nameBonus * names) * (1 + this.config.coverage * query) };
     });
     return boosted.sort((a, b) => b.score - a.score || a.doc - b.doc);
-  }
-
-  /** Idf-weighted share of the typed query words the tool holds in any field. */
-  private queryCoverage(doc: number, qterms: readonly QueryTerm[]): number {
-    if (this.config.coverage === 0) return 0;
-    const terms = this.docs[doc].terms;
-    let have = 0;
-    let all = 0;
-    for (const q of qterms) {
-      if (q.surface === undefined) continue;
-      const idf = this.index.idf(q.id);
-      all += idf;
-      if (terms.has(q.term)) have += idf;
-    }
-    return all > 0 ? have / all : 0;
-  }
-
-  /** score + serverBoost × the best other candidate of the same server. */
-  private boostServers(top: Scored[]): Scored[] {
-    const best = new Map<string, [number, number]>();
-    for (const { doc, score } of top) {
-      const s = this.docs[doc].server;
-      const b = best.get(s);
-      if (!b) best.set(s, [score, 0]);
-      else if (score > b[0]) best.set(s, [score, b[0]]);
-      else if (score > b[1]) b[1] = score;
-    }
-    const boosted = top.map(({ doc, score }) => {
-      const [first, second] = best.get(this.docs[doc].server)!;
-      return { doc, score: score + this.config.serverBoost * (score === first ? second : first) };
-    });
-    return boosted.sort((a, b) => b.score - a.score || a.doc - b.doc);
-  }
-
-  /** RM3-style expansion: the unigram terms of the top documents, weighted by each document's score share and the term's idf. */
-  private feedbackTerms(top: readonly Scored[], qterms: readonly QueryTerm[]): QueryTerm[] {
-    const { terms: m, weight } = this.config.prf;
-    const inQuery = new Set(qterms.map((q) => q.id));
-    const total = top.reduce((a, t) => a + t.score, 0) || 1;
-    const w = new Map<number, number>();
-    for (const { doc, score } of top) {
-      const own = this.docs[doc].terms;
-      for (const t of own) {
-        const id = this.index.termId(t);
-        if (id === undefined || inQuery.has(id)) continue;
-        w.set(id, (w.get(id) ?? 0) + (score / total) * this.index.idf(id) / own.size);
-      }
-    }
-    const best = [...w].sort((a, b) => b[1] - a[1]).slice(0, m);
-    const max = best[0]?.[1] ?? 1;
-    return best.map(([id, v]) => ({ id, weight: (weight * v) / max, term: '' }));
   }
 
   private why(doc: number, qterms: readonly QueryTerm[]): string {
@@ -256,11 +213,6 @@ function topK(docs: Int32Array, scores: Float64Array, k: number, accept: (doc: n
     out[j] = { doc: d, score: s };
   }
   return out;
-}
-
-/** What a tool contributes to its siblings' context field: its name and description words. */
-function contextTerms(terms: Record<FieldName, readonly string[]>, bigrams: boolean): readonly string[] {
-  return bigrams ? [...withBigrams(terms.name), ...withBigrams(terms.description)] : [...terms.name, ...terms.description];
 }
 
 /** Term counts of each server's tools together (built once per server, not once per tool). */

@@ -1,0 +1,161 @@
+/**
+ * Dependencies failing under a running sidecar core (LensApp with the real LanceDB index and
+ * the fake Ollama): Ollama down, slow (10 s per call) or answering 500s; the LanceDB folder
+ * deleted or corrupted while running, read-only, or on a full disk (tiny tmpfs mounts: the
+ * tests run as root, which ignores chmod). Search must answer (keyword mode) and calls work.
+ * Index-level behaviour of the same faults: test/server/index.test.ts, toolStore.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
+import { EVERYTHING, until } from '../fixtures/gatewayLens';
+import { captureLog, startIndexedLens, type LogLines } from './faultWorld';
+import type { LensWorld } from '../fixtures/gatewayLens';
+
+async function sumFound(world: LensWorld): Promise<string> {
+  const r = await world.lens.search({ query: 'add two numbers' });
+  const top = r.hits.slice(0, 3).map((h) => h.originalName);
+  assert.ok(top.includes('get-sum'), `get-sum not in the top 3 (${r.mode.label}): ${top.join(', ')}`);
+  const sum = world.lens.tools().find((t) => t.originalName === 'get-sum')!;
+  const called = await world.lens.callTool(sum.name, { a: 40, b: 2 });
+  assert.ok(!called.isError);
+  return r.mode.label;
+}
+
+function tryMount(dir: string, sizeKb: number): boolean {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function unmount(dir: string): void {
+  try {
+    execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+  } catch {
+    /* not mounted */
+  }
+}
+
+describe('dependencies failing', () => {
+  let ollama: FakeOllama;
+  let root: string;
+
+  before(async () => {
+    ollama = await startFakeOllama();
+    root = mkdtempSync(join(tmpdir(), 'mcp-lens-deps-'));
+  });
+  after(async () => {
+    await ollama?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('Ollama down, then 10 s per call, then 500s: search answers in keyword mode and calls work', async () => {
+    const log = captureLog();
+    const world = await startIndexedLens({ everything: EVERYTHING }, { storageDir: join(root, 'ollama'), ollamaHost: ollama.url, log: log.logger });
+    try {
+      await until('every tool embedded', () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal, 20_000);
+      assert.match(await sumFound(world), /hybrid|meaning/i);
+      await ollama.down();
+      assert.match(await sumFound(world), /keyword/i);
+      await ollama.up();
+      ollama.slowMs = 10_000;
+      assert.match(await sumFound(world), /keyword/i, 'a 10 s embedder does not hold search up');
+      ollama.slowMs = 0;
+      ollama.failEmbeds(1000, 500);
+      assert.match(await sumFound(world), /keyword/i);
+      assert.ok(log.lines.some((l) => /^warn: tool index/.test(l)), 'the outage is logged');
+    } finally {
+      ollama.failEmbeds(0);
+      ollama.slowMs = 0;
+      await world.close();
+    }
+  });
+
+  it('the LanceDB folder deleted, then corrupted, while running: search and calls go on; a restart rebuilds', async () => {
+    const storageDir = join(root, 'damage');
+    const log = captureLog();
+    let world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
+    try {
+      await until('embedded', () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal, 20_000);
+      rmSync(join(storageDir, 'index'), { recursive: true, force: true });
+      await world.lens.reindex();
+      await sumFound(world);
+      for (const f of walk(join(storageDir, 'index'))) writeFileSync(f, 'garbage, not lance');
+      await world.lens.reindex();
+      await sumFound(world);
+    } finally {
+      await world.close();
+    }
+    for (const f of walk(join(storageDir, 'index'))) writeFileSync(f, 'garbage, not lance');
+    world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
+    try {
+      await until('re-embedded after the rebuild', () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal, 20_000);
+      assert.match(await sumFound(world), /hybrid|meaning/i);
+    } finally {
+      await world.close();
+    }
+  });
+
+  it('a storage folder made read-only while running, and at start: search and calls go on', async (t) => {
+    const storageDir = join(root, 'ro');
+    mkdirSync(storageDir);
+    if (!tryMount(storageDir, 16 * 1024)) return t.skip('cannot mount a tmpfs here (needs root); a read-only folder cannot be simulated with chmod as root');
+    let world: LensWorld | undefined;
+    try {
+      world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: captureLog().logger });
+      await until('embedded', () => world!.lens.indexStatus().toolsEmbedded === world!.lens.indexStatus().toolsTotal, 20_000);
+      execFileSync('mount', ['-o', 'remount,ro', storageDir]);
+      await world.lens.reindex();
+      await sumFound(world);
+      await world.close();
+      world = undefined;
+      const log = captureLog();
+      world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
+      await sumFound(world);
+      t.diagnostic(`index at start on a read-only folder: ${world.lens.indexStatus().mode.label}`);
+    } finally {
+      await world?.close();
+      unmount(storageDir);
+    }
+  });
+
+  it('a full disk under the tool store: search and calls go on, the failure is logged', async (t) => {
+    const storageDir = join(root, 'full');
+    mkdirSync(storageDir);
+    if (!tryMount(storageDir, 64)) return t.skip('cannot mount a tmpfs here (needs root)');
+    const log: LogLines = captureLog();
+    let world: LensWorld | undefined;
+    try {
+      world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
+      await sumFound(world);
+      await until('the write failure is reported', () => log.lines.some((l) => /ENOSPC|no space|store/i.test(l) && /^(warn|error)/.test(l)), 20_000);
+      await sumFound(world);
+    } finally {
+      await world?.close();
+      unmount(storageDir);
+    }
+  });
+});
+
+function walk(dir: string): string[] {
+  let out: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const n of names) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) out = out.concat(walk(p));
+    else if (!n.endsWith('.lock') && n !== 'lock') out.push(p);
+  }
+  return out;
+}
