@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../core/logger';
 import { SerialQueue } from './serialQueue';
-import { acquireStoreLock, type StoreLock } from './storeLock';
+import { WriterLock } from '../writerLock';
 import type { StoredTool, StoredVector, ToolStore } from './toolStore';
 import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
 
@@ -97,17 +97,21 @@ export class LanceToolStore implements ToolStore {
     readonly dir: string,
     readonly readOnly: boolean,
     private readonly log: Logger,
-    private readonly lock: StoreLock | undefined,
+    private readonly lock: WriterLock | undefined,
   ) {}
 
   /** Opens (or creates) the store; damage is repaired here, so this only throws when the folder itself is unusable. */
   static async open(options: LanceToolStoreOptions): Promise<LanceToolStore> {
     mkdirSync(options.dir, { recursive: true });
-    let lock: StoreLock | undefined;
+    let lock: WriterLock | undefined;
     if (!options.readOnly) {
-      const got = acquireStoreLock(join(options.dir, 'toolStore.lock'));
-      if ('lock' in got) lock = got.lock;
-      else options.log.info(`tool store ${options.dir} is in use by process ${got.heldBy}; opening it read-only`);
+      const candidate = new WriterLock(join(options.dir, 'toolStore.lock'));
+      if (candidate.tryAcquire()) lock = candidate;
+      else {
+        const holder = candidate.holder();
+        const why = holder === undefined ? 'its writer lock could not be taken' : `it is in use by process ${holder}`;
+        options.log.info(`tool store ${options.dir}: ${why}; opening it read-only`);
+      }
     }
     const store = new LanceToolStore(options.dir, lock === undefined, options.log, lock);
     // A snapshot is a committed state: the table is opened (and LanceDB loaded) only if it is unusable or a write comes.

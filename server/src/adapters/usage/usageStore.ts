@@ -10,7 +10,7 @@ import type { UsageEvent } from '../../core/usage/types';
 import { AppendLog } from './appendLog';
 import { hashArgs, loadSalt } from './argsHash';
 import { encodeLine, readLog, rewriteLog } from './framedLog';
-import { StoreLock } from './lockFile';
+import { WriterLock } from '../writerLock';
 import { fromStored, toStored } from './usageRecord';
 
 export const LOG_FILE = 'usage.log';
@@ -19,7 +19,7 @@ export class UsageStore {
   private constructor(
     private readonly dir: string,
     private readonly log: Logger,
-    private readonly lock: StoreLock,
+    private readonly lock: WriterLock,
     private salt: Buffer,
     private appender: AppendLog | undefined,
   ) {}
@@ -27,7 +27,7 @@ export class UsageStore {
   /** Creates the folder if needed, takes the lock if free, reads every intact record. */
   static async open(dir: string, log: Logger): Promise<{ store: UsageStore; events: UsageEvent[]; dropped: number }> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const lock = new StoreLock(join(dir, 'lock'));
+    const lock = new WriterLock(join(dir, 'lock'));
     const writer = lock.tryAcquire();
     if (!writer) log.info(`usage: ${dir} is written by another process; this one only reads it`);
     const salt = await loadSalt(join(dir, 'salt'));

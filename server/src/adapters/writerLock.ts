@@ -1,14 +1,16 @@
 /**
- * The writer lock of a usage store: a file created with O_EXCL holding the owner's pid. Only
- * the holder appends; another process on the same workspace reads. A lock whose pid is no
- * longer alive (the owner was killed) is stale and taken over.
+ * One writer per store folder (the tool index, the usage log): a file created with O_EXCL
+ * holding the owner's pid. Only the holder writes; another process on the same workspace
+ * reads. A lock whose pid is no longer alive (the owner was killed), or that holds our own pid
+ * without this process holding it (a crashed run whose pid was reused), is stale and taken
+ * over.
  */
 import { openSync, closeSync, writeSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 
 /** Lock files this process holds (two trackers in one process must not both write). */
 const heldHere = new Set<string>();
 
-export class StoreLock {
+export class WriterLock {
   private held = false;
   private readonly onExit = () => this.release();
 
@@ -16,6 +18,11 @@ export class StoreLock {
 
   get isHeld(): boolean {
     return this.held;
+  }
+
+  /** The pid written in the lock file, if any (for "in use by process N" messages). */
+  holder(): number | undefined {
+    return readPid(this.path);
   }
 
   /** Tries to take the lock (once more after removing a stale one). Never throws. */
