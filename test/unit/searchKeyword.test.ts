@@ -8,7 +8,7 @@ import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
 const OFF = { weight: 0, b: 0 };
 
 function doc(partial: Partial<FieldTerms>): FieldTerms {
-  return { name: [], server: [], description: [], params: [], context: [], ...partial };
+  return { name: [], server: [], description: [], params: [], group: '', shared: [], ...partial };
 }
 
 test('Bm25fIndex: field weights and length normalisation follow the BM25F formula exactly', () => {

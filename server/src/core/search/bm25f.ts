@@ -1,13 +1,18 @@
 /**
  * BM25F over an inverted index. Each tool is five fields (name, server, description, params,
- * sibling-tools context)
- * with their own weight and length normalisation; a term's per-document pseudo frequency
- * tf~ = Σ_f w_f · tf_f / (1 − b_f + b_f · len_f / avglen_f) is precomputed at build time, so a
- * query only walks the postings of its own terms: score = Σ_t q_t · idf_t · tf~ (k1 + 1) / (k1 + tf~),
- * idf_t = ln(1 + (N − df + 0.5) / (df + 0.5)). Postings are typed arrays; scores accumulate
- * into one reusable Float64Array, so a query costs its postings, never a scan of every tool.
+ * sibling-tools context) with their own weight and length normalisation; a term's per-document
+ * pseudo frequency tf~ = Σ_f w_f · tf_f / (1 − b_f + b_f · len_f / avglen_f), and
+ * score = Σ_t q_t · idf_t · tf~ (k1 + 1) / (k1 + tf~), idf_t = ln(1 + (N − df + 0.5) / (df + 0.5)).
+ *
+ * The four own fields are summed at build time into one posting per (term, document). The
+ * context field — the `shared` words of the document's group (its server's tools) minus its
+ * own — is kept once per (term, group): tf_context = group count − own count, length = group
+ * length − own length, added at query time (bm25fPostings.ts says why). So memory and build
+ * are O(total tokens) however many tools a server has; a query walks its terms' postings and
+ * the members of the groups that hold them, never a scan of every tool.
  */
-import { FIELD_NAMES, type FieldName } from './toolFields';
+import { PostingsBuilder, type Postings } from './bm25fPostings';
+import type { FieldName } from './toolFields';
 
 export interface FieldParams {
   weight: number;
@@ -16,61 +21,66 @@ export interface FieldParams {
 
 export type FieldConfig = Record<FieldName, FieldParams>;
 
+/** The fields a document holds itself (the context field is derived from its group). */
+export const OWN_FIELDS = ['name', 'server', 'description', 'params'] as const;
+export type OwnFieldName = (typeof OWN_FIELDS)[number];
+
 /**
- * A field given as term counts shared by many documents (a server's words) minus this
- * document's own words: the context field without copying the shared counts per tool.
+ * One document: its own fields' terms in order, and its place in a group. Each document's
+ * context field is the `shared` terms of the other documents of its group.
  */
-export interface TermBag {
-  counts: ReadonlyMap<string, number>;
-  minus: readonly string[];
-  /** Length after the subtraction. */
-  length: number;
-}
+export type FieldTerms = Record<OwnFieldName, readonly string[]> & {
+  group: string;
+  /** The terms this document lends its group's other members as context. */
+  shared: readonly string[];
+};
 
-/** One document's terms per field: in order, or as counts. */
-export type FieldTerms = Record<FieldName, readonly string[] | TermBag>;
-
-function fieldLength(v: readonly string[] | TermBag): number {
-  return Array.isArray(v) ? v.length : (v as TermBag).length;
-}
+/** Pseudo frequencies at or below this are cancellation residue, not a posting (as when the context was materialized). */
+const EPSILON = 1e-9;
 
 export class Bm25fIndex {
-  /** Postings in one flat (CSR) layout: term t's documents are docs[offsets[t] .. offsets[t + 1]). */
-  private readonly offsets: Int32Array;
-  private readonly docs: Int32Array;
-  private readonly tf: Float32Array;
+  private readonly p: Postings;
   private readonly idfs: Float64Array;
   private readonly termIds = new Map<string, number>();
-  private scores = new Float64Array(0);
-  private touchedMark = new Uint8Array(0);
-  private touched = new Int32Array(0);
+  /** Group g's members are members[memberOffsets[g] .. memberOffsets[g + 1]), ascending. */
+  private readonly memberOffsets: Int32Array;
+  private readonly members: Int32Array;
+  /** Each member's context multiplier w / (1 − b + b · len / avglen), aligned with `members` (0 = no context field). */
+  private readonly memberUnit: Float64Array;
+  private readonly scores: Float64Array;
+  private readonly touchedMark: Uint8Array;
+  private readonly touched: Int32Array;
   readonly size: number;
 
   constructor(docs: readonly FieldTerms[], fields: FieldConfig, readonly k1: number) {
-    this.size = docs.length;
+    const n = (this.size = docs.length);
+    const groupOf = groupIds(docs);
+    const groupCount = groupOf.reduce((max, g) => Math.max(max, g + 1), 0);
+    ({ offsets: this.memberOffsets, members: this.members } = membersByGroup(groupOf, groupCount));
+    const context = fields.context.weight > 0;
+    const contextUnit = context ? contextUnits(docs, groupOf, groupCount, fields.context) : new Float64Array(n);
+    this.memberUnit = Float64Array.from(this.members, (d) => contextUnit[d]);
+    const live = new Int32Array(groupCount);
+    for (let d = 0; d < n; d++) if (contextUnit[d] > 0) live[groupOf[d]]++;
     const avg = averageLengths(docs);
     const builder = new PostingsBuilder(this.termIds);
-    for (let d = 0; d < docs.length; d++) {
-      for (const f of FIELD_NAMES) {
+    for (let d = 0; d < n; d++) {
+      for (const f of OWN_FIELDS) {
         const terms = docs[d][f];
-        const length = fieldLength(terms);
-        if (length === 0 || fields[f].weight === 0) continue;
-        const unit = fields[f].weight / (1 - fields[f].b + (fields[f].b * length) / (avg[f] || 1));
-        if (Array.isArray(terms)) for (const t of terms as readonly string[]) builder.add(t, unit);
-        else builder.addBag(terms as TermBag, unit);
+        if (terms.length === 0 || fields[f].weight === 0) continue;
+        const unit = fields[f].weight / (1 - fields[f].b + (fields[f].b * terms.length) / (avg[f] || 1));
+        for (const t of terms) builder.add(t, unit);
       }
+      if (context) for (const t of docs[d].shared) builder.share(t);
       builder.endDocument(d);
     }
-    ({ offsets: this.offsets, docs: this.docs, tf: this.tf } = builder.finish());
-    const terms = this.offsets.length - 1;
+    this.p = builder.finish(groupOf, contextUnit, live);
+    const terms = this.p.df.length;
     this.idfs = new Float64Array(terms);
-    for (let t = 0; t < terms; t++) {
-      const df = this.offsets[t + 1] - this.offsets[t];
-      this.idfs[t] = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
-    }
-    this.scores = new Float64Array(docs.length);
-    this.touchedMark = new Uint8Array(docs.length);
-    this.touched = new Int32Array(docs.length);
+    for (let t = 0; t < terms; t++) this.idfs[t] = Math.log(1 + (n - this.p.df[t] + 0.5) / (this.p.df[t] + 0.5));
+    this.scores = new Float64Array(n);
+    this.touchedMark = new Uint8Array(n);
+    this.touched = new Int32Array(n);
   }
 
   termId(term: string): number | undefined {
@@ -82,21 +92,62 @@ export class Bm25fIndex {
   }
 
   docFrequency(termId: number): number {
-    return this.offsets[termId + 1] - this.offsets[termId];
+    return this.p.df[termId];
   }
 
   /**
    * Scores the documents holding any of the weighted terms. Returns the touched document ids
-   * and a view of their scores (valid until the next call).
+   * (in no particular order) and a view of their scores (valid until the next call).
    */
   score(terms: readonly { id: number; weight: number }[]): { docs: Int32Array; scores: Float64Array } {
-    const { scores, touchedMark, touched, k1 } = this;
     let n = 0;
-    for (const { id, weight } of terms) {
-      const w = weight * this.idfs[id] * (k1 + 1);
-      for (let i = this.offsets[id], end = this.offsets[id + 1]; i < end; i++) {
-        const d = this.docs[i];
-        const tf = this.tf[i];
+    for (const { id, weight } of terms) n = this.scoreTerm(id, weight * this.idfs[id] * (this.k1 + 1), n);
+    const docs = this.touched.slice(0, n);
+    for (let i = 0; i < n; i++) this.touchedMark[docs[i]] = 0;
+    return { docs, scores: this.scores };
+  }
+
+  /** Adds one term's contribution; returns the new count of touched documents. */
+  private scoreTerm(id: number, w: number, n: number): number {
+    const { p, memberUnit, members, memberOffsets, scores, touched, touchedMark, k1 } = this;
+    const last = p.offsets[id + 1];
+    let cursor = p.offsets[id];
+    // Documents whose group does not share the term: their own fields only.
+    for (const inside = p.inside[id]; cursor < inside; cursor++) {
+      if (p.direct[cursor] <= EPSILON) continue;
+      const d = p.docs[cursor];
+      // Rounded as the postings once stored it (float32), so scores match that exactly.
+      const tf = Math.fround(p.direct[cursor]);
+      if (touchedMark[d] === 0) {
+        touchedMark[d] = 1;
+        touched[n++] = d;
+        scores[d] = 0;
+      }
+      scores[d] += (w * tf) / (k1 + tf);
+    }
+    // Members of groups that share it: own fields + context from the group's count. The
+    // remaining postings are in (group, document) order, as the members are walked.
+    for (let e = p.groupOffsets[id], end = p.groupOffsets[id + 1]; e < end; e++) {
+      const g = p.groups[e];
+      const groupCount = p.groupCounts[e];
+      for (let m = memberOffsets[g], mEnd = memberOffsets[g + 1]; m < mEnd; m++) {
+        const d = members[m];
+        let pseudo = 0;
+        let own = 0;
+        if (cursor < last && p.docs[cursor] === d) {
+          pseudo = p.direct[cursor];
+          own = p.own[cursor++];
+        }
+        const unit = memberUnit[m];
+        if (unit > 0) {
+          // Added whole, then the document's own occurrences taken off one by one: the same
+          // float operations, in the same order, as when the context was materialized per
+          // document, so scores are bit-identical to that definition.
+          pseudo += unit * groupCount;
+          for (; own > 0; own--) pseudo -= unit;
+        }
+        if (pseudo <= EPSILON) continue;
+        const tf = Math.fround(pseudo);
         if (touchedMark[d] === 0) {
           touchedMark[d] = 1;
           touched[n++] = d;
@@ -105,111 +156,42 @@ export class Bm25fIndex {
         scores[d] += (w * tf) / (k1 + tf);
       }
     }
-    const docs = touched.slice(0, n);
-    for (let i = 0; i < n; i++) touchedMark[docs[i]] = 0;
-    return { docs, scores };
+    return n;
   }
 }
 
-/**
- * Accumulates one document's pseudo frequencies in a flat array indexed by term id, then
- * appends (term, document, tf) triples to growable typed arrays; `finish` counting-sorts them
- * by term into the CSR layout. (A Map per document, then a JS array pair per term, were most
- * of the build time — allocation and GC — at 10k tools.)
- */
-class PostingsBuilder {
-  private pseudo = new Float64Array(1024);
-  private df = new Int32Array(1024);
-  private terms = 0;
-  private readonly seen: number[] = [];
-  private tripleTerm = new Int32Array(16384);
-  private tripleDoc = new Int32Array(16384);
-  private tripleTf = new Float32Array(16384);
-  private triples = 0;
-  /** Shared bags resolved to term ids once, not once per document that shares them. */
-  private readonly bagIds = new Map<ReadonlyMap<string, number>, { ids: Int32Array; counts: Float64Array }>();
-
-  constructor(private readonly termIds: Map<string, number>) {}
-
-  add(term: string, amount: number): void {
-    this.addId(this.idOf(term), amount);
-  }
-
-  addBag(bag: TermBag, unit: number): void {
-    let resolved = this.bagIds.get(bag.counts);
-    if (!resolved) {
-      resolved = { ids: Int32Array.from(bag.counts.keys(), (t) => this.idOf(t)), counts: Float64Array.from(bag.counts.values()) };
-      this.bagIds.set(bag.counts, resolved);
-    }
-    for (let i = 0; i < resolved.ids.length; i++) this.addId(resolved.ids[i], unit * resolved.counts[i]);
-    for (const t of bag.minus) this.add(t, -unit);
-  }
-
-  endDocument(doc: number): void {
-    for (const id of this.seen) {
-      // A context term that was only this document's own cancels out to ~0: not a posting.
-      if (this.pseudo[id] > 1e-9) {
-        if (this.triples === this.tripleTerm.length) this.growTriples();
-        this.tripleTerm[this.triples] = id;
-        this.tripleDoc[this.triples] = doc;
-        this.tripleTf[this.triples] = this.pseudo[id];
-        this.triples++;
-        this.df[id]++;
-      }
-      this.pseudo[id] = 0;
-    }
-    this.seen.length = 0;
-  }
-
-  /** The postings grouped by term, documents ascending within a term (they were added in order). */
-  finish(): { offsets: Int32Array; docs: Int32Array; tf: Float32Array } {
-    const offsets = new Int32Array(this.terms + 1);
-    for (let t = 0; t < this.terms; t++) offsets[t + 1] = offsets[t] + this.df[t];
-    const next = offsets.slice(0, this.terms);
-    const docs = new Int32Array(this.triples);
-    const tf = new Float32Array(this.triples);
-    for (let i = 0; i < this.triples; i++) {
-      const at = next[this.tripleTerm[i]]++;
-      docs[at] = this.tripleDoc[i];
-      tf[at] = this.tripleTf[i];
-    }
-    return { offsets, docs, tf };
-  }
-
-  private addId(id: number, amount: number): void {
-    if (this.pseudo[id] === 0) this.seen.push(id);
-    this.pseudo[id] += amount;
-  }
-
-  private idOf(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.terms++;
-      this.termIds.set(term, id);
-      if (id >= this.pseudo.length) {
-        this.pseudo = grow(this.pseudo, new Float64Array(this.pseudo.length * 2));
-        this.df = grow(this.df, new Int32Array(this.df.length * 2));
-      }
-    }
-    return id;
-  }
-
-  private growTriples(): void {
-    const n = this.tripleTerm.length * 2;
-    this.tripleTerm = grow(this.tripleTerm, new Int32Array(n));
-    this.tripleDoc = grow(this.tripleDoc, new Int32Array(n));
-    this.tripleTf = grow(this.tripleTf, new Float32Array(n));
-  }
+/** Dense group ids in order of first appearance. */
+function groupIds(docs: readonly FieldTerms[]): Int32Array {
+  const ids = new Map<string, number>();
+  return Int32Array.from(docs, (d) => {
+    let g = ids.get(d.group);
+    if (g === undefined) ids.set(d.group, (g = ids.size));
+    return g;
+  });
 }
 
-function grow<T extends Int32Array | Float32Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
+function membersByGroup(groupOf: Int32Array, groupCount: number): { offsets: Int32Array; members: Int32Array } {
+  const offsets = new Int32Array(groupCount + 1);
+  for (const g of groupOf) offsets[g + 1]++;
+  for (let g = 0; g < groupCount; g++) offsets[g + 1] += offsets[g];
+  const next = offsets.slice(0, groupCount);
+  const members = new Int32Array(groupOf.length);
+  for (let d = 0; d < groupOf.length; d++) members[next[groupOf[d]]++] = d;
+  return { offsets, members };
 }
 
-function averageLengths(docs: readonly FieldTerms[]): Record<FieldName, number> {
-  const sum = { name: 0, server: 0, description: 0, params: 0, context: 0 };
-  for (const d of docs) for (const f of FIELD_NAMES) sum[f] += fieldLength(d[f]);
-  for (const f of FIELD_NAMES) sum[f] /= docs.length || 1;
+/** Each document's context-field length is its group's shared length minus its own. */
+function contextUnits(docs: readonly FieldTerms[], groupOf: Int32Array, groupCount: number, params: FieldParams): Float64Array {
+  const groupLength = new Float64Array(groupCount);
+  docs.forEach((d, i) => (groupLength[groupOf[i]] += d.shared.length));
+  const lengths = Float64Array.from(docs, (d, i) => groupLength[groupOf[i]] - d.shared.length);
+  const avg = lengths.reduce((a, b) => a + b, 0) / (docs.length || 1);
+  return lengths.map((len) => (len === 0 ? 0 : params.weight / (1 - params.b + (params.b * len) / (avg || 1))));
+}
+
+function averageLengths(docs: readonly FieldTerms[]): Record<OwnFieldName, number> {
+  const sum = { name: 0, server: 0, description: 0, params: 0 };
+  for (const d of docs) for (const f of OWN_FIELDS) sum[f] += d[f].length;
+  for (const f of OWN_FIELDS) sum[f] /= docs.length || 1;
   return sum;
 }

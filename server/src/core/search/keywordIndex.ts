@@ -7,11 +7,11 @@
  * ./keywordConfig.ts beside the chosen parameters.
  */
 import type { CatalogTool } from '../catalog';
-import { Bm25fIndex, type FieldTerms, type TermBag } from './bm25f';
+import { Bm25fIndex, OWN_FIELDS, type FieldTerms, type OwnFieldName } from './bm25f';
 import { DEFAULT_KEYWORD_CONFIG, type KeywordConfig, type Stemmer } from './keywordConfig';
 import { synonymTable } from './synonyms';
 import { lightStem, splitWords, STOP_WORDS, stemWord } from './tokenize';
-import { FIELD_NAMES, toolFields, type FieldName } from './toolFields';
+import { toolFields } from './toolFields';
 import type { RankedList, RankedTool, SearchOptions, ToolSearcher } from './types';
 
 interface QueryTerm {
@@ -61,28 +61,21 @@ export class KeywordIndex implements ToolSearcher {
   /** Replace the document set (full rebuild; see bench for the measured time at 10k tools). */
   setTools(tools: readonly CatalogTool[]): void {
     const bigrams = this.config.bigrams > 0;
-    // Each field's terms (and bigram strings) are built once and shared by the field, the
-    // server's context bag and the subtraction of the tool's own words from it.
-    const perTool = tools.map((tool) => {
+    this.docs = [];
+    const fieldTerms: FieldTerms[] = tools.map((tool) => {
       const fields = toolFields(tool);
-      const unigrams = {} as Record<FieldName, string[]>;
-      const indexed = {} as Record<FieldName, string[] | TermBag>;
-      for (const f of FIELD_NAMES) {
-        unigrams[f] = f === 'context' ? [] : this.terms(fields[f]);
-        indexed[f] = bigrams ? withBigrams(unigrams[f]) : unigrams[f];
-      }
-      const own = [...(indexed.name as string[]), ...(indexed.description as string[])];
-      return { tool, unigrams, indexed, own };
-    });
-    const contexts = this.config.fields.context.weight > 0 ? serverBags(perTool.map((p) => ({ server: p.tool.server, own: p.own }))) : undefined;
-    this.docs = perTool.map(({ tool, unigrams }) => {
       const all = new Set<string>();
-      for (const f of FIELD_NAMES) for (const t of unigrams[f]) all.add(t);
-      return { key: tool.key, server: tool.server, nameTerms: [...new Set(unigrams.name)], terms: all };
-    });
-    const fieldTerms: FieldTerms[] = perTool.map(({ tool, indexed, own }) => {
-      if (contexts) indexed.context = withoutOwn(contexts.get(tool.server)!, own);
-      return indexed;
+      const indexed = {} as Record<OwnFieldName, string[]>;
+      let nameTerms: string[] = [];
+      for (const f of OWN_FIELDS) {
+        const unigrams = this.terms(fields[f]);
+        for (const t of unigrams) all.add(t);
+        if (f === 'name') nameTerms = [...new Set(unigrams)];
+        indexed[f] = bigrams ? withBigrams(unigrams) : unigrams;
+      }
+      this.docs.push({ key: tool.key, server: tool.server, nameTerms, terms: all });
+      // A tool's name and description are the sibling-tools context of the rest of its server.
+      return { ...indexed, group: tool.server, shared: [...indexed.name, ...indexed.description] };
     });
     this.index = new Bm25fIndex(fieldTerms, this.config.fields, this.config.k1);
   }
@@ -213,23 +206,6 @@ function topK(docs: Int32Array, scores: Float64Array, k: number, accept: (doc: n
     out[j] = { doc: d, score: s };
   }
   return out;
-}
-
-/** Term counts of each server's tools together (built once per server, not once per tool). */
-function serverBags(tools: readonly { server: string; own: readonly string[] }[]): Map<string, TermBag> {
-  const bags = new Map<string, { counts: Map<string, number>; minus: string[]; length: number }>();
-  for (const { server, own } of tools) {
-    let bag = bags.get(server);
-    if (!bag) bags.set(server, (bag = { counts: new Map(), minus: [], length: 0 }));
-    for (const t of own) bag.counts.set(t, (bag.counts.get(t) ?? 0) + 1);
-    bag.length += own.length;
-  }
-  return bags;
-}
-
-/** The server's bag minus one tool's own words: the context of a tool is its siblings. */
-function withoutOwn(bag: TermBag, own: readonly string[]): TermBag {
-  return { counts: bag.counts, minus: own, length: bag.length - own.length };
 }
 
 function withBigrams(terms: readonly string[]): string[] {
