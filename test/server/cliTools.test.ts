@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -95,6 +95,40 @@ test('a config file named with --config counts as approved', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^everything {2}ready {2}\d+ tool\(s\)/m);
     assert.match(r.stdout, /everything_get-sum/);
+  } finally {
+    rmSync(ws.dir, { recursive: true, force: true });
+  }
+});
+
+test('search answers from the catalog the last run cached, and only while the config still matches it', () => {
+  const ws = workspace();
+  const search = (...extra: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'search', 'add two numbers', '--workspace', ws.dir, '--trust', '--json', ...extra], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, MCP_LENS_APPROVALS_FILE: ws.approvals, MCP_LENS_LOG: 'warn' },
+      timeout: 60_000,
+    });
+  const names = (r: ReturnType<typeof search>) => (JSON.parse(r.stdout) as { hits: { name: string }[] }).hits.map((h) => h.name);
+  try {
+    const first = search();
+    assert.equal(first.status, 0, first.stderr);
+    assert.doesNotMatch(first.stderr, /servers not started/);
+    assert.ok(names(first).includes('everything_get-sum'), names(first).join(', '));
+
+    const cached = search();
+    assert.equal(cached.status, 0, cached.stderr);
+    assert.match(cached.stderr, /servers not started/);
+    assert.deepEqual(names(cached), names(first), 'the cached catalog ranks exactly like the live one');
+
+    assert.doesNotMatch(search('--fresh').stderr, /servers not started/);
+
+    // A changed definition (new env value) no longer matches the cache: servers start again.
+    const file = join(ws.dir, '.vscode', 'mcp.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('memory.jsonl', 'memory2.jsonl'));
+    const changed = search();
+    assert.equal(changed.status, 0, changed.stderr);
+    assert.doesNotMatch(changed.stderr, /servers not started/);
   } finally {
     rmSync(ws.dir, { recursive: true, force: true });
   }

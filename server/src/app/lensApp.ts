@@ -18,6 +18,7 @@ import { describeServer } from '../core/config/describe';
 import { toolListTokens } from '../core/tokens';
 import { loadWorkspaceConfig } from '../adapters/config/loadConfig';
 import { UpstreamPool, type UpstreamPoolOptions } from '../adapters/upstream/pool';
+import { readCatalogSnapshot, snapshotMatches, writeCatalogSnapshot, type CatalogSnapshot } from '../adapters/catalogSnapshotFile';
 import { buildCatalog, parseResourceUri, type Catalog } from './catalogBuilder';
 import { mergeStatuses, type HeldServer } from './serverStatuses';
 import { callTool } from './toolCalls';
@@ -46,6 +47,12 @@ export interface LensAppOptions {
   /** Where usage is recorded; defaults to <storageDir>/usage. */
   usageDir?: string;
   /**
+   * Answer from the catalog cached by the last run when the servers that would run are exactly
+   * the ones it was listed from, without starting them (`mcp-lens search`). Calls then fail
+   * as "not ready"; anything else starts the servers as usual.
+   */
+  preferCachedCatalog?: boolean;
+  /**
    * Running inside VS Code, which starts `.vscode/mcp.json` servers itself: such servers are
    * then marked as duplicates. The CLI cannot know whether an editor is open, so it does not.
    */
@@ -65,6 +72,9 @@ export class LensApp implements Lens {
   private readonly validator = new ArgsValidator();
   private readonly changes = new ChangeEmitter<LensChange>();
   private syncing: Promise<void> = Promise.resolve();
+  /** Set when the catalog comes from the cache instead of running servers. */
+  private cached: CatalogSnapshot | undefined;
+  private snapshotTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   private constructor(
@@ -274,6 +284,10 @@ export class LensApp implements Lens {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.snapshotTimer) {
+      clearTimeout(this.snapshotTimer);
+      if (!this.cached) this.writeSnapshot();
+    }
     await this.pool.close();
     await this.syncing.catch(() => undefined);
     await this.index.close();
@@ -297,7 +311,8 @@ export class LensApp implements Lens {
     }
     this.running = running;
     this.held = held;
-    await this.pool.setServers(running);
+    this.cached = o.preferCachedCatalog ? this.matchingSnapshot(running) : undefined;
+    if (!this.cached) await this.pool.setServers(running);
     this.rebuildCatalog();
     this.changes.fire('servers');
   }
@@ -308,9 +323,50 @@ export class LensApp implements Lens {
     this.changes.fire(kind === 'state' ? 'servers' : 'tools');
   }
 
+  /** Where the catalog came from: running servers, or the cache written at `writtenAt`. */
+  catalogSource(): { kind: 'live' } | { kind: 'cached'; writtenAt: number; failed: string[] } {
+    return this.cached ? { kind: 'cached', writtenAt: this.cached.writtenAt, failed: Object.keys(this.cached.failed) } : { kind: 'live' };
+  }
+
+  private get snapshotPath(): string {
+    return join(this.options.storageDir, 'catalog.json');
+  }
+
+  private matchingSnapshot(running: readonly ServerConfig[]): CatalogSnapshot | undefined {
+    const snapshot = readCatalogSnapshot(this.snapshotPath);
+    const wanted = Object.fromEntries(running.map((s) => [s.name, s.fingerprint]));
+    return snapshot && snapshotMatches(snapshot, wanted) ? snapshot : undefined;
+  }
+
+  /** Caches what the ready servers listed, a moment after the catalog settles. */
+  private scheduleSnapshot(): void {
+    if (this.cached || this.closed) return;
+    clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = setTimeout(() => this.writeSnapshot(), 500);
+    this.snapshotTimer.unref();
+  }
+
+  private writeSnapshot(): void {
+    const states = new Map(this.pool.statuses().map((s) => [s.name, s.state]));
+    // Only a settled catalog is worth caching: every server listed its tools or failed.
+    if (this.running.some((s) => states.get(s.name) !== 'ready' && states.get(s.name) !== 'error')) return;
+    const pick = (state: string) => Object.fromEntries(this.running.filter((s) => states.get(s.name) === state).map((s) => [s.name, s.fingerprint]));
+    const servers = pick('ready');
+    if (Object.keys(servers).length === 0) return;
+    try {
+      const tools = this.pool.tools().filter((t) => t.server in servers);
+      writeCatalogSnapshot(this.snapshotPath, { version: 1, writtenAt: Date.now(), servers, failed: pick('error'), tools });
+    } catch (err) {
+      this.options.log.debug(`catalog cache not written (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+
   private rebuildCatalog(): void {
     const allowed = createToolFilter(this.config.include, this.config.exclude);
-    this.catalog = buildCatalog(this.pool.tools(), this.pool.prompts(), this.pool.resources(), allowed);
+    this.catalog = this.cached
+      ? buildCatalog(this.cached.tools, [], [], allowed)
+      : buildCatalog(this.pool.tools(), this.pool.prompts(), this.pool.resources(), allowed);
+    this.scheduleSnapshot();
     const byServer = new Map<string, CatalogTool[]>();
     for (const t of this.catalog.tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
     this.tokensByServer = new Map([...byServer].map(([s, ts]) => [s, toolListTokens(ts.map((t) => ({ ...t, name: t.originalName })))]));

@@ -36,6 +36,8 @@ export interface OpenLensOptions {
   interactive: boolean;
   /** Keyword-only in-memory index, no store on disk (for `tools`). */
   lightweight?: boolean;
+  /** Answer from the cached catalog when it matches the servers that would run (for `search`). */
+  preferCachedCatalog?: boolean;
 }
 
 export async function openLens(o: OpenLensOptions): Promise<LensApp> {
@@ -57,6 +59,7 @@ export async function openLens(o: OpenLensOptions): Promise<LensApp> {
     log: o.log,
   };
   if (o.config) options.configFile = resolve(o.config);
+  if (o.preferCachedCatalog) options.preferCachedCatalog = true;
   if (o.lightweight) options.index = new MemoryToolIndex('keyword only: in-memory index (no store)');
   const app = await LensApp.start(options);
   if (o.interactive && canPrompt()) await promptForMissing(app, workspaceFolder);

@@ -15,6 +15,8 @@ is available) and prints the best matches with their scores and why each matched
   --server NAME         only this server's tools
   --keywords WORDS      extra comma-separated keywords
   --json                print the SearchResponse as JSON
+  --fresh               start the servers and list their tools now, even if the catalog
+                        cached by the last run still matches the configuration
 ${WORKSPACE_HELP}
 `;
 
@@ -31,6 +33,7 @@ export const search: CliCommand = {
         server: { type: 'string' },
         keywords: { type: 'string' },
         json: { type: 'boolean', default: false },
+        fresh: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -45,7 +48,12 @@ export const search: CliCommand = {
       return 2;
     }
     const log = stderrLogger();
-    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: true });
+    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: true, preferCachedCatalog: !values.fresh });
+    const source = lens.catalogSource();
+    if (source.kind === 'cached') {
+      const failed = source.failed.length ? `; not retried, as they failed then: ${source.failed.join(', ')}` : '';
+      process.stderr.write(`(tools as listed at ${new Date(source.writtenAt).toLocaleString()}; servers not started — --fresh lists them again${failed})\n`);
+    }
     try {
       const request: Parameters<typeof lens.search>[0] = { query };
       if (limit !== undefined) request.limit = limit;

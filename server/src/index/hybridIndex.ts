@@ -46,6 +46,9 @@ export interface HybridIndexOptions {
   chunkSize?: number;
 }
 
+/** How long a search right after start waits for the embedder's first answer. */
+const FIRST_PROBE_WAIT_MS = 300;
+
 export class HybridToolIndex implements ToolIndex {
   private readonly keyword = new KeywordIndex();
   private readonly listeners = new Set<() => void>();
@@ -54,6 +57,11 @@ export class HybridToolIndex implements ToolIndex {
   private readonly matrix = new VectorMatrix();
   private matrixDirty = true;
   private health: HealthState = { kind: 'unknown' };
+  /** Resolves once the embedder's health is first known (a probe or an embedding answered). */
+  private healthKnown!: () => void;
+  private readonly firstHealth = new Promise<void>((resolve) => {
+    this.healthKnown = resolve;
+  });
   private synced = false;
   private lastRefresh: number | undefined;
   private loop: Promise<void> | undefined;
@@ -100,6 +108,11 @@ export class HybridToolIndex implements ToolIndex {
   }
 
   async search(query: string, options: SearchOptions): Promise<RankedList> {
+    // Right after start the first probe is usually a few ms from answering; waiting that
+    // long (never more than FIRST_PROBE_WAIT_MS) lets the first answer name the real mode.
+    if (this.embedder && this.health.kind === 'unknown') {
+      await Promise.race([this.firstHealth, new Promise((r) => setTimeout(r, FIRST_PROBE_WAIT_MS).unref())]);
+    }
     const depth = Math.max(options.limit, this.fusion.depth);
     const keywordHits = this.keyword.searchSync(query, { ...options, limit: depth });
     const vectorHits = await this.vectorHits([query, ...(options.keywords ?? [])].join(' '), depth, options.server);
@@ -253,6 +266,7 @@ export class HybridToolIndex implements ToolIndex {
   private setHealth(health: HealthState): void {
     const before = JSON.stringify(this.health);
     this.health = health;
+    this.healthKnown();
     if (JSON.stringify(health) !== before) {
       // Ollama being absent is an expected state (the mode label says it everywhere), not a warning.
       if ('message' in health) {
