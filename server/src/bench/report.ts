@@ -1,6 +1,15 @@
 /** Rendering bench reports: an aligned table for people, Markdown for bench-results.md. */
 import type { BenchReport, SearcherResult } from './runBench';
 
+interface HitRates {
+  'hit@3': number;
+  'hit@5': number;
+  'hit@10': number;
+}
+interface PredictionFigures extends HitRates {
+  baseline: HitRates;
+}
+
 const COLUMNS: { title: string; value: (r: SearcherResult) => string }[] = [
   { title: 'searcher', value: (r) => r.searcher },
   { title: 'mode', value: (r) => (r.embedder === 'none' ? r.mode : `${r.mode} (${r.embedder})`) },
@@ -26,6 +35,11 @@ function summary(report: BenchReport): string[] {
       `at scale: ${s.tools} tools, ${s.queries} queries: build ${s.build_ms.toFixed(1)} ms, ` +
         `p50 ${s.latency_ms.p50.toFixed(3)} ms, p99 ${s.latency_ms.p99.toFixed(3)} ms, peak RSS ${s.peak_rss_mb} MB`,
     );
+  }
+  const p = report.prediction as PredictionFigures | undefined;
+  if (p && typeof p['hit@5'] === 'number') {
+    const at = (f: HitRates) => `@3 ${f['hit@3'].toFixed(3)}, @5 ${f['hit@5'].toFixed(3)}, @10 ${f['hit@10'].toFixed(3)}`;
+    lines.push(`usage prediction (given a session's first tool, share of its other tools in the top K): ${at(p)}; frequency-only baseline ${at(p.baseline)}`);
   }
   return lines;
 }
