@@ -70,7 +70,7 @@ describe('dependencies failing', () => {
       ollama.slowMs = 0;
       ollama.failEmbeds(1000, 500);
       assert.match(await sumFound(world), /keyword/i);
-      assert.ok(log.lines.some((l) => /^warn: tool index/.test(l)), 'the outage is logged');
+      assert.ok(log.lines.some((l) => /tool index: keyword only: Ollama unreachable/.test(l)), 'the outage is logged');
     } finally {
       ollama.failEmbeds(0);
       ollama.slowMs = 0;
@@ -84,7 +84,7 @@ describe('dependencies failing', () => {
     let world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
     try {
       await until('embedded', () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal, 20_000);
-      rmSync(join(storageDir, 'index'), { recursive: true, force: true });
+      removeWhileWritten(join(storageDir, 'index'));
       await world.lens.reindex();
       await sumFound(world);
       for (const f of walk(join(storageDir, 'index'))) writeFileSync(f, 'garbage, not lance');
@@ -111,7 +111,9 @@ describe('dependencies failing', () => {
     try {
       world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: captureLog().logger });
       await until('embedded', () => world!.lens.indexStatus().toolsEmbedded === world!.lens.indexStatus().toolsTotal, 20_000);
-      execFileSync('mount', ['-o', 'remount,ro', storageDir]);
+      // A read-only bind mount over the folder: open files stay writable, new writes fail (EROFS).
+      execFileSync('mount', ['--bind', storageDir, storageDir]);
+      execFileSync('mount', ['-o', 'remount,bind,ro', storageDir]);
       await world.lens.reindex();
       await sumFound(world);
       await world.close();
@@ -123,26 +125,59 @@ describe('dependencies failing', () => {
     } finally {
       await world?.close();
       unmount(storageDir);
+      unmount(storageDir);
     }
   });
 
-  it('a full disk under the tool store: search and calls go on, the failure is logged', async (t) => {
+  it('a full disk under the tool store, at start and while running: search and calls go on, the reason is shown', async (t) => {
     const storageDir = join(root, 'full');
     mkdirSync(storageDir);
-    if (!tryMount(storageDir, 64)) return t.skip('cannot mount a tmpfs here (needs root)');
+    if (!tryMount(storageDir, 2048)) return t.skip('cannot mount a tmpfs here (needs root)');
     const log: LogLines = captureLog();
     let world: LensWorld | undefined;
     try {
       world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
+      await until('embedded', () => world!.lens.indexStatus().toolsEmbedded === world!.lens.indexStatus().toolsTotal, 20_000);
+      // Lose the stored vectors, fill the disk, and make the index write them again.
+      removeWhileWritten(join(storageDir, 'index'));
+      fillDisk(storageDir);
+      await world.lens.reindex();
       await sumFound(world);
-      await until('the write failure is reported', () => log.lines.some((l) => /ENOSPC|no space|store/i.test(l) && /^(warn|error)/.test(l)), 20_000);
-      await sumFound(world);
+      await until('the failed write is logged', () => log.lines.some((l) => /^(warn|error): .*(ENOSPC|no space)/.test(l)), 20_000);
+      await world.close();
+      world = undefined;
+      fillDisk(storageDir); // closing freed the lock file's page
+      // Starting on a full disk: it starts (it used to fail with ENOSPC) and searches keyword-only.
+      world = await startIndexedLens({ everything: EVERYTHING }, { storageDir: join(storageDir, 'fresh'), ollamaHost: ollama.url, log: log.logger });
+      t.diagnostic(`index at start on a full disk: ${world.lens.indexStatus().mode.label}`);
+      assert.match(await sumFound(world), /keyword/);
     } finally {
       await world?.close();
       unmount(storageDir);
     }
   });
 });
+
+/** Deletes a folder the index may be writing into at that moment (rm races new files). */
+function removeWhileWritten(dir: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || attempt > 100) throw err;
+    }
+  }
+}
+
+/** Writes a file until the filesystem is full. */
+function fillDisk(dir: string): void {
+  try {
+    writeFileSync(join(dir, `filler-${Date.now()}`), Buffer.alloc(64 * 1024 * 1024));
+  } catch (err) {
+    assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+  }
+}
 
 function walk(dir: string): string[] {
   let out: string[] = [];

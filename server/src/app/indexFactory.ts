@@ -7,6 +7,7 @@ import type { McpLensSettings } from '../../../protocol/settings';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
 import { HybridToolIndex } from '../index/hybridIndex';
+import { MemoryToolIndex } from '../index/memoryIndex';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 
 export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger): Promise<ToolIndex> {
@@ -14,5 +15,13 @@ export async function openToolIndex(storeDir: string, settings: McpLensSettings,
   if (settings.embedding.enabled) {
     options.embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });
   }
-  return HybridToolIndex.open(options);
+  try {
+    return await HybridToolIndex.open(options);
+  } catch (err) {
+    // A full disk or a read-only folder must not keep the sidecar from starting: search goes
+    // on keyword-only in memory, and the mode label says why.
+    const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    log.error(`tool index: cannot open the tool store in ${storeDir} (${err instanceof Error ? err.message : String(err)}); searching keyword-only in memory`);
+    return new MemoryToolIndex(`keyword only: tool store unusable (${reason})`);
+  }
 }
