@@ -4,6 +4,8 @@
  * deliberately no way to pass markup here.
  */
 
+import { stripControls } from '../../protocol/untrustedText';
+
 export type Child = Node | string | number | null | undefined | false;
 
 export interface ElementOptions {
@@ -31,7 +33,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export function append(parent: Node, children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
-    parent.appendChild(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    // Text nodes already keep markup inert; stripping controls also stops bidi overrides from
+    // making a description read differently from what it is.
+    parent.appendChild(typeof c === 'string' ? document.createTextNode(stripControls(c)) : typeof c === 'number' ? document.createTextNode(String(c)) : c);
   }
 }
 

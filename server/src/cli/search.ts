@@ -4,7 +4,7 @@ import type { SearchResponse } from '../../../protocol/model';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
-import { oneLine } from '../core/untrustedText';
+import { oneLine } from '../../../protocol/untrustedText';
 
 const HELP = `Usage: mcp-lens search QUERY [--limit N] [--server NAME] [--json] [--workspace DIR] [--config FILE] [--trust]
 

@@ -5,7 +5,7 @@ import type { CatalogTool } from '../core/catalog';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
-import { oneLine } from '../core/untrustedText';
+import { oneLine } from '../../../protocol/untrustedText';
 
 const HELP = `Usage: mcp-lens tools [--workspace DIR] [--config FILE] [--trust] [--json]
 

@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SearchResponse, TokenMetrics } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { savingsPercent } from '../core/tokens';
-import { TRUNCATED_MARK, capLength, stripControls } from '../core/untrustedText';
+import { TRUNCATED_MARK, capLength, stripControls } from '../../../protocol/untrustedText';
 import { selfCountingTokens } from './savings';
 
 /** Descriptions are untrusted third-party text and can be huge; this much is plenty to choose. */

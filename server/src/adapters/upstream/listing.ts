@@ -6,7 +6,7 @@
 import * as z from 'zod/v4';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger } from '../../core/logger';
-import { capLength } from '../../core/untrustedText';
+import { capLength } from '../../../../protocol/untrustedText';
 import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from './types';
 
 /**
