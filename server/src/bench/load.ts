@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { benchCalls, percentile, startSidecar } from './sidecarProcess';
+import { benchCalls, flagValue, percentile, startSidecar } from './sidecarProcess';
 
 export interface LoadOptions {
   root: string;
@@ -127,13 +127,6 @@ export function formatLoad(r: LoadReport): string {
   ];
   for (const s of [...r.findTools.errorSamples, ...r.callTool.errorSamples]) lines.push(`  error: ${s}`);
   return lines.join('\n');
-}
-
-function flagValue(argv: string[], name: string, fallback: number): number {
-  const i = argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(argv[i + 1]) : fallback;
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
-  return v;
 }
 
 if (require.main === module) {

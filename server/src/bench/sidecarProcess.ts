@@ -136,3 +136,11 @@ export function percentile(values: number[], p: number): number {
   const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
   return Math.round(s[i]! * 10) / 10;
 }
+
+/** `--name N` from a bench's argv: a positive number, or the fallback when absent. */
+export function flagValue(argv: string[], name: string, fallback: number): number {
+  const i = argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(argv[i + 1]) : fallback;
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
+  return v;
+}

@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { benchCalls, startSidecar } from './sidecarProcess';
+import { benchCalls, flagValue, startSidecar } from './sidecarProcess';
 
 export interface SoakSample {
   minute: number;
@@ -109,13 +109,6 @@ function slopePerHour(samples: SoakSample[]): number {
     den += (xs[i]! - mx) ** 2;
   }
   return den === 0 ? 0 : Math.round((num / den) * 10) / 10;
-}
-
-function flagValue(argv: string[], name: string, fallback: number): number {
-  const i = argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(argv[i + 1]) : fallback;
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
-  return v;
 }
 
 if (require.main === module) {
