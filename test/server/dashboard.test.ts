@@ -1,8 +1,8 @@
 /**
- * The dashboard in headless Chromium, served over HTTP with a Lens on real upstreams
- * (server-everything, server-memory and a hostile fixture server): search, "Try it", a killed
- * upstream coming back after Restart, hostile tool text rendered as text, the 401 without the
- * token, and light/dark screenshots saved to test-results/.
+ * The dashboard in headless Chromium, served by the real `mcp-lens serve --http` on a workspace
+ * with real upstreams (server-everything, server-memory and a hostile fixture server): search,
+ * "Try it", a killed upstream coming back after Restart, hostile tool text rendered as text,
+ * the 401 without the token, and light/dark screenshots saved to test-results/.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,23 +10,31 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
+import { startServeWorld, type ServeWorld } from '../fixtures/lens/serveWorld';
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../fixtures/servers/hostileText';
 
 const ROOT = resolve(__dirname, '../..');
 const RESULTS = join(ROOT, 'test-results');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
+async function until(check: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('dashboard in a browser', () => {
-  let world: DashboardWorld;
+  let world: ServeWorld;
   let browser: Browser;
   const problems: string[] = [];
 
   before(async () => {
-    const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
+    const build = spawnSync(process.execPath, ['esbuild.mjs', 'server', 'webview'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     mkdirSync(RESULTS, { recursive: true });
-    [world, browser] = await Promise.all([startDashboardWorld(), chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })]);
+    [world, browser] = await Promise.all([startServeWorld(), chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })]);
   });
   after(async () => {
     await browser?.close();
@@ -95,18 +103,23 @@ describe('dashboard in a browser', () => {
     await page.context().close();
   });
 
-  it('shows a killed upstream as errored and brings it back with Restart', async () => {
+  it('shows a killed upstream with its exit reason, restarts it, and Restart works by hand', async () => {
     const page = await open();
-    const pid = world.lens.pid('memory');
+    const pid = world.upstreamPid('memory');
     assert.ok(pid, 'memory server has a pid');
     process.kill(pid, 'SIGKILL');
     const row = page.locator('.server[data-server="memory"]');
-    await page.locator('.server[data-server="memory"][data-state="error"]').waitFor();
+    // The pool restarts a server that was ready, after a backoff: meanwhile the row says why.
+    await page.locator('.server[data-server="memory"]:not([data-state="ready"])').waitFor();
     assert.match(await row.locator('.server-error').innerText(), /exited/);
+    await page.locator('.server[data-server="memory"][data-state="ready"]').waitFor();
+    const restarted = world.upstreamPid('memory');
+    assert.ok(restarted && restarted !== pid, 'a new process');
     await row.locator('button', { hasText: 'Restart' }).click();
+    await page.waitForFunction(() => document.querySelector('.server[data-server="memory"]')?.getAttribute('data-state') !== 'ready').catch(() => undefined);
     await page.locator('.server[data-server="memory"][data-state="ready"]').waitFor();
     assert.match(await row.locator('.muted').first().innerText(), /9 tools/);
-    assert.notEqual(world.lens.pid('memory'), pid);
+    await until(() => { const now = world.upstreamPid('memory'); return now !== undefined && now !== restarted; });
     await page.context().close();
   });
 
