@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { SearchResponse, ToolCallOutcome } from '../../protocol/model';
+import type { SearchResponse, ToolCallOutcome, UsageStats } from '../../protocol/model';
 import type { DashboardEvents } from '../../protocol/webviewProtocol';
 import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
 
@@ -74,8 +74,10 @@ describe('dashboard HTTP routes', () => {
     assert.equal((await post('callTool', { name: sum.name, arguments: [1] })).status, 400);
     assert.equal((await post('search', { query: 42 })).status, 400);
     assert.equal((await post('noSuchMethod', {})).status, 404);
-    const usage = await (await post('usage', {})).json();
-    assert.equal(usage, null);
+    // The call above went through the real Lens, so usage learning recorded it.
+    const usage = (await (await post('usage', {})).json()) as UsageStats;
+    assert.equal(usage.enabled, true);
+    assert.ok(usage.topTools.some((t) => t.name === sum.name && t.calls >= 1), JSON.stringify(usage.topTools));
   });
 
   it('pushes the state over server-sent events', async () => {
