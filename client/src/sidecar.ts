@@ -161,7 +161,9 @@ export class Sidecar implements vscode.Disposable {
   private createClient(): LanguageClient {
     const { serverModule, log } = this.options;
     const serverOptions: ServerOptions = {
-      run: { module: serverModule, transport: TransportKind.ipc },
+      // The same heap flags the sidecar sets on itself (server/src/heapFlags.ts), applied from
+      // the first allocation on.
+      run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--optimize-for-size', '--max-semi-space-size=8'] } },
       debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
     };
     const channel = levelRoutingChannel(log);

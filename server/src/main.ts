@@ -2,6 +2,7 @@
  * The sidecar's entry: the extension starts `dist/server.js` over Node IPC. Builds the
  * connection and its logger, guards stdout, binds the handlers; nothing else.
  */
+import './heapFlags';
 import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
 import { installStdoutGuard } from './adapters/stdoutGuard';
 import { connectionLogger } from './lsp/connectionLogger';

@@ -3,6 +3,7 @@
  * only dispatches. stdout carries results (or MCP messages for `serve`); everything else
  * goes to stderr.
  */
+import '../heapFlags';
 import { installStdoutGuard } from '../adapters/stdoutGuard';
 import { bench } from './bench';
 import type { CliCommand } from './command';
