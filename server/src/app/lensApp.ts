@@ -142,9 +142,15 @@ export class LensApp implements Lens {
     await this.applyConfig();
   }
 
-  async setTrust(trusted: boolean): Promise<void> {
-    this.options.trusted = trusted;
-    await this.applyConfig();
+  /**
+   * Applies the editor's whole state at once (one config reload): settings, the full set of
+   * approvals and inputs (so a revoked approval or a forgotten input takes effect), and trust.
+   */
+  async reconfigure(state: { settings: McpLensSettings; approvals: Record<string, string>; inputs: Record<string, string>; trusted: boolean }): Promise<void> {
+    this.options.approvals = { ...state.approvals };
+    this.options.inputs = { ...state.inputs };
+    this.options.trusted = state.trusted;
+    await this.updateSettings(state.settings);
   }
 
   servers(): ServerStatus[] {

@@ -60,10 +60,7 @@ export class SidecarSession {
 
   /** Applies `mcpLens/updateSettings`: trust first, so nothing untrusted starts in between. */
   async update(params: UpdateSettingsParams): Promise<void> {
-    await this.lens.setTrust(params.trusted);
-    await this.lens.setInputs(params.inputs);
-    await this.lens.approve(params.approvals);
-    await this.lens.updateSettings(params.settings);
+    await this.lens.reconfigure(params);
   }
 
   /** Pulls the configured embedding model from Ollama, then reindexes so tools get embedded. */
