@@ -178,6 +178,13 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
     assert.equal(ok.status, 200);
     assert.match(await ok.text(), /serverInfo/);
     assert.equal(processesWith(w.marker).length, 1, 'the approved server runs once');
+
+    // Revoking the approval stops the server.
+    await w.conn.sendNotification(UpdateSettingsNotificationMethod, { settings: w.init.settings, approvals: {}, inputs: {}, trusted: true });
+    await w.next<StateChangedParams>(StateChangedNotificationMethod, (p) => p.servers.some((s) => s.name === 'memory' && s.state === 'awaiting-approval'), 'memory awaits approval again');
+    const deadline = Date.now() + 10_000;
+    while (processesWith(w.marker).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(processesWith(w.marker).length, 0, 'a revoked server is stopped');
   } finally {
     const code = await w.close();
     assert.equal(code, 0, 'the sidecar exits cleanly');
