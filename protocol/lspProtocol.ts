@@ -5,6 +5,7 @@
  * vscode-languageserver can wrap them in their own RequestType objects.
  */
 import type {
+  ConfigProblem,
   IndexStatus,
   LensStats,
   SearchResponse,
@@ -118,17 +119,7 @@ export interface PullProgressParams {
  * the previous set; an empty list clears them.
  */
 export const ConfigProblemsNotificationMethod = 'mcpLens/configProblems';
-export interface ConfigProblemInfo {
-  severity: 'error' | 'warning';
-  /** Absolute path of the file. */
-  file: string;
-  /** JSON path, e.g. `servers.github.command`. */
-  path: string;
-  message: string;
-  server?: string;
-  offset?: number;
-  length?: number;
-}
+export type ConfigProblemInfo = ConfigProblem;
 export interface ConfigProblemsParams {
   problems: ConfigProblemInfo[];
 }

@@ -137,3 +137,18 @@ export interface ToolCallOutcome {
   structuredContent?: unknown;
   durationMs: number;
 }
+
+/** A problem in a configuration file, with where it is, for messages and editor diagnostics. */
+export interface ConfigProblem {
+  severity: 'error' | 'warning';
+  /** Absolute path of the file. */
+  file: string;
+  /** JSON path, e.g. `servers.github.command`; empty for the whole file. */
+  path: string;
+  message: string;
+  /** The server this problem concerns, if any; an 'error' with it set disabled that server. */
+  server?: string;
+  /** Character offset and length in the file, for editor diagnostics. */
+  offset?: number;
+  length?: number;
+}

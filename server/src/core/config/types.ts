@@ -3,7 +3,7 @@
  * plus every problem found, each naming its file and JSON path. A bad entry disables that
  * server only; problems are values, never exceptions.
  */
-import type { ConfigSourceKind } from '../../../../protocol/model';
+import type { ConfigProblem, ConfigSourceKind } from '../../../../protocol/model';
 
 export interface ServerSource {
   kind: ConfigSourceKind;
@@ -48,18 +48,7 @@ export interface RemoteServerConfig extends ServerBase {
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
 
-export interface ConfigProblem {
-  severity: 'error' | 'warning';
-  file: string;
-  /** JSON path, e.g. `servers.github.command`; empty for the whole file. */
-  path: string;
-  message: string;
-  /** The server this problem concerns, if any; an 'error' with it set disabled that server. */
-  server?: string;
-  /** Character offset and length in the file, for editor diagnostics. */
-  offset?: number;
-  length?: number;
-}
+export type { ConfigProblem };
 
 /** A server that was declared but cannot run; shown to the user with the reason. */
 export interface DisabledServer {
