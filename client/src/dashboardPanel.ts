@@ -6,7 +6,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { LensStats } from '../../protocol/model';
 import {
   CallToolRequestMethod,
   IndexStatusRequestMethod,
@@ -24,9 +23,10 @@ import {
   type SearchParams,
   type SearchResult,
   type ServersResult,
+  type StatsResult,
   type StateChangedParams,
 } from '../../protocol/lspProtocol';
-import type { DashboardHandlers, DashboardMethod, HostMessage, WebviewRequestMessage } from '../../protocol/webviewProtocol';
+import type { ActionResult, DashboardHandlers, DashboardMethod, HostMessage, WebviewRequestMessage } from '../../protocol/webviewProtocol';
 
 /** What the panel needs from the sidecar (the extension's `Sidecar` satisfies it). */
 export interface DashboardBackend {
@@ -81,29 +81,25 @@ export function sidecarHandlers(sidecar: DashboardBackend): DashboardHandlers {
   return {
     search: (p) => searchWithSchemas(sidecar, { query: String(p.query), limit: p.limit, server: p.server }),
     listServers: () => sidecar.request<ServersResult>(ServersRequestMethod),
-    async restartServer(p) {
-      try {
-        await sidecar.request<unknown>(RestartServerRequestMethod, { name: String(p.name) });
-        return { ok: true };
-      } catch (err) {
-        return { ok: false, error: err instanceof Error ? err.message : String(err) };
-      }
-    },
-    stats: () => sidecar.request<LensStats>(StatsRequestMethod),
+    restartServer: (p) => settle(sidecar.request<unknown>(RestartServerRequestMethod, { name: String(p.name) })),
+    stats: () => sidecar.request<StatsResult>(StatsRequestMethod),
     indexStatus: () => sidecar.request<IndexStatusResult>(IndexStatusRequestMethod),
     callTool: (p) => sidecar.request<CallToolResultPayload>(CallToolRequestMethod, { name: String(p.name), arguments: p.arguments } satisfies CallToolParams),
-    async pullModel() {
-      // The sidecar answers when the pull has started or finished; progress comes as events.
-      try {
-        await sidecar.request<unknown>(PullModelRequestMethod);
-        return { ok: true };
-      } catch (err) {
-        return { ok: false, error: err instanceof Error ? err.message : String(err) };
-      }
-    },
+    // The sidecar answers when the pull has started or finished; progress comes as events.
+    pullModel: () => settle(sidecar.request<unknown>(PullModelRequestMethod)),
     // The sidecar reports usage inside its stats; there is no separate request.
-    usage: async () => (await sidecar.request<LensStats>(StatsRequestMethod)).usage ?? null,
+    usage: async () => (await sidecar.request<StatsResult>(StatsRequestMethod)).usage ?? null,
   };
+}
+
+/** An action's outcome as the dashboard shows it: failure is a value, not an exception. */
+async function settle(action: Promise<unknown>): Promise<ActionResult> {
+  try {
+    await action;
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /** "Try it" needs each hit's schema; where the ranking left it out, take it from the tool list. */

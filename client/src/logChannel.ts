@@ -2,16 +2,26 @@
  * vscode-languageclient writes its own and the sidecar's log lines as `[Error - 12:00:00] text`
  * with `appendLine`; this channel routes them to the matching level of the one `MCP Lens`
  * LogOutputChannel, so the level filter and colours work and timestamps are not doubled.
+ *
+ * The protocol trace (`mcpLens.trace.server`) goes through a channel made with
+ * `payloads: false`: a verbose trace writes every message's params and result, which carry
+ * `${input:…}` values, the gateway token and tool arguments. Only which message went which
+ * way is kept.
  */
 import type * as vscode from 'vscode';
 
 const PREFIX = /^\[(Error|Warn|Info|Debug|Trace|LSP)\s*- [^\]]*\]\s?/;
 
-export function levelRoutingChannel(log: vscode.LogOutputChannel): vscode.OutputChannel {
+export function levelRoutingChannel(log: vscode.LogOutputChannel, options: { payloads: boolean } = { payloads: true }): vscode.OutputChannel {
   let pending = '';
   const route = (line: string): void => {
     const m = PREFIX.exec(line);
-    const text = m ? line.slice(m[0].length) : line;
+    let text = m ? line.slice(m[0].length) : line;
+    if (!options.payloads) {
+      // Params and results arrive as lines of their own (text format) or inside an LSP line (json format).
+      if (!m) return;
+      text = m[1] === 'LSP' ? messageSummary(text) : text.split('\n')[0]!;
+    }
     switch (m?.[1]) {
       case 'Error':
         log.error(text);
@@ -55,4 +65,15 @@ export function levelRoutingChannel(log: vscode.LogOutputChannel): vscode.Output
       // The log channel belongs to the extension, not to one LanguageClient.
     },
   };
+}
+
+/** `send-request mcpLens/search (id 3)` from a json-format trace line, without its params or result. */
+function messageSummary(json: string): string {
+  try {
+    const d = JSON.parse(json) as { type?: unknown; message?: { method?: unknown; id?: unknown } };
+    const id = typeof d.message?.id === 'number' || typeof d.message?.id === 'string' ? ` (id ${d.message.id})` : '';
+    return `${String(d.type ?? 'message')} ${typeof d.message?.method === 'string' ? d.message.method : ''}${id}`.replace(/\s+/g, ' ').trim();
+  } catch {
+    return 'message (not shown)';
+  }
 }

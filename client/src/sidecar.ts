@@ -166,12 +166,11 @@ export class Sidecar implements vscode.Disposable {
       run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--optimize-for-size', '--max-semi-space-size=8'] } },
       debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
     };
-    const channel = levelRoutingChannel(log);
     const clientOptions: LanguageClientOptions = {
       // No document selector: the sidecar serves no language features, only custom messages.
       documentSelector: [],
-      outputChannel: channel,
-      traceOutputChannel: channel,
+      outputChannel: levelRoutingChannel(log),
+      traceOutputChannel: levelRoutingChannel(log, { payloads: false }),
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationOptions: () => this.options.initOptions(),
       errorHandler: this.errorHandler(),

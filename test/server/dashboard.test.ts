@@ -10,20 +10,13 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { until } from '../fixtures/gatewayLens';
 import { startServeWorld, type ServeWorld } from '../fixtures/lens/serveWorld';
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../fixtures/servers/hostileText';
 
 const ROOT = resolve(__dirname, '../..');
 const RESULTS = join(ROOT, 'test-results');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-async function until(check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('dashboard in a browser', () => {
   let world: ServeWorld;
@@ -119,7 +112,7 @@ describe('dashboard in a browser', () => {
     await page.waitForFunction(() => document.querySelector('.server[data-server="memory"]')?.getAttribute('data-state') !== 'ready').catch(() => undefined);
     await page.locator('.server[data-server="memory"][data-state="ready"]').waitFor();
     assert.match(await row.locator('.muted').first().innerText(), /9 tools/);
-    await until(() => { const now = world.upstreamPid('memory'); return now !== undefined && now !== restarted; });
+    await until('the memory server to restart with a new pid', () => { const now = world.upstreamPid('memory'); return now !== undefined && now !== restarted; }, 15_000);
     await page.context().close();
   });
 

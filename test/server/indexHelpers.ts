@@ -6,6 +6,7 @@ import type { IndexStatus } from '../../protocol/model';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { lineLogger, type Logger } from '../../server/src/core/logger';
 import type { ToolIndex } from '../../server/src/core/search/types';
+import { untilChanged } from '../fixtures/untilChanged';
 
 type TestContext = { after(fn: () => void | Promise<void>): void };
 const closers = new WeakMap<TestContext, (() => Promise<void>)[]>();
@@ -65,21 +66,13 @@ export function recordingLogger(): Logger & { lines: string[] } {
 
 /** Resolves once `check` holds for the index status, re-checking on every change event. */
 export function waitForStatus(index: ToolIndex, check: (s: IndexStatus) => boolean, what: string, timeoutMs = 10_000): Promise<IndexStatus> {
-  return new Promise((resolve, reject) => {
-    const done = (s: IndexStatus) => {
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(s);
-    };
-    const sub = index.onDidChange(() => {
+  return untilChanged(
+    index,
+    () => {
       const s = index.status();
-      if (check(s)) done(s);
-    });
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error(`index never reached "${what}"; last status: ${JSON.stringify(index.status())}`));
-    }, timeoutMs);
-    const now = index.status();
-    if (check(now)) done(now);
-  });
+      return check(s) ? s : undefined;
+    },
+    () => `index never reached "${what}"; last status: ${JSON.stringify(index.status())}`,
+    timeoutMs,
+  );
 }

@@ -1,9 +1,11 @@
 // The extension's pure parts: the crash budget, offsets → positions for diagnostics, moving
-// entries out of mcp.json without losing comments, and the status bar text.
+// entries out of mcp.json without losing comments, the status bar text, and the log channels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'jsonc-parser';
+import type * as vscode from 'vscode';
 import { CrashBudget } from '../../client/src/crashBudget';
+import { levelRoutingChannel } from '../../client/src/logChannel';
 import { extractServers } from '../../client/src/mcpJsonEdit';
 import { formatTokens, statusSummary } from '../../client/src/statusText';
 import { offsetToPosition } from '../../client/src/textPosition';
@@ -94,4 +96,37 @@ test('statusSummary counts tools, problems and saved tokens', () => {
 
 test('formatTokens', () => {
   assert.deepEqual([950, 1500, 11_200, 131_600, 2_500_000].map(formatTokens), ['950', '1.5k', '11k', '132k', '2.5M']);
+});
+
+/** A LogOutputChannel that records what reaches each level (only the methods the router calls). */
+function recordingLog(): { log: vscode.LogOutputChannel; lines: string[] } {
+  const lines: string[] = [];
+  const at = (level: string) => (text: string) => void lines.push(`${level}: ${text}`);
+  const log = { name: 'MCP Lens', error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
+  return { log: log as unknown as vscode.LogOutputChannel, lines };
+}
+
+test('log lines reach their level; the protocol trace never carries params or results', () => {
+  const out = recordingLog();
+  const channel = levelRoutingChannel(out.log);
+  channel.appendLine('[Error - 12:00:00] upstream "gh" failed');
+  channel.appendLine('plain stderr line');
+  assert.deepEqual(out.lines, ['error: upstream "gh" failed', 'info: plain stderr line']);
+
+  const secret = 'tok-SECRET-1234';
+  const trace = recordingLog();
+  const traced = levelRoutingChannel(trace.log, { payloads: false });
+  // Text format: a header line, then the params as a line of their own.
+  traced.appendLine("[Trace - 12:00:01] Sending request 'mcpLens/callTool - (3)'.");
+  traced.appendLine(`Params: {\n    "name": "gh_create_issue",\n    "arguments": { "token": "${secret}" }\n}\n\n`);
+  traced.appendLine(`[Trace - 12:00:02] Received response 'mcpLens/gatewayInfo - (4)' in 2ms.\nResult: {"token":"${secret}"}`);
+  // JSON format: the whole message inside one LSP line.
+  traced.append('[LSP   - 12:00:03] ');
+  traced.appendLine(JSON.stringify({ isLSPMessage: true, type: 'send-request', message: { jsonrpc: '2.0', id: 5, method: 'mcpLens/updateSettings', params: { inputs: { key: secret } } } }));
+  assert.deepEqual(trace.lines, [
+    "trace: Sending request 'mcpLens/callTool - (3)'.",
+    "trace: Received response 'mcpLens/gatewayInfo - (4)' in 2ms.",
+    'trace: send-request mcpLens/updateSettings (id 5)',
+  ]);
+  assert.ok(!trace.lines.join('\n').includes(secret));
 });

@@ -39,6 +39,11 @@ export function append(parent: Node, children: Child[]): void {
   }
 }
 
+/** A dashboard card: a section labelled by its own heading; the view appends the rest. */
+export function card(id: string, title: string, wide = false): HTMLElement {
+  return h('section', { class: wide ? 'card wide' : 'card', attrs: { id, 'aria-labelledby': `${id}-h` } }, h('h2', { attrs: { id: `${id}-h` } }, title));
+}
+
 /** Replaces every child of `parent`. */
 export function replaceChildren(parent: Element, ...children: Child[]): void {
   while (parent.firstChild) parent.removeChild(parent.firstChild);

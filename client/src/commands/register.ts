@@ -55,6 +55,3 @@ export function registerCommands(s: ExtensionServices): vscode.Disposable[] {
     }),
   );
 }
-
-/** The contributed command ids (for the manifest test). */
-export const COMMAND_IDS: readonly string[] = Object.keys(COMMANDS);

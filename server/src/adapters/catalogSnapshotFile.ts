@@ -4,8 +4,9 @@
  * when the servers that would run are exactly the ones (same definitions) it was taken from,
  * and it is written whole (temp file + rename), so a reader never sees half of one.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from './atomicFile';
 import type { UpstreamTool } from './upstream/types';
 
 export interface CatalogSnapshot {
@@ -21,9 +22,7 @@ export interface CatalogSnapshot {
 
 export function writeCatalogSnapshot(path: string, snapshot: CatalogSnapshot): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(snapshot), { mode: 0o600 });
-  renameSync(tmp, path);
+  writeFileAtomic(path, JSON.stringify(snapshot), 0o600);
 }
 
 /** The snapshot, or undefined when there is none or it is not one we can read. */

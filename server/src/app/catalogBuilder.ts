@@ -17,7 +17,7 @@ export interface Catalog {
   resources: CatalogResource[];
 }
 
-export const RESOURCE_SCHEME = 'mcp-lens';
+const RESOURCE_SCHEME = 'mcp-lens';
 
 export function buildCatalog(
   upstreamTools: readonly UpstreamTool[],
@@ -73,7 +73,7 @@ export function buildCatalog(
   };
 }
 
-export function resourceUri(server: string, originalUri: string): string {
+function resourceUri(server: string, originalUri: string): string {
   return `${RESOURCE_SCHEME}://${encodeURIComponent(server)}/${encodeURIComponent(originalUri)}`;
 }
 

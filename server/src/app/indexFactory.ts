@@ -9,6 +9,7 @@ import type { ToolIndex } from '../core/search/types';
 import { HybridToolIndex } from '../index/hybridIndex';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
+import { errorMessage } from '../core/errorMessage';
 
 export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger): Promise<ToolIndex> {
   const options: Parameters<typeof HybridToolIndex.open>[0] = { storeDir, log };
@@ -20,8 +21,8 @@ export async function openToolIndex(storeDir: string, settings: McpLensSettings,
   } catch (err) {
     // A full disk or a read-only folder must not keep the sidecar from starting: search goes
     // on keyword-only in memory, and the mode label says why.
-    const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    log.error(`tool index: cannot open the tool store in ${storeDir} (${err instanceof Error ? err.message : String(err)}); searching keyword-only in memory`);
+    const reason = (err as NodeJS.ErrnoException).code ?? errorMessage(err);
+    log.error(`tool index: cannot open the tool store in ${storeDir} (${errorMessage(err)}); searching keyword-only in memory`);
     return new MemoryToolIndex(`keyword only: tool store unusable (${reason})`);
   }
 }

@@ -15,7 +15,7 @@ import { ArgsValidator } from '../core/argsValidation';
 import { createToolFilter } from '../core/config/toolFilter';
 import { decideApproval } from '../core/config/approval';
 import { describeServer } from '../core/config/describe';
-import { toolListTokens } from '../core/tokens';
+import { ServerListTokens } from '../core/tokens';
 import { loadWorkspaceConfig } from '../adapters/config/loadConfig';
 import { UpstreamPool, type UpstreamPoolOptions } from '../adapters/upstream/pool';
 import { readCatalogSnapshot, snapshotMatches, writeCatalogSnapshot, type CatalogSnapshot } from '../adapters/catalogSnapshotFile';
@@ -24,8 +24,9 @@ import { mergeStatuses, type HeldServer } from './serverStatuses';
 import { callTool } from './toolCalls';
 import { openToolIndex } from './indexFactory';
 import { UsageTracker } from '../usage/usageTracker';
-import { ChangeEmitter } from './changeEmitter';
+import { ChangeEmitter } from '../core/changeEmitter';
 import type { CallOptions, Disposable, Lens, LensChange, SearchRequest } from './lens';
+import { errorMessage } from '../core/errorMessage';
 
 export interface LensAppOptions {
   workspaceFolder: string;
@@ -63,12 +64,12 @@ export interface LensAppOptions {
 
 export class LensApp implements Lens {
   readonly workspaceFolder: string;
-  private settingsValue: McpLensSettings;
   private config!: LoadedConfig;
   private held: HeldServer[] = [];
   private running: ServerConfig[] = [];
   private catalog: Catalog = buildCatalog([], [], [], () => true);
   private tokensByServer = new Map<string, number>();
+  private readonly listTokens = new ServerListTokens();
   private readonly validator = new ArgsValidator();
   private readonly changes = new ChangeEmitter<LensChange>();
   private syncing: Promise<void> = Promise.resolve();
@@ -84,7 +85,6 @@ export class LensApp implements Lens {
     private readonly usage: UsageTracker,
   ) {
     this.workspaceFolder = options.workspaceFolder;
-    this.settingsValue = options.settings;
   }
 
   /** Loads config, starts every approved server, waits for each to settle once, indexes. */
@@ -113,7 +113,7 @@ export class LensApp implements Lens {
   }
 
   settings(): McpLensSettings {
-    return this.settingsValue;
+    return this.options.settings;
   }
 
   configProblems(): ConfigProblem[] {
@@ -167,7 +167,7 @@ export class LensApp implements Lens {
 
   async search(request: SearchRequest): Promise<SearchResponse> {
     const started = performance.now();
-    const limit = Math.min(50, Math.max(1, request.limit ?? this.settingsValue.search.defaultLimit));
+    const limit = Math.min(50, Math.max(1, request.limit ?? this.options.settings.search.defaultLimit));
     const options: Parameters<ToolIndex['search']>[1] = { limit };
     if (request.keywords?.length) options.keywords = request.keywords;
     if (request.server) options.server = request.server;
@@ -194,7 +194,7 @@ export class LensApp implements Lens {
         log: this.options.log,
         findTool: (n) => this.findTool(n),
         allNames: () => this.catalog.tools.map((t) => t.name),
-        defaultTimeoutMs: this.settingsValue.callTimeoutSeconds * 1000,
+        defaultTimeoutMs: this.options.settings.callTimeoutSeconds * 1000,
       },
       name,
       args,
@@ -250,7 +250,7 @@ export class LensApp implements Lens {
    * topped up from the workspace's overall frequency; none on a cold start.
    */
   predictedTools(sessionId: string): string[] {
-    const { minTools, maxTools } = this.settingsValue.predict;
+    const { minTools, maxTools } = this.options.settings.predict;
     const keys = this.usage.predict(sessionId, maxTools).map((p) => p.key);
     if (keys.length < minTools) {
       for (const p of this.usage.predict(`${sessionId}#frequency`, maxTools)) if (!keys.includes(p.key)) keys.push(p.key);
@@ -276,7 +276,6 @@ export class LensApp implements Lens {
   }
 
   async updateSettings(settings: McpLensSettings): Promise<void> {
-    this.settingsValue = settings;
     this.options.settings = settings;
     await this.usage.setEnabled(settings.usage.enabled);
     await this.applyConfig();
@@ -303,7 +302,7 @@ export class LensApp implements Lens {
   /** (Re)reads config and reconciles the pool with what may run. */
   private async applyConfig(): Promise<void> {
     const o = this.options;
-    const loadOptions: Parameters<typeof loadWorkspaceConfig>[0] = { workspaceFolder: o.workspaceFolder, settings: this.settingsValue, inputs: o.inputs };
+    const loadOptions: Parameters<typeof loadWorkspaceConfig>[0] = { workspaceFolder: o.workspaceFolder, settings: this.options.settings, inputs: o.inputs };
     if (o.configFile) loadOptions.configFile = o.configFile;
     if (o.env) loadOptions.env = o.env;
     this.config = loadWorkspaceConfig(loadOptions);
@@ -363,7 +362,7 @@ export class LensApp implements Lens {
       const tools = this.pool.tools().filter((t) => t.server in servers);
       writeCatalogSnapshot(this.snapshotPath, { version: 1, writtenAt: Date.now(), servers, failed: pick('error'), tools });
     } catch (err) {
-      this.options.log.debug(`catalog cache not written (${err instanceof Error ? err.message : String(err)})`);
+      this.options.log.debug(`catalog cache not written (${errorMessage(err)})`);
     }
   }
 
@@ -373,9 +372,7 @@ export class LensApp implements Lens {
       ? buildCatalog(this.cached.tools, [], [], allowed)
       : buildCatalog(this.pool.tools(), this.pool.prompts(), this.pool.resources(), allowed);
     this.scheduleSnapshot();
-    const byServer = new Map<string, CatalogTool[]>();
-    for (const t of this.catalog.tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
-    this.tokensByServer = new Map([...byServer].map(([s, ts]) => [s, toolListTokens(ts.map((t) => ({ ...t, name: t.originalName })))]));
+    this.tokensByServer = this.listTokens.count(this.catalog.tools);
     void this.syncIndex();
     this.changes.fire('tools');
   }
@@ -384,7 +381,7 @@ export class LensApp implements Lens {
     const tools = this.catalog.tools;
     this.syncing = this.syncing
       .then(() => this.index.sync(tools))
-      .catch((err: unknown) => this.options.log.error(`tool index: sync failed: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err: unknown) => this.options.log.error(`tool index: sync failed: ${errorMessage(err)}`));
     return this.syncing;
   }
 }

@@ -12,6 +12,7 @@ import { closestNames } from '../core/nameSuggestions';
 import type { Logger } from '../core/logger';
 import { UpstreamCallError, type UpstreamPool } from '../adapters/upstream/pool';
 import type { CallOptions } from './lens';
+import { errorMessage } from '../core/errorMessage';
 
 /** Arguments above this size are refused before anything is sent upstream. */
 export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
@@ -21,7 +22,7 @@ export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
  * passing it on would make every client hold it. Stdio servers cannot even send more (the
  * SDK's read limit, see inFlightCalls.ts); this covers HTTP upstreams the same way.
  */
-export const MAX_RESULT_BYTES = 10 * 1024 * 1024;
+const MAX_RESULT_BYTES = 10 * 1024 * 1024;
 
 export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'invalid';
 
@@ -32,7 +33,7 @@ export interface CallRecord {
   durationMs: number;
 }
 
-export function errorResult(text: string): CallToolResult {
+function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
@@ -110,7 +111,7 @@ function describeCallError(tool: CatalogTool, err: unknown, timeoutMs: number): 
         return `Server "${tool.server}" answered the call to ${where} with an error: ${err.message}`;
     }
   }
-  return `The call to ${where} failed: ${err instanceof Error ? err.message : String(err)}`;
+  return `The call to ${where} failed: ${errorMessage(err)}`;
 }
 
 function outcomeOf(err: unknown): CallOutcome {

@@ -21,6 +21,12 @@ export const WORKSPACE_FLAGS = {
   trust: { type: 'boolean', default: false },
 } as const;
 
+/** `--json` and `--help`, for the commands that print a report. */
+export const REPORT_FLAGS = {
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export const WORKSPACE_HELP = [
   '  --workspace, -w DIR   workspace folder (default: the current directory)',
   '  --config, -c FILE     read only this MCP config file (.vscode/mcp.json, .mcp.json or mcpServers format)',

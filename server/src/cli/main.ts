@@ -13,6 +13,7 @@ import { serve } from './serve';
 import { stats } from './stats';
 import { stderrLogger } from './stderrLogger';
 import { tools } from './tools';
+import { errorMessage } from '../core/errorMessage';
 
 const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, bench, 'pull-model': pullModel };
 
@@ -53,7 +54,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`mcp-lens: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`mcp-lens: ${errorMessage(err)}\n`);
     process.exitCode = 1;
   },
 );

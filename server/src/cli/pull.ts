@@ -4,6 +4,7 @@ import { normalizeOllamaHost, sanitizeSettings } from '../../../protocol/setting
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 import type { PullProgress } from '../adapters/embed/embedder';
 import type { CliCommand } from './command';
+import { errorMessage } from '../core/errorMessage';
 
 const HELP = `Usage: mcp-lens pull-model [--host URL] [--model NAME]
 
@@ -35,7 +36,7 @@ export const pullModel: CliCommand = {
     try {
       await embedder.pull(progressPrinter());
     } catch (err) {
-      process.stderr.write(`\nmcp-lens: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`\nmcp-lens: ${errorMessage(err)}\n`);
       return 1;
     }
     process.stdout.write(`${model} is ready in Ollama at ${host}\n`);

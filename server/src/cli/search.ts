@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { SearchResponse } from '../../../protocol/model';
 import type { CliCommand } from './command';
-import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
 import { oneLine } from '../../../protocol/untrustedText';
 
@@ -32,9 +32,8 @@ export const search: CliCommand = {
         limit: { type: 'string', short: 'n' },
         server: { type: 'string' },
         keywords: { type: 'string' },
-        json: { type: 'boolean', default: false },
+        ...REPORT_FLAGS,
         fresh: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h' },
       },
     });
     if (values.help || positionals.length === 0) {

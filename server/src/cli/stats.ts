@@ -9,8 +9,9 @@ import type { LensStats } from '../../../protocol/model';
 import { Gateway } from '../gateway/gateway';
 import { processAlive, readGatewayInfo, readTokenFile } from '../gateway/gatewayFiles';
 import type { CliCommand } from './command';
-import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
+import { errorMessage } from '../core/errorMessage';
 
 const HELP = `Usage: mcp-lens stats [--workspace DIR] [--config FILE] [--trust] [--json]
 
@@ -26,7 +27,7 @@ export const stats: CliCommand = {
   usage: 'stats [--workspace DIR] [--config FILE] [--trust] [--json]',
   summary: 'token savings and usage (live from a running gateway, or computed)',
   async run(argv) {
-    const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, ...REPORT_FLAGS } });
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
@@ -68,7 +69,7 @@ export async function liveStats(workspace: string, warn: (m: string) => void): P
     }
     return (await res.json()) as LensStats;
   } catch (err) {
-    warn(`gateway at ${info.url} unreachable (${err instanceof Error ? err.message : String(err)}); computing static figures`);
+    warn(`gateway at ${info.url} unreachable (${errorMessage(err)}); computing static figures`);
     return undefined;
   }
 }

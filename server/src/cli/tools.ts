@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ServerStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import type { CliCommand } from './command';
-import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
 import { oneLine } from '../../../protocol/untrustedText';
 
@@ -20,7 +20,7 @@ export const tools: CliCommand = {
   usage: 'tools [--workspace DIR] [--config FILE] [--trust] [--json]',
   summary: 'list every server, its state and its tools',
   async run(argv) {
-    const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, ...REPORT_FLAGS } });
     if (values.help) {
       process.stdout.write(HELP);
       return 0;

@@ -6,6 +6,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { errorMessage } from './errorMessage';
 
 export type ArgsCheck = { ok: true } | { ok: false; problems: string[] } | { ok: 'unchecked'; reason: string };
 
@@ -33,7 +34,7 @@ export class ArgsValidator {
       const { $schema: _ignored, ...rest } = schema;
       return this.ajv.compile(rest);
     } catch (err) {
-      return `schema could not be compiled: ${err instanceof Error ? err.message : String(err)}`;
+      return `schema could not be compiled: ${errorMessage(err)}`;
     }
   }
 }

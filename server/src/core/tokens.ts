@@ -4,6 +4,7 @@
  * ends up in every request's tool definitions.
  */
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import type { CatalogTool } from './catalog';
 
 /** Tokens of a text, o200k_base. Special-token markers in third-party text are counted as text. */
 export function countTokens(text: string): number {
@@ -29,6 +30,33 @@ export function toolListTokens(tools: readonly ToolDefinitionLike[]): number {
 /** Tokens of one tool definition as JSON. Summing these is within a few tokens of toolListTokens. */
 export function toolTokens(tool: ToolDefinitionLike): number {
   return countTokens(JSON.stringify(definitionOf(tool)));
+}
+
+/**
+ * Each server's own `tools/list` cost (its original tool names), remembered per server: the
+ * catalog is rebuilt on every server's change, and only a server whose definitions changed
+ * is tokenized again (the JSON is cheap, the tokenizer is not).
+ */
+export class ServerListTokens {
+  private memo = new Map<string, { json: string; tokens: number }>();
+
+  /** server → tokens of the tools/list it sends, for the servers that have tools here. */
+  count(tools: readonly CatalogTool[]): Map<string, number> {
+    const byServer = new Map<string, ToolDefinitionLike[]>();
+    for (const t of tools) {
+      let defs = byServer.get(t.server);
+      if (!defs) byServer.set(t.server, (defs = []));
+      defs.push(definitionOf({ ...t, name: t.originalName }));
+    }
+    const memo = new Map<string, { json: string; tokens: number }>();
+    for (const [server, defs] of byServer) {
+      const json = JSON.stringify(defs);
+      const known = this.memo.get(server);
+      memo.set(server, { json, tokens: known?.json === json ? known.tokens : countTokens(json) });
+    }
+    this.memo = memo;
+    return new Map([...memo].map(([server, m]) => [server, m.tokens]));
+  }
 }
 
 function definitionOf(t: ToolDefinitionLike): ToolDefinitionLike {

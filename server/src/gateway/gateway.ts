@@ -15,6 +15,7 @@ import { exposedDefinitions, type ToolPredictor } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
 import { GATEWAY_VERSION } from './version';
+import { errorMessage } from '../core/errorMessage';
 
 export interface GatewayOptions {
   lens: Lens;
@@ -166,7 +167,7 @@ export class Gateway {
   }
 
   private notify(id: string, send: () => Promise<void>): void {
-    send().catch((err: unknown) => this.log.debug(`gateway: session ${id.slice(0, 8)}: notification not sent: ${err instanceof Error ? err.message : String(err)}`));
+    send().catch((err: unknown) => this.log.debug(`gateway: session ${id.slice(0, 8)}: notification not sent: ${errorMessage(err)}`));
   }
 
   private promptsSignature(): string {

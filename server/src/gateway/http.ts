@@ -15,6 +15,7 @@ import type { Logger } from '../core/logger';
 import type { ToolPredictor } from './exposure';
 import { Gateway } from './gateway';
 import { BodyTooLargeError, MAX_BODY_BYTES, bearerOf, hostAllowed, originAllowed, readBody, sendJsonError, tokensEqual } from './httpGuards';
+import { errorMessage } from '../core/errorMessage';
 
 /**
  * Extra HTTP routes (the dashboard). Called for every path other than `/mcp` and `/stats`,
@@ -65,7 +66,7 @@ export class GatewayHttpServer {
   async start(): Promise<{ url: string; port: number }> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
-        this.options.log.error(`gateway http: ${req.method} ${req.url?.split('?')[0]}: ${err instanceof Error ? err.message : String(err)}`);
+        this.options.log.error(`gateway http: ${req.method} ${req.url?.split('?')[0]}: ${errorMessage(err)}`);
         sendJsonError(res, 500, -32603, 'Internal error in MCP Lens');
       });
     });

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { SavingsPoint, TokenStats } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { countTokens, savingsPercent, toolListTokens, type ToolDefinitionLike } from '../core/tokens';
+import { toolDefinition } from './exposure';
 
 /** History points kept for the dashboard's chart. */
 const MAX_HISTORY = 1000;
@@ -28,6 +29,8 @@ export interface SessionSavings {
 
 export class TokenAccounting {
   private cost: CatalogCost | undefined;
+  /** The tools array `cost` was computed from: the Lens hands out a new array when its catalog changes. */
+  private costOf: readonly CatalogTool[] | undefined;
   private readonly listMemo = new Map<string, number>();
   private findToolsCalls = 0;
   private returnedTotal = 0;
@@ -37,10 +40,14 @@ export class TokenAccounting {
 
   /** Baseline and per-server cost of these tools; tokenized again only when a definition changed. */
   catalogCost(tools: readonly CatalogTool[]): CatalogCost {
+    // Every find_tools call and every stats poll asks; hashing 400 definitions costs ~2 ms.
+    if (this.cost && tools === this.costOf) return this.cost;
+    this.costOf = tools;
     const byServer = new Map<string, ToolDefinitionLike[]>();
     for (const t of tools) {
       const list = byServer.get(t.server) ?? [];
-      list.push(asUpstreamDefinition(t));
+      // What the upstream server itself sends: its own tool name, not ours.
+      list.push(toolDefinition(t, t.originalName));
       byServer.set(t.server, list);
     }
     const servers = [...byServer.keys()].sort();
@@ -105,15 +112,6 @@ export class TokenAccounting {
       perServer: cost.perServer.map((p) => ({ ...p })),
     };
   }
-}
-
-/** The definition the upstream server itself sends: its own tool name, not ours. */
-function asUpstreamDefinition(t: CatalogTool): ToolDefinitionLike {
-  const d: ToolDefinitionLike = { name: t.originalName, description: t.description, inputSchema: t.inputSchema };
-  if (t.title !== undefined) d.title = t.title;
-  if (t.outputSchema !== undefined) d.outputSchema = t.outputSchema;
-  if (t.annotations !== undefined) d.annotations = t.annotations;
-  return d;
 }
 
 /** Tokens of a response text with its own `returned_tokens` figure inside it (a fixed point, found in a few steps). */

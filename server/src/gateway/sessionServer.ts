@@ -23,6 +23,7 @@ import { gatewayInstructions } from './instructions';
 import { forwardCall, runMetaTool, type MetaToolContext } from './metaTools';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../core/errorMessage';
 
 export interface SessionDeps {
   lens: Lens;
@@ -67,8 +68,8 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       return (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
     } catch (err) {
       // The Lens turns failures into results; anything else is a bug, reported with context.
-      deps.log.error(`gateway: tools/call ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
-      return { content: [{ type: 'text', text: `MCP Lens failed to run "${name}": ${err instanceof Error ? err.message : String(err)}` }], isError: true };
+      deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);
+      return { content: [{ type: 'text', text: `MCP Lens failed to run "${name}": ${errorMessage(err)}` }], isError: true };
     } finally {
       deps.afterCall(sessionId());
     }
@@ -87,7 +88,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     try {
       return await lens.getPrompt(request.params.name, request.params.arguments ?? {});
     } catch (err) {
-      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": ${err instanceof Error ? err.message : String(err)}`);
+      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": ${errorMessage(err)}`);
     }
   });
 
@@ -108,7 +109,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     try {
       return await lens.readResource(request.params.uri);
     } catch (err) {
-      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": ${err instanceof Error ? err.message : String(err)}`);
+      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": ${errorMessage(err)}`);
     }
   });
 

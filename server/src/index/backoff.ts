@@ -1,6 +1,7 @@
 /**
- * Exponential backoff for the index's background embedding loop, with a sleep that ends early
- * when woken (a pull finished, new tools arrived, the index closes).
+ * The retry policy of the index's background embedding loop (the delays themselves come from
+ * the upstream `Backoff`), and its sleep that ends early when woken (a pull finished, new
+ * tools arrived, the index closes).
  */
 export interface BackoffPolicy {
   initialMs: number;

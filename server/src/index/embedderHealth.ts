@@ -9,6 +9,7 @@
  */
 import type { SearchModeInfo } from '../../../protocol/model';
 import { EmbedderError, type Embedder } from '../adapters/embed/embedder';
+import { errorMessage } from '../core/errorMessage';
 
 export type HealthState =
   | { kind: 'unknown' }
@@ -20,7 +21,7 @@ export type HealthState =
 
 /** The health an embedding failure implies. */
 export function healthFromError(err: unknown): HealthState {
-  if (!(err instanceof EmbedderError)) return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
+  if (!(err instanceof EmbedderError)) return { kind: 'error', message: errorMessage(err) };
   switch (err.kind) {
     case 'unreachable':
       return { kind: 'unreachable', message: err.message };

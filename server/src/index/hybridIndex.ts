@@ -8,16 +8,19 @@
 import type { IndexStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import type { Logger } from '../core/logger';
+import { ChangeEmitter } from '../core/changeEmitter';
 import { fuseRankings, DEFAULT_RRF_K } from '../core/search/fusion';
 import { KeywordIndex } from '../core/search/keywordIndex';
 import type { RankedList, RankedTool, SearchOptions, ToolIndex } from '../core/search/types';
 import type { Embedder, PullProgress } from '../adapters/embed/embedder';
 import { LanceToolStore } from '../adapters/store/lanceToolStore';
 import type { StoredTool, StoredVector, ToolStore } from '../adapters/store/toolStore';
+import { Backoff } from '../adapters/upstream/backoff';
 import { DEFAULT_BACKOFF, WakeableSleep, type BackoffPolicy } from './backoff';
 import { healthFromError, searchMode, skipsQueries, type HealthState } from './embedderHealth';
 import { embeddingInput, toolEntry, type ToolEntry } from './toolEntries';
 import { VectorMatrix } from './vectorMatrix';
+import { errorMessage } from '../core/errorMessage';
 
 /**
  * Weighted reciprocal-rank fusion of the keyword and meaning lists. Equal weights are a
@@ -51,7 +54,7 @@ const FIRST_PROBE_WAIT_MS = 300;
 
 export class HybridToolIndex implements ToolIndex {
   private readonly keyword = new KeywordIndex();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes: ChangeEmitter<void>;
   private readonly rows = new Map<string, StoredVector>();
   private entries = new Map<string, ToolEntry>();
   private readonly matrix = new VectorMatrix();
@@ -77,6 +80,7 @@ export class HybridToolIndex implements ToolIndex {
     private readonly log: Logger,
     private readonly options: HybridIndexOptions,
   ) {
+    this.changes = new ChangeEmitter((err) => log.debug(`index change listener failed: ${errorMessage(err)}`));
     this.fusion = { keyword: 1, meaning: 1, k: DEFAULT_RRF_K, depth: 50, ...options.fusion };
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
   }
@@ -104,7 +108,7 @@ export class HybridToolIndex implements ToolIndex {
     if (this.store.readOnly) await this.loadRows(true);
     await this.deleteRemoved();
     this.kick();
-    this.fire();
+    this.changes.fire();
   }
 
   async search(query: string, options: SearchOptions): Promise<RankedList> {
@@ -153,8 +157,7 @@ export class HybridToolIndex implements ToolIndex {
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.changes.on(listener);
   }
 
   /** Downloads the embedder's model, then fills in vectors at once. */
@@ -162,7 +165,7 @@ export class HybridToolIndex implements ToolIndex {
     if (!this.embedder?.pull) throw new Error('embeddings are disabled: there is no model to pull');
     await this.embedder.pull(onProgress, this.stop.signal);
     this.health = { kind: 'unknown' };
-    this.fire();
+    this.changes.fire();
     this.kick();
   }
 
@@ -178,17 +181,7 @@ export class HybridToolIndex implements ToolIndex {
     this.sleeper.wakeUp();
     await this.loop;
     await this.store.close();
-    this.listeners.clear();
-  }
-
-  private fire(): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l();
-      } catch (err) {
-        this.log.debug(`index change listener failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    this.changes.clear();
   }
 
   /** `onlyChanged`: skip the read when the store has no commit since the last one (readers poll). */
@@ -200,7 +193,7 @@ export class HybridToolIndex implements ToolIndex {
       for (const r of rows) this.rows.set(r.id, r);
       this.matrixDirty = true;
     } catch (err) {
-      this.log.warn(`tool index: could not read stored vectors (${err instanceof Error ? err.message : String(err)}); they will be embedded again`);
+      this.log.warn(`tool index: could not read stored vectors (${errorMessage(err)}); they will be embedded again`);
     }
   }
 
@@ -213,7 +206,7 @@ export class HybridToolIndex implements ToolIndex {
     try {
       await this.store.delete(removed);
     } catch (err) {
-      this.log.warn(`tool store ${this.store.dir}: deleting ${removed.length} removed tool(s) failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`tool store ${this.store.dir}: deleting ${removed.length} removed tool(s) failed: ${errorMessage(err)}`);
     }
   }
 
@@ -276,7 +269,7 @@ export class HybridToolIndex implements ToolIndex {
         else this.log.warn(line);
       }
       else if (health.kind === 'ok') this.log.info(`tool index: embedder ${this.embedder?.id} is answering`);
-      this.fire();
+      this.changes.fire();
     }
   }
 
@@ -306,7 +299,8 @@ export class HybridToolIndex implements ToolIndex {
   }
 
   private async runLoop(): Promise<void> {
-    let delay = this.backoff.initialMs;
+    // The embedder is retried for as long as the index is open: no attempt limit.
+    const retries = new Backoff({ initialDelayMs: this.backoff.initialMs, maxDelayMs: this.backoff.maxMs, maxAttempts: Infinity });
     while (!this.closed) {
       // A reader first takes what the writer has embedded meanwhile, so it embeds only what is still missing.
       if (this.store.readOnly) await this.loadRows(true);
@@ -316,13 +310,13 @@ export class HybridToolIndex implements ToolIndex {
       // the embedder's own retries; only a healthy embedder gets the real work.
       const ok = todo.length === 0 || this.health.kind !== 'ok' ? (await this.probe()) && (todo.length === 0 || (await this.embedRound(todo))) : await this.embedRound(todo);
       if (ok) {
-        delay = this.backoff.initialMs;
+        retries.reset();
         continue;
       }
       if (this.closed) return;
+      const delay = retries.next() ?? this.backoff.maxMs;
       this.log.debug(`tool index: retrying the embedder in ${delay} ms`);
       await this.sleeper.sleep(delay);
-      delay = Math.min(this.backoff.maxMs, delay * 2);
     }
   }
 
@@ -355,7 +349,7 @@ export class HybridToolIndex implements ToolIndex {
       if (!this.closed) this.setHealth(healthFromError(err));
       return false;
     } finally {
-      this.fire();
+      this.changes.fire();
     }
   }
 
@@ -364,13 +358,13 @@ export class HybridToolIndex implements ToolIndex {
     try {
       await this.store.upsert(rows);
     } catch (err) {
-      this.log.warn(`tool store ${this.store.dir}: writing ${rows.length} vector(s) failed (${err instanceof Error ? err.message : String(err)})`);
+      this.log.warn(`tool store ${this.store.dir}: writing ${rows.length} vector(s) failed (${errorMessage(err)})`);
       await this.store.rebuild('a write failed').catch(() => undefined);
       const all = [...this.rows.values()].flatMap((r) => {
         const entry = this.entries.get(r.id);
         return entry && r.model === this.embedder?.id && r.contentHash === entry.hash ? [storedTool(entry, r.model, r.vector)] : [];
       });
-      await this.store.upsert(all).catch((e: unknown) => this.log.error(`tool store ${this.store.dir}: vectors kept in memory only: ${e instanceof Error ? e.message : String(e)}`));
+      await this.store.upsert(all).catch((e: unknown) => this.log.error(`tool store ${this.store.dir}: vectors kept in memory only: ${errorMessage(e)}`));
     }
   }
 }

@@ -7,7 +7,7 @@ import type { IndexStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { KeywordIndex } from '../core/search/keywordIndex';
 import type { RankedList, SearchOptions, ToolIndex } from '../core/search/types';
-import { ChangeEmitter } from '../app/changeEmitter';
+import { ChangeEmitter } from '../core/changeEmitter';
 
 export class MemoryToolIndex implements ToolIndex {
   private readonly keyword = new KeywordIndex();

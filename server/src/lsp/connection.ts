@@ -29,9 +29,11 @@ import {
 } from '../../../protocol/lspProtocol';
 import { sanitizeSettings } from '../../../protocol/settings';
 import type { Logger } from '../core/logger';
+import { toolCallOutcome } from '../gateway/toolCallOutcome';
 import { SidecarSession } from './sidecarSession';
 import { StateBroadcaster } from './stateBroadcaster';
 import { derivedNotifications, stateOf } from './stateSnapshot';
+import { errorMessage } from '../core/errorMessage';
 
 /** Binds the connection; resolves the session once `initialize` has built it. */
 export function bindConnection(connection: Connection, log: Logger): { session: () => SidecarSession | undefined; shutdown: () => Promise<void> } {
@@ -81,11 +83,7 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     if (typeof p?.name !== 'string' || !p.arguments || typeof p.arguments !== 'object') {
       throw new ResponseError(ErrorCodes.InvalidParams, 'callTool: "name" must be a string and "arguments" an object');
     }
-    const started = Date.now();
-    const r = await need().lens.callTool(p.name, p.arguments, { origin: 'palette' });
-    const outcome: CallToolResultPayload = { isError: r.isError === true, content: r.content ?? [], durationMs: Date.now() - started };
-    if (r.structuredContent !== undefined) outcome.structuredContent = r.structuredContent;
-    return outcome;
+    return toolCallOutcome(need().lens, p.name, p.arguments, 'palette');
   });
   connection.onRequest(StatsRequestMethod, () => need().stats());
   connection.onRequest(ServersRequestMethod, () => need().lens.servers());
@@ -107,7 +105,7 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
       await s.pullModel(s.lens.settings(), (p) => progress({ status: p.status, done: false, ...(p.total !== undefined ? { total: p.total, completed: p.completed ?? 0 } : {}) }));
       progress({ status: 'success', done: true });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       progress({ status: 'failed', done: true, error: message });
       throw new ResponseError(ErrorCodes.InternalError, message);
     }
@@ -128,7 +126,7 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
       inputs: records(p?.inputs),
       trusted: p?.trusted === true,
     };
-    s.update(params).catch((err: unknown) => log.error(`applying settings: ${err instanceof Error ? err.message : String(err)}`));
+    s.update(params).catch((err: unknown) => log.error(`applying settings: ${errorMessage(err)}`));
   });
 
   const shutdown = async (): Promise<void> => {

@@ -3,7 +3,6 @@
  * (config → upstreams → index), the MCP gateway on 127.0.0.1 with a random bearer token, and
  * the embedder used for pulling the model. The LSP connection drives it; it knows no LSP.
  */
-import { randomBytes } from 'node:crypto';
 import type { GatewayInfo, SidecarInitOptions, UpdateSettingsParams } from '../../../protocol/lspProtocol';
 import type { LensStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
@@ -12,6 +11,7 @@ import type { PullProgress } from '../adapters/embed/embedder';
 import { LensApp } from '../app/lensApp';
 import type { Logger } from '../core/logger';
 import { GatewayHttpServer } from '../gateway/http';
+import { generateToken } from '../gateway/httpGuards';
 
 export class SidecarSession {
   private constructor(
@@ -37,7 +37,7 @@ export class SidecarSession {
       insideEditor: true,
     });
     // A fresh token per sidecar: only the extension (and VS Code through it) may call the gateway.
-    const token = randomBytes(32).toString('base64url');
+    const token = generateToken();
     const http = new GatewayHttpServer({ lens, token, port: 0, log });
     let url: string;
     try {
@@ -50,8 +50,9 @@ export class SidecarSession {
     return new SidecarSession(lens, http, url, token, log);
   }
 
-  gatewayInfo(): GatewayInfo {
-    return { url: this.url, token: this.token, catalogVersion: this.stats().gateway?.catalogVersion ?? '' };
+  /** Pass `stats` when they were just computed: computing them walks the whole catalog. */
+  gatewayInfo(stats: LensStats = this.stats()): GatewayInfo {
+    return { url: this.url, token: this.token, catalogVersion: stats.gateway?.catalogVersion ?? '' };
   }
 
   stats(): LensStats {

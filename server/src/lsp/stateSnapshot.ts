@@ -11,7 +11,8 @@ import {
 import type { SidecarSession } from './sidecarSession';
 
 export function stateOf(s: SidecarSession): StateChangedParams {
-  return { servers: s.lens.servers(), index: s.lens.indexStatus(), stats: s.stats(), gateway: s.gatewayInfo() };
+  const stats = s.stats();
+  return { servers: s.lens.servers(), index: s.lens.indexStatus(), stats, gateway: s.gatewayInfo(stats) };
 }
 
 /** Approvals and inputs the user must give, and config problems to mark in the editor. */

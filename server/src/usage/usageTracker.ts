@@ -7,6 +7,7 @@
 import type { UsageStats } from '../../../protocol/model';
 import type { Logger } from '../core/logger';
 import type { RankedTool } from '../core/search/types';
+import { ChangeEmitter } from '../core/changeEmitter';
 import { DEFAULT_BOOST, usageBoost } from '../core/usage/boost';
 import { defaultPredictor, type CombinedPredictor } from '../core/usage/combined';
 import { BoundedMap } from '../core/usage/ranking';
@@ -55,7 +56,7 @@ export class UsageTracker {
   private aggregate = new UsageAggregate();
   private readonly predictor: CombinedPredictor = defaultPredictor();
   private readonly sessions = new BoundedMap<string, SessionState>(LIVE_SESSIONS);
-  private readonly listeners = new Set<() => void>();
+  private readonly changes: ChangeEmitter<void>;
   private readonly now: () => number;
   private pruneTimer?: NodeJS.Timeout;
   private statsCache?: UsageStats;
@@ -66,6 +67,7 @@ export class UsageTracker {
   private constructor(opts: UsageTrackerOptions) {
     this.opts = { ...opts };
     this.now = opts.now ?? Date.now;
+    this.changes = new ChangeEmitter((err) => opts.log.warn(`usage: a change listener failed: ${String(err)}`));
   }
 
   /** Opens (or, when disabled, does not touch) the store in `opts.dir`. Never throws on I/O trouble. */
@@ -162,12 +164,11 @@ export class UsageTracker {
 
   async close(): Promise<void> {
     await this.deactivate();
-    this.listeners.clear();
+    this.changes.clear();
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.changes.on(listener);
   }
 
   private async activate(): Promise<void> {
@@ -236,13 +237,7 @@ export class UsageTracker {
     this.changeQueued = true;
     queueMicrotask(() => {
       this.changeQueued = false;
-      for (const l of [...this.listeners]) {
-        try {
-          l();
-        } catch (err) {
-          this.opts.log.warn(`usage: a change listener failed: ${String(err)}`);
-        }
-      }
+      this.changes.fire();
     });
   }
 }

@@ -1,17 +1,17 @@
 /** Index: embedding mode, progress, embedded/total, last refresh, and "Pull model" when it is missing. */
 import type { IndexStatus } from '../../../protocol/model';
 import type { DashboardEvents } from '../../../protocol/webviewProtocol';
-import { formatTime, h, replaceChildren } from '../dom';
+import { card, formatTime, h, replaceChildren } from '../dom';
 import type { DashboardMessenger } from '../messenger/messenger';
 
 export class IndexView {
-  readonly element = h('section', { class: 'card', attrs: { id: 'index', 'aria-labelledby': 'index-h' } });
+  readonly element = card('index', 'Index');
   private readonly body = h('div');
   private readonly pullLine = h('div', { class: 'muted' });
   private pulling = false;
 
   constructor(private readonly messenger: DashboardMessenger) {
-    this.element.append(h('h2', { attrs: { id: 'index-h' } }, 'Index'), this.body, this.pullLine);
+    this.element.append(this.body, this.pullLine);
     replaceChildren(this.body, h('div', { class: 'empty' }, 'Loading…'));
   }
 

@@ -1,14 +1,14 @@
 /** Savings: baseline vs exposed tokens, savings over the session, per-server token cost. */
 import type { LensStats } from '../../../protocol/model';
 import { baselineBars, rankedBars, savingsChart, seriesFromHistory } from '../charts/charts';
-import { formatTokens, h, replaceChildren } from '../dom';
+import { card, formatTokens, h, replaceChildren } from '../dom';
 
 export class SavingsView {
-  readonly element = h('section', { class: 'card wide', attrs: { id: 'savings', 'aria-labelledby': 'savings-h' } });
+  readonly element = card('savings', 'Token savings', true);
   private readonly body = h('div');
 
   constructor() {
-    this.element.append(h('h2', { attrs: { id: 'savings-h' } }, 'Token savings'), this.body);
+    this.element.append(this.body);
     replaceChildren(this.body, h('div', { class: 'empty' }, 'Loading…'));
   }
 

@@ -1,13 +1,13 @@
 /** Search: live results as the user types, each with its signals, schema and a "Try it" form. */
 import type { SearchHit, SearchResponse } from '../../../protocol/model';
-import { h, replaceChildren } from '../dom';
+import { card, h, replaceChildren } from '../dom';
 import type { DashboardMessenger } from '../messenger/messenger';
 import { exampleArguments } from './exampleArguments';
 
 const DEBOUNCE_MS = 200;
 
 export class SearchView {
-  readonly element = h('section', { class: 'card wide', attrs: { id: 'search', 'aria-labelledby': 'search-h' } });
+  readonly element = card('search', 'Search tools', true);
   private readonly input = h('input', { attrs: { type: 'search', placeholder: 'Describe what you want to do, e.g. "add two numbers"', 'aria-label': 'Search tools' } });
   private readonly meta = h('div', { class: 'search-meta', attrs: { 'aria-live': 'polite' } });
   private readonly list = h('ul', { class: 'hits' });
@@ -20,7 +20,7 @@ export class SearchView {
     initialQuery: string,
     private readonly onQueryChange: (query: string) => void,
   ) {
-    this.element.append(h('h2', { attrs: { id: 'search-h' } }, 'Search tools'), this.input, this.meta, this.list);
+    this.element.append(this.input, this.meta, this.list);
     this.input.value = initialQuery;
     this.input.addEventListener('input', () => this.schedule());
     if (initialQuery) void this.run(initialQuery);

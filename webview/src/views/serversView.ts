@@ -1,6 +1,6 @@
 /** Servers: state, tool count, last error, stderr tail and a Restart button for each upstream. */
 import type { ServerStatus } from '../../../protocol/model';
-import { formatTokens, h, replaceChildren } from '../dom';
+import { card, formatTokens, h, replaceChildren } from '../dom';
 import type { DashboardMessenger } from '../messenger/messenger';
 
 const STATE_TEXT: Record<ServerStatus['state'], string> = {
@@ -13,14 +13,14 @@ const STATE_TEXT: Record<ServerStatus['state'], string> = {
 };
 
 export class ServersView {
-  readonly element = h('section', { class: 'card', attrs: { id: 'servers', 'aria-labelledby': 'servers-h' } });
+  readonly element = card('servers', 'Servers');
   private readonly list = h('ul', { class: 'servers' });
   /** Restarts in flight, so a state push does not re-enable their buttons. */
   private readonly restarting = new Set<string>();
   private last: ServerStatus[] = [];
 
   constructor(private readonly messenger: DashboardMessenger) {
-    this.element.append(h('h2', { attrs: { id: 'servers-h' } }, 'Servers'), this.list);
+    this.element.append(this.list);
     replaceChildren(this.list, h('li', { class: 'empty' }, 'Loading…'));
   }
 

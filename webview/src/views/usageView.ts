@@ -1,13 +1,13 @@
 /** Usage: most used tools and tools used together, or why there is nothing to show. */
 import type { UsageStats } from '../../../protocol/model';
-import { h, replaceChildren } from '../dom';
+import { card, h, replaceChildren } from '../dom';
 
 export class UsageView {
-  readonly element = h('section', { class: 'card', attrs: { id: 'usage', 'aria-labelledby': 'usage-h' } });
+  readonly element = card('usage', 'Usage');
   private readonly body = h('div');
 
   constructor() {
-    this.element.append(h('h2', { attrs: { id: 'usage-h' } }, 'Usage'), this.body);
+    this.element.append(this.body);
     replaceChildren(this.body, h('div', { class: 'empty' }, 'Loading…'));
   }
 

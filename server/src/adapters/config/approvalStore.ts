@@ -2,14 +2,15 @@
  * The CLI's record of approved servers: one JSON file, `{ "<absolute workspace folder>":
  * { "<server name>": "<fingerprint>" } }`, at `$MCP_LENS_APPROVALS_FILE`, else
  * `$XDG_CONFIG_HOME/mcp-lens/approvals.json`, else `~/.config/mcp-lens/approvals.json`.
- * Written atomically (temp file + rename) with mode 0600 in a 0700 folder. It holds only
+ * Written atomically (writeFileAtomic) with mode 0600 in a 0700 folder. It holds only
  * fingerprints, never definitions or secrets. An unreadable or corrupt file reads as "nothing
  * approved" (fail closed) and is replaced on the next save.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../atomicFile';
+import { errorMessage } from '../../core/errorMessage';
 
 export type ApprovalMap = Record<string, string>;
 type ApprovalsFile = Record<string, ApprovalMap>;
@@ -60,14 +61,10 @@ export function saveApprovals(workspaceFolder: string, approvals: ApprovalMap, f
   const key = path.resolve(workspaceFolder);
   if (Object.keys(approvals).length === 0) delete all[key];
   else all[key] = { ...approvals };
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, JSON.stringify(all, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, file);
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileAtomic(file, JSON.stringify(all, null, 2) + '\n', 0o600);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new Error(`cannot save approvals to ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`cannot save approvals to ${file}: ${errorMessage(err)}`);
   }
 }

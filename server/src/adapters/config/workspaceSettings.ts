@@ -43,7 +43,7 @@ function setPath(target: Record<string, unknown>, segments: string[], value: unk
 }
 
 /** Gathers the `mcpLens.*` keys of a parsed settings object, in file order (later wins). */
-export function gatherLensSettings(root: Record<string, unknown>): Record<string, unknown> {
+function gatherLensSettings(root: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(root)) {
     if (key === PREFIX) setPath(out, [], value);

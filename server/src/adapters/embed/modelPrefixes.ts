@@ -21,7 +21,7 @@ export function prefixesFor(model: string): ModelPrefixes {
 }
 
 /** `registry/library/nomic-embed-text:v1.5` → `nomic-embed-text`. */
-export function baseModelName(model: string): string {
+function baseModelName(model: string): string {
   const lastSegment = model.trim().toLowerCase().split('/').pop() ?? '';
   return lastSegment.split(':')[0];
 }

@@ -10,6 +10,7 @@ import { EmbedderError, type Embedder, type EmbedderHealth, type PullProgress } 
 import { prefixesFor, sameModel, type ModelPrefixes } from './modelPrefixes';
 import { guardedFetch, type FetchFn } from './ollamaFetch';
 import { isTransient, toEmbedderError } from './ollamaErrors';
+import { errorMessage } from '../../core/errorMessage';
 
 export interface RetryPolicy {
   /** Total tries per batch, first included. */
@@ -115,7 +116,7 @@ export class OllamaEmbedder implements Embedder {
     } catch (err) {
       const e = toEmbedderError(err, this.host, this.model, signal);
       // Network trouble reads best as our own words; anything else as the service's (e.g. "pull model manifest: file does not exist").
-      const why = e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'aborted' ? e.message : err instanceof Error ? err.message : String(err);
+      const why = e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'aborted' ? e.message : errorMessage(err);
       throw new EmbedderError(e.kind, `pulling "${this.model}" from ${this.host} failed: ${why}`, e.status);
     }
   }

@@ -22,6 +22,7 @@ import { SerialQueue } from './serialQueue';
 import { WriterLock } from '../writerLock';
 import type { StoredTool, StoredVector, ToolStore } from './toolStore';
 import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
+import { errorMessage } from '../../core/errorMessage';
 
 const TABLE = 'tools';
 const COLUMNS = ['id', 'server', 'tool', 'text', 'input_schema', 'content_hash', 'model', 'vector'] as const;
@@ -141,7 +142,7 @@ export class LanceToolStore implements ToolStore {
       return rows;
     } catch (err) {
       if (this.readOnly) throw contextError(`reading tool store ${this.dir}`, err);
-      await this.rebuild(`it could not be read (${message(err)})`);
+      await this.rebuild(`it could not be read (${errorMessage(err)})`);
       return [];
     }
   }
@@ -240,7 +241,7 @@ export class LanceToolStore implements ToolStore {
       writeSnapshot(this.snapshotPath, this.mirror ? [...this.mirror.values()] : await readRows(this.table));
     } catch (err) {
       removeSnapshot(this.snapshotPath);
-      this.log.debug(`tool store ${this.dir}: vector snapshot not written (${message(err)})`);
+      this.log.debug(`tool store ${this.dir}: vector snapshot not written (${errorMessage(err)})`);
     }
   }
 
@@ -284,10 +285,10 @@ export class LanceToolStore implements ToolStore {
       this.dimension = dimension;
     } catch (err) {
       if (this.readOnly) {
-        this.log.warn(`tool store ${this.dir} is unreadable (${message(err)}); the writer will rebuild it`);
+        this.log.warn(`tool store ${this.dir} is unreadable (${errorMessage(err)}); the writer will rebuild it`);
         return;
       }
-      await this.rebuildNow(`it could not be opened (${message(err)})`);
+      await this.rebuildNow(`it could not be opened (${errorMessage(err)})`);
     }
   }
 
@@ -361,10 +362,6 @@ function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 function contextError(what: string, err: unknown): Error {
-  return new Error(`${what}: ${message(err)}`);
+  return new Error(`${what}: ${errorMessage(err)}`);
 }

@@ -11,7 +11,8 @@
  * check out is "no snapshot", never an error.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../atomicFile';
 import type { StoredVector } from './toolStore';
 
 const FORMAT = 'mcp-lens-vectors/1';
@@ -83,9 +84,7 @@ export function writeSnapshot(path: string, rows: readonly StoredVector[]): void
   const prefix = Buffer.alloc(PREFIX);
   prefix.writeUInt32LE(json.length, 0);
   prefix.write(sha256(body), 4, 'latin1');
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, Buffer.concat([prefix, body]));
-  renameSync(temp, path);
+  writeFileAtomic(path, Buffer.concat([prefix, body]));
 }
 
 export function removeSnapshot(path: string): void {

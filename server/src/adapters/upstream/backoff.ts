@@ -1,6 +1,7 @@
 /**
  * Exponential restart backoff: initial, 2×, 4× … capped at max; after maxAttempts consecutive
- * failures it gives up. A connection that stayed up for the stable period starts over.
+ * failures it gives up. A connection that stayed up for the stable period starts over. The
+ * tool index retries its embedder with the same delays (maxAttempts: Infinity).
  */
 import type { RestartPolicy } from './types';
 
@@ -27,7 +28,8 @@ export class Backoff {
   next(uptimeMs = 0): number | undefined {
     if (uptimeMs >= this.stableMs) this.failures = 0;
     if (this.failures >= this.policy.maxAttempts) return undefined;
-    const delay = Math.min(this.policy.initialDelayMs * 2 ** this.failures, this.policy.maxDelayMs);
+    // The exponent is bounded so endless retries (maxAttempts: Infinity) stay finite numbers.
+    const delay = Math.min(this.policy.initialDelayMs * 2 ** Math.min(this.failures, 30), this.policy.maxDelayMs);
     this.failures++;
     return delay;
   }

@@ -4,6 +4,7 @@
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { UpstreamCallError } from './types';
+import { errorMessage } from '../../core/errorMessage';
 
 export interface CallContext {
   timeoutMs: number;
@@ -25,7 +26,7 @@ export function classifyCallError(error: unknown, server: string, ctx: CallConte
     if (error.code === ErrorCode.ConnectionClosed) return disconnected(server, prefix, ctx);
     return new UpstreamCallError('upstream-error', server, `${prefix}${error.message}`, ctx.tool, error.code);
   }
-  return disconnected(server, prefix, ctx, error instanceof Error ? error.message : String(error));
+  return disconnected(server, prefix, ctx, errorMessage(error));
 }
 
 function disconnected(server: string, prefix: string, ctx: CallContext, detail = 'connection closed'): UpstreamCallError {

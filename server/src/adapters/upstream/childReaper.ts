@@ -28,7 +28,7 @@ export function trackChild(pid: number): void {
   }
 }
 
-export function untrackChild(pid: number): void {
+function untrackChild(pid: number): void {
   live.delete(pid);
 }
 

@@ -29,6 +29,7 @@ import {
   type UpstreamStatus,
   type UpstreamTool,
 } from './types';
+import { errorMessage } from '../../core/errorMessage';
 
 export interface ConnectionOptions {
   log: Logger;
@@ -42,10 +43,16 @@ export interface ConnectionOptions {
 }
 
 
+/** How often new stderr lines may announce a state change. */
+const STDERR_NOTICE_MS = 250;
+
 export class UpstreamConnection {
   private state: UpstreamState = 'stopped';
   private error: string | undefined;
-  private readonly stderr = new StderrTail();
+  // The stderr tail is part of what the user sees (list_servers, the dashboard), so new lines
+  // announce a state change — at most every STDERR_NOTICE_MS, since a server may flood it.
+  private readonly stderr = new StderrTail(20, 1000, () => this.noticeStderr());
+  private stderrNotice: NodeJS.Timeout | undefined;
   private restarts = 0;
   private readyAt: number | undefined;
   private session: Session | undefined;
@@ -125,8 +132,18 @@ export class UpstreamConnection {
   }
 
   /** Stops for good (until restart()): cancels pending restarts and kills the process. */
+  private noticeStderr(): void {
+    if (this.stderrNotice) return;
+    this.stderrNotice = setTimeout(() => {
+      this.stderrNotice = undefined;
+      this.opts.onChange('state');
+    }, STDERR_NOTICE_MS);
+    this.stderrNotice.unref();
+  }
+
   async stop(): Promise<void> {
     this.generation++;
+    clearTimeout(this.stderrNotice);
     clearTimeout(this.restartTimer);
     for (const r of Object.values(this.refresh)) r.dispose();
     await this.closeSession();
@@ -165,7 +182,7 @@ export class UpstreamConnection {
 
   /** Garbage on stdout is noise; a message over the size limit lost some call's answer. */
   private onTransportError(error: Error): void {
-    if (!isOversizedMessageError(error)) return this.opts.log.debug(`[${this.name}] transport: ${messageOf(error)}`);
+    if (!isOversizedMessageError(error)) return this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
     const limit = Math.round(MAX_STDIO_MESSAGE_BYTES / (1024 * 1024));
     const reason = `the server sent a message larger than MCP Lens's ${limit} MB limit, so it was dropped (the SDK closes such a connection; MCP Lens restarts the server). Ask the tool for less: a smaller range, a filter, a page`;
     const failed = this.inFlight.failAll(new OversizedMessageError(reason));
@@ -224,7 +241,7 @@ export class UpstreamConnection {
     try {
       await this.connect();
     } catch (error) {
-      this.fail(messageOf(error));
+      this.fail(errorMessage(error));
     }
   }
 
@@ -241,7 +258,7 @@ export class UpstreamConnection {
         session = await openSession(candidate, deadline - Date.now(), this.hooks);
         break;
       } catch (error) {
-        const reason = describeSpawnError(this.config, error) ?? messageOf(error);
+        const reason = describeSpawnError(this.config, error) ?? errorMessage(error);
         failures.push(candidates.length > 1 ? `${candidate.label}: ${reason}` : reason);
         if (Date.now() >= deadline || describeSpawnError(this.config, error)) break;
       }
@@ -257,7 +274,7 @@ export class UpstreamConnection {
       await this.listAll(session);
     } catch (error) {
       await this.closeSession();
-      throw new Error(`listing failed: ${messageOf(error)}`);
+      throw new Error(`listing failed: ${errorMessage(error)}`);
     }
     if (gen !== this.generation) return;
     this.readyAt = Date.now();
@@ -302,8 +319,8 @@ export class UpstreamConnection {
       await this.connect();
     } catch (error) {
       if (gen + 1 !== this.generation) return; // stopped or restarted meanwhile
-      this.opts.log.warn(`[${this.name}] restart failed: ${messageOf(error)}`);
-      this.scheduleRestart(messageOf(error), 0);
+      this.opts.log.warn(`[${this.name}] restart failed: ${errorMessage(error)}`);
+      this.scheduleRestart(errorMessage(error), 0);
     }
   }
 
@@ -332,7 +349,7 @@ export class UpstreamConnection {
     try {
       return await list();
     } catch (error) {
-      this.opts.log.warn(`[${this.name}] could not list ${kind}: ${messageOf(error)}`);
+      this.opts.log.warn(`[${this.name}] could not list ${kind}: ${errorMessage(error)}`);
       return [];
     }
   }
@@ -350,7 +367,7 @@ export class UpstreamConnection {
             : await listResources(session.client, this.name, t);
       if (session === this.session) this.replace(kind, items);
     } catch (error) {
-      this.opts.log.warn(`[${this.name}] re-listing ${kind} failed: ${messageOf(error)}`);
+      this.opts.log.warn(`[${this.name}] re-listing ${kind} failed: ${errorMessage(error)}`);
     }
   }
 
@@ -378,8 +395,4 @@ export class UpstreamConnection {
     await Promise.all(sessions.map((s) => closeSessionProcess(s)));
   }
 
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -29,7 +29,7 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Follows nextCursor until the last page; `fetchPage` returns the items and the next cursor. */
-export async function collectPages<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+async function collectPages<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
   const all: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -66,7 +66,7 @@ export async function listTools(client: Client, server: string, timeoutMs: numbe
 }
 
 /** Repairs what can be repaired; drops only a tool without a usable name. */
-export function toUpstreamTool(server: string, item: unknown, log: Logger): UpstreamTool | undefined {
+function toUpstreamTool(server: string, item: unknown, log: Logger): UpstreamTool | undefined {
   if (!isObject(item) || typeof item.name !== 'string' || item.name === '') {
     log.warn(`[${server}] dropped a tool without a name from tools/list`);
     return undefined;

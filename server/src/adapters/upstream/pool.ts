@@ -5,6 +5,7 @@
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
+import { ChangeEmitter } from '../../core/changeEmitter';
 import { DEFAULT_RESTART } from './backoff';
 import { UpstreamConnection } from './connection';
 import {
@@ -17,6 +18,7 @@ import {
   type UpstreamStatus,
   type UpstreamTool,
 } from './types';
+import { errorMessage } from '../../core/errorMessage';
 
 export * from './types';
 
@@ -25,12 +27,14 @@ const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: '0.1.0' };
 
 export class UpstreamPool {
   private readonly connections = new Map<string, UpstreamConnection>();
-  private readonly listeners = new Set<(change: UpstreamChange) => void>();
+  private readonly changes: ChangeEmitter<UpstreamChange>;
   /** setServers calls run one after another, so two reconciliations never interleave. */
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly options: UpstreamPoolOptions) {}
+  constructor(private readonly options: UpstreamPoolOptions) {
+    this.changes = new ChangeEmitter((error) => options.log.error(`upstream change listener failed: ${errorMessage(error)}`));
+  }
 
   /**
    * Reconciles to exactly this set: starts new servers, stops removed ones, restarts changed
@@ -77,8 +81,7 @@ export class UpstreamPool {
   }
 
   onDidChange(listener: (change: UpstreamChange) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
+    return this.changes.on(listener);
   }
 
   /** Stops everything and kills every child process. */
@@ -87,7 +90,7 @@ export class UpstreamPool {
     await this.queue;
     await Promise.all([...this.connections.values()].map((c) => c.stop()));
     this.connections.clear();
-    this.listeners.clear();
+    this.changes.clear();
   }
 
   private connection(server: string, tool?: string): UpstreamConnection {
@@ -117,7 +120,7 @@ export class UpstreamPool {
   private async remove(connection: UpstreamConnection): Promise<void> {
     await connection.stop();
     this.connections.delete(connection.name);
-    this.emit({ server: connection.name, kind: 'state' });
+    this.changes.fire({ server: connection.name, kind: 'state' });
   }
 
   private create(config: ServerConfig): UpstreamConnection {
@@ -128,17 +131,7 @@ export class UpstreamPool {
       requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       restart: o.restart ?? DEFAULT_RESTART,
       clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO,
-      onChange: (kind) => this.emit({ server: config.name, kind }),
+      onChange: (kind) => this.changes.fire({ server: config.name, kind }),
     });
-  }
-
-  private emit(change: UpstreamChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.options.log.error(`upstream change listener failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
   }
 }

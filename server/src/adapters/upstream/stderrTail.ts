@@ -9,6 +9,8 @@ export class StderrTail {
   constructor(
     private readonly maxLines = 20,
     private readonly maxLineLength = 1000,
+    /** Called after a chunk completed at least one line (the visible tail changed). */
+    private readonly onLines?: () => void,
   ) {}
 
   /** Feeds a chunk of stderr output (any split; lines end at '\n'). */
@@ -23,6 +25,7 @@ export class StderrTail {
     }
     // Only the last maxLines complete lines can survive; skip the rest cheaply.
     for (const line of parts.slice(-this.maxLines)) this.add(line.replace(/\r$/, ''));
+    if (parts.length > 0) this.onLines?.();
   }
 
   /** The retained lines, oldest first, including an unterminated last line. */

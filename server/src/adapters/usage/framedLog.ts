@@ -20,7 +20,7 @@ export interface DecodedLog<T> {
 }
 
 /** Parses a whole log buffer; `accept` validates the JSON shape (returns undefined to drop). */
-export function decodeLog<T>(buf: Buffer, accept: (value: unknown) => T | undefined): DecodedLog<T> {
+function decodeLog<T>(buf: Buffer, accept: (value: unknown) => T | undefined): DecodedLog<T> {
   const records: T[] = [];
   let dropped = 0;
   let start = 0;

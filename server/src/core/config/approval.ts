@@ -25,7 +25,7 @@ export interface SourcePolicy {
   approvedByNaming: boolean;
 }
 
-export const SOURCE_POLICY: Readonly<Record<ConfigSourceKind, SourcePolicy>> = {
+const SOURCE_POLICY: Readonly<Record<ConfigSourceKind, SourcePolicy>> = {
   'vscode-mcp-json': { fromWorkspace: true, approvedByNaming: false },
   'mcp-json': { fromWorkspace: true, approvedByNaming: false },
   cursor: { fromWorkspace: true, approvedByNaming: false },

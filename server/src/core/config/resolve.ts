@@ -68,7 +68,7 @@ function gather(files: ConfigFileText[], ctx: ResolveContext): Gathered {
 }
 
 /** Shows a file relative to the workspace when it is inside it, else absolute. */
-export function displayFile(file: string, workspaceFolder: string): string {
+function displayFile(file: string, workspaceFolder: string): string {
   const rel = path.relative(workspaceFolder, file);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
 }

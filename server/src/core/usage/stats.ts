@@ -12,7 +12,7 @@ const MAX_PAIR_TOOLS = 50;
 const PAIR_BASE = 2 ** 21;
 
 /** The tool's original name: its key minus the `server/` prefix the key was built from. */
-export function originalNameOf(e: Pick<UsageEvent, 'toolKey' | 'server'>): string {
+function originalNameOf(e: Pick<UsageEvent, 'toolKey' | 'server'>): string {
   return e.toolKey.startsWith(`${e.server}/`) ? e.toolKey.slice(e.server.length + 1) : e.toolKey;
 }
 

@@ -5,8 +5,9 @@
  * token itself, so it cannot be replayed as the /mcp bearer token. POSTs also need a
  * same-origin Origin header (CSRF).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { tokensEqual } from '../httpGuards';
 
 export class DashboardAuth {
   private readonly session: string;
@@ -22,12 +23,12 @@ export class DashboardAuth {
   }
 
   tokenMatches(candidate: string | null): boolean {
-    return candidate !== null && constantTimeEqual(candidate, this.token);
+    return candidate !== null && tokensEqual(candidate, this.token);
   }
 
   hasSession(req: IncomingMessage): boolean {
     const value = readCookie(req.headers.cookie, this.cookieName(req));
-    return value !== undefined && constantTimeEqual(value, this.session);
+    return value !== undefined && tokensEqual(value, this.session);
   }
 
   sessionCookie(req: IncomingMessage): string {
@@ -49,10 +50,4 @@ function readCookie(header: string | undefined, name: string): string | undefine
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -8,6 +8,7 @@ import type { DashboardEventName, DashboardEvents } from '../../../../protocol/w
 import type { Disposable, Lens } from '../../app/lens';
 import type { Logger } from '../../core/logger';
 import type { LensStats } from '../../../../protocol/model';
+import { errorMessage } from '../../core/errorMessage';
 
 const COALESCE_MS = 150;
 const STATS_POLL_MS = 2000;
@@ -87,7 +88,7 @@ export class DashboardEventHub {
       this.lastStats = JSON.stringify(stats);
       this.broadcast('state', { servers: this.lens.servers(), index: this.lens.indexStatus(), stats }, to);
     } catch (err) {
-      this.log.warn(`dashboard: could not send state: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`dashboard: could not send state: ${errorMessage(err)}`);
     }
   }
 }

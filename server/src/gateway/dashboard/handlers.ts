@@ -3,10 +3,11 @@
  * VS Code panel answers the same requests through the sidecar instead. Params arrive as
  * untrusted JSON, so each handler checks the fields it reads.
  */
-import type { ToolCallOutcome } from '../../../../protocol/model';
 import type { ActionResult, DashboardEvents, DashboardHandlers } from '../../../../protocol/webviewProtocol';
 import type { Lens } from '../../app/lens';
+import { toolCallOutcome } from '../toolCallOutcome';
 import type { LensStats } from '../../../../protocol/model';
+import { errorMessage } from '../../core/errorMessage';
 
 /** Starts an embedding-model pull, reporting progress; absent where pulling is not possible. */
 export type PullModel = (onProgress: (p: DashboardEvents['pullProgress']) => void) => Promise<void>;
@@ -36,17 +37,13 @@ export function lensHandlers(lens: Lens, stats: () => LensStats, pullModel: Pull
       const name = str(p, 'name');
       const args = p.arguments;
       if (!args || typeof args !== 'object' || Array.isArray(args)) throw new BadParams('"arguments" must be a JSON object');
-      const started = Date.now();
-      const r = await lens.callTool(name, args, { origin: 'dashboard' });
-      const outcome: ToolCallOutcome = { isError: r.isError === true, content: r.content ?? [], durationMs: Date.now() - started };
-      if (r.structuredContent !== undefined) outcome.structuredContent = r.structuredContent;
-      return outcome;
+      return toolCallOutcome(lens, name, args, 'dashboard');
     },
     async pullModel() {
       if (!pullModel) return { ok: false, error: 'Pulling the embedding model is not available from this dashboard; run `ollama pull` instead.' };
       // The pull takes minutes: answer at once and report through pullProgress events.
       pullModel(onPullProgress).catch((err: unknown) =>
-        onPullProgress({ model: '', status: 'failed', done: true, error: err instanceof Error ? err.message : String(err) }),
+        onPullProgress({ model: '', status: 'failed', done: true, error: errorMessage(err) }),
       );
       return { ok: true };
     },
@@ -65,6 +62,6 @@ async function settle(action: () => Promise<void>): Promise<ActionResult> {
     await action();
     return { ok: true };
   } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    return { ok: false, error: errorMessage(err) };
   }
 }

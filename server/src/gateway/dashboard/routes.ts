@@ -16,11 +16,13 @@ import type { LensStats } from '../../../../protocol/model';
 import { DASHBOARD_API_PREFIX, DASHBOARD_EVENTS_PATH, DASHBOARD_METHODS, type DashboardHandlers, type DashboardMethod } from '../../../../protocol/webviewProtocol';
 import type { Lens } from '../../app/lens';
 import type { ExtraRoutes } from '../http';
+import { readBody } from '../httpGuards';
 import type { Logger } from '../../core/logger';
 import { DashboardAuth } from './auth';
 import { DashboardEventHub } from './events';
 import { BadParams, lensHandlers, type PullModel } from './handlers';
 import { DASHBOARD_HTML, json, plain, securityHeaders } from './page';
+import { errorMessage } from '../../core/errorMessage';
 
 export type { ExtraRoutes };
 
@@ -103,7 +105,7 @@ async function staticFile(req: IncomingMessage, res: ServerResponse, dir: string
     res.writeHead(200, { 'Content-Type': STATIC_FILES[path]! });
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch (err) {
-    log.warn(`dashboard: cannot read ${join(dir, path.slice(1))}: ${err instanceof Error ? err.message : String(err)}`);
+    log.warn(`dashboard: cannot read ${join(dir, path.slice(1))}: ${errorMessage(err)}`);
     plain(res, 404, 'Dashboard bundle not found; run `node esbuild.mjs webview`.\n');
   }
   return true;
@@ -124,36 +126,20 @@ async function api(req: IncomingMessage, res: ServerResponse, method: string, ha
   }
   let params: unknown;
   try {
-    const body = await readBody(req);
+    const body = (await readBody(req, MAX_BODY)).toString('utf8');
     params = body ? JSON.parse(body) : {};
     if (!params || typeof params !== 'object' || Array.isArray(params)) throw new BadParams('the body must be a JSON object');
   } catch (err) {
-    json(res, 400, { error: `invalid request body: ${err instanceof Error ? err.message : String(err)}` });
+    json(res, 400, { error: `invalid request body: ${errorMessage(err)}` });
     return true;
   }
   try {
     const handler = handlers[method as DashboardMethod] as (p: unknown) => Promise<unknown>;
     json(res, 200, await handler(params));
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     if (!(err instanceof BadParams)) log.warn(`dashboard: ${method} failed: ${message}`);
     json(res, err instanceof BadParams ? 400 : 500, { error: `${method}: ${message}` });
   }
   return true;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new BadParams('body too large'));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
