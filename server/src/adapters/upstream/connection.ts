@@ -255,7 +255,7 @@ export class UpstreamConnection {
     const candidates = transportCandidates(this.config, this.stderr);
     for (const candidate of candidates) {
       try {
-        session = await openSession(candidate, deadline - Date.now(), this.hooks);
+        session = await openSession(candidate, deadline - Date.now(), this.hooks, this.opts.connectTimeoutMs);
         break;
       } catch (error) {
         const reason = describeSpawnError(this.config, error) ?? errorMessage(error);

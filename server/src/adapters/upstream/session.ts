@@ -38,8 +38,11 @@ export interface SessionHooks {
   onTransportError(error: Error): void;
 }
 
-/** Creates the transport and client and runs initialize within timeoutMs. */
-export async function openSession(candidate: TransportCandidate, timeoutMs: number, hooks: SessionHooks): Promise<Session> {
+/**
+ * Creates the transport and client and runs initialize within timeoutMs (what is left of the
+ * connect deadline); errors name `connectTimeoutMs`, the limit the user configured.
+ */
+export async function openSession(candidate: TransportCandidate, timeoutMs: number, hooks: SessionHooks, connectTimeoutMs = timeoutMs): Promise<Session> {
   if (timeoutMs <= 0) throw new Error('connect timed out');
   const transport = candidate.create();
   const client = new Client(hooks.clientInfo, { capabilities: {} });
@@ -58,7 +61,7 @@ export async function openSession(candidate: TransportCandidate, timeoutMs: numb
   client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => hooks.onListChanged(session, 'resources'));
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer to initialize within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`no answer to initialize within ${connectTimeoutMs} ms`)), timeoutMs);
   });
   try {
     await Promise.race([client.connect(transport, { timeout: timeoutMs }), timeout]);
