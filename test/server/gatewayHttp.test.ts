@@ -188,6 +188,8 @@ describe('gateway over HTTP', () => {
     assert.ok(stats.tokens.baselineTokens > stats.tokens.exposedTokens && stats.tokens.exposedTokens > 0);
     assert.ok(stats.tokens.findToolsCalls >= 1 && stats.tokens.savedTokensTotal > 0);
     assert.deepEqual(stats.tokens.perServer.map((p) => p.server), ['crash', 'everything', 'files', 'slow']);
+    // The dashboard's per-server bars and the server list show the same figure.
+    for (const p of stats.tokens.perServer) assert.equal(p.tokens, world.lens.servers().find((s) => s.name === p.server)?.tokens, p.server);
     assert.equal(stats.gateway?.url, url);
   });
 

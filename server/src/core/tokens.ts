@@ -38,25 +38,36 @@ export function toolTokens(tool: ToolDefinitionLike): number {
  * is tokenized again (the JSON is cheap, the tokenizer is not).
  */
 export class ServerListTokens {
-  private memo = new Map<string, { json: string; tokens: number }>();
+  private memo = new Map<string, ServerListCost>();
 
   /** server → tokens of the tools/list it sends, for the servers that have tools here. */
   count(tools: readonly CatalogTool[]): Map<string, number> {
+    return new Map([...this.costs(tools)].map(([server, c]) => [server, c.tokens]));
+  }
+
+  /** server → its tools/list JSON (original names), tool count and tokens. */
+  costs(tools: readonly CatalogTool[]): Map<string, ServerListCost> {
     const byServer = new Map<string, ToolDefinitionLike[]>();
     for (const t of tools) {
       let defs = byServer.get(t.server);
       if (!defs) byServer.set(t.server, (defs = []));
       defs.push(definitionOf({ ...t, name: t.originalName }));
     }
-    const memo = new Map<string, { json: string; tokens: number }>();
+    const memo = new Map<string, ServerListCost>();
     for (const [server, defs] of byServer) {
       const json = JSON.stringify(defs);
       const known = this.memo.get(server);
-      memo.set(server, { json, tokens: known?.json === json ? known.tokens : countTokens(json) });
+      memo.set(server, { json, tools: defs.length, tokens: known?.json === json ? known.tokens : countTokens(json) });
     }
     this.memo = memo;
-    return new Map([...memo].map(([server, m]) => [server, m.tokens]));
+    return memo;
   }
+}
+
+export interface ServerListCost {
+  json: string;
+  tools: number;
+  tokens: number;
 }
 
 function definitionOf(t: ToolDefinitionLike): ToolDefinitionLike {

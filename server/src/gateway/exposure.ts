@@ -40,12 +40,12 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
 
 /** Our whole tools/list for this session: meta-tools first, then the direct tools. */
 export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string, predictor?: ToolPredictor): Tool[] {
-  return [...metaToolDefinitions(settings.search.defaultLimit), ...directTools(lens, settings, sessionId, predictor).map((t) => toolDefinition(t))];
+  return [...metaToolDefinitions(settings.search.defaultLimit), ...directTools(lens, settings, sessionId, predictor).map(toolDefinition)];
 }
 
 /** A catalog tool as a client receives it, under its client-safe name (or the name given). */
-export function toolDefinition(t: CatalogTool, name = t.name): Tool {
-  const d: Tool = { name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] };
+export function toolDefinition(t: CatalogTool): Tool {
+  const d: Tool = { name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] };
   if (t.title !== undefined) d.title = t.title;
   if (t.outputSchema !== undefined) d.outputSchema = t.outputSchema as Tool['outputSchema'];
   if (t.annotations !== undefined) d.annotations = t.annotations as Tool['annotations'];

@@ -8,8 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { SavingsPoint, TokenStats } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
-import { countTokens, savingsPercent, toolListTokens, type ToolDefinitionLike } from '../core/tokens';
-import { toolDefinition } from './exposure';
+import { countTokens, savingsPercent, ServerListTokens, toolListTokens, type ToolDefinitionLike } from '../core/tokens';
 
 /** History points kept for the dashboard's chart. */
 const MAX_HISTORY = 1000;
@@ -32,6 +31,8 @@ export class TokenAccounting {
   /** The tools array `cost` was computed from: the Lens hands out a new array when its catalog changes. */
   private costOf: readonly CatalogTool[] | undefined;
   private readonly listMemo = new Map<string, number>();
+  /** The same per-server counting the server statuses use, so both show one figure. */
+  private readonly serverLists = new ServerListTokens();
   private findToolsCalls = 0;
   private returnedTotal = 0;
   private savedTotal = 0;
@@ -43,22 +44,13 @@ export class TokenAccounting {
     // Every find_tools call and every stats poll asks; hashing 400 definitions costs ~2 ms.
     if (this.cost && tools === this.costOf) return this.cost;
     this.costOf = tools;
-    const byServer = new Map<string, ToolDefinitionLike[]>();
-    for (const t of tools) {
-      const list = byServer.get(t.server) ?? [];
-      // What the upstream server itself sends: its own tool name, not ours.
-      list.push(toolDefinition(t, t.originalName));
-      byServer.set(t.server, list);
-    }
-    const servers = [...byServer.keys()].sort();
+    const costs = this.serverLists.costs(tools);
+    const servers = [...costs.keys()].sort();
     const hash = createHash('sha256');
-    for (const s of servers) hash.update(s).update('\0').update(JSON.stringify(byServer.get(s)));
+    for (const s of servers) hash.update(s).update('\0').update(costs.get(s)!.json);
     const version = hash.digest('hex').slice(0, 16);
     if (this.cost?.version === version) return this.cost;
-    const perServer = servers.map((server) => {
-      const defs = byServer.get(server) ?? [];
-      return { server, tokens: toolListTokens(defs), tools: defs.length };
-    });
+    const perServer = servers.map((server) => ({ server, tokens: costs.get(server)!.tokens, tools: costs.get(server)!.tools }));
     this.cost = { version, baselineTokens: perServer.reduce((n, s) => n + s.tokens, 0), perServer };
     return this.cost;
   }
