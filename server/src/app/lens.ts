@@ -17,9 +17,13 @@ export interface SearchRequest {
   sessionId?: string;
 }
 
+/**
+ * How a front door calls. There is no timeout here on purpose: the per-call timeout is the
+ * mcpLens.callTimeoutSeconds setting, decided in one place (app/toolCalls.ts); a caller that
+ * must stop sooner (a client's cancel, run_code's wall time) aborts `signal`.
+ */
 export interface CallOptions {
   signal?: AbortSignal;
-  timeoutMs?: number;
   /** Upstream progress, passed through to the caller. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   sessionId?: string;

@@ -21,7 +21,7 @@ import { UpstreamPool, type UpstreamPoolOptions } from '../adapters/upstream/poo
 import { readCatalogSnapshot, snapshotMatches, writeCatalogSnapshot, type CatalogSnapshot } from '../adapters/catalogSnapshotFile';
 import { buildCatalog, parseResourceUri, type Catalog } from './catalogBuilder';
 import { mergeStatuses, type HeldServer } from './serverStatuses';
-import { callTool } from './toolCalls';
+import { ToolCalls } from './toolCalls';
 import { openToolIndex } from './indexFactory';
 import { UsageTracker } from '../usage/usageTracker';
 import { ChangeEmitter } from '../core/changeEmitter';
@@ -70,8 +70,8 @@ export class LensApp implements Lens {
   private catalog: Catalog = buildCatalog([], [], [], () => true);
   private tokensByServer = new Map<string, number>();
   private readonly listTokens = new ServerListTokens();
-  private readonly validator = new ArgsValidator();
   private readonly changes = new ChangeEmitter<LensChange>();
+  private readonly calls: ToolCalls;
   private syncing: Promise<void> = Promise.resolve();
   /** Set when the catalog comes from the cache instead of running servers. */
   private cached: CatalogSnapshot | undefined;
@@ -85,6 +85,16 @@ export class LensApp implements Lens {
     private readonly usage: UsageTracker,
   ) {
     this.workspaceFolder = options.workspaceFolder;
+    this.calls = new ToolCalls({
+      pool,
+      validator: new ArgsValidator(),
+      log: options.log,
+      findTool: (n) => this.findTool(n),
+      allNames: () => this.catalog.tools.map((t) => t.name),
+      callTimeoutMs: () => this.options.settings.callTimeoutSeconds * 1000,
+      record: (c) =>
+        this.usage.record({ sessionId: c.sessionId, toolKey: c.tool.key, server: c.tool.server, startedAt: c.startedAt, durationMs: c.durationMs, outcome: c.outcome, args: c.args }),
+    });
   }
 
   /** Loads config, starts every approved server, waits for each to settle once, indexes. */
@@ -186,34 +196,9 @@ export class LensApp implements Lens {
     return { query: request.query, hits: hits.slice(0, limit), mode: ranked.mode, tookMs: performance.now() - started };
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const { result, record } = await callTool(
-      {
-        pool: this.pool,
-        validator: this.validator,
-        log: this.options.log,
-        findTool: (n) => this.findTool(n),
-        allNames: () => this.catalog.tools.map((t) => t.name),
-        defaultTimeoutMs: this.options.settings.callTimeoutSeconds * 1000,
-      },
-      name,
-      args,
-      options,
-    );
-    const toolLabel = record.tool ? `${record.tool.server}/${record.tool.originalName}` : 'unknown tool';
-    this.options.log.info(`call ${toolLabel}: ${record.outcome} in ${record.durationMs} ms (${options.origin ?? 'gateway'})`);
-    if (record.tool) {
-      this.usage.record({
-        sessionId: options.sessionId ?? `${options.origin ?? 'gateway'}-default`,
-        toolKey: record.tool.key,
-        server: record.tool.server,
-        startedAt: record.startedAt,
-        durationMs: record.durationMs,
-        outcome: record.outcome,
-        args,
-      });
-    }
-    return result;
+  /** The one call path: see toolCalls.ts. */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.calls.call(name, args, options);
   }
 
   prompts(): CatalogPrompt[] {

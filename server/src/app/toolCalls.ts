@@ -1,6 +1,11 @@
 /**
- * One upstream tool call, from a client-safe name to an MCP result. Everything that can go
- * wrong before or during the call becomes an `isError` result whose text names the tool and
+ * THE one call path to an upstream tool: every front door (call_tool, direct calls in the
+ * pinned/all/predictive modes, run_code's inner calls, the dashboard's "Try it", the palette)
+ * ends here, so each rule of a call is decided once, in this order:
+ *   name → catalog tool (unknown and excluded names are the same "unknown tool")
+ *   → argument size (MAX_ARGUMENTS_BYTES) → schema validation → timeout (the setting)
+ *   → upstream → result size (MAX_RESULT_BYTES) → usage record (no argument values) and log.
+ * Everything that can go wrong becomes an `isError` result whose text names the tool and
  * server and says what to do, because the caller is usually a model that can correct itself.
  * The upstream's own result, error or not, is returned untouched.
  */
@@ -8,13 +13,14 @@ import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogTool } from '../core/catalog';
 import type { ArgsValidator } from '../core/argsValidation';
-import { closestNames } from '../core/nameSuggestions';
+import type { CallOutcome } from '../core/usage/types';
+import { unknownToolMessage } from '../core/nameSuggestions';
 import type { Logger } from '../core/logger';
 import { UpstreamCallError, type UpstreamPool } from '../adapters/upstream/pool';
 import type { CallOptions } from './lens';
 import { errorMessage } from '../core/errorMessage';
 
-/** Arguments above this size are refused before anything is sent upstream. */
+/** Arguments above this size (as JSON) are refused before anything is sent upstream. */
 export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
 
 /**
@@ -24,74 +30,89 @@ export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
  */
 const MAX_RESULT_BYTES = 10 * 1024 * 1024;
 
-export type CallOutcome = 'ok' | 'error' | 'timeout' | 'cancelled' | 'invalid';
-
-export interface CallRecord {
-  tool: CatalogTool | undefined;
+/** What one finished call was, for the usage log (never its argument values). */
+export interface FinishedCall {
+  tool: CatalogTool;
+  sessionId: string;
+  origin: NonNullable<CallOptions['origin']>;
   outcome: CallOutcome;
   startedAt: number;
   durationMs: number;
-}
-
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
+  args: Record<string, unknown>;
 }
 
 export interface ToolCallDeps {
   pool: UpstreamPool;
   validator: ArgsValidator;
   log: Logger;
+  /** Client-safe name → tool; undefined for unknown AND excluded tools (exclude is a boundary). */
   findTool(name: string): CatalogTool | undefined;
   allNames(): string[];
-  defaultTimeoutMs: number;
+  /** The per-call timeout, read at each call so a settings change applies to the next one. */
+  callTimeoutMs(): number;
+  /** Records a call that reached a real tool (usage learning hashes the arguments, never keeps them). */
+  record(call: FinishedCall): void;
 }
 
-export async function callTool(
-  deps: ToolCallDeps,
-  name: string,
-  args: Record<string, unknown>,
-  options: CallOptions,
-): Promise<{ result: CallToolResult; record: CallRecord }> {
-  const startedAt = Date.now();
-  const done = (result: CallToolResult, outcome: CallOutcome, tool?: CatalogTool) => ({
-    result,
-    record: { tool, outcome, startedAt, durationMs: Date.now() - startedAt },
-  });
-  const tool = deps.findTool(name);
-  if (!tool) {
-    const near = closestNames(name, deps.allNames());
-    const hint = near.length ? ` Did you mean: ${near.join(', ')}?` : ' Use find_tools to search for the right tool.';
-    return done(errorResult(`Unknown tool "${truncate(name, 100)}".${hint}`), 'invalid');
-  }
-  const size = Buffer.byteLength(JSON.stringify(args ?? {}), 'utf8');
-  if (size > MAX_ARGUMENTS_BYTES) {
-    return done(errorResult(`Arguments for "${tool.name}" are ${size} bytes; the limit is ${MAX_ARGUMENTS_BYTES} bytes (1 MB).`), 'invalid', tool);
-  }
-  const check = deps.validator.check(`${tool.key}#${schemaHash(tool.inputSchema)}`, tool.inputSchema, args ?? {});
-  if (check.ok === false) {
-    const lines = check.problems.map((p) => `- ${p}`).join('\n');
-    return done(
-      errorResult(`Invalid arguments for "${tool.name}" (server "${tool.server}"):\n${lines}\nCall get_tool_schema("${tool.name}") for the full schema.`),
-      'invalid',
-      tool,
-    );
-  }
-  if (check.ok === 'unchecked') deps.log.debug(`${tool.server}/${tool.originalName}: arguments not validated (${check.reason})`);
-  const timeoutMs = options.timeoutMs ?? deps.defaultTimeoutMs;
-  try {
-    const callOptions: Parameters<UpstreamPool['callTool']>[3] = { timeoutMs };
-    if (options.signal) callOptions.signal = options.signal;
-    if (options.onProgress) callOptions.onProgress = options.onProgress;
-    const result = await deps.pool.callTool(tool.server, tool.originalName, args ?? {}, callOptions);
-    const bytes = approximateSize(result, MAX_RESULT_BYTES);
-    if (bytes > MAX_RESULT_BYTES) {
-      const mb = (n: number) => (n / (1024 * 1024)).toFixed(1);
-      const text = `The result of "${tool.originalName}" on server "${tool.server}" is over ${mb(bytes)} MB; the limit is ${mb(MAX_RESULT_BYTES)} MB, so it was dropped. Ask the tool for less (a smaller range, a filter, a page).`;
-      return done(errorResult(text), 'error', tool);
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+export class ToolCalls {
+  constructor(private readonly deps: ToolCallDeps) {}
+
+  async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const startedAt = Date.now();
+    const origin = options.origin ?? 'gateway';
+    const tool = this.deps.findTool(name);
+    if (!tool) {
+      this.deps.log.info(`call unknown tool: invalid (${origin})`);
+      return errorResult(unknownToolMessage(name, this.deps.allNames()));
     }
-    return done(result, result.isError ? 'error' : 'ok', tool);
-  } catch (err) {
-    return done(errorResult(describeCallError(tool, err, timeoutMs)), outcomeOf(err), tool);
+    const { result, outcome } = await this.run(tool, args, options);
+    const durationMs = Date.now() - startedAt;
+    this.deps.log.info(`call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`);
+    this.deps.record({ tool, sessionId: options.sessionId ?? `${origin}-default`, origin, outcome, startedAt, durationMs, args });
+    return result;
+  }
+
+  private async run(tool: CatalogTool, args: Record<string, unknown>, options: CallOptions): Promise<{ result: CallToolResult; outcome: CallOutcome }> {
+    const refused = this.refusal(tool, args);
+    if (refused) return { result: errorResult(refused), outcome: 'invalid' };
+    const timeoutMs = this.deps.callTimeoutMs();
+    try {
+      const callOptions: Parameters<UpstreamPool['callTool']>[3] = { timeoutMs };
+      if (options.signal) callOptions.signal = options.signal;
+      if (options.onProgress) callOptions.onProgress = options.onProgress;
+      const result = await this.deps.pool.callTool(tool.server, tool.originalName, args, callOptions);
+      const bytes = approximateSize(result, MAX_RESULT_BYTES);
+      if (bytes > MAX_RESULT_BYTES) {
+        const mb = (n: number) => (n / (1024 * 1024)).toFixed(1);
+        const text = `The result of "${tool.originalName}" on server "${tool.server}" is over ${mb(bytes)} MB; the limit is ${mb(MAX_RESULT_BYTES)} MB, so it was dropped. Ask the tool for less (a smaller range, a filter, a page).`;
+        return { result: errorResult(text), outcome: 'error' };
+      }
+      return { result, outcome: result.isError ? 'error' : 'ok' };
+    } catch (err) {
+      return { result: errorResult(describeCallError(tool, err, timeoutMs)), outcome: outcomeOf(err) };
+    }
+  }
+
+  /** Why these arguments never reach the server, or undefined when they may. */
+  private refusal(tool: CatalogTool, args: Record<string, unknown>): string | undefined {
+    let size: number;
+    try {
+      size = Buffer.byteLength(JSON.stringify(args), 'utf8');
+    } catch {
+      return `Arguments for "${tool.name}" cannot be serialized as JSON.`;
+    }
+    if (size > MAX_ARGUMENTS_BYTES) return `Arguments for "${tool.name}" are ${size} bytes; the limit is ${MAX_ARGUMENTS_BYTES} bytes (1 MB).`;
+    const check = this.deps.validator.check(`${tool.key}#${schemaHash(tool.inputSchema)}`, tool.inputSchema, args);
+    if (check.ok === false) {
+      const lines = check.problems.map((p) => `- ${p}`).join('\n');
+      return `Invalid arguments for "${tool.name}" (server "${tool.server}"):\n${lines}\nCall get_tool_schema("${tool.name}") for the full schema.`;
+    }
+    if (check.ok === 'unchecked') this.deps.log.debug(`${tool.server}/${tool.originalName}: arguments not validated (${check.reason})`);
+    return undefined;
   }
 }
 
@@ -100,7 +121,7 @@ function describeCallError(tool: CatalogTool, err: unknown, timeoutMs: number): 
   if (err instanceof UpstreamCallError) {
     switch (err.kind) {
       case 'timeout':
-        return `The call to ${where} timed out after ${Math.round(timeoutMs / 1000)} s. The server may still be working; try again or with smaller input.`;
+        return `The call to ${where} timed out after ${Math.round(timeoutMs / 1000)} s (mcpLens.callTimeoutSeconds). The server may still be working; try again or with smaller input.`;
       case 'cancelled':
         return `The call to ${where} was cancelled.`;
       case 'not-ready':
@@ -138,8 +159,4 @@ function approximateSize(value: unknown, cap: number): number {
     else total += 8;
   }
   return total;
-}
-
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
 }

@@ -2,6 +2,17 @@
  * "Did you mean" for unknown tool names: an agent that misspells or half-remembers a name
  * gets the closest real names back, so it can correct itself in one step.
  */
+import { capLength, stripControls } from '../../../protocol/untrustedText';
+
+/**
+ * The one "unknown tool" text, for call_tool, direct calls, run_code and get_tool_schema
+ * alike. An excluded tool gets exactly this text too: exclusion is not revealed.
+ */
+export function unknownToolMessage(name: string, candidates: readonly string[]): string {
+  const near = closestNames(name, candidates);
+  const hint = near.length ? ` Did you mean: ${near.join(', ')}?` : ' Use find_tools to search for the right tool.';
+  return `Unknown tool "${capLength(stripControls(name), 100)}".${hint}`;
+}
 
 /** Up to `limit` candidates closest to `name`, best first; none when nothing is close. */
 export function closestNames(name: string, candidates: readonly string[], limit = 3): string[] {

@@ -4,9 +4,9 @@
  * validation, timeouts, usage recording). Tool arguments are never logged.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Lens, SearchRequest } from '../app/lens';
+import type { CallOptions, Lens, SearchRequest } from '../app/lens';
 import type { CatalogTool } from '../core/catalog';
-import { closestNames } from '../core/nameSuggestions';
+import { closestNames, unknownToolMessage } from '../core/nameSuggestions';
 import { renderFindTools, truncateDescription } from './findToolsResult';
 import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, MAX_LIMIT, MAX_QUERY_CHARS } from './metaToolDefs';
 import type { TokenAccounting } from './savings';
@@ -14,9 +14,6 @@ import { summarizeTools } from './serverSummary';
 
 /** get_tool_schema returns descriptions up to this long (find_tools: MAX_DESCRIPTION_CHARS). */
 export const MAX_SCHEMA_DESCRIPTION_CHARS = 8000;
-
-/** Arguments larger than this (as JSON) are refused before reaching any server. */
-export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
 
 export interface MetaToolContext {
   lens: Lens;
@@ -54,23 +51,12 @@ export async function runMetaTool(name: string, args: Record<string, unknown>, c
   }
 }
 
-/** Client-side forwarding of a direct call (pinned, all, predictive modes) or of call_tool. */
-export async function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
-  let size: number;
-  try {
-    size = Buffer.byteLength(JSON.stringify(args), 'utf8');
-  } catch {
-    return errorText(`Arguments for "${truncateDescription(toolName, 100)}" cannot be serialized as JSON.`);
-  }
-  if (size > MAX_ARGUMENTS_BYTES) {
-    return errorText(`Arguments for "${truncateDescription(toolName, 100)}" are ${size} bytes; the limit is ${MAX_ARGUMENTS_BYTES} bytes (1 MB).`);
-  }
-  const options: Parameters<Lens['callTool']>[2] = {
-    signal: ctx.signal,
-    timeoutMs: ctx.lens.settings().callTimeoutSeconds * 1000,
-    sessionId: ctx.sessionId,
-    origin: 'gateway',
-  };
+/**
+ * A direct call (pinned, all, predictive modes) or call_tool's: straight into the one call
+ * path (Lens.callTool → app/toolCalls.ts), which owns every limit, check and the timeout.
+ */
+export function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
+  const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
   return ctx.lens.callTool(toolName, args, options);
 }
@@ -114,11 +100,7 @@ function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResul
   const name = args.tool_name;
   if (typeof name !== 'string' || name === '') return errorText('get_tool_schema needs "tool_name": the exact name find_tools returned.');
   const tool = lens.findTool(name);
-  if (!tool) {
-    const near = closestNames(name, lens.tools().map((t) => t.name));
-    const hint = near.length ? ` Did you mean: ${near.join(', ')}?` : ' Use find_tools to search for the right tool.';
-    return errorText(`Unknown tool "${truncateDescription(name, 100)}".${hint}`);
-  }
+  if (!tool) return errorText(unknownToolMessage(name, lens.tools().map((t) => t.name)));
   return jsonText(fullDefinition(tool));
 }
 
