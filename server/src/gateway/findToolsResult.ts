@@ -9,6 +9,12 @@ import type { CatalogTool } from '../core/catalog';
 import { savingsPercent } from '../core/tokens';
 import { TRUNCATED_MARK, capLength, stripControls } from '../../../protocol/untrustedText';
 import { selfCountingTokens } from './savings';
+import { schemaSignature } from '../core/schemaSignature';
+
+/** How find_tools gives each hit's input: JSON Schema for the top hits, or a signature for all. */
+export type InputFormat = 'schema' | 'signature';
+/** Characters of each parameter's description kept in a signature. */
+export const SIGNATURE_DESCRIPTION_CHARS = 60;
 
 /** Descriptions are untrusted third-party text and can be huge; this much is plenty to choose. */
 export const MAX_DESCRIPTION_CHARS = 500;
@@ -25,6 +31,8 @@ export interface FindToolsMatch {
   /** Which signals ranked it: keyword, meaning (embeddings), usage (this workspace's history). */
   signals: string[];
   input_schema?: Record<string, unknown>;
+  /** The input as a compact TypeScript-style type (input_format "signature"), for every match. */
+  input?: string;
   /** Set instead of input_schema when the schema is too large to inline. */
   input_schema_omitted?: string;
 }
@@ -48,6 +56,7 @@ export function renderFindTools(
   findTool: (name: string) => CatalogTool | undefined,
   inlineSchemas: number,
   baselineTokens: number,
+  inputFormat: InputFormat = 'schema',
 ): { result: CallToolResult; returnedTokens: number } {
   const matches: FindToolsMatch[] = response.hits.map((hit, i) => {
     const m: FindToolsMatch = {
@@ -58,7 +67,10 @@ export function renderFindTools(
       why: truncateDescription(hit.why, 200),
       signals: hit.signals,
     };
-    if (i < inlineSchemas) {
+    if (inputFormat === 'signature') {
+      const schema = hit.inputSchema ?? findTool(hit.name)?.inputSchema;
+      m.input = schemaSignature(schema, { descriptions: SIGNATURE_DESCRIPTION_CHARS });
+    } else if (i < inlineSchemas) {
       const schema = hit.inputSchema ?? findTool(hit.name)?.inputSchema;
       const size = schema ? JSON.stringify(schema).length : 0;
       if (schema && size <= MAX_INLINE_SCHEMA_CHARS) m.input_schema = schema;

@@ -26,6 +26,7 @@ const matchSchema = {
     why: { type: 'string' },
     signals: { type: 'array', items: { type: 'string', enum: ['keyword', 'meaning', 'usage'] } },
     input_schema: { type: 'object', description: 'Present for the top matches; otherwise call get_tool_schema.' },
+    input: { type: 'string', description: 'With input_format "signature": the arguments as a TypeScript-style type.' },
   },
   required: ['name', 'server', 'description', 'score', 'why', 'signals'],
 } as const;
@@ -68,6 +69,11 @@ export function metaToolDefinitions(defaultLimit: number): Tool[] {
           keywords: { type: 'array', items: { type: 'string' }, description: 'Optional exact words that must weigh more (tool or parameter names).' },
           server: { type: 'string', description: 'Optional: only tools of this server (see list_servers).' },
           limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many matches to return (default ${defaultLimit}).` },
+          input_format: {
+            type: 'string',
+            enum: ['schema', 'signature'],
+            description: 'schema (default): full JSON Schema for the top matches. signature: every match\'s arguments as a compact TypeScript type, e.g. { path: string; head?: number }.',
+          },
         },
         required: ['query'],
         additionalProperties: false,

@@ -7,7 +7,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, Lens, SearchRequest } from '../app/lens';
 import type { CatalogTool } from '../core/catalog';
 import { closestNames, unknownToolMessage } from '../core/nameSuggestions';
-import { renderFindTools, truncateDescription } from './findToolsResult';
+import { SIGNATURE_DESCRIPTION_CHARS, renderFindTools, truncateDescription } from './findToolsResult';
+import { toolSignature } from '../core/schemaSignature';
 import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, MAX_LIMIT, MAX_QUERY_CHARS } from './metaToolDefs';
 import type { TokenAccounting } from './savings';
 import { summarizeTools } from './serverSummary';
@@ -62,7 +63,7 @@ export function forwardCall(toolName: string, args: Record<string, unknown>, ctx
 }
 
 async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
-  const { query, keywords, server, limit } = args;
+  const { query, keywords, server, limit, input_format: inputFormat } = args;
   if (typeof query !== 'string' || query.trim() === '') return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
   if (query.length > MAX_QUERY_CHARS) return errorText(`"query" is ${query.length} characters; the limit is ${MAX_QUERY_CHARS}. Describe the task in a sentence.`);
   if (keywords !== undefined && !(Array.isArray(keywords) && keywords.every((k) => typeof k === 'string'))) {
@@ -72,6 +73,7 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT)) {
     return errorText(`"limit" must be an integer from 1 to ${MAX_LIMIT}.`);
   }
+  if (inputFormat !== undefined && inputFormat !== 'schema' && inputFormat !== 'signature') return errorText('"input_format" must be "schema" or "signature".');
   const settings = ctx.lens.settings();
   if (typeof server === 'string' && !ctx.lens.servers().some((s) => s.name === server)) {
     const near = closestNames(server, ctx.lens.servers().map((s) => s.name));
@@ -82,7 +84,7 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   if (typeof server === 'string') request.server = server;
   const response = await ctx.lens.search(request);
   const cost = ctx.accounting.catalogCost(ctx.lens.tools());
-  const { result, returnedTokens } = renderFindTools(response, (n) => ctx.lens.findTool(n), settings.search.inlineSchemas, cost.baselineTokens);
+  const { result, returnedTokens } = renderFindTools(response, (n) => ctx.lens.findTool(n), settings.search.inlineSchemas, cost.baselineTokens, inputFormat);
   ctx.accounting.recordFindTools(ctx.sessionId, returnedTokens, cost.baselineTokens);
   return result;
 }
@@ -110,6 +112,8 @@ function fullDefinition(t: CatalogTool): Record<string, unknown> {
   // The full definition, but a megabyte of description helps no model: cut long ones with a mark.
   d.description = truncateDescription(t.description, MAX_SCHEMA_DESCRIPTION_CHARS);
   d.input_schema = t.inputSchema;
+  // The same compact form find_tools gives with input_format "signature", for writing run_code scripts.
+  d.signature = toolSignature(t.name, t.inputSchema, t.outputSchema, { descriptions: SIGNATURE_DESCRIPTION_CHARS });
   if (t.outputSchema !== undefined) d.output_schema = t.outputSchema;
   if (t.annotations !== undefined) d.annotations = t.annotations;
   return d;
