@@ -108,6 +108,15 @@ export interface TokenStats {
   savedTokensTotal: number;
   history: SavingsPoint[];
   perServer: { server: string; tokens: number; tools: number }[];
+  /** Results narrowed by `select` or cut to `max_output_tokens`, and the tokens kept out of the context. */
+  shaping?: { results: number; savedTokens: number };
+  /**
+   * run_code scripts, the tool calls inside them, and the tokens saved: what those calls'
+   * results would have cost passing through the model one by one, less what the scripts returned.
+   */
+  codeMode?: { runs: number; innerCalls: number; savedTokens: number };
+  /** Cut results kept whole for their session as `mcp-lens://results/<id>` (never their content). */
+  keptResults?: { uri: string; tool: string; tokens: number; bytes: number; createdAt: number }[];
 }
 
 export interface UsageStats {

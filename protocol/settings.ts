@@ -35,6 +35,10 @@ export interface McpLensSettings {
   usage: { enabled: boolean; retentionDays: number };
   predict: { minTools: number; maxTools: number };
   trace: { server: 'off' | 'messages' | 'verbose' };
+  /** Default cap on a call_tool or run_code result, in o200k tokens; the rest is kept as a resource. */
+  maxOutputTokens: number;
+  /** run_code: `enabled` lists the tool; `maxTimeoutMs` bounds a script's `timeout_ms`. */
+  codeMode: { enabled: boolean; maxTimeoutMs: number };
 }
 
 export const DEFAULT_SETTINGS: McpLensSettings = {
@@ -52,6 +56,8 @@ export const DEFAULT_SETTINGS: McpLensSettings = {
   usage: { enabled: true, retentionDays: 90 },
   predict: { minTools: 3, maxTools: 10 },
   trace: { server: 'off' },
+  maxOutputTokens: 8000,
+  codeMode: { enabled: true, maxTimeoutMs: 120_000 },
 };
 
 /** Settings whose change needs the sidecar restarted rather than applied live. */
@@ -119,6 +125,11 @@ export function sanitizeSettings(input: unknown, env: Record<string, string | un
     },
     predict: { minTools, maxTools: Math.max(minTools, int(sub('predict').maxTools, d.predict.maxTools, 1, 50)) },
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
+    maxOutputTokens: int(raw.maxOutputTokens, d.maxOutputTokens, 100, 1_000_000),
+    codeMode: {
+      enabled: bool(sub('codeMode').enabled, d.codeMode.enabled),
+      maxTimeoutMs: int(sub('codeMode').maxTimeoutMs, d.codeMode.maxTimeoutMs, 1000, 3_600_000),
+    },
   };
 }
 

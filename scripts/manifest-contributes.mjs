@@ -78,6 +78,18 @@ const properties = {
   'mcpLens.usage.retentionDays': { type: 'number', default: 90, minimum: 1, maximum: 3650, scope: 'resource', description: 'Days usage records are kept.' },
   'mcpLens.predict.minTools': { type: 'number', default: 3, minimum: 0, maximum: 50, scope: 'resource', description: 'Fewest tools listed in "predictive" exposure.' },
   'mcpLens.predict.maxTools': { type: 'number', default: 10, minimum: 1, maximum: 50, scope: 'resource', description: 'Most tools listed in "predictive" exposure.' },
+  'mcpLens.maxOutputTokens': {
+    type: 'number', default: 8000, minimum: 100, maximum: 1000000, scope: 'resource',
+    markdownDescription: 'Most o200k tokens of a `call_tool` or `run_code` result the agent receives (its `max_output_tokens` argument overrides it). A longer result is cut with a note, and kept whole for the session as the resource `mcp-lens://results/<id>`.',
+  },
+  'mcpLens.codeMode.enabled': {
+    type: 'boolean', default: true, scope: 'resource',
+    markdownDescription: 'Offer the `run_code` meta-tool: the agent writes one JavaScript program that chains tool calls in a WebAssembly sandbox, and only its return value reaches the model. Turn it off for agents that cannot write code well or when every call must be approved one by one in the chat.',
+  },
+  'mcpLens.codeMode.maxTimeoutMs': {
+    type: 'number', default: 120000, minimum: 1000, maximum: 3600000, scope: 'resource',
+    markdownDescription: 'Longest wall time a `run_code` script may ask for with `timeout_ms` (the default is 30 s).',
+  },
   'mcpLens.trace.server': {
     type: 'string', enum: ['off', 'messages', 'verbose'], default: 'off', scope: 'window',
     description: 'Traces the messages between VS Code and the MCP Lens sidecar in the MCP Lens log.',

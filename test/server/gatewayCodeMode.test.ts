@@ -70,4 +70,51 @@ describe('code mode through the gateway', () => {
     assert.equal(bad.isError, true);
     assert.match(text(bad), /input_format/);
   });
+
+  it('select projects a JSON result with JMESPath; a bad expression is refused before the call', async () => {
+    const create = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: name('memory', 'create_entities'), arguments: { entities: [{ name: 'alpha', entityType: 'probe', observations: ['one', 'two'] }, { name: 'beta', entityType: 'probe', observations: [] }] } },
+    });
+    assert.ok(!create.isError, text(create));
+    const graph = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('memory', 'read_graph'), select: "entities[?entityType=='probe'].name" } });
+    assert.ok(!graph.isError, text(graph));
+    assert.deepEqual(JSON.parse(text(graph)), ['alpha', 'beta']);
+    const bad = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('memory', 'create_entities'), arguments: { entities: [{ name: 'never', entityType: 'x', observations: [] }] }, select: 'entities[.' } });
+    assert.equal(bad.isError, true);
+    assert.match(text(bad), /not a valid JMESPath expression/);
+    const names = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('memory', 'read_graph'), select: 'entities[].name' } });
+    assert.ok(!JSON.parse(text(names)).includes('never'), 'the refused call never ran');
+    const plain = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('everything', 'get-sum'), arguments: { a: 1, b: 2 }, select: 'sum' } });
+    assert.match(text(plain), /The sum of 1 and 2 is 3\.[\s\S]*select was not applied: the result is plain text/);
+  });
+
+  it('cuts a long result to max_output_tokens, keeps it whole as a session resource and points to it', async () => {
+    const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: ${'lorem ipsum dolor sit amet '.repeat(2)}`).join('\n');
+    writeFileSync(join(files, 'big.txt'), big);
+    const r = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('files', 'read_text_file'), arguments: { path: join(files, 'big.txt') }, max_output_tokens: 300 } });
+    assert.ok(!r.isError, text(r));
+    assert.equal(r.structuredContent, undefined, 'a cut result carries no second full copy');
+    const note = (r.content as { text: string }[]).at(-1)!.text;
+    const m = /Output cut at 300 of ([\d,]+) tokens \((\d+)% cut, max_output_tokens 300\)\. The whole result is kept for this session as (mcp-lens:\/\/results\/[0-9a-f]+)/.exec(note);
+    assert.ok(m, note);
+    assert.ok(big.startsWith((r.content as { text: string }[])[0]!.text.slice(0, 200)));
+    const uri = m[3]!;
+    const listed = await client.listResources();
+    assert.ok(listed.resources.some((x) => x.uri === uri), 'listed in resources/list');
+    const read = await client.readResource({ uri });
+    assert.equal((read.contents[0] as { text: string }).text, big, 'nothing lost');
+    const other = await connect();
+    try {
+      await assert.rejects(other.readResource({ uri }), /not kept for this session/);
+      assert.ok(!(await other.listResources()).resources.some((x) => x.uri === uri));
+    } finally {
+      await other.close();
+    }
+    const stats = http.gateway.stats();
+    assert.ok(stats.tokens.keptResults!.some((k) => k.uri === uri && k.tool === name('files', 'read_text_file')), 'visible in the dashboard stats');
+    assert.ok(stats.tokens.shaping!.savedTokens > 1000);
+    const under = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('files', 'read_text_file'), arguments: { path: join(files, 'a.txt') } } });
+    assert.equal(text(under), 'total=12', 'a small result comes back untouched');
+  });
 });

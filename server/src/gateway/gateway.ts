@@ -14,6 +14,7 @@ import type { Logger } from '../core/logger';
 import { exposedDefinitions, type ToolPredictor } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
+import { ResultStore } from './resultStore';
 import { GATEWAY_VERSION } from './version';
 import { errorMessage } from '../core/errorMessage';
 
@@ -37,6 +38,8 @@ export class Gateway {
   private readonly log: Logger;
   private predictor: ToolPredictor | undefined;
   private readonly accounting = new TokenAccounting();
+  /** Cut results kept whole per session; a new one changes that session's resources/list. */
+  private readonly results = new ResultStore((id) => this.refreshSession(id));
   private readonly sessions = new Map<string, Session>();
   private readonly subscription: Disposable;
   private url: string | undefined;
@@ -73,6 +76,7 @@ export class Gateway {
       {
         lens: this.lens,
         accounting: this.accounting,
+        results: this.results,
         log: this.log,
         version: GATEWAY_VERSION,
         toolsFor: (id) => this.rememberTools(id),
@@ -84,10 +88,11 @@ export class Gateway {
     );
     server.oninitialized = () => {
       const id = idOf();
-      this.sessions.set(id, { server, toolsSignature: '', promptsSignature: this.promptsSignature(), resourcesSignature: this.resourcesSignature() });
+      this.sessions.set(id, { server, toolsSignature: '', promptsSignature: this.promptsSignature(), resourcesSignature: this.resourcesSignature(id) });
       server.onclose = () => {
         this.sessions.delete(id);
         this.accounting.dropSession(id);
+        this.results.dropSession(id);
       };
     };
     await server.connect(transport);
@@ -118,7 +123,7 @@ export class Gateway {
       tools: tools.length,
       servers: this.lens.servers().length,
       exposure: this.lens.settings().exposure,
-      tokens: this.accounting.tokenStats(cost, exposed),
+      tokens: { ...this.accounting.tokenStats(cost, exposed), keptResults: this.results.all().map(({ sessionId: _s, ...r }) => r) },
     };
     const usage = this.lens.usageStats();
     if (usage) stats.usage = usage;
@@ -159,7 +164,7 @@ export class Gateway {
       session.promptsSignature = prompts;
       this.notify(id, () => session.server.sendPromptListChanged());
     }
-    const resources = this.resourcesSignature();
+    const resources = this.resourcesSignature(id);
     if (resources !== session.resourcesSignature) {
       session.resourcesSignature = resources;
       this.notify(id, () => session.server.sendResourceListChanged());
@@ -177,10 +182,7 @@ export class Gateway {
       .join('\n');
   }
 
-  private resourcesSignature(): string {
-    return this.lens
-      .resources()
-      .map((r) => r.uri)
-      .join('\n');
+  private resourcesSignature(sessionId: string): string {
+    return [...this.lens.resources(), ...this.results.list(sessionId)].map((r) => r.uri).join('\n');
   }
 }

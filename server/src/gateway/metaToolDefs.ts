@@ -4,6 +4,7 @@
  * exactly what each tool does, what it returns and when to use it.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_OUTPUT_TOKENS, MAX_SELECT_CHARS, MIN_OUTPUT_TOKENS } from '../core/resultShaping';
 
 export const FIND_TOOLS = 'find_tools';
 export const CALL_TOOL = 'call_tool';
@@ -50,6 +51,21 @@ const findToolsOutput = {
   required: ['query', 'search_mode', 'matches', 'token_metrics'],
 } as const;
 
+/** Result shaping, the same for call_tool and for call_tool() inside run_code. */
+const SHAPE_PROPERTIES = {
+  select: {
+    type: 'string',
+    maxLength: MAX_SELECT_CHARS,
+    description: 'Optional JMESPath projection of the JSON result (structuredContent or JSON text), e.g. "items[].{id: id, title: title}".',
+  },
+  max_output_tokens: {
+    type: 'integer',
+    minimum: MIN_OUTPUT_TOKENS,
+    maximum: MAX_OUTPUT_TOKENS,
+    description: 'Optional cap on the result in tokens (default: the mcpLens.maxOutputTokens setting, 8000).',
+  },
+} as const;
+
 /** The meta-tools' definitions, in the order they are listed. */
 export function metaToolDefinitions(defaultLimit: number): Tool[] {
   return [
@@ -86,13 +102,15 @@ export function metaToolDefinitions(defaultLimit: number): Tool[] {
       title: 'Call a tool',
       description:
         'Run one tool found with find_tools: pass its exact name as tool_name and its arguments as an object matching the ' +
-        "tool's input schema. Returns the tool's own result unchanged. If the name or arguments are wrong, the error says " +
-        'what to fix (closest names, schema problems).',
+        "tool's input schema. Returns the tool's own result; a long one is cut to max_output_tokens with a note, and kept " +
+        'whole as a resource. Use select (JMESPath) to keep only the fields you need. If the name or arguments are wrong, ' +
+        'the error says what to fix (closest names, schema problems).',
       inputSchema: {
         type: 'object',
         properties: {
           tool_name: { type: 'string', description: 'The exact name returned by find_tools.' },
           arguments: { type: 'object', description: "The tool's arguments, as its input schema describes. Omit for none." },
+          ...SHAPE_PROPERTIES,
         },
         required: ['tool_name'],
         additionalProperties: false,

@@ -11,6 +11,8 @@ import { SIGNATURE_DESCRIPTION_CHARS, renderFindTools, truncateDescription } fro
 import { toolSignature } from '../core/schemaSignature';
 import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, MAX_LIMIT, MAX_QUERY_CHARS } from './metaToolDefs';
 import type { TokenAccounting } from './savings';
+import type { ResultStore } from './resultStore';
+import { parseShapeRequest, shapeResult, type ShapeRequest, type Shaped } from './shapeResult';
 import { summarizeTools } from './serverSummary';
 
 /** get_tool_schema returns descriptions up to this long (find_tools: MAX_DESCRIPTION_CHARS). */
@@ -19,6 +21,8 @@ export const MAX_SCHEMA_DESCRIPTION_CHARS = 8000;
 export interface MetaToolContext {
   lens: Lens;
   accounting: TokenAccounting;
+  /** This gateway's kept results (cut outputs), read per session. */
+  results: ResultStore;
   sessionId: string;
   signal: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
@@ -92,10 +96,29 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
 async function callTool(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
   const { tool_name: toolName, arguments: toolArgs } = args;
   if (typeof toolName !== 'string' || toolName === '') return errorText('call_tool needs "tool_name": the exact name find_tools returned.');
-  if (toolArgs !== undefined && !isRecord(toolArgs)) {
-    return errorText(`"arguments" for "${truncateDescription(toolName, 100)}" must be an object of named arguments, not ${Array.isArray(toolArgs) ? 'an array' : typeof toolArgs}.`);
-  }
-  return forwardCall(toolName, toolArgs ?? {}, ctx);
+  const problem = argumentsProblem(toolName, toolArgs);
+  if (problem) return errorText(problem);
+  const shape = parseShapeRequest(args, ctx.lens.settings().maxOutputTokens);
+  if ('problem' in shape) return errorText(shape.problem);
+  const shaped = await shapedCall(toolName, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, ctx);
+  if (shaped.returnedTokens !== shaped.fullTokens) ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
+  return shaped.result;
+}
+
+/** Why `args` cannot be a tool's arguments, or undefined. */
+export function argumentsProblem(toolName: string, args: unknown): string | undefined {
+  if (args === undefined || isRecord(args)) return undefined;
+  const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args;
+  return `"arguments" for "${truncateDescription(toolName, 100)}" must be an object of named arguments, not ${kind}.`;
+}
+
+/**
+ * One call as call_tool makes it, for call_tool and for run_code's call_tool(): the one call
+ * path (forwardCall → Lens.callTool), then shaping for the model.
+ */
+export async function shapedCall(toolName: string, args: Record<string, unknown>, shape: ShapeRequest, ctx: MetaToolContext): Promise<Shaped> {
+  const raw = await forwardCall(toolName, args, ctx);
+  return shapeResult(raw, toolName, shape, { results: ctx.results, sessionId: ctx.sessionId });
 }
 
 function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResult {

@@ -37,6 +37,8 @@ export class TokenAccounting {
   private returnedTotal = 0;
   private savedTotal = 0;
   private readonly history: SavingsPoint[] = [];
+  private readonly shaping = { results: 0, savedTokens: 0 };
+  private readonly codeMode = { runs: 0, innerCalls: 0, savedTokens: 0 };
   private readonly sessions = new Map<string, SessionSavings>();
 
   /** Baseline and per-server cost of these tools; tokenized again only when a definition changed. */
@@ -82,6 +84,35 @@ export class TokenAccounting {
     return saved;
   }
 
+  /** Records a call_tool result narrowed or cut for the model. */
+  recordShaping(sessionId: string, fullTokens: number, returnedTokens: number, at = Date.now()): void {
+    const saved = Math.max(0, fullTokens - returnedTokens);
+    this.shaping.results++;
+    this.shaping.savedTokens += saved;
+    this.addSaving(sessionId, returnedTokens, saved, at);
+  }
+
+  /**
+   * Records one run_code script: `innerTokens` is what its calls' results would have cost
+   * through call_tool one by one, `returnedTokens` what the script handed back.
+   */
+  recordRunCode(sessionId: string, innerCalls: number, innerTokens: number, returnedTokens: number, at = Date.now()): void {
+    const saved = Math.max(0, innerTokens - returnedTokens);
+    this.codeMode.runs++;
+    this.codeMode.innerCalls += innerCalls;
+    this.codeMode.savedTokens += saved;
+    this.addSaving(sessionId, returnedTokens, saved, at);
+  }
+
+  private addSaving(sessionId: string, returnedTokens: number, saved: number, at: number): void {
+    this.savedTotal += saved;
+    this.history.push({ at, returnedTokens, savedTokens: saved });
+    if (this.history.length > MAX_HISTORY) this.history.splice(0, this.history.length - MAX_HISTORY);
+    const s = this.sessions.get(sessionId) ?? { findToolsCalls: 0, returnedTokens: 0, savedTokens: 0 };
+    s.savedTokens += saved;
+    this.sessions.set(sessionId, s);
+  }
+
   session(sessionId: string): SessionSavings | undefined {
     const s = this.sessions.get(sessionId);
     return s ? { ...s } : undefined;
@@ -102,6 +133,8 @@ export class TokenAccounting {
       savedTokensTotal: this.savedTotal,
       history: [...this.history],
       perServer: cost.perServer.map((p) => ({ ...p })),
+      shaping: { ...this.shaping },
+      codeMode: { ...this.codeMode },
     };
   }
 }

@@ -20,6 +20,8 @@ import {
 import type { Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
 import { gatewayInstructions } from './instructions';
+import { RESULT_URI_PREFIX, type ResultStore } from './resultStore';
+import { keptResourceList, readKeptResource } from './keptResources';
 import { forwardCall, runMetaTool, type MetaToolContext } from './metaTools';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -28,6 +30,8 @@ import { errorMessage } from '../core/errorMessage';
 export interface SessionDeps {
   lens: Lens;
   accounting: TokenAccounting;
+  /** Cut results kept whole, listed and read as this session's own resources. */
+  results: ResultStore;
   log: Logger;
   version: string;
   /** This session's tools/list (depends on exposure mode and, for predictive, on the session). */
@@ -53,7 +57,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const progressToken = request.params._meta?.progressToken;
-    const ctx: MetaToolContext = { lens, accounting: deps.accounting, sessionId: sessionId(), signal: extra.signal };
+    const ctx: MetaToolContext = { lens, accounting: deps.accounting, results: deps.results, sessionId: sessionId(), signal: extra.signal };
     if (progressToken !== undefined) {
       ctx.onProgress = (p) => {
         const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: p.progress };
@@ -93,12 +97,15 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: lens.resources().map((r) => {
-      const out: { uri: string; name: string; description?: string; mimeType?: string } = { uri: r.uri, name: r.name };
-      if (r.description !== undefined) out.description = r.description;
-      if (r.mimeType !== undefined) out.mimeType = r.mimeType;
-      return out;
-    }),
+    resources: [
+      ...lens.resources().map((r) => {
+        const out: { uri: string; name: string; description?: string; mimeType?: string } = { uri: r.uri, name: r.name };
+        if (r.description !== undefined) out.description = r.description;
+        if (r.mimeType !== undefined) out.mimeType = r.mimeType;
+        return out;
+      }),
+      ...keptResourceList(deps.results, sessionId()),
+    ],
   }));
 
   // Templates are not proxied (their URIs cannot be prefixed without parsing them); an empty
@@ -106,6 +113,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return readKeptResource(deps.results, sessionId(), request.params.uri);
     try {
       return await lens.readResource(request.params.uri);
     } catch (err) {

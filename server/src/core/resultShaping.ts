@@ -1,0 +1,150 @@
+/**
+ * Result shaping: what a model sees of a tool result. `select` (a JMESPath projection) keeps
+ * only the fields asked for; `max_output_tokens` bounds the rest (o200k tokens of the text
+ * content). Pure: the caller keeps the full result (as a session resource) and builds the
+ * note that points to it, so nothing is lost.
+ *
+ * JMESPath: the community edition (@jmespath-community/jmespath), maintained and a superset
+ * of the original spec (let, arithmetic, more functions).
+ */
+import type * as Jmespath from '@jmespath-community/jmespath' with { 'resolution-mode': 'import' };
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { decode, encodeGenerator } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from './tokens';
+import { errorMessage } from './errorMessage';
+
+// The package's "types" condition names its ESM typings although it ships a CommonJS build
+// too; TypeScript would refuse a value import from this CommonJS module, so require that build.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { compile, search } = require('@jmespath-community/jmespath') as typeof Jmespath;
+type JSONValue = Jmespath.JSONValue;
+
+/** Bounds for max_output_tokens, whoever sets it (the argument or mcpLens.maxOutputTokens). */
+export const MIN_OUTPUT_TOKENS = 100;
+export const MAX_OUTPUT_TOKENS = 1_000_000;
+/** Longest select expression accepted. */
+export const MAX_SELECT_CHARS = 2000;
+
+/** A select expression that cannot run, in words a model can fix; undefined when it compiles. */
+export function selectProblem(expression: string): string | undefined {
+  if (expression.length > MAX_SELECT_CHARS) return `"select" is ${expression.length} characters; the limit is ${MAX_SELECT_CHARS}.`;
+  try {
+    compile(expression);
+    return undefined;
+  } catch (err) {
+    return `"select" is not a valid JMESPath expression: ${errorMessage(err)}. Example: "items[?state=='open'].{id: id, size: size}".`;
+  }
+}
+
+/**
+ * The JSON a result carries: its structuredContent, else its text content parsed as JSON
+ * (one value per text item; several become an array). Undefined for plain text.
+ */
+export function resultJson(result: CallToolResult): { value: unknown } | undefined {
+  if (result.structuredContent !== undefined) return { value: result.structuredContent };
+  const values: unknown[] = [];
+  for (const item of result.content ?? []) {
+    if (item.type !== 'text') continue;
+    const parsed = parseJson(item.text);
+    if (!parsed) return undefined;
+    values.push(parsed.value);
+  }
+  if (values.length === 0) return undefined;
+  return { value: values.length === 1 ? values[0] : values };
+}
+
+/**
+ * Applies `select` to a successful result. The projection replaces the content (compact
+ * JSON text, and structuredContent when it is an object); when the result carries no JSON or
+ * the expression fails on it, the result comes back whole with the reason.
+ */
+export function applySelect(result: CallToolResult, expression: string): { result: CallToolResult; problem?: string } {
+  const json = resultJson(result);
+  if (!json) return { result, problem: 'select was not applied: the result is plain text, not JSON' };
+  let projected: unknown;
+  try {
+    projected = search(json.value as JSONValue, expression);
+  } catch (err) {
+    return { result, problem: `select was not applied: ${errorMessage(err)}` };
+  }
+  const shaped: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(projected ?? null) }] };
+  if (projected !== null && typeof projected === 'object' && !Array.isArray(projected)) shaped.structuredContent = projected as Record<string, unknown>;
+  return { result: shaped };
+}
+
+/** Tokens of the text a model reads from a result (text items, or structuredContent when there is none). */
+export function resultTokens(result: CallToolResult): number {
+  return countTokens(resultText(result));
+}
+
+/** A result's text content joined; its structuredContent as JSON when it has no text. */
+export function resultText(result: CallToolResult): string {
+  const texts = (result.content ?? []).filter((c) => c.type === 'text').map((c) => (c as { text: string }).text);
+  if (texts.length === 0 && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent);
+  return texts.join('\n');
+}
+
+export interface CutResult {
+  result: CallToolResult;
+  /** Tokens of the whole text. */
+  fullTokens: number;
+  /** Tokens of the text kept. */
+  keptTokens: number;
+}
+
+/**
+ * Cuts a result's text to `maxTokens` o200k tokens, in order: text items fit whole until the
+ * budget runs out, the one that crosses it is cut at a token boundary, later ones are dropped.
+ * Images and other non-text items pass through (clients do not read them as text).
+ * structuredContent is dropped from a cut result: it would carry the whole thing again.
+ * Undefined when the result fits.
+ */
+export function cutToTokens(result: CallToolResult, maxTokens: number): CutResult | undefined {
+  const items = result.content ?? [];
+  const texts = items.filter((c) => c.type === 'text');
+  const source: CallToolResult['content'] =
+    texts.length === 0 && result.structuredContent !== undefined ? [...items, { type: 'text', text: JSON.stringify(result.structuredContent) }] : items;
+  const fullTokens = resultTokens(result);
+  if (fullTokens <= maxTokens) return undefined;
+  let budget = maxTokens;
+  const content: CallToolResult['content'] = [];
+  for (const item of source) {
+    if (item.type !== 'text') {
+      content.push(item);
+      continue;
+    }
+    if (budget <= 0) continue;
+    const tokens = countTokens(item.text);
+    if (tokens <= budget) {
+      content.push(item);
+      budget -= tokens;
+      continue;
+    }
+    content.push({ ...item, text: tokenPrefix(item.text, budget) });
+    budget = 0;
+  }
+  const cut: CallToolResult = { content };
+  if (result.isError) cut.isError = true;
+  return { result: cut, fullTokens, keptTokens: maxTokens - budget };
+}
+
+/** The first `n` o200k tokens of a text, as text (a split multi-byte character is dropped). */
+export function tokenPrefix(text: string, n: number): string {
+  const tokens: number[] = [];
+  for (const chunk of encodeGenerator(text, { allowedSpecial: 'all' } as never)) {
+    tokens.push(...chunk);
+    if (tokens.length >= n) break;
+  }
+  return decode(tokens.slice(0, n)).replace(/\uFFFD+$/, '');
+}
+
+function parseJson(text: string): { value: unknown } | undefined {
+  const t = text.trim();
+  // Only objects and arrays: "42" or "true" as a whole text is prose more often than data.
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    return { value: JSON.parse(t) };
+  } catch {
+    return undefined;
+  }
+}

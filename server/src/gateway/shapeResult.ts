@@ -1,0 +1,78 @@
+/**
+ * What the model gets back from call_tool and run_code: the result narrowed by `select` and
+ * cut to `max_output_tokens`, with a note saying what happened. A cut result is kept whole
+ * in the session's ResultStore and the note points to it, so nothing is lost.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, applySelect, cutToTokens, resultTokens, selectProblem } from '../core/resultShaping';
+import type { ResultStore } from './resultStore';
+
+export interface ShapeRequest {
+  /** JMESPath projection, already checked with selectProblem. */
+  select?: string;
+  maxOutputTokens: number;
+}
+
+/**
+ * call_tool's shaping options (`select`, `max_output_tokens`), checked, in words a model can
+ * fix; `defaultMax` applies when max_output_tokens is absent.
+ */
+export function parseShapeRequest(args: Record<string, unknown>, defaultMax: number): ShapeRequest | { problem: string } {
+  const { select, max_output_tokens: max } = args;
+  if (select !== undefined && typeof select !== 'string') return { problem: '"select" must be a JMESPath expression (a string), e.g. "items[].name".' };
+  if (typeof select === 'string') {
+    const problem = selectProblem(select);
+    if (problem) return { problem };
+  }
+  if (max !== undefined && !(typeof max === 'number' && Number.isInteger(max) && max >= MIN_OUTPUT_TOKENS && max <= MAX_OUTPUT_TOKENS)) {
+    return { problem: `"max_output_tokens" must be an integer from ${MIN_OUTPUT_TOKENS} to ${MAX_OUTPUT_TOKENS}.` };
+  }
+  const request: ShapeRequest = { maxOutputTokens: (max as number | undefined) ?? defaultMax };
+  if (typeof select === 'string') request.select = select;
+  return request;
+}
+
+export interface Shaped {
+  result: CallToolResult;
+  /** Tokens of the result before shaping. */
+  fullTokens: number;
+  /** Tokens of what the model gets (the note included). */
+  returnedTokens: number;
+  /** Where the whole result is kept, when it was cut. */
+  keptAs?: string;
+}
+
+export interface ShapeContext {
+  results: ResultStore;
+  sessionId: string;
+}
+
+export function shapeResult(raw: CallToolResult, tool: string, request: ShapeRequest, ctx: ShapeContext): Shaped {
+  const fullTokens = resultTokens(raw);
+  const notes: string[] = [];
+  let shaped = raw;
+  // An error is never projected: its text is the message the model needs.
+  if (request.select !== undefined && !raw.isError) {
+    const selected = applySelect(raw, request.select);
+    shaped = selected.result;
+    if (selected.problem) notes.push(`${selected.problem}.`);
+  }
+  const cut = cutToTokens(shaped, request.maxOutputTokens);
+  let keptAs: string | undefined;
+  if (cut) {
+    keptAs = ctx.results.keep(ctx.sessionId, tool, shaped, cut.fullTokens);
+    const pct = Math.round((1 - cut.keptTokens / cut.fullTokens) * 100);
+    notes.push(
+      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ` +
+        `The whole result is kept for this session as ${keptAs}: read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
+        'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.',
+    );
+    shaped = cut.result;
+  }
+  if (notes.length === 0) return { result: shaped, fullTokens, returnedTokens: shaped === raw ? fullTokens : resultTokens(shaped) };
+  const note = `[MCP Lens] ${notes.join(' ')}`;
+  const result: CallToolResult = { ...shaped, content: [...(shaped.content ?? []), { type: 'text', text: note }] };
+  const shapedOut: Shaped = { result, fullTokens, returnedTokens: resultTokens(result) };
+  if (keptAs) shapedOut.keptAs = keptAs;
+  return shapedOut;
+}
