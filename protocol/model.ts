@@ -71,6 +71,18 @@ export interface SearchResponse {
   mode: SearchModeInfo;
   tookMs: number;
   tokenMetrics?: TokenMetrics;
+  /** Set only when nothing matched: where to look instead. */
+  noMatch?: NoMatchHint;
+}
+
+/** Why a search found nothing and what to try next, for the palette and the dashboard. */
+export interface NoMatchHint {
+  /** Tools whose name is close to a word of the query (a typo, a half-remembered name), best first. */
+  closeNames: SearchHit[];
+  /** Servers whose tools cannot be found now (starting, failed, awaiting approval, disabled, stopped). */
+  unavailable: { name: string; state: ServerState; error?: string }[];
+  /** What each searchable server's tools are about, in the words they use most: words to search with. */
+  servers: { name: string; tools: number; words: string[] }[];
 }
 
 export interface TokenMetrics {
@@ -123,9 +135,46 @@ export interface UsageStats {
   enabled: boolean;
   callsRecorded: number;
   predictedHitRate?: number;
-  firstRankRate?: number;
+  /** How well find_tools answers led agents to the tool they called; absent before any agent call. */
+  retrieval?: RetrievalStats;
   topTools: { name: string; server: string; calls: number }[];
   pairs: { a: string; b: string; count: number }[];
+}
+
+/**
+ * Agent calls of some gateway sessions, each judged against its session's most recent
+ * find_tools answer. Counts, not rates, so every reader sees the sample size.
+ */
+export interface RetrievalWindow {
+  /** Sessions with at least one agent call. */
+  sessions: number;
+  /** Agent calls (call_tool, or a tool called directly) in those sessions. */
+  calls: number;
+  /** Calls that were the first after a find_tools answer: the tool the agent picked from it. */
+  picks: number;
+  /** Picks whose tool was the answer's first match. */
+  top1: number;
+  /** Picks whose tool was among the answer's first five. */
+  top5: number;
+  /** Picks whose tool was not in the answer at all. */
+  missed: number;
+  /** Calls with no find_tools before them in their session. */
+  unsearched: number;
+  /** Epoch ms of the window's first and last call. */
+  firstAt?: number;
+  lastAt?: number;
+}
+
+/** `falling`: the recent sessions' hit rate is at least 10 points below the sessions before. */
+export type RetrievalTrend = 'falling' | 'steady' | 'rising';
+
+export interface RetrievalStats {
+  /** The most recent sessions (10). */
+  recent: RetrievalWindow;
+  /** The sessions before those (10), when there are any. */
+  earlier?: RetrievalWindow;
+  /** Absent while either window has too few picks to tell. */
+  trend?: RetrievalTrend;
 }
 
 export interface LensStats {

@@ -4,6 +4,7 @@
  * modal and names each server with the sidecar's secret-free summary (command or URL).
  */
 import * as vscode from 'vscode';
+import { plural } from '../../protocol/figureText';
 import type { ApprovalNeededParams } from '../../protocol/lspProtocol';
 
 const KEY = 'mcpLens.approvals';
@@ -78,7 +79,7 @@ export class Approvals {
       .join('\n');
     const n = servers.length;
     const pick = await vscode.window.showWarningMessage(
-      `MCP Lens wants to start ${n} MCP server${n === 1 ? '' : 's'} declared in this workspace. Only allow servers you trust: they run on your machine.`,
+      `MCP Lens wants to start ${plural(n, 'MCP server')} declared in this workspace. Only allow servers you trust: they run on your machine.`,
       { modal: true, detail },
       'Allow',
       "Don't Allow",

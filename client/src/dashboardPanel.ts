@@ -27,6 +27,7 @@ import {
   type StateChangedParams,
 } from '../../protocol/lspProtocol';
 import type { ActionResult, DashboardHandlers, DashboardMethod, HostMessage, WebviewRequestMessage } from '../../protocol/webviewProtocol';
+import { sideColumn } from './sideColumn';
 
 /** What the panel needs from the sidecar (the extension's `Sidecar` satisfies it). */
 export interface DashboardBackend {
@@ -39,18 +40,26 @@ export interface DashboardBackend {
 }
 
 let current: vscode.WebviewPanel | undefined;
+/** The column the dashboard was last in, so reopening it puts it back there. */
+let lastColumn: vscode.ViewColumn | undefined;
 
-/** Opens the dashboard, or brings the open one to the front. */
+/**
+ * Opens the dashboard, or brings the open one to the front in the column it is in. A new
+ * panel goes where the last one was, else into another existing editor group, and splits the
+ * editor only when there is a single group (sideColumn.ts).
+ */
 export function showDashboard(context: vscode.ExtensionContext, sidecar: DashboardBackend): void {
   if (current) {
-    current.reveal();
+    current.reveal(current.viewColumn);
     return;
   }
   const root = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
-  const panel = vscode.window.createWebviewPanel('mcpLens.dashboard', 'MCP Lens', vscode.ViewColumn.Active, {
+  const column = sideColumn(vscode.window.tabGroups, lastColumn);
+  const panel = vscode.window.createWebviewPanel('mcpLens.dashboard', 'MCP Lens', column === 'beside' ? vscode.ViewColumn.Beside : column, {
     enableScripts: true,
     localResourceRoots: [root],
   });
+  lastColumn = panel.viewColumn;
   panel.webview.html = dashboardHtml(panel.webview, vscode.Uri.joinPath(root, 'dashboard.js'));
   const handlers = sidecarHandlers(sidecar);
   const post = (message: HostMessage) => void panel.webview.postMessage(message);
@@ -58,6 +67,8 @@ export function showDashboard(context: vscode.ExtensionContext, sidecar: Dashboa
     panel.webview.onDidReceiveMessage((m: WebviewRequestMessage) => void answer(m, handlers, post)),
     sidecar.onDidChangeLens((s) => post({ kind: 'event', event: 'state', data: { servers: s.servers, index: s.index, stats: s.stats } })),
     sidecar.onPullProgress((p) => post({ kind: 'event', event: 'pullProgress', data: p })),
+    // The user may drag the panel to another group: reopen it there next time.
+    panel.onDidChangeViewState((e) => (lastColumn = e.webviewPanel.viewColumn ?? lastColumn)),
   ];
   current = panel;
   panel.onDidDispose(() => {

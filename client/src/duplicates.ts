@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { plural } from '../../protocol/figureText';
 import type { ServerStatus } from '../../protocol/model';
 import { extractServers } from './mcpJsonEdit';
 import type { Sidecar } from './sidecar';
@@ -30,7 +31,7 @@ export function watchDuplicates(context: vscode.ExtensionContext, sidecar: Sidec
     const names = dups.map((s) => s.name).join(', ');
     void vscode.window
       .showInformationMessage(
-        `MCP Lens aggregates ${dups.length} server${dups.length === 1 ? '' : 's'} from .vscode/mcp.json (${names}) that VS Code also starts itself, so the agent sees their tools twice.`,
+        `MCP Lens aggregates ${plural(dups.length, 'server')} from .vscode/mcp.json (${names}) that VS Code also starts itself, so the agent sees their tools twice.`,
         MOVE,
         HOW,
         NEVER,
@@ -77,7 +78,7 @@ async function moveFrom(file: string, names: string[]): Promise<void> {
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   const rel = vscode.workspace.asRelativePath(uri);
   const pick = await vscode.window.showWarningMessage(
-    `Move ${moved.length} server${moved.length === 1 ? '' : 's'} from ${rel} into MCP Lens?`,
+    `Move ${plural(moved.length, 'server')} from ${rel} into MCP Lens?`,
     {
       modal: true,
       detail: `${moved.join(', ')} will be removed from ${rel} (a backup is written next to it first) and added to the workspace setting mcpLens.servers, so only MCP Lens starts them. Inputs (\${input:…}) stay declared in ${rel}.`,

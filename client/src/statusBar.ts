@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { StateChangedParams } from '../../protocol/lspProtocol';
 import type { Sidecar, SidecarState } from './sidecar';
+import { plural } from '../../protocol/figureText';
 import { formatTokens, statusSummary } from './statusText';
 
 export function createStatusBar(sidecar: Sidecar): vscode.Disposable {
@@ -22,20 +23,24 @@ function show(item: vscode.StatusBarItem, state: SidecarState, lens: StateChange
   item.backgroundColor = undefined;
   if (state === 'failed' || state === 'restarting') {
     item.text = state === 'failed' ? '$(error) MCP Lens' : '$(sync~spin) MCP Lens';
-    item.tooltip = state === 'failed' ? 'The MCP Lens sidecar crashed repeatedly and was stopped. Click for the dashboard; run "MCP Lens: Restart Sidecar".' : 'The MCP Lens sidecar crashed and is restarting.';
+    const tooltip = state === 'failed' ? 'The MCP Lens sidecar crashed repeatedly and was stopped. Click for the dashboard; run "MCP Lens: Restart Sidecar".' : 'The MCP Lens sidecar crashed and is restarting.';
+    item.tooltip = tooltip;
     item.backgroundColor = new vscode.ThemeColor(state === 'failed' ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
+    item.accessibilityInformation = { label: tooltip, role: 'button' };
     return;
   }
   if (state !== 'running' || !lens) {
     item.text = '$(loading~spin) MCP Lens';
     item.tooltip = 'MCP Lens is starting…';
+    item.accessibilityInformation = { label: 'MCP Lens is starting…', role: 'button' };
     return;
   }
   const s = statusSummary(lens);
-  item.text = `${s.indexing ? '$(sync~spin)' : '$(telescope)'} ${s.tools} tools${s.savedTokens > 0 ? ` · ${formatTokens(s.savedTokens)} saved` : ''}`;
+  item.text = `${s.indexing ? '$(sync~spin)' : '$(telescope)'} ${plural(s.tools, 'tool')}${s.savedTokens > 0 ? ` · ${formatTokens(s.savedTokens)} saved` : ''}`;
   const tip = new vscode.MarkdownString(undefined, false);
   tip.isTrusted = false;
   tip.appendText(s.tooltipLines.join('\n'));
   item.tooltip = tip;
+  item.accessibilityInformation = { label: s.ariaLabel, role: 'button' };
   if (s.problems > 0) item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
 }

@@ -1,4 +1,5 @@
 /** Pure text for the status bar, from the sidecar's last state (unit-tested without VS Code). */
+import { plural, tokenChange } from '../../protocol/figureText';
 import type { StateChangedParams } from '../../protocol/lspProtocol';
 
 export interface StatusSummary {
@@ -9,6 +10,11 @@ export interface StatusSummary {
   problems: number;
   savedTokens: number;
   tooltipLines: string[];
+  /**
+   * What a screen reader announces. Without it VS Code reads the text plus the raw tooltip
+   * markdown, where MarkdownString.appendText has turned every space into a literal `&nbsp;`.
+   */
+  ariaLabel: string;
 }
 
 export function formatTokens(n: number): string {
@@ -26,13 +32,15 @@ export function statusSummary(p: StateChangedParams): StatusSummary {
   const t = p.stats.tokens;
   // Tokens the agent did not read: the full tools/list minus what MCP Lens lists.
   const savedTokens = Math.max(0, t.baselineTokens - t.exposedTokens);
+  const change = tokenChange(t);
   const lines = [
-    `MCP Lens: ${p.stats.tools} tools from ${p.servers.filter((s) => s.state === 'ready').length}/${p.servers.length} servers`,
-    `Exposure: ${p.stats.exposure} — lists ${formatTokens(t.exposedTokens)} of ${formatTokens(t.baselineTokens)} tokens (${Math.round(t.savingsPercent)}% saved)`,
+    `MCP Lens: ${plural(p.stats.tools, 'tool')} from ${p.servers.filter((s) => s.state === 'ready').length}/${plural(p.servers.length, 'server')}`,
+    `Exposure: ${p.stats.exposure} — lists ${formatTokens(t.exposedTokens)} of ${formatTokens(t.baselineTokens)} tokens (${change.kind === 'cost' ? `${change.percent} more: a cost` : `${change.percent} saved`})`,
     `Search: ${p.index.mode.label}${indexing ? ` — indexing ${Math.round((p.index.progress ?? 0) * 100)}%` : ''}`,
   ];
   for (const s of failing) lines.push(`⚠ ${s.name}: ${s.error ?? 'error'}`);
   if (waiting.length) lines.push(`Waiting for approval: ${waiting.map((s) => s.name).join(', ')}`);
   if (p.index.state === 'error') lines.push(`⚠ index: ${p.index.error ?? 'error'}`);
-  return { tools: p.stats.tools, servers: p.servers.length, indexing, problems, savedTokens, tooltipLines: lines };
+  const ariaLabel = `${lines.join('. ')}. Opens the MCP Lens dashboard.`;
+  return { tools: p.stats.tools, servers: p.servers.length, indexing, problems, savedTokens, tooltipLines: lines, ariaLabel };
 }

@@ -9,14 +9,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { connectAgent } from '../fixtures/agentClient';
 import { until } from '../fixtures/gatewayLens';
+import { launchChromium, openDashboard } from '../fixtures/lens/dashboardPage';
 import { startServeWorld, type ServeWorld } from '../fixtures/lens/serveWorld';
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../fixtures/servers/hostileText';
 
 const ROOT = resolve(__dirname, '../..');
 const RESULTS = join(ROOT, 'test-results');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 describe('dashboard in a browser', () => {
   let world: ServeWorld;
@@ -27,24 +28,14 @@ describe('dashboard in a browser', () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs', 'server', 'webview'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     mkdirSync(RESULTS, { recursive: true });
-    [world, browser] = await Promise.all([startServeWorld(), chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })]);
+    [world, browser] = await Promise.all([startServeWorld(), launchChromium()]);
   });
   after(async () => {
     await browser?.close();
     await world?.close();
   });
 
-  async function open(scheme: 'light' | 'dark' = 'dark'): Promise<Page> {
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 1000 } });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    await page.goto(world.dashboardUrl);
-    await page.locator('.server[data-state="ready"]').first().waitFor();
-    return page;
-  }
+  const open = (scheme: 'light' | 'dark' = 'dark'): Promise<Page> => openDashboard(browser, world.dashboardUrl, problems, scheme);
 
   async function search(page: Page, query: string): Promise<void> {
     await page.fill('#search input[type="search"]', query);
@@ -117,6 +108,14 @@ describe('dashboard in a browser', () => {
   });
 
   it('looks right in dark and light (screenshots in test-results/)', async () => {
+    // An agent's search and pick, so the screenshots show search quality from real calls.
+    const agent = await connectAgent(new URL('/mcp', world.origin), world.token, 'screenshot-agent');
+    try {
+      await agent.callTool({ name: 'find_tools', arguments: { query: 'sum of two numbers' } });
+      await agent.callTool({ name: 'call_tool', arguments: { tool_name: 'everything_get-sum', arguments: { a: 1, b: 2 } } });
+    } finally {
+      await agent.close();
+    }
     for (const scheme of ['dark', 'light'] as const) {
       const page = await open(scheme);
       const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -128,6 +127,7 @@ describe('dashboard in a browser', () => {
       await hit.locator('textarea').fill('{ "a": 19, "b": 23 }');
       await hit.locator('button', { hasText: 'Call' }).click();
       await hit.locator('.try-result.ok').waitFor();
+      await page.locator('#retrieval [data-rate="hit-1"]').waitFor();
       await page.screenshot({ path: join(RESULTS, `dashboard-${scheme}.png`), fullPage: true });
       await page.context().close();
     }

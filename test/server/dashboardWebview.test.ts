@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { HostMessage, WebviewRequestMessage } from '../../protocol/webviewProtocol';
 import { lensHandlers } from '../../server/src/gateway/dashboard/handlers';
+import { launchChromium } from '../fixtures/lens/dashboardPage';
 import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
 
 const ROOT = resolve(__dirname, '../..');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** Stands in for acquireVsCodeApi: posts go to the test through a binding; state survives reloads like VS Code's. */
 const FAKE_VSCODE_API = `
@@ -32,7 +32,7 @@ describe('dashboard as a VS Code webview (postMessage transport)', () => {
   before(async () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
-    [world, browser] = await Promise.all([startDashboardWorld(), chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })]);
+    [world, browser] = await Promise.all([startDashboardWorld(), launchChromium()]);
   });
   after(async () => {
     await browser?.close();

@@ -7,14 +7,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { LensApp } from '../../server/src/app/lensApp';
-import { silentLogger } from '../../server/src/core/logger';
-import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
-import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { EVERYTHING, MEMORY, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
+import { connectAgent } from '../fixtures/agentClient';
+import { EVERYTHING, MEMORY, reopenLens, startHttpLens, startLens, until, type HttpLensWorld } from '../fixtures/gatewayLens';
 
 const TOKEN = 'usage-token-' + Math.random().toString(36).slice(2);
 
@@ -23,14 +19,11 @@ interface FindToolsResult {
 }
 
 describe('usage learning through the gateway', () => {
-  let world: LensWorld;
-  let http: GatewayHttpServer;
-  let url: string;
+  let world: HttpLensWorld;
   const clients: Client[] = [];
 
   async function connect(): Promise<Client> {
-    const c = new Client({ name: 'usage-test', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    const c = await connectAgent(world.url, TOKEN, 'usage-test');
     clients.push(c);
     return c;
   }
@@ -38,14 +31,11 @@ describe('usage learning through the gateway', () => {
   const call = (c: Client, tool: string, args: Record<string, unknown>) => c.callTool({ name: 'call_tool', arguments: { tool_name: name(tool), arguments: args } });
 
   before(async () => {
-    world = await startLens({ everything: EVERYTHING, memory: MEMORY });
-    http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
-    ({ url } = await http.start());
+    world = await startHttpLens({ everything: EVERYTHING, memory: MEMORY }, TOKEN);
   });
 
   after(async () => {
     for (const c of clients) await c.close().catch(() => undefined);
-    await http?.close();
     await world?.close();
   });
 
@@ -105,9 +95,9 @@ describe('usage learning through the gateway', () => {
     const dir = join(world.workspace.dir, '.mcp-lens', 'usage');
     assert.ok(existsSync(dir) && readdirSync(dir).length > 0);
     await world.lens.close();
-    const again = await startLensOn(world);
+    const again = await reopenLens(world);
     try {
-      assert.equal(again.lens.usageStats()!.callsRecorded, recorded);
+      assert.equal(again.usageStats()!.callsRecorded, recorded);
     } finally {
       await again.close();
     }
@@ -121,20 +111,3 @@ describe('usage learning through the gateway', () => {
     }
   });
 });
-
-/** A second LensApp over the same workspace folder (same storage), as after a restart. */
-async function startLensOn(world: LensWorld): Promise<{ lens: LensWorld['lens']; close(): Promise<void> }> {
-  const lens = await LensApp.start({
-    workspaceFolder: world.workspace.dir,
-    storageDir: join(world.workspace.dir, '.mcp-lens'),
-    settings: world.lens.settings(),
-    configFile: world.workspace.configFile,
-    trusted: true,
-    approvals: {},
-    autoApprove: true,
-    inputs: {},
-    log: silentLogger,
-    index: new MemoryToolIndex('keyword only: test'),
-  });
-  return { lens, close: () => lens.close() };
-}

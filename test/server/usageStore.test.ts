@@ -25,9 +25,9 @@ test('calls survive a restart, and so do the hit rates', async (t) => {
   const { dir, log } = await world(t);
   const a = await UsageTracker.open({ dir, enabled: true, retentionDays: 90, log });
   for (const s of ['s1', 's2', 's3']) {
-    a.noteSearch(s, 'list pods', ['k/get', 'k/logs']);
-    a.record(call(s, 'k/get', Date.now()));
-    a.record(call(s, 'k/logs', Date.now()));
+    a.noteAnswer(s, ['k/get', 'k/logs']);
+    a.record(call(s, 'k/get', Date.now(), { fromAgent: true }));
+    a.record(call(s, 'k/logs', Date.now(), { fromAgent: true }));
   }
   const before = a.stats();
   await a.close();
@@ -36,7 +36,8 @@ test('calls survive a restart, and so do the hit rates', async (t) => {
   const after = b.stats();
   assert.equal(after.callsRecorded, 6);
   assert.deepEqual(after, before);
-  assert.equal(after.firstRankRate, 1);
+  // Each session picked k/get first from its answer; k/logs followed without a new search.
+  assert.deepEqual(after.retrieval?.recent, { sessions: 3, calls: 6, picks: 3, top1: 3, top5: 3, missed: 0, unsearched: 0, firstAt: after.retrieval!.recent.firstAt, lastAt: after.retrieval!.recent.lastAt });
   assert.deepEqual(after.pairs, [{ a: 'get', b: 'logs', count: 3 }]);
   assert.deepEqual(b.predict('fresh', 2).map((p) => p.key).sort(), ['k/get', 'k/logs']);
   // A session with no calls of its own gets the search order untouched (cold start).
@@ -73,8 +74,9 @@ test('retention prunes old calls on open and compacts the log', async (t) => {
 test('tracking off stores nothing and creates no file', async (t) => {
   const { dir, log } = await world(t);
   const a = await UsageTracker.open({ dir, enabled: false, retentionDays: 90, log });
-  a.record(call('s', 'k/get', Date.now(), { args: { q: 1 } }));
-  a.noteSearch('s', 'q', ['k/get']);
+  a.record(call('s', 'k/get', Date.now(), { args: { q: 1 }, fromAgent: true }));
+  a.noteAnswer('s', ['k/get']);
+  a.record(call('s', 'k/get', Date.now(), { fromAgent: true }));
   await a.flush();
   assert.equal(a.stats().enabled, false);
   assert.equal(a.stats().callsRecorded, 0);
@@ -89,8 +91,8 @@ test('no argument value reaches the store, in any obvious encoding', async (t) =
   const a = await UsageTracker.open({ dir, enabled: true, retentionDays: 90, log });
   a.record(call('s', 'k/get', Date.now(), { args: { token: secret, nested: [{ v: secret }] } }));
   a.record(call('s', 'k/get', Date.now(), { args: { nested: [{ v: secret }], token: secret } }));
-  a.noteSearch('s', `find ${secret}`, ['k/get']);
-  a.record(call('s', 'k/get', Date.now(), { args: secret }));
+  a.noteAnswer('s', ['k/get']);
+  a.record(call('s', 'k/get', Date.now(), { args: secret, fromAgent: true }));
   await a.close();
   const forms = [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), Buffer.from(secret).toString('hex'), encodeURIComponent(secret)];
   const files = await readdir(dir);

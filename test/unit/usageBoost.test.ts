@@ -31,17 +31,16 @@ test('a weak query match is not pushed over a strong one, and tools past topN ne
   assert.deepEqual(far, c);
 });
 
-test('stats count calls, predicted hits, first-rank hits and session pairs', () => {
+test('stats count calls, predicted hits and session pairs', () => {
   const ev = (sessionId: string, toolKey: string, extra: Partial<UsageEvent> = {}): UsageEvent => ({
     sessionId, seq: 1, toolKey, server: toolKey.split('/')[0]!, at: 0, durationMs: 1, outcome: 'ok', ...extra,
   });
   const s = computeUsageStats([
-    ev('1', 'k/get', { predicted: false }), ev('1', 'k/logs', { predicted: true, firstRank: true }),
-    ev('2', 'k/get', { predicted: true, firstRank: false }), ev('2', 'k/logs'), ev('3', 'gh/pr'),
+    ev('1', 'k/get', { predicted: false }), ev('1', 'k/logs', { predicted: true }),
+    ev('2', 'k/get', { predicted: true }), ev('2', 'k/logs'), ev('3', 'gh/pr'),
   ]);
   assert.equal(s.callsRecorded, 5);
   assert.equal(s.predictedHitRate, 2 / 3);
-  assert.equal(s.firstRankRate, 1 / 2);
   assert.deepEqual(s.topTools[0], { name: 'get', server: 'k', calls: 2 });
   assert.deepEqual(s.pairs, [{ a: 'get', b: 'logs', count: 2 }]);
 });

@@ -3,6 +3,7 @@
  * in a browser served by `mcp-lens serve --http`; only the messenger and the state store
  * differ. Everything else talks to the host through the typed messenger.
  */
+import type { SearchModeInfo } from '../../protocol/model';
 import type { DashboardEvent } from '../../protocol/webviewProtocol';
 import { h, replaceChildren } from './dom';
 import { HttpMessenger } from './messenger/httpMessenger';
@@ -11,6 +12,7 @@ import { PostMessageMessenger, type VsCodeApi } from './messenger/postMessageMes
 import { localStateStore, vsCodeStateStore, type PageStateStore } from './pageState';
 import { adoptStyles, browserTheme, followVsCodeTheme } from './theme';
 import { IndexView } from './views/indexView';
+import { RetrievalView } from './views/retrievalView';
 import { SavingsView } from './views/savingsView';
 import { SearchView } from './views/searchView';
 import { ServersView } from './views/serversView';
@@ -52,19 +54,27 @@ function start(): void {
   const servers = new ServersView(messenger);
   const index = new IndexView(messenger);
   const usage = new UsageView();
-  const root = h('main', {}, header, h('div', { class: 'grid' }, savings.element, search.element, servers.element, index.element, usage.element));
+  const retrieval = new RetrievalView();
+  const root = h('main', {}, header, h('div', { class: 'grid' }, savings.element, search.element, servers.element, index.element, usage.element, retrieval.element));
   replaceChildren(document.body, root);
 
-  const refreshUsage = () => messenger.request('usage', {}).then((u) => usage.update(u), showError);
+  const refreshUsage = () =>
+    messenger.request('usage', {}).then((u) => {
+      usage.update(u);
+      retrieval.update(u);
+    }, showError);
   const showError = (err: unknown) => replaceChildren(status, h('span', { class: 'conn-error' }, `Not connected: ${err instanceof Error ? err.message : String(err)}`));
-  const showMode = (label: string) => replaceChildren(status, label);
+  const showMode = (mode: SearchModeInfo) => {
+    replaceChildren(status, mode.label);
+    retrieval.setMode(mode.kind);
+  };
 
   messenger.onEvent((e: DashboardEvent) => {
     if (e.event === 'state') {
       servers.update(e.data.servers);
       index.update(e.data.index);
       savings.update(e.data.stats);
-      showMode(e.data.index.mode.label);
+      showMode(e.data.index.mode);
       void refreshUsage();
     } else {
       index.pullProgress(e.data);
@@ -75,7 +85,7 @@ function start(): void {
       servers.update(s);
       index.update(i);
       savings.update(st);
-      showMode(i.mode.label);
+      showMode(i.mode);
     },
     showError,
   );

@@ -3,6 +3,7 @@
  * down: the error names what is wrong and what to run, nothing throws into the editor.
  */
 import * as vscode from 'vscode';
+import { plural } from '../../../protocol/figureText';
 import { ClearUsageRequestMethod, ReindexRequestMethod } from '../../../protocol/lspProtocol';
 import { showDashboard } from '../dashboardPanel';
 import { moveDuplicates } from '../duplicates';
@@ -29,7 +30,7 @@ const COMMANDS: Record<string, Handler> = {
   'mcpLens.forgetInputs': async (s) => {
     const n = await s.inputs.forget();
     await s.pushSettings();
-    void vscode.window.showInformationMessage(`MCP Lens: forgot ${n} stored input value${n === 1 ? '' : 's'}.`);
+    void vscode.window.showInformationMessage(`MCP Lens: forgot ${plural(n, 'stored input value')}.`);
   },
   'mcpLens.moveDuplicates': (s) => moveDuplicates(s.sidecar),
   'mcpLens.approveServers': async (s) => {

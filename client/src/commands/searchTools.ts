@@ -17,9 +17,12 @@ import {
 import type { SearchHit } from '../../../protocol/model';
 import type { ReadOnlyDocuments } from '../readOnlyDocuments';
 import { errorText, type Sidecar } from '../sidecar';
+import { noMatchItems, paletteText, type NoMatchAction } from './noMatchItems';
 
-interface HitItem extends vscode.QuickPickItem {
-  hit: SearchHit;
+/** A found tool, or a "no matches" hint with what selecting it does. */
+interface PaletteItem extends vscode.QuickPickItem {
+  hit?: SearchHit;
+  action?: NoMatchAction;
 }
 
 const DEBOUNCE_MS = 150;
@@ -30,7 +33,7 @@ export async function searchTools(sidecar: Sidecar, docs: ReadOnlyDocuments): Pr
 }
 
 function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
-  const qp = vscode.window.createQuickPick<HitItem>();
+  const qp = vscode.window.createQuickPick<PaletteItem>();
   qp.title = 'MCP Lens: Search Tools';
   qp.placeholder = 'Describe what you want to do, e.g. "create a github issue"';
   qp.matchOnDescription = false;
@@ -48,10 +51,10 @@ function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
     try {
       const res = await sidecar.request<SearchResult>(SearchRequestMethod, { query, limit: 20 } satisfies SearchParams);
       if (mine !== seq) return;
-      qp.items = res.hits.map(toItem);
+      qp.items = res.hits.length || !res.noMatch ? res.hits.map(toItem) : noMatchItems(query, res.noMatch).map(toHintItem);
       qp.title = `MCP Lens: Search Tools — ${res.mode.label}, ${Math.round(res.tookMs)} ms`;
     } catch (err) {
-      if (mine === seq) qp.items = [{ label: '$(warning) Search failed', detail: errorText(err), alwaysShow: true } as HitItem];
+      if (mine === seq) qp.items = [{ label: '$(warning) Search failed', detail: errorText(err), alwaysShow: true }];
     } finally {
       if (mine === seq) qp.busy = false;
     }
@@ -63,7 +66,15 @@ function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
     });
     qp.onDidAccept(() => {
       const item = qp.selectedItems[0];
-      resolve(item?.hit);
+      const action: NoMatchAction = item?.action ?? (item?.hit ? { kind: 'tool', hit: item.hit } : { kind: 'none' });
+      if (action.kind === 'none') return;
+      if (action.kind === 'server') {
+        seq++; // an answer still in flight must not replace the list
+        void listServerTools(sidecar, qp, action.server);
+        return;
+      }
+      if (action.kind === 'command') void vscode.commands.executeCommand(action.command);
+      resolve(action.kind === 'tool' ? action.hit : undefined);
       qp.hide();
     });
     qp.onDidHide(() => {
@@ -75,20 +86,38 @@ function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
   });
 }
 
-function toItem(hit: SearchHit): HitItem {
-  // QuickPick renders labels as plain text (only $(icon) syntax): safe for third-party text.
+function toItem(hit: SearchHit): PaletteItem {
+  // QuickPick renders labels as plain text but for $(icon) syntax, which paletteText escapes.
   return {
-    label: hit.name,
-    description: `${hit.server} · ${hit.score.toFixed(2)} · ${hit.signals.join('+')}`,
-    detail: oneLine(hit.description),
+    label: paletteText(hit.name, 80),
+    // Tools listed rather than ranked (a server's list) have no score to show.
+    description: hit.signals.length ? `${paletteText(hit.server, 40)} · ${hit.score.toFixed(2)} · ${hit.signals.join('+')}` : paletteText(hit.server, 40),
+    detail: paletteText(hit.description),
     alwaysShow: true,
     hit,
   };
 }
 
-function oneLine(text: string): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > 200 ? `${t.slice(0, 199)}…` : t;
+function toHintItem(item: ReturnType<typeof noMatchItems>[number]): PaletteItem {
+  if (item.separator !== undefined) return { label: item.separator, kind: vscode.QuickPickItemKind.Separator, alwaysShow: true };
+  const out: PaletteItem = { label: item.label, alwaysShow: true, action: item.action };
+  if (item.description !== undefined) out.description = item.description;
+  if (item.detail !== undefined) out.detail = item.detail;
+  return out;
+}
+
+/** Replaces the picker's list with one server's tools (from "no matches": the user picked a server). */
+async function listServerTools(sidecar: Sidecar, qp: vscode.QuickPick<PaletteItem>, server: string): Promise<void> {
+  qp.busy = true;
+  try {
+    const tools = (await sidecar.request<ListToolsResult>(ListToolsRequestMethod)).filter((t) => t.server === server);
+    qp.items = tools.map((t) => toItem({ name: t.name, server: t.server, originalName: t.originalName, description: t.description, score: 0, signals: [], why: '', inputSchema: t.inputSchema }));
+    qp.title = `MCP Lens: tools of ${paletteText(server, 60)} — type to search again`;
+  } catch (err) {
+    qp.items = [{ label: '$(warning) Listing the tools failed', detail: errorText(err), alwaysShow: true }];
+  } finally {
+    qp.busy = false;
+  }
 }
 
 async function toolActions(sidecar: Sidecar, docs: ReadOnlyDocuments, hit: SearchHit): Promise<void> {

@@ -16,6 +16,7 @@ import { createToolFilter } from '../core/config/toolFilter';
 import { decideApproval } from '../core/config/approval';
 import { describeServer } from '../core/config/describe';
 import { ServerListTokens } from '../core/tokens';
+import { noMatchHint } from '../core/noMatchHint';
 import { loadWorkspaceConfig } from '../adapters/config/loadConfig';
 import { UpstreamPool, type UpstreamPoolOptions } from '../adapters/upstream/pool';
 import { readCatalogSnapshot, snapshotMatches, writeCatalogSnapshot, type CatalogSnapshot } from '../adapters/catalogSnapshotFile';
@@ -92,8 +93,9 @@ export class LensApp implements Lens {
       findTool: (n) => this.findTool(n),
       allNames: () => this.catalog.tools.map((t) => t.name),
       callTimeoutMs: () => this.options.settings.callTimeoutSeconds * 1000,
+      // Only an agent's calls through the gateway are judged against its find_tools answers.
       record: (c) =>
-        this.usage.record({ sessionId: c.sessionId, toolKey: c.tool.key, server: c.tool.server, startedAt: c.startedAt, durationMs: c.durationMs, outcome: c.outcome, args: c.args }),
+        this.usage.record({ sessionId: c.sessionId, toolKey: c.tool.key, server: c.tool.server, startedAt: c.startedAt, durationMs: c.durationMs, outcome: c.outcome, args: c.args, fromAgent: c.origin === 'gateway' }),
     });
   }
 
@@ -192,8 +194,12 @@ export class LensApp implements Lens {
       if (!tool) continue;
       hits.push({ name: tool.name, server: tool.server, originalName: tool.originalName, description: tool.description, score: r.score, signals: r.signals, why: r.why });
     }
-    if (request.sessionId) this.usage.noteSearch(request.sessionId, request.query, hits.map((h) => this.catalog.byName.get(h.name)!.key));
-    return { query: request.query, hits: hits.slice(0, limit), mode: ranked.mode, tookMs: performance.now() - started };
+    const answer = hits.slice(0, limit);
+    // The session's next call is judged against exactly what this answer showed.
+    if (request.sessionId) this.usage.noteAnswer(request.sessionId, answer.map((h) => this.catalog.byName.get(h.name)!.key));
+    const response: SearchResponse = { query: request.query, hits: answer, mode: ranked.mode, tookMs: performance.now() - started };
+    if (answer.length === 0) response.noMatch = noMatchHint(request.query, this.catalog.tools, this.servers());
+    return response;
   }
 
   /** The one call path: see toolCalls.ts. */

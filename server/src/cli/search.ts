@@ -1,5 +1,6 @@
 /** `mcp-lens search "query"`: ranked tools from every server, with scores and why each matched. */
 import { parseArgs } from 'node:util';
+import { plural } from '../../../protocol/figureText';
 import type { SearchResponse } from '../../../protocol/model';
 import type { CliCommand } from './command';
 import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
@@ -68,7 +69,7 @@ export const search: CliCommand = {
 };
 
 function render(r: SearchResponse): string {
-  const lines = [`${r.hits.length} result(s) for "${r.query}" in ${r.tookMs.toFixed(1)} ms — ${r.mode.label}`];
+  const lines = [`${plural(r.hits.length, 'result')} for "${r.query}" in ${r.tookMs.toFixed(1)} ms — ${r.mode.label}`];
   r.hits.forEach((h, i) => {
     lines.push(`${String(i + 1).padStart(2)}. ${h.name}  (${h.server})  score ${h.score.toFixed(3)}  [${h.signals.join('+')}]`);
     lines.push(`    ${oneLine(h.description).slice(0, 140)}`);

@@ -5,7 +5,9 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { LensStats } from '../../../protocol/model';
+import { plural, tokenChange } from '../../../protocol/figureText';
+import type { LensStats, RetrievalStats } from '../../../protocol/model';
+import { RETRIEVAL_EXPLAINED, UNSEARCHED_EXPLAINED, retrievalAdvice, retrievalRates, trendText, windowText } from '../../../protocol/retrievalText';
 import { Gateway } from '../gateway/gateway';
 import { processAlive, readGatewayInfo, readTokenFile } from '../gateway/gatewayFiles';
 import type { CliCommand } from './command';
@@ -21,6 +23,11 @@ gateway. Reads a running \`mcp-lens serve --http\` of the workspace when there i
 
 ${WORKSPACE_HELP}
   --json                one JSON document: { source: "live" | "static", ...LensStats }
+
+Search quality (usage.retrieval in --json): agent calls of the last 10 gateway sessions, each
+judged against its session's most recent find_tools answer. "picks" are the first calls after
+an answer; hit rate at 1 = top1 / picks, at 5 = top5 / picks; "unsearched" calls had no
+find_tools before them. "earlier" holds the 10 sessions before, "trend" compares the two.
 `;
 
 export const stats: CliCommand = {
@@ -82,25 +89,54 @@ export function renderStats(s: LensStats, source: 'live' | 'static'): string {
   const t = s.tokens;
   const lines = [
     source === 'live' ? `MCP Lens stats (live from ${s.gateway?.url ?? 'the running gateway'})` : 'MCP Lens stats (computed now; no gateway running)',
-    `${s.servers} server(s), ${s.tools} tool(s), exposure: ${s.exposure}`,
-    `tools/list tokens: ${n(t.baselineTokens)} for all upstream servers -> ${n(t.exposedTokens)} through MCP Lens (${t.savingsPercent}% saved)`,
+    `${plural(s.servers, 'server')}, ${plural(s.tools, 'tool')}, exposure: ${s.exposure}`,
+    `tools/list tokens: ${n(t.baselineTokens)} for all upstream servers -> ${n(t.exposedTokens)} through MCP Lens (${changeText(t)})`,
   ];
   if (source === 'live') {
-    lines.push(`find_tools calls: ${n(t.findToolsCalls)}, returned ${n(t.returnedTokensTotal)} tokens, saved ${n(t.savedTokensTotal)} tokens`);
+    lines.push(`find_tools calls: ${n(t.findToolsCalls)}, returned ${plural(t.returnedTokensTotal, 'token')}, saved ${plural(t.savedTokensTotal, 'token')}`);
   }
   if (t.perServer.length) {
     lines.push('', 'Per server (tools/list tokens):');
     const width = Math.min(40, Math.max(...t.perServer.map((p) => p.server.length)));
     for (const p of [...t.perServer].sort((a, b) => b.tokens - a.tokens)) {
-      lines.push(`  ${p.server.padEnd(width)}  ${String(p.tools).padStart(4)} tools  ${n(p.tokens).padStart(8)} tokens`);
+      lines.push(`  ${p.server.padEnd(width)}  ${plural(p.tools, 'tool').padStart(10)}  ${n(p.tokens).padStart(8)} tokens`);
     }
   }
   if (s.usage?.enabled) {
-    lines.push('', `Usage: ${n(s.usage.callsRecorded)} call(s) recorded`);
+    lines.push('', `Usage: ${plural(s.usage.callsRecorded, 'call')} recorded`);
     const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
     lines.push(`  called tools predicted before the call: ${pct(s.usage.predictedHitRate)}`);
-    lines.push(`  find_tools searches whose chosen tool ranked first: ${pct(s.usage.firstRankRate)}`);
-    for (const top of s.usage.topTools.slice(0, 5)) lines.push(`  ${top.name}  ${top.calls}`);
+    for (const top of s.usage.topTools.slice(0, 5)) lines.push(`  ${top.name}  ${plural(top.calls, 'call')}`);
+    lines.push('', ...retrievalLines(s.usage.retrieval));
+  } else if (s.usage) {
+    lines.push('', 'Usage: not recorded (mcpLens.usage.enabled is off), so search quality is not measured.');
   }
   return lines.join('\n') + '\n';
+}
+
+/** "77.4% saved", or for a mode that lists more than the servers would, "21.1% more: a cost". */
+function changeText(t: LensStats['tokens']): string {
+  const c = tokenChange(t);
+  if (c.kind === 'saving') return `${c.percent} saved`;
+  if (c.kind === 'cost') return `${c.percent} more than the servers' own lists: a cost, not a saving`;
+  return 'the same as the servers\' own lists';
+}
+
+/** The search-quality block: hit rates at 1 and 5 and the share without find_tools, with what they mean. */
+export function retrievalLines(r: RetrievalStats | undefined): string[] {
+  if (!r) return ['Search quality: no agent calls through the gateway yet.', `  ${RETRIEVAL_EXPLAINED}`];
+  const w = r.recent;
+  const now = retrievalRates(w);
+  const lines = [`Search quality over ${windowText(w, 'last')} (${plural(w.calls, 'agent call')}):`];
+  if (w.picks > 0) {
+    lines.push(`  picked tool ranked 1st by find_tools:  ${now.top1.padStart(4)}  (${now.top1Of})`);
+    lines.push(`  picked tool in find_tools' top 5:      ${now.top5.padStart(4)}  (${now.top5Of})`);
+  } else {
+    lines.push('  no tool picked from a find_tools answer yet');
+  }
+  lines.push(`  called without a find_tools first:     ${now.unsearched.padStart(4)}  (${now.unsearchedOf})`);
+  const trend = trendText(r);
+  if (trend) lines.push(`  ${trend}`);
+  lines.push(`  ${RETRIEVAL_EXPLAINED}`, `  ${retrievalAdvice()}`, `  ${UNSEARCHED_EXPLAINED}`);
+  return lines;
 }

@@ -1,5 +1,6 @@
 /** `mcp-lens tools`: every server, its state and its tools, in one list. */
 import { parseArgs } from 'node:util';
+import { plural } from '../../../protocol/figureText';
 import type { ServerStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import type { CliCommand } from './command';
@@ -56,11 +57,11 @@ function groupByServer(list: CatalogTool[]): Map<string, CatalogTool[]> {
 function renderText(servers: ServerStatus[], byServer: Map<string, CatalogTool[]>): string {
   const lines: string[] = [];
   const total = [...byServer.values()].reduce((n, l) => n + l.length, 0);
-  lines.push(`${servers.length} server(s), ${total} tool(s)`);
+  lines.push(`${plural(servers.length, 'server')}, ${plural(total, 'tool')}`);
   for (const s of servers) {
     const list = byServer.get(s.name) ?? [];
     lines.push('');
-    lines.push(`${s.name}  ${s.state}  ${list.length} tool(s)  [${s.transport}, ${s.sourceFile}]`);
+    lines.push(`${s.name}  ${s.state}  ${plural(list.length, 'tool')}  [${s.transport}, ${s.sourceFile}]`);
     if (s.error) lines.push(`  ! ${oneLine(s.error)}`);
     if (s.state === 'error') for (const l of s.stderrTail.slice(-5)) lines.push(`  stderr: ${oneLine(l)}`);
     const width = Math.min(48, Math.max(0, ...list.map((t) => t.name.length)));

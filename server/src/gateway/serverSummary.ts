@@ -1,44 +1,16 @@
 /**
  * A one-line summary of what a server's tools do, for list_servers, without a model: the
- * words that occur in the most of its tool names and descriptions, minus filler. Good
- * enough for an agent to tell "browser" servers from "issues" servers at a glance.
+ * words that occur in the most of its tool names and descriptions (core/toolVocabulary.ts).
+ * Good enough for an agent to tell "browser" servers from "issues" servers at a glance.
  */
+import { plural } from '../../../protocol/figureText';
 import type { CatalogTool } from '../core/catalog';
-
-const STOP = new Set(
-  (
-    'a an and any are as at be by can for from get gets has have if in into is it its list lists of on or ' +
-    'return returns set sets the this to tool tools use used uses using via when which will with without you your ' +
-    'all each new one more than that these those not no only also may must should specified given provided based ' +
-    'optional required default true false null string number object array value values id ids name names data ' +
-    'current specific whether within about after before other such e g eg etc do does'
-  ).split(' '),
-);
+import { topWords } from '../core/toolVocabulary';
 
 /** `e.g. "8 tools: browser, page, click, tab, screenshot"`; words ranked by how many tools use them. */
 export function summarizeTools(tools: readonly CatalogTool[], maxWords = 6): string {
   if (tools.length === 0) return 'no tools';
-  const docFreq = new Map<string, number>();
-  for (const t of tools) {
-    const words = new Set(wordsOf(`${t.originalName} ${t.title ?? ''} ${firstSentence(t.description)}`));
-    for (const w of words) docFreq.set(w, (docFreq.get(w) ?? 0) + 1);
-  }
-  const ranked = [...docFreq.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([w]) => w);
-  const picked = ranked.slice(0, maxWords);
-  const count = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
+  const picked = topWords(tools, maxWords);
+  const count = plural(tools.length, 'tool');
   return picked.length ? `${count}: ${picked.join(', ')}` : count;
-}
-
-function firstSentence(text: string): string {
-  const s = text.split(/(?<=[.!?])\s/)[0] ?? '';
-  return s.slice(0, 300);
-}
-
-/** Lower-case words of a name or text: camelCase, snake_case and kebab-case split; no digits-only words. */
-export function wordsOf(text: string): string[] {
-  return text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 2 && !/^\d+$/.test(w) && !STOP.has(w));
 }

@@ -11,6 +11,7 @@ import { ChangeEmitter } from '../core/changeEmitter';
 import { DEFAULT_BOOST, usageBoost } from '../core/usage/boost';
 import { defaultPredictor, type CombinedPredictor } from '../core/usage/combined';
 import { BoundedMap } from '../core/usage/ranking';
+import { judgeCall, retrievalStats, type AnswerMemory } from '../core/usage/retrieval';
 import { UsageAggregate } from '../core/usage/stats';
 import type { CallOutcome, Prediction, UsageEvent } from '../core/usage/types';
 import { UsageStore } from '../adapters/usage/usageStore';
@@ -41,13 +42,18 @@ export interface CallRecord {
   outcome: CallOutcome;
   /** Only hashed (salted HMAC), never stored or logged. */
   args?: unknown;
+  /**
+   * An agent's call through the gateway (call_tool, or a tool listed directly). Only these are
+   * judged against the session's find_tools answers; dashboard and palette calls are not.
+   */
+  fromAgent?: boolean;
 }
 
 interface SessionState {
   seq: number;
   tools: string[];
-  /** The key ranked first by the session's last search not yet followed by a call. */
-  searchTop?: string;
+  /** The session's most recent find_tools answer (keys in answer order). */
+  answer?: AnswerMemory;
 }
 
 export class UsageTracker {
@@ -60,6 +66,7 @@ export class UsageTracker {
   private readonly now: () => number;
   private pruneTimer?: NodeJS.Timeout;
   private statsCache?: UsageStats;
+  private retrievalCache?: { stats: UsageStats['retrieval'] };
   private changeQueued = false;
 
   private readonly opts: UsageTrackerOptions;
@@ -96,8 +103,7 @@ export class UsageTracker {
       outcome: call.outcome,
       predicted: before.some((p) => p.key === call.toolKey),
     };
-    if (session.searchTop !== undefined) event.firstRank = session.searchTop === call.toolKey;
-    session.searchTop = undefined;
+    if (call.fromAgent) event.searchRank = judgeCall(session.answer, call.toolKey);
     if (call.args !== undefined && this.store) {
       try {
         event.argsHash = this.store.hashArgs(call.args);
@@ -114,13 +120,13 @@ export class UsageTracker {
   }
 
   /**
-   * Notes a find_tools search so the session's next call can tell whether the chosen tool
-   * ranked first. The query itself is neither stored nor hashed: it may hold secrets and only
-   * the ranking matters here.
+   * Notes a find_tools answer (its tools' keys, in the order the agent saw them) so the
+   * session's next call can be judged against it. An empty answer counts: the next call then
+   * missed. The query is not passed here at all: it may hold secrets and only ranks matter.
    */
-  noteSearch(sessionId: string, _query: string, rankedKeys: string[]): void {
-    if (!this.opts.enabled || rankedKeys.length === 0) return;
-    this.session(sessionId).searchTop = rankedKeys[0];
+  noteAnswer(sessionId: string, answerKeys: readonly string[]): void {
+    if (!this.opts.enabled) return;
+    this.session(sessionId).answer = { keys: [...answerKeys], judged: false };
   }
 
   /** The k tools this session most likely calls next, best first (frequency alone for a new session). */
@@ -138,8 +144,10 @@ export class UsageTracker {
 
   stats(resolveName?: (key: string) => string): UsageStats {
     if (!this.opts.enabled) return { enabled: false, callsRecorded: 0, topTools: [], pairs: [] };
-    if (resolveName) return this.aggregate.stats(resolveName);
-    return (this.statsCache ??= this.aggregate.stats());
+    const stats = resolveName ? this.aggregate.stats(resolveName) : (this.statsCache ??= this.aggregate.stats());
+    // Computed from the call list (newest sessions first), once per change.
+    const retrieval = (this.retrievalCache ??= { stats: retrievalStats(this.events) }).stats;
+    return retrieval ? { ...stats, retrieval } : stats;
   }
 
   async setEnabled(enabled: boolean): Promise<void> {
@@ -222,6 +230,7 @@ export class UsageTracker {
     this.sessions.clear();
     this.predictor.reset();
     this.statsCache = undefined;
+    this.retrievalCache = undefined;
   }
 
   private session(id: string): SessionState {
@@ -233,6 +242,7 @@ export class UsageTracker {
   /** Coalesces change notifications of one tick (a burst of calls) into one. */
   private changed(): void {
     this.statsCache = undefined;
+    this.retrievalCache = undefined;
     if (this.changeQueued) return;
     this.changeQueued = true;
     queueMicrotask(() => {

@@ -2,10 +2,13 @@
  * Small inline-SVG charts built with DOM calls. Colors come from CSS classes so the theme
  * (VS Code variables or the browser palette) decides them; labels are text nodes.
  */
+import { tokenChange } from '../../../protocol/figureText';
 import { formatTokens, h, svg } from '../dom';
 
-/** Two horizontal bars: what clients would pay without MCP Lens, and what they pay with it. */
-export function baselineBars(baseline: number, exposed: number): HTMLElement {
+/** Two horizontal bars: what clients would pay without MCP Lens, and what they pay with it (a cost when more). */
+export function baselineBars(tokens: { baselineTokens: number; exposedTokens: number; savingsPercent: number }): HTMLElement {
+  const { baselineTokens: baseline, exposedTokens: exposed } = tokens;
+  const change = tokenChange(tokens);
   const max = Math.max(baseline, exposed, 1);
   const row = (label: string, value: number, cls: string) =>
     h(
@@ -17,9 +20,15 @@ export function baselineBars(baseline: number, exposed: number): HTMLElement {
     );
   return h(
     'div',
-    { class: 'bars', attrs: { role: 'img', 'aria-label': `Baseline ${baseline} tokens, exposed ${exposed} tokens` } },
+    {
+      class: 'bars',
+      attrs: {
+        role: 'img',
+        'aria-label': `Tool definitions per request: ${formatTokens(baseline)} tokens without MCP Lens, ${formatTokens(exposed)} with it (${change.kind === 'even' ? 'the same' : `${change.percent} ${change.comparative}`})`,
+      },
+    },
     row('Without MCP Lens', baseline, 'fill-baseline'),
-    row('With MCP Lens', exposed, 'fill-exposed'),
+    row('With MCP Lens', exposed, change.kind === 'cost' ? 'fill-cost' : 'fill-exposed'),
   );
 }
 

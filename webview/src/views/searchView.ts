@@ -1,10 +1,21 @@
 /** Search: live results as the user types, each with its signals, schema and a "Try it" form. */
-import type { SearchHit, SearchResponse } from '../../../protocol/model';
+import { plural } from '../../../protocol/figureText';
+import type { NoMatchHint, SearchHit, SearchResponse } from '../../../protocol/model';
 import { card, h, replaceChildren } from '../dom';
 import type { DashboardMessenger } from '../messenger/messenger';
 import { exampleArguments } from './exampleArguments';
 
 const DEBOUNCE_MS = 200;
+
+/** Why a server's tools are not searched right now. */
+const STATE_TEXT: Record<NoMatchHint['unavailable'][number]['state'], string> = {
+  'awaiting-approval': 'is awaiting approval',
+  starting: 'is still starting',
+  error: 'failed',
+  stopped: 'is stopped',
+  disabled: 'is disabled',
+  ready: 'is ready',
+};
 
 export class SearchView {
   readonly element = card('search', 'Search tools', true);
@@ -50,14 +61,40 @@ export class SearchView {
   }
 
   private render(r: SearchResponse): void {
-    const parts = [`${r.hits.length} result${r.hits.length === 1 ? '' : 's'}`, r.mode.label, `${Math.round(r.tookMs)} ms`];
+    const parts = [plural(r.hits.length, 'result'), r.mode.label, `${Math.round(r.tookMs)} ms`];
     if (r.tokenMetrics) parts.push(`${r.tokenMetrics.returned_tokens} of ${r.tokenMetrics.baseline_tokens} tokens`);
     replaceChildren(this.meta, parts.join(' · '));
     if (r.hits.length === 0) {
-      replaceChildren(this.list, h('li', { class: 'empty' }, 'No matching tools.'));
+      replaceChildren(this.list, h('li', { class: 'empty' }, `No tools match "${r.query}".`), ...(r.noMatch ? this.noMatch(r.noMatch) : []));
       return;
     }
     replaceChildren(this.list, ...r.hits.map((hit) => this.hitRow(hit)));
+  }
+
+  /** Where to look when nothing matched: close names (with Try it), servers not searched now, and each server's words. */
+  private noMatch(hint: NoMatchHint): HTMLElement[] {
+    const rows: HTMLElement[] = [h('li', { class: 'no-match-help muted' }, 'Say what the tool should do in other words: the words each server\'s tools use are below.')];
+    if (hint.closeNames.length) rows.push(h('li', { class: 'no-match-head' }, 'Close names'), ...hint.closeNames.map((hit) => this.hitRow(hit)));
+    if (hint.unavailable.length) {
+      rows.push(
+        h('li', { class: 'no-match-head' }, 'Not searched now'),
+        ...hint.unavailable.map((s) => h('li', { class: 'no-match-server', attrs: { 'data-server': s.name } }, h('span', { class: 'server-name' }, s.name), ` ${STATE_TEXT[s.state]}`, s.error ? `: ${s.error}` : '')),
+      );
+    }
+    if (hint.servers.length) {
+      rows.push(h('li', { class: 'no-match-head' }, 'Words the servers\' tools use'));
+      for (const s of hint.servers) {
+        const words = s.words.map((w) => h('button', { class: 'word secondary', attrs: { title: `Search for "${w}"` }, on: { click: () => this.searchFor(w) } }, w));
+        rows.push(h('li', { class: 'no-match-server', attrs: { 'data-server': s.name } }, h('span', { class: 'server-name' }, s.name), h('span', { class: 'muted' }, ` ${plural(s.tools, 'tool')}`), h('span', { class: 'words' }, ...words)));
+      }
+    }
+    return rows;
+  }
+
+  private searchFor(word: string): void {
+    this.input.value = word;
+    this.input.focus();
+    void this.run(word);
   }
 
   private hitRow(hit: SearchHit): HTMLElement {
@@ -71,7 +108,8 @@ export class SearchView {
         h('span', { class: 'hit-name' }, hit.originalName),
         h('span', { class: 'hit-server' }, `on ${hit.server}`),
         ...hit.signals.map((s) => h('span', { class: `badge ${s}` }, s)),
-        h('span', { class: 'hit-score', attrs: { title: 'fused score' } }, hit.score.toFixed(3)),
+        // A close name offered when nothing matched has no score.
+        hit.signals.length > 0 && h('span', { class: 'hit-score', attrs: { title: 'fused score' } }, hit.score.toFixed(3)),
       ),
       h('div', { class: 'hit-desc' }, hit.description || '(no description)'),
       hit.why && h('div', { class: 'hit-why' }, hit.why),

@@ -1,4 +1,5 @@
 /** Servers: state, tool count, last error, stderr tail and a Restart button for each upstream. */
+import { plural, pluralNoun } from '../../../protocol/figureText';
 import type { ServerStatus } from '../../../protocol/model';
 import { card, formatTokens, h, replaceChildren } from '../dom';
 import type { DashboardMessenger } from '../messenger/messenger';
@@ -38,9 +39,9 @@ export class ServersView {
     const restart = h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
     restart.disabled = busy || s.state === 'disabled' || s.state === 'awaiting-approval';
     restart.addEventListener('click', () => void this.restart(s.name));
-    const counts = [`${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}`];
-    if (s.tokens !== undefined) counts.push(`${formatTokens(s.tokens)} tokens`);
-    if (s.restarts > 0) counts.push(`${s.restarts} restart${s.restarts === 1 ? '' : 's'}`);
+    const counts = [plural(s.toolCount, 'tool')];
+    if (s.tokens !== undefined) counts.push(`${formatTokens(s.tokens)} ${pluralNoun(s.tokens, 'token')}`);
+    if (s.restarts > 0) counts.push(plural(s.restarts, 'restart'));
     return h(
       'li',
       { class: 'server', attrs: { 'data-server': s.name, 'data-state': s.state } },
@@ -59,7 +60,7 @@ export class ServersView {
       ),
       h('div', { class: 'muted' }, counts.join(' · ')),
       s.error && h('div', { class: 'server-error' }, s.error),
-      s.stderrTail.length > 0 && h('details', {}, h('summary', {}, `stderr (last ${s.stderrTail.length} line${s.stderrTail.length === 1 ? '' : 's'})`), h('pre', {}, s.stderrTail.join('\n'))),
+      s.stderrTail.length > 0 && h('details', {}, h('summary', {}, s.stderrTail.length === 1 ? 'stderr (last line)' : `stderr (last ${plural(s.stderrTail.length, 'line')})`), h('pre', {}, s.stderrTail.join('\n'))),
     );
   }
 

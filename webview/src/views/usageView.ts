@@ -1,5 +1,6 @@
 /** Usage: most used tools and tools used together, or why there is nothing to show. */
 import type { UsageStats } from '../../../protocol/model';
+import { plural } from '../../../protocol/figureText';
 import { card, h, replaceChildren } from '../dom';
 
 export class UsageView {
@@ -20,9 +21,8 @@ export class UsageView {
       replaceChildren(this.body, h('div', { class: 'empty' }, 'Usage learning off (setting mcpLens.usage).'));
       return;
     }
-    const rates: string[] = [`${usage.callsRecorded} calls recorded`];
+    const rates: string[] = [`${plural(usage.callsRecorded, 'call')} recorded`];
     if (usage.predictedHitRate !== undefined) rates.push(`predicted hit rate ${(usage.predictedHitRate * 100).toFixed(0)}%`);
-    if (usage.firstRankRate !== undefined) rates.push(`first-rank rate ${(usage.firstRankRate * 100).toFixed(0)}%`);
     replaceChildren(
       this.body,
       h('div', { class: 'muted' }, rates.join(' · ')),

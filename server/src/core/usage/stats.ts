@@ -26,8 +26,6 @@ export class UsageAggregate {
   private readonly pairs = new Map<number, number>();
   private predictedKnown = 0;
   private predictedHits = 0;
-  private rankKnown = 0;
-  private rankHits = 0;
 
   add(e: UsageEvent): void {
     this.calls++;
@@ -41,10 +39,6 @@ export class UsageAggregate {
     if (e.predicted !== undefined) {
       this.predictedKnown++;
       if (e.predicted) this.predictedHits++;
-    }
-    if (e.firstRank !== undefined) {
-      this.rankKnown++;
-      if (e.firstRank) this.rankHits++;
     }
   }
 
@@ -61,7 +55,6 @@ export class UsageAggregate {
       .map(([id, count]) => ({ a: name(this.keyOfId[Math.floor(id / PAIR_BASE)]!), b: name(this.keyOfId[id % PAIR_BASE]!), count }));
     const stats: UsageStats = { enabled: true, callsRecorded: this.calls, topTools, pairs };
     if (this.predictedKnown > 0) stats.predictedHitRate = this.predictedHits / this.predictedKnown;
-    if (this.rankKnown > 0) stats.firstRankRate = this.rankHits / this.rankKnown;
     return stats;
   }
 

@@ -24,9 +24,22 @@ export interface UsageEvent {
   argsHash?: string;
   /** Whether the tool was in the session's top-K prediction made before the call. */
   predicted?: boolean;
-  /** Set when a search preceded the call in its session: whether this tool ranked first there. */
-  firstRank?: boolean;
+  /**
+   * Agent calls only (through the gateway): where the tool stood in the session's most recent
+   * find_tools answer (see retrieval.ts). Absent for dashboard and palette calls.
+   */
+  searchRank?: SearchRank;
 }
+
+/**
+ * A call against its session's last find_tools answer: the tool's 1-based rank there, `missed`
+ * (not in the answer), `unsearched` (no find_tools before it in the session) or `followUp`
+ * (the answer was already judged by an earlier call).
+ */
+export type SearchRank = number | 'missed' | 'unsearched' | 'followUp';
+
+/** The kinds of SearchRank that are not a rank. */
+export const SEARCH_RANK_KINDS: readonly Exclude<SearchRank, number>[] = ['missed', 'unsearched', 'followUp'];
 
 /** One ranked guess at a tool the session will call. */
 export interface Prediction {

@@ -1,0 +1,173 @@
+/**
+ * The dashboard's wording and states in headless Chromium, over the real LensApp with real
+ * upstreams (server-everything, server-memory, the hostile fixture): search quality from real
+ * agent calls through the gateway (SDK client), a token cost shown as a cost, counts with the
+ * right noun, the "no matches" hint, and accessible names that read as text. Screenshots of
+ * these states go to test-results/.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, Page } from 'playwright-core';
+import { silentLogger } from '../../server/src/core/logger';
+import { GatewayHttpServer } from '../../server/src/gateway/http';
+import { connectAgent } from '../fixtures/agentClient';
+import { launchChromium, openDashboard } from '../fixtures/lens/dashboardPage';
+import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
+
+const ROOT = resolve(__dirname, '../..');
+const RESULTS = join(ROOT, 'test-results');
+const TOKEN = 'ux-token-' + Math.random().toString(36).slice(2);
+
+describe('dashboard wording and states', () => {
+  let world: DashboardWorld;
+  let browser: Browser;
+  let gateway: GatewayHttpServer;
+  let mcpUrl: string;
+  const problems: string[] = [];
+
+  before(async () => {
+    const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    mkdirSync(RESULTS, { recursive: true });
+    [world, browser] = await Promise.all([startDashboardWorld(), launchChromium()]);
+    gateway = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
+    ({ url: mcpUrl } = await gateway.start());
+  });
+  after(async () => {
+    await browser?.close();
+    await gateway?.close();
+    await world?.close();
+  });
+
+  const open = (scheme: 'light' | 'dark' = 'light'): Promise<Page> => openDashboard(browser, world.dashboardUrl, problems, scheme);
+  const agent = (): Promise<Client> => connectAgent(mcpUrl, TOKEN, 'ux-agent');
+  const name = (original: string) => world.lens.tools().find((t) => t.originalName === original)!.name;
+
+  it('shows search quality from agent calls, with the right nouns', async () => {
+    const page = await open();
+    const card = page.locator('#retrieval');
+    await card.locator('.empty', { hasText: 'No agent calls through MCP Lens yet' }).waitFor();
+
+    // One agent call without a find_tools: one call, one unsearched, no picks yet.
+    const c = await agent();
+    try {
+      await c.callTool({ name: 'call_tool', arguments: { tool_name: name('echo'), arguments: { message: 'hi' } } });
+      await page.locator('#usage .muted', { hasText: /^1 call recorded/ }).waitFor();
+      await card.locator('[data-rate="unsearched"] .value', { hasText: '100%' }).waitFor();
+      assert.equal(await card.locator('[data-rate="unsearched"]').getAttribute('aria-label'), 'calls without a find_tools first: 100% (1 of 1 call)');
+      assert.equal(await card.locator('[data-rate="hit-1"]').count(), 0, 'no hit rate before any pick');
+
+      // Then a search and a pick from its answer.
+      const r = await c.callTool({ name: 'find_tools', arguments: { query: 'add two numbers and return the sum', limit: 5 } });
+      const answer = (r.structuredContent as { matches: { name: string }[] }).matches.map((m) => m.name);
+      const rank = answer.indexOf(name('get-sum')) + 1;
+      assert.ok(rank >= 1, `get-sum is in the answer: ${answer.join(', ')}`);
+      await c.callTool({ name: 'call_tool', arguments: { tool_name: name('get-sum'), arguments: { a: 1, b: 2 } } });
+    } finally {
+      await c.close();
+    }
+    const retrieval = world.lens.usageStats()!.retrieval!;
+    const top1 = `${Math.round((retrieval.recent.top1 / retrieval.recent.picks) * 100)}%`;
+    await card.locator('[data-rate="hit-1"] .value', { hasText: top1 }).waitFor();
+    assert.equal(await card.locator('[data-rate="hit-5"] .value').innerText(), '100%');
+    assert.match(await card.locator('[data-rate="hit-5"]').innerText(), /1 of 1 pick$/);
+    assert.match(await card.locator('[data-rate="unsearched"]').innerText(), /1 of 2 calls/);
+    assert.match(await card.innerText(), /Over the last session: 2 agent calls, 1 pick from a find_tools answer\./);
+    assert.match(await card.innerText(), /A falling rate means .*descriptions.*Ollama/s, 'keyword mode: the advice names Ollama');
+    await page.locator('#usage .muted', { hasText: /^2 calls recorded/ }).waitFor();
+    await card.screenshot({ path: join(RESULTS, 'dashboard-quality-light.png') });
+    await page.context().close();
+  });
+
+  it('flags a falling hit rate, with what it means and what to do', async () => {
+    const page = await open('dark');
+    const card = page.locator('#retrieval');
+    await card.locator('[data-rate="hit-1"]').waitFor();
+    // Ten sessions pick the top match; the ten after them call a tool the answer did not hold.
+    for (let i = 0; i < 20; i++) {
+      const c = await agent();
+      try {
+        await c.callTool({ name: 'find_tools', arguments: { query: 'add two numbers and return the sum', limit: 3 } });
+        const tool = i < 10 ? name('get-sum') : name('read_graph');
+        await c.callTool({ name: 'call_tool', arguments: { tool_name: tool, arguments: i < 10 ? { a: i, b: 1 } : {} } });
+      } finally {
+        await c.close();
+      }
+    }
+    const r = world.lens.usageStats()!.retrieval!;
+    assert.equal(r.trend, 'falling', JSON.stringify(r));
+    const trend = card.locator('.trend.falling[role="alert"]');
+    await trend.waitFor();
+    assert.match(await trend.innerText(), /^▼ Falling: 0% at rank 1 and 0% in the top 5, against 100% and 100% in the 10 sessions before\.$/);
+    assert.match(await card.locator('.advice').innerText(), /clearer descriptions.*Ollama/);
+    assert.match((await card.locator('[data-rate="hit-1"]').getAttribute('aria-label'))!, /, falling$/);
+    await card.screenshot({ path: join(RESULTS, 'dashboard-quality-falling-dark.png') });
+    await page.context().close();
+  });
+
+  it('shows a token cost as a cost, in words, colour and accessible name', async () => {
+    const page = await open();
+    const first = page.locator('#savings .kpi').first();
+    await first.locator('.value.good').waitFor();
+    const green = await first.locator('.value').evaluate((e) => getComputedStyle(e).color);
+    await world.lens.updateSettings({ ...world.lens.settings(), exposure: 'all' });
+    try {
+      const stats = world.stats();
+      assert.ok(stats.tokens.exposedTokens > stats.tokens.baselineTokens, 'all mode lists more than the servers do');
+      const cost = page.locator('#savings .kpi[data-tone="cost"]').first();
+      await cost.waitFor();
+      const percent = `${Math.abs(stats.tokens.savingsPercent).toFixed(1)}%`;
+      assert.equal(await cost.locator('.value').innerText(), `+${percent}`);
+      assert.equal(await cost.locator('.label').innerText(), 'more tokens in every request');
+      assert.equal(await cost.getAttribute('aria-label'), `Cost: ${percent} more tokens in every request than without MCP Lens`);
+      assert.notEqual(await cost.locator('.value').evaluate((e) => getComputedStyle(e).color), green, 'not the success colour');
+      assert.match(await page.locator('#savings .kpi').nth(1).innerText(), /tokens added to every request \(all mode\)/);
+      assert.match(await page.locator('#savings .cost-note').innerText(), /All mode lists every tool/);
+      assert.equal(await page.locator('#savings .fill-cost').count(), 1, 'the "with MCP Lens" bar is drawn as a cost');
+      const text = await page.locator('#savings').innerText();
+      assert.doesNotMatch(text, /-\d+(\.\d+)?%|fewer tokens/, 'no negative saving anywhere');
+      await page.screenshot({ path: join(RESULTS, 'dashboard-cost-light.png'), fullPage: false });
+    } finally {
+      await world.lens.updateSettings({ ...world.lens.settings(), exposure: 'search' });
+    }
+    await first.locator('.value.good').waitFor();
+    assert.match(await first.innerText(), /fewer tokens in every request/);
+    await page.context().close();
+  });
+
+  it('says why nothing matched and offers close names and the servers\' words', async () => {
+    const page = await open('dark');
+    const input = page.locator('#search input[type="search"]');
+    await input.fill('echoo');
+    await page.locator('#search .hits li.empty', { hasText: 'No tools match "echoo".' }).waitFor();
+    const close = page.locator('#search .hit[data-tool="' + name('echo') + '"]');
+    await close.waitFor();
+    assert.match(await close.locator('.hit-why').innerText(), /name close to "echoo"/);
+    assert.equal(await close.locator('.hit-score').count(), 0, 'no score for a suggestion');
+    const memory = page.locator('#search .no-match-server[data-server="memory"]');
+    assert.match(await memory.innerText(), /memory\s+9 tools/);
+    await page.screenshot({ path: join(RESULTS, 'dashboard-no-match-dark.png'), fullPage: false });
+    // A word of the catalog is one click from a search that finds that server's tools.
+    await memory.locator('button.word', { hasText: /^entities$/ }).click();
+    assert.equal(await input.inputValue(), 'entities');
+    await page.locator('#search .hit .hit-server', { hasText: 'memory' }).first().waitFor();
+    assert.match(await page.locator('#search .search-meta').innerText(), /^\d+ results? · /);
+    await page.context().close();
+  });
+
+  it('names things for assistive technology in plain words', async () => {
+    const page = await open();
+    await page.locator('#savings .bars[role="img"]').waitFor();
+    const labels = await page.$$eval('[aria-label]', (els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    assert.ok(labels.length >= 5, labels.join(' | '));
+    for (const l of labels) assert.doesNotMatch(l, /&[a-z]+;|&#\d+;|undefined|NaN/, l);
+    const bars = await page.locator('#savings .bars[role="img"]').getAttribute('aria-label');
+    assert.match(bars!, /^Tool definitions per request: [\d,]+ tokens without MCP Lens, [\d,]+ with it \([\d.]+% fewer\)$/);
+    assert.deepEqual(problems, [], 'no page errors, console errors or CSP violations');
+    await page.context().close();
+  });
+});
