@@ -100,7 +100,8 @@ describe('dashboard wording and states', () => {
     }
     const r = world.lens.usageStats()!.retrieval!;
     assert.equal(r.trend, 'falling', JSON.stringify(r));
-    const trend = card.locator('.trend.falling[role="alert"]');
+    // The page may still show an update from before the last session: wait for the final one.
+    const trend = card.locator('.trend.falling[role="alert"]', { hasText: 'Falling: 0% at rank 1' });
     await trend.waitFor();
     assert.match(await trend.innerText(), /^▼ Falling: 0% at rank 1 and 0% in the top 5, against 100% and 100% in the 10 sessions before\.$/);
     assert.match(await card.locator('.advice').innerText(), /clearer descriptions.*Ollama/);
