@@ -149,6 +149,8 @@ describe('dashboard wording and states', () => {
     await close.waitFor();
     assert.match(await close.locator('.hit-why').innerText(), /name close to "echoo"/);
     assert.equal(await close.locator('.hit-score').count(), 0, 'no score for a suggestion');
+    await close.locator('details:has(pre.schema) summary').click();
+    assert.match(await close.locator('pre.schema').innerText(), /"message"/, 'its schema is there for "Try it"');
     const memory = page.locator('#search .no-match-server[data-server="memory"]');
     assert.match(await memory.innerText(), /memory\s+9 tools/);
     await page.screenshot({ path: join(RESULTS, 'dashboard-no-match-dark.png'), fullPage: false });

@@ -45,6 +45,8 @@ function closeNames(query: string, tools: readonly CatalogTool[]): SearchHit[] {
     score: 0,
     signals: [],
     why: `name close to "${word}"`,
+    // "Try it" in the dashboard needs it, as it does for a found tool.
+    inputSchema: tool.inputSchema,
   }));
 }
 

@@ -4,6 +4,7 @@
  * a session needs next. Recording never blocks and never throws; with tracking off nothing
  * is kept, not even a folder.
  */
+import { plural } from '../../../protocol/figureText';
 import type { UsageStats } from '../../../protocol/model';
 import type { Logger } from '../core/logger';
 import type { RankedTool } from '../core/search/types';
@@ -206,7 +207,7 @@ export class UsageTracker {
     const cutoff = this.now() - this.opts.retentionDays * DAY_MS;
     const kept = this.events.filter((e) => e.at >= cutoff);
     if (kept.length === this.events.length) return;
-    this.opts.log.info(`usage: pruned ${this.events.length - kept.length} call(s) older than ${this.opts.retentionDays} days`);
+    this.opts.log.info(`usage: pruned ${plural(this.events.length - kept.length, 'call')} older than ${plural(this.opts.retentionDays, 'day')}`);
     this.forget();
     this.load(kept);
     await this.store?.compact(kept);
