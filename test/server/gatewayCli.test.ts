@@ -48,7 +48,7 @@ describe('mcp-lens serve over stdio', () => {
 
   it('lists the meta-tools, finds and calls get-sum, and writes nothing but MCP to stdout', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers', 'run_code']);
     assert.match(await addTwoNumbers(client), /\b42\b/);
     assert.deepEqual(errors, [], 'the client saw no unparseable output');
   });

@@ -11,6 +11,7 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import type { LensStats } from '../../protocol/model';
 import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
+import { META_TOOL_NAMES } from '../../server/src/gateway/metaToolDefs';
 import { CRASH, EVERYTHING, SLOW, filesystem, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
 
 const TOKEN = 'test-token-' + Math.random().toString(36).slice(2);
@@ -52,9 +53,9 @@ describe('gateway over HTTP', () => {
     assert.match(instructions, /find_tools/);
   });
 
-  it('lists exactly the four meta-tools in search mode', async () => {
+  it('lists exactly the meta-tools in search mode', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers', 'run_code']);
   });
 
   it('find_tools finds get-sum for "add two numbers" and call_tool returns the sum', async () => {
@@ -166,7 +167,7 @@ describe('gateway over HTTP', () => {
       changed++;
     });
     try {
-      assert.equal((await c.listTools()).tools.length, 4);
+      assert.equal((await c.listTools()).tools.length, META_TOOL_NAMES.length);
       const sum = world.lens.tools().find((t) => t.originalName === 'get-sum')!;
       await world.lens.updateSettings({ ...world.lens.settings(), exposure: 'pinned', pinnedTools: [sum.name] });
       await until('tools/list_changed', () => changed > 0);

@@ -31,7 +31,7 @@ async function exercise(options: string[], target: string[]): Promise<void> {
   const [first, ...rest] = target;
   const call = (args: string[]) => inspector([first!, ...options, ...args, ...(rest.length ? ['--', ...rest] : [])]);
   const list = (await call(['--method', 'tools/list'])) as { tools: { name: string }[] };
-  assert.deepEqual(list.tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers']);
+  assert.deepEqual(list.tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers', 'run_code']);
   const found = (await call(['--method', 'tools/call', '--tool-name', 'find_tools', '--tool-arg', 'query=add two numbers'])) as ToolResult;
   const sum = found.structuredContent?.matches.find((m) => m.server === 'everything' && /sum/.test(m.name));
   assert.ok(sum, JSON.stringify(found).slice(0, 500));

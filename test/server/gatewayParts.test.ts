@@ -24,12 +24,12 @@ const TOOLS = [tool('gh', 'create_issue'), tool('gh', 'list_issues'), tool('fs',
 
 /** Only what exposure reads: a data-only stand-in, not a behaviour mock. */
 function catalogLens(tools: CatalogTool[]): Lens {
-  return { tools: () => tools, findTool: (n: string) => tools.find((t) => t.name === n) } as unknown as Lens;
+  return { tools: () => tools, servers: () => [], findTool: (n: string) => tools.find((t) => t.name === n) } as unknown as Lens;
 }
 
 describe('exposure modes', () => {
   const lens = catalogLens(TOOLS);
-  const meta = ['find_tools', 'call_tool', 'get_tool_schema', 'list_servers'];
+  const meta = ['find_tools', 'call_tool', 'run_code', 'get_tool_schema', 'list_servers'];
   const cases: { name: string; settings: Partial<McpLensSettings>; predictor?: string[]; expect: string[] }[] = [
     { name: 'search lists the meta-tools only', settings: { exposure: 'search' }, expect: meta },
     { name: 'pinned adds pinned names and server/tool keys, once', settings: { exposure: 'pinned', pinnedTools: ['gh_create_issue', 'fs/read_file', 'gh_create_issue', 'nope'] }, expect: [...meta, 'gh_create_issue', 'fs_read_file'] },

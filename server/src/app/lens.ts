@@ -28,7 +28,7 @@ export interface CallOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   sessionId?: string;
   /** Which front door made the call (recorded in usage, never the arguments). */
-  origin?: 'gateway' | 'dashboard' | 'palette' | 'cli';
+  origin?: 'gateway' | 'run_code' | 'dashboard' | 'palette' | 'cli';
 }
 
 export type LensChange = 'servers' | 'tools' | 'index' | 'usage' | 'settings';

@@ -58,7 +58,7 @@ export function resultJson(result: CallToolResult): { value: unknown } | undefin
  * JSON text, and structuredContent when it is an object); when the result carries no JSON or
  * the expression fails on it, the result comes back whole with the reason.
  */
-export function applySelect(result: CallToolResult, expression: string): { result: CallToolResult; problem?: string } {
+export function applySelect(result: CallToolResult, expression: string): { result: CallToolResult; projected?: unknown; problem?: string } {
   const json = resultJson(result);
   if (!json) return { result, problem: 'select was not applied: the result is plain text, not JSON' };
   let projected: unknown;
@@ -69,7 +69,7 @@ export function applySelect(result: CallToolResult, expression: string): { resul
   }
   const shaped: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(projected ?? null) }] };
   if (projected !== null && typeof projected === 'object' && !Array.isArray(projected)) shaped.structuredContent = projected as Record<string, unknown>;
-  return { result: shaped };
+  return { result: shaped, projected: projected ?? null };
 }
 
 /** Tokens of the text a model reads from a result (text items, or structuredContent when there is none). */

@@ -1,6 +1,6 @@
 /**
  * Which tools our `tools/list` carries in each exposure mode:
- * - search: the four meta-tools only (the default; smallest prompt);
+ * - search: the meta-tools only (the default; smallest prompt);
  * - pinned: meta-tools + `settings.pinnedTools`, callable directly;
  * - all: meta-tools + every upstream tool (for clients that cannot search);
  * - predictive: meta-tools + the tools a usage predictor expects this session to need
@@ -13,6 +13,7 @@ import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogTool } from '../core/catalog';
 import type { Lens } from '../app/lens';
 import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
+import { workspaceDomains } from './workspaceDomains';
 
 /** Supplied by usage learning: client-safe tool names, most likely first. */
 export interface ToolPredictor {
@@ -40,7 +41,21 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
 
 /** Our whole tools/list for this session: meta-tools first, then the direct tools. */
 export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string, predictor?: ToolPredictor): Tool[] {
-  return [...metaToolDefinitions(settings.search.defaultLimit), ...directTools(lens, settings, sessionId, predictor).map(toolDefinition)];
+  const meta = metaToolDefinitions({ defaultLimit: settings.search.defaultLimit, codeMode: settings.codeMode.enabled, domains: domainsOf(lens) });
+  return [...meta, ...directTools(lens, settings, sessionId, predictor).map(toolDefinition)];
+}
+
+/** The domains line, once per catalog and server set (the Lens hands out a new tools array when its catalog changes). */
+const domainsMemo = new WeakMap<readonly CatalogTool[], { names: string; domains: string }>();
+function domainsOf(lens: Lens): string {
+  const tools = lens.tools();
+  const serverNames = lens.servers().map((s) => s.name);
+  const names = serverNames.join('\n');
+  const known = domainsMemo.get(tools);
+  if (known?.names === names) return known.domains;
+  const domains = workspaceDomains(serverNames, tools);
+  domainsMemo.set(tools, { names, domains });
+  return domains;
 }
 
 /** A catalog tool as a client receives it, under its client-safe name (or the name given). */

@@ -15,6 +15,7 @@ import { exposedDefinitions, type ToolPredictor } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
 import { ResultStore } from './resultStore';
+import { CodeRuns } from './runCode';
 import { GATEWAY_VERSION } from './version';
 import { errorMessage } from '../core/errorMessage';
 
@@ -40,6 +41,7 @@ export class Gateway {
   private readonly accounting = new TokenAccounting();
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
+  private readonly codeRuns = new CodeRuns();
   private readonly sessions = new Map<string, Session>();
   private readonly subscription: Disposable;
   private url: string | undefined;
@@ -77,6 +79,7 @@ export class Gateway {
         lens: this.lens,
         accounting: this.accounting,
         results: this.results,
+        codeRuns: this.codeRuns,
         log: this.log,
         version: GATEWAY_VERSION,
         toolsFor: (id) => this.rememberTools(id),

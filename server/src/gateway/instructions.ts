@@ -8,13 +8,22 @@ function safeName(name: string): string {
   return name.replace(/[^\w.@/-]+/g, '_').slice(0, 64);
 }
 
-export function gatewayInstructions(serverNames: readonly string[]): string {
+/** `codeMode`: run_code is offered (mcpLens.codeMode.enabled), so say when to use it. */
+export function gatewayInstructions(serverNames: readonly string[], codeMode = false): string {
   const names = [...new Set(serverNames.map(safeName))].sort();
   const servers = names.length ? `This workspace's MCP servers: ${names.join(', ')}.` : 'This workspace has no MCP servers configured yet.';
+  const code = codeMode
+    ? 'When a task needs several dependent calls, a loop, or filtering or joining results, write ONE run_code script ' +
+      'instead of many call_tool calls: find the tools with find_tools (input_format "signature" gives their argument ' +
+      'types), then chain them with await call_tool(name, args) and return only the answer; intermediate results then ' +
+      'never enter the conversation. For a single call, call_tool is enough. Large results are cut to ' +
+      'max_output_tokens and kept whole as mcp-lens://results/<id> resources; use select (JMESPath) to fetch only the fields you need. '
+    : '';
   return (
     'MCP Lens stands in for every MCP server of this workspace. To do something you have no tool for, call ' +
     'find_tools with the task in plain words, then call_tool with the exact tool_name it returned and arguments ' +
     "matching the tool's input schema. When a match has no input_schema inline, call get_tool_schema first. " +
+    code +
     `Call list_servers for an overview of the servers and what their tools do. Tools listed directly can be called as usual. ${servers}`
   );
 }

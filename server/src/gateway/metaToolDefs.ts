@@ -1,17 +1,54 @@
 /**
- * The four meta-tools the gateway exposes instead of (or beside) the upstream tools. Their
+ * The meta-tools the gateway exposes instead of (or beside) the upstream tools. Their
  * descriptions are what an agent reads to decide whether to search at all, so they say
  * exactly what each tool does, what it returns and when to use it.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_OUTPUT_TOKENS, MAX_SELECT_CHARS, MIN_OUTPUT_TOKENS } from '../core/resultShaping';
 
+/** The limits of one run_code script, decided here and nowhere else. */
+export const RUN_CODE_LIMITS = {
+  defaultTimeoutMs: 30_000,
+  memoryBytes: 64 * 1024 * 1024,
+  maxCalls: 100,
+  /** The return value as JSON; past the model's max_output_tokens it is cut and kept anyway. */
+  maxOutputChars: 4 * 1024 * 1024,
+  maxLogChars: 64 * 1024,
+  maxCodeChars: 100_000,
+  /** Scripts running at once in one gateway (each may hold up to memoryBytes). */
+  maxConcurrent: 4,
+} as const;
+
 export const FIND_TOOLS = 'find_tools';
 export const CALL_TOOL = 'call_tool';
 export const GET_TOOL_SCHEMA = 'get_tool_schema';
 export const LIST_SERVERS = 'list_servers';
+export const RUN_CODE = 'run_code';
 
-export const META_TOOL_NAMES: readonly string[] = [FIND_TOOLS, CALL_TOOL, GET_TOOL_SCHEMA, LIST_SERVERS];
+/** Every meta-tool name, listed or not (an upstream tool of the same name is never listed directly). */
+export const META_TOOL_NAMES: readonly string[] = [FIND_TOOLS, CALL_TOOL, RUN_CODE, GET_TOOL_SCHEMA, LIST_SERVERS];
+
+/**
+ * Keeps the meta-tools loaded in clients that defer MCP tools behind their own tool search:
+ * Claude Code (2.1.121 and later) reads `_meta["anthropic/alwaysLoad"]` on a tool in
+ * tools/list and loads its schema from the first turn instead of hiding it until the model
+ * searches (see anthropics/claude-code#56551, colbymchenry/codegraph#1697,
+ * AncientiCe/palace-rs v0.8.0 release notes). Without it a session may never find
+ * find_tools at all. Other clients ignore unknown `_meta` keys (MCP spec). VS Code's virtual
+ * tools group only past its tool threshold (microsoft/vscode#258360) and have no per-tool
+ * opt-out yet (microsoft/vscode#294055); five meta-tools keep MCP Lens far below it.
+ * Copilot CLI's equivalent is the client-side `deferTools: "never"` on the server entry.
+ */
+export const ALWAYS_LOAD_META = { 'anthropic/alwaysLoad': true } as const;
+
+export interface MetaToolOptions {
+  /** find_tools' default limit. */
+  defaultLimit: number;
+  /** List run_code (mcpLens.codeMode.enabled). */
+  codeMode: boolean;
+  /** The workspace's domains (workspaceDomains), named in find_tools' description. */
+  domains: string;
+}
 
 /** Hard limits on meta-tool input, checked before anything reaches the core. */
 export const MAX_QUERY_CHARS = 1000;
@@ -67,17 +104,20 @@ const SHAPE_PROPERTIES = {
 } as const;
 
 /** The meta-tools' definitions, in the order they are listed. */
-export function metaToolDefinitions(defaultLimit: number): Tool[] {
-  return [
+export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
+  const defaultLimit = o.defaultLimit;
+  const tools: Tool[] = [
     {
       name: FIND_TOOLS,
       title: 'Find tools',
       description:
         'Search every tool of every MCP server in this workspace by what you want to do. Use this FIRST whenever a task ' +
-        'needs a capability you do not see in your tool list (files, browser, issues, databases, search, memory, etc.). ' +
+        'needs a capability you do not see in your tool list. ' +
+        (o.domains ? `This workspace's servers and what their tools cover: ${o.domains}. ` : '') +
         'Describe the task in plain words (e.g. "add two numbers", "open a pull request"); add exact keywords or a server ' +
         'name to narrow it. Returns the best matching tools, best first, each with its name, server, description and why ' +
-        'it matched; the top matches include their full input schema. Then run one with call_tool.',
+        'it matched; the top matches include their full input schema (input_format "signature": every match gets a compact ' +
+        'TypeScript type instead). Then run one with call_tool, or several chained with run_code.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -117,6 +157,7 @@ export function metaToolDefinitions(defaultLimit: number): Tool[] {
       },
       annotations: { title: 'Call a tool', readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
+    ...(o.codeMode ? [runCodeDefinition()] : []),
     {
       name: GET_TOOL_SCHEMA,
       title: 'Get a tool schema',
@@ -141,4 +182,31 @@ export function metaToolDefinitions(defaultLimit: number): Tool[] {
       annotations: { title: 'List servers', readOnlyHint: true, openWorldHint: false },
     },
   ];
+  return tools.map((t) => ({ ...t, _meta: { ...ALWAYS_LOAD_META } }));
+}
+
+function runCodeDefinition(): Tool {
+  return {
+    name: RUN_CODE,
+    title: 'Run code',
+    description:
+      'Run a JavaScript program that chains several tool calls and returns only what you need. Use it for several ' +
+      'dependent calls, loops, or filtering and joining results; for a single call, call_tool is enough. `code` is the ' +
+      'body of an async function (ES2023): `await call_tool(name, args, {select?, max_output_tokens?})` or ' +
+      '`await tools[name](args)` with the names find_tools returns (find_tools with input_format "signature" gives ' +
+      "each tool's argument type). A call returns the tool's structuredContent, else its text (parsed when it is JSON), " +
+      'and throws on a tool error. `return` a value; it and any console.log output are all that comes back. No require, ' +
+      `import, process, file system, network or timers. Limits: timeout_ms (default ${RUN_CODE_LIMITS.defaultTimeoutMs / 1000} s), ` +
+      `${RUN_CODE_LIMITS.memoryBytes / (1024 * 1024)} MB of memory, ${RUN_CODE_LIMITS.maxCalls} tool calls per run.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', minLength: 1, maxLength: RUN_CODE_LIMITS.maxCodeChars, description: 'The body of an async function, e.g. `const r = await call_tool("files_read_text_file", {path: "a.txt"}); return r.content.length;`' },
+        timeout_ms: { type: 'integer', minimum: 1000, description: `Wall-time limit for the whole script in ms (default ${RUN_CODE_LIMITS.defaultTimeoutMs}).` },
+      },
+      required: ['code'],
+      additionalProperties: false,
+    },
+    annotations: { title: 'Run code', readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  };
 }

@@ -1,52 +1,35 @@
 /**
- * What each meta-tool does once its request arrives. Arguments are checked here with
- * messages a model can act on; everything else is the Lens's job (name resolution, schema
- * validation, timeouts, usage recording). Tool arguments are never logged.
+ * Which meta-tool a request is for, and what find_tools, get_tool_schema and list_servers do.
+ * call_tool lives in callTool.ts and run_code in runCode.ts. Arguments are checked with
+ * messages a model can act on; everything else is the Lens's job.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOptions, Lens, SearchRequest } from '../app/lens';
+import type { Lens, SearchRequest } from '../app/lens';
 import type { CatalogTool } from '../core/catalog';
 import { closestNames, unknownToolMessage } from '../core/nameSuggestions';
 import { SIGNATURE_DESCRIPTION_CHARS, renderFindTools, truncateDescription } from './findToolsResult';
 import { toolSignature } from '../core/schemaSignature';
-import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, MAX_LIMIT, MAX_QUERY_CHARS } from './metaToolDefs';
-import type { TokenAccounting } from './savings';
-import type { ResultStore } from './resultStore';
-import { parseShapeRequest, shapeResult, type ShapeRequest, type Shaped } from './shapeResult';
+import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, MAX_LIMIT, MAX_QUERY_CHARS, RUN_CODE } from './metaToolDefs';
+import { callToolMetaTool, errorText, type MetaToolContext } from './callTool';
+import { runCode, type CodeRuns } from './runCode';
 import { summarizeTools } from './serverSummary';
 
 /** get_tool_schema returns descriptions up to this long (find_tools: MAX_DESCRIPTION_CHARS). */
 export const MAX_SCHEMA_DESCRIPTION_CHARS = 8000;
 
-export interface MetaToolContext {
-  lens: Lens;
-  accounting: TokenAccounting;
-  /** This gateway's kept results (cut outputs), read per session. */
-  results: ResultStore;
-  sessionId: string;
-  signal: AbortSignal;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-export function errorText(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
 function jsonText(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Runs a meta-tool; undefined when `name` is not one. */
-export async function runMetaTool(name: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult | undefined> {
+export async function runMetaTool(name: string, args: Record<string, unknown>, ctx: MetaToolContext & { codeRuns: CodeRuns }): Promise<CallToolResult | undefined> {
   switch (name) {
     case FIND_TOOLS:
       return findTools(args, ctx);
     case CALL_TOOL:
-      return callTool(args, ctx);
+      return callToolMetaTool(args, ctx);
+    case RUN_CODE:
+      return ctx.lens.settings().codeMode.enabled ? runCode(args, ctx) : errorText('run_code is turned off in this workspace (mcpLens.codeMode.enabled); use call_tool for each step.');
     case GET_TOOL_SCHEMA:
       return getToolSchema(args, ctx.lens);
     case LIST_SERVERS:
@@ -54,16 +37,6 @@ export async function runMetaTool(name: string, args: Record<string, unknown>, c
     default:
       return undefined;
   }
-}
-
-/**
- * A direct call (pinned, all, predictive modes) or call_tool's: straight into the one call
- * path (Lens.callTool → app/toolCalls.ts), which owns every limit, check and the timeout.
- */
-export function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
-  const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: 'gateway' };
-  if (ctx.onProgress) options.onProgress = ctx.onProgress;
-  return ctx.lens.callTool(toolName, args, options);
 }
 
 async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
@@ -91,34 +64,6 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   const { result, returnedTokens } = renderFindTools(response, (n) => ctx.lens.findTool(n), settings.search.inlineSchemas, cost.baselineTokens, inputFormat);
   ctx.accounting.recordFindTools(ctx.sessionId, returnedTokens, cost.baselineTokens);
   return result;
-}
-
-async function callTool(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
-  const { tool_name: toolName, arguments: toolArgs } = args;
-  if (typeof toolName !== 'string' || toolName === '') return errorText('call_tool needs "tool_name": the exact name find_tools returned.');
-  const problem = argumentsProblem(toolName, toolArgs);
-  if (problem) return errorText(problem);
-  const shape = parseShapeRequest(args, ctx.lens.settings().maxOutputTokens);
-  if ('problem' in shape) return errorText(shape.problem);
-  const shaped = await shapedCall(toolName, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, ctx);
-  if (shaped.returnedTokens !== shaped.fullTokens) ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
-  return shaped.result;
-}
-
-/** Why `args` cannot be a tool's arguments, or undefined. */
-export function argumentsProblem(toolName: string, args: unknown): string | undefined {
-  if (args === undefined || isRecord(args)) return undefined;
-  const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args;
-  return `"arguments" for "${truncateDescription(toolName, 100)}" must be an object of named arguments, not ${kind}.`;
-}
-
-/**
- * One call as call_tool makes it, for call_tool and for run_code's call_tool(): the one call
- * path (forwardCall → Lens.callTool), then shaping for the model.
- */
-export async function shapedCall(toolName: string, args: Record<string, unknown>, shape: ShapeRequest, ctx: MetaToolContext): Promise<Shaped> {
-  const raw = await forwardCall(toolName, args, ctx);
-  return shapeResult(raw, toolName, shape, { results: ctx.results, sessionId: ctx.sessionId });
 }
 
 function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResult {

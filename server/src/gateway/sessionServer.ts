@@ -22,7 +22,9 @@ import type { Logger } from '../core/logger';
 import { gatewayInstructions } from './instructions';
 import { RESULT_URI_PREFIX, type ResultStore } from './resultStore';
 import { keptResourceList, readKeptResource } from './keptResources';
-import { forwardCall, runMetaTool, type MetaToolContext } from './metaTools';
+import { runMetaTool } from './metaTools';
+import { forwardCall, type MetaToolContext } from './callTool';
+import type { CodeRuns } from './runCode';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
@@ -32,6 +34,8 @@ export interface SessionDeps {
   accounting: TokenAccounting;
   /** Cut results kept whole, listed and read as this session's own resources. */
   results: ResultStore;
+  /** run_code scripts running in this gateway. */
+  codeRuns: CodeRuns;
   log: Logger;
   version: string;
   /** This session's tools/list (depends on exposure mode and, for predictive, on the session). */
@@ -47,7 +51,10 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     { name: 'mcp-lens', version: deps.version },
     {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
-      instructions: gatewayInstructions(lens.servers().map((s) => s.name)),
+      instructions: gatewayInstructions(
+        lens.servers().map((s) => s.name),
+        lens.settings().codeMode.enabled,
+      ),
     },
   );
 
@@ -57,7 +64,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const progressToken = request.params._meta?.progressToken;
-    const ctx: MetaToolContext = { lens, accounting: deps.accounting, results: deps.results, sessionId: sessionId(), signal: extra.signal };
+    const ctx: MetaToolContext & { codeRuns: CodeRuns } = { lens, accounting: deps.accounting, results: deps.results, codeRuns: deps.codeRuns, sessionId: sessionId(), signal: extra.signal };
     if (progressToken !== undefined) {
       ctx.onProgress = (p) => {
         const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: p.progress };

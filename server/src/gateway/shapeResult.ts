@@ -40,6 +40,8 @@ export interface Shaped {
   returnedTokens: number;
   /** Where the whole result is kept, when it was cut. */
   keptAs?: string;
+  /** The select projection as a value, when select applied and nothing was cut (for scripts). */
+  projected?: { value: unknown };
 }
 
 export interface ShapeContext {
@@ -51,11 +53,13 @@ export function shapeResult(raw: CallToolResult, tool: string, request: ShapeReq
   const fullTokens = resultTokens(raw);
   const notes: string[] = [];
   let shaped = raw;
+  let projected: { value: unknown } | undefined;
   // An error is never projected: its text is the message the model needs.
   if (request.select !== undefined && !raw.isError) {
     const selected = applySelect(raw, request.select);
     shaped = selected.result;
     if (selected.problem) notes.push(`${selected.problem}.`);
+    else projected = { value: selected.projected };
   }
   const cut = cutToTokens(shaped, request.maxOutputTokens);
   let keptAs: string | undefined;
@@ -69,7 +73,11 @@ export function shapeResult(raw: CallToolResult, tool: string, request: ShapeReq
     );
     shaped = cut.result;
   }
-  if (notes.length === 0) return { result: shaped, fullTokens, returnedTokens: shaped === raw ? fullTokens : resultTokens(shaped) };
+  if (notes.length === 0) {
+    const whole: Shaped = { result: shaped, fullTokens, returnedTokens: shaped === raw ? fullTokens : resultTokens(shaped) };
+    if (projected) whole.projected = projected;
+    return whole;
+  }
   const note = `[MCP Lens] ${notes.join(' ')}`;
   const result: CallToolResult = { ...shaped, content: [...(shaped.content ?? []), { type: 'text', text: note }] };
   const shapedOut: Shaped = { result, fullTokens, returnedTokens: resultTokens(result) };

@@ -1,0 +1,68 @@
+/**
+ * The JavaScript that runs inside the sandbox before a script: it takes the host's raw
+ * functions as arguments (they never become globals), builds the script's whole API —
+ * `call_tool`, `tools`, `read_result`, `console` — and returns the runner that calls the
+ * script and turns its return value into JSON. Values cross the boundary only as JSON
+ * strings, so no host object, prototype or function is ever reachable from a script.
+ */
+
+/** Globals a script might reach for, each answered with an error that says what there is instead. */
+export const UNAVAILABLE_GLOBALS = [
+  'process', 'require', 'module', 'exports', 'Buffer', '__dirname', '__filename',
+  'fetch', 'XMLHttpRequest', 'WebSocket', 'setTimeout', 'setInterval', 'setImmediate',
+  'clearTimeout', 'clearInterval', 'Deno', 'Bun', 'std', 'os',
+] as const;
+
+/** What a script is told when it reaches for something the sandbox does not have. */
+export const SANDBOX_API = 'call_tool(name, args, options?), tools.<name>(args, options?), read_result(uri) and console.log';
+
+export const PRELUDE = `(function (hostCall, hostRead, hostLog, toolNamesJson, unavailableJson, apiText) {
+  'use strict';
+  const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
+  const toJson = (value, what) => {
+    if (value === undefined) return undefined;
+    const json = JSON.stringify(value);
+    if (json === undefined) throw new TypeError(what + ' must be JSON (an object, array, string, number, boolean or null)');
+    return json;
+  };
+  const call_tool = async (name, args, options) => {
+    if (typeof name !== 'string' || name === '') throw new TypeError('call_tool(name, args): name must be a tool name from find_tools');
+    return parse(await hostCall(name, toJson(args === undefined ? {} : args, 'args'), toJson(options === undefined ? {} : options, 'options')));
+  };
+  const read_result = async (uri) => {
+    if (typeof uri !== 'string') throw new TypeError('read_result(uri): uri must be an mcp-lens://results/<id> string');
+    return parse(await hostRead(uri));
+  };
+  const format = (value) => {
+    if (typeof value === 'string') return value;
+    if (value instanceof Error) return String(value);
+    try {
+      const json = JSON.stringify(value);
+      return json === undefined ? String(value) : json;
+    } catch (e) {
+      return String(value);
+    }
+  };
+  const log = (...items) => { hostLog(items.map(format).join(' ')); };
+  const console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
+  const tools = Object.create(null);
+  for (const name of JSON.parse(toolNamesJson)) {
+    Object.defineProperty(tools, name, { value: (args, options) => call_tool(name, args, options), enumerable: true });
+  }
+  Object.freeze(tools);
+  const fixed = (value) => ({ value, writable: false, enumerable: false, configurable: false });
+  Object.defineProperties(globalThis, { call_tool: fixed(call_tool), read_result: fixed(read_result), tools: fixed(tools), console: fixed(console) });
+  for (const name of JSON.parse(unavailableJson)) {
+    const refuse = () => { throw new ReferenceError(name + ' is not available in run_code: a script has only ' + apiText); };
+    Object.defineProperty(globalThis, name, { get: refuse, set: refuse, enumerable: false, configurable: false });
+  }
+  // The runner: calls the script's async function and hands back its value as JSON text.
+  return async (script) => {
+    const value = await script();
+    return value === undefined ? undefined : toJson(value, 'the return value');
+  };
+})`;
+
+/** The script is the body of an async function; this prefix and suffix make it one. */
+export const SCRIPT_PREFIX = '(async () => {';
+export const SCRIPT_SUFFIX = '\n})';

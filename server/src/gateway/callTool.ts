@@ -1,0 +1,64 @@
+/**
+ * call_tool's side of the one call path: the meta-tool's own arguments (tool_name,
+ * arguments, select, max_output_tokens) checked in words a model can act on, then
+ * forwardCall → Lens.callTool (app/toolCalls.ts owns every limit, check and the timeout),
+ * then shaping for the model. run_code's call_tool() goes through shapedCall too.
+ * Tool arguments are never logged.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallOptions, Lens } from '../app/lens';
+import { truncateDescription } from './findToolsResult';
+import type { ResultStore } from './resultStore';
+import type { TokenAccounting } from './savings';
+import { parseShapeRequest, shapeResult, type ShapeRequest, type Shaped } from './shapeResult';
+
+export interface MetaToolContext {
+  lens: Lens;
+  accounting: TokenAccounting;
+  /** This gateway's kept results (cut outputs), read per session. */
+  results: ResultStore;
+  sessionId: string;
+  signal: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Which caller the usage log and the call log name (default: the gateway). */
+  origin?: CallOptions['origin'];
+}
+
+export function errorText(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+export async function callToolMetaTool(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
+  const { tool_name: toolName, arguments: toolArgs } = args;
+  if (typeof toolName !== 'string' || toolName === '') return errorText('call_tool needs "tool_name": the exact name find_tools returned.');
+  const problem = argumentsProblem(toolName, toolArgs);
+  if (problem) return errorText(problem);
+  const shape = parseShapeRequest(args, ctx.lens.settings().maxOutputTokens);
+  if ('problem' in shape) return errorText(shape.problem);
+  const shaped = await shapedCall(toolName, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, ctx);
+  if (shaped.returnedTokens !== shaped.fullTokens) ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
+  return shaped.result;
+}
+
+/** Why `args` cannot be a tool's arguments, or undefined. */
+export function argumentsProblem(toolName: string, args: unknown): string | undefined {
+  if (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))) return undefined;
+  const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args;
+  return `"arguments" for "${truncateDescription(toolName, 100)}" must be an object of named arguments, not ${kind}.`;
+}
+
+/** One call as call_tool makes it, for call_tool and for run_code's call_tool(): the call, then shaping. */
+export async function shapedCall(toolName: string, args: Record<string, unknown>, shape: ShapeRequest, ctx: MetaToolContext): Promise<Shaped> {
+  const raw = await forwardCall(toolName, args, ctx);
+  return shapeResult(raw, toolName, shape, { results: ctx.results, sessionId: ctx.sessionId });
+}
+
+/**
+ * A direct call (pinned, all, predictive modes) or call_tool's: straight into the one call
+ * path, Lens.callTool → app/toolCalls.ts.
+ */
+export function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
+  const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
+  if (ctx.onProgress) options.onProgress = ctx.onProgress;
+  return ctx.lens.callTool(toolName, args, options);
+}

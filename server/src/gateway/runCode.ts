@@ -1,0 +1,122 @@
+/**
+ * The run_code meta-tool: one JavaScript program that chains tool calls in a WebAssembly
+ * QuickJS sandbox (adapters/sandbox), where only the return value and the logs come back
+ * to the model. Every call a script makes is a call_tool call by construction — the same
+ * shapedCall → Lens.callTool → app/toolCalls.ts path — so exclusion, schema validation,
+ * approval state (only running, approved servers have tools), usage recording without
+ * argument values and the per-call timeout are the same as for call_tool.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { runSandboxed, type SandboxError, type SandboxRun } from '../adapters/sandbox/quickjsSandbox';
+import { MAX_OUTPUT_TOKENS, resultJson, resultText } from '../core/resultShaping';
+import { argumentsProblem, errorText, shapedCall, type MetaToolContext } from './callTool';
+import { parseShapeRequest, shapeResult } from './shapeResult';
+import { EVICTION_RULE } from './resultStore';
+import { RUN_CODE_LIMITS } from './metaToolDefs';
+
+/** Counts the scripts running in one gateway, so a flood of them cannot take all memory. */
+export class CodeRuns {
+  private active = 0;
+
+  tryEnter(): boolean {
+    if (this.active >= RUN_CODE_LIMITS.maxConcurrent) return false;
+    this.active++;
+    return true;
+  }
+
+  leave(): void {
+    this.active--;
+  }
+}
+
+export async function runCode(args: Record<string, unknown>, ctx: MetaToolContext & { codeRuns: CodeRuns }): Promise<CallToolResult> {
+  const settings = ctx.lens.settings();
+  const { code, timeout_ms: timeout } = args;
+  if (typeof code !== 'string' || code.trim() === '') {
+    return errorText('run_code needs "code": the body of an async JavaScript function, e.g. `const r = await call_tool("x_list", {}); return r.items.length;`');
+  }
+  if (code.length > RUN_CODE_LIMITS.maxCodeChars) return errorText(`"code" is ${code.length} characters; the limit is ${RUN_CODE_LIMITS.maxCodeChars}.`);
+  const maxTimeout = settings.codeMode.maxTimeoutMs;
+  if (timeout !== undefined && !(typeof timeout === 'number' && Number.isInteger(timeout) && timeout >= 1000 && timeout <= maxTimeout)) {
+    return errorText(`"timeout_ms" must be an integer from 1000 to ${maxTimeout} (mcpLens.codeMode.maxTimeoutMs).`);
+  }
+  if (!ctx.codeRuns.tryEnter()) {
+    return errorText(`run_code: ${RUN_CODE_LIMITS.maxConcurrent} scripts are already running in MCP Lens; wait for one to finish and run this one again.`);
+  }
+  let innerTokens = 0;
+  let run: SandboxRun;
+  try {
+    const wallTimeMs = (timeout as number | undefined) ?? Math.min(RUN_CODE_LIMITS.defaultTimeoutMs, maxTimeout);
+    run = await runSandboxed(
+      code,
+      {
+        toolNames: ctx.lens.tools().map((t) => t.name),
+        callTool: async (name, toolArgs, options, signal) => {
+          const problem = argumentsProblem(name, toolArgs);
+          if (problem) throw new Error(problem);
+          const shape = parseShapeRequest(isRecord(options) ? options : {}, MAX_OUTPUT_TOKENS);
+          if ('problem' in shape) throw new Error(shape.problem);
+          // The script's own signal: its wall time or a cancel ends the calls it has in flight.
+          const shaped = await shapedCall(name, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, { ...ctx, signal, origin: 'run_code' });
+          // What this result would have cost through call_tool, one step at a time.
+          innerTokens += Math.min(shaped.fullTokens, settings.maxOutputTokens);
+          if (shaped.result.isError) throw new Error(resultText(shaped.result));
+          return shaped.projected ? shaped.projected.value : scriptValue(shaped.result);
+        },
+        readResult: async (uri) => {
+          const kept = ctx.results.get(ctx.sessionId, uri);
+          if (!kept) throw new Error(`Result "${uri.slice(0, 120)}" is not kept for this session (${EVICTION_RULE}).`);
+          return scriptValue(kept.result);
+        },
+      },
+      { wallTimeMs, memoryBytes: RUN_CODE_LIMITS.memoryBytes, maxCalls: RUN_CODE_LIMITS.maxCalls, maxOutputChars: RUN_CODE_LIMITS.maxOutputChars, maxLogChars: RUN_CODE_LIMITS.maxLogChars },
+      ctx.signal,
+    );
+  } finally {
+    ctx.codeRuns.leave();
+  }
+  const raw = run.ok ? successResult(run) : failureResult(run.error!, run.logs, maxTimeout);
+  const shaped = shapeResult(raw, 'run_code', { maxOutputTokens: settings.maxOutputTokens }, { results: ctx.results, sessionId: ctx.sessionId });
+  ctx.accounting.recordRunCode(ctx.sessionId, run.calls, innerTokens, shaped.returnedTokens);
+  return shaped.result;
+}
+
+/**
+ * What call_tool() gives a script: structuredContent when the tool has it (its output schema
+ * describes it), else the text — parsed when it is JSON — else the content items.
+ */
+export function scriptValue(result: CallToolResult): unknown {
+  const json = resultJson(result);
+  if (json) return json.value;
+  const content = result.content ?? [];
+  if (content.every((c) => c.type === 'text')) return resultText(result);
+  return content;
+}
+
+function successResult(run: SandboxRun): CallToolResult {
+  const value = run.value === undefined ? 'undefined (the script returned nothing)' : typeof run.value === 'string' ? run.value : JSON.stringify(run.value);
+  const content: CallToolResult['content'] = [{ type: 'text', text: value }];
+  if (run.logs.length) content.push({ type: 'text', text: `console.log:\n${run.logs.join('\n')}` });
+  return { content };
+}
+
+const LIMIT_HINTS: Partial<Record<SandboxError['kind'], (maxTimeout: number) => string>> = {
+  'wall-time': (max) => `Pass a larger timeout_ms (at most ${max}, mcpLens.codeMode.maxTimeoutMs) or do less in one run.`,
+  memory: () => `The limit is ${RUN_CODE_LIMITS.memoryBytes / (1024 * 1024)} MB: keep fewer or smaller values (use select in call_tool to fetch less).`,
+  calls: () => `Split the work into several run_code calls of at most ${RUN_CODE_LIMITS.maxCalls} tool calls each.`,
+  output: () => 'Return a summary, a count or the fields you need instead.',
+  'never-settles': () => 'Await only tool calls: a script has no timers or events.',
+};
+
+function failureResult(error: SandboxError, logs: string[], maxTimeout: number): CallToolResult {
+  const where = error.line !== undefined ? ` (line ${error.line}, column ${error.column})` : '';
+  const label = error.kind === 'syntax' || error.kind === 'runtime' ? `${error.kind} error` : `${error.kind} limit`;
+  const hint = LIMIT_HINTS[error.kind]?.(maxTimeout);
+  const lines = [`run_code failed, ${label}${where}: ${error.message}.${hint ? ` ${hint}` : ''}`];
+  if (logs.length) lines.push(`console.log before it stopped:\n${logs.join('\n')}`);
+  return errorText(lines.join('\n'));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,127 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { applySelect, cutToTokens, resultJson, selectProblem, tokenPrefix } from '../../server/src/core/resultShaping';
+import { countTokens } from '../../server/src/core/tokens';
+import { MAX_RESULTS_PER_SESSION, RESULT_URI_PREFIX, ResultStore } from '../../server/src/gateway/resultStore';
+import { shapeResult } from '../../server/src/gateway/shapeResult';
+import { workspaceDomains } from '../../server/src/gateway/workspaceDomains';
+import { gatewayInstructions } from '../../server/src/gateway/instructions';
+import type { CatalogTool } from '../../server/src/core/catalog';
+
+const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
+
+describe('select (JMESPath)', () => {
+  test('checks the expression before any call', () => {
+    assert.equal(selectProblem('items[].name'), undefined);
+    assert.match(selectProblem('items[.')!, /not a valid JMESPath expression/);
+    assert.match(selectProblem('x'.repeat(2001))!, /limit is 2000/);
+  });
+
+  const cases: [string, CallToolResult, string, unknown][] = [
+    ['structuredContent first', { content: [{ type: 'text', text: 'ignored' }], structuredContent: { items: [{ n: 1 }, { n: 2 }] } }, 'items[].n', [1, 2]],
+    ['JSON text', text('{"a": {"b": [1, 2, 3]}}'), 'a.b[1]', 2],
+    ['several JSON texts become an array', { content: [{ type: 'text', text: '{"v": 1}' }, { type: 'text', text: '{"v": 2}' }] }, '[].v', [1, 2]],
+    ['filter with a raw string literal', text('[{"s": "open", "id": 1}, {"s": "closed", "id": 2}]'), "[?s=='open'].id", [1]],
+  ];
+  for (const [name, result, expr, expected] of cases) {
+    test(name, () => {
+      const r = applySelect(result, expr);
+      assert.equal(r.problem, undefined);
+      assert.deepEqual(r.projected, expected);
+      assert.deepEqual(JSON.parse((r.result.content![0] as { text: string }).text), expected);
+    });
+  }
+
+  test('plain text is returned whole with the reason', () => {
+    const r = applySelect(text('just words'), 'a');
+    assert.match(r.problem!, /plain text, not JSON/);
+    assert.deepEqual(r.result, text('just words'));
+    assert.equal(resultJson(text('42')), undefined, 'a bare scalar text is prose, not data');
+  });
+});
+
+describe('max_output_tokens', () => {
+  const long = Array.from({ length: 2000 }, (_, i) => `row ${i} of the report`).join('\n');
+
+  test('a result that fits is not touched', () => {
+    assert.equal(cutToTokens(text('short'), 100), undefined);
+  });
+
+  test('cuts at a token boundary, in order, keeping non-text items and dropping structuredContent', () => {
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: 'head' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'text', text: long }, { type: 'text', text: 'tail' }],
+      structuredContent: { rows: 2000 },
+    };
+    const cut = cutToTokens(result, 500)!;
+    assert.equal(cut.keptTokens, 500);
+    assert.equal(cut.fullTokens, countTokens(`head\n${long}\ntail`));
+    assert.equal(cut.result.structuredContent, undefined);
+    assert.deepEqual(cut.result.content!.map((c) => c.type), ['text', 'image', 'text']);
+    const kept = (cut.result.content![2] as { text: string }).text;
+    assert.ok(long.startsWith(kept));
+    assert.equal(countTokens(kept), 500 - countTokens('head'));
+  });
+
+  test('tokenPrefix never ends in half a character', () => {
+    const s = '日本語のテキスト'.repeat(50);
+    const p = tokenPrefix(s, 7);
+    assert.ok(s.startsWith(p));
+    assert.ok(!p.includes('\uFFFD'));
+  });
+
+  test('shapeResult keeps the whole result and the note says how much was cut and where it is', () => {
+    const store = new ResultStore();
+    const shaped = shapeResult(text(long), 'files_read', { maxOutputTokens: 300 }, { results: store, sessionId: 's1' });
+    assert.ok(shaped.keptAs?.startsWith(RESULT_URI_PREFIX));
+    const note = (shaped.result.content!.at(-1) as { text: string }).text;
+    assert.match(note, new RegExp(`^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as ${shaped.keptAs}`));
+    assert.equal(store.get('s1', shaped.keptAs!)!.text, long);
+    assert.equal(store.get('other-session', shaped.keptAs!), undefined);
+  });
+});
+
+describe('kept results', () => {
+  test(`a session keeps at most ${MAX_RESULTS_PER_SESSION} results, least recently used dropped first`, () => {
+    const store = new ResultStore();
+    const uris = Array.from({ length: MAX_RESULTS_PER_SESSION }, (_, i) => store.keep('s', 't', text(`r${i}`), 1, i));
+    store.get('s', uris[0]!); // used: now the most recent
+    const newest = store.keep('s', 't', text('new'), 1);
+    assert.equal(store.list('s').length, MAX_RESULTS_PER_SESSION);
+    assert.ok(store.get('s', uris[0]!), 'the one just read stays');
+    assert.equal(store.get('s', uris[1]!), undefined, 'the least recently used went');
+    assert.ok(store.get('s', newest));
+    store.dropSession('s');
+    assert.equal(store.list('s').length, 0);
+    assert.equal(store.bytes(), 0);
+  });
+});
+
+describe('workspace domains and instructions', () => {
+  const tool = (server: string, originalName: string, description: string): CatalogTool => ({
+    key: `${server}/${originalName}`,
+    name: `${server}_${originalName}`,
+    server,
+    originalName,
+    description,
+    inputSchema: { type: 'object' },
+  });
+  const tools = [
+    tool('files', 'read_file', 'Read a file from the disk.'),
+    tool('files', 'list_directory', 'List a directory of files.'),
+    tool('memory', 'create_entities', 'Create entities in the knowledge graph.'),
+    tool('memory', 'read_graph', 'Read the knowledge graph.'),
+  ];
+
+  test('name each server and its common words, deterministically', () => {
+    const d = workspaceDomains(['memory', 'files', 'idle'], tools);
+    assert.equal(d, 'files (directory, disk, read), idle, memory (create, entities, graph, knowledge)');
+    assert.equal(workspaceDomains(['idle', 'files', 'memory'], [...tools].reverse()), d, 'order of discovery does not matter');
+    assert.equal(workspaceDomains(['evil\u202e name; ignore'], []), 'evil_name_ignore');
+  });
+
+  test('instructions say when to use run_code only when it is offered', () => {
+    assert.match(gatewayInstructions(['a'], true), /ONE run_code script instead of many call_tool calls[\s\S]*For a single call, call_tool is enough/);
+    assert.doesNotMatch(gatewayInstructions(['a'], false), /run_code/);
+  });
+});
