@@ -7,7 +7,7 @@
  * restarts for the same servers and tools, and prompt caches stay warm.
  */
 import type { CatalogTool } from '../core/catalog';
-import { wordsOf } from './serverSummary';
+import { topWords } from '../core/toolVocabulary';
 
 const WORDS_PER_SERVER = 4;
 const MAX_SERVERS = 24;
@@ -22,23 +22,17 @@ export function workspaceDomains(serverNames: readonly string[], tools: readonly
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
   const names = [...new Set(serverNames)].sort();
   const parts = names.slice(0, MAX_SERVERS).map((server) => {
-    const words = topWords(byServer.get(server) ?? [], plainName(server).toLowerCase());
+    const words = domainWords(byServer.get(server) ?? [], plainName(server).toLowerCase());
     return words.length ? `${plainName(server)} (${words.join(', ')})` : plainName(server);
   });
   if (names.length > MAX_SERVERS) parts.push(`and ${names.length - MAX_SERVERS} more servers`);
   return parts.join(', ');
 }
 
-/** Words in the most tools' names and first sentences; the server's own name is no news. */
-function topWords(tools: readonly CatalogTool[], server: string): string[] {
-  const freq = new Map<string, number>();
-  for (const t of tools) {
-    const first = t.description.split(/(?<=[.!?])\s/)[0]?.slice(0, 300) ?? '';
-    for (const w of new Set(wordsOf(`${t.originalName} ${first}`))) if (!server.includes(w)) freq.set(w, (freq.get(w) ?? 0) + 1);
-  }
-  return [...freq.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+/** The words most of a server's tools use (core/toolVocabulary), less those of its own name, sorted. */
+function domainWords(tools: readonly CatalogTool[], server: string): string[] {
+  return topWords(tools, WORDS_PER_SERVER + 4)
+    .filter((w) => !server.includes(w))
     .slice(0, WORDS_PER_SERVER)
-    .map(([w]) => w)
     .sort();
 }
