@@ -3,6 +3,7 @@ import { plural, pluralNoun, tokenChange, tokenCostReason } from '../../../proto
 import type { LensStats } from '../../../protocol/model';
 import { baselineBars, rankedBars, savingsChart, seriesFromHistory } from '../charts/charts';
 import { card, formatTokens, h, replaceChildren } from '../dom';
+import { codeModeSavings, savedLabel } from './codeModeSavings';
 
 export class SavingsView {
   readonly element = card('savings', 'Token savings', true);
@@ -27,7 +28,7 @@ export class SavingsView {
       cost
         ? kpi(formatTokens(change.tokens), `tokens added to every request (${stats.exposure} mode)`, 'cost')
         : kpi(formatTokens(change.tokens), `tokens saved per request (${stats.exposure} mode)`),
-      kpi(formatTokens(t.savedTokensTotal), `saved by ${plural(t.findToolsCalls, 'find_tools call')}`),
+      kpi(formatTokens(t.savedTokensTotal), savedLabel(t)),
       kpi(`${stats.tools}`, `${pluralNoun(stats.tools, 'tool')} from ${plural(stats.servers, 'server')}`),
     );
     const series = seriesFromHistory(t.history);
@@ -57,6 +58,7 @@ export class SavingsView {
         h('div', {}, h('h3', {}, 'Tool definitions per request'), baselineBars(t), h('h3', {}, 'Token cost per server'), perServer),
         h('div', {}, h('h3', {}, 'Saved this session'), overTime),
       ),
+      codeModeSavings(t),
     );
   }
 }
