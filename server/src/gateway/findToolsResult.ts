@@ -14,7 +14,9 @@ import { schemaSignature } from '../core/schemaSignature';
 /** How find_tools gives each hit's input: JSON Schema for the top hits, or a signature for all. */
 export type InputFormat = 'schema' | 'signature';
 /** Characters of each parameter's description kept in a signature. */
-export const SIGNATURE_DESCRIPTION_CHARS = 60;
+export const SIGNATURE_DESCRIPTION_CHARS = 48;
+/** A tool's description in the signature format: enough to choose, the types say the rest. */
+const SIGNATURE_TOOL_DESCRIPTION_CHARS = 160;
 
 /** Descriptions are untrusted third-party text and can be huge; this much is plenty to choose. */
 export const MAX_DESCRIPTION_CHARS = 500;
@@ -26,13 +28,16 @@ export interface FindToolsMatch {
   name: string;
   server: string;
   description: string;
-  score: number;
-  why: string;
+  /** score, why and signals are absent in the signature format: they do not help write a call. */
+  score?: number;
+  why?: string;
   /** Which signals ranked it: keyword, meaning (embeddings), usage (this workspace's history). */
-  signals: string[];
+  signals?: string[];
   input_schema?: Record<string, unknown>;
   /** The input as a compact TypeScript-style type (input_format "signature"), for every match. */
   input?: string;
+  /** The result's type, when the tool has an output schema (input_format "signature"). */
+  output?: string;
   /** Set instead of input_schema when the schema is too large to inline. */
   input_schema_omitted?: string;
 }
@@ -42,7 +47,8 @@ export interface FindToolsOutput {
   query: string;
   search_mode: string;
   matches: FindToolsMatch[];
-  token_metrics: TokenMetrics;
+  /** Absent in the signature format. */
+  token_metrics?: TokenMetrics;
 }
 
 export function truncateDescription(text: string, max = MAX_DESCRIPTION_CHARS): string {
@@ -59,6 +65,7 @@ export function renderFindTools(
   inputFormat: InputFormat = 'schema',
 ): { result: CallToolResult; returnedTokens: number } {
   const matches: FindToolsMatch[] = response.hits.map((hit, i) => {
+    if (inputFormat === 'signature') return signatureMatch(hit, findTool(hit.name));
     const m: FindToolsMatch = {
       name: hit.name,
       server: hit.server,
@@ -67,10 +74,7 @@ export function renderFindTools(
       why: truncateDescription(hit.why, 200),
       signals: hit.signals,
     };
-    if (inputFormat === 'signature') {
-      const schema = hit.inputSchema ?? findTool(hit.name)?.inputSchema;
-      m.input = schemaSignature(schema, { descriptions: SIGNATURE_DESCRIPTION_CHARS });
-    } else if (i < inlineSchemas) {
+    if (i < inlineSchemas) {
       const schema = hit.inputSchema ?? findTool(hit.name)?.inputSchema;
       const size = schema ? JSON.stringify(schema).length : 0;
       if (schema && size <= MAX_INLINE_SCHEMA_CHARS) m.input_schema = schema;
@@ -78,13 +82,25 @@ export function renderFindTools(
     }
     return m;
   });
-  const output = (returned: number): FindToolsOutput => ({
-    query: response.query,
-    search_mode: response.mode.label,
-    matches,
-    token_metrics: { baseline_tokens: baselineTokens, returned_tokens: returned, savings_percent: savingsPercent(baselineTokens, returned) },
-  });
+  const output = (returned: number): FindToolsOutput => {
+    const out: FindToolsOutput = { query: response.query, search_mode: response.mode.label, matches };
+    // The signature format is the lean one for writing code: the savings figures stay in the stats.
+    if (inputFormat !== 'signature') out.token_metrics = { baseline_tokens: baselineTokens, returned_tokens: returned, savings_percent: savingsPercent(baselineTokens, returned) };
+    return out;
+  };
   const { text, tokens } = selfCountingTokens((returned) => JSON.stringify(output(returned)));
   const structured = JSON.parse(text) as FindToolsOutput;
   return { result: { content: [{ type: 'text', text }], structuredContent: structured }, returnedTokens: tokens };
+}
+
+/** A match in the signature format, for writing calls and run_code scripts: what it does and its types. */
+function signatureMatch(hit: SearchResponse['hits'][number], tool: CatalogTool | undefined): FindToolsMatch {
+  const m: FindToolsMatch = {
+    name: hit.name,
+    server: hit.server,
+    description: truncateDescription(hit.description, SIGNATURE_TOOL_DESCRIPTION_CHARS),
+    input: schemaSignature(hit.inputSchema ?? tool?.inputSchema, { descriptions: SIGNATURE_DESCRIPTION_CHARS }),
+  };
+  if (tool?.outputSchema !== undefined) m.output = schemaSignature(tool.outputSchema, { maxDepth: 2, maxLength: 200 });
+  return m;
 }

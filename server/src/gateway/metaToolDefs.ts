@@ -54,53 +54,10 @@ export interface MetaToolOptions {
 export const MAX_QUERY_CHARS = 1000;
 export const MAX_LIMIT = 50;
 
-const matchSchema = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', description: 'Name to pass to call_tool as tool_name.' },
-    server: { type: 'string' },
-    description: { type: 'string' },
-    score: { type: 'number' },
-    why: { type: 'string' },
-    signals: { type: 'array', items: { type: 'string', enum: ['keyword', 'meaning', 'usage'] } },
-    input_schema: { type: 'object', description: 'Present for the top matches; otherwise call get_tool_schema.' },
-    input: { type: 'string', description: 'With input_format "signature": the arguments as a TypeScript-style type.' },
-  },
-  required: ['name', 'server', 'description', 'score', 'why', 'signals'],
-} as const;
-
-const findToolsOutput = {
-  type: 'object',
-  properties: {
-    query: { type: 'string' },
-    search_mode: { type: 'string', description: 'hybrid (keyword + meaning) or keyword only, with the reason.' },
-    matches: { type: 'array', items: matchSchema },
-    token_metrics: {
-      type: 'object',
-      properties: {
-        baseline_tokens: { type: 'number' },
-        returned_tokens: { type: 'number' },
-        savings_percent: { type: 'number' },
-      },
-      required: ['baseline_tokens', 'returned_tokens', 'savings_percent'],
-    },
-  },
-  required: ['query', 'search_mode', 'matches', 'token_metrics'],
-} as const;
-
 /** Result shaping, the same for call_tool and for call_tool() inside run_code. */
 const SHAPE_PROPERTIES = {
-  select: {
-    type: 'string',
-    maxLength: MAX_SELECT_CHARS,
-    description: 'Optional JMESPath projection of the JSON result (structuredContent or JSON text), e.g. "items[].{id: id, title: title}".',
-  },
-  max_output_tokens: {
-    type: 'integer',
-    minimum: MIN_OUTPUT_TOKENS,
-    maximum: MAX_OUTPUT_TOKENS,
-    description: 'Optional cap on the result in tokens (default: the mcpLens.maxOutputTokens setting, 8000).',
-  },
+  select: { type: 'string', maxLength: MAX_SELECT_CHARS, description: 'Optional JMESPath to keep only what you need of a JSON result, e.g. "items[].{id: id}".' },
+  max_output_tokens: { type: 'integer', minimum: MIN_OUTPUT_TOKENS, maximum: MAX_OUTPUT_TOKENS, description: 'Optional cap on the result in tokens.' },
 } as const;
 
 /** The meta-tools' definitions, in the order they are listed. */
@@ -110,31 +67,30 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
     {
       name: FIND_TOOLS,
       title: 'Find tools',
+      // No outputSchema: its ~250 tokens would ride in every request; structuredContent is still sent.
       description:
         'Search every tool of every MCP server in this workspace by what you want to do. Use this FIRST whenever a task ' +
         'needs a capability you do not see in your tool list. ' +
         (o.domains ? `This workspace's servers and what their tools cover: ${o.domains}. ` : '') +
         'Describe the task in plain words (e.g. "add two numbers", "open a pull request"); add exact keywords or a server ' +
-        'name to narrow it. Returns the best matching tools, best first, each with its name, server, description and why ' +
-        'it matched; the top matches include their full input schema (input_format "signature": every match gets a compact ' +
-        'TypeScript type instead). Then run one with call_tool, or several chained with run_code.',
+        'name to narrow it. Returns the best matching tools, best first, with name, server, description and why it ' +
+        'matched; the top ones with their input schema. Then call one with call_tool, or chain several with run_code.',
       inputSchema: {
         type: 'object',
         properties: {
           query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'What you want to do, in plain words.' },
-          keywords: { type: 'array', items: { type: 'string' }, description: 'Optional exact words that must weigh more (tool or parameter names).' },
-          server: { type: 'string', description: 'Optional: only tools of this server (see list_servers).' },
+          keywords: { type: 'array', items: { type: 'string' }, description: 'Optional exact words to weigh more (tool or parameter names).' },
+          server: { type: 'string', description: 'Optional: only this server\'s tools.' },
           limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many matches to return (default ${defaultLimit}).` },
           input_format: {
             type: 'string',
             enum: ['schema', 'signature'],
-            description: 'schema (default): full JSON Schema for the top matches. signature: every match\'s arguments as a compact TypeScript type, e.g. { path: string; head?: number }.',
+            description: 'signature: each match\'s input and output as compact TypeScript types (for run_code). Default: schema.',
           },
         },
         required: ['query'],
         additionalProperties: false,
       },
-      outputSchema: findToolsOutput as unknown as Tool['outputSchema'],
       annotations: { title: 'Find tools', readOnlyHint: true, openWorldHint: false },
     },
     {
@@ -142,9 +98,8 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
       title: 'Call a tool',
       description:
         'Run one tool found with find_tools: pass its exact name as tool_name and its arguments as an object matching the ' +
-        "tool's input schema. Returns the tool's own result; a long one is cut to max_output_tokens with a note, and kept " +
-        'whole as a resource. Use select (JMESPath) to keep only the fields you need. If the name or arguments are wrong, ' +
-        'the error says what to fix (closest names, schema problems).',
+        "tool's input schema. Returns the tool's own result, cut to max_output_tokens when long (the whole result is kept " +
+        'as a resource). If the name or arguments are wrong, the error says what to fix.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -190,19 +145,17 @@ function runCodeDefinition(): Tool {
     name: RUN_CODE,
     title: 'Run code',
     description:
-      'Run a JavaScript program that chains several tool calls and returns only what you need. Use it for several ' +
-      'dependent calls, loops, or filtering and joining results; for a single call, call_tool is enough. `code` is the ' +
-      'body of an async function (ES2023): `await call_tool(name, args, {select?, max_output_tokens?})` or ' +
-      '`await tools[name](args)` with the names find_tools returns (find_tools with input_format "signature" gives ' +
-      "each tool's argument type). A call returns the tool's structuredContent, else its text (parsed when it is JSON), " +
-      'and throws on a tool error. `return` a value; it and any console.log output are all that comes back. No require, ' +
-      `import, process, file system, network or timers. Limits: timeout_ms (default ${RUN_CODE_LIMITS.defaultTimeoutMs / 1000} s), ` +
-      `${RUN_CODE_LIMITS.memoryBytes / (1024 * 1024)} MB of memory, ${RUN_CODE_LIMITS.maxCalls} tool calls per run.`,
+      'Run JavaScript that chains several tool calls; only its return value and console.log output come back. Use it ' +
+      'for dependent calls, loops, filtering or joining results; for one call, call_tool is enough. `code` is an async ' +
+      'function body (ES2023) using `await call_tool(name, args, {select?})` or `await tools[name](args)` with names ' +
+      "from find_tools (input_format \"signature\" gives their types). A call returns the tool's structuredContent, " +
+      'else its text (parsed if JSON), and throws on a tool error. No require, import, process, files, network or ' +
+      `timers. Limits: timeout_ms (default ${RUN_CODE_LIMITS.defaultTimeoutMs / 1000} s), ${RUN_CODE_LIMITS.memoryBytes / (1024 * 1024)} MB, ${RUN_CODE_LIMITS.maxCalls} tool calls.`,
     inputSchema: {
       type: 'object',
       properties: {
-        code: { type: 'string', minLength: 1, maxLength: RUN_CODE_LIMITS.maxCodeChars, description: 'The body of an async function, e.g. `const r = await call_tool("files_read_text_file", {path: "a.txt"}); return r.content.length;`' },
-        timeout_ms: { type: 'integer', minimum: 1000, description: `Wall-time limit for the whole script in ms (default ${RUN_CODE_LIMITS.defaultTimeoutMs}).` },
+        code: { type: 'string', minLength: 1, maxLength: RUN_CODE_LIMITS.maxCodeChars, description: 'e.g. `const r = await call_tool("x_list", {}); return r.items.length;`' },
+        timeout_ms: { type: 'integer', minimum: 1000, description: 'Wall-time limit in ms.' },
       },
       required: ['code'],
       additionalProperties: false,

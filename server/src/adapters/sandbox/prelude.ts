@@ -45,11 +45,27 @@ export const PRELUDE = `(function (hostCall, hostRead, hostLog, toolNamesJson, u
   };
   const log = (...items) => { hostLog(items.map(format).join(' ')); };
   const console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
-  const tools = Object.create(null);
-  for (const name of JSON.parse(toolNamesJson)) {
-    Object.defineProperty(tools, name, { value: (args, options) => call_tool(name, args, options), enumerable: true });
-  }
-  Object.freeze(tools);
+  // A proxy over the name set: a workspace may have thousands of tools, and building one
+  // function per tool would cost every run milliseconds before the script starts.
+  const names = new Set(JSON.parse(toolNamesJson));
+  const bound = new Map();
+  const refuseChange = () => { throw new TypeError('tools is read-only'); };
+  const tools = new Proxy(Object.create(null), {
+    get: (_, name) => {
+      if (typeof name !== 'string' || !names.has(name)) return undefined;
+      let fn = bound.get(name);
+      if (!fn) bound.set(name, (fn = (args, options) => call_tool(name, args, options)));
+      return fn;
+    },
+    has: (_, name) => typeof name === 'string' && names.has(name),
+    ownKeys: () => [...names],
+    getOwnPropertyDescriptor: (_, name) =>
+      typeof name === 'string' && names.has(name) ? { value: tools[name], writable: false, enumerable: true, configurable: true } : undefined,
+    set: refuseChange,
+    defineProperty: refuseChange,
+    deleteProperty: refuseChange,
+    setPrototypeOf: refuseChange,
+  });
   const fixed = (value) => ({ value, writable: false, enumerable: false, configurable: false });
   Object.defineProperties(globalThis, { call_tool: fixed(call_tool), read_result: fixed(read_result), tools: fixed(tools), console: fixed(console) });
   for (const name of JSON.parse(unavailableJson)) {
