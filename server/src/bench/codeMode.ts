@@ -19,17 +19,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { sanitizeSettings } from '../../../protocol/settings';
-import { LensApp } from '../app/lensApp';
-import { silentLogger } from '../core/logger';
+import type { LensApp } from '../app/lensApp';
 import { countTokens } from '../core/tokens';
 import { resultText } from '../core/resultShaping';
-import { MemoryToolIndex } from '../index/memoryIndex';
-import { Gateway } from '../gateway/gateway';
 import { runSandboxed } from '../adapters/sandbox/quickjsSandbox';
+import { openBenchGateway } from './benchGateway';
 
 export interface CodeModeReport {
   task: string;
@@ -118,23 +114,7 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
       },
     }),
   );
-  const lens = await LensApp.start({
-    workspaceFolder: ws,
-    storageDir: join(ws, '.mcp-lens'),
-    settings: sanitizeSettings({ embedding: { enabled: false }, usage: { enabled: false } }),
-    configFile: config,
-    trusted: true,
-    approvals: {},
-    autoApprove: true,
-    inputs: {},
-    log: silentLogger,
-    index: new MemoryToolIndex('keyword only: in-memory index (bench)'),
-  });
-  const gateway = new Gateway({ lens, log: silentLogger });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.connect(serverSide);
-  const client = new Client({ name: 'mcp-lens-bench', version: '1.0.0' });
-  await client.connect(clientSide);
+  const { lens, client, close } = await openBenchGateway(ws, config, { usage: { enabled: false } });
   const toolName = (server: string, original: string) => lens.tools().find((t) => t.server === server && t.originalName === original)!.name;
   try {
     const meta = (await client.listTools()).tools;
@@ -146,9 +126,7 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
     const overhead = await measureOverhead(client, toolName('everything', 'get-sum'));
     return { task: 'read 3 files (~100 lines each), extract total=N from each, add them with get-sum, store a summary in memory, return it', tokens, overhead, sandboxStart };
   } finally {
-    await client.close();
-    await gateway.close();
-    await lens.close();
+    await close();
     rmSync(ws, { recursive: true, force: true });
   }
 }

@@ -10,15 +10,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sanitizeSettings } from '../../../protocol/settings';
-import { LensApp } from '../app/lensApp';
-import { silentLogger } from '../core/logger';
 import { countTokens, toolListTokens } from '../core/tokens';
-import { Gateway } from '../gateway/gateway';
-import { MemoryToolIndex } from '../index/memoryIndex';
+import { openBenchGateway } from './benchGateway';
 
 /** Tasks an agent in such a workspace plausibly has, one per server family and some across. */
 export const REALISTIC_QUERIES = [
@@ -63,23 +58,7 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
   const replay = join(root, 'test/fixtures/servers/replay.mjs');
   writeFileSync(config, JSON.stringify({ servers: Object.fromEntries(names.map((s) => [s, { command: process.execPath, args: [replay, s, '--file', fixture] }])) }));
   const settings = sanitizeSettings({ embedding: { enabled: false } });
-  const lens = await LensApp.start({
-    workspaceFolder: ws,
-    storageDir: join(ws, '.mcp-lens'),
-    settings,
-    configFile: config,
-    trusted: true,
-    approvals: {},
-    autoApprove: true,
-    inputs: {},
-    log: silentLogger,
-    index: new MemoryToolIndex('keyword only: in-memory index (bench)'),
-  });
-  const gateway = new Gateway({ lens, log: silentLogger });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.connect(serverSide);
-  const client = new Client({ name: 'mcp-lens-bench', version: '1.0.0' });
-  await client.connect(clientSide);
+  const { lens, gateway, client, close } = await openBenchGateway(ws, config);
   try {
     const listed = await client.listTools();
     const exposed = toolListTokens(listed.tools);
@@ -111,9 +90,7 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
       },
     };
   } finally {
-    await client.close();
-    await gateway.close();
-    await lens.close();
+    await close();
     rmSync(ws, { recursive: true, force: true });
   }
 }
