@@ -3,8 +3,11 @@
  * dashboard. Internal types stay internal; adapters convert to these at the edge.
  */
 
-/** Lifecycle of one upstream MCP server. */
-export type ServerState = 'starting' | 'ready' | 'error' | 'stopped' | 'disabled' | 'awaiting-approval';
+/**
+ * Lifecycle of one upstream MCP server. `idle`: not running, started by its first call (lazy
+ * startup, or stopped after being idle).
+ */
+export type ServerState = 'starting' | 'ready' | 'error' | 'stopped' | 'idle' | 'disabled' | 'awaiting-approval';
 
 /** Where a server's definition came from. */
 export type ConfigSourceKind = 'vscode-mcp-json' | 'mcp-json' | 'claude-desktop' | 'cursor' | 'settings' | 'cli-config';
@@ -31,6 +34,13 @@ export interface ServerStatus {
   alsoStartedByEditor?: boolean;
   /** Tokens (o200k_base) of this server's tools/list as a client would receive it. */
   tokens?: number;
+  /** Its tools come from the catalog it listed last time: it is not connected (yet). */
+  fromCache?: boolean;
+  /**
+   * Not a server: a configuration file that cannot be used (a JSON syntax error, unreadable),
+   * named by `name` (the path as shown) with the reason in `error`.
+   */
+  configFile?: boolean;
 }
 
 /** One tool behind MCP Lens. `name` is client-safe (^[a-zA-Z0-9_-]{1,64}$) and unique. */

@@ -29,6 +29,10 @@ export interface McpLensSettings {
   pinnedTools: string[];
   callTimeoutSeconds: number;
   connectTimeoutSeconds: number;
+  /** `eager`: connect every server at start; `lazy`: start a server on its first call, stop it when idle. */
+  startup: 'eager' | 'lazy';
+  /** Lazy start: minutes without a call after which a server is stopped. */
+  idleTimeoutMinutes: number;
   search: { inlineSchemas: number; defaultLimit: number };
   ollama: { host: string };
   embedding: { model: string; enabled: boolean };
@@ -50,6 +54,8 @@ export const DEFAULT_SETTINGS: McpLensSettings = {
   pinnedTools: [],
   callTimeoutSeconds: 60,
   connectTimeoutSeconds: 30,
+  startup: 'eager',
+  idleTimeoutMinutes: 10,
   search: { inlineSchemas: 3, defaultLimit: 8 },
   ollama: { host: 'http://127.0.0.1:11434' },
   embedding: { model: 'nomic-embed-text', enabled: true },
@@ -110,6 +116,8 @@ export function sanitizeSettings(input: unknown, env: Record<string, string | un
     pinnedTools: strings(raw.pinnedTools, d.pinnedTools),
     callTimeoutSeconds: int(raw.callTimeoutSeconds, d.callTimeoutSeconds, 1, 3600),
     connectTimeoutSeconds: int(raw.connectTimeoutSeconds, d.connectTimeoutSeconds, 1, 600),
+    startup: raw.startup === 'lazy' ? 'lazy' : 'eager',
+    idleTimeoutMinutes: int(raw.idleTimeoutMinutes, d.idleTimeoutMinutes, 1, 1440),
     search: {
       inlineSchemas: int(sub('search').inlineSchemas, d.search.inlineSchemas, 0, 50),
       defaultLimit: int(sub('search').defaultLimit, d.search.defaultLimit, 1, 50),

@@ -69,6 +69,12 @@ const properties = {
   },
   'mcpLens.callTimeoutSeconds': { type: 'number', default: 60, minimum: 1, maximum: 3600, scope: 'resource', description: 'Timeout for one upstream tool call.' },
   'mcpLens.connectTimeoutSeconds': { type: 'number', default: 30, minimum: 1, maximum: 600, scope: 'resource', description: 'Timeout for connecting to one upstream server.' },
+  'mcpLens.startup': {
+    type: 'string', enum: ['eager', 'lazy'], default: 'eager', scope: 'resource',
+    enumDescriptions: ['Connect every server when MCP Lens starts.', 'Start a server on its first tool call (its tools are searchable from the last known catalog) and stop it after mcpLens.idleTimeoutMinutes without calls.'],
+    description: 'When MCP Lens starts the servers it aggregates.',
+  },
+  'mcpLens.idleTimeoutMinutes': { type: 'number', default: 10, minimum: 1, maximum: 1440, scope: 'resource', description: 'With lazy startup: minutes without a call after which a server is stopped.' },
   'mcpLens.search.inlineSchemas': { type: 'number', default: 3, minimum: 0, maximum: 50, scope: 'resource', description: 'How many of find_tools\' top hits carry their full input schema.' },
   'mcpLens.search.defaultLimit': { type: 'number', default: 8, minimum: 1, maximum: 50, scope: 'resource', description: 'Hits find_tools returns when the agent gives no limit.' },
   'mcpLens.ollama.host': { type: 'string', default: 'http://127.0.0.1:11434', scope: 'machine-overridable', markdownDescription: 'Ollama server for embeddings (`OLLAMA_HOST` is used when this is unset). Changing it restarts the sidecar.' },

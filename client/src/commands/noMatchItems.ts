@@ -32,6 +32,7 @@ const STATE_TEXT: Record<ServerState, string> = {
   starting: 'still starting: its tools appear when it is ready',
   error: 'failed',
   stopped: 'stopped',
+  idle: 'idle: it starts on its first call',
   disabled: 'disabled',
   ready: 'ready',
 };

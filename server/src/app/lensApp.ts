@@ -9,74 +9,53 @@ import type { IndexStatus, SearchHit, SearchResponse, ServerStatus, UsageStats }
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
 import type { ConfigProblem, LoadedConfig, ServerConfig } from '../core/config/types';
-import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
 import { ArgsValidator } from '../core/argsValidation';
-import { createToolFilter } from '../core/config/toolFilter';
 import { decideApproval } from '../core/config/approval';
 import { describeServer } from '../core/config/describe';
 import { ServerListTokens } from '../core/tokens';
 import { noMatchHint } from '../core/noMatchHint';
-import { loadWorkspaceConfig } from '../adapters/config/loadConfig';
-import { UpstreamPool, type UpstreamPoolOptions } from '../adapters/upstream/pool';
-import { readCatalogSnapshot, snapshotMatches, writeCatalogSnapshot, type CatalogSnapshot } from '../adapters/catalogSnapshotFile';
-import { buildCatalog, parseResourceUri, type Catalog } from './catalogBuilder';
-import { mergeStatuses, type HeldServer } from './serverStatuses';
+import { UpstreamPool, type ServerLifecycle } from '../adapters/upstream/pool';
+import { parseResourceUri, type Catalog } from './catalogBuilder';
+import { CatalogComposer, type CatalogSource } from './catalogComposer';
+import { ConfigSource } from './configSource';
+import { KnownCatalog } from './knownCatalog';
+import { configFileRows, mergeStatuses, type HeldServer } from './serverStatuses';
 import { ToolCalls } from './toolCalls';
 import { openToolIndex } from './indexFactory';
 import { UsageTracker } from '../usage/usageTracker';
 import { ChangeEmitter } from '../core/changeEmitter';
 import type { CallOptions, Disposable, Lens, LensChange, SearchRequest } from './lens';
+import type { LensAppOptions } from './lensAppOptions';
 import { errorMessage } from '../core/errorMessage';
 
-export interface LensAppOptions {
-  workspaceFolder: string;
-  /** Folder for the tool index and usage data (CLI: <workspace>/.mcp-lens, editor: workspace storage). */
-  storageDir: string;
-  settings: McpLensSettings;
-  /** A config file named by the user (`--config`): read alone, and approved by naming it. */
-  configFile?: string;
-  /** Workspace Trust: false starts nothing from workspace configuration. */
-  trusted: boolean;
-  /** server name → approved fingerprint. */
-  approvals: Record<string, string>;
-  /** `--trust`: approve every server found. */
-  autoApprove: boolean;
-  inputs: Record<string, string>;
-  log: Logger;
-  /** Replaces the index built from settings (tests, benchmarks). */
-  index?: ToolIndex;
-  /** Where usage is recorded; defaults to <storageDir>/usage. */
-  usageDir?: string;
-  /**
-   * Answer from the catalog cached by the last run when the servers that would run are exactly
-   * the ones it was listed from, without starting them (`mcp-lens search`). Calls then fail
-   * as "not ready"; anything else starts the servers as usual.
-   */
-  preferCachedCatalog?: boolean;
-  /**
-   * Running inside VS Code, which starts `.vscode/mcp.json` servers itself: such servers are
-   * then marked as duplicates. The CLI cannot know whether an editor is open, so it does not.
-   */
-  insideEditor?: boolean;
-  pool?: Partial<UpstreamPoolOptions>;
-  env?: Record<string, string | undefined>;
-}
+export type { LensAppOptions };
+
+/** How long a search waits for a server that is starting and has never listed its tools. */
+const FIRST_LISTING_WAIT_MS = 3000;
 
 export class LensApp implements Lens {
   readonly workspaceFolder: string;
   private config!: LoadedConfig;
   private held: HeldServer[] = [];
   private running: ServerConfig[] = [];
-  private catalog: Catalog = buildCatalog([], [], [], () => true);
-  private tokensByServer = new Map<string, number>();
+  /** Servers registered without starting them (lazy startup, cached search). */
+  private deferred: ReadonlySet<string> = new Set();
+  /** Pending approvals already announced in the log (name + fingerprint). */
+  private announced = new Set<string>();
+  private tokensOf: { catalog: Catalog; tokens: Map<string, number> } | undefined;
   private readonly listTokens = new ServerListTokens();
   private readonly changes = new ChangeEmitter<LensChange>();
   private readonly calls: ToolCalls;
+  private readonly configSource: ConfigSource;
+  private readonly known: KnownCatalog;
+  private readonly composer: CatalogComposer;
   private syncing: Promise<void> = Promise.resolve();
-  /** Set when the catalog comes from the cache instead of running servers. */
-  private cached: CatalogSnapshot | undefined;
-  private snapshotTimer: NodeJS.Timeout | undefined;
+  private syncQueued = false;
+  private firstSync: Promise<void> | undefined;
+  private rebuildTimer: NodeJS.Timeout | undefined;
+  /** Reloads after file changes run one after another. */
+  private reloading: Promise<void> = Promise.resolve();
   private closed = false;
 
   private constructor(
@@ -97,9 +76,19 @@ export class LensApp implements Lens {
       record: (c) =>
         this.usage.record({ sessionId: c.sessionId, toolKey: c.tool.key, server: c.tool.server, startedAt: c.startedAt, durationMs: c.durationMs, outcome: c.outcome, args: c.args, fromAgent: c.origin === 'gateway' }),
     });
+    const source: ConstructorParameters<typeof ConfigSource>[0] = { workspaceFolder: options.workspaceFolder, log: options.log, watch: options.watch === true };
+    if (options.configFile) source.configFile = options.configFile;
+    if (options.env) source.env = options.env;
+    if (options.fileState) source.extraFiles = options.fileState.files;
+    this.configSource = new ConfigSource(source);
+    this.known = new KnownCatalog(join(options.storageDir, 'catalog.json'), options.log);
+    this.composer = new CatalogComposer(pool, this.known);
   }
 
-  /** Loads config, starts every approved server, waits for each to settle once, indexes. */
+  /**
+   * Loads config and starts every approved server in parallel. Search answers at once from the
+   * last known catalog; unless `waitForServers` is false, resolves once each server settled once.
+   */
   static async start(options: LensAppOptions): Promise<LensApp> {
     const pool = new UpstreamPool({
       log: options.log,
@@ -119,9 +108,14 @@ export class LensApp implements Lens {
     pool.onDidChange((change) => app.onPoolChange(change.kind));
     index.onDidChange(() => app.changes.fire('index'));
     usage.onDidChange(() => app.changes.fire('usage'));
+    app.configSource.onDidChange(() => app.reloadFromDisk());
     await app.applyConfig();
-    await app.syncing;
+    await app.firstSync;
     return app;
+  }
+
+  private get catalog(): Catalog {
+    return this.composer.catalog;
   }
 
   settings(): McpLensSettings {
@@ -166,7 +160,41 @@ export class LensApp implements Lens {
   }
 
   servers(): ServerStatus[] {
-    return mergeStatuses(this.running, this.pool.statuses(), this.held, this.config.disabled, this.tokensByServer, this.options.insideEditor === true);
+    const rows = mergeStatuses(this.running, this.pool.statuses(), this.held, this.config.disabled, this.tokensByServer(), this.options.insideEditor === true);
+    for (const row of rows) {
+      const tools = this.composer.toolsOf(row.name);
+      if (row.state === 'ready' || !tools) continue;
+      // Not connected (yet): its tools are searchable from the catalog it listed last time.
+      row.toolCount = tools.length;
+      row.fromCache = true;
+      if (row.state === 'stopped') row.state = 'idle';
+    }
+    return [...rows, ...configFileRows(this.config.problems, this.workspaceFolder)];
+  }
+
+  /**
+   * Resolves once no running server is starting without any known catalog, or after
+   * FIRST_LISTING_WAIT_MS: a new server's tools are worth a short wait, a hanging one is not.
+   */
+  private unlistedServers(): Promise<void> {
+    if (!this.composer.awaitsFirstListing(this.running)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, FIRST_LISTING_WAIT_MS);
+      const sub = this.changes.on(() => {
+        if (!this.composer.awaitsFirstListing(this.running)) done();
+      });
+    });
+  }
+
+  /** Tokens of each server's tools/list, counted when first asked for, not on every change. */
+  private tokensByServer(): Map<string, number> {
+    if (this.tokensOf?.catalog !== this.catalog) this.tokensOf = { catalog: this.catalog, tokens: this.listTokens.count(this.catalog.tools) };
+    return this.tokensOf.tokens;
   }
 
   tools(): CatalogTool[] {
@@ -179,6 +207,10 @@ export class LensApp implements Lens {
 
   async search(request: SearchRequest): Promise<SearchResponse> {
     const started = performance.now();
+    // Answers come from the last known catalog at once; only a server that has never listed
+    // its tools (a new definition, the first run) is waited for, briefly.
+    await this.firstSync;
+    await this.unlistedServers();
     const limit = Math.min(50, Math.max(1, request.limit ?? this.options.settings.search.defaultLimit));
     const options: Parameters<ToolIndex['search']>[1] = { limit };
     if (request.keywords?.length) options.keywords = request.keywords;
@@ -280,24 +312,41 @@ export class LensApp implements Lens {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.snapshotTimer) {
-      clearTimeout(this.snapshotTimer);
-      if (!this.cached) this.writeSnapshot();
-    }
+    clearTimeout(this.rebuildTimer);
+    this.configSource.close();
+    this.known.flush();
     await this.pool.close();
     await this.syncing.catch(() => undefined);
     await this.index.close();
     await this.usage.close();
   }
 
-  /** (Re)reads config and reconciles the pool with what may run. */
+  /** Where the catalog came from: running servers, or (for servers left stopped) what they listed before. */
+  catalogSource(): CatalogSource {
+    return this.composer.source(this.running, this.deferred);
+  }
+
+  /** A watched file changed: reload (the CLI's settings and approvals too), one reload at a time. */
+  private reloadFromDisk(): void {
+    this.reloading = this.reloading
+      .then(async () => {
+        if (this.closed) return;
+        const state = this.options.fileState?.read();
+        if (state) this.options.approvals = { ...state.approvals };
+        if (state && JSON.stringify(state.settings) !== JSON.stringify(this.options.settings)) await this.updateSettings(state.settings);
+        else await this.applyConfig();
+      })
+      .catch((err: unknown) => this.options.log.error(`reloading the configuration: ${errorMessage(err)}`));
+  }
+
+  /**
+   * (Re)reads config and reconciles the pool with what may run: only servers that were added,
+   * removed or changed start or stop. Waits for the servers it started only when the options
+   * ask for it (one-shot CLI commands).
+   */
   private async applyConfig(): Promise<void> {
     const o = this.options;
-    const loadOptions: Parameters<typeof loadWorkspaceConfig>[0] = { workspaceFolder: o.workspaceFolder, settings: this.options.settings, inputs: o.inputs };
-    if (o.configFile) loadOptions.configFile = o.configFile;
-    if (o.env) loadOptions.env = o.env;
-    this.config = loadWorkspaceConfig(loadOptions);
-    for (const p of this.config.problems) o.log.warn(`${p.file}: ${p.path ? p.path + ': ' : ''}${p.message}`);
+    this.config = this.configSource.load(o.settings, o.inputs);
     const running: ServerConfig[] = [];
     const held: HeldServer[] = [];
     for (const server of this.config.servers) {
@@ -307,71 +356,76 @@ export class LensApp implements Lens {
     }
     this.running = running;
     this.held = held;
-    this.cached = o.preferCachedCatalog ? this.matchingSnapshot(running) : undefined;
-    if (!this.cached) await this.pool.setServers(running);
+    this.announcePending();
+    this.known.setConfigured(new Set(this.config.servers.map((s) => s.name)));
+    const settled = this.pool.setServers(running, this.lifecycle(running));
     this.rebuildCatalog();
     this.changes.fire('servers');
+    if (o.waitForServers !== false) {
+      await settled;
+      this.rebuildCatalog();
+    }
+  }
+
+  /** Says once per definition that a server waits for approval, and how to give it. */
+  private announcePending(): void {
+    const now = new Set<string>();
+    for (const p of this.pendingApprovals()) {
+      const key = `${p.name}\0${p.fingerprint}`;
+      now.add(key);
+      if (this.announced.has(key)) continue;
+      const how = this.options.insideEditor ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"' : 'run `mcp-lens tools` in a terminal to approve it, or pass --trust';
+      this.options.log.warn(`[${p.name}] not started: its definition in ${p.sourceFile} is new or changed and needs your approval (${how})`);
+    }
+    this.announced = now;
+  }
+
+  /** Which servers start now and which wait for their first call (lazy startup, cached search). */
+  private lifecycle(running: readonly ServerConfig[]): ServerLifecycle {
+    const lazy = this.options.settings.startup === 'lazy';
+    if (!lazy && !this.options.preferCachedCatalog) return {};
+    const deferred = new Set(running.filter((s) => this.known.entry(s)).map((s) => s.name));
+    this.deferred = deferred;
+    const lifecycle: ServerLifecycle = { deferred };
+    if (lazy) lifecycle.idleTimeoutMs = this.options.settings.idleTimeoutMinutes * 60_000;
+    return lifecycle;
   }
 
   private onPoolChange(kind: string): void {
     if (this.closed) return;
-    if (kind !== 'state') this.rebuildCatalog();
+    this.scheduleRebuild();
     this.changes.fire(kind === 'state' ? 'servers' : 'tools');
   }
 
-  /** Where the catalog came from: running servers, or the cache written at `writtenAt`. */
-  catalogSource(): { kind: 'live' } | { kind: 'cached'; writtenAt: number; failed: string[] } {
-    return this.cached ? { kind: 'cached', writtenAt: this.cached.writtenAt, failed: Object.keys(this.cached.failed) } : { kind: 'live' };
+  /** Pool events come in bursts (20 servers connecting): one rebuild per burst. */
+  private scheduleRebuild(): void {
+    if (this.rebuildTimer) return;
+    this.rebuildTimer = setTimeout(() => {
+      this.rebuildTimer = undefined;
+      if (!this.closed) this.rebuildCatalog();
+    }, 15);
   }
 
-  private get snapshotPath(): string {
-    return join(this.options.storageDir, 'catalog.json');
-  }
-
-  private matchingSnapshot(running: readonly ServerConfig[]): CatalogSnapshot | undefined {
-    const snapshot = readCatalogSnapshot(this.snapshotPath);
-    const wanted = Object.fromEntries(running.map((s) => [s.name, s.fingerprint]));
-    return snapshot && snapshotMatches(snapshot, wanted) ? snapshot : undefined;
-  }
-
-  /** Caches what the ready servers listed, a moment after the catalog settles. */
-  private scheduleSnapshot(): void {
-    if (this.cached || this.closed) return;
-    clearTimeout(this.snapshotTimer);
-    this.snapshotTimer = setTimeout(() => this.writeSnapshot(), 500);
-    this.snapshotTimer.unref();
-  }
-
-  private writeSnapshot(): void {
-    const states = new Map(this.pool.statuses().map((s) => [s.name, s.state]));
-    // Only a settled catalog is worth caching: every server listed its tools or failed.
-    if (this.running.some((s) => states.get(s.name) !== 'ready' && states.get(s.name) !== 'error')) return;
-    const pick = (state: string) => Object.fromEntries(this.running.filter((s) => states.get(s.name) === state).map((s) => [s.name, s.fingerprint]));
-    const servers = pick('ready');
-    if (Object.keys(servers).length === 0) return;
-    try {
-      const tools = this.pool.tools().filter((t) => t.server in servers);
-      writeCatalogSnapshot(this.snapshotPath, { version: 1, writtenAt: Date.now(), servers, failed: pick('error'), tools });
-    } catch (err) {
-      this.options.log.debug(`catalog cache not written (${errorMessage(err)})`);
-    }
-  }
-
+  /** Recomposes the catalog from the pool and the known catalog; reindexes only when it changed. */
   private rebuildCatalog(): void {
-    const allowed = createToolFilter(this.config.include, this.config.exclude);
-    this.catalog = this.cached
-      ? buildCatalog(this.cached.tools, [], [], allowed)
-      : buildCatalog(this.pool.tools(), this.pool.prompts(), this.pool.resources(), allowed);
-    this.scheduleSnapshot();
-    this.tokensByServer = this.listTokens.count(this.catalog.tools);
+    clearTimeout(this.rebuildTimer);
+    this.rebuildTimer = undefined;
+    const changed = this.composer.compose(this.running, this.config.include, this.config.exclude);
+    if (!changed && this.firstSync) return;
+    this.firstSync ??= this.syncIndex();
     void this.syncIndex();
     this.changes.fire('tools');
   }
 
+  /** Index syncs queue up; a sync that is still waiting picks up the latest catalog. */
   private syncIndex(): Promise<void> {
-    const tools = this.catalog.tools;
+    if (this.syncQueued) return this.syncing;
+    this.syncQueued = true;
     this.syncing = this.syncing
-      .then(() => this.index.sync(tools))
+      .then(() => {
+        this.syncQueued = false;
+        return this.index.sync(this.catalog.tools);
+      })
       .catch((err: unknown) => this.options.log.error(`tool index: sync failed: ${errorMessage(err)}`));
     return this.syncing;
   }

@@ -2,8 +2,9 @@
  * One status line per configured server, whatever stopped it: a config error, a missing
  * approval, an untrusted workspace, or the live state of its connection.
  */
+import * as path from 'node:path';
 import type { ServerStatus } from '../../../protocol/model';
-import type { DisabledServer, ServerConfig } from '../core/config/types';
+import type { ConfigProblem, DisabledServer, ServerConfig } from '../core/config/types';
 import type { UpstreamStatus } from '../adapters/upstream/pool';
 
 export interface HeldServer {
@@ -60,4 +61,31 @@ export function mergeStatuses(
 
 function idle(name: string, transport: ServerStatus['transport'], source: ServerStatus['source'], sourceFile: string): ServerStatus {
   return { name, transport, state: 'stopped', source, sourceFile, toolCount: 0, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 0 };
+}
+
+/**
+ * One row per config file that cannot be used as it is (it does not parse, or cannot be read),
+ * so list_servers and the dashboard show it beside the servers; the reason says where.
+ */
+export function configFileRows(problems: readonly ConfigProblem[], workspaceFolder: string): ServerStatus[] {
+  const rows = new Map<string, ServerStatus>();
+  for (const p of problems) {
+    if (p.path !== '' || p.server !== undefined || rows.has(p.file)) continue;
+    const rel = path.relative(workspaceFolder, p.file);
+    const name = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : p.file;
+    rows.set(p.file, { ...idle(name, 'stdio', kindOfFile(p.file), p.file), state: p.severity === 'error' ? 'error' : 'stopped', error: p.message, configFile: true });
+  }
+  return [...rows.values()];
+}
+
+/** The source kind a config file is read as, from its name (for a problem that names only the file). */
+function kindOfFile(file: string): ServerStatus['source'] {
+  const parts = file.split(/[\\/]/);
+  const [dir, base] = [parts.at(-2), parts.at(-1)];
+  if (base === 'mcp.json' && dir === '.vscode') return 'vscode-mcp-json';
+  if (base === 'mcp.json' && dir === '.cursor') return 'cursor';
+  if (base === '.mcp.json') return 'mcp-json';
+  if (base === 'settings.json') return 'settings';
+  if (base === 'claude_desktop_config.json') return 'claude-desktop';
+  return 'cli-config';
 }

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { sanitizeSettings } from '../../../protocol/settings';
 import type { Logger } from '../core/logger';
 import { readWorkspaceSettings } from '../adapters/config/loadConfig';
-import { loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
+import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
 import { LensApp, type LensAppOptions } from '../app/lensApp';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { askLine, askYesNo, canPrompt } from './prompt';
@@ -44,6 +44,11 @@ export interface OpenLensOptions {
   lightweight?: boolean;
   /** Answer from the cached catalog when it matches the servers that would run (for `search`). */
   preferCachedCatalog?: boolean;
+  /**
+   * A long-running server (`serve`): answer at once from the last known catalog while servers
+   * connect in the background, and apply config and settings file changes as they happen.
+   */
+  live?: boolean;
 }
 
 export async function openLens(o: OpenLensOptions): Promise<LensApp> {
@@ -66,6 +71,14 @@ export async function openLens(o: OpenLensOptions): Promise<LensApp> {
   };
   if (o.config) options.configFile = resolve(o.config);
   if (o.preferCachedCatalog) options.preferCachedCatalog = true;
+  if (o.live) {
+    options.watch = true;
+    options.waitForServers = false;
+    options.fileState = {
+      files: [join(workspaceFolder, '.vscode', 'settings.json'), approvalsFilePath()],
+      read: () => ({ settings: sanitizeSettings(readWorkspaceSettings(workspaceFolder).settings, process.env), approvals: loadApprovals(workspaceFolder) }),
+    };
+  }
   if (o.lightweight) options.index = new MemoryToolIndex('keyword only: in-memory index (no store)');
   const app = await LensApp.start(options);
   if (o.interactive && canPrompt()) await promptForMissing(app, workspaceFolder);
@@ -105,14 +118,8 @@ async function promptForMissing(app: LensApp, workspaceFolder: string): Promise<
   }
 }
 
+/** Servers waiting for approval are announced by the LensApp itself (also when a reload adds one). */
 function reportPending(app: LensApp, log: Logger): void {
-  const pending = app.pendingApprovals();
-  if (pending.length) {
-    log.warn(
-      `${pending.length} server(s) not started until you approve them: ${pending.map((p) => p.name).join(', ')}. ` +
-        'Run `mcp-lens tools` in a terminal to approve them, or pass --trust.',
-    );
-  }
   const missing = app.missingInputs();
   if (missing.length) log.warn(`missing input value(s): ${missing.map((m) => `\${input:${m}}`).join(', ')}; set MCP_LENS_INPUT_<ID>.`);
 }

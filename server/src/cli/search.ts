@@ -52,7 +52,7 @@ export const search: CliCommand = {
     const source = lens.catalogSource();
     if (source.kind === 'cached') {
       const failed = source.failed.length ? `; not retried, as they failed then: ${source.failed.join(', ')}` : '';
-      process.stderr.write(`(tools as listed at ${new Date(source.writtenAt).toLocaleString()}; servers not started — --fresh lists them again${failed})\n`);
+      process.stderr.write(`(tools of ${source.servers.join(', ')} as listed at ${new Date(source.writtenAt).toLocaleString()}; servers not started — --fresh lists them again${failed})\n`);
     }
     try {
       const request: Parameters<typeof lens.search>[0] = { query };

@@ -63,7 +63,7 @@ export const serve: CliCommand = {
     }
     const log = stderrLogger();
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
-    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http });
+    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http, live: true });
     try {
       if (http) await serveHttp(lens, port, log);
       else {

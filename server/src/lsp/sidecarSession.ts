@@ -35,6 +35,10 @@ export class SidecarSession {
       inputs: init.inputs,
       log,
       insideEditor: true,
+      // find_tools answers from the last known catalog at once; servers connect in the
+      // background and config file edits apply as they happen.
+      waitForServers: false,
+      watch: true,
     });
     // A fresh token per sidecar: only the extension (and VS Code through it) may call the gateway.
     const token = generateToken();

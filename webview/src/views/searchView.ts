@@ -13,6 +13,7 @@ const STATE_TEXT: Record<NoMatchHint['unavailable'][number]['state'], string> = 
   starting: 'is still starting',
   error: 'failed',
   stopped: 'is stopped',
+  idle: 'is idle (starts on its first call)',
   disabled: 'is disabled',
   ready: 'is ready',
 };

@@ -9,6 +9,7 @@ const STATE_TEXT: Record<ServerStatus['state'], string> = {
   ready: 'ready',
   error: 'error',
   stopped: 'stopped',
+  idle: 'idle (starts on first call)',
   disabled: 'disabled',
   'awaiting-approval': 'awaiting approval',
 };
@@ -37,7 +38,7 @@ export class ServersView {
   private row(s: ServerStatus): HTMLElement {
     const busy = this.restarting.has(s.name);
     const restart = h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
-    restart.disabled = busy || s.state === 'disabled' || s.state === 'awaiting-approval';
+    restart.disabled = busy || s.configFile === true || s.state === 'disabled' || s.state === 'awaiting-approval';
     restart.addEventListener('click', () => void this.restart(s.name));
     const counts = [plural(s.toolCount, 'tool')];
     if (s.tokens !== undefined) counts.push(`${formatTokens(s.tokens)} ${pluralNoun(s.tokens, 'token')}`);

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parseTree, type ParseError } from 'jsonc-parser';
+import { parseConfigFile } from '../../core/config/configFile';
 import { resolveConfig, type ConfigFileText } from '../../core/config/resolve';
 import { configCandidates } from '../../core/config/sources';
 import type { ConfigProblem, LoadedConfig } from '../../core/config/types';
@@ -26,6 +28,13 @@ export interface LoadConfigOptions {
   userHome?: string;
   /** Where `mcpLens.servers` came from; defaults to `<workspace>/.vscode/settings.json`. */
   settingsFile?: string;
+  /**
+   * The last text of each file that parsed (file → text), kept across loads by a caller that
+   * reloads on change: a file that stops parsing or cannot be read is resolved from its last
+   * good text, so a half-typed edit never stops the servers it declares; its problem still says
+   * where the error is. Updated in place.
+   */
+  lastGood?: Map<string, string>;
 }
 
 type ReadOutcome = { text: string } | { missing: true } | { problem: ConfigProblem };
@@ -63,11 +72,23 @@ export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
   const candidates = opts.configFile
     ? [{ kind: 'cli-config' as const, path: path.resolve(opts.configFile) }]
     : configCandidates(workspaceFolder, opts.settings.importFrom, userHome, env, process.platform);
+  const kept: ConfigFileText[] = [];
   for (const c of candidates) {
     const r = readText(c.path);
-    if ('text' in r) files.push({ path: c.path, kind: c.kind, text: r.text });
-    else if ('problem' in r) problems.push(r.problem);
-    else if (c.kind === 'cli-config') problems.push({ severity: 'error', file: c.path, path: '', message: 'config file not found' });
+    const good = opts.lastGood?.get(c.path);
+    if ('text' in r && (!good || parses(r.text))) {
+      opts.lastGood?.set(c.path, r.text);
+      files.push({ path: c.path, kind: c.kind, text: r.text });
+    } else if (good !== undefined && !('missing' in r)) {
+      // Broken now, good before: keep running what it declared, and say why.
+      if ('problem' in r) problems.push({ ...r.problem, message: `${r.problem.message}; ${KEEPING}` });
+      else kept.push({ path: c.path, kind: c.kind, text: r.text });
+      files.push({ path: c.path, kind: c.kind, text: good });
+    } else {
+      if ('missing' in r) opts.lastGood?.delete(c.path);
+      if ('problem' in r) problems.push(r.problem);
+      else if (c.kind === 'cli-config') problems.push({ severity: 'error', file: c.path, path: '', message: 'config file not found' });
+    }
   }
   const loaded = resolveConfig(files, {
     workspaceFolder,
@@ -79,5 +100,25 @@ export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
     settingsFile: opts.settingsFile ?? path.join(workspaceFolder, '.vscode', 'settings.json'),
     readEnvFile,
   });
-  return { ...loaded, problems: [...problems, ...loaded.problems] };
+  return { ...loaded, problems: [...problems, ...keptProblems(kept), ...loaded.problems] };
 }
+
+function parses(text: string): boolean {
+  if (text.trim() === '') return false;
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return errors.length === 0;
+}
+
+/** The syntax errors of files resolved from their last good text, saying so. */
+function keptProblems(kept: ConfigFileText[]): ConfigProblem[] {
+  return kept.flatMap((f): ConfigProblem[] => {
+    // An editor that truncates before writing shows an empty file for a moment.
+    if (f.text.trim() === '') return [{ severity: 'warning', file: f.path, path: '', message: `the file is empty; ${KEEPING}` }];
+    return parseConfigFile(f.path, f.kind, f.text)
+      .problems.filter((p) => p.path === '')
+      .map((p) => ({ ...p, message: `${p.message}; ${KEEPING}` }));
+  });
+}
+
+const KEEPING = 'MCP Lens keeps running the servers of its last valid version';

@@ -64,9 +64,15 @@ export class UpstreamConnection {
   private restartTimer: NodeJS.Timeout | undefined;
   /** Bumped by every connect and stop; a stale attempt sees it changed and backs out. */
   private generation = 0;
-  private settled!: Promise<void>;
+  private settled: Promise<void> = Promise.resolve();
   private readonly hooks: SessionHooks;
   private readonly inFlight = new InFlightCalls();
+  /** Callers of whenReady(), told on every state change. */
+  private readonly stateWaiters = new Set<() => void>();
+  /** Stop after this long without a call (lazy start); undefined: never. */
+  private idleTimeoutMs: number | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private activeCalls = 0;
 
   constructor(
     readonly config: ServerConfig,
@@ -94,15 +100,59 @@ export class UpstreamConnection {
     return this.config.name;
   }
 
-  /** Starts the first connection; the promise resolves once it is ready or in error. */
+  get isReady(): boolean {
+    return this.state === 'ready' && this.session !== undefined;
+  }
+
+  /** Starts a connection; the promise resolves once it is ready or in error. */
   start(): Promise<void> {
     this.settled = this.connectOrFail();
     return this.settled;
   }
 
-  /** Resolves once the first start settled (ready or error). */
+  /** Resolves once the last start settled (ready or error); at once for a server never started. */
   firstSettled(): Promise<void> {
     return this.settled;
+  }
+
+  /**
+   * Resolves once the server is ready: at once when it is, after the start in progress, or
+   * after starting it when it is stopped (lazy start, idle stop). Rejects with a not-ready
+   * error naming the reason when the start fails, the server is in error, `timeoutMs` passes
+   * or `signal` aborts.
+   */
+  whenReady(timeoutMs: number, signal?: AbortSignal, tool?: string): Promise<void> {
+    if (this.state === 'ready' && this.session) return Promise.resolve();
+    if (this.state === 'error') return Promise.reject(this.notReady(tool));
+    if (this.state === 'stopped') void this.start();
+    return new Promise<void>((resolve, reject) => {
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        this.stateWaiters.delete(check);
+        signal?.removeEventListener('abort', aborted);
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = () => {
+        if (this.state === 'ready' && this.session) finish();
+        else if (this.state === 'error' || this.state === 'stopped') finish(this.notReady(tool));
+      };
+      const aborted = () => finish(new UpstreamCallError('cancelled', this.name, 'cancelled while the server was starting', tool));
+      const timer = setTimeout(
+        () => finish(new UpstreamCallError('not-ready', this.name, `did not start within ${Math.round(timeoutMs / 1000)} s (${this.error ?? 'still starting'})`, tool)),
+        timeoutMs,
+      );
+      timer.unref();
+      this.stateWaiters.add(check);
+      if (signal?.aborted) return aborted();
+      signal?.addEventListener('abort', aborted, { once: true });
+    });
+  }
+
+  /** Lazy start: stop the server after `ms` without a call; undefined turns that off. */
+  setIdleTimeout(ms: number | undefined): void {
+    this.idleTimeoutMs = ms;
+    this.armIdle();
   }
 
   status(): UpstreamStatus {
@@ -131,7 +181,6 @@ export class UpstreamConnection {
     return this.lists.resources;
   }
 
-  /** Stops for good (until restart()): cancels pending restarts and kills the process. */
   private noticeStderr(): void {
     if (this.stderrNotice) return;
     this.stderrNotice = setTimeout(() => {
@@ -141,15 +190,29 @@ export class UpstreamConnection {
     this.stderrNotice.unref();
   }
 
+  /** Stops (until started again): cancels pending restarts and kills the process. */
   async stop(): Promise<void> {
     this.generation++;
     clearTimeout(this.stderrNotice);
     clearTimeout(this.restartTimer);
-    for (const r of Object.values(this.refresh)) r.dispose();
+    clearTimeout(this.idleTimer);
+    for (const r of Object.values(this.refresh)) r.cancel();
     await this.closeSession();
     this.clearLists();
     this.error = undefined;
     this.setState('stopped');
+  }
+
+  /** Stops an idle server; the next call starts it again. */
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.idleTimeoutMs === undefined || this.state !== 'ready' || this.activeCalls > 0) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.state !== 'ready' || this.activeCalls > 0) return;
+      this.opts.log.info(`[${this.name}] stopped after ${Math.round(this.idleTimeoutMs! / 60_000)} min without calls; the next call starts it again`);
+      void this.stop();
+    }, this.idleTimeoutMs);
+    this.idleTimer.unref();
   }
 
   /** Manual restart: kills the current process, forgets earlier failures, connects again. */
@@ -165,6 +228,8 @@ export class UpstreamConnection {
   async callTool(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
     const session = this.readySession(name);
     const tracked = this.inFlight.track(opts.signal);
+    this.activeCalls++;
+    clearTimeout(this.idleTimer);
     try {
       return await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
         timeout: opts.timeoutMs,
@@ -177,6 +242,8 @@ export class UpstreamConnection {
       throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
     } finally {
       tracked.done();
+      this.activeCalls--;
+      this.armIdle();
     }
   }
 
@@ -209,8 +276,12 @@ export class UpstreamConnection {
 
   private readySession(tool?: string): Session {
     if (this.state === 'ready' && this.session) return this.session;
-    const why = this.state === 'error' ? `not ready (error: ${this.error ?? 'unknown'})` : `not ready (${this.state})`;
-    throw new UpstreamCallError('not-ready', this.name, why, tool);
+    throw this.notReady(tool);
+  }
+
+  private notReady(tool?: string): UpstreamCallError {
+    const why = this.state === 'error' ? `not ready (error: ${this.error ?? 'unknown'})` : `not ready (${this.state}${this.error ? `: ${this.error}` : ''})`;
+    return new UpstreamCallError('not-ready', this.name, why, tool);
   }
 
   private callFailed(session: Session, error: unknown, timeoutMs: number, signal?: AbortSignal, tool?: string, what?: string): UpstreamCallError {
@@ -385,6 +456,8 @@ export class UpstreamConnection {
 
   private setState(state: UpstreamState): void {
     this.state = state;
+    if (state === 'ready') this.armIdle();
+    for (const waiter of [...this.stateWaiters]) waiter();
     this.opts.onChange('state');
   }
 

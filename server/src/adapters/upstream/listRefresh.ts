@@ -25,11 +25,16 @@ export class ListRefresh {
     this.timer = setTimeout(() => void this.fire(), this.delayMs);
   }
 
-  dispose(): void {
-    this.disposed = true;
+  /** Drops a scheduled re-list (the session it was for is gone); later requests work again. */
+  cancel(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.dirty = false;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancel();
   }
 
   private async fire(): Promise<void> {

@@ -22,7 +22,16 @@ import { errorMessage } from '../../core/errorMessage';
 
 export * from './types';
 
+/** How the pool runs the servers it is given. */
+export interface ServerLifecycle {
+  /** Servers registered without starting them: the first call starts them (lazy start). */
+  deferred?: ReadonlySet<string>;
+  /** Stop a server after this long without a call; undefined: never. */
+  idleTimeoutMs?: number;
+}
+
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const START_WAIT_MARGIN_MS = 1000;
 const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: '0.1.0' };
 
 export class UpstreamPool {
@@ -38,12 +47,24 @@ export class UpstreamPool {
 
   /**
    * Reconciles to exactly this set: starts new servers, stops removed ones, restarts changed
-   * ones (by fingerprint). Resolves once every server has settled once (ready or error).
+   * ones (by fingerprint); servers whose definition did not change are left alone. Servers in
+   * `deferred` are only registered (state 'stopped'): the first call starts them. Reconciliations
+   * run one after another but never wait for a server to connect, so a hanging server cannot hold
+   * up the next one; the promise resolves once every server started here has settled once.
    */
-  setServers(servers: ServerConfig[]): Promise<void> {
-    const run = this.queue.then(() => this.reconcile(servers));
-    this.queue = run.catch(() => undefined);
-    return run;
+  setServers(servers: ServerConfig[], lifecycle: ServerLifecycle = {}): Promise<void> {
+    const run = this.queue.then(() => this.reconcile(servers, lifecycle));
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run.then((started) => Promise.all(started.map((c) => c.firstSettled())).then(() => undefined));
+  }
+
+  /** Resolves once every server that is starting now has settled once (ready or error). */
+  async whenSettled(): Promise<void> {
+    await this.queue;
+    await Promise.all([...this.connections.values()].map((c) => c.firstSettled()));
   }
 
   statuses(): UpstreamStatus[] {
@@ -51,6 +72,10 @@ export class UpstreamPool {
   }
   tools(): UpstreamTool[] {
     return [...this.connections.values()].flatMap((c) => c.tools());
+  }
+  /** What one server lists now (the same array until its list changes); empty when unknown. */
+  toolsOf(server: string): readonly UpstreamTool[] {
+    return this.connections.get(server)?.tools() ?? [];
   }
   prompts(): UpstreamPrompt[] {
     return [...this.connections.values()].flatMap((c) => c.prompts());
@@ -64,7 +89,11 @@ export class UpstreamPool {
    * cancellation and disconnects throw UpstreamCallError naming server and tool.
    */
   async callTool(server: string, name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
-    return this.connection(server, name).callTool(name, args, opts);
+    const connection = this.connection(server, name);
+    // A server that is starting (or stopped, under lazy start) is waited for, within the connect
+    // timeout; the margin lets a start that fails at its own deadline report its real reason.
+    if (!connection.isReady) await connection.whenReady(this.options.connectTimeoutMs + START_WAIT_MARGIN_MS, opts.signal, name);
+    return connection.callTool(name, args, opts);
   }
 
   async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
@@ -99,8 +128,8 @@ export class UpstreamPool {
     return connection;
   }
 
-  private async reconcile(servers: ServerConfig[]): Promise<void> {
-    if (this.closed) return;
+  private async reconcile(servers: ServerConfig[], lifecycle: ServerLifecycle): Promise<UpstreamConnection[]> {
+    if (this.closed) return [];
     const wanted = new Map<string, ServerConfig>();
     for (const s of servers) {
       if (wanted.has(s.name)) this.options.log.warn(`[${s.name}] declared twice; the first declaration is used`);
@@ -108,13 +137,21 @@ export class UpstreamPool {
     }
     const stale = [...this.connections.values()].filter((c) => wanted.get(c.name)?.fingerprint !== c.config.fingerprint);
     await Promise.all(stale.map((c) => this.remove(c)));
+    const started: UpstreamConnection[] = [];
     for (const config of wanted.values()) {
-      if (this.connections.has(config.name)) continue;
-      const connection = this.create(config);
-      this.connections.set(config.name, connection);
-      void connection.start();
+      let connection = this.connections.get(config.name);
+      if (!connection) {
+        connection = this.create(config);
+        this.connections.set(config.name, connection);
+        if (lifecycle.deferred?.has(config.name)) this.changes.fire({ server: config.name, kind: 'state' });
+        else {
+          void connection.start();
+          started.push(connection);
+        }
+      }
+      connection.setIdleTimeout(lifecycle.idleTimeoutMs);
     }
-    await Promise.all([...this.connections.values()].map((c) => c.firstSettled()));
+    return started;
   }
 
   private async remove(connection: UpstreamConnection): Promise<void> {

@@ -1,0 +1,61 @@
+/**
+ * The last catalog each server listed, on disk, keyed by the fingerprint of the definition it
+ * was listed from. The gateway answers find_tools from it right after start while the servers
+ * connect, lazy start leaves servers with a cached catalog stopped until their first call, and
+ * `mcp-lens search` answers without starting anything. It is a cache, never the truth: an entry
+ * only stands for a server whose definition is unchanged, and the file is replaced whole (temp
+ * file + rename), so a reader never sees half of one.
+ */
+import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from './atomicFile';
+import type { UpstreamTool } from './upstream/types';
+
+/** What one server listed the last time it was up (or why it failed). */
+export interface CachedServer {
+  /** Fingerprint of the definition the tools were listed from. */
+  fingerprint: string;
+  /** Epoch ms of the listing. */
+  listedAt: number;
+  /** As the server listed them: include/exclude and naming apply on top, as for live tools. */
+  tools: UpstreamTool[];
+  /** Set when the server failed to start then; it has no tools here. */
+  failed?: string;
+}
+
+export interface CatalogCacheFile {
+  version: 2;
+  servers: Record<string, CachedServer>;
+}
+
+export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, JSON.stringify(cache), 0o600);
+}
+
+/**
+ * The cached servers; empty when there is no cache or it is not one we can read. In the CLI the
+ * file sits in the workspace, which a repository could ship: only a regular file is read (no
+ * symlink, no FIFO), and only well-formed tools of the server they are filed under are kept.
+ */
+export function readCatalogCache(path: string): Record<string, CachedServer> {
+  try {
+    if (!lstatSync(path).isFile()) return {};
+    const c = JSON.parse(readFileSync(path, 'utf8')) as Partial<CatalogCacheFile>;
+    if (c.version !== 2 || !c.servers || typeof c.servers !== 'object') return {};
+    const out: Record<string, CachedServer> = {};
+    for (const [name, s] of Object.entries(c.servers)) {
+      if (!s || typeof s.fingerprint !== 'string' || typeof s.listedAt !== 'number' || !Array.isArray(s.tools)) continue;
+      const tools = s.tools.filter((t) => isTool(t) && t.server === name);
+      out[name] = { fingerprint: s.fingerprint, listedAt: s.listedAt, tools, ...(typeof s.failed === 'string' && { failed: s.failed }) };
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+function isTool(t: unknown): t is UpstreamTool {
+  const x = t as Partial<UpstreamTool> | null;
+  return !!x && typeof x.name === 'string' && typeof x.server === 'string' && !!x.inputSchema && typeof x.inputSchema === 'object';
+}

@@ -1,0 +1,98 @@
+/**
+ * What each server listed the last time it was up, kept across runs (adapters/catalogCacheFile)
+ * and keyed by the fingerprint of its definition. It lets the catalog hold a server's tools
+ * before it is connected (right after start, while it starts, while lazily stopped), and the
+ * live listing replaces it as soon as the server is up. Writes are coalesced.
+ */
+import type { ServerConfig } from '../core/config/types';
+import type { Logger } from '../core/logger';
+import type { UpstreamTool } from '../adapters/upstream/types';
+import { readCatalogCache, writeCatalogCache, type CachedServer } from '../adapters/catalogCacheFile';
+import { errorMessage } from '../core/errorMessage';
+
+/** How long after the last change the cache is written (the catalog settles in bursts at start). */
+const WRITE_DELAY_MS = 1000;
+
+export class KnownCatalog {
+  private readonly servers: Record<string, CachedServer>;
+  /** JSON of each live list seen, so an unchanged relisting is recognised at the cost of one stringify. */
+  private readonly jsonOf = new WeakMap<readonly UpstreamTool[], string>();
+  private timer: NodeJS.Timeout | undefined;
+  private configured: ReadonlySet<string> = new Set();
+
+  constructor(
+    private readonly file: string,
+    private readonly log: Logger,
+  ) {
+    this.servers = readCatalogCache(file);
+  }
+
+  /** The last listing of exactly this definition, if there is one (failed ones included). */
+  entry(config: ServerConfig): CachedServer | undefined {
+    const s = this.servers[config.name];
+    return s && s.fingerprint === config.fingerprint ? s : undefined;
+  }
+
+  /** Cached tools of this definition; undefined when none are known (or it had failed). */
+  tools(config: ServerConfig): readonly UpstreamTool[] | undefined {
+    const s = this.entry(config);
+    return s && s.failed === undefined ? s.tools : undefined;
+  }
+
+  /**
+   * Records what a server listed now and returns the list to use: the cached array itself
+   * when the content is the same, so the catalog sees nothing new and nothing is rebuilt.
+   */
+  listed(config: ServerConfig, tools: readonly UpstreamTool[]): readonly UpstreamTool[] {
+    const known = this.tools(config);
+    if (known && (known === tools || this.json(known) === this.json(tools))) return known;
+    this.servers[config.name] = { fingerprint: config.fingerprint, listedAt: Date.now(), tools: [...tools] };
+    this.jsonOf.set(this.servers[config.name]!.tools, this.json(tools));
+    this.scheduleWrite();
+    return this.servers[config.name]!.tools;
+  }
+
+  /** A server that failed before ever listing this definition is remembered as failed. */
+  failed(config: ServerConfig, reason: string): void {
+    if (this.entry(config)) return;
+    this.servers[config.name] = { fingerprint: config.fingerprint, listedAt: Date.now(), tools: [], failed: reason };
+    this.scheduleWrite();
+  }
+
+  /** Servers still configured (approved or not): the cache keeps only theirs. */
+  setConfigured(names: ReadonlySet<string>): void {
+    this.configured = names;
+  }
+
+  /** Writes pending changes now (on close). */
+  flush(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.write();
+  }
+
+  private json(tools: readonly UpstreamTool[]): string {
+    let j = this.jsonOf.get(tools);
+    if (j === undefined) this.jsonOf.set(tools, (j = JSON.stringify(tools)));
+    return j;
+  }
+
+  private scheduleWrite(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.write();
+    }, WRITE_DELAY_MS);
+    this.timer.unref();
+  }
+
+  private write(): void {
+    const servers = Object.fromEntries(Object.entries(this.servers).filter(([name]) => this.configured.has(name)));
+    try {
+      writeCatalogCache(this.file, { version: 2, servers });
+    } catch (err) {
+      this.log.debug(`catalog cache ${this.file} not written (${errorMessage(err)})`);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/** How a LensApp is set up by each front door (the sidecar, each CLI command, tests, benches). */
+import type { McpLensSettings } from '../../../protocol/settings';
+import type { Logger } from '../core/logger';
+import type { ToolIndex } from '../core/search/types';
+import type { UpstreamPoolOptions } from '../adapters/upstream/pool';
+
+export interface LensAppOptions {
+  workspaceFolder: string;
+  /** Folder for the tool index and usage data (CLI: <workspace>/.mcp-lens, editor: workspace storage). */
+  storageDir: string;
+  settings: McpLensSettings;
+  /** A config file named by the user (`--config`): read alone, and approved by naming it. */
+  configFile?: string;
+  /** Workspace Trust: false starts nothing from workspace configuration. */
+  trusted: boolean;
+  /** server name → approved fingerprint. */
+  approvals: Record<string, string>;
+  /** `--trust`: approve every server found. */
+  autoApprove: boolean;
+  inputs: Record<string, string>;
+  log: Logger;
+  /** Replaces the index built from settings (tests, benchmarks). */
+  index?: ToolIndex;
+  /** Where usage is recorded; defaults to <storageDir>/usage. */
+  usageDir?: string;
+  /**
+   * Leave every server whose catalog is cached (or which failed last time) stopped and answer
+   * from the cache (`mcp-lens search`); the others are started to list their tools, and a call
+   * starts its server.
+   */
+  preferCachedCatalog?: boolean;
+  /**
+   * Whether start() (and approve, setInputs, reindex…) wait until every server they started
+   * settled once. True by default (one-shot CLI commands); the sidecar and `serve` answer at
+   * once from the cached catalog and let servers connect in the background.
+   */
+  waitForServers?: boolean;
+  /** Watch the config files and apply their changes as they happen (the sidecar, `serve`). */
+  watch?: boolean;
+  /**
+   * State the CLI keeps in files (settings in .vscode/settings.json, the approval store): with
+   * `watch`, these files are watched too and `read` again when one changes, so approving a
+   * server with `mcp-lens tools` in another terminal starts it in a running `serve`.
+   */
+  fileState?: { files: string[]; read(): { settings: McpLensSettings; approvals: Record<string, string> } };
+  /**
+   * Running inside VS Code, which starts `.vscode/mcp.json` servers itself: such servers are
+   * then marked as duplicates. The CLI cannot know whether an editor is open, so it does not.
+   */
+  insideEditor?: boolean;
+  pool?: Partial<UpstreamPoolOptions>;
+  env?: Record<string, string | undefined>;
+}
+
