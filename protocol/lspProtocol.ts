@@ -13,6 +13,7 @@ import type {
   ToolCallOutcome,
   ToolSummary,
 } from './model';
+import { RequestType } from 'vscode-languageserver-protocol';
 import type { McpLensSettings } from './settings';
 
 /** Passed as `initializationOptions` when the client starts the sidecar. */
@@ -27,6 +28,12 @@ export interface SidecarInitOptions {
   approvals: Record<string, string>;
   /** `${input:id}` values from SecretStorage. */
   inputs: Record<string, string>;
+  /**
+   * The gateway's launch details, kept by the client across sidecar restarts so the MCP server
+   * definition VS Code holds stays valid: the bearer token, and the port the last sidecar
+   * listened on (tried first; any free port when it is taken).
+   */
+  gateway?: { token: string; port?: number };
 }
 
 // client → server requests
@@ -123,3 +130,14 @@ export type ConfigProblemInfo = ConfigProblem;
 export interface ConfigProblemsParams {
   problems: ConfigProblemInfo[];
 }
+
+/**
+ * client → server: hold reloads of config files while the client edits several of them as one
+ * change ("Move into MCP Lens" writes settings and .vscode/mcp.json), then apply the result
+ * once on release, so no half-edited state (a server declared twice) is ever loaded. A hold
+ * the client never releases ends by itself after a few seconds.
+ */
+export interface HoldReloadsParams {
+  hold: boolean;
+}
+export const HoldReloadsRequest = new RequestType<HoldReloadsParams, null, void>('mcpLens/holdReloads');

@@ -21,6 +21,8 @@ export interface DashboardRequests {
   search: { params: { query: string; limit?: number; server?: string }; result: SearchResponse };
   listServers: { params: NoParams; result: ServerStatus[] };
   restartServer: { params: { name: string }; result: ActionResult };
+  /** Asks the user to approve a server that waits for approval (VS Code: its modal prompt). */
+  approveServer: { params: { name: string }; result: ActionResult };
   stats: { params: NoParams; result: LensStats };
   indexStatus: { params: NoParams; result: IndexStatus };
   /** Tries a tool by its client-safe name. Tool errors come back as `isError`, not as a failed request. */
@@ -77,6 +79,7 @@ export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
   'search',
   'listServers',
   'restartServer',
+  'approveServer',
   'stats',
   'indexStatus',
   'callTool',

@@ -16,6 +16,7 @@ const commands = [
   cmd('mcpLens.forgetInputs', 'Forget Inputs'),
   cmd('mcpLens.moveDuplicates', 'Move Duplicate Servers into MCP Lens'),
   cmd('mcpLens.approveServers', 'Approve Servers'),
+  cmd('mcpLens.listServers', 'List Servers', '$(server)'),
   cmd('mcpLens.clearUsage', 'Clear Usage Data'),
 ];
 
@@ -160,7 +161,10 @@ const fields = {
   keywords: ['mcp', 'model context protocol', 'tools', 'agent', 'copilot', 'tool search', 'tokens', 'ollama'],
   repository: { type: 'git', url: 'https://github.com/mcp-lens/mcp-lens.git' },
   galleryBanner: { color: '#1e2a38', theme: 'dark' },
-  activationEvents: ['workspaceContains:.vscode/mcp.json', 'workspaceContains:.mcp.json', 'onStartupFinished'],
+  // Only where the folder has an MCP configuration; commands activate on their own (VS Code
+  // adds onCommand events). Activation by VS Code's MCP discovery (onMcpServerDefinitionProvider,
+  // implied by the contribution) finds no configuration and starts no sidecar (extension.ts).
+  activationEvents: ['workspaceContains:.vscode/mcp.json', 'workspaceContains:.mcp.json', 'workspaceContains:.cursor/mcp.json'],
   capabilities: {
     untrustedWorkspaces: {
       supported: 'limited',

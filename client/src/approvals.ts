@@ -11,16 +11,19 @@ const KEY = 'mcpLens.approvals';
 
 type Pending = ApprovalNeededParams['servers'];
 
-export class Approvals {
+export class Approvals implements vscode.Disposable {
   private pending: Pending = [];
-  /** Fingerprints refused this session: not asked again until "Approve Servers" is run. */
+  /** Fingerprints refused this session: not asked again until the user asks to approve. */
   private readonly refused = new Set<string>();
-  private prompting = false;
+  private promptOpen = false;
+  private readonly changes = new vscode.EventEmitter<void>();
+  /** Fires when the servers waiting for approval change or a prompt opens or closes. */
+  readonly onDidChange = this.changes.event;
 
   constructor(
     private readonly state: vscode.Memento,
-    /** Test-only: approve without asking (the e2e test sets MCP_LENS_E2E_AUTO_APPROVE). */
-    private readonly autoApprove: boolean,
+    /** Test-only: servers approved without asking (the e2e test sets MCP_LENS_E2E_AUTO_APPROVE). */
+    private readonly autoApprove: (name: string) => boolean,
   ) {}
 
   all(): Record<string, string> {
@@ -32,22 +35,36 @@ export class Approvals {
     return this.pending;
   }
 
+  /** Whether the approval prompt is open now. */
+  get prompting(): boolean {
+    return this.promptOpen;
+  }
+
   /** Handles `mcpLens/approvalNeeded`; true when approvals changed and must be sent on. */
   async onNeeded(params: ApprovalNeededParams): Promise<boolean> {
     this.pending = params.servers;
+    this.changes.fire();
     const ask = params.servers.filter((s) => !this.refused.has(s.fingerprint));
     if (ask.length === 0) return false;
     return this.prompt(ask);
   }
 
-  /** The "Approve Servers" command: asks again, including servers refused earlier. */
-  async promptAll(): Promise<boolean> {
-    this.refused.clear();
-    if (this.pending.length === 0) {
-      void vscode.window.showInformationMessage('MCP Lens: no server is waiting for approval.');
+  /**
+   * "Approve Servers" (the command, the status bar item, List Servers, the dashboard): asks
+   * again, refused servers included; `names` narrows it to some of them.
+   */
+  async promptAll(names?: readonly string[]): Promise<boolean> {
+    const servers = this.pending.filter((s) => !names || names.includes(s.name));
+    for (const s of servers) this.refused.delete(s.fingerprint);
+    if (servers.length === 0) {
+      void vscode.window.showInformationMessage(names ? `MCP Lens: ${names.join(', ')} is not waiting for approval.` : 'MCP Lens: no server is waiting for approval.');
       return false;
     }
-    return this.prompt(this.pending);
+    return this.prompt(servers);
+  }
+
+  dispose(): void {
+    this.changes.dispose();
   }
 
   async clear(): Promise<void> {
@@ -55,12 +72,19 @@ export class Approvals {
   }
 
   private async prompt(servers: Pending): Promise<boolean> {
-    if (this.prompting) return false;
-    this.prompting = true;
+    if (this.promptOpen) return false;
+    this.promptOpen = true;
+    this.changes.fire();
     try {
-      const allow = this.autoApprove || (await this.ask(servers));
+      const allow = servers.every((s) => this.autoApprove(s.name)) || (await this.ask(servers));
       if (!allow) {
         for (const s of servers) this.refused.add(s.fingerprint);
+        void vscode.window
+          .showInformationMessage(
+            `MCP Lens: ${servers.map((s) => s.name).join(', ')} not started. Approve ${servers.length === 1 ? 'it' : 'them'} later from the status bar, "MCP Lens: List Servers" or the dashboard.`,
+            'Approve Now',
+          )
+          .then((pick) => pick && vscode.commands.executeCommand('mcpLens.approveServers'));
         return false;
       }
       const next = this.all();
@@ -69,7 +93,8 @@ export class Approvals {
       this.pending = this.pending.filter((p) => next[p.name] !== p.fingerprint);
       return true;
     } finally {
-      this.prompting = false;
+      this.promptOpen = false;
+      this.changes.fire();
     }
   }
 

@@ -37,6 +37,8 @@ export interface DashboardBackend {
   readonly onDidChangeLens: vscode.Event<StateChangedParams>;
   /** Every `mcpLens/pullProgress`. */
   readonly onPullProgress: vscode.Event<PullProgressParams>;
+  /** Asks the user (VS Code's modal prompt) to approve a server that waits for approval. */
+  approveServer?(name: string): Promise<void>;
 }
 
 let current: vscode.WebviewPanel | undefined;
@@ -93,6 +95,7 @@ export function sidecarHandlers(sidecar: DashboardBackend): DashboardHandlers {
     search: (p) => searchWithSchemas(sidecar, { query: String(p.query), limit: p.limit, server: p.server }),
     listServers: () => sidecar.request<ServersResult>(ServersRequestMethod),
     restartServer: (p) => settle(sidecar.request<unknown>(RestartServerRequestMethod, { name: String(p.name) })),
+    approveServer: (p) => settle(sidecar.approveServer ? sidecar.approveServer(String(p.name)) : Promise.reject(new Error('approving is not available here'))),
     stats: () => sidecar.request<StatsResult>(StatsRequestMethod),
     indexStatus: () => sidecar.request<IndexStatusResult>(IndexStatusRequestMethod),
     callTool: (p) => sidecar.request<CallToolResultPayload>(CallToolRequestMethod, { name: String(p.name), arguments: p.arguments } satisfies CallToolParams),

@@ -1,14 +1,20 @@
 /**
- * Servers MCP Lens aggregates from .vscode/mcp.json are also started by VS Code itself, so
- * their tools reach the agent twice and every process runs twice. This explains that once and
- * offers the command that moves those entries into `mcpLens.servers` (workspace settings):
- * backup first, modal confirmation, then a comment-preserving edit of mcp.json.
+ * Servers MCP Lens aggregates from .vscode/mcp.json are also offered by VS Code itself (its MCP
+ * list shows them, and it starts them when its agent wants their tools), so their tools can
+ * reach the agent twice. This explains that once — after the approval prompt has been answered,
+ * and counting only duplicates that actually work under MCP Lens — and offers the command that
+ * moves those entries into `mcpLens.servers` (workspace settings): backup first, modal
+ * confirmation, then settings and a comment-preserving edit of mcp.json applied by the sidecar
+ * as one change.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { HoldReloadsRequest, type HoldReloadsParams } from '../../protocol/lspProtocol';
 import { plural } from '../../protocol/figureText';
-import type { ServerStatus } from '../../protocol/model';
+import type { Approvals } from './approvals';
+import { duplicateServers } from './duplicateServers';
 import { extractServers } from './mcpJsonEdit';
+import type { ExtensionServices } from './services';
 import type { Sidecar } from './sidecar';
 
 const DONT_SHOW = 'mcpLens.duplicates.dontShow';
@@ -16,22 +22,22 @@ const MOVE = 'Move into MCP Lens';
 const HOW = 'How to turn them off';
 const NEVER = "Don't show again";
 
-export function duplicateServers(servers: readonly ServerStatus[]): ServerStatus[] {
-  return servers.filter((s) => s.source === 'vscode-mcp-json' && s.alsoStartedByEditor !== false);
-}
-
 /** Watches the sidecar's server list and explains duplicates once per session (or never again). */
-export function watchDuplicates(context: vscode.ExtensionContext, sidecar: Sidecar): vscode.Disposable {
+export function watchDuplicates(context: vscode.ExtensionContext, sidecar: Sidecar, approvals: Approvals): vscode.Disposable {
   let explained = false;
-  return sidecar.onDidChangeLens((state) => {
-    if (explained || context.workspaceState.get<boolean>(DONT_SHOW)) return;
-    const dups = duplicateServers(state.servers);
+  const check = (): void => {
+    const state = sidecar.lens;
+    if (!state || explained || context.workspaceState.get<boolean>(DONT_SHOW)) return;
+    // The approval prompt comes first; the notice is about servers that run.
+    if (approvals.prompting) return;
+    const dups = duplicateServers(state.servers, { working: true });
     if (dups.length === 0) return;
     explained = true;
     const names = dups.map((s) => s.name).join(', ');
+    const verb = dups.length === 1 ? 'lists it too and starts it' : 'lists them too and starts them';
     void vscode.window
       .showInformationMessage(
-        `MCP Lens aggregates ${plural(dups.length, 'server')} from .vscode/mcp.json (${names}) that VS Code also starts itself, so the agent sees their tools twice.`,
+        `MCP Lens serves ${plural(dups.length, 'server')} from .vscode/mcp.json (${names}). VS Code ${verb} when its agent wants their tools, so the agent may see those tools twice.`,
         MOVE,
         HOW,
         NEVER,
@@ -41,7 +47,8 @@ export function watchDuplicates(context: vscode.ExtensionContext, sidecar: Sidec
         if (pick === HOW) await explainTurningOff();
         if (pick === NEVER) await context.workspaceState.update(DONT_SHOW, true);
       });
-  });
+  };
+  return vscode.Disposable.from(sidecar.onDidChangeLens(check), approvals.onDidChange(check));
 }
 
 async function explainTurningOff(): Promise<void> {
@@ -56,20 +63,20 @@ async function explainTurningOff(): Promise<void> {
 }
 
 /** The "Move Duplicate Servers into MCP Lens" command. */
-export async function moveDuplicates(sidecar: Sidecar): Promise<void> {
-  const dups = duplicateServers(sidecar.lens?.servers ?? []);
-  const files = [...new Set(dups.map((s) => s.sourceFile))];
+export async function moveDuplicates(s: ExtensionServices): Promise<void> {
+  const dups = duplicateServers(s.sidecar.lens?.servers ?? []);
+  const files = [...new Set(dups.map((d) => d.sourceFile))];
   if (dups.length === 0 || files.length === 0) {
-    void vscode.window.showInformationMessage('MCP Lens: no server from .vscode/mcp.json is started twice.');
+    void vscode.window.showInformationMessage('MCP Lens: no server from .vscode/mcp.json is offered twice.');
     return;
   }
   for (const file of files) {
-    const names = dups.filter((s) => s.sourceFile === file).map((s) => s.name);
-    await moveFrom(file, names);
+    const names = dups.filter((d) => d.sourceFile === file).map((d) => d.name);
+    await moveFrom(s, file, names);
   }
 }
 
-async function moveFrom(file: string, names: string[]): Promise<void> {
+async function moveFrom(s: ExtensionServices, file: string, names: string[]): Promise<void> {
   const uri = vscode.Uri.file(file);
   const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   const extraction = extractServers(text, names);
@@ -89,10 +96,20 @@ async function moveFrom(file: string, names: string[]): Promise<void> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const backup = vscode.Uri.file(`${file}.bak-${stamp}`);
   await vscode.workspace.fs.copy(uri, backup, { overwrite: false });
-  const config = vscode.workspace.getConfiguration('mcpLens', folder?.uri);
-  const current = config.inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {};
-  const target = folder && (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
-  await config.update('servers', { ...current, ...extraction.entries }, target);
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(extraction.text));
+  // Two files change; the sidecar holds its reloads until both are written and then loads the
+  // result once, so it never sees a server declared in both (or in neither) in between.
+  const hold = (p: HoldReloadsParams) => s.sidecar.request<null>(HoldReloadsRequest.method, p).catch(() => null);
+  await hold({ hold: true });
+  try {
+    // Settings first: if writing mcp.json then fails, nothing is lost (the entries are in both).
+    const config = vscode.workspace.getConfiguration('mcpLens', folder?.uri);
+    const current = config.inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {};
+    const target = folder && (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+    await config.update('servers', { ...current, ...extraction.entries }, target);
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(extraction.text));
+    await s.pushSettings();
+  } finally {
+    await hold({ hold: false });
+  }
   void vscode.window.showInformationMessage(`MCP Lens: moved ${moved.join(', ')} into mcpLens.servers. Backup: ${path.basename(backup.fsPath)}.`);
 }

@@ -1,8 +1,11 @@
 /**
  * The extension's composition root: builds one context (log, sidecar, secrets, approvals),
  * registers commands, the MCP server definition provider and the feedback surfaces, and starts
- * the sidecar. Activation failure is shown, logged and rethrown.
+ * the sidecar — only where there is MCP configuration to aggregate (or when a command or VS
+ * Code's MCP support asks for MCP Lens): otherwise it stays dormant and costs nothing.
+ * Activation failure is shown, logged and rethrown.
  */
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
   ApprovalNeededNotificationMethod,
@@ -22,6 +25,7 @@ import { watchDuplicates } from './duplicates';
 import { registerE2eHooks } from './e2eHooks';
 import { trackIndexProgress } from './indexProgress';
 import { InputStore } from './inputStore';
+import { hasMcpConfiguration, watchForConfiguration } from './mcpConfigPresence';
 import { registerMcpProvider } from './mcpProvider';
 import { ReadOnlyDocuments } from './readOnlyDocuments';
 import type { ExtensionServices } from './services';
@@ -55,6 +59,8 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const approvals = new Approvals(context.workspaceState, e2eAutoApprove());
   const storage = context.storageUri ?? context.globalStorageUri;
   await vscode.workspace.fs.createDirectory(storage);
+  // The gateway's token and port outlive sidecar restarts, so VS Code's server definition does.
+  const gateway: { token: string; port?: number } = { token: randomBytes(32).toString('base64url') };
   const initOptions = (): SidecarInitOptions => ({
     storageDir: storage.fsPath,
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
@@ -62,6 +68,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     trusted: vscode.workspace.isTrusted,
     approvals: approvals.all(),
     inputs: inputs.all(),
+    gateway: { ...gateway },
   });
   const sidecar = new Sidecar({ serverModule: context.asAbsolutePath('dist/server.js'), log, initOptions });
   const docs = new ReadOnlyDocuments();
@@ -71,7 +78,15 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     const params: UpdateSettingsParams = { settings: o.settings, approvals: o.approvals, inputs: o.inputs, trusted: o.trusted };
     await sidecar.notify(UpdateSettingsNotificationMethod, params);
   };
-  const s: ExtensionServices = { context, log, sidecar, inputs, approvals, docs, pushSettings };
+  let started: Promise<void> | undefined;
+  const ensureStarted = (): Promise<void> => {
+    started ??= sidecar.start().catch((err: unknown) => {
+      started = undefined;
+      void vscode.window.showErrorMessage(`MCP Lens: the sidecar did not start: ${errorText(err)}`, 'Show Logs').then((p) => p && log.show());
+    });
+    return started;
+  };
+  const s: ExtensionServices = { context, log, sidecar, inputs, approvals, docs, pushSettings, ensureStarted };
 
   sidecar.onNotification<ApprovalNeededParams>(ApprovalNeededNotificationMethod, (p) => {
     void approvals.onNeeded(p).then(async (changed) => {
@@ -88,37 +103,61 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     log.info(`sidecar ${state}`);
     if (state !== 'running') diagnostics.clear();
   });
+  sidecar.onDidChangeGateway((info) => {
+    const port = info ? Number(new URL(info.url).port) : undefined;
+    if (port) gateway.port = port;
+  });
 
   context.subscriptions.push(
     sidecar,
     docs,
     diagnostics,
+    approvals,
     ...registerCommands(s),
-    registerMcpProvider(sidecar),
-    createStatusBar(sidecar),
+    registerMcpProvider(sidecar, ensureStarted),
+    createStatusBar(sidecar, approvals),
     trackIndexProgress(sidecar),
-    watchDuplicates(context, sidecar),
+    watchDuplicates(context, sidecar, approvals),
     registerE2eHooks(s),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const kind = changeKind(e);
+      if (!started) {
+        if (kind !== 'none') void wakeIfConfigured();
+        return;
+      }
       if (kind === 'restart') void sidecar.restart().catch((err: unknown) => log.error(`restart after a settings change: ${errorText(err)}`));
       else if (kind === 'update') void pushSettings();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void pushSettings()),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => void sidecar.restart()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => (started ? void sidecar.restart() : void wakeIfConfigured())),
   );
 
   // Activation does not wait for the sidecar: the status bar and the provider follow its state.
-  sidecar.start().catch((err: unknown) => {
-    void vscode.window.showErrorMessage(`MCP Lens: the sidecar did not start: ${errorText(err)}`, 'Show Logs').then((p) => p && log.show());
-  });
+  const wakeIfConfigured = async (): Promise<void> => {
+    if (started || !(await hasMcpConfiguration(readSettings()))) return;
+    dormant.dispose();
+    void ensureStarted();
+  };
+  const dormant = watchForConfiguration(readSettings(), () => void wakeIfConfigured());
+  context.subscriptions.push(dormant);
+  if (await hasMcpConfiguration(readSettings())) {
+    dormant.dispose();
+    void ensureStarted();
+  } else {
+    log.info('no MCP configuration in this window (.vscode/mcp.json, .mcp.json, mcpLens.servers): MCP Lens waits until one appears or a command needs it');
+  }
   return s;
 }
 
 /**
  * Test-only: the end-to-end test sets both variables so servers in its fixture workspace start
- * without the modal approval prompt. Both are needed, so a stray one does nothing.
+ * without the modal approval prompt: `1` approves every server, a comma-separated list only
+ * those (the others get the real prompt). Both are needed, so a stray one does nothing.
  */
-function e2eAutoApprove(): boolean {
-  return process.env.MCP_LENS_E2E_AUTO_APPROVE === '1' && !!process.env.MCP_LENS_E2E_OUT;
+function e2eAutoApprove(): (name: string) => boolean {
+  const value = process.env.MCP_LENS_E2E_AUTO_APPROVE;
+  if (!value || !process.env.MCP_LENS_E2E_OUT) return () => false;
+  if (value === '1') return () => true;
+  const names = new Set(value.split(',').map((n) => n.trim()));
+  return (name) => names.has(name);
 }

@@ -11,6 +11,7 @@
 import type * as vscode from 'vscode';
 
 const PREFIX = /^\[(Error|Warn|Info|Debug|Trace|LSP)\s*- [^\]]*\]\s?/;
+const CLEAN_EXIT = /^Server process exited with code 0\.?$/;
 
 export function levelRoutingChannel(log: vscode.LogOutputChannel, options: { payloads: boolean } = { payloads: true }): vscode.OutputChannel {
   let pending = '';
@@ -24,7 +25,9 @@ export function levelRoutingChannel(log: vscode.LogOutputChannel, options: { pay
     }
     switch (m?.[1]) {
       case 'Error':
-        log.error(text);
+        // vscode-languageclient reports every exit as an error, a clean stop (code 0) included.
+        if (CLEAN_EXIT.test(text)) log.info(text);
+        else log.error(text);
         break;
       case 'Warn':
         log.warn(text);

@@ -1,20 +1,34 @@
 /**
  * Registers MCP Lens with VS Code as one MCP server (streamable HTTP on 127.0.0.1 with a bearer
- * token). The definition changes, and VS Code is told, whenever the sidecar's port, token or
- * catalog version changes; resolving waits for the sidecar so a start during a restart works.
+ * token). The definition, its version included, changes only when MCP Lens's own launch
+ * details (URL, token) do: VS Code restarts a server whose version changed, which would cancel
+ * the agent's running calls. What the catalog holds reaches VS Code as tools/list_changed.
+ * The extension keeps the token and port across sidecar restarts (extension.ts), so even a
+ * crashed sidecar comes back under the same definition. Resolving waits for the sidecar.
  */
 import * as vscode from 'vscode';
+import { launchVersion } from './launchVersion';
 import type { Sidecar } from './sidecar';
 
 export const MCP_PROVIDER_ID = 'mcpLens';
 export const MCP_SERVER_LABEL = 'MCP Lens';
 
-export function registerMcpProvider(sidecar: Sidecar): vscode.Disposable {
+export function registerMcpProvider(sidecar: Sidecar, ensureStarted: () => Promise<void>): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const onGateway = sidecar.onDidChangeGateway(() => changed.fire());
+  // Waking from dormant (a config file appeared): MCP Lens now has something to offer.
+  let listed = sidecar.state !== 'stopped';
+  const onState = sidecar.onDidChangeState((state) => {
+    if (!listed && state !== 'stopped') {
+      listed = true;
+      changed.fire();
+    }
+  });
   const provider: vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
+      // Dormant (no MCP configuration in this window): nothing to stand in front of.
+      if (!listed) return [];
       const info = sidecar.gateway;
       if (!info) {
         // Listed even before the sidecar is up so the user sees it; resolve fills in the address.
@@ -23,6 +37,7 @@ export function registerMcpProvider(sidecar: Sidecar): vscode.Disposable {
       return [definition(info)];
     },
     resolveMcpServerDefinition: async (server, token) => {
+      void ensureStarted();
       const ready = await sidecar.whenReady(token);
       const info = sidecar.gateway;
       if (!ready || !info) return undefined;
@@ -34,14 +49,9 @@ export function registerMcpProvider(sidecar: Sidecar): vscode.Disposable {
     },
   };
   const registration = vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
-  return vscode.Disposable.from(registration, onGateway, changed);
+  return vscode.Disposable.from(registration, onGateway, onState, changed);
 }
 
-function definition(info: { url: string; token: string; catalogVersion: string }): vscode.McpHttpServerDefinition {
-  return new vscode.McpHttpServerDefinition(
-    MCP_SERVER_LABEL,
-    vscode.Uri.parse(info.url),
-    { Authorization: `Bearer ${info.token}` },
-    info.catalogVersion,
-  );
+function definition(info: { url: string; token: string }): vscode.McpHttpServerDefinition {
+  return new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, launchVersion(info));
 }

@@ -14,4 +14,6 @@ export interface ExtensionServices {
   docs: ReadOnlyDocuments;
   /** Sends current settings, approvals, inputs and trust to the sidecar. */
   pushSettings(): Promise<void>;
+  /** Starts the sidecar if it is not started yet (the extension is dormant without MCP configuration). */
+  ensureStarted(): Promise<void>;
 }

@@ -69,7 +69,7 @@ export class Sidecar implements vscode.Disposable {
 
   /** Fires when the process starts, stops, crashes or gives up. */
   readonly onDidChangeState = this.stateEmitter.event;
-  /** Fires when the gateway's URL, token or catalog version changes. */
+  /** Fires when the gateway's URL or token changes (or it goes away with the sidecar). */
   readonly onDidChangeGateway = this.gatewayEmitter.event;
   /** Fires on every `mcpLens/stateChanged` (servers, index, stats). */
   readonly onDidChangeLens = this.lensEmitter.event;
@@ -208,7 +208,8 @@ export class Sidecar implements vscode.Disposable {
   private updateGateway(info: GatewayInfo | undefined): void {
     const old = this.gateway;
     this.gateway = info;
-    const changed = old?.url !== info?.url || old?.token !== info?.token || old?.catalogVersion !== info?.catalogVersion;
+    // Only the launch details count: catalog changes reach VS Code as tools/list_changed.
+    const changed = old?.url !== info?.url || old?.token !== info?.token;
     if (changed) this.gatewayEmitter.fire(info);
     if (info && this.isRunning) {
       const waiters = this.readyWaiters;

@@ -1,22 +1,37 @@
 /**
- * One status bar item: how many tools sit behind MCP Lens and the tokens saved, a spinner
- * while indexing, a warning background when a server or the sidecar is in trouble.
- * Click → the dashboard.
+ * The status bar: one item with how many tools sit behind MCP Lens and the tokens saved, a
+ * spinner while indexing, a warning background when a server or the sidecar is in trouble
+ * (click → the dashboard); and, while servers wait for approval, a second item that says so
+ * and approves them on click — a refused server can always be approved later from here.
  */
 import * as vscode from 'vscode';
 import type { StateChangedParams } from '../../protocol/lspProtocol';
+import type { Approvals } from './approvals';
 import type { Sidecar, SidecarState } from './sidecar';
 import { plural } from '../../protocol/figureText';
-import { formatTokens, statusSummary } from './statusText';
+import { approvalText, formatTokens, statusSummary } from './statusText';
 
-export function createStatusBar(sidecar: Sidecar): vscode.Disposable {
+export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mcpLens.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'MCP Lens';
   item.command = 'mcpLens.showDashboard';
-  const render = (): void => show(item, sidecar.state, sidecar.lens);
+  const waiting = vscode.window.createStatusBarItem('mcpLens.approvals', vscode.StatusBarAlignment.Left, 49);
+  waiting.name = 'MCP Lens: servers awaiting approval';
+  waiting.command = 'mcpLens.approveServers';
+  waiting.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+  const render = (): void => {
+    // Dormant (no MCP configuration): no status bar item at all.
+    if (sidecar.state === 'stopped' && !sidecar.lens) item.hide();
+    else item.show();
+    show(item, sidecar.state, sidecar.lens);
+    const text = sidecar.isRunning ? approvalText(approvals.waiting.map((s) => s.name)) : undefined;
+    if (!text || approvals.prompting) return waiting.hide();
+    waiting.text = text.text;
+    waiting.tooltip = text.tooltip;
+    waiting.show();
+  };
   render();
-  item.show();
-  return vscode.Disposable.from(item, sidecar.onDidChangeState(render), sidecar.onDidChangeLens(render));
+  return vscode.Disposable.from(item, waiting, sidecar.onDidChangeState(render), sidecar.onDidChangeLens(render), approvals.onDidChange(render));
 }
 
 function show(item: vscode.StatusBarItem, state: SidecarState, lens: StateChangedParams | undefined): void {

@@ -44,3 +44,12 @@ export function statusSummary(p: StateChangedParams): StatusSummary {
   const ariaLabel = `${lines.join('. ')}. Opens the MCP Lens dashboard.`;
   return { tools: p.stats.tools, servers: p.servers.length, indexing, problems, savedTokens, tooltipLines: lines, ariaLabel };
 }
+
+/** The approval item's text, or undefined when no server waits for approval. */
+export function approvalText(names: readonly string[]): { text: string; tooltip: string } | undefined {
+  if (names.length === 0) return undefined;
+  return {
+    text: `$(shield) ${plural(names.length, 'server')} awaiting approval`,
+    tooltip: `Not started until you approve ${names.length === 1 ? 'it' : 'them'}: ${names.join(', ')}. Click to review and approve.`,
+  };
+}

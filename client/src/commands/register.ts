@@ -5,10 +5,11 @@
 import * as vscode from 'vscode';
 import { plural } from '../../../protocol/figureText';
 import { ClearUsageRequestMethod, ReindexRequestMethod } from '../../../protocol/lspProtocol';
-import { showDashboard } from '../dashboardPanel';
+import { showDashboard, type DashboardBackend } from '../dashboardPanel';
 import { moveDuplicates } from '../duplicates';
 import type { ExtensionServices } from '../services';
 import { errorText } from '../sidecar';
+import { listServers } from './listServers';
 import { pullModel } from './pullModel';
 import { searchTools } from './searchTools';
 
@@ -16,12 +17,13 @@ type Handler = (s: ExtensionServices) => Promise<unknown>;
 
 const COMMANDS: Record<string, Handler> = {
   'mcpLens.searchTools': (s) => searchTools(s.sidecar, s.docs),
-  'mcpLens.showDashboard': async (s) => showDashboard(s.context, s.sidecar),
+  'mcpLens.showDashboard': async (s) => showDashboard(s.context, dashboardBackend(s)),
   'mcpLens.reindex': async (s) =>
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'MCP Lens: reindexing tools…' }, () =>
       s.sidecar.request(ReindexRequestMethod),
     ),
   'mcpLens.restartSidecar': async (s) => {
+    if (s.sidecar.state === 'stopped') return s.ensureStarted();
     await s.sidecar.restart();
     void vscode.window.showInformationMessage('MCP Lens: sidecar restarted.');
   },
@@ -32,10 +34,11 @@ const COMMANDS: Record<string, Handler> = {
     await s.pushSettings();
     void vscode.window.showInformationMessage(`MCP Lens: forgot ${plural(n, 'stored input value')}.`);
   },
-  'mcpLens.moveDuplicates': (s) => moveDuplicates(s.sidecar),
+  'mcpLens.moveDuplicates': (s) => moveDuplicates(s),
   'mcpLens.approveServers': async (s) => {
     if (await s.approvals.promptAll()) await s.pushSettings();
   },
+  'mcpLens.listServers': (s) => listServers(s),
   'mcpLens.clearUsage': async (s) => {
     const pick = await vscode.window.showWarningMessage('Clear MCP Lens usage data for this workspace?', { modal: true }, 'Clear');
     if (pick !== 'Clear') return;
@@ -44,10 +47,40 @@ const COMMANDS: Record<string, Handler> = {
   },
 };
 
+/** Commands that work without the sidecar; every other one starts it first (dormant → running). */
+const WITHOUT_SIDECAR = new Set(['mcpLens.showLogs', 'mcpLens.restartSidecar', 'mcpLens.forgetInputs']);
+
+/** What the dashboard panel talks to: the sidecar, plus approving through the editor's prompt. */
+function dashboardBackend(s: ExtensionServices): DashboardBackend {
+  return {
+    request: (method, params) => s.sidecar.request(method, params),
+    onDidChangeLens: s.sidecar.onDidChangeLens,
+    onPullProgress: s.sidecar.onPullProgress,
+    approveServer: async (name) => {
+      if (await s.approvals.promptAll([name])) await s.pushSettings();
+    },
+  };
+}
+
+/** Starts a dormant sidecar and waits (a bounded time) for a starting one; a failed one is left to say so. */
+async function startedAndReady(s: ExtensionServices): Promise<void> {
+  await s.ensureStarted();
+  if (s.sidecar.state !== 'starting') return;
+  const cancel = new vscode.CancellationTokenSource();
+  const timer = setTimeout(() => cancel.cancel(), 60_000);
+  try {
+    await s.sidecar.whenReady(cancel.token);
+  } finally {
+    clearTimeout(timer);
+    cancel.dispose();
+  }
+}
+
 export function registerCommands(s: ExtensionServices): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, handler]) =>
     vscode.commands.registerCommand(id, async () => {
       try {
+        if (!WITHOUT_SIDECAR.has(id)) await startedAndReady(s);
         await handler(s);
       } catch (err) {
         s.log.error(`${id}: ${errorText(err)}`);

@@ -56,6 +56,8 @@ export class LensApp implements Lens {
   private rebuildTimer: NodeJS.Timeout | undefined;
   /** Reloads after file changes run one after another. */
   private reloading: Promise<void> = Promise.resolve();
+  private paused = 0;
+  private changedWhilePaused = false;
   private closed = false;
 
   private constructor(
@@ -326,8 +328,31 @@ export class LensApp implements Lens {
     return this.composer.source(this.running, this.deferred);
   }
 
+  /** Holds reloads on file changes (a client editing several config files as one change). */
+  pauseReloads(): void {
+    this.paused++;
+  }
+
+  /** Ends a pause; true when a file changed meanwhile (the caller reloads, once). */
+  resumeReloads(): boolean {
+    if (this.paused > 0) this.paused--;
+    if (this.paused > 0 || !this.changedWhilePaused) return false;
+    this.changedWhilePaused = false;
+    return true;
+  }
+
+  /** Reads the configuration again now. */
+  reload(): Promise<void> {
+    this.reloadFromDisk();
+    return this.reloading;
+  }
+
   /** A watched file changed: reload (the CLI's settings and approvals too), one reload at a time. */
   private reloadFromDisk(): void {
+    if (this.paused > 0) {
+      this.changedWhilePaused = true;
+      return;
+    }
     this.reloading = this.reloading
       .then(async () => {
         if (this.closed) return;

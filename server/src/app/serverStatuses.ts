@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { ServerStatus } from '../../../protocol/model';
 import type { ConfigProblem, DisabledServer, ServerConfig } from '../core/config/types';
+import { describeServer } from '../core/config/describe';
 import type { UpstreamStatus } from '../adapters/upstream/pool';
 
 export interface HeldServer {
@@ -49,7 +50,7 @@ export function mergeStatuses(
       state: h.reason === 'awaiting-approval' ? 'awaiting-approval' : 'disabled',
       error:
         h.reason === 'awaiting-approval'
-          ? 'Not started: this server is new or its definition changed, and needs your approval.'
+          ? `Not started: this server is new or its definition changed, and needs your approval. It runs: ${describeServer(h.config)}`
           : 'Not started: the workspace is not trusted.',
     });
   }

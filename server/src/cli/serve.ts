@@ -6,6 +6,8 @@
 import { parseArgs } from 'node:util';
 import type { Logger } from '../core/logger';
 import type { Lens } from '../app/lens';
+import type { LensApp } from '../app/lensApp';
+import { loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
 import { createDashboardRoutes } from '../gateway/dashboard/routes';
 import { dashboardStaticDir } from '../gateway/dashboard/staticDir';
 import { GatewayHttpServer } from '../gateway/http';
@@ -65,7 +67,7 @@ export const serve: CliCommand = {
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
     const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http, live: true });
     try {
-      if (http) await serveHttp(lens, port, log);
+      if (http) await serveHttp(lens, port, log, (name) => approveFromDashboard(lens, name));
       else {
         const stdio = await serveStdio(lens, log);
         await Promise.race([stdio.closed, stopSignal()]);
@@ -78,13 +80,24 @@ export const serve: CliCommand = {
   },
 };
 
-async function serveHttp(lens: Lens, port: number, log: Logger): Promise<void> {
+/**
+ * The dashboard's Approve button: the same record `mcp-lens tools` writes after its prompt (the
+ * approval store), for the definition the dashboard showed; the running server starts at once.
+ */
+async function approveFromDashboard(lens: LensApp, name: string): Promise<void> {
+  const pending = lens.pendingApprovals().find((p) => p.name === name);
+  if (!pending) throw new Error(`"${name}" is not waiting for approval`);
+  saveApprovals(lens.workspaceFolder, { ...loadApprovals(lens.workspaceFolder), [name]: pending.fingerprint });
+  await lens.approve({ [name]: pending.fingerprint });
+}
+
+async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: (name: string) => Promise<void>): Promise<void> {
   const given = process.env.MCP_LENS_TOKEN?.trim();
   const token = given || generateToken();
   const ws = lens.workspaceFolder;
   if (!given) writeTokenFile(ws, token);
   // The dashboard is served beside /mcp; its stats come from this server's savings tracker.
-  const routes = createDashboardRoutes({ lens, stats: () => server.stats(), token, staticDir: dashboardStaticDir(), log });
+  const routes = createDashboardRoutes({ lens, stats: () => server.stats(), token, staticDir: dashboardStaticDir(), log, approveServer });
   const server = new GatewayHttpServer({ lens, token, port, log, routes });
   const { url } = await server.start();
   writeGatewayInfo(ws, { url, pid: process.pid });

@@ -60,6 +60,8 @@ export class HybridToolIndex implements ToolIndex {
   private readonly matrix = new VectorMatrix();
   private matrixDirty = true;
   private health: HealthState = { kind: 'unknown' };
+  /** Failure kinds already logged since the embedder last answered. */
+  private readonly reportedHealth = new Set<HealthState['kind']>();
   /** Resolves once the embedder's health is first known (a probe or an embedding answered). */
   private healthKnown!: () => void;
   private readonly firstHealth = new Promise<void>((resolve) => {
@@ -261,14 +263,19 @@ export class HybridToolIndex implements ToolIndex {
     this.health = health;
     this.healthKnown();
     if (JSON.stringify(health) !== before) {
-      // Ollama being absent is an expected state (the mode label says it everywhere), not a warning.
+      // Ollama being absent is an expected state (the mode label says it everywhere), not a
+      // warning; and it is said once: retries that fail again, with whatever wording, are debug.
       if ('message' in health) {
         const label = searchMode(this.embedder, health, false).label;
         const line = `tool index: ${label}${label.includes(health.message) ? '' : ` (${health.message})`}`;
-        if (health.kind === 'unreachable') this.log.info(line);
+        if (this.reportedHealth.has(health.kind)) this.log.debug(line);
+        else if (health.kind === 'unreachable') this.log.info(line);
         else this.log.warn(line);
+        this.reportedHealth.add(health.kind);
+      } else if (health.kind === 'ok') {
+        this.log.info(`tool index: embedder ${this.embedder?.id} is answering`);
+        this.reportedHealth.clear();
       }
-      else if (health.kind === 'ok') this.log.info(`tool index: embedder ${this.embedder?.id} is answering`);
       this.changes.fire();
     }
   }

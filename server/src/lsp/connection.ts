@@ -18,6 +18,7 @@ import {
   StateChangedNotificationMethod,
   StatsRequestMethod,
   UpdateSettingsNotificationMethod,
+  HoldReloadsRequest,
   type CallToolParams,
   type CallToolResultPayload,
   type ListToolsResult,
@@ -117,6 +118,10 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     await lens.clearUsage();
     return null;
   });
+  connection.onRequest(HoldReloadsRequest, async (p) => {
+    await need().holdReloads(p?.hold === true);
+    return null;
+  });
   connection.onNotification(UpdateSettingsNotificationMethod, (p: UpdateSettingsParams) => {
     const s = session;
     if (!s) return;
@@ -150,6 +155,9 @@ function readInit(raw: unknown): SidecarInitOptions {
     trusted: o.trusted === true,
     approvals: records(o.approvals),
     inputs: records(o.inputs),
+    ...(o.gateway && typeof o.gateway.token === 'string' && {
+      gateway: { token: o.gateway.token, ...(Number.isInteger(o.gateway.port) && o.gateway.port! > 0 && o.gateway.port! < 65536 && { port: o.gateway.port }) },
+    }),
   };
 }
 

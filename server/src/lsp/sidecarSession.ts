@@ -13,7 +13,14 @@ import type { Logger } from '../core/logger';
 import { GatewayHttpServer } from '../gateway/http';
 import { generateToken } from '../gateway/httpGuards';
 
+/** A hold on reloads ends by itself after this long. */
+const HOLD_LIMIT_MS = 10_000;
+
 export class SidecarSession {
+  private holding = false;
+  private holdTimer: NodeJS.Timeout | undefined;
+  private heldUpdate: UpdateSettingsParams | undefined;
+
   private constructor(
     readonly lens: LensApp,
     private readonly http: GatewayHttpServer,
@@ -40,18 +47,42 @@ export class SidecarSession {
       waitForServers: false,
       watch: true,
     });
-    // A fresh token per sidecar: only the extension (and VS Code through it) may call the gateway.
-    const token = generateToken();
-    const http = new GatewayHttpServer({ lens, token, port: 0, log });
-    let url: string;
+    // The token only the extension (and VS Code through it) knows; the extension keeps it and
+    // the port across sidecar restarts, so the server definition VS Code holds stays valid.
+    const token = init.gateway?.token && init.gateway.token.length >= 32 ? init.gateway.token : generateToken();
+    let started: { http: GatewayHttpServer; url: string };
     try {
-      ({ url } = await http.start());
+      started = await listen(lens, token, init.gateway?.port ?? 0, log);
     } catch (err) {
       await lens.close();
       throw err;
     }
-    log.info(`gateway listening on ${url}`);
-    return new SidecarSession(lens, http, url, token, log);
+    log.info(`gateway listening on ${started.url}`);
+    return new SidecarSession(lens, started.http, started.url, token, log);
+  }
+
+  /**
+   * `mcpLens/holdReloads`: while held, config file changes and settings updates wait; the
+   * release applies what arrived meanwhile in one reload. A hold ends by itself after
+   * HOLD_LIMIT_MS so a client that never releases cannot freeze the configuration.
+   */
+  async holdReloads(hold: boolean): Promise<void> {
+    clearTimeout(this.holdTimer);
+    if (hold) {
+      if (!this.holding) this.lens.pauseReloads();
+      this.holding = true;
+      this.holdTimer = setTimeout(() => void this.holdReloads(false).catch(() => undefined), HOLD_LIMIT_MS);
+      this.holdTimer.unref();
+      return;
+    }
+    if (!this.holding) return;
+    this.holding = false;
+    const changed = this.lens.resumeReloads();
+    const update = this.heldUpdate;
+    this.heldUpdate = undefined;
+    // A settings update reloads the config files too: one reload either way.
+    if (update) await this.lens.reconfigure(update);
+    else if (changed) await this.lens.reload();
   }
 
   /** Pass `stats` when they were just computed: computing them walks the whole catalog. */
@@ -63,8 +94,12 @@ export class SidecarSession {
     return this.http.stats();
   }
 
-  /** Applies `mcpLens/updateSettings`: trust first, so nothing untrusted starts in between. */
+  /** Applies `mcpLens/updateSettings` (after a hold, when one is on). */
   async update(params: UpdateSettingsParams): Promise<void> {
+    if (this.holding) {
+      this.heldUpdate = params;
+      return;
+    }
     await this.lens.reconfigure(params);
   }
 
@@ -76,7 +111,21 @@ export class SidecarSession {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.holdTimer);
     await this.http.close().catch((err: unknown) => this.log.warn(`closing the gateway: ${String(err)}`));
     await this.lens.close();
+  }
+}
+
+/** Listens on `port` when it is free (the previous sidecar's), else on any free port. */
+async function listen(lens: LensApp, token: string, port: number, log: Logger): Promise<{ http: GatewayHttpServer; url: string }> {
+  const http = new GatewayHttpServer({ lens, token, port, log });
+  try {
+    return { http, url: (await http.start()).url };
+  } catch (err) {
+    if (port === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    await http.close().catch(() => undefined);
+    log.info(`gateway: port ${port} is taken; listening on another`);
+    return listen(lens, token, 0, log);
   }
 }

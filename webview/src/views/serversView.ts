@@ -37,9 +37,11 @@ export class ServersView {
 
   private row(s: ServerStatus): HTMLElement {
     const busy = this.restarting.has(s.name);
-    const restart = h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
-    restart.disabled = busy || s.configFile === true || s.state === 'disabled' || s.state === 'awaiting-approval';
-    restart.addEventListener('click', () => void this.restart(s.name));
+    const restart = s.state === 'awaiting-approval' ? this.approveButton(s.name) : h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
+    if (s.state !== 'awaiting-approval') {
+      restart.disabled = busy || s.configFile === true || s.state === 'disabled';
+      restart.addEventListener('click', () => void this.restart(s.name));
+    }
     const counts = [plural(s.toolCount, 'tool')];
     if (s.tokens !== undefined) counts.push(`${formatTokens(s.tokens)} ${pluralNoun(s.tokens, 'token')}`);
     if (s.restarts > 0) counts.push(plural(s.restarts, 'restart'));
@@ -63,6 +65,20 @@ export class ServersView {
       s.error && h('div', { class: 'server-error' }, s.error),
       s.stderrTail.length > 0 && h('details', {}, h('summary', {}, s.stderrTail.length === 1 ? 'stderr (last line)' : `stderr (last ${plural(s.stderrTail.length, 'line')})`), h('pre', {}, s.stderrTail.join('\n'))),
     );
+  }
+
+  /** A server refused or not yet approved can be approved here at any time. */
+  private approveButton(name: string): HTMLButtonElement {
+    const button = h('button', { attrs: { 'data-server': name, 'data-action': 'approve' } }, 'Approve…') as HTMLButtonElement;
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      void this.messenger
+        .request('approveServer', { name })
+        .then((r) => !r.ok && console.warn(`approving ${name}: ${r.error ?? ''}`))
+        .catch((err: unknown) => console.warn(`approving ${name} failed`, err))
+        .finally(() => (button.disabled = false));
+    });
+    return button;
   }
 
   private async restart(name: string): Promise<void> {

@@ -15,7 +15,16 @@ export type PullModel = (onProgress: (p: DashboardEvents['pullProgress']) => voi
 /** Thrown for malformed params; the routes answer 400 with its message. */
 export class BadParams extends Error {}
 
-export function lensHandlers(lens: Lens, stats: () => LensStats, pullModel: PullModel | undefined, onPullProgress: (p: DashboardEvents['pullProgress']) => void): DashboardHandlers {
+/** Approves a server waiting for approval where the host can (`serve`: the approval store). */
+export type ApproveServer = (name: string) => Promise<void>;
+
+export function lensHandlers(
+  lens: Lens,
+  stats: () => LensStats,
+  pullModel: PullModel | undefined,
+  onPullProgress: (p: DashboardEvents['pullProgress']) => void,
+  approveServer?: ApproveServer,
+): DashboardHandlers {
   return {
     async search(p) {
       const query = str(p, 'query');
@@ -30,6 +39,11 @@ export function lensHandlers(lens: Lens, stats: () => LensStats, pullModel: Pull
     async restartServer(p) {
       const name = str(p, 'name');
       return settle(() => lens.restartServer(name));
+    },
+    async approveServer(p) {
+      const name = str(p, 'name');
+      if (!approveServer) return { ok: false, error: 'Approving servers is not available from this dashboard; run `mcp-lens tools` in a terminal.' };
+      return settle(() => approveServer(name));
     },
     stats: async () => stats(),
     indexStatus: async () => lens.indexStatus(),

@@ -20,7 +20,7 @@ import { readBody } from '../httpGuards';
 import type { Logger } from '../../core/logger';
 import { DashboardAuth } from './auth';
 import { DashboardEventHub } from './events';
-import { BadParams, lensHandlers, type PullModel } from './handlers';
+import { BadParams, lensHandlers, type ApproveServer, type PullModel } from './handlers';
 import { DASHBOARD_HTML, json, plain, securityHeaders } from './page';
 import { errorMessage } from '../../core/errorMessage';
 
@@ -37,6 +37,8 @@ export interface DashboardRoutesOptions {
   log: Logger;
   /** Pulls the embedding model when the host can; without it "Pull model" answers with an explanation. */
   pullModel?: PullModel;
+  /** Approves a server that waits for approval; without it the dashboard says how to approve. */
+  approveServer?: ApproveServer;
 }
 
 /** The routes, plus `close()` to end open event streams before the HTTP server closes. */
@@ -52,7 +54,7 @@ const STATIC_FILES: Record<string, string> = {
 export function createDashboardRoutes(opts: DashboardRoutesOptions): DashboardRoutes {
   const auth = new DashboardAuth(opts.token);
   const hub = new DashboardEventHub(opts.lens, opts.stats, opts.log);
-  const handlers = lensHandlers(opts.lens, opts.stats, opts.pullModel, (p) => hub.broadcast('pullProgress', p));
+  const handlers = lensHandlers(opts.lens, opts.stats, opts.pullModel, (p) => hub.broadcast('pullProgress', p), opts.approveServer);
 
   const routes = async (req: IncomingMessage, res: ServerResponse, ctx: { token: string; url: URL }): Promise<boolean> => {
     const path = ctx.url.pathname;

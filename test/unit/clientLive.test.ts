@@ -1,0 +1,73 @@
+// The pure parts of the extension behind #15's editor fixes: the server definition's version,
+// the approval status item, the List Servers rows, which duplicates the notice counts, and the
+// log level of a clean sidecar exit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import type { ServerStatus } from '../../protocol/model';
+import { duplicateServers } from '../../client/src/duplicateServers';
+import { launchVersion } from '../../client/src/launchVersion';
+import { levelRoutingChannel } from '../../client/src/logChannel';
+import { serverItems } from '../../client/src/commands/serverItems';
+import { approvalText } from '../../client/src/statusText';
+
+function status(name: string, state: ServerStatus['state'], extra: Partial<ServerStatus> = {}): ServerStatus {
+  return { name, transport: 'stdio', state, source: 'vscode-mcp-json', sourceFile: '/w/.vscode/mcp.json', toolCount: 2, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 0, alsoStartedByEditor: true, ...extra };
+}
+
+test('the definition version follows the URL and token only, and hides the token', () => {
+  const a = launchVersion({ url: 'http://127.0.0.1:4000/mcp', token: 'secret-token' });
+  assert.equal(a, launchVersion({ url: 'http://127.0.0.1:4000/mcp', token: 'secret-token' }));
+  assert.notEqual(a, launchVersion({ url: 'http://127.0.0.1:4001/mcp', token: 'secret-token' }));
+  assert.notEqual(a, launchVersion({ url: 'http://127.0.0.1:4000/mcp', token: 'other-token' }));
+  assert.doesNotMatch(a, /secret/);
+});
+
+test('the approval item counts the waiting servers and is absent when none wait', () => {
+  assert.equal(approvalText([]), undefined);
+  assert.equal(approvalText(['gh'])?.text, '$(shield) 1 server awaiting approval');
+  assert.equal(approvalText(['gh', 'db'])?.text, '$(shield) 2 servers awaiting approval');
+  assert.match(approvalText(['gh', 'db'])!.tooltip, /gh, db/);
+});
+
+test('List Servers puts what needs the user first and says what picking does', () => {
+  const items = serverItems([
+    status('b-ok', 'ready'),
+    status('a-failed', 'error', { error: 'exited' }),
+    status('z-new', 'awaiting-approval', { error: 'Not started: … It runs: node x.js' }),
+    status('.vscode/mcp.json', 'error', { configFile: true, error: 'invalid JSONC: … line 3, column 5' }),
+    status('lazy', 'idle', { fromCache: true }),
+    status('$(bomb)', 'ready'),
+  ]);
+  assert.deepEqual(
+    items.map((i) => i.action.kind),
+    ['approve', 'open', 'restart', 'none', 'none', 'none'],
+  );
+  assert.match(items[0]!.description, /awaiting approval — select to approve/);
+  assert.match(items.find((i) => i.label.includes('lazy'))!.description, /idle: starts on its first call · 2 tools \(last known\)/);
+  assert.ok(items.some((i) => i.label.includes('\\$(bomb)')), 'icons in names are escaped');
+});
+
+test('the duplicate notice counts only working .vscode/mcp.json servers', () => {
+  const servers = [
+    status('ok', 'ready'),
+    status('broken', 'disabled'),
+    status('failing', 'error'),
+    status('waiting', 'awaiting-approval'),
+    status('.vscode/mcp.json', 'error', { configFile: true }),
+    status('settings', 'ready', { source: 'settings' }),
+  ];
+  assert.deepEqual(duplicateServers(servers, { working: true }).map((s) => s.name), ['ok']);
+  // Moving takes every entry that can run, not invalid ones or the file row.
+  assert.deepEqual(duplicateServers(servers).map((s) => s.name), ['ok', 'failing', 'waiting']);
+});
+
+test('a clean sidecar exit (code 0) is info, not an error', () => {
+  const lines: string[] = [];
+  const at = (level: string) => (text: string) => void lines.push(`${level}: ${text}`);
+  const log = { name: 'MCP Lens', error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') } as unknown as vscode.LogOutputChannel;
+  const channel = levelRoutingChannel(log);
+  channel.appendLine('[Error - 12:00:00] Server process exited with code 0.');
+  channel.appendLine('[Error - 12:00:01] Server process exited with code 1.');
+  assert.deepEqual(lines, ['info: Server process exited with code 0.', 'error: Server process exited with code 1.']);
+});
