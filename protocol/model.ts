@@ -83,6 +83,11 @@ export interface SearchResponse {
   tokenMetrics?: TokenMetrics;
   /** Set only when nothing matched: where to look instead. */
   noMatch?: NoMatchHint;
+  /**
+   * Servers still starting that have never listed their tools (no catalog is known for their
+   * definition): their tools are missing from this answer. The answer does not wait for them.
+   */
+  starting?: string[];
 }
 
 /** Why a search found nothing and what to try next, for the palette and the dashboard. */

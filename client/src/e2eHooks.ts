@@ -20,6 +20,8 @@ interface E2eReport {
   lmTools: string[];
   servers: { name: string; state: string; source: string; toolCount: number }[];
   findTools?: string;
+  /** How long find_tools took, invoked through VS Code (ms). */
+  findToolsMs?: number;
   callTool?: string;
 }
 
@@ -55,7 +57,11 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
     })) &&
     (await step('tools listed', async () => (await waitForTools(60_000)).join(', '))) &&
     (await step('invoke find_tools', async () => {
+      const started = Date.now();
       report.findTools = await invoke(lensTool('find_tools'), { query });
+      report.findToolsMs = Date.now() - started;
+      // The servers as they were when find_tools answered (a hanging one is still starting).
+      report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({ name: x.name, state: x.state, source: x.source, toolCount: x.toolCount }));
       return report.findTools.slice(0, 200);
     })) &&
     (await step('invoke call_tool', async () => {
@@ -64,7 +70,7 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
       return report.callTool.slice(0, 200);
     }));
   report.lmTools = vscode.lm.tools.map((t) => t.name);
-  report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({ name: x.name, state: x.state, source: x.source, toolCount: x.toolCount }));
+  if (report.servers.length === 0) report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({ name: x.name, state: x.state, source: x.source, toolCount: x.toolCount }));
   report.ok = ok;
   return report;
 }

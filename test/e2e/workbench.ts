@@ -22,10 +22,15 @@ export async function rowLabels(page: Page): Promise<string[]> {
   return page.$$eval(ROWS, (rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
 }
 
-/** Runs a command by its palette title. */
+/**
+ * Runs a command by its palette title. The row is matched on the whole title ("MCP: List
+ * Servers" must not pick "MCP Lens: List Servers"), on its aria-label, which holds the title
+ * as shown.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await paletteRows(page, title, title);
-  const row = page.locator(ROWS).filter({ hasText: title.split(': ').pop()! }).first();
+  const rows = await paletteRows(page, title, title);
+  const index = rows.findIndex((r) => r === title || r.startsWith(`${title},`) || r.startsWith(`${title} `));
+  const row = index >= 0 ? page.locator(ROWS).nth(index) : page.locator(ROWS).filter({ hasText: title }).first();
   await row.click();
 }
 

@@ -198,6 +198,10 @@ test('find_tools answers from the last known catalog while a server starts, and 
     // there although `a` is not up.
     const found = await w.lens.search({ query: 'pong' });
     assert.deepEqual(found.hits.map((h) => h.name), ['a_a_ping']);
+    assert.deepEqual(found.starting, ['hang'], 'the answer names the server still starting without any known tools');
+    // `hang` had its grace period once: a second search does not wait for it again.
+    const second = await w.lens.search({ query: 'pong' });
+    assert.ok(second.tookMs < 1000, `${second.tookMs} ms`);
     const a = w.lens.servers().find((s) => s.name === 'a');
     assert.equal(a?.state, 'starting');
     assert.equal(a?.fromCache, true);

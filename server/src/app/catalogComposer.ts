@@ -18,6 +18,8 @@ export class CatalogComposer {
   /** Per server, the tools array the catalog was built from. */
   private composed = new Map<string, readonly UpstreamTool[]>();
   private key = '';
+  /** When each definition was first seen running here (name + fingerprint). */
+  private readonly seenAt = new Map<string, number>();
 
   constructor(
     private readonly pool: UpstreamPool,
@@ -34,6 +36,7 @@ export class CatalogComposer {
     const statuses = new Map(this.pool.statuses().map((s) => [s.name, s]));
     const composed = new Map<string, readonly UpstreamTool[]>();
     for (const server of running) {
+      this.firstSeen(server);
       const status = statuses.get(server.name);
       if (status?.state === 'ready') composed.set(server.name, this.known.listed(server, this.pool.toolsOf(server.name)));
       else if (status?.state === 'error') this.known.failed(server, status.error ?? 'failed');
@@ -54,11 +57,44 @@ export class CatalogComposer {
     return true;
   }
 
-  /** True while a running server that has never listed its tools (no cache) is still coming up. */
-  awaitsFirstListing(running: readonly ServerConfig[]): boolean {
+  /**
+   * When the last grace period for a first listing ends: a running server that has never listed
+   * its tools (no catalog known for its definition) may take `graceMs` from when it was first
+   * seen here to list them; undefined when no server is in its grace period.
+   */
+  firstListingDeadline(running: readonly ServerConfig[], graceMs: number, now = Date.now()): number | undefined {
+    const deadlines = this.unlisted(running).map((s) => this.firstSeen(s) + graceMs).filter((d) => d > now);
+    return deadlines.length ? Math.max(...deadlines) : undefined;
+  }
+
+  /**
+   * Servers past their grace period without listing are remembered as such (in this run and the
+   * next), so no later search waits for a server that hangs.
+   */
+  giveUpFirstListings(running: readonly ServerConfig[], graceMs: number, now = Date.now()): void {
+    for (const s of this.unlisted(running)) {
+      if (this.firstSeen(s) + graceMs <= now) this.known.failed(s, `had not listed its tools ${Math.round(graceMs / 1000)} s after starting`);
+    }
+  }
+
+  /** Running servers still starting that have no tools in the catalog (they are missing from answers). */
+  startingWithoutTools(running: readonly ServerConfig[]): string[] {
+    const states = new Map(this.pool.statuses().map((s) => [s.name, s.state]));
+    return running.filter((s) => !this.composed.has(s.name) && (states.get(s.name) ?? 'starting') === 'starting').map((s) => s.name);
+  }
+
+  /** Never listed, no catalog known for the definition, not failed: worth a short wait. */
+  private unlisted(running: readonly ServerConfig[]): ServerConfig[] {
     const states = new Map(this.pool.statuses().map((s) => [s.name, s.state]));
     // A server counts as listed once its tools are in the catalog, not when it turns ready.
-    return running.some((s) => !this.composed.has(s.name) && !this.known.entry(s) && states.get(s.name) !== 'error');
+    return running.filter((s) => !this.composed.has(s.name) && !this.known.entry(s) && states.get(s.name) !== 'error');
+  }
+
+  private firstSeen(s: ServerConfig): number {
+    const key = `${s.name}\0${s.fingerprint}`;
+    let at = this.seenAt.get(key);
+    if (at === undefined) this.seenAt.set(key, (at = Date.now()));
+    return at;
   }
 
   /** Servers left stopped whose tools come from the cache (`mcp-lens search` says so). */

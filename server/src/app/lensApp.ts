@@ -31,8 +31,12 @@ import { errorMessage } from '../core/errorMessage';
 
 export type { LensAppOptions };
 
-/** How long a search waits for a server that is starting and has never listed its tools. */
-const FIRST_LISTING_WAIT_MS = 3000;
+/**
+ * How long after a server's start a search waits for its first tools/list when no catalog is
+ * known for its definition yet (a new server, the first run). Once per definition: a server
+ * that takes longer is remembered, and no later search (in this run or the next) waits for it.
+ */
+const FIRST_LISTING_GRACE_MS = 3000;
 
 export class LensApp implements Lens {
   readonly workspaceFolder: string;
@@ -174,23 +178,23 @@ export class LensApp implements Lens {
     return [...rows, ...configFileRows(this.config.problems, this.workspaceFolder)];
   }
 
-  /**
-   * Resolves once no running server is starting without any known catalog, or after
-   * FIRST_LISTING_WAIT_MS: a new server's tools are worth a short wait, a hanging one is not.
-   */
-  private unlistedServers(): Promise<void> {
-    if (!this.composer.awaitsFirstListing(this.running)) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        sub.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, FIRST_LISTING_WAIT_MS);
-      const sub = this.changes.on(() => {
-        if (!this.composer.awaitsFirstListing(this.running)) done();
+  /** Waits out the grace period of servers that have never listed their tools (see search). */
+  private async firstListings(): Promise<void> {
+    const deadline = this.composer.firstListingDeadline(this.running, FIRST_LISTING_GRACE_MS);
+    if (deadline !== undefined) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          sub.dispose();
+          resolve();
+        };
+        const timer = setTimeout(done, deadline - Date.now());
+        const sub = this.changes.on(() => {
+          if (this.composer.firstListingDeadline(this.running, FIRST_LISTING_GRACE_MS) === undefined) done();
+        });
       });
-    });
+    }
+    this.composer.giveUpFirstListings(this.running, FIRST_LISTING_GRACE_MS);
   }
 
   /** Tokens of each server's tools/list, counted when first asked for, not on every change. */
@@ -209,10 +213,11 @@ export class LensApp implements Lens {
 
   async search(request: SearchRequest): Promise<SearchResponse> {
     const started = performance.now();
-    // Answers come from the last known catalog at once; only a server that has never listed
-    // its tools (a new definition, the first run) is waited for, briefly.
+    // Answers come from the last known catalog at once. Only a server that has never listed its
+    // tools (a new definition) gets a short grace period from its start; past it, or for one
+    // that hangs, the answer names it as still starting instead of waiting.
     await this.firstSync;
-    await this.unlistedServers();
+    await this.firstListings();
     const limit = Math.min(50, Math.max(1, request.limit ?? this.options.settings.search.defaultLimit));
     const options: Parameters<ToolIndex['search']>[1] = { limit };
     if (request.keywords?.length) options.keywords = request.keywords;
@@ -233,6 +238,8 @@ export class LensApp implements Lens {
     if (request.sessionId) this.usage.noteAnswer(request.sessionId, answer.map((h) => this.catalog.byName.get(h.name)!.key));
     const response: SearchResponse = { query: request.query, hits: answer, mode: ranked.mode, tookMs: performance.now() - started };
     if (answer.length === 0) response.noMatch = noMatchHint(request.query, this.catalog.tools, this.servers());
+    const starting = this.composer.startingWithoutTools(this.running);
+    if (starting.length) response.starting = starting;
     return response;
   }
 

@@ -84,6 +84,10 @@ export function renderFindTools(
   });
   const output = (returned: number): FindToolsOutput => {
     const out: FindToolsOutput = { query: response.query, search_mode: response.mode.label, matches };
+    if (response.starting?.length) {
+      const names = response.starting.map((n) => truncateDescription(n, 64)).join(', ');
+      out.servers_starting = `${names}: still starting, so their tools are not in this answer yet; search again in a moment (list_servers shows their state).`;
+    }
     // The signature format is the lean one for writing code: the savings figures stay in the stats.
     if (inputFormat !== 'signature') out.token_metrics = { baseline_tokens: baselineTokens, returned_tokens: returned, savings_percent: savingsPercent(baselineTokens, returned) };
     return out;
