@@ -2,6 +2,9 @@
 // at a glance what runs where: client (the VS Code extension host), server (the sidecar
 // and the CLI, plain Node), webview (the browser).
 import * as esbuild from 'esbuild';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -37,11 +40,16 @@ const server = {
   format: 'cjs',
   target: 'node20',
   outdir: 'dist',
-  // LanceDB loads a native binary next to its JS: it must stay a real node_module.
-  external: ['@lancedb/lancedb', 'apache-arrow'],
+  // LanceDB loads a native binary next to its JS: it must stay a real node_module. The bundles
+  // count tokens with dist/o200k.ranks; gpt-tokenizer (2.4 MB of ranks as JavaScript) is only
+  // the fallback of code run from source, so it stays out of them.
+  external: ['@lancedb/lancedb', 'apache-arrow', 'gpt-tokenizer/bpeRanks/o200k_base', 'gpt-tokenizer/encoding/o200k_base'],
   // jsonc-parser's "main" is a UMD build with runtime requires esbuild cannot follow.
   mainFields: ['module', 'main'],
   banner: { js: '#!/usr/bin/env node' },
+  // Without comments and indentation the bundle parses faster, and V8 holds its source (it
+  // keeps it for the life of the process) in a third of the memory. Names stay readable.
+  minifyWhitespace: true,
 };
 
 /** @type {esbuild.BuildOptions} */
@@ -67,6 +75,40 @@ async function main() {
     return;
   }
   await Promise.all(selected.map((o) => esbuild.build(o)));
+  if (selected.includes(server)) {
+    for (const f of ['dist/cli.js', 'dist/server.js']) asciiOnly(f);
+    await writeO200kRanks();
+  }
+}
+
+/**
+ * V8 stores a script's source for the life of the process, as one byte per character only if
+ * every character is ASCII. esbuild escapes non-ASCII in strings but leaves it in regular
+ * expression literals (wink-porter2-stemmer's), which doubled the 2 MB it holds: escape those.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  if (!/[^\x00-\x7f]/.test(text)) return;
+  const escape = (c) => c.split('').map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  // An escaped character (an odd run of backslashes before it) becomes one \u escape, a bare
+  // one too; a code point past U+FFFF becomes its two.
+  writeFileSync(file, text.replace(/(\\*)([^\x00-\x7f])/gu, (_, slashes, c) => slashes.slice(0, slashes.length - (slashes.length % 2)) + escape(c)));
+}
+
+/**
+ * dist/o200k.ranks: the o200k_base ranks as one compact table the sidecar and the CLI load on
+ * their first token count (server/src/adapters/tokens/o200kCounter.ts), built by that module.
+ */
+async function writeO200kRanks() {
+  // Bundled inside the repo so the writer resolves gpt-tokenizer from node_modules.
+  const out = join('dist', `.o200k-writer-${process.pid}.cjs`);
+  try {
+    await esbuild.build({ ...server, entryPoints: ['server/src/adapters/tokens/o200kCounter.ts'], outdir: undefined, outfile: out, sourcemap: false, banner: {} });
+    const { o200kRanksFile } = createRequire(import.meta.url)(resolve(out));
+    writeFileSync(join('dist', 'o200k.ranks'), o200kRanksFile());
+  } finally {
+    rmSync(out, { force: true });
+  }
 }
 
 main().catch((err) => {

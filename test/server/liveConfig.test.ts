@@ -88,8 +88,8 @@ test('adding, changing and removing a server in mcp.json starts, restarts or sto
     w.write({ a: gated('a'), b: gated('b') });
     const added = Date.now();
     await w.until("b's tools", () => toolNames(w.lens).includes('b_ping'));
-    const found = await w.lens.search({ query: 'pong from b' });
-    assert.equal(found.hits[0]?.name, 'b_b_ping', JSON.stringify(found.hits));
+    const found = await w.lens.search({ query: 'b_ping' });
+    assert.ok(found.hits.some((h) => h.name === 'b_b_ping'), JSON.stringify(found.hits));
     assert.equal(pidOf(w, 'a'), pidA, 'a kept running');
     // The target is 2 s; the assertion leaves room for a loaded machine.
     assert.ok(Date.now() - added < 10_000, `b's tools appeared after ${Date.now() - added} ms`);

@@ -26,6 +26,8 @@ export interface CachedServer {
 export interface CatalogCacheFile {
   version: 2;
   servers: Record<string, CachedServer>;
+  /** o200k token counts of the servers' tools/list texts (content hash → tokens), so they are not counted again. */
+  tokenCounts?: Record<string, number>;
 }
 
 export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
@@ -38,20 +40,25 @@ export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
  * file sits in the workspace, which a repository could ship: only a regular file is read (no
  * symlink, no FIFO), and only well-formed tools of the server they are filed under are kept.
  */
-export function readCatalogCache(path: string): Record<string, CachedServer> {
+export function readCatalogCache(path: string): { servers: Record<string, CachedServer>; tokenCounts: Record<string, number> } {
+  const empty = { servers: {}, tokenCounts: {} };
   try {
-    if (!lstatSync(path).isFile()) return {};
+    if (!lstatSync(path).isFile()) return empty;
     const c = JSON.parse(readFileSync(path, 'utf8')) as Partial<CatalogCacheFile>;
-    if (c.version !== 2 || !c.servers || typeof c.servers !== 'object') return {};
-    const out: Record<string, CachedServer> = {};
+    if (c.version !== 2 || !c.servers || typeof c.servers !== 'object') return empty;
+    const servers: Record<string, CachedServer> = {};
     for (const [name, s] of Object.entries(c.servers)) {
       if (!s || typeof s.fingerprint !== 'string' || typeof s.listedAt !== 'number' || !Array.isArray(s.tools)) continue;
       const tools = s.tools.filter((t) => isTool(t) && t.server === name);
-      out[name] = { fingerprint: s.fingerprint, listedAt: s.listedAt, tools, ...(typeof s.failed === 'string' && { failed: s.failed }) };
+      servers[name] = { fingerprint: s.fingerprint, listedAt: s.listedAt, tools, ...(typeof s.failed === 'string' && { failed: s.failed }) };
     }
-    return out;
+    const tokenCounts: Record<string, number> = {};
+    if (c.tokenCounts && typeof c.tokenCounts === 'object') {
+      for (const [k, n] of Object.entries(c.tokenCounts)) if (typeof n === 'number' && Number.isInteger(n) && n >= 0) tokenCounts[k] = n;
+    }
+    return { servers, tokenCounts };
   } catch {
-    return {};
+    return empty;
   }
 }
 

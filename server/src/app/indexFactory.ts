@@ -12,6 +12,8 @@ import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 import { errorMessage } from '../core/errorMessage';
 
 export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger): Promise<ToolIndex> {
+  // Without embeddings there is nothing to store: LanceDB (tens of MB of native code) stays unloaded.
+  if (!settings.embedding.enabled) return new MemoryToolIndex('keyword only: embeddings disabled');
   const options: Parameters<typeof HybridToolIndex.open>[0] = { storeDir, log };
   if (settings.embedding.enabled) {
     options.embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });

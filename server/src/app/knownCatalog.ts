@@ -4,6 +4,7 @@
  * before it is connected (right after start, while it starts, while lazily stopped), and the
  * live listing replaces it as soon as the server is up. Writes are coalesced.
  */
+import { createHash } from 'node:crypto';
 import type { ServerConfig } from '../core/config/types';
 import type { Logger } from '../core/logger';
 import type { UpstreamTool } from '../adapters/upstream/types';
@@ -15,16 +16,29 @@ const WRITE_DELAY_MS = 1000;
 
 export class KnownCatalog {
   private readonly servers: Record<string, CachedServer>;
-  /** JSON of each live list seen, so an unchanged relisting is recognised at the cost of one stringify. */
-  private readonly jsonOf = new WeakMap<readonly UpstreamTool[], string>();
+  /** A hash of each list's JSON, so an unchanged relisting is recognised at the cost of one stringify. */
+  private readonly hashOf = new WeakMap<readonly UpstreamTool[], string>();
   private timer: NodeJS.Timeout | undefined;
   private configured: ReadonlySet<string> = new Set();
+  /** Token counts read from the file; `countsToKeep` says which to write back. */
+  readonly tokenCounts: Record<string, number>;
+  private countsToKeep: () => Record<string, number> = () => ({});
 
   constructor(
     private readonly file: string,
     private readonly log: Logger,
   ) {
-    this.servers = readCatalogCache(file);
+    ({ servers: this.servers, tokenCounts: this.tokenCounts } = readCatalogCache(file));
+  }
+
+  /** Where the token counts written with the catalog come from. */
+  keepTokenCounts(counts: () => Record<string, number>): void {
+    this.countsToKeep = counts;
+  }
+
+  /** Writes soon, e.g. when token counts were added. */
+  touch(): void {
+    this.scheduleWrite();
   }
 
   /** The last listing of exactly this definition, if there is one (failed ones included). */
@@ -45,9 +59,9 @@ export class KnownCatalog {
    */
   listed(config: ServerConfig, tools: readonly UpstreamTool[]): readonly UpstreamTool[] {
     const known = this.tools(config);
-    if (known && (known === tools || this.json(known) === this.json(tools))) return known;
+    if (known && (known === tools || this.hash(known) === this.hash(tools))) return known;
     this.servers[config.name] = { fingerprint: config.fingerprint, listedAt: Date.now(), tools: [...tools] };
-    this.jsonOf.set(this.servers[config.name]!.tools, this.json(tools));
+    this.hashOf.set(this.servers[config.name]!.tools, this.hash(tools));
     this.scheduleWrite();
     return this.servers[config.name]!.tools;
   }
@@ -72,10 +86,10 @@ export class KnownCatalog {
     this.write();
   }
 
-  private json(tools: readonly UpstreamTool[]): string {
-    let j = this.jsonOf.get(tools);
-    if (j === undefined) this.jsonOf.set(tools, (j = JSON.stringify(tools)));
-    return j;
+  private hash(tools: readonly UpstreamTool[]): string {
+    let h = this.hashOf.get(tools);
+    if (h === undefined) this.hashOf.set(tools, (h = createHash('sha256').update(JSON.stringify(tools)).digest('base64url')));
+    return h;
   }
 
   private scheduleWrite(): void {
@@ -90,7 +104,7 @@ export class KnownCatalog {
   private write(): void {
     const servers = Object.fromEntries(Object.entries(this.servers).filter(([name]) => this.configured.has(name)));
     try {
-      writeCatalogCache(this.file, { version: 2, servers });
+      writeCatalogCache(this.file, { version: 2, servers, tokenCounts: this.countsToKeep() });
     } catch (err) {
       this.log.debug(`catalog cache ${this.file} not written (${errorMessage(err)})`);
     }

@@ -13,7 +13,8 @@ import type { ToolIndex } from '../core/search/types';
 import { ArgsValidator } from '../core/argsValidation';
 import { decideApproval } from '../core/config/approval';
 import { describeServer } from '../core/config/describe';
-import { ServerListTokens } from '../core/tokens';
+import { ServerListTokens, rememberTokenCounts, rememberedTokenCounts, serverListTexts, useTokenCounter } from '../core/tokens';
+import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { noMatchHint } from '../core/noMatchHint';
 import { UpstreamPool, type ServerLifecycle } from '../adapters/upstream/pool';
 import { parseResourceUri, type Catalog } from './catalogBuilder';
@@ -31,12 +32,15 @@ import { errorMessage } from '../core/errorMessage';
 
 export type { LensAppOptions };
 
+// Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
+useTokenCounter(o200kTokenizer);
+
 /**
  * How long after a server's start a search waits for its first tools/list when no catalog is
  * known for its definition yet (a new server, the first run). Once per definition: a server
  * that takes longer is remembered, and no later search (in this run or the next) waits for it.
  */
-const FIRST_LISTING_GRACE_MS = 3000;
+const FIRST_LISTING_GRACE_MS = 5000;
 
 export class LensApp implements Lens {
   readonly workspaceFolder: string;
@@ -64,11 +68,16 @@ export class LensApp implements Lens {
   private changedWhilePaused = false;
   private closed = false;
 
+  /** Set by start() once opened; servers start before (see there). */
+  private index!: ToolIndex;
+  private usage!: UsageTracker;
+  private opened!: () => void;
+  /** Resolves once the index and usage are open: index syncs wait for it. */
+  private readonly indexOpen = new Promise<void>((resolve) => (this.opened = resolve));
+
   private constructor(
     private readonly options: LensAppOptions,
     private readonly pool: UpstreamPool,
-    private readonly index: ToolIndex,
-    private readonly usage: UsageTracker,
   ) {
     this.workspaceFolder = options.workspaceFolder;
     this.calls = new ToolCalls({
@@ -88,6 +97,9 @@ export class LensApp implements Lens {
     if (options.fileState) source.extraFiles = options.fileState.files;
     this.configSource = new ConfigSource(source);
     this.known = new KnownCatalog(join(options.storageDir, 'catalog.json'), options.log);
+    // Counted in an earlier run: a warm start counts no tokens at all.
+    rememberTokenCounts(this.known.tokenCounts);
+    this.known.keepTokenCounts(() => rememberedTokenCounts(serverListTexts(this.catalog.tools)));
     this.composer = new CatalogComposer(pool, this.known);
   }
 
@@ -102,20 +114,32 @@ export class LensApp implements Lens {
       clientInfo: { name: 'mcp-lens', version: '0.1.0' },
       ...options.pool,
     });
-    const index = options.index ?? (await openToolIndex(join(options.storageDir, 'index'), options.settings, options.log));
-    const usage = await UsageTracker.open({
-      dir: options.usageDir ?? join(options.storageDir, 'usage'),
-      enabled: options.settings.usage.enabled,
-      retentionDays: options.settings.usage.retentionDays,
-      predictK: options.settings.predict.maxTools,
-      log: options.log,
-    });
-    const app = new LensApp(options, pool, index, usage);
+    const app = new LensApp(options, pool);
     pool.onDidChange((change) => app.onPoolChange(change.kind));
-    index.onDidChange(() => app.changes.fire('index'));
-    usage.onDidChange(() => app.changes.fire('usage'));
     app.configSource.onDidChange(() => app.reloadFromDisk());
-    await app.applyConfig();
+    try {
+      [app.index, app.usage] = await Promise.all([
+        options.index ?? openToolIndex(join(options.storageDir, 'index'), options.settings, options.log),
+        UsageTracker.open({
+          dir: options.usageDir ?? join(options.storageDir, 'usage'),
+          enabled: options.settings.usage.enabled,
+          retentionDays: options.settings.usage.retentionDays,
+          predictK: options.settings.predict.maxTools,
+          log: options.log,
+        }),
+      ]);
+    } catch (err) {
+      await pool.close();
+      throw err;
+    }
+    app.index.onDidChange(() => app.changes.fire('index'));
+    app.usage.onDidChange(() => app.changes.fire('usage'));
+    app.opened();
+    // The catalog (from the cache) is indexed before the servers start: on a small machine,
+    // twenty starting processes would otherwise take the CPU the first answer needs. They
+    // start a few milliseconds later, one per turn of the event loop (pool.ts).
+    const configured = app.applyConfig();
+    await configured;
     await app.firstSync;
     return app;
   }
@@ -197,10 +221,38 @@ export class LensApp implements Lens {
     this.composer.giveUpFirstListings(this.running, FIRST_LISTING_GRACE_MS);
   }
 
-  /** Tokens of each server's tools/list, counted when first asked for, not on every change. */
+  /**
+   * Tokens of each server's tools/list. Known counts (this run or the cache) are used at once;
+   * a catalog with new lists is counted in the background, one server per turn of the event
+   * loop, so counting never holds up an answer, and the rows say so when it is done.
+   */
   private tokensByServer(): Map<string, number> {
-    if (this.tokensOf?.catalog !== this.catalog) this.tokensOf = { catalog: this.catalog, tokens: this.listTokens.count(this.catalog.tools) };
-    return this.tokensOf.tokens;
+    const catalog = this.catalog;
+    if (this.tokensOf?.catalog === catalog) return this.tokensOf.tokens;
+    const known = this.listTokens.countKnown(catalog.tools);
+    if (known) {
+      this.tokensOf = { catalog, tokens: known };
+      return known;
+    }
+    void this.countInBackground(catalog);
+    return this.tokensOf?.tokens ?? new Map();
+  }
+
+  private counting: Catalog | undefined;
+
+  private async countInBackground(catalog: Catalog): Promise<void> {
+    if (this.counting === catalog) return;
+    this.counting = catalog;
+    for (const server of new Set(catalog.tools.map((t) => t.server))) {
+      await new Promise((r) => setImmediate(r));
+      if (this.closed || this.counting !== catalog) return;
+      this.listTokens.count(catalog.tools.filter((t) => t.server === server));
+    }
+    this.counting = undefined;
+    if (this.catalog !== catalog) return;
+    this.tokensOf = { catalog, tokens: this.listTokens.count(catalog.tools) };
+    this.known.touch();
+    this.changes.fire('servers');
   }
 
   tools(): CatalogTool[] {
@@ -218,6 +270,8 @@ export class LensApp implements Lens {
     // that hangs, the answer names it as still starting instead of waiting.
     await this.firstSync;
     await this.firstListings();
+    // A catalog change is indexed in milliseconds: answer from the index that has it.
+    await this.syncing;
     const limit = Math.min(50, Math.max(1, request.limit ?? this.options.settings.search.defaultLimit));
     const options: Parameters<ToolIndex['search']>[1] = { limit };
     if (request.keywords?.length) options.keywords = request.keywords;
@@ -454,6 +508,7 @@ export class LensApp implements Lens {
     if (this.syncQueued) return this.syncing;
     this.syncQueued = true;
     this.syncing = this.syncing
+      .then(() => this.indexOpen)
       .then(() => {
         this.syncQueued = false;
         return this.index.sync(this.catalog.tools);

@@ -16,7 +16,7 @@
  *
  *   node --import tsx server/src/bench/codeMode.ts [--json] [--write bench-results.md]
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,6 +26,7 @@ import { countTokens } from '../core/tokens';
 import { resultText } from '../core/resultShaping';
 import { runSandboxed } from '../adapters/sandbox/quickjsSandbox';
 import { openBenchGateway } from './benchGateway';
+import { writeSection } from './markdownSection';
 
 export interface CodeModeReport {
   task: string;
@@ -275,19 +276,6 @@ export function formatCodeModeMarkdown(r: CodeModeReport): string {
   ].join('\n');
 }
 
-const START = '<!-- code-mode bench: start -->';
-const END = '<!-- code-mode bench: end -->';
-
-/** Puts the section into a Markdown file between its markers, replacing an older one. */
-function writeSection(file: string, section: string): void {
-  const block = `${START}\n${section}\n${END}`;
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const i = old.indexOf(START);
-  const j = old.indexOf(END);
-  const next = i >= 0 && j > i ? old.slice(0, i) + block + old.slice(j + END.length) : `${old.trimEnd()}\n\n${block}\n`;
-  writeFileSync(file, next);
-}
-
 if (require.main === module) {
   const argv = process.argv.slice(2);
   const w = argv.indexOf('--write');
@@ -295,7 +283,7 @@ if (require.main === module) {
     (r) => {
       const md = formatCodeModeMarkdown(r);
       process.stdout.write(argv.includes('--json') ? `${JSON.stringify(r, null, 2)}\n` : `${md}\n`);
-      if (w >= 0) writeSection(resolve(argv[w + 1] ?? 'bench-results.md'), md);
+      if (w >= 0) writeSection(resolve(argv[w + 1] ?? 'bench-results.md'), 'code-mode', md);
     },
     (err: unknown) => {
       process.stderr.write(`code mode bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);

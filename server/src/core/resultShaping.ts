@@ -9,8 +9,7 @@
  */
 import type * as Jmespath from '@jmespath-community/jmespath' with { 'resolution-mode': 'import' };
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { decode, encodeGenerator } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens } from './tokens';
+import { countTokens, tokenPrefix } from './tokens';
 import { errorMessage } from './errorMessage';
 
 // The package's "types" condition names its ESM typings although it ships a CommonJS build
@@ -128,15 +127,8 @@ export function cutToTokens(result: CallToolResult, maxTokens: number): CutResul
   return { result: cut, fullTokens, keptTokens: maxTokens - budget };
 }
 
-/** The first `n` o200k tokens of a text, as text (a split multi-byte character is dropped). */
-export function tokenPrefix(text: string, n: number): string {
-  const tokens: number[] = [];
-  for (const chunk of encodeGenerator(text, { allowedSpecial: 'all' } as never)) {
-    tokens.push(...chunk);
-    if (tokens.length >= n) break;
-  }
-  return decode(tokens.slice(0, n)).replace(/\uFFFD+$/, '');
-}
+/** The first `n` o200k tokens of a text (core/tokens.ts holds the tokenizer). */
+export { tokenPrefix };
 
 function parseJson(text: string): { value: unknown } | undefined {
   const t = text.trim();

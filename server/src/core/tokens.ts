@@ -2,14 +2,92 @@
  * Token accounting with the real o200k_base tokenizer. "What a client pays" for a set of
  * tools is the tokens of the JSON `tools` array it receives in `tools/list`: that is what
  * ends up in every request's tool definitions.
+ *
+ * The counter is plugged in (`useTokenCounter`): the app installs the compact o200k counter
+ * (adapters/tokens), which loads its table on first use; without it, gpt-tokenizer is loaded
+ * on the first count. Counts of whole tools/list texts are remembered by content hash
+ * (`rememberTokenCounts`), so a catalog counted in an earlier run is not counted again.
  */
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { createHash } from 'node:crypto';
 import type { CatalogTool } from './catalog';
+
+/** An o200k_base tokenizer as MCP Lens needs one: counts, and the first n tokens of a text. */
+export interface TokenCounter {
+  count(text: string): number;
+  /** The text of the first `n` tokens (a multi-byte character cut in half is dropped). */
+  prefix(text: string, n: number): string;
+}
+
+let counter: TokenCounter | undefined;
+
+/** Which o200k_base tokenizer `countTokens` and `tokenPrefix` use from now on. */
+export function useTokenCounter(c: TokenCounter): void {
+  counter = c;
+}
 
 /** Tokens of a text, o200k_base. Special-token markers in third-party text are counted as text. */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  return countO200k(text, { allowedSpecial: 'all' } as never);
+  counter ??= gptTokenizerCounter();
+  return counter.count(text);
+}
+
+/** The first `n` o200k tokens of a text, as text. */
+export function tokenPrefix(text: string, n: number): string {
+  counter ??= gptTokenizerCounter();
+  return counter.prefix(text, n);
+}
+
+function gptTokenizerCounter(): TokenCounter {
+  // Loaded here, on the first count, not when this module is imported (~70 MB of heap).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const gpt = require('gpt-tokenizer/encoding/o200k_base') as typeof import('gpt-tokenizer/encoding/o200k_base');
+  const options = { allowedSpecial: 'all' } as never;
+  return {
+    count: (text) => gpt.countTokens(text, options),
+    prefix: (text, n) => {
+      const tokens: number[] = [];
+      for (const chunk of gpt.encodeGenerator(text, options)) {
+        tokens.push(...chunk);
+        if (tokens.length >= n) break;
+      }
+      return gpt.decode(tokens.slice(0, n)).replace(/\uFFFD+$/, '');
+    },
+  };
+}
+
+/** Counts of tools/list texts by content hash; kept across runs by the catalog cache. */
+const listCounts = new Map<string, number>();
+const MAX_LIST_COUNTS = 2000;
+
+function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+}
+
+/** Tokens of a (large, often repeated) text, from memory when this exact text was counted before. */
+export function countTokensRemembered(text: string, key = contentHash(text)): number {
+  const known = listCounts.get(key);
+  if (known !== undefined) return known;
+  const n = countTokens(text);
+  if (listCounts.size >= MAX_LIST_COUNTS) listCounts.delete(listCounts.keys().next().value!);
+  listCounts.set(key, n);
+  return n;
+}
+
+/** Counts remembered earlier (content hash → tokens), e.g. read back from a cache. */
+export function rememberTokenCounts(counts: Record<string, number>): void {
+  for (const [k, n] of Object.entries(counts)) if (Number.isInteger(n) && n >= 0 && !listCounts.has(k)) listCounts.set(k, n);
+}
+
+/** The remembered counts of these texts (content hash → tokens), for a cache to keep. */
+export function rememberedTokenCounts(texts: Iterable<string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const t of texts) {
+    const key = contentHash(t);
+    const n = listCounts.get(key);
+    if (n !== undefined) out[key] = n;
+  }
+  return out;
 }
 
 /** The fields of a tool definition a client receives. */
@@ -40,6 +118,19 @@ export function toolTokens(tool: ToolDefinitionLike): number {
 export class ServerListTokens {
   private memo = new Map<string, ServerListCost>();
 
+  /** Like `count`, but only when every count is known without counting (remembered); else undefined. */
+  countKnown(tools: readonly CatalogTool[]): Map<string, number> | undefined {
+    const out = new Map<string, number>();
+    for (const [server, defs] of groupDefinitions(tools)) {
+      const hash = contentHash(JSON.stringify(defs));
+      const known = this.memo.get(server);
+      const tokens = known?.hash === hash ? known.tokens : listCounts.get(hash);
+      if (tokens === undefined) return undefined;
+      out.set(server, tokens);
+    }
+    return out;
+  }
+
   /** server → tokens of the tools/list it sends, for the servers that have tools here. */
   count(tools: readonly CatalogTool[]): Map<string, number> {
     return new Map([...this.costs(tools)].map(([server, c]) => [server, c.tokens]));
@@ -47,25 +138,38 @@ export class ServerListTokens {
 
   /** server → its tools/list JSON (original names), tool count and tokens. */
   costs(tools: readonly CatalogTool[]): Map<string, ServerListCost> {
-    const byServer = new Map<string, ToolDefinitionLike[]>();
-    for (const t of tools) {
-      let defs = byServer.get(t.server);
-      if (!defs) byServer.set(t.server, (defs = []));
-      defs.push(definitionOf({ ...t, name: t.originalName }));
-    }
+    const byServer = groupDefinitions(tools);
     const memo = new Map<string, ServerListCost>();
     for (const [server, defs] of byServer) {
       const json = JSON.stringify(defs);
+      const hash = contentHash(json);
       const known = this.memo.get(server);
-      memo.set(server, { json, tools: defs.length, tokens: known?.json === json ? known.tokens : countTokens(json) });
+      memo.set(server, { hash, tools: defs.length, tokens: known?.hash === hash ? known.tokens : countTokensRemembered(json, hash) });
     }
     this.memo = memo;
     return memo;
   }
 }
 
+/** Each server's tools/list text (its definitions under their original names, as JSON). */
+export function serverListTexts(tools: readonly CatalogTool[]): string[] {
+  return [...groupDefinitions(tools).values()].map((defs) => JSON.stringify(defs));
+}
+
+/** Each server's tool definitions under their original names, as its own tools/list has them. */
+function groupDefinitions(tools: readonly CatalogTool[]): Map<string, ToolDefinitionLike[]> {
+  const byServer = new Map<string, ToolDefinitionLike[]>();
+  for (const t of tools) {
+    let defs = byServer.get(t.server);
+    if (!defs) byServer.set(t.server, (defs = []));
+    defs.push(definitionOf({ ...t, name: t.originalName }));
+  }
+  return byServer;
+}
+
 export interface ServerListCost {
-  json: string;
+  /** Hash of the tools/list JSON (the text itself is not kept: it is the whole catalog again). */
+  hash: string;
   tools: number;
   tokens: number;
 }

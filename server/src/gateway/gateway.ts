@@ -52,6 +52,9 @@ export class Gateway {
     // The Lens predicts by itself when usage learning is part of it.
     this.predictor = options.predictor ?? (this.lens.predictedTools ? { predictedTools: (id) => this.lens.predictedTools!(id) } : undefined);
     this.subscription = this.lens.onDidChange((change) => {
+      // Usage moves only a predictive list; after every call anything else would re-render
+      // each session's tools/list for nothing.
+      if (change === 'usage' && this.lens.settings().exposure !== 'predictive') return;
       if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage') this.refreshSessions();
     });
   }

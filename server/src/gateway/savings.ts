@@ -49,7 +49,7 @@ export class TokenAccounting {
     const costs = this.serverLists.costs(tools);
     const servers = [...costs.keys()].sort();
     const hash = createHash('sha256');
-    for (const s of servers) hash.update(s).update('\0').update(costs.get(s)!.json);
+    for (const s of servers) hash.update(s).update('\0').update(costs.get(s)!.hash);
     const version = hash.digest('hex').slice(0, 16);
     if (this.cost?.version === version) return this.cost;
     const perServer = servers.map((server) => ({ server, tokens: costs.get(server)!.tokens, tools: costs.get(server)!.tools }));

@@ -39,6 +39,8 @@ export interface ConnectionOptions {
   clientInfo: { name: string; version: string };
   /** Delay that coalesces list_changed bursts. */
   listChangedDelayMs?: number;
+  /** Awaited before each spawn or connect (the pool spreads them over turns of the event loop). */
+  beforeConnect?: () => Promise<void>;
   onChange(kind: 'state' | ListKind): void;
 }
 
@@ -319,6 +321,8 @@ export class UpstreamConnection {
   private async connect(): Promise<void> {
     const gen = ++this.generation;
     this.setState('starting');
+    await this.opts.beforeConnect?.();
+    if (gen !== this.generation) return;
     const deadline = Date.now() + this.opts.connectTimeoutMs;
     const failures: string[] = [];
     this.stderr.clear(); // the tail belongs to the process about to start

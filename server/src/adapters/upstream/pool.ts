@@ -32,6 +32,8 @@ export interface ServerLifecycle {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const START_WAIT_MARGIN_MS = 1000;
+/** Processes spawned per turn of the event loop (~10 ms each). */
+const CONNECTS_PER_TURN = 1;
 const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: '0.1.0' };
 
 export class UpstreamPool {
@@ -39,6 +41,9 @@ export class UpstreamPool {
   private readonly changes: ChangeEmitter<UpstreamChange>;
   /** setServers calls run one after another, so two reconciliations never interleave. */
   private queue: Promise<void> = Promise.resolve();
+  /** Connects go a few per turn of the event loop (see `nextTurn`). */
+  private turns: Promise<void> = Promise.resolve();
+  private inTurn = 0;
   private closed = false;
 
   constructor(private readonly options: UpstreamPoolOptions) {
@@ -154,6 +159,22 @@ export class UpstreamPool {
     return started;
   }
 
+  /**
+   * Spawning a process blocks the event loop for ~10 ms: twenty in a row would hold every
+   * request (the first find_tools included) for a quarter of a second. A few per turn lets the
+   * gateway answer in between; the servers still start in parallel.
+   */
+  private nextTurn(): Promise<void> {
+    if (this.inTurn < CONNECTS_PER_TURN) {
+      this.inTurn++;
+      return this.turns;
+    }
+    this.inTurn = 1;
+    const turn = this.turns.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.turns = turn;
+    return turn;
+  }
+
   private async remove(connection: UpstreamConnection): Promise<void> {
     await connection.stop();
     this.connections.delete(connection.name);
@@ -169,6 +190,7 @@ export class UpstreamPool {
       restart: o.restart ?? DEFAULT_RESTART,
       clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO,
       onChange: (kind) => this.changes.fire({ server: config.name, kind }),
+      beforeConnect: () => this.nextTurn(),
     });
   }
 }

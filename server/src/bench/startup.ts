@@ -1,0 +1,265 @@
+/**
+ * Start-up, call overhead and memory of `mcp-lens serve` (dist/cli.js, over stdio, keyword
+ * mode) on 22 servers — the 19-server replay of the recorded workspace (test/fixtures/servers/
+ * replay.mjs, one process per server) plus the three real test servers (server-everything,
+ * -filesystem, -memory) — side by side with a direct SDK client starting the same servers in
+ * the same run, with and without one server that never answers initialize:
+ *
+ *  - first answer: process start → the first find_tools result with matches (the catalog cache
+ *    is warm: one run before the measured ones fills it);
+ *  - all connected: process start → every server listed its tools (MCP Lens: its "[x] ready"
+ *    log lines; direct: connect + tools/list of every server, in parallel);
+ *  - CPU: the MCP Lens process's own user+system time (children not counted) when it first
+ *    answered and when every server was connected;
+ *  - call overhead: get-sum on server-everything, direct vs through call_tool, interleaved;
+ *  - peak RSS: the MCP Lens process's high-water mark (VmHWM) at the end of a run.
+ *
+ *   node --import tsx server/src/bench/startup.ts [--runs N] [--calls N] [--json] [--write bench-results.md]
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { writeSection } from './markdownSection';
+
+const ROOT = resolve(__dirname, '../../..');
+const CLK_TCK = 100;
+
+type Entry = { command: string; args: string[]; env?: Record<string, string> };
+
+export interface LensRun {
+  firstAnswerMs: number;
+  /** undefined when some server never connects (the hanging one). */
+  allConnectedMs: number | undefined;
+  connectedServers: number;
+  cpuAtFirstAnswerMs: number;
+  cpuAtAllConnectedMs: number | undefined;
+  peakRssMb: number;
+}
+
+export interface StartupReport {
+  servers: number;
+  tools: number;
+  runs: number;
+  withoutHang: { lens: LensRun[]; directAllConnectedMs: number[] };
+  withHang: { lens: LensRun[]; directAllButHangMs: number[] };
+  overhead: { calls: number; directMedianMs: number; lensMedianMs: number; overheadMedianMs: number };
+}
+
+/** The recorded catalog: in the repo once moved there, else next to it (../shared). */
+export function catalogFile(): string {
+  const candidates = [
+    process.env.MCP_LENS_CATALOG,
+    join(ROOT, 'test', 'fixtures', 'catalog', 'real-workspace-tools.json'),
+    process.env.MCP_LENS_BENCH_DIR && join(process.env.MCP_LENS_BENCH_DIR, '..', 'fixtures', 'real-workspace-tools.json'),
+    join(ROOT, '..', 'shared', 'fixtures', 'real-workspace-tools.json'),
+  ].filter((c): c is string => !!c);
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw new Error(`no recorded catalog at ${candidates.join(', ')} (set MCP_LENS_CATALOG)`);
+  return found;
+}
+
+function servers(dir: string, withHang: boolean): Record<string, Entry> {
+  const catalog = catalogFile();
+  const names = Object.keys((JSON.parse(readFileSync(catalog, 'utf8')) as { servers: object }).servers);
+  const replay = join(ROOT, 'test', 'fixtures', 'servers', 'replay.mjs');
+  const real = (n: string) => join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${n}`, 'dist', 'index.js');
+  const out: Record<string, Entry> = {};
+  for (const n of names) out[n] = { command: process.execPath, args: [replay, n, '--file', catalog] };
+  out['test-everything'] = { command: process.execPath, args: [real('everything'), 'stdio'] };
+  out['test-filesystem'] = { command: process.execPath, args: [real('filesystem'), dir] };
+  out['test-memory'] = { command: process.execPath, args: [real('memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } };
+  if (withHang) out['test-hang'] = { command: process.execPath, args: [join(ROOT, 'test', 'fixtures', 'servers', 'hang-init.mjs')] };
+  return out;
+}
+
+function workspace(withHang: boolean): { dir: string; config: string; servers: Record<string, Entry> } {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-startup-'));
+  mkdirSync(join(dir, '.vscode'));
+  // Keyword mode: no embeddings (what the RSS target is about).
+  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.connectTimeoutSeconds': 600 }));
+  const s = servers(dir, withHang);
+  const config = join(dir, 'mcp.json');
+  writeFileSync(config, JSON.stringify({ servers: Object.fromEntries(Object.entries(s).map(([n, e]) => [n, { type: 'stdio', ...e }])) }));
+  return { dir, config, servers: s };
+}
+
+/** utime + stime of a process, in ms. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+/** One start of `mcp-lens serve`; `calls` runs the overhead measurement before it stops. */
+async function lensRun(ws: { dir: string; config: string }, expected: string[], onReady?: (client: Client) => Promise<void>): Promise<LensRun> {
+  const started = performance.now();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.config],
+    cwd: ROOT,
+    env: { ...process.env, MCP_LENS_LOG: 'info' } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const ready = new Set<string>();
+  let allConnected: { ms: number; cpu: number } | undefined;
+  let resolveAll!: () => void;
+  const all = new Promise<void>((r) => (resolveAll = r));
+  let pid = 0;
+  let buffer = '';
+  transport.stderr?.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    for (const m of buffer.matchAll(/\] \[([^\]]+)\] ready: \d+ tools/g)) ready.add(m[1]!);
+    buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+    if (!allConnected && expected.every((n) => ready.has(n))) {
+      allConnected = { ms: performance.now() - started, cpu: pid ? cpuMs(pid) : NaN };
+      resolveAll();
+    }
+  });
+  const client = new Client({ name: 'mcp-lens-startup-bench', version: '1.0.0' });
+  await client.connect(transport);
+  pid = transport.pid ?? 0;
+  const found = (await client.callTool({ name: 'find_tools', arguments: { query: 'create an issue in a repository' } })) as CallToolResult;
+  const firstAnswerMs = performance.now() - started;
+  const cpuAtFirstAnswerMs = cpuMs(pid);
+  const matches = (found.structuredContent as { matches?: unknown[] } | undefined)?.matches?.length ?? 0;
+  if (matches === 0) throw new Error(`the first find_tools answer had no matches: ${JSON.stringify(found).slice(0, 300)}`);
+  const connectedOrTimeout = await Promise.race([all.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 60_000).unref())]);
+  if (!connectedOrTimeout) throw new Error(`not every server connected within 60 s: missing ${expected.filter((n) => !ready.has(n)).join(', ')}`);
+  if (onReady) await onReady(client);
+  const rss = peakRssMb(pid);
+  await client.close();
+  return {
+    firstAnswerMs,
+    allConnectedMs: allConnected?.ms,
+    connectedServers: ready.size,
+    cpuAtFirstAnswerMs,
+    cpuAtAllConnectedMs: allConnected?.cpu,
+    peakRssMb: rss,
+  };
+}
+
+/** A direct SDK client per server, connected and listed in parallel: ms until all are done. */
+async function directRun(entries: Record<string, Entry>, keep?: string): Promise<{ ms: number; tools: number; kept?: Client; close(): Promise<void> }> {
+  const started = performance.now();
+  const clients: Client[] = [];
+  let kept: Client | undefined;
+  const counts = await Promise.all(
+    Object.entries(entries).map(async ([name, e]) => {
+      const client = new Client({ name: 'direct', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: e.command, args: e.args, env: { ...(process.env as Record<string, string>), ...e.env }, stderr: 'ignore' }));
+      clients.push(client);
+      if (name === keep) kept = client;
+      return (await client.listTools()).tools.length;
+    }),
+  );
+  const ms = performance.now() - started;
+  return { ms, tools: counts.reduce((a, b) => a + b, 0), ...(kept && { kept }), close: async () => void (await Promise.all(clients.map((c) => c.close().catch(() => undefined)))) };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** Interleaved get-sum calls: direct on `direct`, through call_tool on `lens`. */
+async function overhead(direct: Client, lens: Client, calls: number): Promise<StartupReport['overhead']> {
+  const found = (await lens.callTool({ name: 'find_tools', arguments: { query: 'sum of two numbers', server: 'test-everything' } })) as CallToolResult;
+  const sum = (found.structuredContent as { matches: { name: string }[] }).matches.find((m) => /sum/.test(m.name))?.name;
+  if (!sum) throw new Error('find_tools found no get-sum');
+  const d: number[] = [];
+  const l: number[] = [];
+  for (let i = 0; i < calls + 20; i++) {
+    let t = performance.now();
+    await direct.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } });
+    const dt = performance.now() - t;
+    t = performance.now();
+    const r = (await lens.callTool({ name: 'call_tool', arguments: { tool_name: sum, arguments: { a: i, b: 1 } } })) as CallToolResult;
+    const lt = performance.now() - t;
+    if (r.isError) throw new Error(`call_tool failed: ${JSON.stringify(r.content)}`);
+    if (i >= 20) (d.push(dt), l.push(lt));
+  }
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  return { calls, directMedianMs: round(median(d)), lensMedianMs: round(median(l)), overheadMedianMs: round(median(l) - median(d)) };
+}
+
+export async function measureStartup(runs = 3, calls = 200): Promise<StartupReport> {
+  const plain = workspace(false);
+  const hanging = workspace(true);
+  try {
+    const names = Object.keys(plain.servers);
+    // Warm-up: fills each workspace's catalog cache (and the OS file cache) once.
+    process.stderr.write('startup bench: warm-up runs…\n');
+    await lensRun(plain, names);
+    await lensRun(hanging, names);
+    const report: StartupReport = {
+      servers: names.length,
+      tools: 0,
+      runs,
+      withoutHang: { lens: [], directAllConnectedMs: [] },
+      withHang: { lens: [], directAllButHangMs: [] },
+      overhead: { calls, directMedianMs: NaN, lensMedianMs: NaN, overheadMedianMs: NaN },
+    };
+    for (let i = 0; i < runs; i++) {
+      process.stderr.write(`startup bench: run ${i + 1}/${runs}…\n`);
+      const direct = await directRun(plain.servers, i === runs - 1 ? 'test-everything' : undefined);
+      report.tools = direct.tools;
+      report.withoutHang.directAllConnectedMs.push(direct.ms);
+      const last = i === runs - 1;
+      report.withoutHang.lens.push(
+        await lensRun(plain, names, last && direct.kept ? async (lens) => void (report.overhead = await overhead(direct.kept!, lens, calls)) : undefined),
+      );
+      await direct.close();
+      // With a hanging server, the direct client's "all" can only be all but that one.
+      const directHang = await directRun(plain.servers);
+      report.withHang.directAllButHangMs.push(directHang.ms);
+      await directHang.close();
+      report.withHang.lens.push(await lensRun(hanging, names));
+    }
+    return report;
+  } finally {
+    rmSync(plain.dir, { recursive: true, force: true });
+    rmSync(hanging.dir, { recursive: true, force: true });
+  }
+}
+
+export function formatStartupMarkdown(r: StartupReport): string {
+  const ms = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? 'n/a' : `${Math.round(x)} ms`);
+  const med = (xs: (number | undefined)[]) => median(xs.filter((x): x is number => x !== undefined));
+  const row = (label: string, lens: LensRun[], direct: number[], directLabel: string) =>
+    `| ${label} | ${ms(med(lens.map((x) => x.firstAnswerMs)))} | ${ms(med(lens.map((x) => x.allConnectedMs)))} | ${ms(med(direct))} (${directLabel}) | ${(med(lens.map((x) => x.allConnectedMs)) / med(direct)).toFixed(2)}× | ${ms(med(lens.map((x) => x.cpuAtFirstAnswerMs)))} / ${ms(med(lens.map((x) => x.cpuAtAllConnectedMs)))} | ${Math.max(...lens.map((x) => x.peakRssMb))} MB |`;
+  return [
+    '## Start-up, call overhead and memory (`npm run bench:startup`)',
+    '',
+    `\`mcp-lens serve\` (dist/cli.js, stdio, keyword mode) on ${r.servers} servers with ${r.tools} tools: the 19-server replay of the recorded workspace plus server-everything, -filesystem and -memory; a direct SDK client starts the same servers in the same run. Catalog cache warm (one run before). Medians of ${r.runs} runs; times from process start.`,
+    '',
+    '| servers | first find_tools answer | all connected (MCP Lens) | all connected (direct client) | ratio | MCP Lens CPU at first answer / all connected | peak RSS |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    row(`${r.servers}`, r.withoutHang.lens, r.withoutHang.directAllConnectedMs, 'all'),
+    row(`${r.servers} + 1 hanging`, r.withHang.lens, r.withHang.directAllButHangMs, 'all but the hanging one'),
+    '',
+    `Call overhead (get-sum on server-everything, ${r.overhead.calls} calls each, interleaved): direct median ${r.overhead.directMedianMs} ms, through call_tool ${r.overhead.lensMedianMs} ms, overhead **${r.overhead.overheadMedianMs} ms**.`,
+    '',
+    'CPU is the MCP Lens process alone (user + system; the servers it starts are not counted). Peak RSS is its VmHWM over the whole run, find_tools and the 200 calls included.',
+  ].join('\n');
+}
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '200' }, json: { type: 'boolean', default: false }, write: { type: 'string' } } });
+  measureStartup(Number(values.runs), Number(values.calls)).then(
+    (r) => {
+      const md = formatStartupMarkdown(r);
+      process.stdout.write(values.json ? `${JSON.stringify(r, null, 2)}\n` : `${md}\n`);
+      if (values.write) writeSection(resolve(values.write), 'startup', md);
+    },
+    (err: unknown) => {
+      process.stderr.write(`startup bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
