@@ -34,7 +34,7 @@ interface Served {
 async function serve(ws: TestWorkspace): Promise<Served> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'serve', '--http', '--workspace', ws.dir, '--config', ws.configFile], {
     cwd: ROOT,
-    env: { ...process.env, MCP_LENS_TOKEN: TOKEN, MCP_LENS_LOG: 'info' },
+    env: { ...process.env, MCP_LENS_TOKEN: TOKEN, MCP_LENS_LOG: 'info', OLLAMA_HOST: '127.0.0.1:9' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.add(child);
@@ -65,7 +65,8 @@ async function addViaGateway(client: Client, a: number): Promise<void> {
 
 describe('sidecar processes on one workspace', () => {
   it('two sidecars at once: both serve; the second reads and never writes', async () => {
-    const ws = makeWorkspace({ everything: EVERYTHING });
+    // Embeddings on (Ollama absent): only then is there a tool store to share; keyword mode has none.
+    const ws = makeWorkspace({ everything: EVERYTHING }, { embedding: { enabled: true } });
     const first = await serve(ws);
     const second = await serve(ws);
     try {

@@ -245,7 +245,7 @@ export function formatStartupMarkdown(r: StartupReport): string {
     '',
     `Call overhead (get-sum on server-everything, ${r.overhead.calls} calls each, interleaved): direct median ${r.overhead.directMedianMs} ms, through call_tool ${r.overhead.lensMedianMs} ms, overhead **${r.overhead.overheadMedianMs} ms**.`,
     '',
-    'CPU is the MCP Lens process alone (user + system; the servers it starts are not counted). Peak RSS is its VmHWM over the whole run, find_tools and the 200 calls included.',
+    `CPU is the MCP Lens process alone (user + system; the servers it starts are not counted). Peak RSS is its VmHWM over the whole run, find_tools and the ${r.overhead.calls} calls included.`,
   ].join('\n');
 }
 
