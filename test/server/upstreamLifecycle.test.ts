@@ -57,3 +57,15 @@ test('a call waiting for a start gives up with the reason when the start fails',
     await pool.close();
   }
 });
+
+test('switching lazy start off starts the servers it had left stopped', async () => {
+  const pool = new UpstreamPool({ log: silentLogger, connectTimeoutMs: 30_000 });
+  try {
+    await pool.setServers([gated('waiting')], { deferred: new Set(['waiting']), idleTimeoutMs: 60_000 });
+    assert.equal(statusOf(pool, 'waiting').state, 'stopped');
+    await pool.setServers([gated('waiting')]);
+    assert.equal(statusOf(pool, 'waiting').state, 'ready');
+  } finally {
+    await pool.close();
+  }
+});

@@ -311,9 +311,12 @@ export class UpstreamConnection {
 
   /** One connect attempt; on failure the state becomes 'error' with the reason. */
   private async connectOrFail(): Promise<void> {
+    const gen = this.generation + 1; // the one connect() takes
     try {
       await this.connect();
     } catch (error) {
+      // Stopped or restarted meanwhile (MCP Lens closing, a config change): not a failure.
+      if (gen !== this.generation) return;
       this.fail(errorMessage(error));
     }
   }

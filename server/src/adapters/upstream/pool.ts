@@ -145,14 +145,19 @@ export class UpstreamPool {
     const started: UpstreamConnection[] = [];
     for (const config of wanted.values()) {
       let connection = this.connections.get(config.name);
+      const deferred = lifecycle.deferred?.has(config.name) === true;
       if (!connection) {
         connection = this.create(config);
         this.connections.set(config.name, connection);
-        if (lifecycle.deferred?.has(config.name)) this.changes.fire({ server: config.name, kind: 'state' });
+        if (deferred) this.changes.fire({ server: config.name, kind: 'state' });
         else {
           void connection.start();
           started.push(connection);
         }
+      } else if (!deferred && lifecycle.idleTimeoutMs === undefined && connection.status().state === 'stopped') {
+        // Lazy start switched off: what was left stopped starts now.
+        void connection.start();
+        started.push(connection);
       }
       connection.setIdleTimeout(lifecycle.idleTimeoutMs);
     }
