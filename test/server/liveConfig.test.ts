@@ -26,6 +26,22 @@ interface Live {
   close(): Promise<void>;
 }
 
+/** A LensApp on `dir` as the sidecar runs one (answers at once), keyword index in memory, everything approved. */
+function lensOptions(dir: string, settings: Record<string, unknown> = {}): LensAppOptions {
+  return {
+    workspaceFolder: dir,
+    storageDir: join(dir, '.mcp-lens'),
+    settings: sanitizeSettings({ embedding: { enabled: false }, ...settings }),
+    trusted: true,
+    approvals: {},
+    autoApprove: true,
+    inputs: {},
+    log: silentLogger,
+    index: new MemoryToolIndex('keyword only (test)'),
+    waitForServers: false,
+  };
+}
+
 function gated(prefix: string, extra: string[] = []): Record<string, unknown> {
   return { type: 'stdio', command: process.execPath, args: [GATED, '--prefix', prefix, ...extra] };
 }
@@ -36,20 +52,7 @@ async function live(servers: Record<string, unknown>, options: Partial<LensAppOp
   const mcpJson = join(dir, '.vscode', 'mcp.json');
   const write = (s: Record<string, unknown>) => writeFileSync(mcpJson, JSON.stringify({ servers: s }, null, 2));
   write(servers);
-  const lens = await LensApp.start({
-    workspaceFolder: dir,
-    storageDir: join(dir, '.mcp-lens'),
-    settings: sanitizeSettings({ embedding: { enabled: false } }),
-    trusted: true,
-    approvals: {},
-    autoApprove: true,
-    inputs: {},
-    log: silentLogger,
-    index: new MemoryToolIndex('keyword only (test)'),
-    watch: true,
-    waitForServers: false,
-    ...options,
-  });
+  const lens = await LensApp.start({ ...lensOptions(dir), watch: true, ...options });
   const server = (name: string) => lens.servers().find((s) => s.name === name);
   return {
     dir,
@@ -160,19 +163,7 @@ async function restartedWithCache(extra: Record<string, unknown>, settings: Reco
   const options = (servers: Record<string, unknown>): LensAppOptions => {
     const config = join(dir, 'mcp.json');
     writeFileSync(config, JSON.stringify({ servers }));
-    return {
-      workspaceFolder: dir,
-      storageDir: join(dir, '.mcp-lens'),
-      settings: sanitizeSettings({ embedding: { enabled: false }, ...settings }),
-      configFile: config,
-      trusted: true,
-      approvals: {},
-      autoApprove: true,
-      inputs: {},
-      log: silentLogger,
-      index: new MemoryToolIndex('keyword only (test)'),
-      waitForServers: false,
-    };
+    return { ...lensOptions(dir, settings), configFile: config };
   };
   const a = gated('a', ['--gate', gate]);
   const first = await LensApp.start({ ...options({ a }), waitForServers: true });
