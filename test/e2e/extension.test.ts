@@ -229,7 +229,8 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       await untilStatusBarTools(page, before + 1);
       await runCommand(page, 'MCP Lens: Search Tools');
       await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('pong from added');
+      // The whole query at once: keys typed while the pick is opening can be lost.
+      await page.fill('.quick-input-widget input', 'pong from added');
       const rows = await waitForPickRow(page, 'added_ping');
       assert.match(rows[0] ?? '', /added_ping/, rows.join(' | '));
       await shot(page, 'vscode-added-server-found');
