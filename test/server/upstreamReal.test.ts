@@ -4,12 +4,13 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpstreamPool, type UpstreamChange } from '../../server/src/adapters/upstream/pool';
 import { isAlive } from '../../server/src/adapters/upstream/childReaper';
 import { silentLogger } from '../../server/src/core/logger';
+import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 import { fixture, nodeConfig, realServer, statusOf, until } from '../fixtures/servers/poolWorld';
 
 const text = (r: { content?: unknown }) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
@@ -114,9 +115,7 @@ describe('upstream pool: real npm servers over stdio', () => {
 
 describe('upstream pool: recorded servers replayed with pagination', () => {
   test('every tool of a paginated tools/list is collected', async () => {
-    const recording = JSON.parse(readFileSync(join(__dirname, '../../../shared/fixtures/real-workspace-tools.json'), 'utf8')) as {
-      servers: Record<string, { tools: { name: string }[] }>;
-    };
+    const recording = readRecordedCatalog();
     const pool = new UpstreamPool({ log: silentLogger, connectTimeoutMs: 15_000 });
     try {
       await pool.setServers([

@@ -3,21 +3,17 @@
 // pathological megabyte-long piece is counted in bounded time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { countTokens as gptCount, decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { countO200kTokens, o200kTokenizer, ranksFromGptTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
 import { RankTable } from '../../server/src/core/bpe/rankTable';
 import { BpeCounter } from '../../server/src/core/bpe/bpeCounter';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 
 const exact = (text: string) => gptCount(text, { allowedSpecial: 'all' } as never);
 
 function catalogTexts(): string[] {
-  const root = join(__dirname, '..', '..');
-  const file = [join(root, 'test', 'fixtures', 'catalog', 'real-workspace-tools.json'), join(root, '..', 'shared', 'fixtures', 'real-workspace-tools.json'), '/work/shared/fixtures/real-workspace-tools.json'].find((f) => existsSync(f));
-  if (!file) return [];
-  const servers = (JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, { tools: unknown[] }> }).servers;
+  const servers = readRecordedCatalog().servers;
   return Object.values(servers).flatMap((s) => [JSON.stringify(s.tools), ...s.tools.map((t) => JSON.stringify(t))]);
 }
 

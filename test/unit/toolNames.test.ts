@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 import { assignToolNames, baseToolName, SAFE_TOOL_NAME, shortHash } from '../../server/src/core/toolNames';
 
 const names = (tools: [string, string][]) => assignToolNames(tools.map(([server, name]) => ({ server, name })));
@@ -68,8 +68,7 @@ describe('assignToolNames', () => {
   });
 
   test('every name of the 371 recorded tools is safe and unique, and stable across runs', async () => {
-    const { readFileSync } = await import('node:fs');
-    const rec = JSON.parse(readFileSync(join(__dirname, '../../../shared/fixtures/real-workspace-tools.json'), 'utf8')) as { servers: Record<string, { tools: { name: string }[] }> };
+    const rec = readRecordedCatalog();
     const tools = Object.entries(rec.servers).flatMap(([server, s]) => s.tools.map((t) => ({ server, name: t.name })));
     const m = assignToolNames(tools);
     assert.equal(m.size, tools.length);

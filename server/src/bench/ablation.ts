@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { DEFAULT_KEYWORD_CONFIG as D, type KeywordConfig } from '../core/search/keywordConfig';
 import { KeywordIndex } from '../core/search/keywordIndex';
+import { datasetsDir } from './benchFiles';
 import { loadDataset, type BenchDataset, type BenchQuery } from './dataset';
 import { meanMetrics, queryMetrics } from './metrics';
 import { Bm25Reference } from './reference/bm25Reference';
@@ -51,7 +52,7 @@ function measure(ds: BenchDataset, rank: Rank, filter: (q: BenchQuery) => boolea
 const isDev = (q: BenchQuery) => !isHeldOut(q);
 
 function main(): void {
-  const dir = process.argv[2] ?? join(__dirname, '..', '..', '..', '..', 'shared', 'bench');
+  const dir = process.argv[2] ?? datasetsDir();
   const sets = ['toolbench', 'metatool'].map((n) => loadDataset(join(dir, n)));
   const all = () => true;
   process.stdout.write('recall@5/MRR@10\n| step | toolbench dev | held-out | all | metatool dev | held-out | all |\n|---|---|---|---|---|---|---|\n');

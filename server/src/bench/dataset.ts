@@ -1,5 +1,5 @@
 /**
- * Loading a tool-retrieval dataset (shared/bench/<name>/tools.json + queries.json) as catalog
+ * Loading a tool-retrieval dataset (bench/datasets/<name>/tools.json + queries.json) as catalog
  * tools and queries. Keys are `server/name` compared whole (names may contain `/`).
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Token figures of the gateway on a real catalog: the 19 servers of
- * /work/shared/fixtures/real-workspace-tools.json, each served by the replay fixture over
+ * test/fixtures/catalog/real-workspace-tools.json, each served by the replay fixture over
  * stdio, behind a LensApp and the Gateway, driven by an MCP SDK client. Measures our tools/list
  * in search mode, savings against the catalog's tools/list, and the tokens of find_tools
  * responses at the default limit over realistic queries.
@@ -14,6 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sanitizeSettings } from '../../../protocol/settings';
 import { countTokens, toolListTokens } from '../core/tokens';
 import { openBenchGateway } from './benchGateway';
+import { recordedCatalogFile } from './benchFiles';
 
 /** Tasks an agent in such a workspace plausibly has, one per server family and some across. */
 export const REALISTIC_QUERIES = [
@@ -98,7 +99,7 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
 if (require.main === module) {
   const argv = process.argv.slice(2);
   const i = argv.indexOf('--fixture');
-  const fixture = i >= 0 ? resolve(argv[i + 1] ?? '') : join(__dirname, '../../../../shared/fixtures/real-workspace-tools.json');
+  const fixture = i >= 0 ? resolve(argv[i + 1] ?? '') : recordedCatalogFile();
   measureGatewayCatalog(resolve(__dirname, '../../..'), fixture).then(
     (r) => process.stdout.write(JSON.stringify(r, null, 2) + '\n'),
     (err: unknown) => {

@@ -16,9 +16,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { KeywordIndex } from '../core/search/keywordIndex';
+import { datasetDir } from './benchFiles';
 import { catalogToolsOf } from './dataset';
 
-const DEFAULT_DIR = '/work/shared/bench/toolbench';
 /** 0 = the dataset's own servers. */
 const SERVER_COUNTS = [0, 20, 5, 1];
 
@@ -96,10 +96,10 @@ function main(): void {
   const caseAt = args.indexOf('--case');
   if (caseAt >= 0) {
     const serverCount = Number(args.splice(caseAt, 2)[1]);
-    process.stdout.write(`${JSON.stringify(runCase(args[0] ?? join(DEFAULT_DIR, 'tools.json'), serverCount, dumpDir))}\n`);
+    process.stdout.write(`${JSON.stringify(runCase(args[0] ?? join(datasetDir('toolbench'), 'tools.json'), serverCount, dumpDir))}\n`);
     return;
   }
-  const toolsFile = args[0] ?? join(DEFAULT_DIR, 'tools.json');
+  const toolsFile = args[0] ?? join(datasetDir('toolbench'), 'tools.json');
   const rows = SERVER_COUNTS.map((n) => {
     const child = spawnSync(
       process.execPath,

@@ -10,9 +10,10 @@ import { join, resolve } from 'node:path';
 import { UpstreamPool } from '../adapters/upstream/pool';
 import type { StdioServerConfig } from '../core/config/types';
 import { silentLogger } from '../core/logger';
+import { recordedCatalogFile } from './benchFiles';
 
 const root = resolve(__dirname, '../../..');
-const recording = join(__dirname, '../../../../shared/fixtures/real-workspace-tools.json');
+const recording = recordedCatalogFile();
 
 function node(name: string, args: string[], env: Record<string, string> = {}): StdioServerConfig {
   return {

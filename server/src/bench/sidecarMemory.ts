@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { datasetDir, repoRoot } from './benchFiles';
 import type { ChildReport } from './sidecarMemoryChild';
 
 interface Row extends ChildReport {
@@ -36,7 +37,7 @@ interface FakeOllamaLike {
 }
 
 const REPO = repoRoot();
-const DEFAULT_TOOLS = join(REPO, '..', 'shared', 'bench', 'toolbench', 'tools.json');
+const DEFAULT_TOOLS = join(datasetDir('toolbench'), 'tools.json');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { tools: { type: 'string' }, json: { type: 'boolean', default: false } } });
@@ -147,12 +148,6 @@ function table(rows: Row[], toolsFile: string): string {
   );
   const steps = rows.map((r) => `- ${r.scenario}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}${r.step_ms[k] === undefined ? '' : ` (${r.step_ms[k]} ms)`}`).join(' → ')} MB RSS`);
   return [`sidecar memory: ${toolsFile}, node ${process.version}, one child process per row`, '', head, `|${'---|'.repeat(13)}`, ...lines, '', 'RSS by step (ms since the index was opened):', ...steps].join('\n');
-}
-
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
 }
 
 main().catch((err: unknown) => {

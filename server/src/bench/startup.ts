@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { recordedCatalogFile } from './benchFiles';
 import { writeSection } from './markdownSection';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -49,17 +50,11 @@ export interface StartupReport {
   overhead: { calls: number; directMedianMs: number; lensMedianMs: number; overheadMedianMs: number };
 }
 
-/** The recorded catalog: in the repo once moved there, else next to it (../shared). */
+/** The recorded catalog (test/fixtures/catalog, or MCP_LENS_CATALOG). */
 export function catalogFile(): string {
-  const candidates = [
-    process.env.MCP_LENS_CATALOG,
-    join(ROOT, 'test', 'fixtures', 'catalog', 'real-workspace-tools.json'),
-    process.env.MCP_LENS_BENCH_DIR && join(process.env.MCP_LENS_BENCH_DIR, '..', 'fixtures', 'real-workspace-tools.json'),
-    join(ROOT, '..', 'shared', 'fixtures', 'real-workspace-tools.json'),
-  ].filter((c): c is string => !!c);
-  const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error(`no recorded catalog at ${candidates.join(', ')} (set MCP_LENS_CATALOG)`);
-  return found;
+  const file = recordedCatalogFile();
+  if (!existsSync(file)) throw new Error(`no recorded catalog at ${file} (set MCP_LENS_CATALOG)`);
+  return file;
 }
 
 function servers(dir: string, withHang: boolean): Record<string, Entry> {

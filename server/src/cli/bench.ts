@@ -4,8 +4,9 @@
  * run on the same data.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { allDatasetDirs, repoRoot } from '../bench/benchFiles';
 import { loadDataset } from '../bench/dataset';
 import { BENCH_MODES, modeFactory, type BenchMode } from '../bench/modes';
 import { formatMarkdown, formatTable } from '../bench/report';
@@ -17,9 +18,9 @@ import type { CliCommand } from './command';
 const HELP = `mcp-lens bench --dataset DIR [--mode keyword|vector|hybrid] [--json] [--ollama-host URL] [--scale N] [--predict]
 mcp-lens bench --all [--out FILE.md] [--mode ...] [--scale N]
 
-  --dataset DIR   a folder with tools.json and queries.json (e.g. ../shared/bench/toolbench)
-  --all           every dataset under the bench folder (env MCP_LENS_BENCH_DIR, else ../shared/bench
-                  next to the repo); writes a Markdown table (default bench-results.md at the repo root)
+  --dataset DIR   a folder with tools.json and queries.json (e.g. bench/datasets/toolbench)
+  --all           every dataset under the bench folder (env MCP_LENS_BENCH_DIR, else bench/datasets
+                  in the repo); writes a Markdown table (default bench-results.md at the repo root)
   --mode          MCP Lens search mode (default keyword); vector and hybrid need Ollama
   --scale N       also time MCP Lens on the catalog replicated to N tools
   --json          print one JSON document
@@ -58,7 +59,7 @@ export const bench: CliCommand = {
     if (!BENCH_MODES.includes(mode)) return usageError(`unknown --mode "${args.mode}" (keyword, vector or hybrid)`);
     const scale = args.scale === undefined ? undefined : Number(args.scale);
     if (scale !== undefined && !(Number.isInteger(scale) && scale > 0)) return usageError(`--scale wants a positive integer, got "${args.scale}"`);
-    const dirs = args.all ? benchDatasets() : args.dataset ? [resolve(args.dataset)] : [];
+    const dirs = args.all ? allDatasetDirs() : args.dataset ? [resolve(args.dataset)] : [];
     if (dirs.length === 0) return usageError(args.all ? 'no datasets found (set MCP_LENS_BENCH_DIR)' : 'give --dataset DIR or --all');
     for (const dir of dirs) if (!existsSync(join(dir, 'tools.json'))) return usageError(`${dir}: no tools.json`);
 
@@ -93,16 +94,4 @@ async function prediction(dir: string): Promise<unknown> {
 function usageError(message: string): number {
   process.stderr.write(`mcp-lens bench: ${message}\n${HELP}\n`);
   return 2;
-}
-
-/** The repo root: the folder holding package.json above this bundle (dist/) or this source file. */
-function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
-function benchDatasets(): string[] {
-  const base = process.env.MCP_LENS_BENCH_DIR ?? join(repoRoot(), '..', 'shared', 'bench');
-  return ['toolbench', 'metatool'].map((n) => join(base, n)).filter((d) => existsSync(join(d, 'tools.json')));
 }

@@ -3,7 +3,7 @@
  * with identifier splitting and Porter2 stemming (tokenize.ts), a small synonym table
  * (synonyms.ts), query-term frequency, and a re-rank by name and query coverage. Every step
  * was kept only if it measured better on
- * shared/bench; the ablation (mcp-lens bench, keyword mode, recall@5 / MRR@10) is in
+ * bench/datasets; the ablation (mcp-lens bench, keyword mode, recall@5 / MRR@10) is in
  * ./keywordConfig.ts beside the chosen parameters.
  */
 import type { CatalogTool } from '../catalog';
