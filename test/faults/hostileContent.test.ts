@@ -10,15 +10,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { MAX_DESCRIPTION_CHARS } from '../../server/src/adapters/upstream/listing';
 import { TRUNCATED_MARK } from '../../server/src/gateway/findToolsResult';
 import { EVERYTHING, ROOT, makeWorkspace } from '../fixtures/gatewayLens';
+import { startWithChromium } from '../fixtures/lens/dashboardPage';
 // @ts-expect-error -- a plain .mjs fixture module without types
 import { ANSI, BIDI, DEEP_WORD, INJECTION, MARKUP, NUL } from '../fixtures/servers/faulty/hostileTools.mjs';
 import { faulty, startGatewayWorld, text, type GatewayWorld } from './faultWorld';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 /** Characters that must never reach a client, a terminal or a page from tool text. */
 const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
@@ -34,10 +34,7 @@ describe('hostile tool text', () => {
   before(async () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
-    [g, browser] = await Promise.all([
-      startGatewayWorld({ everything: EVERYTHING, hostile: faulty('hostile') }, {}, { dashboard: true }),
-      chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
-    ]);
+    [g, browser] = await startWithChromium(() => startGatewayWorld({ everything: EVERYTHING, hostile: faulty('hostile') }, {}, { dashboard: true }));
   });
   after(async () => {
     await browser?.close();

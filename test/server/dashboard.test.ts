@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { connectAgent } from '../fixtures/agentClient';
 import { until } from '../fixtures/gatewayLens';
-import { launchChromium, openDashboard } from '../fixtures/lens/dashboardPage';
+import { openDashboard, startWithChromium } from '../fixtures/lens/dashboardPage';
 import { startServeWorld, type ServeWorld } from '../fixtures/lens/serveWorld';
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../fixtures/servers/hostileText';
 
@@ -28,7 +28,7 @@ describe('dashboard in a browser', () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs', 'server', 'webview'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     mkdirSync(RESULTS, { recursive: true });
-    [world, browser] = await Promise.all([startServeWorld(), launchChromium()]);
+    [world, browser] = await startWithChromium(startServeWorld);
   });
   after(async () => {
     await browser?.close();

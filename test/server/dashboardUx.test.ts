@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
 import { connectAgent } from '../fixtures/agentClient';
-import { launchChromium, openDashboard } from '../fixtures/lens/dashboardPage';
+import { openDashboard, startWithChromium } from '../fixtures/lens/dashboardPage';
 import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
 
 const ROOT = resolve(__dirname, '../..');
@@ -33,7 +33,7 @@ describe('dashboard wording and states', () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     mkdirSync(RESULTS, { recursive: true });
-    [world, browser] = await Promise.all([startDashboardWorld(), launchChromium()]);
+    [world, browser] = await startWithChromium(startDashboardWorld);
     gateway = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
     ({ url: mcpUrl } = await gateway.start());
   });

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { HostMessage, WebviewRequestMessage } from '../../protocol/webviewProtocol';
 import { lensHandlers } from '../../server/src/gateway/dashboard/handlers';
-import { launchChromium } from '../fixtures/lens/dashboardPage';
+import { startWithChromium } from '../fixtures/lens/dashboardPage';
 import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
 
 const ROOT = resolve(__dirname, '../..');
@@ -32,7 +32,7 @@ describe('dashboard as a VS Code webview (postMessage transport)', () => {
   before(async () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
-    [world, browser] = await Promise.all([startDashboardWorld(), launchChromium()]);
+    [world, browser] = await startWithChromium(startDashboardWorld);
   });
   after(async () => {
     await browser?.close();
