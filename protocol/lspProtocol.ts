@@ -1,20 +1,19 @@
 /**
- * The sidecar's custom LSP messages: method strings `mcpLens/verb`, their params and results,
- * and which way each goes. The client and the server import these; nothing re-declares them.
- * Plain string constants and types only, so both vscode-languageclient and
- * vscode-languageserver can wrap them in their own RequestType objects.
+ * The sidecar's custom LSP messages, each declared once as a vscode-jsonrpc `RequestType` /
+ * `NotificationType` (as vscode-eslint's customMessages.ts and rust-analyzer's lsp_ext.ts do):
+ * method string `mcpLens/verb`, params, result, and which way it goes. The client and the
+ * server both use these objects — `sendRequest(SearchRequest, params)`,
+ * `onRequest(SearchRequest, handler)` — never a method string, so a payload that does not match
+ * is a type error on both ends. Add a message here, list it in LSP_MESSAGES at the bottom, and
+ * test/unit/lspContract.test.ts checks that both sides handle it.
+ *
+ * vscode-jsonrpc resolves to its Node build here (client and sidecar are Node); the webview
+ * does not import this file (lint: webview imports only the plain-type protocol files).
  */
-import type {
-  ConfigProblem,
-  IndexStatus,
-  LensStats,
-  SearchResponse,
-  ServerStatus,
-  ToolCallOutcome,
-  ToolSummary,
-} from './model';
-import { RequestType } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { ConfigProblem, IndexStatus, LensStats, SearchResponse, ServerStatus, ToolCallOutcome, ToolSummary } from './model';
 import type { McpLensSettings } from './settings';
+import type { DashboardMethod } from './webviewProtocol';
 
 /** Passed as `initializationOptions` when the client starts the sidecar. */
 export interface SidecarInitOptions {
@@ -37,80 +36,107 @@ export interface SidecarInitOptions {
 }
 
 // client → server requests
-export const SearchRequestMethod = 'mcpLens/search';
+
 export interface SearchParams {
   query: string;
   limit?: number;
   server?: string;
 }
 export type SearchResult = SearchResponse;
+/** The palette's live search (the same ranking find_tools uses). */
+export const SearchRequest = new RequestType<SearchParams, SearchResult, void>('mcpLens/search');
 
-export const ListToolsRequestMethod = 'mcpLens/listTools';
 export type ListToolsResult = ToolSummary[];
+/** Every tool of the catalog, with its schema. */
+export const ListToolsRequest = new RequestType0<ListToolsResult, void>('mcpLens/listTools');
 
-export const CallToolRequestMethod = 'mcpLens/callTool';
 export interface CallToolParams {
   name: string;
   arguments: Record<string, unknown>;
 }
 export type CallToolResultPayload = ToolCallOutcome;
+/** A tool call a person makes from the palette ("Try it"); tool errors come back as `isError`. */
+export const CallToolRequest = new RequestType<CallToolParams, CallToolResultPayload, void>('mcpLens/callTool');
 
-export const StatsRequestMethod = 'mcpLens/stats';
-export type StatsResult = LensStats;
-
-export const ServersRequestMethod = 'mcpLens/servers';
 export type ServersResult = ServerStatus[];
+export const ServersRequest = new RequestType0<ServersResult, void>('mcpLens/servers');
 
-export const IndexStatusRequestMethod = 'mcpLens/indexStatus';
-export type IndexStatusResult = IndexStatus;
+/** One dashboard request (protocol/webviewProtocol.ts), relayed from the webview panel. */
+export interface DashboardCall {
+  method: DashboardMethod;
+  params: unknown;
+}
+/**
+ * The dashboard's requests, answered in the sidecar by the same handlers as the browser
+ * dashboard's HTTP routes; the result is that method's DashboardResult.
+ */
+export const DashboardRequest = new RequestType<DashboardCall, unknown, void>('mcpLens/dashboard');
 
-export const GatewayInfoRequestMethod = 'mcpLens/gatewayInfo';
 export interface GatewayInfo {
   url: string;
   token: string;
   /** Changes whenever the set of exposed tools changes. */
   catalogVersion: string;
 }
+/** The gateway's URL and token, asked for once the sidecar runs (later ones come with stateChanged). */
+export const GatewayInfoRequest = new RequestType0<GatewayInfo, void>('mcpLens/gatewayInfo');
 
-export const RestartServerRequestMethod = 'mcpLens/restartServer';
 export interface RestartServerParams {
   name: string;
 }
+export const RestartServerRequest = new RequestType<RestartServerParams, null, void>('mcpLens/restartServer');
 
-export const ReindexRequestMethod = 'mcpLens/reindex';
-export const PullModelRequestMethod = 'mcpLens/pullModel';
-export const ClearUsageRequestMethod = 'mcpLens/clearUsage';
+/** Reloads the configuration and re-syncs the index. */
+export const ReindexRequest = new RequestType0<null, void>('mcpLens/reindex');
+/** Pulls the embedding model; progress comes as PullProgressNotification, the answer when it ends. */
+export const PullModelRequest = new RequestType0<null, void>('mcpLens/pullModel');
+export const ClearUsageRequest = new RequestType0<null, void>('mcpLens/clearUsage');
 
-export const UpdateSettingsNotificationMethod = 'mcpLens/updateSettings';
+/**
+ * Hold reloads of config files while the client edits several of them as one change ("Move
+ * into MCP Lens" writes settings and .vscode/mcp.json), then apply the result once on release,
+ * so no half-edited state (a server declared twice) is ever loaded. A hold the client never
+ * releases ends by itself after a few seconds.
+ */
+export interface HoldReloadsParams {
+  hold: boolean;
+}
+export const HoldReloadsRequest = new RequestType<HoldReloadsParams, null, void>('mcpLens/holdReloads');
+
+// client → server notifications
+
 export interface UpdateSettingsParams {
   settings: McpLensSettings;
   approvals: Record<string, string>;
   inputs: Record<string, string>;
   trusted: boolean;
 }
+/** Settings, approvals, inputs or trust changed in the editor. */
+export const UpdateSettingsNotification = new NotificationType<UpdateSettingsParams>('mcpLens/updateSettings');
 
 // server → client notifications
-export const StateChangedNotificationMethod = 'mcpLens/stateChanged';
+
 export interface StateChangedParams {
   servers: ServerStatus[];
   index: IndexStatus;
   stats: LensStats;
   gateway?: GatewayInfo;
 }
+/** Servers, index or stats changed (debounced). */
+export const StateChangedNotification = new NotificationType<StateChangedParams>('mcpLens/stateChanged');
 
-/** A server needs the user's approval before it may start (new or changed definition). */
-export const ApprovalNeededNotificationMethod = 'mcpLens/approvalNeeded';
 export interface ApprovalNeededParams {
   servers: { name: string; fingerprint: string; summary: string; sourceFile: string }[];
 }
+/** A server needs the user's approval before it may start (new or changed definition). */
+export const ApprovalNeededNotification = new NotificationType<ApprovalNeededParams>('mcpLens/approvalNeeded');
 
-/** `${input:id}` values the config refers to and the client has not supplied. */
-export const InputsNeededNotificationMethod = 'mcpLens/inputsNeeded';
 export interface InputsNeededParams {
   inputs: { id: string; description?: string; password: boolean }[];
 }
+/** `${input:id}` values the config refers to and the client has not supplied. */
+export const InputsNeededNotification = new NotificationType<InputsNeededParams>('mcpLens/inputsNeeded');
 
-export const PullProgressNotificationMethod = 'mcpLens/pullProgress';
 export interface PullProgressParams {
   model: string;
   status: string;
@@ -119,25 +145,38 @@ export interface PullProgressParams {
   done: boolean;
   error?: string;
 }
+export const PullProgressNotification = new NotificationType<PullProgressParams>('mcpLens/pullProgress');
 
-/**
- * Problems found in configuration files (server → client), each with the character offset and
- * length of the offending JSON where known, for editor diagnostics. Each notification replaces
- * the previous set; an empty list clears them.
- */
-export const ConfigProblemsNotificationMethod = 'mcpLens/configProblems';
 export type ConfigProblemInfo = ConfigProblem;
 export interface ConfigProblemsParams {
   problems: ConfigProblemInfo[];
 }
-
 /**
- * client → server: hold reloads of config files while the client edits several of them as one
- * change ("Move into MCP Lens" writes settings and .vscode/mcp.json), then apply the result
- * once on release, so no half-edited state (a server declared twice) is ever loaded. A hold
- * the client never releases ends by itself after a few seconds.
+ * Problems found in configuration files, each with the character offset and length of the
+ * offending JSON where known, for editor diagnostics. Each notification replaces the previous
+ * set; an empty list clears them.
  */
-export interface HoldReloadsParams {
-  hold: boolean;
-}
-export const HoldReloadsRequest = new RequestType<HoldReloadsParams, null, void>('mcpLens/holdReloads');
+export const ConfigProblemsNotification = new NotificationType<ConfigProblemsParams>('mcpLens/configProblems');
+
+/** Every custom message by direction; the contract test checks each is handled on its far end. */
+export const LSP_MESSAGES = {
+  clientToServer: {
+    requests: [
+      SearchRequest,
+      ListToolsRequest,
+      CallToolRequest,
+      ServersRequest,
+      DashboardRequest,
+      GatewayInfoRequest,
+      RestartServerRequest,
+      ReindexRequest,
+      PullModelRequest,
+      ClearUsageRequest,
+      HoldReloadsRequest,
+    ],
+    notifications: [UpdateSettingsNotification],
+  },
+  serverToClient: {
+    notifications: [StateChangedNotification, ApprovalNeededNotification, InputsNeededNotification, PullProgressNotification, ConfigProblemsNotification],
+  },
+} as const;

@@ -1,38 +1,21 @@
 /**
  * The dashboard as a VS Code webview panel. The page (dist/webview/dashboard.js) is the same
  * bundle the browser gets from `mcp-lens serve --http`; here its requests arrive over
- * postMessage and are answered from the sidecar's LSP requests, and the sidecar's pushed
- * state is forwarded as events. The message maps are protocol/webviewProtocol.ts.
+ * postMessage and go to the sidecar as `mcpLens/dashboard`, answered there by the same
+ * handlers as the browser's (server/src/gateway/dashboard/handlers.ts), and the sidecar's
+ * pushed state is forwarded as events. Only approving a server is the editor's own: it is VS
+ * Code's modal prompt. The message maps are protocol/webviewProtocol.ts.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import {
-  CallToolRequestMethod,
-  IndexStatusRequestMethod,
-  ListToolsRequestMethod,
-  PullModelRequestMethod,
-  RestartServerRequestMethod,
-  SearchRequestMethod,
-  ServersRequestMethod,
-  StatsRequestMethod,
-  type CallToolParams,
-  type CallToolResultPayload,
-  type IndexStatusResult,
-  type ListToolsResult,
-  type PullProgressParams,
-  type SearchParams,
-  type SearchResult,
-  type ServersResult,
-  type StatsResult,
-  type StateChangedParams,
-} from '../../protocol/lspProtocol';
-import type { ActionResult, DashboardHandlers, DashboardMethod, HostMessage, WebviewRequestMessage } from '../../protocol/webviewProtocol';
+import type { DashboardCall, PullProgressParams, StateChangedParams } from '../../protocol/lspProtocol';
+import { DASHBOARD_METHODS, type ActionResult, type HostMessage, type WebviewRequestMessage } from '../../protocol/webviewProtocol';
 import { sideColumn } from './sideColumn';
 
 /** What the panel needs from the sidecar (the extension's `Sidecar` satisfies it). */
 export interface DashboardBackend {
-  /** Sends one `mcpLens/…` request; rejects while the sidecar is down. */
-  request<R>(method: string, params?: unknown): Promise<R>;
+  /** Answers one dashboard request in the sidecar (`mcpLens/dashboard`); rejects while it is down. */
+  dashboard(call: DashboardCall): Promise<unknown>;
   /** Every `mcpLens/stateChanged` (servers, index, stats). */
   readonly onDidChangeLens: vscode.Event<StateChangedParams>;
   /** Every `mcpLens/pullProgress`. */
@@ -63,10 +46,9 @@ export function showDashboard(context: vscode.ExtensionContext, sidecar: Dashboa
   });
   lastColumn = panel.viewColumn;
   panel.webview.html = dashboardHtml(panel.webview, vscode.Uri.joinPath(root, 'dashboard.js'));
-  const handlers = sidecarHandlers(sidecar);
   const post = (message: HostMessage) => void panel.webview.postMessage(message);
   const subscriptions = [
-    panel.webview.onDidReceiveMessage((m: WebviewRequestMessage) => void answer(m, handlers, post)),
+    panel.webview.onDidReceiveMessage((m: WebviewRequestMessage) => void answer(m, sidecar, post)),
     sidecar.onDidChangeLens((s) => post({ kind: 'event', event: 'state', data: { servers: s.servers, index: s.index, stats: s.stats } })),
     sidecar.onPullProgress((p) => post({ kind: 'event', event: 'pullProgress', data: p })),
     // The user may drag the panel to another group: reopen it there next time.
@@ -79,51 +61,27 @@ export function showDashboard(context: vscode.ExtensionContext, sidecar: Dashboa
   });
 }
 
-async function answer(m: WebviewRequestMessage, handlers: DashboardHandlers, post: (message: HostMessage) => void): Promise<void> {
-  if (!m || m.kind !== 'request' || typeof m.id !== 'number' || !(m.method in handlers)) return;
+async function answer(m: WebviewRequestMessage, backend: DashboardBackend, post: (message: HostMessage) => void): Promise<void> {
+  if (!m || m.kind !== 'request' || typeof m.id !== 'number' || !DASHBOARD_METHODS.includes(m.method)) return;
   try {
-    const handler = handlers[m.method as DashboardMethod] as (p: unknown) => Promise<unknown>;
-    post({ kind: 'response', id: m.id, result: await handler(m.params ?? {}) });
+    const params = m.params ?? {};
+    const result = m.method === 'approveServer' && backend.approveServer ? await approve(backend.approveServer, params) : await backend.dashboard({ method: m.method, params });
+    post({ kind: 'response', id: m.id, result });
   } catch (err) {
     post({ kind: 'error', id: m.id, message: `${m.method}: ${err instanceof Error ? err.message : String(err)}` });
   }
 }
 
-/** The dashboard's requests mapped onto the sidecar's LSP requests. */
-export function sidecarHandlers(sidecar: DashboardBackend): DashboardHandlers {
-  return {
-    search: (p) => searchWithSchemas(sidecar, { query: String(p.query), limit: p.limit, server: p.server }),
-    listServers: () => sidecar.request<ServersResult>(ServersRequestMethod),
-    restartServer: (p) => settle(sidecar.request<unknown>(RestartServerRequestMethod, { name: String(p.name) })),
-    approveServer: (p) => settle(sidecar.approveServer ? sidecar.approveServer(String(p.name)) : Promise.reject(new Error('approving is not available here'))),
-    stats: () => sidecar.request<StatsResult>(StatsRequestMethod),
-    indexStatus: () => sidecar.request<IndexStatusResult>(IndexStatusRequestMethod),
-    callTool: (p) => sidecar.request<CallToolResultPayload>(CallToolRequestMethod, { name: String(p.name), arguments: p.arguments } satisfies CallToolParams),
-    // The sidecar answers when the pull has started or finished; progress comes as events.
-    pullModel: () => settle(sidecar.request<unknown>(PullModelRequestMethod)),
-    // The sidecar reports usage inside its stats; there is no separate request.
-    usage: async () => (await sidecar.request<StatsResult>(StatsRequestMethod)).usage ?? null,
-  };
-}
-
-/** An action's outcome as the dashboard shows it: failure is a value, not an exception. */
-async function settle(action: Promise<unknown>): Promise<ActionResult> {
+/** Approving goes through the editor's prompt; failure is a value the dashboard shows. */
+async function approve(approveServer: (name: string) => Promise<void>, params: unknown): Promise<ActionResult> {
+  const name = (params as { name?: unknown }).name;
+  if (typeof name !== 'string' || !name) return { ok: false, error: '"name" must be a non-empty string' };
   try {
-    await action;
+    await approveServer(name);
     return { ok: true };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
-}
-
-/** "Try it" needs each hit's schema; where the ranking left it out, take it from the tool list. */
-async function searchWithSchemas(sidecar: DashboardBackend, params: SearchParams): Promise<SearchResult> {
-  const result = await sidecar.request<SearchResult>(SearchRequestMethod, params);
-  if (result.hits.every((h) => h.inputSchema)) return result;
-  const tools = await sidecar.request<ListToolsResult>(ListToolsRequestMethod);
-  const schemas = new Map(tools.map((t) => [t.name, t.inputSchema]));
-  for (const hit of result.hits) hit.inputSchema ??= schemas.get(hit.name);
-  return result;
 }
 
 /** The page shell: a fresh nonce per panel, scripts only with it, styles adopted by the bundle. */

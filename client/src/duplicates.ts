@@ -98,7 +98,7 @@ async function moveFrom(s: ExtensionServices, file: string, names: string[]): Pr
   await vscode.workspace.fs.copy(uri, backup, { overwrite: false });
   // Two files change; the sidecar holds its reloads until both are written and then loads the
   // result once, so it never sees a server declared in both (or in neither) in between.
-  const hold = (p: HoldReloadsParams) => s.sidecar.request<null>(HoldReloadsRequest.method, p).catch(() => null);
+  const hold = (p: HoldReloadsParams) => s.sidecar.request(HoldReloadsRequest, p).catch(() => null);
   await hold({ hold: true });
   try {
     // Settings first: if writing mcp.json then fails, nothing is lost (the entries are in both).

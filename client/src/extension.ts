@@ -8,13 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
-  ApprovalNeededNotificationMethod,
-  ConfigProblemsNotificationMethod,
-  InputsNeededNotificationMethod,
-  UpdateSettingsNotificationMethod,
-  type ApprovalNeededParams,
-  type ConfigProblemsParams,
-  type InputsNeededParams,
+  ApprovalNeededNotification,
+  ConfigProblemsNotification,
+  InputsNeededNotification,
+  UpdateSettingsNotification,
   type SidecarInitOptions,
   type UpdateSettingsParams,
 } from '../../protocol/lspProtocol';
@@ -76,7 +73,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const pushSettings = async (): Promise<void> => {
     const o = initOptions();
     const params: UpdateSettingsParams = { settings: o.settings, approvals: o.approvals, inputs: o.inputs, trusted: o.trusted };
-    await sidecar.notify(UpdateSettingsNotificationMethod, params);
+    await sidecar.notify(UpdateSettingsNotification, params);
   };
   let started: Promise<void> | undefined;
   const ensureStarted = (): Promise<void> => {
@@ -88,17 +85,17 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   };
   const s: ExtensionServices = { context, log, sidecar, inputs, approvals, docs, pushSettings, ensureStarted };
 
-  sidecar.onNotification<ApprovalNeededParams>(ApprovalNeededNotificationMethod, (p) => {
+  sidecar.onNotification(ApprovalNeededNotification, (p) => {
     void approvals.onNeeded(p).then(async (changed) => {
       if (changed) await pushSettings();
     });
   });
-  sidecar.onNotification<InputsNeededParams>(InputsNeededNotificationMethod, (p) => {
+  sidecar.onNotification(InputsNeededNotification, (p) => {
     void inputs.ask(p).then(async (added) => {
       if (added) await pushSettings();
     });
   });
-  sidecar.onNotification<ConfigProblemsParams>(ConfigProblemsNotificationMethod, (p) => void diagnostics.show(p));
+  sidecar.onNotification(ConfigProblemsNotification, (p) => void diagnostics.show(p));
   sidecar.onDidChangeState((state) => {
     log.info(`sidecar ${state}`);
     if (state !== 'running') diagnostics.clear();

@@ -16,12 +16,15 @@ import {
   type ErrorHandler,
   type ErrorHandlerResult,
   type LanguageClientOptions,
+  type NotificationType,
+  type RequestType,
+  type RequestType0,
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import {
-  GatewayInfoRequestMethod,
-  PullProgressNotificationMethod,
-  StateChangedNotificationMethod,
+  GatewayInfoRequest,
+  PullProgressNotification,
+  StateChangedNotification,
   type GatewayInfo,
   type PullProgressParams,
   type SidecarInitOptions,
@@ -59,7 +62,7 @@ export class Sidecar implements vscode.Disposable {
   private readonly gatewayEmitter = new vscode.EventEmitter<GatewayInfo | undefined>();
   private readonly lensEmitter = new vscode.EventEmitter<StateChangedParams>();
   private readonly pullEmitter = new vscode.EventEmitter<PullProgressParams>();
-  private readonly handlers: { method: string; handler: (params: unknown) => void }[] = [];
+  private readonly handlers: { type: NotificationType<unknown>; handler: (params: unknown) => void }[] = [];
   private readyWaiters: (() => void)[] = [];
 
   /** The last gateway address and token (undefined while the sidecar is down). */
@@ -89,9 +92,9 @@ export class Sidecar implements vscode.Disposable {
   }
 
   /** Registers a handler for a server → client notification; survives restarts. */
-  onNotification<P>(method: string, handler: (params: P) => void): void {
-    this.handlers.push({ method, handler: handler as (params: unknown) => void });
-    this.client?.onNotification(method, handler);
+  onNotification<P>(type: NotificationType<P>, handler: (params: P) => void): void {
+    this.handlers.push({ type: type as NotificationType<unknown>, handler: handler as (params: unknown) => void });
+    this.client?.onNotification(type, handler);
   }
 
   async start(): Promise<void> {
@@ -141,16 +144,20 @@ export class Sidecar implements vscode.Disposable {
     });
   }
 
-  async request<R>(method: string, params?: unknown): Promise<R> {
+  /** Sends one request of protocol/lspProtocol.ts; rejects with SidecarDownError while the sidecar is not running. */
+  request<R>(type: RequestType0<R, void>): Promise<R>;
+  request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+  async request<P, R>(type: RequestType0<R, void> | RequestType<P, R, void>, params?: P): Promise<R> {
     const client = this.client;
     if (!client || !this.isRunning) throw new SidecarDownError(this.stateValue);
-    return params === undefined ? client.sendRequest<R>(method) : client.sendRequest<R>(method, params);
+    return type.numberOfParams === 0 ? client.sendRequest(type as RequestType0<R, void>) : client.sendRequest(type as RequestType<P, R, void>, params as P);
   }
 
-  async notify(method: string, params: unknown): Promise<void> {
+  /** Sends one notification of protocol/lspProtocol.ts; dropped while the sidecar is not running. */
+  async notify<P>(type: NotificationType<P>, params: P): Promise<void> {
     const client = this.client;
     if (!client || !this.isRunning) return;
-    await client.sendNotification(method, params);
+    await client.sendNotification(type, params);
   }
 
   dispose(): void {
@@ -182,9 +189,9 @@ export class Sidecar implements vscode.Disposable {
       if (e.newState === State.Running) void this.onRunning(client);
       else if (e.newState === State.Starting && this.stateValue !== 'restarting') this.setState('starting');
     });
-    client.onNotification(StateChangedNotificationMethod, (p: StateChangedParams) => this.onLensState(p));
-    client.onNotification(PullProgressNotificationMethod, (p: PullProgressParams) => this.pullEmitter.fire(p));
-    for (const { method, handler } of this.handlers) client.onNotification(method, handler);
+    client.onNotification(StateChangedNotification, (p) => this.onLensState(p));
+    client.onNotification(PullProgressNotification, (p) => this.pullEmitter.fire(p));
+    for (const { type, handler } of this.handlers) client.onNotification(type, handler);
     return client;
   }
 
@@ -192,7 +199,7 @@ export class Sidecar implements vscode.Disposable {
     if (client !== this.client) return;
     this.setState('running');
     try {
-      const info = await client.sendRequest<GatewayInfo>(GatewayInfoRequestMethod);
+      const info = await client.sendRequest(GatewayInfoRequest);
       this.updateGateway(info);
     } catch (err) {
       this.options.log.error(`asking the sidecar for its gateway: ${errorText(err)}`);

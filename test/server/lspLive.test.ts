@@ -6,68 +6,26 @@
 // is ever loaded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IPCMessageReader, IPCMessageWriter, createMessageConnection, type MessageConnection } from 'vscode-languageserver-protocol/node';
 import {
-  ConfigProblemsNotificationMethod,
-  GatewayInfoRequestMethod,
+  ApprovalNeededNotification,
+  ConfigProblemsNotification,
+  GatewayInfoRequest,
   HoldReloadsRequest,
-  StateChangedNotificationMethod,
-  UpdateSettingsNotificationMethod,
+  StateChangedNotification,
+  UpdateSettingsNotification,
   type ConfigProblemsParams,
-  type GatewayInfo,
   type SidecarInitOptions,
   type StateChangedParams,
 } from '../../protocol/lspProtocol';
 import { sanitizeSettings, type RawServerEntry } from '../../protocol/settings';
+import { startSidecarProcess as startSidecar, type SidecarProcess as Sidecar } from '../fixtures/lsp/sidecarProcess';
 
 const ROOT = join(__dirname, '..', '..');
 const GATED = join(ROOT, 'test', 'fixtures', 'servers', 'gated.mjs');
 const gated = (prefix: string): RawServerEntry => ({ type: 'stdio', command: process.execPath, args: [GATED, '--prefix', prefix] });
-
-interface Sidecar {
-  conn: MessageConnection;
-  /** Every notification so far, by method. */
-  seen: Map<string, unknown[]>;
-  next<P>(method: string, pred: (p: P) => boolean, what: string): Promise<P>;
-  close(): Promise<void>;
-}
-
-async function startSidecar(init: SidecarInitOptions): Promise<Sidecar> {
-  const child = fork(join(ROOT, 'dist', 'server.js'), ['--node-ipc'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: { ...process.env, OLLAMA_HOST: '127.0.0.1:9' } });
-  const conn = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
-  const seen = new Map<string, unknown[]>();
-  const waiters = new Set<{ method: string; pred: (p: unknown) => boolean; resolve: (p: unknown) => void }>();
-  conn.onNotification((method: string, params: unknown) => {
-    seen.set(method, [...(seen.get(method) ?? []), params]);
-    for (const w of [...waiters]) if (w.method === method && w.pred(params)) (waiters.delete(w), w.resolve(params));
-  });
-  conn.listen();
-  await conn.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: init });
-  await conn.sendNotification('initialized', {});
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  return {
-    conn,
-    seen,
-    next<P>(method: string, pred: (p: P) => boolean, what: string): Promise<P> {
-      const earlier = (seen.get(method) ?? []).find((p) => pred(p as P));
-      if (earlier) return Promise.resolve(earlier as P);
-      return new Promise<P>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no ${method} where ${what} within 30 s`)), 30_000);
-        waiters.add({ method, pred: pred as (p: unknown) => boolean, resolve: (p) => (clearTimeout(t), resolve(p as P)) });
-      });
-    },
-    async close() {
-      await conn.sendRequest('shutdown').catch(() => undefined);
-      await conn.sendNotification('exit').catch(() => undefined);
-      await exited;
-      conn.dispose();
-    },
-  };
-}
 
 const state = (pred: (p: StateChangedParams) => boolean) => (p: StateChangedParams) => pred(p);
 const ready = (name: string) => state((p) => p.servers.some((s) => s.name === name && s.state === 'ready'));
@@ -92,37 +50,37 @@ test('the sidecar keeps the gateway token and port it is given, and applies mcp.
   let first: Sidecar | undefined = await startSidecar(init);
   let second: Sidecar | undefined;
   try {
-    const gw = await first.conn.sendRequest<GatewayInfo>(GatewayInfoRequestMethod);
+    const gw = await first.conn.sendRequest(GatewayInfoRequest);
     assert.equal(gw.token, init.gateway!.token, 'the token the extension gave');
     const port = Number(new URL(gw.url).port);
     // Approve `a` (as the editor does after its prompt).
     const fingerprint = await first
-      .next<{ servers: { name: string; fingerprint: string }[] }>('mcpLens/approvalNeeded', (p) => p.servers.some((s) => s.name === 'a'), 'a awaits approval')
+      .next(ApprovalNeededNotification, (p) => p.servers.some((s) => s.name === 'a'), 'a awaits approval')
       .then((p) => p.servers.find((s) => s.name === 'a')!.fingerprint);
-    await first.conn.sendNotification(UpdateSettingsNotificationMethod, { settings, approvals: { a: fingerprint }, inputs: {}, trusted: true });
-    await first.next(StateChangedNotificationMethod, ready('a'), 'a ready');
+    await first.conn.sendNotification(UpdateSettingsNotification, { settings, approvals: { a: fingerprint }, inputs: {}, trusted: true });
+    await first.next(StateChangedNotification, ready('a'), 'a ready');
     await first.close();
     first = undefined;
 
     // A new sidecar (a crash and restart) listens on the same port with the same token.
     second = await startSidecar({ ...init, approvals: { a: fingerprint }, gateway: { token: init.gateway!.token, port } });
-    const again = await second.conn.sendRequest<GatewayInfo>(GatewayInfoRequestMethod);
+    const again = await second.conn.sendRequest(GatewayInfoRequest);
     assert.equal(again.url, gw.url, 'same URL');
     assert.equal(again.token, gw.token, 'same token');
-    await second.next(StateChangedNotificationMethod, ready('a'), 'a ready again');
+    await second.next(StateChangedNotification, ready('a'), 'a ready again');
 
     // An edit adds a server: it waits for approval (a new definition), no restart needed.
     write({ a: gated('a'), b: gated('b') });
-    await second.next<{ servers: { name: string }[] }>('mcpLens/approvalNeeded', (p) => p.servers.some((s) => s.name === 'b'), 'b awaits approval');
+    await second.next(ApprovalNeededNotification, (p) => p.servers.some((s) => s.name === 'b'), 'b awaits approval');
 
     // A syntax error: a diagnostic with the position, and `a` keeps running.
     writeFileSync(mcpJson, '{\n  "servers": {\n    "a": \n');
-    const problems = await second.next<ConfigProblemsParams>(ConfigProblemsNotificationMethod, (p) => p.problems.some((x) => /invalid JSONC/.test(x.message)), 'a syntax error');
+    const problems = await second.next(ConfigProblemsNotification, (p) => p.problems.some((x) => /invalid JSONC/.test(x.message)), 'a syntax error');
     const problem = problems.problems.find((x) => /invalid JSONC/.test(x.message))!;
     assert.equal(problem.file, mcpJson);
     assert.match(problem.message, /at line 4, column 1; MCP Lens keeps running the servers of its last valid version/);
     assert.ok(problem.offset !== undefined);
-    const during = await second.next(StateChangedNotificationMethod, state((p) => p.servers.some((s) => s.configFile)), 'the file row');
+    const during = await second.next(StateChangedNotification, state((p) => p.servers.some((s) => s.configFile)), 'the file row');
     assert.equal(during.servers.find((s) => s.name === 'a')?.state, 'ready');
   } finally {
     await first?.close();
@@ -141,23 +99,23 @@ test('a hold keeps a half-moved configuration from ever being loaded', async () 
   mkdirSync(init.storageDir);
   const s = await startSidecar(init);
   try {
-    const fp = (await s.next<{ servers: { name: string; fingerprint: string }[] }>('mcpLens/approvalNeeded', (p) => p.servers.length > 0, 'a awaits approval')).servers[0]!.fingerprint;
-    await s.conn.sendNotification(UpdateSettingsNotificationMethod, { settings, approvals: { a: fp }, inputs: {}, trusted: true });
-    await s.next(StateChangedNotificationMethod, ready('a'), 'a ready');
+    const fp = (await s.next(ApprovalNeededNotification, (p) => p.servers.length > 0, 'a awaits approval')).servers[0]!.fingerprint;
+    await s.conn.sendNotification(UpdateSettingsNotification, { settings, approvals: { a: fp }, inputs: {}, trusted: true });
+    await s.next(StateChangedNotification, ready('a'), 'a ready');
 
     // What "Move into MCP Lens" does: hold, settings gain `a`, mcp.json loses it, release.
     await s.conn.sendRequest(HoldReloadsRequest, { hold: true });
     const moved = sanitizeSettings({ embedding: { enabled: false }, servers: { a: gated('a') } });
-    await s.conn.sendNotification(UpdateSettingsNotificationMethod, { settings: moved, approvals: { a: fp }, inputs: {}, trusted: true });
+    await s.conn.sendNotification(UpdateSettingsNotification, { settings: moved, approvals: { a: fp }, inputs: {}, trusted: true });
     writeFileSync(mcpJson, JSON.stringify({ servers: {} }));
     await s.conn.sendRequest(HoldReloadsRequest, { hold: false });
-    const after = await s.next(StateChangedNotificationMethod, state((p) => p.servers.some((x) => x.name === 'a' && x.source === 'settings' && x.state === 'ready')), 'a served from settings');
+    const after = await s.next(StateChangedNotification, state((p) => p.servers.some((x) => x.name === 'a' && x.source === 'settings' && x.state === 'ready')), 'a served from settings');
     assert.equal(after.servers.filter((x) => x.name === 'a').length, 1);
     // No state ever showed `a` declared twice, and no "also defined" problem was reported.
-    const problems = (s.seen.get(ConfigProblemsNotificationMethod) ?? []) as ConfigProblemsParams[];
+    const problems = (s.seen.get(ConfigProblemsNotification.method) ?? []) as ConfigProblemsParams[];
     assert.ok(!problems.some((p) => p.problems.some((x) => /also defined/.test(x.message))), JSON.stringify(problems));
     // `a` kept its approval (same definition, now from settings) and was never stopped.
-    const states = (s.seen.get(StateChangedNotificationMethod) ?? []) as StateChangedParams[];
+    const states = (s.seen.get(StateChangedNotification.method) ?? []) as StateChangedParams[];
     const sinceReady = states.slice(states.findIndex((p) => p.servers.some((x) => x.name === 'a' && x.state === 'ready')));
     assert.ok(sinceReady.every((p) => p.servers.find((x) => x.name === 'a')?.state === 'ready'), 'a stayed up');
   } finally {

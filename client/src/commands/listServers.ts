@@ -4,12 +4,12 @@
  * restarted, a config file that does not parse is opened.
  */
 import * as vscode from 'vscode';
-import { RestartServerRequestMethod, ServersRequestMethod, type ServersResult } from '../../../protocol/lspProtocol';
+import { RestartServerRequest, ServersRequest } from '../../../protocol/lspProtocol';
 import type { ExtensionServices } from '../services';
 import { serverItems, type ServerAction } from './serverItems';
 
 export async function listServers(s: ExtensionServices): Promise<void> {
-  const servers = await s.sidecar.request<ServersResult>(ServersRequestMethod);
+  const servers = await s.sidecar.request(ServersRequest);
   if (servers.length === 0) {
     void vscode.window.showInformationMessage('MCP Lens: no MCP server is configured (.vscode/mcp.json, .mcp.json or mcpLens.servers).');
     return;
@@ -27,7 +27,7 @@ async function run(s: ExtensionServices, action: ServerAction): Promise<void> {
       if (await s.approvals.promptAll([action.name])) await s.pushSettings();
       return;
     case 'restart':
-      await s.sidecar.request(RestartServerRequestMethod, { name: action.name });
+      await s.sidecar.request(RestartServerRequest, { name: action.name });
       return;
     case 'open':
       await vscode.window.showTextDocument(vscode.Uri.file(action.file));

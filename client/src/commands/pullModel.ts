@@ -1,6 +1,6 @@
 /** "Pull Embedding Model": asks the sidecar to pull the Ollama model, with a progress notification. */
 import * as vscode from 'vscode';
-import { PullModelRequestMethod, type PullProgressParams } from '../../../protocol/lspProtocol';
+import { PullModelRequest, type PullProgressParams } from '../../../protocol/lspProtocol';
 import { errorText, type Sidecar } from '../sidecar';
 
 export async function pullModel(sidecar: Sidecar): Promise<void> {
@@ -22,7 +22,7 @@ export async function pullModel(sidecar: Sidecar): Promise<void> {
             resolve(p);
           }
         });
-        sidecar.request(PullModelRequestMethod).then(
+        sidecar.request(PullModelRequest).then(
           () => undefined,
           (err: unknown) => {
             sub.dispose();

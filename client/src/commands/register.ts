@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { plural } from '../../../protocol/figureText';
-import { ClearUsageRequestMethod, ReindexRequestMethod } from '../../../protocol/lspProtocol';
+import { ClearUsageRequest, DashboardRequest, ReindexRequest } from '../../../protocol/lspProtocol';
 import { showDashboard, type DashboardBackend } from '../dashboardPanel';
 import { moveDuplicates } from '../duplicates';
 import type { ExtensionServices } from '../services';
@@ -20,7 +20,7 @@ const COMMANDS: Record<string, Handler> = {
   'mcpLens.showDashboard': async (s) => showDashboard(s.context, dashboardBackend(s)),
   'mcpLens.reindex': async (s) =>
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'MCP Lens: reindexing tools…' }, () =>
-      s.sidecar.request(ReindexRequestMethod),
+      s.sidecar.request(ReindexRequest),
     ),
   'mcpLens.restartSidecar': async (s) => {
     if (s.sidecar.state === 'stopped') return s.ensureStarted();
@@ -42,7 +42,7 @@ const COMMANDS: Record<string, Handler> = {
   'mcpLens.clearUsage': async (s) => {
     const pick = await vscode.window.showWarningMessage('Clear MCP Lens usage data for this workspace?', { modal: true }, 'Clear');
     if (pick !== 'Clear') return;
-    await s.sidecar.request(ClearUsageRequestMethod);
+    await s.sidecar.request(ClearUsageRequest);
     void vscode.window.showInformationMessage('MCP Lens: usage data cleared.');
   },
 };
@@ -53,7 +53,7 @@ const WITHOUT_SIDECAR = new Set(['mcpLens.showLogs', 'mcpLens.restartSidecar', '
 /** What the dashboard panel talks to: the sidecar, plus approving through the editor's prompt. */
 function dashboardBackend(s: ExtensionServices): DashboardBackend {
   return {
-    request: (method, params) => s.sidecar.request(method, params),
+    dashboard: (call) => s.sidecar.request(DashboardRequest, call),
     onDidChangeLens: s.sidecar.onDidChangeLens,
     onPullProgress: s.sidecar.onPullProgress,
     approveServer: async (name) => {

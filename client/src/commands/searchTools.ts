@@ -4,16 +4,7 @@
  * or try it with JSON arguments.
  */
 import * as vscode from 'vscode';
-import {
-  CallToolRequestMethod,
-  ListToolsRequestMethod,
-  SearchRequestMethod,
-  type CallToolParams,
-  type CallToolResultPayload,
-  type ListToolsResult,
-  type SearchParams,
-  type SearchResult,
-} from '../../../protocol/lspProtocol';
+import { CallToolRequest, ListToolsRequest, SearchRequest } from '../../../protocol/lspProtocol';
 import type { SearchHit } from '../../../protocol/model';
 import type { ReadOnlyDocuments } from '../readOnlyDocuments';
 import { errorText, type Sidecar } from '../sidecar';
@@ -49,7 +40,7 @@ function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
     }
     qp.busy = true;
     try {
-      const res = await sidecar.request<SearchResult>(SearchRequestMethod, { query, limit: 20 } satisfies SearchParams);
+      const res = await sidecar.request(SearchRequest, { query, limit: 20 });
       if (mine !== seq) return;
       qp.items = res.hits.length || !res.noMatch ? res.hits.map(toItem) : noMatchItems(query, res.noMatch).map(toHintItem);
       qp.title = `MCP Lens: Search Tools — ${res.mode.label}, ${Math.round(res.tookMs)} ms`;
@@ -110,7 +101,7 @@ function toHintItem(item: ReturnType<typeof noMatchItems>[number]): PaletteItem 
 async function listServerTools(sidecar: Sidecar, qp: vscode.QuickPick<PaletteItem>, server: string): Promise<void> {
   qp.busy = true;
   try {
-    const tools = (await sidecar.request<ListToolsResult>(ListToolsRequestMethod)).filter((t) => t.server === server);
+    const tools = (await sidecar.request(ListToolsRequest)).filter((t) => t.server === server);
     qp.items = tools.map((t) => toItem({ name: t.name, server: t.server, originalName: t.originalName, description: t.description, score: 0, signals: [], why: '', inputSchema: t.inputSchema }));
     qp.title = `MCP Lens: tools of ${paletteText(server, 60)} — type to search again`;
   } catch (err) {
@@ -121,7 +112,7 @@ async function listServerTools(sidecar: Sidecar, qp: vscode.QuickPick<PaletteIte
 }
 
 async function toolActions(sidecar: Sidecar, docs: ReadOnlyDocuments, hit: SearchHit): Promise<void> {
-  const tool = (await sidecar.request<ListToolsResult>(ListToolsRequestMethod)).find((t) => t.name === hit.name);
+  const tool = (await sidecar.request(ListToolsRequest)).find((t) => t.name === hit.name);
   await docs.show(`${hit.name}.schema`, {
     name: hit.name,
     server: hit.server,
@@ -167,7 +158,7 @@ export async function tryTool(sidecar: Sidecar, docs: ReadOnlyDocuments, name: s
   if (!args) return;
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `MCP Lens: calling ${name}…` },
-    () => sidecar.request<CallToolResultPayload>(CallToolRequestMethod, { name, arguments: args } satisfies CallToolParams),
+    () => sidecar.request(CallToolRequest, { name, arguments: args }),
   );
   await docs.show(`${name}.result`, outcome);
 }

@@ -4,43 +4,42 @@
  */
 import { ErrorCodes, ResponseError, type Connection, type InitializeResult } from 'vscode-languageserver/node';
 import {
-  CallToolRequestMethod,
-  ClearUsageRequestMethod,
-  GatewayInfoRequestMethod,
-  IndexStatusRequestMethod,
-  ListToolsRequestMethod,
-  PullModelRequestMethod,
-  PullProgressNotificationMethod,
-  ReindexRequestMethod,
-  RestartServerRequestMethod,
-  SearchRequestMethod,
-  ServersRequestMethod,
-  StateChangedNotificationMethod,
-  StatsRequestMethod,
-  UpdateSettingsNotificationMethod,
+  CallToolRequest,
+  ClearUsageRequest,
+  DashboardRequest,
+  GatewayInfoRequest,
   HoldReloadsRequest,
-  type CallToolParams,
-  type CallToolResultPayload,
+  ListToolsRequest,
+  PullModelRequest,
+  PullProgressNotification,
+  ReindexRequest,
+  RestartServerRequest,
+  SearchRequest,
+  ServersRequest,
+  StateChangedNotification,
+  UpdateSettingsNotification,
   type ListToolsResult,
   type PullProgressParams,
-  type RestartServerParams,
-  type SearchParams,
   type SidecarInitOptions,
   type UpdateSettingsParams,
 } from '../../../protocol/lspProtocol';
 import { sanitizeSettings } from '../../../protocol/settings';
+import { DASHBOARD_METHODS, type DashboardHandlers } from '../../../protocol/webviewProtocol';
+import { toolCallOutcome } from '../app/toolCallOutcome';
+import { errorMessage } from '../core/errorMessage';
 import type { Logger } from '../core/logger';
-import { toolCallOutcome } from '../gateway/toolCallOutcome';
+import { BadParams, lensHandlers } from '../gateway/dashboard/handlers';
 import { SidecarSession } from './sidecarSession';
 import { StateBroadcaster } from './stateBroadcaster';
 import { derivedNotifications, stateOf } from './stateSnapshot';
-import { errorMessage } from '../core/errorMessage';
 
 /** Binds the connection; resolves the session once `initialize` has built it. */
 export function bindConnection(connection: Connection, log: Logger): { session: () => SidecarSession | undefined; shutdown: () => Promise<void> } {
   let session: SidecarSession | undefined;
   let broadcaster: StateBroadcaster | undefined;
   let init: SidecarInitOptions | undefined;
+  let dashboard: DashboardHandlers | undefined;
+  const sendPullProgress = (p: PullProgressParams) => void connection.sendNotification(PullProgressNotification, p).catch(() => undefined);
 
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     init = readInit(params.initializationOptions);
@@ -49,11 +48,15 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     broadcaster = new StateBroadcaster(
       { state: () => stateOf(s), derived: () => derivedNotifications(s) },
       {
-        state: (p) => void connection.sendNotification(StateChangedNotificationMethod, p).catch(() => undefined),
-        derived: (method, p) => void connection.sendNotification(method, p).catch(() => undefined),
+        state: (p) => void connection.sendNotification(StateChangedNotification, p).catch(() => undefined),
+        derived: (n) => void connection.sendNotification(n.type, n.params).catch(() => undefined),
       },
     );
     s.lens.onDidChange(() => broadcaster?.schedule());
+    // The webview panel's requests, answered by the browser dashboard's handlers (approving is
+    // the editor's own prompt, so the panel never sends it here). A failed pull has reported
+    // itself through onProgress already.
+    dashboard = lensHandlers(s.lens, () => s.stats(), (onProgress) => pullModel(s, onProgress).catch(() => undefined), sendPullProgress);
     return { capabilities: {}, serverInfo: { name: 'mcp-lens-sidecar', version: '0.1.0' } };
   });
   connection.onInitialized(() => broadcaster?.flush());
@@ -63,11 +66,11 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     return session;
   };
 
-  connection.onRequest(SearchRequestMethod, (p: SearchParams) => {
+  connection.onRequest(SearchRequest, (p) => {
     if (typeof p?.query !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'search: "query" must be a string');
     return need().lens.search({ query: p.query, ...(p.limit ? { limit: p.limit } : {}), ...(p.server ? { server: p.server } : {}) });
   });
-  connection.onRequest(ListToolsRequestMethod, (): ListToolsResult =>
+  connection.onRequest(ListToolsRequest, (): ListToolsResult =>
     need()
       .lens.tools()
       .map((t) => ({
@@ -80,39 +83,42 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
         ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
       })),
   );
-  connection.onRequest(CallToolRequestMethod, async (p: CallToolParams): Promise<CallToolResultPayload> => {
+  connection.onRequest(CallToolRequest, async (p) => {
     if (typeof p?.name !== 'string' || !p.arguments || typeof p.arguments !== 'object') {
       throw new ResponseError(ErrorCodes.InvalidParams, 'callTool: "name" must be a string and "arguments" an object');
     }
     return toolCallOutcome(need().lens, p.name, p.arguments, 'palette');
   });
-  connection.onRequest(StatsRequestMethod, () => need().stats());
-  connection.onRequest(ServersRequestMethod, () => need().lens.servers());
-  connection.onRequest(IndexStatusRequestMethod, () => need().lens.indexStatus());
-  connection.onRequest(GatewayInfoRequestMethod, () => need().gatewayInfo());
-  connection.onRequest(RestartServerRequestMethod, async (p: RestartServerParams) => {
+  connection.onRequest(ServersRequest, () => need().lens.servers());
+  connection.onRequest(DashboardRequest, async (p) => {
+    need();
+    const method = p?.method;
+    if (!dashboard || !DASHBOARD_METHODS.includes(method)) throw new ResponseError(ErrorCodes.InvalidParams, `dashboard: unknown request "${String(method)}"`);
+    try {
+      return await (dashboard[method] as (params: unknown) => Promise<unknown>)(p.params ?? {});
+    } catch (err) {
+      throw new ResponseError(err instanceof BadParams ? ErrorCodes.InvalidParams : ErrorCodes.InternalError, errorMessage(err));
+    }
+  });
+  connection.onRequest(GatewayInfoRequest, () => need().gatewayInfo());
+  connection.onRequest(RestartServerRequest, async (p) => {
     await need().lens.restartServer(String(p?.name));
     return null;
   });
-  connection.onRequest(ReindexRequestMethod, async () => {
+  connection.onRequest(ReindexRequest, async () => {
     await need().lens.reindex();
     return null;
   });
-  connection.onRequest(PullModelRequestMethod, async () => {
+  connection.onRequest(PullModelRequest, async () => {
     const s = need();
-    const model = s.lens.settings().embedding.model;
-    const progress = (p: Omit<PullProgressParams, 'model'>) => void connection.sendNotification(PullProgressNotificationMethod, { model, ...p });
     try {
-      await s.pullModel(s.lens.settings(), (p) => progress({ status: p.status, done: false, ...(p.total !== undefined ? { total: p.total, completed: p.completed ?? 0 } : {}) }));
-      progress({ status: 'success', done: true });
+      await pullModel(s, sendPullProgress);
     } catch (err) {
-      const message = errorMessage(err);
-      progress({ status: 'failed', done: true, error: message });
-      throw new ResponseError(ErrorCodes.InternalError, message);
+      throw new ResponseError(ErrorCodes.InternalError, errorMessage(err));
     }
     return null;
   });
-  connection.onRequest(ClearUsageRequestMethod, async () => {
+  connection.onRequest(ClearUsageRequest, async () => {
     const lens = need().lens;
     if (!lens.clearUsage) throw new ResponseError(ErrorCodes.MethodNotFound, 'usage learning is not part of this sidecar');
     await lens.clearUsage();
@@ -122,7 +128,7 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     await need().holdReloads(p?.hold === true);
     return null;
   });
-  connection.onNotification(UpdateSettingsNotificationMethod, (p: UpdateSettingsParams) => {
+  connection.onNotification(UpdateSettingsNotification, (p) => {
     const s = session;
     if (!s) return;
     const params: UpdateSettingsParams = {
@@ -142,6 +148,21 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
   };
   connection.onShutdown(shutdown);
   return { session: () => session, shutdown };
+}
+
+/**
+ * Pulls the configured embedding model, reporting every step and the end (success or the
+ * error) as PullProgressNotification payloads; rejects when the pull failed.
+ */
+async function pullModel(s: SidecarSession, progress: (p: PullProgressParams) => void): Promise<void> {
+  const model = s.lens.settings().embedding.model;
+  try {
+    await s.pullModel(s.lens.settings(), (p) => progress({ model, status: p.status, done: false, ...(p.total !== undefined ? { total: p.total, completed: p.completed ?? 0 } : {}) }));
+    progress({ model, status: 'success', done: true });
+  } catch (err) {
+    progress({ model, status: 'failed', done: true, error: errorMessage(err) });
+    throw err;
+  }
 }
 
 /** The client's options are untrusted input: sanitized like everything else that crosses. */

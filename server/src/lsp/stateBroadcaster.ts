@@ -4,16 +4,17 @@
  * events becomes one message. Derived notifications are sent only when their content changed.
  */
 import type { StateChangedParams } from '../../../protocol/lspProtocol';
+import type { DerivedNotification } from './stateSnapshot';
 
 export interface BroadcastSink {
   state(params: StateChangedParams): void;
-  /** Called with the JSON of each derived message; sent only when it differs from last time. */
-  derived(method: string, params: unknown): void;
+  /** Called with each derived notification whose payload differs from the last one sent. */
+  derived(notification: DerivedNotification): void;
 }
 
 export interface BroadcastSource {
   state(): StateChangedParams;
-  derived(): { method: string; params: unknown }[];
+  derived(): DerivedNotification[];
 }
 
 export class StateBroadcaster {
@@ -40,11 +41,12 @@ export class StateBroadcaster {
   flush(): void {
     if (this.disposed) return;
     this.sink.state(this.source.state());
-    for (const { method, params } of this.source.derived()) {
-      const json = JSON.stringify(params);
+    for (const notification of this.source.derived()) {
+      const { method } = notification.type;
+      const json = JSON.stringify(notification.params);
       if (this.lastDerived.get(method) === json) continue;
       this.lastDerived.set(method, json);
-      this.sink.derived(method, params);
+      this.sink.derived(notification);
     }
   }
 

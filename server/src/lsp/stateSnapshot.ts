@@ -1,8 +1,9 @@
 /** The state the sidecar pushes to the editor, built from the session (no LSP here). */
+import type { NotificationType } from 'vscode-jsonrpc';
 import {
-  ApprovalNeededNotificationMethod,
-  ConfigProblemsNotificationMethod,
-  InputsNeededNotificationMethod,
+  ApprovalNeededNotification,
+  ConfigProblemsNotification,
+  InputsNeededNotification,
   type ApprovalNeededParams,
   type ConfigProblemsParams,
   type InputsNeededParams,
@@ -15,8 +16,18 @@ export function stateOf(s: SidecarSession): StateChangedParams {
   return { servers: s.lens.servers(), index: s.lens.indexStatus(), stats, gateway: s.gatewayInfo(stats) };
 }
 
+/** One server → client notification and its payload, type-checked against each other. */
+export interface DerivedNotification {
+  type: NotificationType<unknown>;
+  params: unknown;
+}
+
+function notification<P>(type: NotificationType<P>, params: P): DerivedNotification {
+  return { type: type as NotificationType<unknown>, params };
+}
+
 /** Approvals and inputs the user must give, and config problems to mark in the editor. */
-export function derivedNotifications(s: SidecarSession): { method: string; params: unknown }[] {
+export function derivedNotifications(s: SidecarSession): DerivedNotification[] {
   const approvals: ApprovalNeededParams = { servers: s.lens.pendingApprovals() };
   // Only ids are known here; a password box is the safe default for an unknown input.
   const inputs: InputsNeededParams = { inputs: s.lens.missingInputs().map((id) => ({ id, password: true })) };
@@ -31,8 +42,8 @@ export function derivedNotifications(s: SidecarSession): { method: string; param
     })),
   };
   return [
-    { method: ApprovalNeededNotificationMethod, params: approvals },
-    { method: InputsNeededNotificationMethod, params: inputs },
-    { method: ConfigProblemsNotificationMethod, params: problems },
+    notification(ApprovalNeededNotification, approvals),
+    notification(InputsNeededNotification, inputs),
+    notification(ConfigProblemsNotification, problems),
   ];
 }

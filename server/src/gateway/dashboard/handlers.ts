@@ -5,7 +5,7 @@
  */
 import type { ActionResult, DashboardEvents, DashboardHandlers } from '../../../../protocol/webviewProtocol';
 import type { Lens } from '../../app/lens';
-import { toolCallOutcome } from '../toolCallOutcome';
+import { toolCallOutcome } from '../../app/toolCallOutcome';
 import type { LensStats } from '../../../../protocol/model';
 import { errorMessage } from '../../core/errorMessage';
 

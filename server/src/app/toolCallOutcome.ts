@@ -1,6 +1,6 @@
 /** A tool call made by a person (dashboard "Try it", the palette), answered as the plain outcome they see. */
 import type { ToolCallOutcome } from '../../../protocol/model';
-import type { CallOptions, Lens } from '../app/lens';
+import type { CallOptions, Lens } from './lens';
 
 /** Calls through the Lens (which turns failures into results) and times the call. */
 export async function toolCallOutcome(lens: Lens, name: string, args: Record<string, unknown>, origin: CallOptions['origin']): Promise<ToolCallOutcome> {
