@@ -34,8 +34,9 @@ const client = {
 /** @type {esbuild.BuildOptions} */
 const server = {
   ...common,
-  // The sidecar (LSP front door) and the CLI share one core; both are plain Node.
-  entryPoints: { server: 'server/src/main.ts', cli: 'server/src/cli/main.ts' },
+  // The sidecar (LSP front door) and the CLI share one core; both are plain Node. `mcp-lens
+  // bench` is a bundle of its own, loaded by the CLI only for that command.
+  entryPoints: { server: 'server/src/main.ts', cli: 'server/src/cli/main.ts', bench: 'server/src/cli/bench.ts' },
   platform: 'node',
   format: 'cjs',
   target: 'node20',
@@ -76,7 +77,7 @@ async function main() {
   }
   await Promise.all(selected.map((o) => esbuild.build(o)));
   if (selected.includes(server)) {
-    for (const f of ['dist/cli.js', 'dist/server.js']) asciiOnly(f);
+    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/bench.js']) asciiOnly(f);
     await writeO200kRanks();
   }
 }

@@ -181,7 +181,7 @@ function fillDisk(dir: string): void {
 
 function walk(dir: string): string[] {
   let out: string[] = [];
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {

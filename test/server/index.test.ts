@@ -15,10 +15,12 @@ before(async () => {
 });
 after(async () => fake.close());
 
-const fast = { backoff: { initialMs: 10, maxMs: 50 }, queryTimeoutMs: 1_000 } satisfies Partial<HybridIndexOptions>;
+const fast = { backoff: { initialDelayMs: 10, maxDelayMs: 50 }, queryTimeoutMs: 1_000 } satisfies Partial<HybridIndexOptions>;
 const embedder = (model = 'nomic-embed-text', host = fake.url) => new OllamaEmbedder({ host, model, retry: { attempts: 1 } });
-const open = (storeDir: string, extra: Partial<HybridIndexOptions> = {}) =>
-  HybridToolIndex.open({ storeDir, embedder: embedder(), log: silentLogger, ...fast, ...extra });
+const open = async (storeDir: string, extra: Partial<HybridIndexOptions> = {}) => {
+  const log = extra.log ?? silentLogger;
+  return HybridToolIndex.open({ store: await LanceToolStore.open({ dir: storeDir, log }), embedder: embedder(), log, ...fast, ...extra });
+};
 
 async function storedRows(dir: string) {
   const store = await LanceToolStore.open({ dir, log: silentLogger, readOnly: true });
@@ -139,18 +141,21 @@ test('Ollama down: keyword search at once, labelled; vectors filled in when it r
   assert.equal((await index.search('weather in Oslo', { limit: 1 })).mode.kind, 'hybrid');
 });
 
-test('model missing: labelled with the pull command; pulling streams progress and fills in vectors', async (t) => {
+test('model missing: labelled with the pull command; pulling streams progress and a re-sync fills in vectors', async (t) => {
   const dir = tempDir(t);
-  const index = await open(dir, { embedder: embedder('mxbai-embed-large') });
+  const pulling = embedder('mxbai-embed-large');
+  const index = await open(dir, { embedder: pulling });
   closeAtEnd(t, index);
   await index.sync(catalog());
   const missing = await waitForStatus(index, (s) => s.embedder?.modelMissing === true, 'model missing');
   assert.equal(missing.mode.label, 'keyword only: model "mxbai-embed-large" missing — run `ollama pull mxbai-embed-large`');
   assert.equal((await index.search('read file', { limit: 1 })).hits[0].key, 'files/read_file');
   const statuses: string[] = [];
-  await index.pullModel((p) => statuses.push(p.status));
+  // As the sidecar does it: pull with the embedder, then reindex (a sync wakes the retry loop).
+  await pulling.pull((p) => statuses.push(p.status));
   assert.equal(statuses[0], 'pulling manifest');
   assert.equal(statuses.at(-1), 'success');
+  await index.sync(catalog());
   const ready = await waitForStatus(index, (s) => s.mode.kind === 'hybrid' && s.toolsEmbedded === s.toolsTotal, 'hybrid after pull');
   assert.equal(ready.mode.label, 'hybrid (ollama: mxbai-embed-large)');
 });
@@ -191,7 +196,7 @@ test('server filter applies to both signals; no embedder means keyword only: emb
   const r = await index.search('create something new', { limit: 5, server: 'github' });
   assert.ok(r.hits.length > 0 && r.hits.every((h) => h.key.startsWith('github/')));
   await index.close();
-  const plain = await HybridToolIndex.open({ storeDir: tempDir(t), log: silentLogger });
+  const plain = await HybridToolIndex.open({ store: await LanceToolStore.open({ dir: tempDir(t), log: silentLogger }), log: silentLogger });
   await plain.sync(catalog());
   assert.equal(plain.status().mode.label, 'keyword only: embeddings disabled');
   assert.equal((await plain.search('send email', { limit: 1 })).hits[0].key, 'mail/send_email');

@@ -57,7 +57,7 @@ test('calls survive a restart, and so do the hit rates', async (t) => {
 
 test('retention prunes old calls on open and compacts the log', async (t) => {
   const { dir, log } = await world(t);
-  let now = 100 * DAY;
+  const now = 100 * DAY;
   const a = await UsageTracker.open({ dir, enabled: true, retentionDays: 30, log, now: () => now });
   a.record(call('old', 'k/ancient', now - 40 * DAY));
   a.record(call('new', 'k/recent', now - 1 * DAY));

@@ -7,6 +7,7 @@ import type { McpLensSettings } from '../../../protocol/settings';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
 import { HybridToolIndex } from '../index/hybridIndex';
+import { LanceToolStore } from '../adapters/store/lanceToolStore';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 import { errorMessage } from '../core/errorMessage';
@@ -14,12 +15,9 @@ import { errorMessage } from '../core/errorMessage';
 export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger): Promise<ToolIndex> {
   // Without embeddings there is nothing to store: LanceDB (tens of MB of native code) stays unloaded.
   if (!settings.embedding.enabled) return new MemoryToolIndex('keyword only: embeddings disabled');
-  const options: Parameters<typeof HybridToolIndex.open>[0] = { storeDir, log };
-  if (settings.embedding.enabled) {
-    options.embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });
-  }
+  const embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });
   try {
-    return await HybridToolIndex.open(options);
+    return await HybridToolIndex.open({ store: await LanceToolStore.open({ dir: storeDir, log }), embedder, log });
   } catch (err) {
     // A full disk or a read-only folder must not keep the sidecar from starting: search goes
     // on keyword-only in memory, and the mode label says why.

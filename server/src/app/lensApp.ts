@@ -111,7 +111,6 @@ export class LensApp implements Lens {
     const pool = new UpstreamPool({
       log: options.log,
       connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000,
-      clientInfo: { name: 'mcp-lens', version: '0.1.0' },
       ...options.pool,
     });
     const app = new LensApp(options, pool);

@@ -35,7 +35,7 @@ const STEPS: [string, KeywordConfig][] = [];
   STEPS.push(['+ bigrams at 0.6', (c = { ...c, bigrams: D.bigrams })]);
   STEPS.push(['+ query filler words dropped', (c = { ...c, fillerWords: D.fillerWords })]);
   STEPS.push(['+ query-coverage boost 1', (c = { ...c, coverage: D.coverage })]);
-  STEPS.push(['+ query-term frequency, k3 3 (= default)', (c = { ...c, queryK3: D.queryK3 })]);
+  STEPS.push(['+ query-term frequency, k3 3 (= default)', { ...c, queryK3: D.queryK3 }]);
   STEPS.push(['default without stemming', { ...D, stem: 'none' }]);
   STEPS.push(['default, light stemmer instead of Porter2', { ...D, stem: 'light' }]);
   STEPS.push(['default without synonyms', { ...D, synonyms: 0 }]);

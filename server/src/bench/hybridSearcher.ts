@@ -10,13 +10,15 @@ import { join } from 'node:path';
 import type { Embedder } from '../adapters/embed/embedder';
 import type { CatalogTool } from '../core/catalog';
 import { silentLogger } from '../core/logger';
+import { LanceToolStore } from '../adapters/store/lanceToolStore';
 import { HybridToolIndex } from '../index/hybridIndex';
 import type { BenchSearcher, SearcherFactory } from './searchers';
 
 /** Builds the index over `tools` and waits until every tool is embedded (or embedding fails). */
 async function buildIndex(tools: readonly CatalogTool[], embedder: Embedder, keywordWeight: number): Promise<{ index: HybridToolIndex; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-bench-'));
-  const index = await HybridToolIndex.open({ storeDir: dir, embedder, log: silentLogger, fusion: { keyword: keywordWeight, meaning: 1 }, queryTimeoutMs: 30_000 });
+  const store = await LanceToolStore.open({ dir, log: silentLogger });
+  const index = await HybridToolIndex.open({ store, embedder, log: silentLogger, fusion: { keyword: keywordWeight, meaning: 1 }, queryTimeoutMs: 30_000 });
   let sub: { dispose(): void } | undefined;
   try {
     await new Promise<void>((resolve, reject) => {

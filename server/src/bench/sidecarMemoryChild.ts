@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 import { silentLogger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
+import { LanceToolStore } from '../adapters/store/lanceToolStore';
 import { HybridToolIndex } from '../index/hybridIndex';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { catalogToolsOf } from './dataset';
@@ -77,7 +78,8 @@ async function main(): Promise<void> {
 async function openIndex(scenario: string, storeDir: string, ollamaUrl: string): Promise<ToolIndex> {
   if (scenario === 'keyword') return new MemoryToolIndex('keyword only');
   const embedder = new OllamaEmbedder({ host: ollamaUrl, model: 'nomic-embed-text', retry: { attempts: 1 } });
-  return HybridToolIndex.open({ storeDir, embedder, log: silentLogger, readOnly: scenario === 'readonly', backoff: { initialMs: 60_000 } });
+  const store = await LanceToolStore.open({ dir: storeDir, log: silentLogger, readOnly: scenario === 'readonly' });
+  return HybridToolIndex.open({ store, embedder, log: silentLogger, backoff: { initialDelayMs: 60_000 } });
 }
 
 /** Every tool embedded, or — when the embedder is away — keyword search labelled as such. */

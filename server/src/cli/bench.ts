@@ -13,6 +13,7 @@ import { formatMarkdown, formatTable } from '../bench/report';
 import { runPredictionBench } from '../bench/predict';
 import { runBench, type BenchReport } from '../bench/runBench';
 import { referenceFactories } from '../bench/searchers';
+import { BENCH_SUMMARY, BENCH_USAGE } from './benchEntry';
 import type { CliCommand } from './command';
 
 const HELP = `mcp-lens bench --dataset DIR [--mode keyword|vector|hybrid] [--json] [--ollama-host URL] [--scale N] [--predict]
@@ -27,8 +28,8 @@ mcp-lens bench --all [--out FILE.md] [--mode ...] [--scale N]
   --predict       add the usage-prediction benchmark (server/src/bench/predict.ts)`;
 
 export const bench: CliCommand = {
-  usage: 'bench --dataset DIR|--all [--mode M] [--json] [--scale N]',
-  summary: 'Measure tool search (recall, MRR, latency, tokens) against reference searchers',
+  usage: BENCH_USAGE,
+  summary: BENCH_SUMMARY,
   async run(argv) {
     let args;
     try {

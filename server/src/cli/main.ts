@@ -5,7 +5,7 @@
  */
 import '../heapFlags';
 import { installStdoutGuard } from '../adapters/stdoutGuard';
-import { bench } from './bench';
+import { benchEntry } from './benchEntry';
 import type { CliCommand } from './command';
 import { pullModel } from './pull';
 import { search } from './search';
@@ -14,8 +14,9 @@ import { stats } from './stats';
 import { stderrLogger } from './stderrLogger';
 import { tools } from './tools';
 import { errorMessage } from '../core/errorMessage';
+import { MCP_LENS_VERSION } from '../core/version';
 
-const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, bench, 'pull-model': pullModel };
+const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, bench: benchEntry, 'pull-model': pullModel };
 
 export function usage(): string {
   const lines = Object.values(COMMANDS).flatMap((c) => [`  mcp-lens ${c.usage}`, `      ${c.summary}`]);
@@ -38,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === '--version' || name === '-v') {
-    process.stdout.write(`${process.env.MCP_LENS_VERSION ?? '0.1.0'}\n`);
+    process.stdout.write(`${MCP_LENS_VERSION}\n`);
     return 0;
   }
   const command = COMMANDS[name];

@@ -3,8 +3,8 @@
  * - search: the meta-tools only (the default; smallest prompt);
  * - pinned: meta-tools + `settings.pinnedTools`, callable directly;
  * - all: meta-tools + every upstream tool (for clients that cannot search);
- * - predictive: meta-tools + the tools a usage predictor expects this session to need
- *   (falls back to `search` when no predictor is attached).
+ * - predictive: meta-tools + the tools the Lens's usage learning expects this session to need
+ *   (as `search` when the Lens has no usage learning).
  * An upstream tool whose client-safe name equals a meta-tool's is never listed directly
  * (the meta-tool wins); it stays reachable through call_tool.
  */
@@ -15,13 +15,8 @@ import type { Lens } from '../app/lens';
 import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
 import { workspaceDomains } from './workspaceDomains';
 
-/** Supplied by usage learning: client-safe tool names, most likely first. */
-export interface ToolPredictor {
-  predictedTools(sessionId: string): string[];
-}
-
 /** Upstream tools listed directly (beside the meta-tools) for this session. */
-export function directTools(lens: Lens, settings: McpLensSettings, sessionId: string, predictor?: ToolPredictor): CatalogTool[] {
+export function directTools(lens: Lens, settings: McpLensSettings, sessionId: string): CatalogTool[] {
   let picked: CatalogTool[];
   switch (settings.exposure) {
     case 'all':
@@ -31,7 +26,7 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
       picked = resolve(lens, settings.pinnedTools);
       break;
     case 'predictive':
-      picked = predictor ? resolve(lens, predictor.predictedTools(sessionId)).slice(0, settings.predict.maxTools) : [];
+      picked = lens.predictedTools ? resolve(lens, lens.predictedTools(sessionId)).slice(0, settings.predict.maxTools) : [];
       break;
     default:
       picked = [];
@@ -40,9 +35,9 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
 }
 
 /** Our whole tools/list for this session: meta-tools first, then the direct tools. */
-export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string, predictor?: ToolPredictor): Tool[] {
+export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string): Tool[] {
   const meta = metaToolDefinitions({ defaultLimit: settings.search.defaultLimit, codeMode: settings.codeMode.enabled, domains: domainsOf(lens) });
-  return [...meta, ...directTools(lens, settings, sessionId, predictor).map(toolDefinition)];
+  return [...meta, ...directTools(lens, settings, sessionId).map(toolDefinition)];
 }
 
 /** The domains line, once per catalog and server set (the Lens hands out a new tools array when its catalog changes). */

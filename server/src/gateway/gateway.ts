@@ -11,19 +11,17 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LensStats } from '../../../protocol/model';
 import type { Disposable, Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
-import { exposedDefinitions, type ToolPredictor } from './exposure';
+import { exposedDefinitions } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
-import { GATEWAY_VERSION } from './version';
+import { MCP_LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 
 export interface GatewayOptions {
   lens: Lens;
   log: Logger;
-  /** Usage prediction for `predictive` exposure; without it that mode behaves as `search`. */
-  predictor?: ToolPredictor;
 }
 
 interface Session {
@@ -37,7 +35,6 @@ interface Session {
 export class Gateway {
   readonly lens: Lens;
   private readonly log: Logger;
-  private predictor: ToolPredictor | undefined;
   private readonly accounting = new TokenAccounting();
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
@@ -49,20 +46,12 @@ export class Gateway {
   constructor(options: GatewayOptions) {
     this.lens = options.lens;
     this.log = options.log;
-    // The Lens predicts by itself when usage learning is part of it.
-    this.predictor = options.predictor ?? (this.lens.predictedTools ? { predictedTools: (id) => this.lens.predictedTools!(id) } : undefined);
     this.subscription = this.lens.onDidChange((change) => {
       // Usage moves only a predictive list; after every call anything else would re-render
       // each session's tools/list for nothing.
       if (change === 'usage' && this.lens.settings().exposure !== 'predictive') return;
       if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage') this.refreshSessions();
     });
-  }
-
-  /** Attaches (or replaces) the usage predictor once usage learning is ready. */
-  setPredictor(predictor: ToolPredictor | undefined): void {
-    this.predictor = predictor;
-    this.refreshSessions();
   }
 
   /** The URL shown in stats when served over HTTP. */
@@ -84,7 +73,7 @@ export class Gateway {
         results: this.results,
         codeRuns: this.codeRuns,
         log: this.log,
-        version: GATEWAY_VERSION,
+        version: MCP_LENS_VERSION,
         toolsFor: (id) => this.rememberTools(id),
         afterCall: (id) => {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
@@ -112,7 +101,7 @@ export class Gateway {
 
   /** The tools/list a session gets now. */
   toolsFor(sessionId: string): Tool[] {
-    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, this.predictor);
+    return exposedDefinitions(this.lens, this.lens.settings(), sessionId);
   }
 
   sessionSavings(sessionId: string): SessionSavings | undefined {

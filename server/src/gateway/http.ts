@@ -12,7 +12,6 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LensStats } from '../../../protocol/model';
 import type { Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
-import type { ToolPredictor } from './exposure';
 import { Gateway } from './gateway';
 import { BodyTooLargeError, MAX_BODY_BYTES, bearerOf, hostAllowed, originAllowed, readBody, sendJsonError, tokensEqual } from './httpGuards';
 import { errorMessage } from '../core/errorMessage';
@@ -31,7 +30,6 @@ export interface GatewayHttpOptions {
   port?: number;
   log: Logger;
   routes?: ExtraRoutes;
-  predictor?: ToolPredictor;
   /** A session with no request in flight and none for this long is closed (default 30 min). */
   sessionIdleMs?: number;
   maxBodyBytes?: number;
@@ -58,9 +56,7 @@ export class GatewayHttpServer {
   constructor(options: GatewayHttpOptions) {
     this.options = options;
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-    const gatewayOptions: ConstructorParameters<typeof Gateway>[0] = { lens: options.lens, log: options.log };
-    if (options.predictor) gatewayOptions.predictor = options.predictor;
-    this.gateway = new Gateway(gatewayOptions);
+    this.gateway = new Gateway({ lens: options.lens, log: options.log });
   }
 
   async start(): Promise<{ url: string; port: number }> {

@@ -1,14 +1,16 @@
-/**
- * The `instructions` an MCP client puts into the model's system prompt. It depends only on
- * the SET of server names (sorted), never on counts or states, so it stays byte-identical
- * across restarts and tool changes and clients' prompt caches stay warm.
- */
+// The `instructions` an MCP client puts into the model's system prompt.
+
 /** Third-party server names are shown, so only their plain characters. */
 function safeName(name: string): string {
   return name.replace(/[^\w.@/-]+/g, '_').slice(0, 64);
 }
 
-/** `codeMode`: run_code is offered (mcpLens.codeMode.enabled), so say when to use it. */
+/**
+ * The `instructions` an MCP client puts into the model's system prompt. They depend only on
+ * the SET of server names (sorted), never on counts or states, so they stay byte-identical
+ * across restarts and tool changes and clients' prompt caches stay warm. `codeMode`: run_code
+ * is offered (mcpLens.codeMode.enabled), so say when to use it.
+ */
 export function gatewayInstructions(serverNames: readonly string[], codeMode = false): string {
   const names = [...new Set(serverNames.map(safeName))].sort();
   const servers = names.length ? `This workspace's MCP servers: ${names.join(', ')}.` : 'This workspace has no MCP servers configured yet.';

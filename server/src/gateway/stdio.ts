@@ -5,7 +5,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
-import type { ToolPredictor } from './exposure';
 import { Gateway } from './gateway';
 
 export interface StdioGateway {
@@ -15,10 +14,8 @@ export interface StdioGateway {
   close(): Promise<void>;
 }
 
-export async function serveStdio(lens: Lens, log: Logger, predictor?: ToolPredictor): Promise<StdioGateway> {
-  const options: ConstructorParameters<typeof Gateway>[0] = { lens, log };
-  if (predictor) options.predictor = predictor;
-  const gateway = new Gateway(options);
+export async function serveStdio(lens: Lens, log: Logger): Promise<StdioGateway> {
+  const gateway = new Gateway({ lens, log });
   const transport = new StdioServerTransport();
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));

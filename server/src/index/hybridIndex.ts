@@ -12,11 +12,10 @@ import { ChangeEmitter } from '../core/changeEmitter';
 import { fuseRankings, DEFAULT_RRF_K } from '../core/search/fusion';
 import { KeywordIndex } from '../core/search/keywordIndex';
 import type { RankedList, RankedTool, SearchOptions, ToolIndex } from '../core/search/types';
-import type { Embedder, PullProgress } from '../adapters/embed/embedder';
-import { LanceToolStore } from '../adapters/store/lanceToolStore';
+import type { Embedder } from '../adapters/embed/embedder';
 import type { StoredTool, StoredVector, ToolStore } from '../adapters/store/toolStore';
-import { Backoff } from '../adapters/upstream/backoff';
-import { DEFAULT_BACKOFF, WakeableSleep, type BackoffPolicy } from './backoff';
+import { Backoff, type RestartPolicy } from '../core/backoff';
+import { WakeableSleep } from './wakeableSleep';
 import { healthFromError, searchMode, skipsQueries, type HealthState } from './embedderHealth';
 import { embeddingInput, toolEntry, type ToolEntry } from './toolEntries';
 import { VectorMatrix } from './vectorMatrix';
@@ -35,14 +34,17 @@ export interface FusionWeights {
   depth: number;
 }
 
+/** Delays between embedder retries: Ollama down for long is retried about once a minute. */
+type RetryDelays = Pick<RestartPolicy, 'initialDelayMs' | 'maxDelayMs'>;
+const EMBED_RETRY: RetryDelays = { initialDelayMs: 1_000, maxDelayMs: 60_000 };
+
 export interface HybridIndexOptions {
-  storeDir: string;
+  /** Where vectors persist (app/indexFactory.ts opens the LanceDB one); the index closes it. */
+  store: ToolStore;
   embedder?: Embedder;
   log: Logger;
-  /** Never write the store (a second process on the same workspace). Also forced when another instance holds the store's lock. */
-  readOnly?: boolean;
   fusion?: Partial<FusionWeights>;
-  backoff?: Partial<BackoffPolicy>;
+  backoff?: Partial<RetryDelays>;
   /** A query's embedding must arrive within this, or the search answers keyword-only. */
   queryTimeoutMs?: number;
   /** Tools per embedding round between progress reports and store writes. */
@@ -74,7 +76,7 @@ export class HybridToolIndex implements ToolIndex {
   private readonly stop = new AbortController();
   private readonly sleeper = new WakeableSleep();
   private readonly fusion: FusionWeights;
-  private readonly backoff: BackoffPolicy;
+  private readonly backoff: RetryDelays;
 
   private constructor(
     private readonly store: ToolStore,
@@ -84,14 +86,18 @@ export class HybridToolIndex implements ToolIndex {
   ) {
     this.changes = new ChangeEmitter((err) => log.debug(`index change listener failed: ${errorMessage(err)}`));
     this.fusion = { keyword: 1, meaning: 1, k: DEFAULT_RRF_K, depth: 50, ...options.fusion };
-    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.backoff = { ...EMBED_RETRY, ...options.backoff };
   }
 
-  /** Opens the store in `storeDir` (rebuilding it if damaged) and loads its vectors. */
+  /** An index over an opened store, with the vectors the store already holds. */
   static async open(options: HybridIndexOptions): Promise<HybridToolIndex> {
-    const store = await LanceToolStore.open({ dir: options.storeDir, log: options.log, readOnly: options.readOnly });
-    const index = new HybridToolIndex(store, options.embedder, options.log, options);
-    await index.loadRows();
+    const index = new HybridToolIndex(options.store, options.embedder, options.log, options);
+    try {
+      await index.loadRows();
+    } catch (err) {
+      await options.store.close().catch(() => undefined);
+      throw err;
+    }
     return index;
   }
 
@@ -160,15 +166,6 @@ export class HybridToolIndex implements ToolIndex {
 
   onDidChange(listener: () => void): { dispose(): void } {
     return this.changes.on(listener);
-  }
-
-  /** Downloads the embedder's model, then fills in vectors at once. */
-  async pullModel(onProgress: (p: PullProgress) => void): Promise<void> {
-    if (!this.embedder?.pull) throw new Error('embeddings are disabled: there is no model to pull');
-    await this.embedder.pull(onProgress, this.stop.signal);
-    this.health = { kind: 'unknown' };
-    this.changes.fire();
-    this.kick();
   }
 
   /** Resolves when the background loop has nothing left to do (it keeps running while it waits to retry). */
@@ -307,7 +304,7 @@ export class HybridToolIndex implements ToolIndex {
 
   private async runLoop(): Promise<void> {
     // The embedder is retried for as long as the index is open: no attempt limit.
-    const retries = new Backoff({ initialDelayMs: this.backoff.initialMs, maxDelayMs: this.backoff.maxMs, maxAttempts: Infinity });
+    const retries = new Backoff({ ...this.backoff, maxAttempts: Infinity });
     while (!this.closed) {
       // A reader first takes what the writer has embedded meanwhile, so it embeds only what is still missing.
       if (this.store.readOnly) await this.loadRows(true);
@@ -321,7 +318,7 @@ export class HybridToolIndex implements ToolIndex {
         continue;
       }
       if (this.closed) return;
-      const delay = retries.next() ?? this.backoff.maxMs;
+      const delay = retries.next() ?? this.backoff.maxDelayMs;
       this.log.debug(`tool index: retrying the embedder in ${delay} ms`);
       await this.sleeper.sleep(delay);
     }

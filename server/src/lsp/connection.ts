@@ -28,6 +28,7 @@ import { DASHBOARD_METHODS, type DashboardHandlers } from '../../../protocol/web
 import { toolCallOutcome } from '../app/toolCallOutcome';
 import { errorMessage } from '../core/errorMessage';
 import type { Logger } from '../core/logger';
+import { MCP_LENS_VERSION } from '../core/version';
 import { BadParams, lensHandlers } from '../gateway/dashboard/handlers';
 import { SidecarSession } from './sidecarSession';
 import { StateBroadcaster } from './stateBroadcaster';
@@ -57,7 +58,7 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     // the editor's own prompt, so the panel never sends it here). A failed pull has reported
     // itself through onProgress already.
     dashboard = lensHandlers(s.lens, () => s.stats(), (onProgress) => pullModel(s, onProgress).catch(() => undefined), sendPullProgress);
-    return { capabilities: {}, serverInfo: { name: 'mcp-lens-sidecar', version: '0.1.0' } };
+    return { capabilities: {}, serverInfo: { name: 'mcp-lens-sidecar', version: MCP_LENS_VERSION } };
   });
   connection.onInitialized(() => broadcaster?.flush());
 

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import type { Logger } from '../../core/logger';
-import { Backoff } from './backoff';
+import { Backoff, type RestartPolicy } from '../../core/backoff';
 import { classifyCallError } from './callErrors';
 import { ListRefresh } from './listRefresh';
 import { listPrompts, listResources, listTools } from './listing';
@@ -22,7 +22,6 @@ import { InFlightCalls, MAX_STDIO_MESSAGE_BYTES, OversizedMessageError, failureO
 import {
   UpstreamCallError,
   type CallToolOptions,
-  type RestartPolicy,
   type UpstreamPrompt,
   type UpstreamResource,
   type UpstreamState,

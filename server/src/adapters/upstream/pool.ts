@@ -6,7 +6,8 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import { ChangeEmitter } from '../../core/changeEmitter';
-import { DEFAULT_RESTART } from './backoff';
+import { DEFAULT_RESTART } from '../../core/backoff';
+import { MCP_LENS_VERSION } from '../../core/version';
 import { UpstreamConnection } from './connection';
 import {
   UpstreamCallError,
@@ -34,7 +35,7 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const START_WAIT_MARGIN_MS = 1000;
 /** Processes spawned per turn of the event loop (~10 ms each). */
 const CONNECTS_PER_TURN = 1;
-const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: '0.1.0' };
+const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: MCP_LENS_VERSION };
 
 export class UpstreamPool {
   private readonly connections = new Map<string, UpstreamConnection>();

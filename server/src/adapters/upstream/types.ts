@@ -2,16 +2,8 @@
  * The contract of the upstream pool: one MCP client per configured server, what it lists,
  * what state each connection is in, and the one error type calls throw.
  */
+import type { RestartPolicy } from '../../core/backoff';
 import type { Logger } from '../../core/logger';
-
-export interface RestartPolicy {
-  /** First delay before an automatic restart after an unexpected exit. */
-  initialDelayMs: number;
-  /** Cap of the doubling delay. */
-  maxDelayMs: number;
-  /** Consecutive failed restarts before the server is left in state 'error'. */
-  maxAttempts: number;
-}
 
 export interface UpstreamPoolOptions {
   log: Logger;

@@ -1,10 +1,19 @@
 /**
- * Exponential restart backoff: initial, 2×, 4× … capped at max; after maxAttempts consecutive
- * failures it gives up. A connection that stayed up for the stable period starts over. The
- * tool index retries its embedder with the same delays (maxAttempts: Infinity).
+ * Exponential backoff: initial, 2×, 4× … capped at max; after maxAttempts consecutive
+ * failures it gives up. Pure arithmetic, no timers: the upstream pool restarts a crashed
+ * server with it, and the tool index retries its embedder with it (maxAttempts: Infinity).
  */
-import type { RestartPolicy } from './types';
 
+export interface RestartPolicy {
+  /** First delay after a failure. */
+  initialDelayMs: number;
+  /** Cap of the doubling delay. */
+  maxDelayMs: number;
+  /** Consecutive failures before giving up (upstream: the server is left in state 'error'). */
+  maxAttempts: number;
+}
+
+/** An upstream server that exits unexpectedly is restarted after 1, 2, 4 … 30 s, six times at most. */
 export const DEFAULT_RESTART: RestartPolicy = { initialDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: 6 };
 
 export class Backoff {
@@ -22,8 +31,8 @@ export class Backoff {
   }
 
   /**
-   * Records one unexpected exit or failed restart; returns the delay before the next attempt,
-   * or undefined when the attempts are used up. `uptimeMs` is how long the connection was up.
+   * Records one failure; returns the delay before the next attempt, or undefined when the
+   * attempts are used up. `uptimeMs` is how long the thing was up (a connection's uptime).
    */
   next(uptimeMs = 0): number | undefined {
     if (uptimeMs >= this.stableMs) this.failures = 0;
