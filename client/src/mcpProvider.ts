@@ -44,7 +44,7 @@ export function registerMcpProvider(sidecar: Sidecar, ensureStarted: () => Promi
       const resolved = definition(info);
       server.uri = resolved.uri;
       server.headers = resolved.headers;
-      server.version = resolved.version;
+      if (resolved.version !== undefined) server.version = resolved.version;
       return server;
     },
   };

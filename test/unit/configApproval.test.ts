@@ -82,7 +82,7 @@ test('fingerprint changes with anything that decides what runs or where it conne
     ['args order', base, { ...base, args: ['b', 'a'] }],
     ['args split differently', base, { ...base, args: ['ab'] }],
     ['cwd', base, { ...base, cwd: '/v' }],
-    ['cwd removed', base, { ...base, cwd: undefined }],
+    ['cwd removed', base, (({ cwd: _cwd, ...rest }) => rest)(base)],
     ['env removal', base, { ...base, removeEnv: ['PATH'] }],
     ['url', remote, { ...remote, url: 'https://y/mcp' }],
     ['header value', remote, { ...remote, headers: { Authorization: 'Bearer 2' } }],

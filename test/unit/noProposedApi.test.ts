@@ -51,8 +51,9 @@ test('client/src uses no proposed-only identifier', () => {
 });
 
 test('no vscode.proposed.*.d.ts is part of the build', () => {
-  const tsconfig = readFileSync(join(root, 'tsconfig.json'), 'utf8');
-  assert.doesNotMatch(tsconfig, /vscode\.proposed/);
+  for (const config of ['tsconfig.json', 'tsconfig.base.json', 'client/tsconfig.json', 'test/tsconfig.json']) {
+    assert.doesNotMatch(readFileSync(join(root, config), 'utf8'), /vscode\.proposed/, config);
+  }
   const dts = files(join(root, 'client')).filter((f) => /vscode\.proposed\./.test(f));
   assert.deepEqual(dts, []);
 });

@@ -14,7 +14,7 @@ export async function pullModel(sidecar: Sidecar): Promise<void> {
           const percent = p.total ? Math.floor(((p.completed ?? 0) / p.total) * 100) : undefined;
           progress.report({
             message: `${p.status}${percent !== undefined ? ` ${percent}%` : ''}`,
-            increment: percent !== undefined && percent > lastPercent ? percent - lastPercent : undefined,
+            ...(percent !== undefined && percent > lastPercent ? { increment: percent - lastPercent } : {}),
           });
           if (percent !== undefined) lastPercent = Math.max(lastPercent, percent);
           if (p.done) {
