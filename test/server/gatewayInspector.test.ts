@@ -1,19 +1,24 @@
 /**
- * The MCP Inspector's CLI (@modelcontextprotocol/inspector-cli, what `inspector --cli` runs)
- * as an independent client: tools/list, find_tools and call_tool over stdio (spawning
- * `mcp-lens serve`) and over streamable HTTP with the bearer token.
+ * The MCP Inspector's CLI client (@modelcontextprotocol/inspector-cli 1.0.3, what `inspector
+ * --cli` runs) as an independent MCP client of the real `mcp-lens serve` (dist/cli.js):
+ * tools/list, find_tools and call_tool over stdio, and over streamable HTTP (`serve --http`)
+ * with the bearer token.
+ *
+ * The package's bin (build/cli.js) is a launcher: without `--cli` it starts the web inspector,
+ * which this package does not ship (a missing module path), and its argument forwarding drops
+ * a server command's own arguments. So the test runs the client it launches, build/index.js,
+ * from the build folder (1.0.3 looks for its own package.json relative to the working
+ * directory).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { silentLogger } from '../../server/src/core/logger';
-import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { EVERYTHING, ROOT, makeWorkspace, startLens, type LensWorld, type TestWorkspace } from '../fixtures/gatewayLens';
+import { EVERYTHING, ROOT, makeWorkspace, type TestWorkspace } from '../fixtures/gatewayLens';
+import { startServeWorld, type ServeWorld } from '../fixtures/lens/serveWorld';
 
 const run = promisify(execFile);
-// The inspector reads its own package.json relative to the working directory.
 const INSPECTOR_DIR = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
 
 async function inspector(args: string[]): Promise<unknown> {
@@ -40,31 +45,25 @@ async function exercise(options: string[], target: string[]): Promise<void> {
   assert.match(called.content.map((c) => c.text ?? '').join(''), /\b42\b/);
 }
 
-describe('MCP Inspector CLI against the gateway', () => {
+describe('MCP Inspector CLI against mcp-lens serve', () => {
   let ws: TestWorkspace;
-  let world: LensWorld;
-  let http: GatewayHttpServer;
-  let url: string;
-  const token = 'inspector-' + Math.random().toString(36).slice(2);
+  let served: ServeWorld;
 
   before(async () => {
     ws = makeWorkspace({ everything: EVERYTHING });
-    world = await startLens({ everything: EVERYTHING });
-    http = new GatewayHttpServer({ lens: world.lens, token, log: silentLogger });
-    ({ url } = await http.start());
+    served = await startServeWorld();
   });
 
   after(async () => {
-    await http?.close();
-    await world?.close();
+    await served?.close();
     ws?.close();
   });
 
   it('over stdio', async () => {
-    await exercise([], [process.execPath, '--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'serve', '--workspace', ws.dir, '--config', ws.configFile]);
+    await exercise([], [process.execPath, join(ROOT, 'dist/cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.configFile]);
   });
 
-  it('over streamable HTTP with the bearer token', async () => {
-    await exercise(['--transport', 'http', '--header', `Authorization: Bearer ${token}`], [url]);
+  it('over streamable HTTP (serve --http) with the bearer token', async () => {
+    await exercise(['--transport', 'http', '--header', `Authorization: Bearer ${served.token}`], [`${served.origin}/mcp`]);
   });
 });
