@@ -126,7 +126,8 @@ export interface StateChangedParams {
 export const StateChangedNotification = new NotificationType<StateChangedParams>('mcpLens/stateChanged');
 
 export interface ApprovalNeededParams {
-  servers: { name: string; fingerprint: string; summary: string; sourceFile: string }[];
+  /** `details`: every field of the definition, one per line, already escaped (what the prompt shows). */
+  servers: { name: string; fingerprint: string; summary: string; details: string[]; sourceFile: string }[];
 }
 /** A server needs the user's approval before it may start (new or changed definition). */
 export const ApprovalNeededNotification = new NotificationType<ApprovalNeededParams>('mcpLens/approvalNeeded');

@@ -66,6 +66,62 @@ export const DEFAULT_SETTINGS: McpLensSettings = {
   codeMode: { enabled: true, maxTimeoutMs: 120_000 },
 };
 
+/**
+ * Restricted settings: the ones that send data out or change what runs (a URL, a path, a
+ * command). `mcpLens.ollama.host` receives every tool description and every find_tools query.
+ * A value for one of them in a workspace's files (which any cloned repository can ship) is
+ * honoured only in a trusted workspace and once the user approved that exact value; otherwise
+ * the user-level value (or the default, or OLLAMA_HOST) is used and the user is told why. The
+ * manifest lists them in `capabilities.untrustedWorkspaces.restrictedConfigurations`.
+ * (`mcpLens.servers` is restricted too, but each server in it is approved on its own, like one
+ * in .vscode/mcp.json.) Keys are dotted paths under `mcpLens.`.
+ */
+export const RESTRICTED_SETTINGS: readonly string[] = ['ollama.host'];
+
+/** Restricted keys a workspace sets → the value as written there. */
+export type RestrictedValues = Record<string, string>;
+
+/**
+ * Where the approval of a workspace's restricted values is recorded beside server approvals
+ * (a name no definition file can make a server take: config loading refuses it).
+ */
+export const RESTRICTED_APPROVAL_NAME = 'mcpLens.restrictedSettings';
+
+function pathValue(raw: Record<string, unknown>, dotted: string): unknown {
+  let v: unknown = raw;
+  for (const part of dotted.split('.')) v = isRecord(v) ? v[part] : undefined;
+  return v;
+}
+
+/** The restricted settings a raw `mcpLens` object (one level: user or workspace) sets, in RESTRICTED_SETTINGS order. */
+export function restrictedValuesOf(raw: unknown): RestrictedValues {
+  const out: RestrictedValues = {};
+  if (!isRecord(raw)) return out;
+  for (const key of RESTRICTED_SETTINGS) {
+    const v = pathValue(raw, key);
+    if (v !== undefined) out[key] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return out;
+}
+
+/** A raw `mcpLens` object without its restricted settings (so the user's value or the default applies). */
+export function withoutRestricted(raw: unknown): Record<string, unknown> {
+  if (!isRecord(raw)) return {};
+  const copy = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
+  for (const key of RESTRICTED_SETTINGS) {
+    const parts = key.split('.');
+    let parent: unknown = copy;
+    for (const part of parts.slice(0, -1)) parent = isRecord(parent) ? parent[part] : undefined;
+    if (isRecord(parent)) delete parent[parts[parts.length - 1]!];
+  }
+  return copy;
+}
+
+/** What is recorded when the user approves these values: the values themselves, canonical (sorted keys). */
+export function restrictedApprovalValue(values: RestrictedValues): string {
+  return JSON.stringify(Object.keys(values).sort().map((k) => [k, values[k]]));
+}
+
 /** Settings whose change needs the sidecar restarted rather than applied live. */
 export const RESTART_SETTINGS: readonly string[] = ['ollama.host', 'embedding.model'];
 

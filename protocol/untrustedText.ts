@@ -1,27 +1,75 @@
 /**
- * Third-party text (tool names, descriptions, server stderr) made safe to print or hand on:
- * terminal escape sequences removed whole (so `ESC[31m` leaves no `[31m` behind), then every
- * other C0/C1 control character, and the bidirectional overrides and isolates that can make
- * text read differently from what it is ("Trojan Source"). Letters, including non-Latin ones,
- * are kept. Pure: no I/O.
+ * Third-party text (server and tool names, descriptions, server stderr, upstream replies) made
+ * safe to print or hand on, in one place. What is dangerous in it:
+ *  - terminal escape sequences (`ESC[31m`, `ESC[1A`, OSC titles) that recolour, move the cursor
+ *    or rewrite what a terminal shows; removed whole, so no `[31m` stays behind;
+ *  - other C0/C1 control characters (a NUL, a carriage return that rewrites a line);
+ *  - bidirectional overrides and isolates that make text read differently from what it is
+ *    ("Trojan Source"), and invisible format characters (zero-width space, joiner, word joiner,
+ *    BOM, soft hyphen) that make two different names look the same;
+ *  - line and paragraph separators (U+2028/2029), which some renderers break lines on.
+ * Letters, including non-Latin ones, are kept. Pure: no I/O (the webview uses it too).
  */
 
 /** CSI (`ESC [ … final`) and OSC (`ESC ] … BEL|ST`) sequences, and any other `ESC x` pair. */
 const ESCAPE_SEQUENCES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
 /** C0 except tab and newline, DEL, C1. */
 const CONTROLS_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
-/** LRE RLE PDF LRO RLO, LRI RLI FSI PDI, and the marks LRM RLM ALM. */
-const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+/**
+ * Bidi controls (LRE RLE PDF LRO RLO, LRI RLI FSI PDI, LRM RLM ALM) and invisible format
+ * characters: zero-width space/non-joiner/joiner, word joiner and the invisible operators,
+ * BOM, soft hyphen, Mongolian vowel separator, combining grapheme joiner, Hangul fillers,
+ * interlinear annotation marks and the tag characters.
+ */
+const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+/** Variation selectors: invisible too, but only in names do they matter (emoji in prose use them). */
+const VARIATION_SELECTORS = /[\ufe00-\ufe0f]|\udb40[\udd00-\uddef]/g;
+const SEPARATORS = /[\u2028\u2029]/g;
 
-/** Removes escape sequences, control characters (keeping tab and newline) and bidi controls. */
+/** Removes escape sequences, control characters (keeping tab and newline), bidi and invisible format characters. */
 export function stripControls(text: string): string {
-  return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROLS_KEEP_LINES, '').replace(BIDI, '');
+  return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROLS_KEEP_LINES, '').replace(INVISIBLE, '').replace(SEPARATORS, '\n');
 }
 
 /** Like stripControls, and every run of control characters (newlines too) becomes one space. */
 export function oneLine(text: string): string {
-  return text.replace(ESCAPE_SEQUENCES, '').replace(BIDI, '').replace(CONTROLS, ' ').trim();
+  return text.replace(ESCAPE_SEQUENCES, '').replace(INVISIBLE, '').replace(CONTROLS, ' ').trim();
+}
+
+/**
+ * A name as it is compared (include/exclude, look-alike checks): NFKC (so fullwidth `ｄｅｌｅｔｅ`,
+ * mathematical `𝐝𝐞𝐥𝐞𝐭𝐞` and ligatures read as `delete`), with controls, invisible format
+ * characters and variation selectors removed. The name itself is never changed: an upstream is
+ * called by the name it listed.
+ */
+export function normalizeName(name: string): string {
+  return name.normalize('NFKC').replace(ESCAPE_SEQUENCES, '').replace(CONTROLS, '').replace(INVISIBLE, '').replace(VARIATION_SELECTORS, '');
+}
+
+/**
+ * The text with every control, bidi and invisible character written out as a visible escape
+ * (`\n`, `\e`, `\u{202e}`) and backslashes doubled, so a person sees exactly what is there and
+ * nothing in it can move the cursor, hide a line or start a new one. For prompts that ask a
+ * person to approve something: they must see what they approve, oddities included.
+ */
+export function escapeForDisplay(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (cp === 0x1b) out += '\\e';
+    else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || isInvisible(ch)) out += `\\u{${cp.toString(16)}}`;
+    else out += ch;
+  }
+  return out;
+}
+
+function isInvisible(ch: string): boolean {
+  return ch.replace(INVISIBLE, '').replace(VARIATION_SELECTORS, '') !== ch;
 }
 
 /** Appended where third-party text was cut short. */

@@ -100,8 +100,9 @@ export class Approvals implements vscode.Disposable {
 
   private async ask(servers: Pending): Promise<boolean> {
     const detail = servers
-      .map((s) => `• ${s.name}: ${s.summary}\n   from ${vscode.workspace.asRelativePath(s.sourceFile)}`)
-      .join('\n');
+      // Every field on its own line, escaped by the sidecar (core/config/describe.ts approvalLines).
+      .map((s) => [`from ${vscode.workspace.asRelativePath(s.sourceFile)}:`, ...(s.details ?? [s.summary]).map((l) => `   ${l}`)].join('\n'))
+      .join('\n\n');
     const n = servers.length;
     const pick = await vscode.window.showWarningMessage(
       `MCP Lens wants to start ${plural(n, 'MCP server')} declared in this workspace. Only allow servers you trust: they run on your machine.`,

@@ -4,11 +4,13 @@
  */
 import './heapFlags';
 import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
+import { markLensProcess } from './adapters/processProbe';
 import { installStdoutGuard } from './adapters/stdoutGuard';
 import { connectionLogger } from './lsp/connectionLogger';
 import { bindConnection } from './lsp/connection';
 
 function main(): void {
+  markLensProcess('sidecar');
   const connection = createConnection(ProposedFeatures.all);
   const log = connectionLogger(connection);
   // Libraries that print with console.log must not reach any stdio the transport might use.

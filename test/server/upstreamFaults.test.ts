@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { UpstreamCallError, UpstreamPool } from '../../server/src/adapters/upstream/pool';
-import { isAlive } from '../../server/src/adapters/upstream/childReaper';
+import { isProcessAlive as isAlive } from '../../server/src/adapters/processProbe';
 import { lineLogger, type LogLevel } from '../../server/src/core/logger';
 import { fixture, nodeConfig, statusOf, stdioConfig, until } from '../fixtures/servers/poolWorld';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpstreamPool, type UpstreamChange } from '../../server/src/adapters/upstream/pool';
-import { isAlive } from '../../server/src/adapters/upstream/childReaper';
+import { isProcessAlive as isAlive } from '../../server/src/adapters/processProbe';
 import { silentLogger } from '../../server/src/core/logger';
 import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 import { fixture, nodeConfig, realServer, statusOf, until } from '../fixtures/servers/poolWorld';

@@ -140,9 +140,9 @@ test('describeServer: one line, no secrets', async (t) => {
   }
 });
 
-test('describeServer masks args that took in ${input:} or ${env:} values', () => {
+test('describeServer shows args that took in ${input:} or ${env:} values as written, never their values', () => {
   const s = resolveConfig([{ path: '/w/.mcp.json', kind: 'mcp-json', text: '{"mcpServers": {"s": {"command": "srv", "args": ["--db", "${input:dsn}", "--dir", "${workspaceFolder}", "${env:HOME_X}"]}}}' }], {
     workspaceFolder: '/w', userHome: '/h', env: { HOME_X: 'envsecret' }, inputs: { dsn: 'inputsecret' }, settings: { ...DEFAULT_SETTINGS, importFrom: ['mcp-json'] }, settingsFile: '/s', readEnvFile: () => undefined,
   }).servers[0];
-  assert.equal(describeServer(s), 'stdio: srv --db *** --dir /w ***');
+  assert.equal(describeServer(s), 'stdio: srv --db ${input:dsn} --dir /w ${env:HOME_X}');
 });

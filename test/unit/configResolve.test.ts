@@ -42,10 +42,11 @@ function run(files: ConfigFileText[], over: Over = {}): LoadedConfig {
   return resolveConfig(files, ctx);
 }
 const problems = (r: LoadedConfig) => r.problems.map((p) => `${p.severity} ${formatProblem(p, WS)}`);
-/** A server without its fingerprint (tested on its own below), for deepEqual. */
+/** A server without its fingerprint (tested on its own below) and shown form (test/security), for deepEqual. */
 const bare = (s: ServerConfig | undefined) => {
   assert.ok(s, 'server expected');
-  const { fingerprint, ...rest } = s;
+  const { fingerprint, shown, ...rest } = s;
+  assert.ok(shown, 'config loading sets the shown form');
   assert.match(fingerprint, /^[0-9a-f]{16}$/);
   return rest;
 };

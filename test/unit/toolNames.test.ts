@@ -43,15 +43,16 @@ describe('assignToolNames', () => {
     assert.equal(m.get('gitlab/create_issue'), 'gitlab_create_issue');
   });
 
-  test('collisions: first sorted key keeps the name, the other gets a hash, whatever the input order', () => {
+  test('collisions: the exact spelling keeps the name, the others get a hash, whatever the input order', () => {
     const tools: [string, string][] = [['srv', 'get.item'], ['srv', 'get_item'], ['srv', 'get item']];
     const forward = names(tools);
     const backward = names([...tools].reverse());
     assert.deepEqual([...forward.entries()].sort(), [...backward.entries()].sort());
     const values = [...forward.values()];
     assert.equal(new Set(values).size, 3);
-    assert.equal(forward.get('srv/get item'), 'srv_get_item', "' ' sorts before '.' and '_'");
+    assert.equal(forward.get('srv/get_item'), 'srv_get_item', 'the name spelled as listed wins (test/security/b11 for the attack)');
     assert.equal(forward.get('srv/get.item'), `srv_get_item_${shortHash('srv/get.item')}`);
+    assert.equal(forward.get('srv/get item'), `srv_get_item_${shortHash('srv/get item')}`);
   });
 
   test('adding a tool elsewhere renames nothing', () => {

@@ -5,7 +5,9 @@
  * without this process holding it (a crashed run whose pid was reused), is stale and taken
  * over.
  */
-import { openSync, closeSync, writeSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { openSync, closeSync, writeSync, statSync, unlinkSync } from 'node:fs';
+import { isOwnProcessAlive } from './processProbe';
+import { readPrivateFile } from './privateFiles';
 
 /** Lock files this process holds (two trackers in one process must not both write). */
 const heldHere = new Set<string>();
@@ -68,7 +70,7 @@ export class WriterLock {
         ? !oldEnough(this.path) // created but its pid not yet written: give the creator time
         : pid === process.pid
           ? heldHere.has(this.path)
-          : isAlive(pid);
+          : isOwnProcessAlive(pid);
     if (alive) return false;
     try {
       // Re-read right before removing, so a lock another process just took over is left alone.
@@ -81,13 +83,16 @@ export class WriterLock {
   }
 }
 
+/**
+ * The pid in the lock file. A lock MCP Lens did not write (a link, mode other than 0600: a
+ * repository can ship `.mcp-lens/usage/lock`) names no holder: -1, never alive, so it is stale.
+ */
 function readPid(path: string): number | undefined {
-  try {
-    const n = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-    return Number.isFinite(n) && n > 0 ? n : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = readPrivateFile(path);
+  if ('missing' in read) return undefined;
+  if ('refused' in read) return -1;
+  const n = Number.parseInt(read.text.trim(), 10);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /** An empty or garbled lock older than this is the debris of a crash. */
@@ -98,15 +103,5 @@ function oldEnough(path: string): boolean {
     return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_GRACE_MS;
   } catch {
     return true;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else; only ESRCH means gone.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, SearchHit, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
+import { escapeForDisplay } from '../../../protocol/untrustedText';
 import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
 import type { ConfigProblem, LoadedConfig, ServerConfig } from '../core/config/types';
 import type { ToolIndex } from '../core/search/types';
 import { ArgsValidator } from '../core/argsValidation';
 import { decideApproval } from '../core/config/approval';
-import { describeServer } from '../core/config/describe';
+import { approvalLines, describeServer } from '../core/config/describe';
 import { ServerListTokens, rememberTokenCounts, rememberedTokenCounts, serverListTexts, useTokenCounter } from '../core/tokens';
 import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { noMatchHint } from '../core/noMatchHint';
@@ -159,11 +160,11 @@ export class LensApp implements Lens {
     return this.config.missingInputs;
   }
 
-  /** Servers held back until the user approves them, with a secret-free summary. */
-  pendingApprovals(): { name: string; fingerprint: string; summary: string; sourceFile: string }[] {
+  /** Servers held back until the user approves them, with a secret-free summary and every field (one per line, escaped). */
+  pendingApprovals(): { name: string; fingerprint: string; summary: string; details: string[]; sourceFile: string }[] {
     return this.held
       .filter((h) => h.reason === 'awaiting-approval')
-      .map((h) => ({ name: h.config.name, fingerprint: h.config.fingerprint, summary: describeServer(h.config), sourceFile: h.config.source.file }));
+      .map((h) => ({ name: h.config.name, fingerprint: h.config.fingerprint, summary: describeServer(h.config), details: approvalLines(h.config), sourceFile: h.config.source.file }));
   }
 
   /** Records approvals and starts what they allow. */
@@ -460,7 +461,7 @@ export class LensApp implements Lens {
       now.add(key);
       if (this.announced.has(key)) continue;
       const how = this.options.insideEditor ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"' : 'run `mcp-lens tools` in a terminal to approve it, or pass --trust';
-      this.options.log.warn(`[${p.name}] not started: its definition in ${p.sourceFile} is new or changed and needs your approval (${how})`);
+      this.options.log.warn(`[${escapeForDisplay(p.name)}] not started: its definition in ${escapeForDisplay(p.sourceFile)} is new or changed and needs your approval (${how})`);
     }
     this.announced = now;
   }

@@ -4,15 +4,17 @@
  * TTY for the rest. A config file named with `--config` counts as approved by the user who
  * named it; servers found in the workspace need approval on a TTY or `--trust`.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { sanitizeSettings } from '../../../protocol/settings';
+import { escapeForDisplay } from '../../../protocol/untrustedText';
+import { RESTRICTED_APPROVAL_NAME, restrictedApprovalValue, restrictedValuesOf, sanitizeSettings, withoutRestricted, type McpLensSettings } from '../../../protocol/settings';
 import type { Logger } from '../core/logger';
 import { readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
+import { ensurePrivateDir } from '../adapters/privateFiles';
 import { LensApp, type LensAppOptions } from '../app/lensApp';
 import { MemoryToolIndex } from '../index/memoryIndex';
-import { askLine, askYesNo, canPrompt } from './prompt';
+import { approvalQuestion, askLine, askYesNo, canPrompt, restrictedQuestion } from './prompt';
 
 /** Flags shared by every command that opens the workspace. */
 export const WORKSPACE_FLAGS = {
@@ -56,9 +58,10 @@ export async function openLens(o: OpenLensOptions): Promise<LensApp> {
   if (!existsSync(workspaceFolder)) throw new Error(`workspace folder does not exist: ${workspaceFolder}`);
   const ws = readWorkspaceSettings(workspaceFolder);
   for (const p of ws.problems) o.log.warn(`${p.file}: ${p.path ? p.path + ': ' : ''}${p.message}`);
-  const settings = sanitizeSettings(ws.settings, process.env);
-  const storageDir = join(workspaceFolder, '.mcp-lens');
-  mkdirSync(storageDir, { recursive: true });
+  const ask = o.interactive && canPrompt();
+  const settings = await workspaceSettings(workspaceFolder, { trust: o.trust === true, ask, log: o.log });
+  // `.mcp-lens/` is ours, not the repository's: a symlink there is refused, the folder is 0700.
+  const storageDir = ensurePrivateDir(join(workspaceFolder, '.mcp-lens'));
   const options: LensAppOptions = {
     workspaceFolder,
     storageDir,
@@ -76,14 +79,59 @@ export async function openLens(o: OpenLensOptions): Promise<LensApp> {
     options.waitForServers = false;
     options.fileState = {
       files: [join(workspaceFolder, '.vscode', 'settings.json'), approvalsFilePath()],
-      read: () => ({ settings: sanitizeSettings(readWorkspaceSettings(workspaceFolder).settings, process.env), approvals: loadApprovals(workspaceFolder) }),
+      // A changed restricted value is honoured only if it was approved before (no prompt while serving).
+      read: () => ({ settings: workspaceSettingsNow(workspaceFolder, o.trust === true, o.log), approvals: loadApprovals(workspaceFolder) }),
     };
   }
   if (o.lightweight) options.index = new MemoryToolIndex('keyword only: in-memory index (no store)');
   const app = await LensApp.start(options);
-  if (o.interactive && canPrompt()) await promptForMissing(app, workspaceFolder);
+  if (ask) await promptForMissing(app, workspaceFolder);
   else reportPending(app, o.log);
   return app;
+}
+
+/**
+ * The workspace's `mcpLens.*` settings as the CLI applies them. Restricted ones (protocol/
+ * settings.ts: they send data out or change what runs) count only when approved: by --trust,
+ * by an earlier approval of these exact values, or now on the terminal; otherwise they are
+ * left out (OLLAMA_HOST or the default applies) and a warning says so.
+ */
+async function workspaceSettings(workspaceFolder: string, o: { trust: boolean; ask: boolean; log: Logger }): Promise<McpLensSettings> {
+  const read = readRestricted(workspaceFolder, o.trust);
+  if (read.pending && o.ask && (await askYesNo(restrictedQuestion(read.pending, read.file)))) {
+    saveApprovals(workspaceFolder, { ...loadApprovals(workspaceFolder), [RESTRICTED_APPROVAL_NAME]: restrictedApprovalValue(read.pending) });
+    return read.approved;
+  }
+  if (read.pending) warnRestricted(read.pending, read.file, o.log);
+  return read.settings;
+}
+
+/** The same without asking (a file changed while serving): only an earlier approval counts. */
+function workspaceSettingsNow(workspaceFolder: string, trust: boolean, log: Logger): McpLensSettings {
+  const read = readRestricted(workspaceFolder, trust);
+  if (read.pending) warnRestricted(read.pending, read.file, log);
+  return read.settings;
+}
+
+/** `settings` to use now; `pending` the restricted values waiting for approval, `approved` the settings with them. */
+function readRestricted(workspaceFolder: string, trust: boolean): { settings: McpLensSettings; approved: McpLensSettings; pending?: Record<string, string>; file: string } {
+  const ws = readWorkspaceSettings(workspaceFolder);
+  const values = restrictedValuesOf(ws.settings);
+  const approved = sanitizeSettings(ws.settings, process.env);
+  if (Object.keys(values).length === 0 || trust || restrictedApproved(workspaceFolder, values)) return { settings: approved, approved, file: ws.file };
+  return { settings: sanitizeSettings(withoutRestricted(ws.settings), process.env), approved, pending: values, file: ws.file };
+}
+
+function restrictedApproved(workspaceFolder: string, values: Record<string, string>): boolean {
+  return loadApprovals(workspaceFolder)[RESTRICTED_APPROVAL_NAME] === restrictedApprovalValue(values);
+}
+
+function warnRestricted(values: Record<string, string>, file: string, log: Logger): void {
+  const keys = Object.keys(values).map((k) => `mcpLens.${k}`).join(', ');
+  log.warn(
+    `ignoring ${keys} from ${escapeForDisplay(file)}: a workspace setting that sends data out or changes what runs needs your approval ` +
+      '(run `mcp-lens tools` in a terminal to review it, or pass --trust); using OLLAMA_HOST or the default instead',
+  );
 }
 
 /** `MCP_LENS_INPUT_GITHUB_TOKEN` supplies `${input:github_token}` (and `${input:github-token}`). */
@@ -103,14 +151,14 @@ async function promptForMissing(app: LensApp, workspaceFolder: string): Promise<
   const missing = app.missingInputs();
   if (missing.length) {
     const values: Record<string, string> = {};
-    for (const id of missing) values[id] = await askLine(`Value for \${input:${id}} (not echoed): `, true);
+    for (const id of missing) values[id] = await askLine(`Value for \${input:${escapeForDisplay(id)}} (not echoed): `, true);
     await app.setInputs(values);
   }
   const pending = app.pendingApprovals();
   if (pending.length === 0) return;
   const approved: Record<string, string> = {};
   for (const p of pending) {
-    if (await askYesNo(`Start MCP server "${p.name}" from ${p.sourceFile}?\n  ${p.summary}\nAllow? [y/N] `)) approved[p.name] = p.fingerprint;
+    if (await askYesNo(approvalQuestion(p))) approved[p.name] = p.fingerprint;
   }
   if (Object.keys(approved).length) {
     saveApprovals(workspaceFolder, { ...loadApprovals(workspaceFolder), ...approved });

@@ -4,6 +4,7 @@
  * goes to stderr.
  */
 import '../heapFlags';
+import { markLensProcess } from '../adapters/processProbe';
 import { installStdoutGuard } from '../adapters/stdoutGuard';
 import { benchEntry } from './benchEntry';
 import type { CliCommand } from './command';
@@ -47,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`mcp-lens: unknown command "${name}"\n\n${usage()}\n`);
     return 2;
   }
+  // `mcp-lens serve` in ps and /proc: what `stats` checks before it believes a gateway.json.
+  markLensProcess(name);
   return command.run(rest);
 }
 

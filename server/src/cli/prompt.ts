@@ -1,5 +1,6 @@
 /** Terminal prompts for approvals and `${input:…}` values; only used when both ends are a TTY. */
 import { createInterface } from 'node:readline';
+import { escapeForDisplay } from '../../../protocol/untrustedText';
 
 export function canPrompt(): boolean {
   return Boolean(process.stdin.isTTY && process.stderr.isTTY);
@@ -24,4 +25,29 @@ export function askLine(question: string, hidden = false): Promise<string> {
 
 export async function askYesNo(question: string): Promise<boolean> {
   return /^y(es)?$/i.test(await askLine(question));
+}
+
+/** What the terminal approval prompt shows for one server: every field on its own line, escaped (core/config/describe). */
+export interface PendingServer {
+  name: string;
+  sourceFile: string;
+  details: string[];
+}
+
+export function approvalQuestion(p: PendingServer): string {
+  return [
+    `MCP Lens: a server declared in ${escapeForDisplay(p.sourceFile)} wants to start. Allow only what you trust: it runs on your machine.`,
+    ...p.details.map((line) => `  ${line}`),
+    'Allow? [y/N] ',
+  ].join('\n');
+}
+
+/** The prompt for a workspace's restricted settings (values that send data out or change what runs). */
+export function restrictedQuestion(values: Record<string, string>, file: string): string {
+  return [
+    `MCP Lens: ${escapeForDisplay(file)} sets settings that send data out or change what runs:`,
+    ...Object.entries(values).map(([k, v]) => `  mcpLens.${k}: ${JSON.stringify(escapeForDisplay(v))}`),
+    '(mcpLens.ollama.host receives every tool description and every search query.)',
+    'Use them? [y/N] ',
+  ].join('\n');
 }

@@ -11,7 +11,7 @@ import { loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
 import { createDashboardRoutes } from '../gateway/dashboard/routes';
 import { dashboardStaticDir } from '../gateway/dashboard/staticDir';
 import { GatewayHttpServer } from '../gateway/http';
-import { generateToken } from '../gateway/httpGuards';
+import { generateToken, tokenProblem } from '../gateway/httpGuards';
 import { removeGatewayFiles, tokenPath, writeGatewayInfo, writeTokenFile } from '../gateway/gatewayFiles';
 import { serveStdio } from '../gateway/stdio';
 import type { CliCommand } from './command';
@@ -64,6 +64,8 @@ export const serve: CliCommand = {
       return 0;
     }
     const log = stderrLogger();
+    // A weak MCP_LENS_TOKEN is refused before anything starts.
+    if (http) givenToken(process.env);
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
     const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http, live: true });
     try {
@@ -91,9 +93,18 @@ async function approveFromDashboard(lens: LensApp, name: string): Promise<void> 
   await lens.approve({ [name]: pending.fingerprint });
 }
 
+/** MCP_LENS_TOKEN when set (refused when weaker than 128 bits), else undefined: a fresh one is generated. */
+export function givenToken(env: NodeJS.ProcessEnv): string | undefined {
+  const given = env.MCP_LENS_TOKEN?.trim();
+  if (!given) return undefined;
+  const problem = tokenProblem(given);
+  if (problem) throw new Error(problem);
+  return given;
+}
+
 async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: (name: string) => Promise<void>): Promise<void> {
-  const given = process.env.MCP_LENS_TOKEN?.trim();
-  const token = given || generateToken();
+  const given = givenToken(process.env);
+  const token = given ?? generateToken();
   const ws = lens.workspaceFolder;
   if (!given) writeTokenFile(ws, token);
   // The dashboard is served beside /mcp; its stats come from this server's savings tracker.
@@ -103,8 +114,10 @@ async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: (
   writeGatewayInfo(ws, { url, pid: process.pid });
   // One write, so a reader waiting for the ready line gets the instructions with it.
   process.stderr.write(`MCP Lens listening on ${url}\n` + howToConnect(url, given ? undefined : tokenPath(ws)));
-  // Like Jupyter: the link carries the token once; the page trades it for a cookie.
-  process.stderr.write(`Dashboard: ${new URL(`/?token=${encodeURIComponent(token)}`, url).href}\n`);
+  // Like Jupyter: the link carries the token once; the page trades it for a cookie. A token the
+  // user chose (MCP_LENS_TOKEN) is theirs to keep: it is never printed.
+  const dashboard = new URL('/', url).href;
+  process.stderr.write(given ? `Dashboard: ${dashboard}?token=<the value of MCP_LENS_TOKEN>\n` : `Dashboard: ${dashboard}?token=${encodeURIComponent(token)}\n`);
   await stopSignal();
   removeGatewayFiles(ws, process.pid, !given);
   routes.close();

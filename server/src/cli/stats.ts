@@ -9,7 +9,10 @@ import { plural, tokenChange } from '../../../protocol/figureText';
 import type { LensStats, RetrievalStats } from '../../../protocol/model';
 import { RETRIEVAL_EXPLAINED, UNSEARCHED_EXPLAINED, retrievalAdvice, retrievalRates, trendText, windowText } from '../../../protocol/retrievalText';
 import { Gateway } from '../gateway/gateway';
-import { processAlive, readGatewayInfo, readTokenFile } from '../gateway/gatewayFiles';
+import { isLoopbackHttpUrl, readGatewayInfo, readTokenFile } from '../gateway/gatewayFiles';
+import { gatewayProof, proofNonce, tokensEqual } from '../gateway/httpGuards';
+import { isOwnLensProcess } from '../adapters/processProbe';
+import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 import type { CliCommand } from './command';
 import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
@@ -59,26 +62,58 @@ export const stats: CliCommand = {
   },
 };
 
-/** Stats from the workspace's running gateway; undefined when none is running or reachable. */
+/**
+ * Stats from the workspace's running gateway; undefined when none is running or reachable.
+ * `.mcp-lens/gateway.json` can be shipped by a repository, so before the token goes anywhere
+ * the file must be one MCP Lens wrote (adapters/privateFiles), its pid a live MCP Lens process
+ * of this user, its URL loopback, and the server there must prove it knows the token (an HMAC
+ * of a fresh nonce, httpGuards.gatewayProof). Anything else: static figures, and a warning
+ * when the file looks planted rather than stale.
+ */
 export async function liveStats(workspace: string, warn: (m: string) => void): Promise<LensStats | undefined> {
-  const info = readGatewayInfo(workspace);
-  if (!info || !processAlive(info.pid)) return undefined;
+  const read = readGatewayInfo(workspace);
+  if ('missing' in read) return undefined;
+  if ('refused' in read) {
+    warn(`ignoring .mcp-lens/gateway.json: ${read.refused}; computing static figures`);
+    return undefined;
+  }
+  const { info } = read;
+  const shownUrl = escapeForDisplay(info.url);
+  if (!isLoopbackHttpUrl(info.url)) {
+    warn(`ignoring .mcp-lens/gateway.json: its URL ${shownUrl} is not http on 127.0.0.1 or localhost, where a gateway listens; computing static figures`);
+    return undefined;
+  }
+  // A stale file (the gateway ended) is normal; a pid that is not ours is not worth a word either.
+  if (!isOwnLensProcess(info.pid)) return undefined;
   const token = process.env.MCP_LENS_TOKEN?.trim() || readTokenFile(workspace);
   if (!token) {
-    warn(`a gateway is running at ${info.url} but no token was found (.mcp-lens/token or MCP_LENS_TOKEN); computing static figures`);
+    warn(`a gateway is running at ${shownUrl} but no token was found (.mcp-lens/token or MCP_LENS_TOKEN); computing static figures`);
     return undefined;
   }
   try {
-    const res = await fetch(new URL('/stats', info.url), { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+    if (!(await provesToken(info.url, token))) {
+      warn(`the server at ${shownUrl} named by .mcp-lens/gateway.json does not prove it knows the token; not sending it there, computing static figures`);
+      return undefined;
+    }
+    const res = await fetch(new URL('/stats', info.url), { headers: { authorization: `Bearer ${token}` }, redirect: 'error', signal: AbortSignal.timeout(10_000) });
     if (!res.ok) {
-      warn(`gateway at ${info.url} answered ${res.status} to /stats; computing static figures`);
+      warn(`gateway at ${shownUrl} answered ${res.status} to /stats; computing static figures`);
       return undefined;
     }
     return (await res.json()) as LensStats;
   } catch (err) {
-    warn(`gateway at ${info.url} unreachable (${errorMessage(err)}); computing static figures`);
+    warn(`gateway at ${shownUrl} unreachable (${oneLine(errorMessage(err))}); computing static figures`);
     return undefined;
   }
+}
+
+/** Asks the server for the HMAC of a fresh nonce under the token; true only for the right answer. */
+async function provesToken(url: string, token: string): Promise<boolean> {
+  const nonce = proofNonce();
+  const res = await fetch(new URL(`/proof?nonce=${nonce}`, url), { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) return false;
+  const body = (await res.json().catch(() => undefined)) as { proof?: unknown } | undefined;
+  return typeof body?.proof === 'string' && tokensEqual(body.proof, gatewayProof(token, nonce));
 }
 
 function n(v: number): string {
@@ -88,8 +123,8 @@ function n(v: number): string {
 export function renderStats(s: LensStats, source: 'live' | 'static'): string {
   const t = s.tokens;
   const lines = [
-    source === 'live' ? `MCP Lens stats (live from ${s.gateway?.url ?? 'the running gateway'})` : 'MCP Lens stats (computed now; no gateway running)',
-    `${plural(s.servers, 'server')}, ${plural(s.tools, 'tool')}, exposure: ${s.exposure}`,
+    source === 'live' ? `MCP Lens stats (live from ${oneLine(s.gateway?.url ?? 'the running gateway')})` : 'MCP Lens stats (computed now; no gateway running)',
+    `${plural(s.servers, 'server')}, ${plural(s.tools, 'tool')}, exposure: ${oneLine(String(s.exposure))}`,
     `tools/list tokens: ${n(t.baselineTokens)} for all upstream servers -> ${n(t.exposedTokens)} through MCP Lens (${changeText(t)})`,
   ];
   if (source === 'live') {
@@ -97,16 +132,17 @@ export function renderStats(s: LensStats, source: 'live' | 'static'): string {
   }
   if (t.perServer.length) {
     lines.push('', 'Per server (tools/list tokens):');
-    const width = Math.min(40, Math.max(...t.perServer.map((p) => p.server.length)));
+    // Server names come from the workspace's config: shown escaped, never as terminal codes.
+    const width = Math.min(40, Math.max(...t.perServer.map((p) => escapeForDisplay(p.server).length)));
     for (const p of [...t.perServer].sort((a, b) => b.tokens - a.tokens)) {
-      lines.push(`  ${p.server.padEnd(width)}  ${plural(p.tools, 'tool').padStart(10)}  ${n(p.tokens).padStart(8)} tokens`);
+      lines.push(`  ${escapeForDisplay(p.server).padEnd(width)}  ${plural(p.tools, 'tool').padStart(10)}  ${n(p.tokens).padStart(8)} tokens`);
     }
   }
   if (s.usage?.enabled) {
     lines.push('', `Usage: ${plural(s.usage.callsRecorded, 'call')} recorded`);
     const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
     lines.push(`  called tools predicted before the call: ${pct(s.usage.predictedHitRate)}`);
-    for (const top of s.usage.topTools.slice(0, 5)) lines.push(`  ${top.name}  ${plural(top.calls, 'call')}`);
+    for (const top of s.usage.topTools.slice(0, 5)) lines.push(`  ${escapeForDisplay(top.name)}  ${plural(top.calls, 'call')}`);
     lines.push('', ...retrievalLines(s.usage.retrieval));
   } else if (s.usage) {
     lines.push('', 'Usage: not recorded (mcpLens.usage.enabled is off), so search quality is not measured.');

@@ -2,8 +2,15 @@
  * Client-safe, stable, unique tool names for the gateway. Clients accept only
  * `^[a-zA-Z0-9_-]{1,64}$`, and the same tool name may exist on several servers, so every
  * upstream tool (key `server/name`) gets `<server>_<tool>`, sanitized; names that would be too
- * long are cut and tagged with a hash of the key; collisions are resolved by sorting the keys,
- * so the result depends only on the set of tools, never on their order.
+ * long are cut and tagged with a hash of the key; collisions are resolved by a fixed ranking of
+ * the keys, so the result depends only on the set of tools, never on their order.
+ *
+ * Server names come from the workspace's config and tool names from the upstream, so either may
+ * try to take another tool's name (`everything./echo` → `everything_echo`, or upstream `my`
+ * listing `github_x` to become `my_github_x`). The ranking makes that fail: a name spelled
+ * exactly as its server and tool are (nothing replaced) beats one that needed sanitizing, and
+ * between exact spellings the longer server name wins, so a tool name can never reach across
+ * into a sibling server's prefix. The loser gets `_<hash of its key>`.
  */
 
 export const SAFE_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -18,6 +25,11 @@ export function shortHash(text: string): string {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h.toString(36).padStart(HASH_LEN, '0').slice(-HASH_LEN);
+}
+
+/** True when the part is used as written (no character replaced, trimmed or collapsed). */
+function isExact(part: string): boolean {
+  return part !== '' && sanitizePart(part) === part;
 }
 
 /** Other characters become '_', runs of '_' collapse, '_' at either end goes. */
@@ -40,15 +52,34 @@ export function baseToolName(server: string, name: string): string {
   return base.length <= MAX ? base : withHash(base, shortHash(`${server}/${name}`));
 }
 
+/** Exact spellings first, then longer server names, then key order. */
+function compareClaims(a: Claim, b: Claim): number {
+  if (a.exact !== b.exact) return a.exact ? -1 : 1;
+  if (a.serverLength !== b.serverLength) return b.serverLength - a.serverLength;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+interface Claim {
+  key: string;
+  exact: boolean;
+  serverLength: number;
+}
+
 /**
  * Assigns every tool its safe name. Keys are `server + "/" + name`. Among keys that want the
- * same name, the first in sorted order keeps it and the others get `_<hash of key>`; so adding
- * a tool renames nothing else unless it collides.
+ * same name, the first by `compareClaims` keeps it and the others get `_<hash of key>`; so
+ * adding a tool renames nothing else unless it collides, and never takes an exact name.
  */
 export function assignToolNames(tools: { server: string; name: string }[]): Map<string, string> {
   const byKey = new Map<string, string>();
-  for (const t of tools) byKey.set(`${t.server}/${t.name}`, baseToolName(t.server, t.name));
-  const keys = [...byKey.keys()].sort();
+  const claims = new Map<string, Claim>();
+  for (const t of tools) {
+    const key = `${t.server}/${t.name}`;
+    const base = baseToolName(t.server, t.name);
+    byKey.set(key, base);
+    claims.set(key, { key, exact: isExact(t.server) && isExact(t.name) && base.length <= MAX, serverLength: t.server.length });
+  }
+  const keys = [...claims.values()].sort(compareClaims).map((c) => c.key);
   const result = new Map<string, string>();
   const used = new Set<string>();
   const losers: string[] = [];

@@ -1,10 +1,15 @@
 /**
  * Files that let `mcp-lens stats` (and the user) find a running HTTP gateway:
  * `<workspace>/.mcp-lens/gateway.json` `{ url, pid }` (no secret in it) and, when the token
- * was generated rather than given in MCP_LENS_TOKEN, `<workspace>/.mcp-lens/token` (0600).
+ * was generated rather than given in MCP_LENS_TOKEN, `<workspace>/.mcp-lens/token`. Both are
+ * written 0600 and never through a link; both are read only when MCP Lens wrote them (a clone
+ * can ship either: see adapters/privateFiles.ts), and gateway.json is believed only once its pid
+ * is a live MCP Lens process of this user, its URL is loopback, and the server there proves it
+ * knows the token (see cli/stats.ts).
  */
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, readPrivateFile, writePrivateFile } from '../adapters/privateFiles';
 
 export interface GatewayInfo {
   url: string;
@@ -24,52 +29,55 @@ export function infoPath(workspaceFolder: string): string {
 }
 
 export function writeTokenFile(workspaceFolder: string, token: string): string {
-  mkdirSync(gatewayDir(workspaceFolder), { recursive: true });
+  ensurePrivateDir(gatewayDir(workspaceFolder));
   const file = tokenPath(workspaceFolder);
-  // Remove first: writeFileSync's mode only applies when it creates the file.
-  rmSync(file, { force: true });
-  writeFileSync(file, token + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writePrivateFile(file, token + '\n');
   return file;
 }
 
 export function writeGatewayInfo(workspaceFolder: string, info: GatewayInfo): string {
-  mkdirSync(gatewayDir(workspaceFolder), { recursive: true });
+  ensurePrivateDir(gatewayDir(workspaceFolder));
   const file = infoPath(workspaceFolder);
-  writeFileSync(file, JSON.stringify(info, null, 2) + '\n');
+  writePrivateFile(file, JSON.stringify(info, null, 2) + '\n');
   return file;
 }
 
-export function readGatewayInfo(workspaceFolder: string): GatewayInfo | undefined {
+export type GatewayInfoRead = { info: GatewayInfo } | { missing: true } | { refused: string };
+
+/** gateway.json as MCP Lens wrote it; `refused` names why a file there is not believed. */
+export function readGatewayInfo(workspaceFolder: string): GatewayInfoRead {
+  const read = readPrivateFile(infoPath(workspaceFolder));
+  if (!('text' in read)) return read;
   try {
-    const v = JSON.parse(readFileSync(infoPath(workspaceFolder), 'utf8')) as Partial<GatewayInfo>;
-    return typeof v.url === 'string' && typeof v.pid === 'number' ? { url: v.url, pid: v.pid } : undefined;
+    const v = JSON.parse(read.text) as Partial<GatewayInfo>;
+    if (typeof v.url === 'string' && typeof v.pid === 'number' && Number.isInteger(v.pid) && v.pid > 0) return { info: { url: v.url, pid: v.pid } };
   } catch {
-    return undefined;
+    // fall through
   }
+  return { refused: 'it is not {"url": string, "pid": number}' };
 }
 
+/** The token MCP Lens generated for this workspace, if it wrote one (a shipped file is not read). */
 export function readTokenFile(workspaceFolder: string): string | undefined {
-  try {
-    return readFileSync(tokenPath(workspaceFolder), 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
+  const read = readPrivateFile(tokenPath(workspaceFolder));
+  return 'text' in read ? read.text.trim() || undefined : undefined;
 }
 
 /** Removes gateway.json (and our token file) if they still describe this process. */
 export function removeGatewayFiles(workspaceFolder: string, pid: number, removeToken: boolean): void {
-  if (readGatewayInfo(workspaceFolder)?.pid !== pid) return;
+  const read = readGatewayInfo(workspaceFolder);
+  if (!('info' in read) || read.info.pid !== pid) return;
   rmSync(infoPath(workspaceFolder), { force: true });
   if (removeToken) rmSync(tokenPath(workspaceFolder), { force: true });
 }
 
-/** True when a process with this pid exists (a stale gateway.json points at a dead one). */
-export function processAlive(pid: number): boolean {
+/** True for http URLs on 127.0.0.1, ::1 or localhost: the only places a gateway of ours listens. */
+export function isLoopbackHttpUrl(raw: string): boolean {
+  let u: URL;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    u = new URL(raw);
+  } catch {
+    return false;
   }
+  return u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]') && u.username === '' && u.password === '';
 }

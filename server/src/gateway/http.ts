@@ -13,7 +13,7 @@ import type { LensStats } from '../../../protocol/model';
 import type { Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
 import { Gateway } from './gateway';
-import { BodyTooLargeError, MAX_BODY_BYTES, bearerOf, hostAllowed, originAllowed, readBody, sendJsonError, tokensEqual } from './httpGuards';
+import { BodyTooLargeError, MAX_BODY_BYTES, bearerOf, gatewayProof, hostAllowed, originAllowed, readBody, sendJsonError, tokensEqual } from './httpGuards';
 import { errorMessage } from '../core/errorMessage';
 
 /**
@@ -118,6 +118,7 @@ export class GatewayHttpServer {
       if (url.pathname === '/stats') return this.handleStats(req, res);
       return this.handleMcp(req, res);
     }
+    if (url.pathname === '/proof') return this.handleProof(url, res);
     if (this.options.routes && (await this.options.routes(req, res, { token: this.options.token, url }))) return;
     sendJsonError(res, 404, -32000, `Not found: ${url.pathname}. The MCP endpoint is /mcp.`);
   }
@@ -138,6 +139,17 @@ export class GatewayHttpServer {
       return false;
     }
     return true;
+  }
+
+  /** GET /proof?nonce=<32..128 hex>: HMAC of the nonce under the token (httpGuards.gatewayProof); no token needed. */
+  private handleProof(url: URL, res: ServerResponse): void {
+    const nonce = url.searchParams.get('nonce') ?? '';
+    if (!/^[0-9a-f]{32,128}$/.test(nonce)) {
+      sendJsonError(res, 400, -32000, 'Bad Request: /proof needs nonce=<32 to 128 hex digits>');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ proof: gatewayProof(this.options.token, nonce) }));
   }
 
   private handleStats(req: IncomingMessage, res: ServerResponse): void {

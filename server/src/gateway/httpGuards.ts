@@ -9,7 +9,7 @@
  * (`vscode-webview://…`) are refused on /mcp: the dashboard talks to the sidecar through its
  * own routes, and nothing in a webview needs to speak MCP with the workspace's tools.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -17,6 +17,38 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A fresh per-start token: 32 random bytes, base64url. */
 export function generateToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/** The least a bearer token must carry: what `generateToken` gives is 256 bits. */
+export const MIN_TOKEN_BITS = 128;
+
+/**
+ * Why a token someone chose (MCP_LENS_TOKEN) is too weak, or undefined. Its strength is
+ * estimated from its length and the smallest usual alphabet that holds it (digits 3.3 bits a
+ * character, hex 4, base64/base64url 6, any printable ASCII 6.5), and a token of few distinct
+ * characters (`aaaa…`) is refused whatever its length. The message never repeats the token.
+ */
+export function tokenProblem(token: string): string | undefined {
+  const perChar = /^[0-9]+$/.test(token) ? Math.log2(10) : /^[0-9a-fA-F]+$/.test(token) ? 4 : /^[A-Za-z0-9+/=_-]+$/.test(token) ? 6 : Math.log2(95);
+  const bits = Math.floor(token.length * perChar);
+  const distinct = new Set(token).size;
+  if (bits >= MIN_TOKEN_BITS && distinct >= 10) return undefined;
+  const why = bits < MIN_TOKEN_BITS ? `about ${bits} bits` : `only ${distinct} distinct characters`;
+  return `MCP_LENS_TOKEN is too weak (${token.length} characters, ${why}; at least ${MIN_TOKEN_BITS} random bits are needed, e.g. 32 hex digits from \`openssl rand -hex 16\`). Unset it to let MCP Lens generate one.`;
+}
+
+/**
+ * Proof that a server knows the token, without the token crossing the wire: HMAC-SHA256 of a
+ * nonce the asker chose. `mcp-lens stats` asks for it (GET /proof?nonce=…) before it sends the
+ * token anywhere a gateway.json points, so a server that merely listens there learns nothing.
+ */
+export function gatewayProof(token: string, nonce: string): string {
+  return createHmac('sha256', token).update(`mcp-lens gateway proof\0${nonce}`).digest('hex');
+}
+
+/** A nonce for gatewayProof: 128 random bits. */
+export function proofNonce(): string {
+  return randomBytes(16).toString('hex');
 }
 
 /** Constant-time comparison; hashing first makes the lengths equal without leaking them. */

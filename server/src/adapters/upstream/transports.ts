@@ -1,10 +1,12 @@
 /**
  * Builds the client transports for one server. Stdio spawns the command with process.env
- * merged with the server's env (as VS Code does) and pipes stderr into a bounded tail;
- * 'http' tries streamable HTTP first and falls back to SSE (as VS Code does); 'sse' is SSE only.
+ * merged with the server's env (as VS Code does), as the leader of its own process group
+ * (processGroupTransport.ts), and pipes stderr into a bounded tail; 'http' tries streamable
+ * HTTP first and falls back to SSE (as VS Code does); 'sse' is SSE only.
  */
 import { existsSync } from 'node:fs';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { escapeForDisplay } from '../../../../protocol/untrustedText';
+import { ProcessGroupTransport } from './processGroupTransport';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -24,22 +26,16 @@ export function transportCandidates(config: ServerConfig, stderr: StderrTail): T
   return config.type === 'http' ? [streamable, sse] : [sse];
 }
 
-function stdioTransport(config: StdioServerConfig, stderr: StderrTail): StdioClientTransport {
+function stdioTransport(config: StdioServerConfig, stderr: StderrTail): ProcessGroupTransport {
   const env: Record<string, string> = {};
   // Our own secrets (the gateway token, `${input:…}` values) are not the upstream's business.
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('MCP_LENS_')) env[k] = v;
   Object.assign(env, config.env);
   // `"NAME": null` in the config removes a variable the server would otherwise inherit.
   for (const name of config.removeEnv ?? []) delete env[name];
-  const transport = new StdioClientTransport({
-    command: config.command,
-    args: config.args,
-    env,
-    cwd: config.cwd,
-    stderr: 'pipe',
-  });
+  const transport = new ProcessGroupTransport({ command: config.command, args: config.args, env, cwd: config.cwd });
   // The PassThrough exists before start(), so even the earliest output is caught.
-  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  transport.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   return transport;
 }
 
@@ -52,15 +48,19 @@ function sseTransport(config: RemoteServerConfig): SSEClientTransport {
   return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
 }
 
-/** A spawn failure in words a user understands; undefined if it is not one. */
+/**
+ * A spawn failure in words a user understands; undefined if it is not one. The command and cwd
+ * are named as shown (a value from `${env:…}` by its variable: it may be a secret).
+ */
 export function describeSpawnError(config: ServerConfig, error: unknown): string | undefined {
   if (config.type !== 'stdio') return undefined;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const command = escapeForDisplay(config.shown?.command ?? config.command);
   if (code === 'ENOENT') {
     // Node reports a missing cwd as ENOENT of the command too.
-    if (config.cwd && !existsSync(config.cwd)) return `working directory not found: ${config.cwd}`;
-    return `command not found: ${config.command}`;
+    if (config.cwd && !existsSync(config.cwd)) return `working directory not found: ${escapeForDisplay(config.shown?.cwd ?? config.cwd)}`;
+    return `command not found: ${command}`;
   }
-  if (code === 'EACCES') return `command not executable: ${config.command}`;
+  if (code === 'EACCES') return `command not executable: ${command}`;
   return undefined;
 }

@@ -5,7 +5,8 @@
  * by truncating back to the last good size, logged once, and retried with the next batch; the
  * lines stay queued (bounded) meanwhile.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openPrivateAppend } from '../privateFiles';
 import type { Logger } from '../../core/logger';
 
 const WRITE_DELAY_MS = 200;
@@ -25,9 +26,9 @@ export class AppendLog {
 
   private constructor(private readonly fh: FileHandle, private size: number, private readonly path: string, private readonly log: Logger) {}
 
-  /** Opens for appending; anything past `validBytes` (a torn last line) is cut off first. */
+  /** Opens for appending (never through a link); anything past `validBytes` (a torn last line) is cut off first. */
   static async open(path: string, validBytes: number, log: Logger): Promise<AppendLog> {
-    const fh = await open(path, 'a', 0o600);
+    const fh = await openPrivateAppend(path);
     const { size } = await fh.stat();
     if (size > validBytes) {
       await fh.truncate(validBytes);

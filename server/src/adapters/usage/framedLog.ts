@@ -4,7 +4,9 @@
  * crash mid-write) or whose CRC does not match is dropped on read, never half-read.
  */
 import { crc32 } from 'node:zlib';
-import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readFile, rename, unlink } from 'node:fs/promises';
+import { PrivateFileError } from '../privateFiles';
 
 export function encodeLine(record: unknown): string {
   const json = JSON.stringify(record);
@@ -48,10 +50,15 @@ function decodeLine<T>(line: string, accept: (value: unknown) => T | undefined):
   }
 }
 
-/** Reads and decodes a log file; a missing file, or one that is not a regular file (a device), is an empty log. */
+/**
+ * Reads and decodes a log file; a missing file, or one that is not a regular file (a device), is
+ * an empty log. A symbolic link is refused (PrivateFileError): the log is only ever ours.
+ */
 export async function readLog<T>(path: string, accept: (value: unknown) => T | undefined): Promise<DecodedLog<T>> {
   try {
-    if (!(await stat(path)).isFile()) return { records: [], dropped: 0, validBytes: 0 };
+    const st = await lstat(path);
+    if (st.isSymbolicLink()) throw new PrivateFileError(path, 'it is a symbolic link (MCP Lens never follows links in its own folder: a repository could point one anywhere); remove it');
+    if (!st.isFile()) return { records: [], dropped: 0, validBytes: 0 };
     return decodeLog(await readFile(path), accept);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], dropped: 0, validBytes: 0 };
@@ -62,7 +69,9 @@ export async function readLog<T>(path: string, accept: (value: unknown) => T | u
 /** Replaces the log with exactly these records: write a temp file, fsync, rename over (atomic). */
 export async function rewriteLog(path: string, records: readonly unknown[]): Promise<void> {
   const tmp = `${path}.tmp`;
-  const fh = await open(tmp, 'w', 0o600);
+  // A leftover temp file (or a link a repository put there) goes; the new one is created exclusively.
+  await unlink(tmp).catch(() => undefined);
+  const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
   try {
     const CHUNK = 4096;
     for (let i = 0; i < records.length; i += CHUNK) {

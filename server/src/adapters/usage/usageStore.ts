@@ -4,7 +4,8 @@
  * compacts; any other process on the same folder only reads.
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { ensurePrivateDir } from '../privateFiles';
 import type { Logger } from '../../core/logger';
 import type { UsageEvent } from '../../core/usage/types';
 import { AppendLog } from './appendLog';
@@ -26,16 +27,22 @@ export class UsageStore {
 
   /** Creates the folder if needed, takes the lock if free, reads every intact record. */
   static async open(dir: string, log: Logger): Promise<{ store: UsageStore; events: UsageEvent[]; dropped: number }> {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
+    ensurePrivateDir(dir);
     const lock = new WriterLock(join(dir, 'lock'));
     const writer = lock.tryAcquire();
-    if (!writer) log.info(`usage: ${dir} is written by another process; this one only reads it`);
-    const salt = await loadSalt(join(dir, 'salt'));
-    const path = join(dir, LOG_FILE);
-    const { records, dropped, validBytes } = await readLog(path, fromStored);
-    if (dropped > 0) log.warn(`usage: dropped ${dropped} damaged record(s) of ${path}`);
-    const appender = writer ? await AppendLog.open(path, validBytes, log) : undefined;
-    return { store: new UsageStore(dir, log, lock, salt, appender), events: records, dropped };
+    try {
+      if (!writer) log.info(`usage: ${dir} is written by another process; this one only reads it`);
+      const salt = await loadSalt(join(dir, 'salt'), log);
+      const path = join(dir, LOG_FILE);
+      const { records, dropped, validBytes } = await readLog(path, fromStored);
+      if (dropped > 0) log.warn(`usage: dropped ${dropped} damaged record(s) of ${path}`);
+      const appender = writer ? await AppendLog.open(path, validBytes, log) : undefined;
+      return { store: new UsageStore(dir, log, lock, salt, appender), events: records, dropped };
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
   }
 
   get isWriter(): boolean {
@@ -73,7 +80,7 @@ export class UsageStore {
     await rm(path, { force: true });
     await rm(`${path}.tmp`, { force: true });
     await rm(join(this.dir, 'salt'), { force: true });
-    this.salt = await loadSalt(join(this.dir, 'salt'));
+    this.salt = await loadSalt(join(this.dir, 'salt'), this.log);
     this.appender = this.lock.isHeld ? await AppendLog.open(path, 0, this.log) : undefined;
   }
 

@@ -1,26 +1,34 @@
 /**
- * A secret-free, one-line summary of a server definition for approval prompts and logs:
- * what runs (command and args) or where it connects (url), and only the NAMES of env vars
- * and headers. ServerConfig holds resolved secrets because the pool needs them; this is the
- * only form of it that may be shown or logged.
+ * A server definition in the two forms people see. ServerConfig holds resolved secrets because
+ * the pool needs them; these are the only forms of it that may be shown or logged:
+ *  - `describeServer`: one line for logs, list_servers and the dashboard: what runs (command
+ *    and args) or where it connects (url), and only the NAMES of env vars and headers;
+ *  - `approvalLines`: what an approval prompt shows, one field per line, every field there
+ *    (command, each argument, cwd, env file, each env name with where its value comes from,
+ *    removed names; url and headers), each escaped so that no name or value can add a line,
+ *    move the cursor or hide the rest.
+ * A value that came from `${env:…}`/`${input:…}` is shown as written (the variable, never its
+ * value); a literal value after a secret-looking flag or under a secret-looking name is `***`.
  */
-import type { ServerConfig } from './types';
+import { escapeForDisplay } from '../../../../protocol/untrustedText';
+import type { ServerConfig, StdioServerConfig } from './types';
 
-/** Flags whose next argument (or `=value`) is treated as a secret in summaries. */
-const SECRET_FLAG = /(token|secret|password|passwd|api[-_]?key|apikey|auth|credential|bearer|private[-_]?key)/i;
+/** Flags and names whose value is treated as a secret in summaries. */
+const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|apikey|auth|credential|bearer|private[-_]?key|cookie|session)/i;
 
-function describeArgs(args: string[], secretArgs: readonly number[]): string[] {
+/** Each argument as it may be shown: the template where a variable went in, `***` after a secret-looking flag. */
+function shownArgs(cfg: StdioServerConfig): string[] {
+  const args = cfg.shown?.args ?? cfg.args;
+  const fromVariables = new Set(cfg.secretArgs ?? []);
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const flagged = i > 0 && /^--?[A-Za-z]/.test(args[i - 1]) && !args[i - 1].includes('=') && SECRET_FLAG.test(args[i - 1]);
-    if (secretArgs.includes(i) || flagged) {
-      const eq = arg.indexOf('=');
-      out.push(arg.startsWith('-') && eq > 0 ? `${arg.slice(0, eq)}=***` : '***');
-      continue;
-    }
+    const arg = args[i]!;
+    const prev = i > 0 ? args[i - 1]! : '';
     const eq = arg.indexOf('=');
-    if (arg.startsWith('-') && eq > 0 && SECRET_FLAG.test(arg.slice(0, eq))) out.push(`${arg.slice(0, eq)}=***`);
+    if (fromVariables.has(i) && !cfg.shown) out.push(arg.startsWith('-') && eq > 0 ? `${arg.slice(0, eq)}=***` : '***');
+    else if (fromVariables.has(i)) out.push(arg);
+    else if (/^--?[A-Za-z]/.test(prev) && !prev.includes('=') && SECRET_NAME.test(prev)) out.push('***');
+    else if (arg.startsWith('-') && eq > 0 && SECRET_NAME.test(arg.slice(0, eq))) out.push(`${arg.slice(0, eq)}=***`);
     else out.push(arg);
   }
   return out;
@@ -32,31 +40,63 @@ function describeUrl(raw: string): string {
   try {
     u = new URL(raw);
   } catch {
-    return '<invalid url>';
+    // A template (`https://${env:HOST}/mcp`) is shown as written.
+    return raw.includes('${') ? raw : '<invalid url>';
   }
   const query = [...u.searchParams.keys()].map((k) => `${k}=***`).join('&');
   return `${u.protocol}//${u.host}${u.pathname}${query ? `?${query}` : ''}`;
 }
 
-function quoteIfNeeded(s: string): string {
-  return s === '' || /[\s"']/.test(s) ? JSON.stringify(s) : s;
+/** Escaped, and quoted when it is empty or holds whitespace or quotes. */
+function shownWord(s: string): string {
+  const escaped = escapeForDisplay(s);
+  return escaped === '' || /[\s"']/.test(escaped) ? JSON.stringify(escaped) : escaped;
 }
 
 /**
- * One line for approval prompts and logs: `stdio: npx -y pkg --token *** (env: GITHUB_TOKEN; cwd: /w)`
+ * One line for logs and lists: `stdio: npx -y pkg --token *** (env: GITHUB_TOKEN; cwd: /w)`
  * or `http: https://host/mcp?key=*** (headers: Authorization)`. Env and header values never
- * appear, nor args that came from `${input:}`/`${env:}` or follow a secret-looking flag.
+ * appear, nor args that follow a secret-looking flag; args from variables appear as written.
  */
 export function describeServer(cfg: ServerConfig): string {
   if (cfg.type === 'stdio') {
-    const line = [cfg.command, ...describeArgs(cfg.args, cfg.secretArgs ?? [])].map(quoteIfNeeded).join(' ');
+    const line = [cfg.shown?.command ?? cfg.command, ...shownArgs(cfg)].map(shownWord).join(' ');
     const extras: string[] = [];
-    const envNames = Object.keys(cfg.env).sort();
+    const envNames = Object.keys(cfg.env).sort().map(escapeForDisplay);
     if (envNames.length) extras.push(`env: ${envNames.join(', ')}`);
-    if (cfg.removeEnv?.length) extras.push(`unset: ${[...cfg.removeEnv].sort().join(', ')}`);
-    if (cfg.cwd) extras.push(`cwd: ${cfg.cwd}`);
+    if (cfg.removeEnv?.length) extras.push(`unset: ${[...cfg.removeEnv].sort().map(escapeForDisplay).join(', ')}`);
+    if (cfg.cwd) extras.push(`cwd: ${escapeForDisplay(cfg.shown?.cwd ?? cfg.cwd)}`);
+    if (cfg.shown?.envFile) extras.push(`envFile: ${escapeForDisplay(cfg.shown.envFile)}`);
     return `stdio: ${line}${extras.length ? ` (${extras.join('; ')})` : ''}`;
   }
-  const headerNames = Object.keys(cfg.headers).sort();
-  return `${cfg.type}: ${describeUrl(cfg.url)}${headerNames.length ? ` (headers: ${headerNames.join(', ')})` : ''}`;
+  const headerNames = Object.keys(cfg.headers).sort().map(escapeForDisplay);
+  return `${cfg.type}: ${escapeForDisplay(describeUrl(cfg.shown?.url ?? cfg.url))}${headerNames.length ? ` (headers: ${headerNames.join(', ')})` : ''}`;
+}
+
+/** How an env or header value is shown in a prompt: variables as written, secret-looking literals masked. */
+function shownValue(name: string, written: string | undefined): string {
+  if (written === undefined) return '(set)';
+  if (written === 'envFile') return 'from the env file';
+  if (written.includes('${')) return escapeForDisplay(written);
+  return SECRET_NAME.test(name) ? '*** (written in the config)' : JSON.stringify(escapeForDisplay(written));
+}
+
+/**
+ * Every field of a definition, one per line, escaped: what an approval prompt shows. The first
+ * line names the server; `label: value` lines follow.
+ */
+export function approvalLines(cfg: ServerConfig): string[] {
+  const lines = [`server: ${JSON.stringify(escapeForDisplay(cfg.name))}`];
+  if (cfg.type === 'stdio') {
+    lines.push(`command: ${escapeForDisplay(cfg.shown?.command ?? cfg.command)}`);
+    shownArgs(cfg).forEach((a, i) => lines.push(`arg ${i + 1}: ${shownWord(a)}`));
+    if (cfg.cwd) lines.push(`cwd: ${escapeForDisplay(cfg.shown?.cwd ?? cfg.cwd)}`);
+    if (cfg.shown?.envFile) lines.push(`envFile: ${escapeForDisplay(cfg.shown.envFile)}`);
+    for (const name of Object.keys(cfg.env).sort()) lines.push(`env ${escapeForDisplay(name)}: ${shownValue(name, cfg.shown?.env[name])}`);
+    for (const name of [...(cfg.removeEnv ?? [])].sort()) lines.push(`env ${escapeForDisplay(name)}: removed`);
+  } else {
+    lines.push(`${cfg.type === 'sse' ? 'SSE' : 'HTTP'} url: ${escapeForDisplay(describeUrl(cfg.shown?.url ?? cfg.url))}`);
+    for (const name of Object.keys(cfg.headers).sort()) lines.push(`header ${escapeForDisplay(name)}: ${shownValue('auth', cfg.shown?.headers[name])}`);
+  }
+  return lines;
 }

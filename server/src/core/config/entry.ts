@@ -9,7 +9,7 @@ import { EntryReader, isRecord } from './entryReader';
 import { fingerprintServer } from './fingerprint';
 import { formatJsonPath, type JsonPath, type Locator } from './jsonPath';
 import type { VariableScope } from './variables';
-import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource } from './types';
+import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource, ShownStdio } from './types';
 import type { ConfigSourceKind } from '../../../../protocol/model';
 
 export interface EntryInput {
@@ -93,20 +93,34 @@ function fromWorkspace(scope: EntryScope, p: string): string {
 }
 
 function readStdio(r: EntryReader, source: ServerSource, scope: EntryScope, envFiles: string[]): ServerConfig | undefined {
-  let command = r.requiredString('command', 'missing "command" for a stdio server');
+  const commandField = r.requiredString('command', 'missing "command" for a stdio server');
+  let command = commandField?.value;
   // A bare name (`npx`) is looked up on PATH; one with a slash is a path into the workspace.
   if (command !== undefined && (command.includes('/') || command.includes(path.sep))) command = fromWorkspace(scope, command);
   const args = r.stringArray('args');
-  const cwdRaw = r.optionalString('cwd');
-  const cwd = cwdRaw === undefined || cwdRaw === '' ? undefined : fromWorkspace(scope, cwdRaw);
-  const fileEnv = readEnvFile(r, scope, envFiles);
+  const cwdField = r.optionalString('cwd');
+  const cwd = cwdField === undefined || cwdField.value === '' ? undefined : fromWorkspace(scope, cwdField.value);
+  const envFile = readEnvFile(r, scope, envFiles);
   const env = r.stringMap('env');
   // `env` wins over the env file; `null` removes a name from both and from the inherited env.
-  const merged: Record<string, string> = { ...fileEnv, ...env.values };
-  for (const name of env.removed) delete merged[name];
-  if (command === undefined) return undefined;
+  const merged: Record<string, string> = { ...envFile.values, ...env.values };
+  const shownEnv: Record<string, string> = {};
+  for (const name of Object.keys(envFile.values)) shownEnv[name] = 'envFile';
+  Object.assign(shownEnv, env.shown);
+  for (const name of env.removed) {
+    delete merged[name];
+    delete shownEnv[name];
+  }
+  if (command === undefined || commandField === undefined) return undefined;
   const removeEnv = env.removed.length ? [...env.removed] : undefined;
   const fingerprint = fingerprintServer({ type: 'stdio', command, args: args.values, env: merged, cwd, removeEnv });
+  const shown: ShownStdio = {
+    command: commandField.secret ? commandField.shown : command,
+    args: args.shown,
+    env: shownEnv,
+    ...(cwd !== undefined ? { cwd: cwdField?.secret ? cwdField.shown : cwd } : {}),
+    ...(envFile.shown !== undefined ? { envFile: envFile.shown } : {}),
+  };
   return {
     type: 'stdio',
     name: r.name,
@@ -118,28 +132,36 @@ function readStdio(r: EntryReader, source: ServerSource, scope: EntryScope, envF
     ...(cwd !== undefined ? { cwd } : {}),
     ...(removeEnv ? { removeEnv } : {}),
     ...(args.secret.length ? { secretArgs: args.secret } : {}),
+    shown,
   };
 }
 
-function readEnvFile(r: EntryReader, scope: EntryScope, envFiles: string[]): Record<string, string> {
-  const rel = r.optionalString('envFile');
-  if (rel === undefined || rel === '') return {};
-  const file = fromWorkspace(scope, rel);
+/**
+ * The env file's values, and its path as it may be shown. A path built from `${env:…}` or
+ * `${input:…}` is named by its template in every message: its value may be the secret.
+ */
+function readEnvFile(r: EntryReader, scope: EntryScope, envFiles: string[]): { values: Record<string, string>; shown?: string } {
+  const field = r.optionalString('envFile');
+  if (field === undefined || field.value === '') return { values: {} };
+  const file = fromWorkspace(scope, field.value);
+  const shown = field.secret ? field.shown : file;
   const text = scope.readEnvFile(file);
   if (text === undefined) {
-    r.report('error', ['envFile'], `env file not found: ${file}`);
-    return {};
+    r.report('error', ['envFile'], `env file not found: ${shown}`);
+    return { values: {}, shown };
   }
   envFiles.push(file);
   const parsed = parseDotenv(text);
-  for (const e of parsed.errors) r.report('warning', ['envFile'], `${file} line ${e.line}: ${e.message}; line ignored`);
-  return parsed.values;
+  for (const e of parsed.errors) r.report('warning', ['envFile'], `${shown} line ${e.line}: ${e.message}; line ignored`);
+  return { values: parsed.values, shown };
 }
 
 function readRemote(r: EntryReader, source: ServerSource, type: 'http' | 'sse'): ServerConfig | undefined {
-  const url = r.requiredString('url', `missing "url" for an ${type === 'http' ? 'http' : 'sse'} server`);
-  const headers = r.stringMap('headers').values;
-  if (url === undefined) return undefined;
+  const urlField = r.requiredString('url', `missing "url" for an ${type === 'http' ? 'http' : 'sse'} server`);
+  const headerMap = r.stringMap('headers');
+  const headers = headerMap.values;
+  if (urlField === undefined) return undefined;
+  const url = urlField.value;
   // Never echo the URL: after substitution it may hold a token.
   let parsed: URL | undefined;
   try {
@@ -153,5 +175,5 @@ function readRemote(r: EntryReader, source: ServerSource, type: 'http' | 'sse'):
     return undefined;
   }
   const fingerprint = fingerprintServer({ type, url, headers });
-  return { type, name: r.name, source, fingerprint, url, headers };
+  return { type, name: r.name, source, fingerprint, url, headers, shown: { url: urlField.secret ? urlField.shown : url, headers: headerMap.shown } };
 }

@@ -11,8 +11,13 @@
  *    `*​/delete_*`.
  *  - A pattern picomatch cannot compile matches nothing in include and everything in exclude.
  *  - Names holding a NUL character never pass (we use it internally to stand for `/`).
+ *  - Names are compared as a person reads them: include sees the NFKC name without invisible
+ *    characters (`normalizeName`); exclude also sees its look-alike skeleton (TR39), so
+ *    `delete\u200b_repo`, `ｄｅｌｅｔｅ_repo` and `dеlete_repo` (Cyrillic е) are all `*​/delete_*`.
  */
 import picomatch from 'picomatch/posix';
+import { normalizeName } from '../../../../protocol/untrustedText';
+import { nameSkeleton, patternSkeleton } from '../nameSkeleton';
 
 export type ToolFilter = (server: string, tool: string) => boolean;
 type PairMatcher = (server: string, tool: string) => boolean;
@@ -53,11 +58,16 @@ function patterns(list: readonly string[]): string[] {
 
 /** Builds the `server/tool` filter; true means the tool is exposed and callable. */
 export function createToolFilter(include: readonly string[], exclude: readonly string[]): ToolFilter {
-  const inc = patterns(include).map((p) => compile(p, false, false));
-  const exc = patterns(exclude).map((p) => compile(p, true, true));
+  const inc = patterns(include).map((p) => compile(normalizeName(p), false, false));
+  // Each exclude pattern meets the name in three spellings: as written, normalized, and folded
+  // to its look-alike skeleton (the pattern folded the same way).
+  const exc = patterns(exclude).map((p) => ({ raw: compile(p, true, true), normal: compile(normalizeName(p), true, true), skeleton: compile(patternSkeleton(p), true, true) }));
   return (server, tool) => {
     if (server.includes(SLASH) || tool.includes(SLASH)) return false;
-    if (exc.some((m) => m(server, tool))) return false;
-    return inc.length === 0 || inc.some((m) => m(server, tool));
+    if (exc.length === 0 && inc.length === 0) return true;
+    const [ns, nt] = [normalizeName(server), normalizeName(tool)];
+    const [ks, kt] = [nameSkeleton(server), nameSkeleton(tool)];
+    if (exc.some((m) => m.raw(server, tool) || m.normal(ns, nt) || m.skeleton(ks, kt))) return false;
+    return inc.length === 0 || inc.some((m) => m(ns, nt));
   };
 }

@@ -24,6 +24,26 @@ interface ServerBase {
   fingerprint: string;
 }
 
+/**
+ * A definition as a person may see it (approval prompts, summaries, errors): each field as
+ * resolved, except where it took in `${env:…}`/`${input:…}`, which is shown as written.
+ */
+export interface ShownStdio {
+  command: string;
+  args: string[];
+  cwd?: string;
+  /** The env file's path, as above. */
+  envFile?: string;
+  /** Env name → where its value comes from: the value as written, or `envFile` for names the env file sets. */
+  env: Record<string, string>;
+}
+
+export interface ShownRemote {
+  url: string;
+  /** Header name → its value as written (`Bearer ${input:token}`). */
+  headers: Record<string, string>;
+}
+
 export interface StdioServerConfig extends ServerBase {
   type: 'stdio';
   command: string;
@@ -37,6 +57,8 @@ export interface StdioServerConfig extends ServerBase {
    * `describeServer` masks them.
    */
   secretArgs?: number[];
+  /** Set by config loading; absent in definitions built by hand (tests, benches). */
+  shown?: ShownStdio;
 }
 
 export interface RemoteServerConfig extends ServerBase {
@@ -44,6 +66,7 @@ export interface RemoteServerConfig extends ServerBase {
   type: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  shown?: ShownRemote;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
