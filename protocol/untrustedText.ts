@@ -68,6 +68,11 @@ export function escapeForDisplay(text: string): string {
   return out;
 }
 
+/** escapeForDisplay in double quotes (inner quotes escaped): shows leading and trailing spaces and an empty string. */
+export function quotedForDisplay(text: string): string {
+  return `"${escapeForDisplay(text).replace(/"/g, '\\"')}"`;
+}
+
 function isInvisible(ch: string): boolean {
   return ch.replace(INVISIBLE, '').replace(VARIATION_SELECTORS, '') !== ch;
 }

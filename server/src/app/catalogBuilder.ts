@@ -2,11 +2,16 @@
  * Turns what the upstream pool reports into the catalog the front doors see: client-safe
  * names, include/exclude applied (exclusion is a boundary: an excluded tool is simply not
  * in the catalog, so nothing can search, describe or call it), prompts and resources under
- * prefixed names.
+ * prefixed names. Third-party text is made safe here, once, for everyone downstream (tools/list
+ * in every exposure mode, find_tools, the dashboard, the CLI): descriptions and titles lose
+ * terminal escapes, control, bidi and invisible characters (protocol/untrustedText.ts). Names
+ * are kept as listed (the upstream is called by them); the client-safe name is ASCII, and
+ * include/exclude see them normalized (core/config/toolFilter.ts).
  */
 import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
 import { toolKey } from '../core/catalog';
 import { assignToolNames } from '../core/toolNames';
+import { stripControls } from '../../../protocol/untrustedText';
 import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from '../adapters/upstream/pool';
 
 export interface Catalog {
@@ -37,10 +42,10 @@ export function buildCatalog(
       name: names.get(key) ?? key,
       server: t.server,
       originalName: t.name,
-      description: t.description ?? '',
+      description: stripControls(t.description ?? ''),
       inputSchema: t.inputSchema,
     };
-    if (t.title !== undefined) tool.title = t.title;
+    if (t.title !== undefined) tool.title = stripControls(t.title);
     if (t.outputSchema !== undefined) tool.outputSchema = t.outputSchema;
     if (t.annotations !== undefined) tool.annotations = t.annotations;
     tools.push(tool);
@@ -49,7 +54,7 @@ export function buildCatalog(
   const promptNames = assignToolNames(upstreamPrompts.map((p) => ({ server: p.server, name: p.name })));
   const prompts: CatalogPrompt[] = upstreamPrompts.map((p) => {
     const prompt: CatalogPrompt = { name: promptNames.get(toolKey(p.server, p.name)) ?? p.name, server: p.server, originalName: p.name };
-    if (p.description !== undefined) prompt.description = p.description;
+    if (p.description !== undefined) prompt.description = stripControls(p.description);
     if (p.arguments !== undefined) prompt.arguments = p.arguments;
     return prompt;
   });
@@ -58,9 +63,9 @@ export function buildCatalog(
       uri: resourceUri(r.server, r.uri),
       server: r.server,
       originalUri: r.uri,
-      name: `${r.server}: ${r.name}`,
+      name: stripControls(`${r.server}: ${r.name}`),
     };
-    if (r.description !== undefined) resource.description = r.description;
+    if (r.description !== undefined) resource.description = stripControls(r.description);
     if (r.mimeType !== undefined) resource.mimeType = r.mimeType;
     return resource;
   });

@@ -11,7 +11,7 @@ import { RESTRICTED_APPROVAL_NAME, restrictedApprovalValue, restrictedValuesOf, 
 import type { Logger } from '../core/logger';
 import { readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
-import { ensurePrivateDir } from '../adapters/privateFiles';
+import { createPrivateFile, ensurePrivateDir } from '../adapters/privateFiles';
 import { LensApp, type LensAppOptions } from '../app/lensApp';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { approvalQuestion, askLine, askYesNo, canPrompt, restrictedQuestion } from './prompt';
@@ -62,6 +62,8 @@ export async function openLens(o: OpenLensOptions): Promise<LensApp> {
   const settings = await workspaceSettings(workspaceFolder, { trust: o.trust === true, ask, log: o.log });
   // `.mcp-lens/` is ours, not the repository's: a symlink there is refused, the folder is 0700.
   const storageDir = ensurePrivateDir(join(workspaceFolder, '.mcp-lens'));
+  // Never committed by accident (it holds the token and usage): the folder ignores itself.
+  await createPrivateFile(join(storageDir, '.gitignore'), '*\n').catch(() => undefined);
   const options: LensAppOptions = {
     workspaceFolder,
     storageDir,

@@ -1,6 +1,6 @@
 /** Terminal prompts for approvals and `${input:…}` values; only used when both ends are a TTY. */
 import { createInterface } from 'node:readline';
-import { escapeForDisplay } from '../../../protocol/untrustedText';
+import { escapeForDisplay, quotedForDisplay } from '../../../protocol/untrustedText';
 
 export function canPrompt(): boolean {
   return Boolean(process.stdin.isTTY && process.stderr.isTTY);
@@ -46,7 +46,7 @@ export function approvalQuestion(p: PendingServer): string {
 export function restrictedQuestion(values: Record<string, string>, file: string): string {
   return [
     `MCP Lens: ${escapeForDisplay(file)} sets settings that send data out or change what runs:`,
-    ...Object.entries(values).map(([k, v]) => `  mcpLens.${k}: ${JSON.stringify(escapeForDisplay(v))}`),
+    ...Object.entries(values).map(([k, v]) => `  mcpLens.${k}: ${quotedForDisplay(v)}`),
     '(mcpLens.ollama.host receives every tool description and every search query.)',
     'Use them? [y/N] ',
   ].join('\n');

@@ -5,7 +5,7 @@ import type { SearchResponse } from '../../../protocol/model';
 import type { CliCommand } from './command';
 import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
-import { oneLine } from '../../../protocol/untrustedText';
+import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 
 const HELP = `Usage: mcp-lens search QUERY [--limit N] [--server NAME] [--json] [--workspace DIR] [--config FILE] [--trust]
 
@@ -71,7 +71,7 @@ export const search: CliCommand = {
 function render(r: SearchResponse): string {
   const lines = [`${plural(r.hits.length, 'result')} for "${r.query}" in ${r.tookMs.toFixed(1)} ms — ${r.mode.label}`];
   r.hits.forEach((h, i) => {
-    lines.push(`${String(i + 1).padStart(2)}. ${h.name}  (${h.server})  score ${h.score.toFixed(3)}  [${h.signals.join('+')}]`);
+    lines.push(`${String(i + 1).padStart(2)}. ${h.name}  (${escapeForDisplay(h.server)})  score ${h.score.toFixed(3)}  [${h.signals.join('+')}]`);
     lines.push(`    ${oneLine(h.description).slice(0, 140)}`);
     lines.push(`    why: ${oneLine(h.why)}`);
   });

@@ -12,7 +12,8 @@ import { createDashboardRoutes } from '../gateway/dashboard/routes';
 import { dashboardStaticDir } from '../gateway/dashboard/staticDir';
 import { GatewayHttpServer } from '../gateway/http';
 import { generateToken, tokenProblem } from '../gateway/httpGuards';
-import { removeGatewayFiles, tokenPath, writeGatewayInfo, writeTokenFile } from '../gateway/gatewayFiles';
+import { removeGatewayFiles, writeGatewayInfo, writeTokenFile } from '../gateway/gatewayFiles';
+import { errorMessage } from '../core/errorMessage';
 import { serveStdio } from '../gateway/stdio';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
@@ -106,14 +107,17 @@ async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: (
   const given = givenToken(process.env);
   const token = given ?? generateToken();
   const ws = lens.workspaceFolder;
-  if (!given) writeTokenFile(ws, token);
+  // The token file and gateway.json are never written through a link a repository planted:
+  // refused, said, and served on without them (the token is then printed: MCP Lens made it).
+  let tokenFile: string | undefined;
+  if (!given) tokenFile = writeOrWarn(() => writeTokenFile(ws, token), log);
   // The dashboard is served beside /mcp; its stats come from this server's savings tracker.
   const routes = createDashboardRoutes({ lens, stats: () => server.stats(), token, staticDir: dashboardStaticDir(), log, approveServer });
   const server = new GatewayHttpServer({ lens, token, port, log, routes });
   const { url } = await server.start();
-  writeGatewayInfo(ws, { url, pid: process.pid });
+  writeOrWarn(() => writeGatewayInfo(ws, { url, pid: process.pid }), log);
   // One write, so a reader waiting for the ready line gets the instructions with it.
-  process.stderr.write(`MCP Lens listening on ${url}\n` + howToConnect(url, given ? undefined : tokenPath(ws)));
+  process.stderr.write(`MCP Lens listening on ${url}\n` + howToConnect(url, given ? undefined : (tokenFile ?? { token })));
   // Like Jupyter: the link carries the token once; the page trades it for a cookie. A token the
   // user chose (MCP_LENS_TOKEN) is theirs to keep: it is never printed.
   const dashboard = new URL('/', url).href;
@@ -133,10 +137,28 @@ function stopSignal(): Promise<void> {
   });
 }
 
-/** How to add the server to a client; the token itself is never printed. */
-function howToConnect(url: string, tokenFile: string | undefined): string {
-  const tokenExpr = tokenFile ? `$(cat '${tokenFile}')` : '$MCP_LENS_TOKEN';
-  const where = tokenFile ? `Token: in ${tokenFile} (new at every start; set MCP_LENS_TOKEN for a fixed one)` : 'Token: the value of MCP_LENS_TOKEN';
+function writeOrWarn(write: () => string, log: Logger): string | undefined {
+  try {
+    return write();
+  } catch (err) {
+    log.warn(errorMessage(err));
+    return undefined;
+  }
+}
+
+/**
+ * How to add the server to a client. A token the user gave is never printed; a generated one
+ * only when its file could not be written.
+ */
+function howToConnect(url: string, token: string | { token: string } | undefined): string {
+  const tokenFile = typeof token === 'string' ? token : undefined;
+  const shown = typeof token === 'object' ? token.token : undefined;
+  const tokenExpr = tokenFile ? `$(cat '${tokenFile}')` : (shown ?? '$MCP_LENS_TOKEN');
+  const where = tokenFile
+    ? `Token: in ${tokenFile} (new at every start; set MCP_LENS_TOKEN for a fixed one)`
+    : shown
+      ? `Token: ${shown} (generated; .mcp-lens/token could not be written)`
+      : 'Token: the value of MCP_LENS_TOKEN';
   const vscode = {
     inputs: [{ id: 'mcp-lens-token', type: 'promptString', description: 'MCP Lens token', password: true }],
     servers: { 'mcp-lens': { type: 'http', url, headers: { Authorization: 'Bearer ${input:mcp-lens-token}' } } },

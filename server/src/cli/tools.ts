@@ -6,7 +6,7 @@ import type { CatalogTool } from '../core/catalog';
 import type { CliCommand } from './command';
 import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
-import { oneLine } from '../../../protocol/untrustedText';
+import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 
 const HELP = `Usage: mcp-lens tools [--workspace DIR] [--config FILE] [--trust] [--json]
 
@@ -61,7 +61,8 @@ function renderText(servers: ServerStatus[], byServer: Map<string, CatalogTool[]
   for (const s of servers) {
     const list = byServer.get(s.name) ?? [];
     lines.push('');
-    lines.push(`${s.name}  ${s.state}  ${plural(list.length, 'tool')}  [${s.transport}, ${s.sourceFile}]`);
+    // Server names come from the workspace's config: escaped, so none can rewrite the terminal.
+    lines.push(`${escapeForDisplay(s.name)}  ${s.state}  ${plural(list.length, 'tool')}  [${s.transport}, ${escapeForDisplay(s.sourceFile)}]`);
     if (s.error) lines.push(`  ! ${oneLine(s.error)}`);
     if (s.state === 'error') for (const l of s.stderrTail.slice(-5)) lines.push(`  stderr: ${oneLine(l)}`);
     const width = Math.min(48, Math.max(0, ...list.map((t) => t.name.length)));

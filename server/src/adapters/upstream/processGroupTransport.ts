@@ -22,6 +22,8 @@ export interface ProcessGroupTransportOptions {
   /** The whole environment of the process (nothing else is inherited). */
   env: Record<string, string>;
   cwd?: string | undefined;
+  /** The command as it may be shown (its template when it came from a variable): Node's spawn errors name the resolved one. */
+  shownCommand?: string;
 }
 
 export class ProcessGroupTransport implements Transport {
@@ -53,7 +55,8 @@ export class ProcessGroupTransport implements Transport {
         detached: spawnsProcessGroup(process.platform),
       });
       this.child = child;
-      child.on('error', (error) => {
+      child.on('error', (raw) => {
+        const error = this.shownError(raw);
         reject(error);
         this.onerror?.(error);
       });
@@ -72,6 +75,15 @@ export class ProcessGroupTransport implements Transport {
       child.stdout.on('data', (chunk: Buffer) => this.read(chunk));
       child.stderr.pipe(this.stderr);
     });
+  }
+
+  /** Node's spawn error names the resolved command and may hold a secret; ours names it as shown, with the same code. */
+  private shownError(raw: Error): Error {
+    const code = (raw as NodeJS.ErrnoException).code;
+    if (this.options.shownCommand === undefined || this.options.shownCommand === this.options.command) return raw;
+    const error = new Error(`spawn ${this.options.shownCommand}${code ? ` ${code}` : ''}`) as NodeJS.ErrnoException;
+    if (code !== undefined) error.code = code;
+    return error;
   }
 
   private read(chunk: Buffer): void {

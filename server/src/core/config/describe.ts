@@ -10,7 +10,7 @@
  * A value that came from `${env:…}`/`${input:…}` is shown as written (the variable, never its
  * value); a literal value after a secret-looking flag or under a secret-looking name is `***`.
  */
-import { escapeForDisplay } from '../../../../protocol/untrustedText';
+import { escapeForDisplay, quotedForDisplay } from '../../../../protocol/untrustedText';
 import type { ServerConfig, StdioServerConfig } from './types';
 
 /** Flags and names whose value is treated as a secret in summaries. */
@@ -50,7 +50,7 @@ function describeUrl(raw: string): string {
 /** Escaped, and quoted when it is empty or holds whitespace or quotes. */
 function shownWord(s: string): string {
   const escaped = escapeForDisplay(s);
-  return escaped === '' || /[\s"']/.test(escaped) ? JSON.stringify(escaped) : escaped;
+  return escaped === '' || /[\s"']/.test(escaped) ? quotedForDisplay(s) : escaped;
 }
 
 /**
@@ -78,7 +78,7 @@ function shownValue(name: string, written: string | undefined): string {
   if (written === undefined) return '(set)';
   if (written === 'envFile') return 'from the env file';
   if (written.includes('${')) return escapeForDisplay(written);
-  return SECRET_NAME.test(name) ? '*** (written in the config)' : JSON.stringify(escapeForDisplay(written));
+  return SECRET_NAME.test(name) ? '*** (written in the config)' : quotedForDisplay(written);
 }
 
 /**
@@ -86,7 +86,7 @@ function shownValue(name: string, written: string | undefined): string {
  * line names the server; `label: value` lines follow.
  */
 export function approvalLines(cfg: ServerConfig): string[] {
-  const lines = [`server: ${JSON.stringify(escapeForDisplay(cfg.name))}`];
+  const lines = [`server: ${quotedForDisplay(cfg.name)}`];
   if (cfg.type === 'stdio') {
     lines.push(`command: ${escapeForDisplay(cfg.shown?.command ?? cfg.command)}`);
     shownArgs(cfg).forEach((a, i) => lines.push(`arg ${i + 1}: ${shownWord(a)}`));

@@ -11,6 +11,7 @@ import { formatJsonPath, type JsonPath, type Locator } from './jsonPath';
 import type { VariableScope } from './variables';
 import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource, ShownStdio } from './types';
 import type { ConfigSourceKind } from '../../../../protocol/model';
+import { RESTRICTED_APPROVAL_NAME } from '../../../../protocol/settings';
 
 export interface EntryInput {
   name: string;
@@ -48,6 +49,8 @@ export function readEntry(input: EntryInput, scope: EntryScope): EntryResult {
   const envFiles: string[] = [];
   let server: ServerConfig | undefined;
   if (input.name.trim() === '') r.report('error', [], 'server name must not be empty');
+  // Approvals of restricted settings are recorded under this name beside server approvals.
+  if (input.name === RESTRICTED_APPROVAL_NAME) r.report('error', [], `the server name "${RESTRICTED_APPROVAL_NAME}" is reserved by MCP Lens; rename the server`);
   if (!isRecord(input.raw)) {
     r.report('error', [], 'expected an object with "command" or "url"');
   } else {
