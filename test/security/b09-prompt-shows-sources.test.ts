@@ -54,6 +54,7 @@ test('b09: the sidecar hands the editor the same lines for its modal prompt', as
     settings: sanitizeSettings({ embedding: { enabled: false } }),
     trusted: true,
     approvals: {},
+    autoApprove: false,
     inputs: {},
     env: { ...process.env, B09_TOKEN: SECRET },
     log: silentLogger,

@@ -17,7 +17,7 @@ export const CLI = join(ROOT, 'server/src/cli/main.ts');
 export const LISTED_TOOLS = join(ROOT, 'test/security/fixtures/listedTools.mjs');
 const EVERYTHING_JS = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-/** A file's text, a symbolic link (`{ link: target }`), or text with a mode. */
+/** A file's text, a symbolic link (`{ link: target }`; `OUTSIDE` in it stands for the outside folder), or text with a mode. */
 export type Entry = string | { link: string } | { text: string; mode: number };
 
 export interface HostileWorkspace {
@@ -39,7 +39,7 @@ export function hostileWorkspace(files: Record<string, Entry>, outsideFiles: Rec
     const p = join(dir, rel);
     mkdirSync(dirname(p), { recursive: true });
     if (typeof entry === 'string') writeFileSync(p, entry, { mode: 0o644 });
-    else if ('link' in entry) symlinkSync(entry.link, p);
+    else if ('link' in entry) symlinkSync(entry.link.replace('OUTSIDE', outside), p);
     else {
       writeFileSync(p, entry.text);
       chmodSync(p, entry.mode);

@@ -1,0 +1,59 @@
+/**
+ * B5. A symlinked `.mcp-lens/usage/usage.log` made MCP Lens truncate or append to a file outside
+ * the workspace. `.mcp-lens/` is MCP Lens's own folder: nothing there is followed through a
+ * link. A linked usage.log is refused (usage is then recorded in memory only, and the warning
+ * names the file); a linked `.mcp-lens/usage` folder likewise; a linked `.mcp-lens` itself stops
+ * the CLI with an error naming it. The files links point at are never touched.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, runCli, type Entry, type HostileWorkspace } from './hostileWorkspace';
+
+const PRECIOUS = 'precious data that is not a usage log\n';
+const worlds: HostileWorkspace[] = [];
+after(() => worlds.forEach((w) => w.close()));
+
+function world(links: Record<string, string>): HostileWorkspace {
+  const files: Record<string, Entry> = { '.vscode/mcp.json': mcpJson({ everything: EVERYTHING }) };
+  for (const [rel, target] of Object.entries(links)) files[rel] = { link: target };
+  const ws = hostileWorkspace(files, { 'precious.txt': PRECIOUS });
+  worlds.push(ws);
+  return ws;
+}
+
+const tools = (ws: HostileWorkspace) => runCli(['tools', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws));
+
+test('b05: a linked usage.log is refused by name and the file it points at is untouched', async () => {
+  const ws = world({ '.mcp-lens/usage/usage.log': 'OUTSIDE/precious.txt' });
+  const run = await tools(ws);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(readFileSync(join(ws.outside, 'precious.txt'), 'utf8'), PRECIOUS);
+  assert.match(run.stderr, /\.mcp-lens\/usage\/usage\.log: it is a symbolic link/);
+  assert.match(run.stdout, /everything/, 'the rest works');
+});
+
+test('b05: a linked usage folder is refused; nothing is written where it points', async () => {
+  const ws = world({ '.mcp-lens/usage': 'OUTSIDE' });
+  const run = await tools(ws);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(readdirSync(ws.outside).sort(), ['precious.txt']);
+  assert.match(run.stderr, /\.mcp-lens\/usage: it is a symbolic link/);
+});
+
+test('b05: a linked .mcp-lens stops the CLI with an error naming it', async () => {
+  const ws = world({ '.mcp-lens': 'OUTSIDE' });
+  const run = await tools(ws);
+  assert.notEqual(run.code, 0);
+  assert.match(run.stderr, /refusing .*\/repo\/\.mcp-lens: it is a symbolic link/);
+  assert.deepEqual(readdirSync(ws.outside).sort(), ['precious.txt']);
+});
+
+test('b05: MCP Lens creates its folders 0700 and its files 0600', async () => {
+  const ws = world({});
+  const run = await tools(ws);
+  assert.equal(run.code, 0, run.stderr);
+  for (const dir of ['.mcp-lens', '.mcp-lens/usage']) assert.equal(statSync(ws.path(dir)).mode & 0o777, 0o700, dir);
+  for (const file of ['.mcp-lens/usage/salt', '.mcp-lens/usage/usage.log']) assert.equal(statSync(ws.path(file)).mode & 0o777, 0o600, file);
+});
