@@ -122,6 +122,44 @@ export function restrictedApprovalValue(values: RestrictedValues): string {
   return JSON.stringify(Object.keys(values).sort().map((k) => [k, values[k]]));
 }
 
+/** One restricted setting's value at each level, as the editor's `inspect` reports it. */
+export interface SettingLevels {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+export interface RestrictedGate {
+  /** Per restricted key: the value to use (undefined: the default applies). */
+  values: Record<string, unknown>;
+  /** What the workspace sets for restricted keys (folder level wins), as written. */
+  workspaceValues: RestrictedValues;
+  /** `applied`: the workspace's values are used; otherwise why they are not. */
+  state: 'none' | 'applied' | 'untrusted' | 'needs-approval';
+}
+
+/**
+ * The editor's rule for restricted settings: a workspace (or folder) value counts only in a
+ * trusted workspace whose user approved exactly these values (`approved` is what
+ * restrictedApprovalValue gave when they did); otherwise the user's own value, else the default.
+ */
+export function gateRestricted(levels: Record<string, SettingLevels>, trusted: boolean, approved: string | undefined): RestrictedGate {
+  const workspaceValues: RestrictedValues = {};
+  for (const key of RESTRICTED_SETTINGS) {
+    const l = levels[key];
+    const v = l?.workspaceFolderValue ?? l?.workspaceValue;
+    if (v !== undefined) workspaceValues[key] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  const hasWorkspace = Object.keys(workspaceValues).length > 0;
+  const state = !hasWorkspace ? 'none' : !trusted ? 'untrusted' : approved === restrictedApprovalValue(workspaceValues) ? 'applied' : 'needs-approval';
+  const values: Record<string, unknown> = {};
+  for (const key of RESTRICTED_SETTINGS) {
+    const l = levels[key];
+    values[key] = state === 'applied' ? (l?.workspaceFolderValue ?? l?.workspaceValue ?? l?.globalValue) : l?.globalValue;
+  }
+  return { values, workspaceValues, state };
+}
+
 /** Settings whose change needs the sidecar restarted rather than applied live. */
 export const RESTART_SETTINGS: readonly string[] = ['ollama.host', 'embedding.model'];
 

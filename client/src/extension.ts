@@ -26,7 +26,8 @@ import { hasMcpConfiguration, watchForConfiguration } from './mcpConfigPresence'
 import { registerMcpProvider } from './mcpProvider';
 import { ReadOnlyDocuments } from './readOnlyDocuments';
 import type { ExtensionServices } from './services';
-import { changeKind, readSettings } from './settingsReader';
+import { initRestrictedSettings, restrictedGate, reviewRestrictedSettings } from './restrictedSettings';
+import { SECTION, changeKind, readSettings } from './settingsReader';
 import { Sidecar, errorText } from './sidecar';
 import { createStatusBar } from './statusBar';
 
@@ -54,6 +55,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const inputs = new InputStore(context.secrets);
   await inputs.load();
   const approvals = new Approvals(context.workspaceState, e2eAutoApprove());
+  initRestrictedSettings(context.workspaceState);
   const storage = context.storageUri ?? context.globalStorageUri;
   await vscode.workspace.fs.createDirectory(storage);
   // The gateway's token and port outlive sidecar restarts, so VS Code's server definition does.
@@ -128,6 +130,17 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     vscode.workspace.onDidGrantWorkspaceTrust(() => void pushSettings()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => (started ? void sidecar.restart() : void wakeIfConfigured())),
   );
+
+  // A workspace's restricted settings (ollama.host) are used only once allowed: asked here, at
+  // start and whenever they or the trust change; allowing restarts the sidecar with them.
+  const reviewRestricted = async (): Promise<void> => {
+    if ((await reviewRestrictedSettings(restrictedGate(vscode.workspace.getConfiguration(SECTION)), log)) && started) await sidecar.restart();
+  };
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(SECTION) && void reviewRestricted()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void reviewRestricted()),
+  );
+  void reviewRestricted();
 
   // Activation does not wait for the sidecar: the status bar and the provider follow its state.
   const wakeIfConfigured = async (): Promise<void> => {

@@ -3,21 +3,28 @@
  * only ever sees `McpLensSettings`. Knows which changes need the sidecar restarted.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, RESTART_SETTINGS, sanitizeSettings, type McpLensSettings } from '../../protocol/settings';
+import { DEFAULT_SETTINGS, RESTART_SETTINGS, sanitizeSettings, withoutRestricted, type McpLensSettings } from '../../protocol/settings';
+import { restrictedGate } from './restrictedSettings';
 
 export const SECTION = 'mcpLens';
 
+/**
+ * Restricted settings (ollama.host) come through the gate: a workspace's value only when trusted
+ * and approved, else the user's own value; unset, OLLAMA_HOST or the default applies.
+ */
 export function readSettings(): McpLensSettings {
   const cfg = vscode.workspace.getConfiguration(SECTION);
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(DEFAULT_SETTINGS)) raw[key] = cfg.get(key);
-  // The editor always answers with the declared default; drop it when nobody set the host,
-  // so OLLAMA_HOST from the environment wins over the default as it does in the CLI.
-  const host = cfg.inspect<string>('ollama.host');
-  if (host && host.globalValue === undefined && host.workspaceValue === undefined && host.workspaceFolderValue === undefined) {
-    raw.ollama = {};
+  const gated = withoutRestricted(raw);
+  for (const [key, value] of Object.entries(restrictedGate(cfg).values)) {
+    if (value === undefined) continue;
+    const parts = key.split('.');
+    let target = gated;
+    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
+    target[parts[parts.length - 1]!] = value;
   }
-  return sanitizeSettings(raw, process.env);
+  return sanitizeSettings(gated, process.env);
 }
 
 /** What a configuration change asks for: nothing, a live update, or a sidecar restart. */
