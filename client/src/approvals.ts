@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { plural } from '../../protocol/figureText';
 import type { ApprovalNeededParams } from '../../protocol/lspProtocol';
+import { escapeForDisplay } from '../../protocol/untrustedText';
 
 const KEY = 'mcpLens.approvals';
 
@@ -81,7 +82,7 @@ export class Approvals implements vscode.Disposable {
         for (const s of servers) this.refused.add(s.fingerprint);
         void vscode.window
           .showInformationMessage(
-            `MCP Lens: ${servers.map((s) => s.name).join(', ')} not started. Approve ${servers.length === 1 ? 'it' : 'them'} later from the status bar, "MCP Lens: List Servers" or the dashboard.`,
+            `MCP Lens: ${servers.map((s) => escapeForDisplay(s.name)).join(', ')} not started. Approve ${servers.length === 1 ? 'it' : 'them'} later from the status bar, "MCP Lens: List Servers" or the dashboard.`,
             'Approve Now',
           )
           .then((pick) => pick && vscode.commands.executeCommand('mcpLens.approveServers'));

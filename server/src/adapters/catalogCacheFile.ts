@@ -6,7 +6,8 @@
  * only stands for a server whose definition is unchanged, and the file is replaced whole (temp
  * file + rename), so a reader never sees half of one.
  */
-import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { readPrivateFile } from './privateFiles';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from './atomicFile';
 import type { UpstreamTool } from './upstream/types';
@@ -37,14 +38,16 @@ export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
 
 /**
  * The cached servers; empty when there is no cache or it is not one we can read. In the CLI the
- * file sits in the workspace, which a repository could ship: only a regular file is read (no
- * symlink, no FIFO), and only well-formed tools of the server they are filed under are kept.
+ * file sits in the workspace, which a repository could ship: only a file MCP Lens wrote is read
+ * (adapters/privateFiles: regular, no link, this user's, mode 0600), and only well-formed tools
+ * of the server they are filed under are kept.
  */
 export function readCatalogCache(path: string): { servers: Record<string, CachedServer>; tokenCounts: Record<string, number> } {
   const empty = { servers: {}, tokenCounts: {} };
   try {
-    if (!lstatSync(path).isFile()) return empty;
-    const c = JSON.parse(readFileSync(path, 'utf8')) as Partial<CatalogCacheFile>;
+    const read = readPrivateFile(path);
+    if (!('text' in read)) return empty;
+    const c = JSON.parse(read.text) as Partial<CatalogCacheFile>;
     if (c.version !== 2 || !c.servers || typeof c.servers !== 'object') return empty;
     const servers: Record<string, CachedServer> = {};
     for (const [name, s] of Object.entries(c.servers)) {
