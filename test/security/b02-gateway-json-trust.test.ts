@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, recorder, runCli, startCli, strongToken, type HostileWorkspace, type Recorder, type RunningCli } from './hostileWorkspace';
+import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, recorder, runCli, startCli, strongToken, type HostileWorkspace, type Recorder, type RunningCli, killStarted } from './hostileWorkspace';
 
 const TOKEN = strongToken();
 const ANSI_STATS = JSON.stringify({ servers: 1, tools: 1, exposure: 'search', tokens: { baselineTokens: 1, exposedTokens: 1, findToolsCalls: 0, returnedTokensTotal: 0, savedTokensTotal: 0, perServer: [{ server: '\u001b[2J\u001b[31mPWNED', tools: 1, tokens: 1 }] } });
@@ -29,7 +29,8 @@ describe('b02: stats and a planted gateway.json', () => {
     realPid = real.child.pid!;
   });
   after(async () => {
-    await real?.stop();
+    await real?.stop('SIGTERM').catch(() => undefined);
+    killStarted();
     await attacker?.close();
     realWs?.close();
     worlds.forEach((w) => w.close());

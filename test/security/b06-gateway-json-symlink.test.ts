@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, startCli } from './hostileWorkspace';
+import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, startCli, killStarted } from './hostileWorkspace';
 
 const PRECIOUS = 'not yours to overwrite\n';
 const ws = hostileWorkspace(
@@ -18,7 +18,10 @@ const ws = hostileWorkspace(
   },
   { 'precious.txt': PRECIOUS, 'token.txt': PRECIOUS },
 );
-after(() => ws.close());
+after(() => {
+  killStarted();
+  ws.close();
+});
 
 test('b06: serve --http refuses linked gateway.json and token, names them, serves on, touches nothing outside', async () => {
   const serve = startCli(['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws));
@@ -30,7 +33,7 @@ test('b06: serve --http refuses linked gateway.json and token, names them, serve
     assert.match(serve.stderr(), /refusing .*\.mcp-lens\/token: it is a symbolic link/);
     assert.match(serve.stderr(), /Token: \S{40,} \(generated; \.mcp-lens\/token could not be written\)/);
   } finally {
-    await serve.stop();
+    await serve.stop('SIGTERM');
   }
   assert.equal(readFileSync(join(ws.outside, 'precious.txt'), 'utf8'), PRECIOUS, 'nor on the way out');
 });

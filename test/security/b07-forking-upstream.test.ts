@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { isProcessAlive } from '../../server/src/adapters/processProbe';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, startCli, type HostileWorkspace, type RunningCli } from './hostileWorkspace';
+import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, startCli, type HostileWorkspace, type RunningCli, killStarted } from './hostileWorkspace';
 
 const WRAPPER = `#!/bin/sh
 # Starts a helper that outlives nothing it should, then the real server.
@@ -22,6 +22,7 @@ echo "$$ $!" > "$1"
 const worlds: HostileWorkspace[] = [];
 const pids: number[] = [];
 after(() => {
+  killStarted();
   for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
   worlds.forEach((w) => w.close());
 });
@@ -86,7 +87,7 @@ test('b07: a closed stdin (the MCP client went away) ends them too', async () =>
   const s = serve(ws, false);
   const found = await upstreamPids(pidFile);
   s.child.stdin!.end();
-  await s.exited;
+  await s.stop(undefined);
   await allGone(found, 'stdin closed');
 });
 

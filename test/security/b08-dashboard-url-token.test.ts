@@ -6,10 +6,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, startCli, strongToken } from './hostileWorkspace';
+import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, startCli, strongToken, killStarted } from './hostileWorkspace';
 
 const ws = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ everything: EVERYTHING }) });
-after(() => ws.close());
+after(() => {
+  killStarted();
+  ws.close();
+});
 const serveArgs = ['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')];
 
 test('b08: a token given in MCP_LENS_TOKEN never appears on stderr', async () => {
@@ -20,7 +23,7 @@ test('b08: a token given in MCP_LENS_TOKEN never appears on stderr', async () =>
     assert.ok(!serve.stderr().includes(token), serve.stderr());
     assert.match(serve.stderr(), /Dashboard: http:\/\/127\.0\.0\.1:\d+\/\?token=<the value of MCP_LENS_TOKEN>/);
   } finally {
-    await serve.stop();
+    await serve.stop('SIGTERM');
   }
   assert.ok(!serve.stderr().includes(token), 'nor on the way out');
 });
@@ -31,6 +34,6 @@ test('b08: a generated token is printed in the dashboard link, and is the one in
     const m = await serve.waitFor(/Dashboard: \S+\?token=([A-Za-z0-9_-]+)/);
     assert.equal(m[1], readFileSync(ws.path('.mcp-lens/token'), 'utf8').trim());
   } finally {
-    await serve.stop();
+    await serve.stop('SIGTERM');
   }
 });

@@ -103,12 +103,22 @@ export interface RunningCli {
   stderr(): string;
   waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
   exited: Promise<number | null>;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Signals it (none: only waits) and waits for its end, with a deadline: not ending is a finding. */
+  stop(signal: NodeJS.Signals | undefined, ms?: number): Promise<number | null>;
 }
+
+const started = new Set<ChildProcess>();
 
 export function startCli(args: string[], env: NodeJS.ProcessEnv, stdin: 'pipe' | 'ignore' = 'ignore'): RunningCli {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env, stdio: [stdin, 'pipe', 'pipe'] });
+  started.add(child);
+  child.once('close', () => started.delete(child));
   return watchProcess(child);
+}
+
+/** Kills whatever startCli left running (a test that failed midway): for `after` hooks. */
+export function killStarted(): void {
+  for (const child of started) child.kill('SIGKILL');
 }
 
 function watchProcess(child: ChildProcess): RunningCli {
@@ -141,9 +151,15 @@ function watchProcess(child: ChildProcess): RunningCli {
         check();
       });
     },
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+    async stop(signal, ms = 60_000) {
+      if (signal && child.exitCode === null && child.signalCode === null) child.kill(signal);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`mcp-lens did not end within ${ms} ms${signal ? ` of ${signal}` : ''}:\n${err}`)), ms)));
+      try {
+        return await Promise.race([exited, late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -45,6 +45,17 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+/** True while any process of the process group `pgid` exists (POSIX; a group's id is its leader's pid). */
+export function isProcessGroupAlive(pgid: number): boolean {
+  if (!Number.isInteger(pgid) || pgid <= 1) return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Whether the pid is alive, runs as this user and is an MCP Lens process. */
 export function probeProcess(pid: number, platform: NodeJS.Platform = process.platform): ProcessProbe {
   if (!isProcessAlive(pid)) return { alive: false };

@@ -11,8 +11,8 @@
  *    a pipe from this one sees it close and ends every tree still registered (processTree.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { TERMINATION_GRACE_MS, terminationSteps, watchdogCommand, type KillStep } from '../../core/processTree';
-import { isProcessAlive } from '../processProbe';
+import { TERMINATION_GRACE_MS, spawnsProcessGroup, terminationSteps, watchdogCommand, type KillStep } from '../../core/processTree';
+import { isProcessAlive, isProcessGroupAlive } from '../processProbe';
 
 const live = new Set<number>();
 let hooked = false;
@@ -72,13 +72,7 @@ function untrackChild(pid: number): void {
 
 /** True while any process of the tree led by `pid` remains (its group, on POSIX). */
 function treeAlive(pid: number): boolean {
-  if (process.platform === 'win32') return isProcessAlive(pid);
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return spawnsProcessGroup(process.platform) ? isProcessGroupAlive(pid) : isProcessAlive(pid);
 }
 
 /** Resolves once `check()` is false, or after `ms` (polling: the group's other members are not our children, so nothing signals their end). */
