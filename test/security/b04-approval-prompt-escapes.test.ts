@@ -22,7 +22,7 @@ test('b04: the approval prompt shows every field escaped, one per line', async (
   const lines = shown.split(/\r?\n/);
   const nameLine = lines.find((l) => l.includes('server: "memory'));
   assert.ok(nameLine, shown);
-  assert.match(nameLine, /\\n  stdio: npx/, 'the newline in the name is written out');
+  assert.match(nameLine, /\\n {2}stdio: npx/, 'the newline in the name is written out');
   assert.match(nameLine, /\\e\[8m/, 'the escape is written out');
   assert.ok(lines.some((l) => /^\s+command: sh\s*$/.test(l)), `the real command is on its own line:\n${shown}`);
   assert.ok(lines.some((l) => /^\s+arg 2: "touch pwned-by-b04"\s*$/.test(l)), 'each argument is on its own line');
