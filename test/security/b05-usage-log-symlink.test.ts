@@ -42,12 +42,14 @@ test('b05: a linked usage folder is refused; nothing is written where it points'
   assert.match(run.stderr, /\.mcp-lens\/usage: it is a symbolic link/);
 });
 
-test('b05: a linked .mcp-lens stops the CLI with an error naming it', async () => {
-  const ws = world({ '.mcp-lens': 'OUTSIDE' });
-  const run = await tools(ws);
-  assert.notEqual(run.code, 0);
-  assert.match(run.stderr, /refusing .*\/repo\/\.mcp-lens: it is a symbolic link/);
-  assert.deepEqual(readdirSync(ws.outside).sort(), ['precious.txt']);
+test('b05: a linked .mcp-lens, or a linked tool index folder in it, stops the CLI with an error naming it', async () => {
+  for (const [link, name] of [['.mcp-lens', '.mcp-lens'], ['.mcp-lens/index', '.mcp-lens/index']] as const) {
+    const ws = world({ [link]: 'OUTSIDE' });
+    const run = await tools(ws);
+    assert.notEqual(run.code, 0);
+    assert.match(run.stderr, new RegExp(`refusing .*/repo/${name.replace(/\./g, '\\.')}: it is a symbolic link`));
+    assert.deepEqual(readdirSync(ws.outside).sort(), ['precious.txt']);
+  }
 });
 
 test('b05: MCP Lens creates its folders 0700 and its files 0600', async () => {

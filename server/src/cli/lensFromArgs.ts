@@ -4,7 +4,7 @@
  * TTY for the rest. A config file named with `--config` counts as approved by the user who
  * named it; servers found in the workspace need approval on a TTY or `--trust`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 import { RESTRICTED_APPROVAL_NAME, restrictedApprovalValue, restrictedValuesOf, sanitizeSettings, withoutRestricted, type McpLensSettings } from '../../../protocol/settings';
@@ -62,6 +62,8 @@ export async function openLens(o: OpenLensOptions): Promise<LensApp> {
   const settings = await workspaceSettings(workspaceFolder, { trust: o.trust === true, ask, log: o.log });
   // `.mcp-lens/` is ours, not the repository's: a symlink there is refused, the folder is 0700.
   const storageDir = ensurePrivateDir(join(workspaceFolder, '.mcp-lens'));
+  // The tool index's folder too (usage/ is checked where the usage store opens it).
+  if (lstatExists(join(storageDir, 'index'))) ensurePrivateDir(join(storageDir, 'index'));
   // Never committed by accident (it holds the token and usage): the folder ignores itself.
   await createPrivateFile(join(storageDir, '.gitignore'), '*\n').catch(() => undefined);
   const options: LensAppOptions = {
@@ -134,6 +136,16 @@ function warnRestricted(values: Record<string, string>, file: string, log: Logge
     `ignoring ${keys} from ${escapeForDisplay(file)}: a workspace setting that sends data out or changes what runs needs your approval ` +
       '(run `mcp-lens tools` in a terminal to review it, or pass --trust); using OLLAMA_HOST or the default instead',
   );
+}
+
+/** True when something (a dangling link included) is at `path`. */
+function lstatExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `MCP_LENS_INPUT_GITHUB_TOKEN` supplies `${input:github_token}` (and `${input:github-token}`). */

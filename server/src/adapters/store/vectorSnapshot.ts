@@ -11,7 +11,7 @@
  * check out is "no snapshot", never an error.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../atomicFile';
 import type { StoredVector } from './toolStore';
 
@@ -37,6 +37,9 @@ export function readSnapshot(path: string): { rows: StoredVector[]; stamp: Snaps
   let bytes: Buffer;
   let stamp: SnapshotStamp;
   try {
+    // Only a regular file: in the CLI the index sits in the workspace, and a link to a device
+    // (/dev/zero) would be read forever.
+    if (!lstatSync(path).isFile()) return undefined;
     stamp = stampOf(path);
     bytes = readFileSync(path);
   } catch {
