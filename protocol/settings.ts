@@ -160,6 +160,19 @@ export function gateRestricted(levels: Record<string, SettingLevels>, trusted: b
   return { values, workspaceValues, state };
 }
 
+/**
+ * `exclude` is a boundary, not a preference: a workspace may add patterns, never drop the
+ * user's. The editor hands the sidecar the union of every level (VS Code would otherwise let a
+ * repository's `"mcpLens.exclude": []` replace the user's list).
+ */
+export function excludeOfAllLevels(levels: SettingLevels | undefined): string[] {
+  const all: string[] = [];
+  for (const v of [levels?.globalValue, levels?.workspaceValue, levels?.workspaceFolderValue]) {
+    if (Array.isArray(v)) for (const p of v) if (typeof p === 'string' && !all.includes(p)) all.push(p);
+  }
+  return all;
+}
+
 /** Settings whose change needs the sidecar restarted rather than applied live. */
 export const RESTART_SETTINGS: readonly string[] = ['ollama.host', 'embedding.model'];
 
