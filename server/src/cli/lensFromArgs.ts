@@ -5,6 +5,7 @@
  * named it; servers found in the workspace need approval on a TTY or `--trust`.
  */
 import { existsSync, lstatSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 import { RESTRICTED_APPROVAL_NAME, restrictedApprovalValue, restrictedValuesOf, sanitizeSettings, withoutRestricted, type McpLensSettings } from '../../../protocol/settings';
@@ -28,6 +29,14 @@ export const REPORT_FLAGS = {
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** The flags of a report command (`tools`, `stats`); undefined once `--help` was printed. */
+export function parseReportArgs(argv: string[], help: string) {
+  const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, ...REPORT_FLAGS } });
+  if (!values.help) return values;
+  process.stdout.write(help);
+  return undefined;
+}
 
 export const WORKSPACE_HELP = [
   '  --workspace, -w DIR   workspace folder (default: the current directory)',

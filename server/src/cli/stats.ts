@@ -4,7 +4,6 @@
  * token), otherwise the static figures (baseline vs exposed tools/list) from a fresh start.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { plural, tokenChange } from '../../../protocol/figureText';
 import type { LensStats, RetrievalStats } from '../../../protocol/model';
 import { RETRIEVAL_EXPLAINED, UNSEARCHED_EXPLAINED, retrievalAdvice, retrievalRates, trendText, windowText } from '../../../protocol/retrievalText';
@@ -14,7 +13,7 @@ import { gatewayProof, proofNonce, tokensEqual } from '../gateway/httpGuards';
 import { isOwnLensProcess } from '../adapters/processProbe';
 import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 import type { CliCommand } from './command';
-import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { WORKSPACE_HELP, openLens, parseReportArgs } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
 import { errorMessage } from '../core/errorMessage';
 
@@ -37,11 +36,8 @@ export const stats: CliCommand = {
   usage: 'stats [--workspace DIR] [--config FILE] [--trust] [--json]',
   summary: 'token savings and usage (live from a running gateway, or computed)',
   async run(argv) {
-    const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, ...REPORT_FLAGS } });
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+    const values = parseReportArgs(argv, HELP);
+    if (!values) return 0;
     const log = stderrLogger();
     const workspace = resolve(values.workspace ?? process.cwd());
     let source: 'live' | 'static' = 'live';

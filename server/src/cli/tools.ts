@@ -1,10 +1,9 @@
 /** `mcp-lens tools`: every server, its state and its tools, in one list. */
-import { parseArgs } from 'node:util';
 import { plural } from '../../../protocol/figureText';
 import type { ServerStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import type { CliCommand } from './command';
-import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { WORKSPACE_HELP, openLens, parseReportArgs } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
 import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 
@@ -21,11 +20,8 @@ export const tools: CliCommand = {
   usage: 'tools [--workspace DIR] [--config FILE] [--trust] [--json]',
   summary: 'list every server, its state and its tools',
   async run(argv) {
-    const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, ...REPORT_FLAGS } });
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+    const values = parseReportArgs(argv, HELP);
+    if (!values) return 0;
     const log = stderrLogger();
     const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: true, lightweight: true });
     try {

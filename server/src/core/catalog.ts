@@ -1,18 +1,13 @@
+import type { ToolSummary } from '../../../protocol/model';
+
 /**
  * The internal record of one upstream tool, prompt or resource once it is in the catalog.
  * `key` is `server + "/" + originalName` (compared whole, never split); `name` is the
  * client-safe unique name the gateway exposes.
  */
-export interface CatalogTool {
+export interface CatalogTool extends ToolSummary {
   key: string;
-  name: string;
-  server: string;
-  originalName: string;
-  title?: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
 }
 
 export interface CatalogPrompt {
