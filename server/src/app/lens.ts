@@ -7,6 +7,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@model
 import type { IndexStatus, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
+import type { CallProgress } from '../adapters/upstream/types';
 
 export interface SearchRequest {
   query: string;
@@ -25,7 +26,7 @@ export interface SearchRequest {
 export interface CallOptions {
   signal?: AbortSignal;
   /** Upstream progress, passed through to the caller. */
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (progress: CallProgress) => void;
   sessionId?: string;
   /** Which front door made the call (recorded in usage, never the arguments). */
   origin?: 'gateway' | 'run_code' | 'dashboard' | 'palette' | 'cli';

@@ -93,8 +93,8 @@ export function rememberedTokenCounts(texts: Iterable<string>): Record<string, n
 /** The fields of a tool definition a client receives. */
 export interface ToolDefinitionLike {
   name: string;
-  title?: string;
-  description?: string;
+  title?: string | undefined;
+  description?: string | undefined;
   inputSchema: unknown;
   outputSchema?: unknown;
   annotations?: unknown;

@@ -19,7 +19,7 @@ export interface MetaToolContext {
   results: ResultStore;
   sessionId: string;
   signal: AbortSignal;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: CallOptions['onProgress'];
   /** Which caller the usage log and the call log name (default: the gateway). */
   origin?: CallOptions['origin'];
 }

@@ -65,9 +65,9 @@ export class UsageTracker {
   private readonly sessions = new BoundedMap<string, SessionState>(LIVE_SESSIONS);
   private readonly changes: ChangeEmitter<void>;
   private readonly now: () => number;
-  private pruneTimer?: NodeJS.Timeout;
-  private statsCache?: UsageStats;
-  private retrievalCache?: { stats: UsageStats['retrieval'] };
+  private pruneTimer?: NodeJS.Timeout | undefined;
+  private statsCache?: UsageStats | undefined;
+  private retrievalCache?: { stats: UsageStats['retrieval'] } | undefined;
   private changeQueued = false;
 
   private readonly opts: UsageTrackerOptions;

@@ -16,9 +16,9 @@ export interface EmbedderHealth {
 /** One line of model download progress (`/api/pull` NDJSON). */
 export interface PullProgress {
   status: string;
-  digest?: string;
-  total?: number;
-  completed?: number;
+  digest?: string | undefined;
+  total?: number | undefined;
+  completed?: number | undefined;
 }
 
 /** Why an embedding call failed; the index maps each kind to a search-mode label. */

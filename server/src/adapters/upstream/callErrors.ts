@@ -8,12 +8,12 @@ import { errorMessage } from '../../core/errorMessage';
 
 export interface CallContext {
   timeoutMs: number;
-  signal?: AbortSignal;
-  tool?: string;
+  signal?: AbortSignal | undefined;
+  tool?: string | undefined;
   /** What was asked when it is not a tool ("prompt x", "resource y"), for the message. */
-  what?: string;
+  what?: string | undefined;
   /** Last stderr line of the server, often the reason it died. */
-  stderrLine?: string;
+  stderrLine?: string | undefined;
 }
 
 export function classifyCallError(error: unknown, server: string, ctx: CallContext): UpstreamCallError {

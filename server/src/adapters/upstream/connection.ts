@@ -168,7 +168,7 @@ export class UpstreamConnection {
       toolCount: this.lists.tools.length,
       promptCount: this.lists.prompts.length,
       resourceCount: this.lists.resources.length,
-      ...((this.session ?? this.opening)?.pid !== undefined && { pid: (this.session ?? this.opening)?.pid }),
+      ...pidOf(this.session ?? this.opening),
     };
   }
 
@@ -474,4 +474,9 @@ export class UpstreamConnection {
     await Promise.all(sessions.map((s) => closeSessionProcess(s)));
   }
 
+}
+
+/** `{ pid }` when the process has one (an HTTP session or one not spawned yet has none). */
+function pidOf(session: { pid?: number | undefined } | undefined): { pid?: number } {
+  return session?.pid === undefined ? {} : { pid: session.pid };
 }

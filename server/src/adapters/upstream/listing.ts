@@ -29,7 +29,7 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Follows nextCursor until the last page; `fetchPage` returns the items and the next cursor. */
-async function collectPages<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+async function collectPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
   const all: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;

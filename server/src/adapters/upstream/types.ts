@@ -83,9 +83,16 @@ export class UpstreamCallError extends Error {
   }
 }
 
+/** A progress notification of an upstream call, as the SDK gives it. */
+export interface CallProgress {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
+
 /** Options for one tool call. */
 export interface CallToolOptions {
   signal?: AbortSignal;
   timeoutMs: number;
-  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (p: CallProgress) => void;
 }

@@ -16,8 +16,8 @@ const MAX_QUEUED = 100_000;
 
 export class AppendLog {
   private queue: string[] = [];
-  private writeTimer?: NodeJS.Timeout;
-  private syncTimer?: NodeJS.Timeout;
+  private writeTimer?: NodeJS.Timeout | undefined;
+  private syncTimer?: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   private lastSync = 0;
   private unsynced = false;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 
 /** The parts of a config that the fingerprint covers; name and source are not among them. */
 export type FingerprintInput =
-  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string; removeEnv?: string[] }
+  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string | undefined; removeEnv?: string[] | undefined }
   | { type: 'http' | 'sse'; url: string; headers: Record<string, string> };
 
 function sortedEntries(record: Record<string, string>): [string, string][] {

@@ -63,7 +63,7 @@ export interface ObservedCall {
   toolKey: string;
   at: number;
   /** The tool's server, for strategies that group by server. */
-  server?: string;
+  server?: string | undefined;
 }
 
 /**

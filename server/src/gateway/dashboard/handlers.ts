@@ -30,9 +30,12 @@ export function lensHandlers(
       const query = str(p, 'query');
       const limit = typeof p.limit === 'number' && p.limit > 0 ? Math.min(Math.floor(p.limit), 50) : 10;
       const server = typeof p.server === 'string' && p.server ? p.server : undefined;
-      const response = await lens.search({ query, limit, server });
+      const response = await lens.search({ query, limit, ...(server !== undefined && { server }) });
       // "Try it" needs each hit's schema; fill it in from the catalog where the ranking left it out.
-      for (const hit of response.hits) hit.inputSchema ??= lens.findTool(hit.name)?.inputSchema;
+      for (const hit of response.hits) {
+        const schema = hit.inputSchema ?? lens.findTool(hit.name)?.inputSchema;
+        if (schema) hit.inputSchema = schema;
+      }
       return response;
     },
     listServers: async () => lens.servers(),
