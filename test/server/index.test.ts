@@ -19,7 +19,7 @@ const fast = { backoff: { initialDelayMs: 10, maxDelayMs: 50 }, queryTimeoutMs: 
 const embedder = (model = 'nomic-embed-text', host = fake.url) => new OllamaEmbedder({ host, model, retry: { attempts: 1 } });
 const open = async (storeDir: string, extra: Partial<HybridIndexOptions> = {}) => {
   const log = extra.log ?? silentLogger;
-  return HybridToolIndex.open({ store: await LanceToolStore.open({ dir: storeDir, log }), embedder: embedder(), log, ...fast, ...extra });
+  return HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: storeDir, log }), embedder: embedder(), log, ...fast, ...extra });
 };
 
 async function storedRows(dir: string) {
@@ -196,7 +196,7 @@ test('server filter applies to both signals; no embedder means keyword only: emb
   const r = await index.search('create something new', { limit: 5, server: 'github' });
   assert.ok(r.hits.length > 0 && r.hits.every((h) => h.key.startsWith('github/')));
   await index.close();
-  const plain = await HybridToolIndex.open({ store: await LanceToolStore.open({ dir: tempDir(t), log: silentLogger }), log: silentLogger });
+  const plain = await HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: tempDir(t), log: silentLogger }), log: silentLogger });
   await plain.sync(catalog());
   assert.equal(plain.status().mode.label, 'keyword only: embeddings disabled');
   assert.equal((await plain.search('send email', { limit: 1 })).hits[0].key, 'mail/send_email');
@@ -231,10 +231,10 @@ test('a second instance on the same folder is read-only and uses the writer\'s v
   fake.resetCounters();
   const reader = await open(dir);
   closeAtEnd(t, reader);
-  assert.equal(writer.readOnly, false);
-  assert.equal(reader.readOnly, true);
   await reader.sync(catalog());
   await reader.whenIdle();
+  assert.equal(writer.readOnly, false);
+  assert.equal(reader.readOnly, true);
   assert.equal(fake.embedInputs.length, 0, 'the reader embedded nothing: it read the writer\'s rows');
   assert.equal(reader.status().mode.kind, 'hybrid');
 });

@@ -1,28 +1,27 @@
 /**
  * Builds the tool index the settings ask for: keyword search always, plus Ollama vectors
  * unless embeddings are turned off. Ollama being absent is not an error here: the index
- * reports keyword-only mode and fills in vectors if Ollama appears.
+ * reports keyword-only mode, and opens its LanceDB store (loading the native module) only
+ * when Ollama answers. A build without LanceDB, or a platform where it does not load, searches
+ * keyword-only and says why.
  */
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
 import { HybridToolIndex } from '../index/hybridIndex';
 import { LanceToolStore } from '../adapters/store/lanceToolStore';
+import { lanceMissing } from '../adapters/store/lanceModule';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
-import { errorMessage } from '../core/errorMessage';
 
 export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger): Promise<ToolIndex> {
-  // Without embeddings there is nothing to store: LanceDB (tens of MB of native code) stays unloaded.
   if (!settings.embedding.enabled) return new MemoryToolIndex('keyword only: embeddings disabled');
-  const embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });
-  try {
-    return await HybridToolIndex.open({ store: await LanceToolStore.open({ dir: storeDir, log }), embedder, log });
-  } catch (err) {
-    // A full disk or a read-only folder must not keep the sidecar from starting: search goes
-    // on keyword-only in memory, and the mode label says why.
-    const reason = (err as NodeJS.ErrnoException).code ?? errorMessage(err);
-    log.error(`tool index: cannot open the tool store in ${storeDir} (${errorMessage(err)}); searching keyword-only in memory`);
-    return new MemoryToolIndex(`keyword only: tool store unusable (${reason})`);
+  // A keyword-only build ships no LanceDB at all: no Ollama probe, the mode says so from the start.
+  const missing = lanceMissing();
+  if (missing) {
+    log.info(`tool index: ${missing}; searching keyword-only`);
+    return new MemoryToolIndex(`keyword only: ${missing}`);
   }
+  const embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });
+  return HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: storeDir, log }), embedder, log });
 }

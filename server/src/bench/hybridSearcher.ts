@@ -17,8 +17,8 @@ import type { BenchSearcher, SearcherFactory } from './searchers';
 /** Builds the index over `tools` and waits until every tool is embedded (or embedding fails). */
 async function buildIndex(tools: readonly CatalogTool[], embedder: Embedder, keywordWeight: number): Promise<{ index: HybridToolIndex; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-bench-'));
-  const store = await LanceToolStore.open({ dir, log: silentLogger });
-  const index = await HybridToolIndex.open({ store, embedder, log: silentLogger, fusion: { keyword: keywordWeight, meaning: 1 }, queryTimeoutMs: 30_000 });
+  const openStore = () => LanceToolStore.open({ dir, log: silentLogger });
+  const index = await HybridToolIndex.open({ openStore, embedder, log: silentLogger, fusion: { keyword: keywordWeight, meaning: 1 }, queryTimeoutMs: 30_000 });
   let sub: { dispose(): void } | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -26,6 +26,8 @@ async function buildIndex(tools: readonly CatalogTool[], embedder: Embedder, key
         const s = index.status();
         if (s.toolsTotal === tools.length && s.toolsEmbedded === s.toolsTotal && s.state === 'ready') resolve();
         else if (s.error && s.mode.kind === 'keyword') reject(new Error(`embedding failed: ${s.error}`));
+        // Ready yet keyword-only with the embedder answering: the store cannot work here (the label says why).
+        else if (s.state === 'ready' && s.mode.kind === 'keyword' && s.embedder?.reachable && s.toolsTotal === tools.length) reject(new Error(s.mode.label));
       };
       sub = index.onDidChange(check);
       index.sync(tools).then(check, reject);

@@ -78,8 +78,8 @@ async function main(): Promise<void> {
 async function openIndex(scenario: string, storeDir: string, ollamaUrl: string): Promise<ToolIndex> {
   if (scenario === 'keyword') return new MemoryToolIndex('keyword only');
   const embedder = new OllamaEmbedder({ host: ollamaUrl, model: 'nomic-embed-text', retry: { attempts: 1 } });
-  const store = await LanceToolStore.open({ dir: storeDir, log: silentLogger, readOnly: scenario === 'readonly' });
-  return HybridToolIndex.open({ store, embedder, log: silentLogger, backoff: { initialDelayMs: 60_000 } });
+  const openStore = () => LanceToolStore.open({ dir: storeDir, log: silentLogger, readOnly: scenario === 'readonly' });
+  return HybridToolIndex.open({ openStore, embedder, log: silentLogger, backoff: { initialDelayMs: 60_000 } });
 }
 
 /** Every tool embedded, or — when the embedder is away — keyword search labelled as such. */

@@ -6,6 +6,7 @@
  *   keyword only: Ollama unreachable at http://127.0.0.1:11434
  *   keyword only: model "nomic-embed-text" missing — run `ollama pull nomic-embed-text`
  *   keyword only: embeddings disabled
+ *   keyword only: no LanceDB native module for darwin-x64
  */
 import type { SearchModeInfo } from '../../../protocol/model';
 import { EmbedderError, type Embedder } from '../adapters/embed/embedder';
@@ -39,9 +40,13 @@ export function skipsQueries(health: HealthState): boolean {
   return health.kind !== 'ok' && health.kind !== 'unknown';
 }
 
-/** `hasVectors`: some tools have vectors of this embedder's model, so a query can be answered by meaning. */
-export function searchMode(embedder: Embedder | undefined, health: HealthState, hasVectors: boolean): SearchModeInfo {
+/**
+ * `hasVectors`: some tools have vectors of this embedder's model, so a query can be answered
+ * by meaning. `storeProblem`: why vectors cannot be kept at all here (LanceDB does not load).
+ */
+export function searchMode(embedder: Embedder | undefined, health: HealthState, hasVectors: boolean, storeProblem?: string): SearchModeInfo {
   if (!embedder) return keyword('embeddings disabled');
+  if (storeProblem !== undefined) return keyword(storeProblem);
   const provider = embedder.id.split(':')[0];
   const host = embedder.host ?? provider;
   switch (health.kind) {

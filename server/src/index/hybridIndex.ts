@@ -3,7 +3,9 @@
  * when an embedder answers. `sync` makes keyword search current at once; embedding happens in
  * a background loop that only embeds tools whose content hash or model changed, persists
  * vectors in the ToolStore, and — when Ollama is down, slow or lacks the model — keeps the
- * index keyword-only and retries with backoff until it can fill the vectors in.
+ * index keyword-only and retries with backoff until it can fill the vectors in. The store is
+ * opened only once the embedder answers (lazyStore.ts); where it cannot work at all (LanceDB
+ * does not load on this platform) the index stays keyword-only for good and says why.
  */
 import type { IndexStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
@@ -14,6 +16,7 @@ import { KeywordIndex } from '../core/search/keywordIndex';
 import type { RankedList, RankedTool, SearchOptions, ToolIndex } from '../core/search/types';
 import type { Embedder } from '../adapters/embed/embedder';
 import type { StoredTool, StoredVector, ToolStore } from '../adapters/store/toolStore';
+import { LazyStore } from './lazyStore';
 import { Backoff, type RestartPolicy } from '../core/backoff';
 import { WakeableSleep } from './wakeableSleep';
 import { healthFromError, searchMode, skipsQueries, type HealthState } from './embedderHealth';
@@ -39,8 +42,11 @@ type RetryDelays = Pick<RestartPolicy, 'initialDelayMs' | 'maxDelayMs'>;
 const EMBED_RETRY: RetryDelays = { initialDelayMs: 1_000, maxDelayMs: 60_000 };
 
 export interface HybridIndexOptions {
-  /** Where vectors persist (app/indexFactory.ts opens the LanceDB one); the index closes it. */
-  store: ToolStore;
+  /**
+   * Opens where vectors persist (app/indexFactory.ts: the LanceDB one). Called once the
+   * embedder first answers, never before; the index closes what it opened.
+   */
+  openStore: () => Promise<ToolStore>;
   embedder?: Embedder;
   log: Logger;
   fusion?: Partial<FusionWeights>;
@@ -78,31 +84,28 @@ export class HybridToolIndex implements ToolIndex {
   private readonly fusion: FusionWeights;
   private readonly backoff: RetryDelays;
 
+  private readonly store: LazyStore;
+
   private constructor(
-    private readonly store: ToolStore,
+    openStore: () => Promise<ToolStore>,
     private readonly embedder: Embedder | undefined,
     private readonly log: Logger,
     private readonly options: HybridIndexOptions,
   ) {
     this.changes = new ChangeEmitter((err) => log.debug(`index change listener failed: ${errorMessage(err)}`));
+    this.store = new LazyStore(openStore, log);
     this.fusion = { keyword: 1, meaning: 1, k: DEFAULT_RRF_K, depth: 50, ...options.fusion };
     this.backoff = { ...EMBED_RETRY, ...options.backoff };
   }
 
-  /** An index over an opened store, with the vectors the store already holds. */
+  /** An index whose store opens (and whose stored vectors load) when the embedder first answers. */
   static async open(options: HybridIndexOptions): Promise<HybridToolIndex> {
-    const index = new HybridToolIndex(options.store, options.embedder, options.log, options);
-    try {
-      await index.loadRows();
-    } catch (err) {
-      await options.store.close().catch(() => undefined);
-      throw err;
-    }
-    return index;
+    return new HybridToolIndex(options.openStore, options.embedder, options.log, options);
   }
 
+  /** True when another process writes the store (known once it is open). */
   get readOnly(): boolean {
-    return this.store.readOnly;
+    return this.store.current?.readOnly ?? false;
   }
 
   async sync(tools: readonly CatalogTool[]): Promise<void> {
@@ -113,7 +116,7 @@ export class HybridToolIndex implements ToolIndex {
     this.lastRefresh = Date.now();
     this.matrixDirty = true;
     // A reader picks up what the writer committed since; unchanged, it reads nothing.
-    if (this.store.readOnly) await this.loadRows(true);
+    if (this.readOnly) await this.loadRows(true);
     await this.deleteRemoved();
     this.kick();
     this.changes.fire();
@@ -128,7 +131,7 @@ export class HybridToolIndex implements ToolIndex {
     const depth = Math.max(options.limit, this.fusion.depth);
     const keywordHits = this.keyword.searchSync(query, { ...options, limit: depth });
     const vectorHits = await this.vectorHits([query, ...(options.keywords ?? [])].join(' '), depth, options.server);
-    const mode = searchMode(this.embedder, this.health, this.hasCurrentVectors());
+    const mode = this.mode();
     if (!vectorHits) {
       // Only a closing index skips vectors while the mode still says hybrid.
       const keywordMode = mode.kind === 'keyword' ? mode : { kind: 'keyword' as const, label: 'keyword only: index closing' };
@@ -148,7 +151,7 @@ export class HybridToolIndex implements ToolIndex {
   status(): IndexStatus {
     const embedded = this.embeddedCount();
     const total = this.entries.size;
-    const mode = searchMode(this.embedder, this.health, this.hasCurrentVectors());
+    const mode = this.mode();
     // Waiting to retry a failed embedder is not indexing: search is keyword-only and says why.
     const indexing = this.loop !== undefined && embedded < total && !skipsQueries(this.health);
     const status: IndexStatus = {
@@ -183,15 +186,22 @@ export class HybridToolIndex implements ToolIndex {
     this.changes.clear();
   }
 
+  private mode(): ReturnType<typeof searchMode> {
+    return searchMode(this.embedder, this.health, this.hasCurrentVectors(), this.store.problem);
+  }
+
   /** `onlyChanged`: skip the read when the store has no commit since the last one (readers poll). */
   private async loadRows(onlyChanged = false): Promise<void> {
+    const store = this.store.current;
+    if (!store) return;
     try {
       // Merged, not replaced: a read-only instance keeps the vectors it embedded in memory.
-      const rows = onlyChanged ? await this.store.readChanged() : await this.store.readAll();
+      const rows = onlyChanged ? await store.readChanged() : await store.readAll();
       if (!rows) return;
       for (const r of rows) this.rows.set(r.id, r);
       this.matrixDirty = true;
     } catch (err) {
+      if (this.storeFailed(err)) return;
       this.log.warn(`tool index: could not read stored vectors (${errorMessage(err)}); they will be embedded again`);
     }
   }
@@ -201,11 +211,13 @@ export class HybridToolIndex implements ToolIndex {
     if (removed.length === 0) return;
     for (const k of removed) this.rows.delete(k);
     this.matrixDirty = true;
-    if (this.store.readOnly) return;
+    const store = this.store.current;
+    if (!store || store.readOnly) return;
     try {
-      await this.store.delete(removed);
+      await store.delete(removed);
     } catch (err) {
-      this.log.warn(`tool store ${this.store.dir}: deleting ${removed.length} removed tool(s) failed: ${errorMessage(err)}`);
+      if (this.storeFailed(err)) return;
+      this.log.warn(`tool store ${store.dir}: deleting ${removed.length} removed tool(s) failed: ${errorMessage(err)}`);
     }
   }
 
@@ -240,7 +252,7 @@ export class HybridToolIndex implements ToolIndex {
 
   /** Undefined when the search must be keyword-only (no vectors, embedder down, or too slow for this query). */
   private async vectorHits(text: string, depth: number, server?: string): Promise<RankedTool[] | undefined> {
-    if (!this.embedder || skipsQueries(this.health) || this.currentMatrix().size === 0) return undefined;
+    if (!this.embedder || skipsQueries(this.health) || this.store.problem !== undefined || this.currentMatrix().size === 0) return undefined;
     try {
       const deadline = AbortSignal.any([AbortSignal.timeout(this.options.queryTimeoutMs ?? 1_500), this.stop.signal]);
       const vector = await this.embedder.embedQuery(text, deadline);
@@ -263,7 +275,7 @@ export class HybridToolIndex implements ToolIndex {
       // Ollama being absent is an expected state (the mode label says it everywhere), not a
       // warning; and it is said once: retries that fail again, with whatever wording, are debug.
       if ('message' in health) {
-        const label = searchMode(this.embedder, health, false).label;
+        const label = searchMode(this.embedder, health, false, this.store.problem).label;
         const line = `tool index: ${label}${label.includes(health.message) ? '' : ` (${health.message})`}`;
         if (this.reportedHealth.has(health.kind)) this.log.debug(line);
         else if (health.kind === 'unreachable') this.log.info(line);
@@ -306,14 +318,9 @@ export class HybridToolIndex implements ToolIndex {
     // The embedder is retried for as long as the index is open: no attempt limit.
     const retries = new Backoff({ ...this.backoff, maxAttempts: Infinity });
     while (!this.closed) {
-      // A reader first takes what the writer has embedded meanwhile, so it embeds only what is still missing.
-      if (this.store.readOnly) await this.loadRows(true);
-      const todo = [...this.entries.values()].filter((e) => !this.isCurrent(e));
-      if (todo.length === 0 && this.health.kind === 'ok') return;
-      // A quick probe first tells the user at once that Ollama is absent, instead of after
-      // the embedder's own retries; only a healthy embedder gets the real work.
-      const ok = todo.length === 0 || this.health.kind !== 'ok' ? (await this.probe()) && (todo.length === 0 || (await this.embedRound(todo))) : await this.embedRound(todo);
-      if (ok) {
+      const step = await this.embedStep();
+      if (step === 'done') return;
+      if (step === 'progress') {
         retries.reset();
         continue;
       }
@@ -322,6 +329,41 @@ export class HybridToolIndex implements ToolIndex {
       this.log.debug(`tool index: retrying the embedder in ${delay} ms`);
       await this.sleeper.sleep(delay);
     }
+  }
+
+  /** One turn of the loop: make sure the embedder answers and the store is open, then embed one chunk. */
+  private async embedStep(): Promise<'done' | 'progress' | 'failed'> {
+    // A quick probe first tells the user at once that Ollama is absent, instead of after the
+    // embedder's own retries; only a healthy embedder gets the real work.
+    if (this.health.kind !== 'ok' && !(await this.probe())) return 'failed';
+    if (!(await this.openStore())) return 'done';
+    // A reader first takes what the writer has embedded meanwhile, so it embeds only what is still missing.
+    if (this.readOnly) await this.loadRows(true);
+    const todo = [...this.entries.values()].filter((e) => !this.isCurrent(e));
+    if (todo.length === 0 || this.store.problem !== undefined) return 'done';
+    return (await this.embedRound(todo)) ? 'progress' : 'failed';
+  }
+
+  /** Opens the store on the embedder's first answer and takes the vectors it holds; false when it cannot be used. */
+  private async openStore(): Promise<boolean> {
+    if (this.store.current) return true;
+    if (this.store.problem !== undefined || this.closed) return false;
+    const store = await this.store.open();
+    if (!store) {
+      this.changes.fire();
+      return false;
+    }
+    await this.loadRows();
+    return this.store.current !== undefined;
+  }
+
+  /** A store that cannot work here: its vectors go, search is keyword-only and says why. */
+  private storeFailed(err: unknown): boolean {
+    if (!this.store.failed(err)) return false;
+    this.rows.clear();
+    this.matrixDirty = true;
+    this.changes.fire();
+    return true;
   }
 
   private async probe(): Promise<boolean> {
@@ -358,17 +400,19 @@ export class HybridToolIndex implements ToolIndex {
   }
 
   private async persist(rows: StoredTool[]): Promise<void> {
-    if (this.store.readOnly || rows.length === 0) return;
+    const store = this.store.current;
+    if (!store || store.readOnly || rows.length === 0) return;
     try {
-      await this.store.upsert(rows);
+      await store.upsert(rows);
     } catch (err) {
-      this.log.warn(`tool store ${this.store.dir}: writing ${rows.length} vector(s) failed (${errorMessage(err)})`);
-      await this.store.rebuild('a write failed').catch(() => undefined);
+      if (this.storeFailed(err)) return;
+      this.log.warn(`tool store ${store.dir}: writing ${rows.length} vector(s) failed (${errorMessage(err)})`);
+      await store.rebuild('a write failed').catch(() => undefined);
       const all = [...this.rows.values()].flatMap((r) => {
         const entry = this.entries.get(r.id);
         return entry && r.model === this.embedder?.id && r.contentHash === entry.hash ? [storedTool(entry, r.model, r.vector)] : [];
       });
-      await this.store.upsert(all).catch((e: unknown) => this.log.error(`tool store ${this.store.dir}: vectors kept in memory only: ${errorMessage(e)}`));
+      await store.upsert(all).catch((e: unknown) => this.storeFailed(e) || this.log.error(`tool store ${store.dir}: vectors kept in memory only: ${errorMessage(e)}`));
     }
   }
 }

@@ -1,9 +1,10 @@
 /**
  * Embedder over a local Ollama (`/api/embed`) through the official `ollama` client. Texts go
  * in batches with bounded concurrency; network errors, timeouts and 5xx are retried with
- * exponential backoff, a missing model is not (it needs `ollama pull`).
+ * exponential backoff, a missing model is not (it needs `ollama pull`). The client library
+ * (and its fetch polyfill) is loaded only once Ollama has answered a plain probe: a sidecar
+ * without Ollama never loads it.
  */
-import { Ollama } from 'ollama';
 import type { Logger } from '../../core/logger';
 import { silentLogger } from '../../core/logger';
 import { EmbedderError, type Embedder, type EmbedderHealth, type PullProgress } from './embedder';
@@ -92,10 +93,13 @@ export class OllamaEmbedder implements Embedder {
   }
 
   async probe(): Promise<EmbedderHealth> {
-    const client = this.client(this.probeTimeoutMs);
     try {
-      const { version } = await client.version();
-      const { models } = await client.list();
+      const response = await guardedFetch(this.probeTimeoutMs, undefined, this.baseFetch)(`${this.host}/api/version`);
+      // guardedFetch turns every error body into `{"error": "…"}`.
+      const body = (await response.json()) as { version?: string; error?: string };
+      if (!response.ok) throw Object.assign(new Error(body.error ?? ''), { status_code: response.status });
+      const version = body.version ?? '';
+      const { models } = await (await this.client(this.probeTimeoutMs)).list();
       const present = models.some((m) => sameModel(this.model, m.name) || sameModel(this.model, m.model));
       return present
         ? { reachable: true, version }
@@ -107,8 +111,8 @@ export class OllamaEmbedder implements Embedder {
   }
 
   async pull(onProgress: (p: PullProgress) => void, signal?: AbortSignal): Promise<void> {
-    const client = this.client(this.pullTimeoutMs, signal);
     try {
+      const client = await this.client(this.pullTimeoutMs, signal);
       const stream = await client.pull({ model: this.model, stream: true });
       for await (const part of stream) {
         onProgress({ status: part.status, digest: part.digest || undefined, total: part.total || undefined, completed: part.completed || undefined });
@@ -121,7 +125,9 @@ export class OllamaEmbedder implements Embedder {
     }
   }
 
-  private client(timeoutMs: number, signal?: AbortSignal): Ollama {
+  // No return type: what import() resolves has ESM typings, a type import the CJS ones.
+  private async client(timeoutMs: number, signal?: AbortSignal) {
+    const { Ollama } = await import('ollama');
     return new Ollama({ host: this.host, fetch: guardedFetch(timeoutMs, signal, this.baseFetch) });
   }
 
@@ -142,7 +148,7 @@ export class OllamaEmbedder implements Embedder {
 
   private async embedBatch(input: string[], signal?: AbortSignal): Promise<number[][]> {
     try {
-      const response = await this.client(this.requestTimeoutMs, signal).embed({ model: this.model, input, truncate: true });
+      const response = await (await this.client(this.requestTimeoutMs, signal)).embed({ model: this.model, input, truncate: true });
       return checkEmbeddings(response.embeddings, input.length, this.host);
     } catch (err) {
       throw toEmbedderError(err, this.host, this.model, signal);

@@ -6,15 +6,16 @@
  * read-only and never written.
  *
  * Memory (measured with `npm run bench:memory`, 2,220 tools): LanceDB's native library and
- * its thread pools cost about 23 MB RSS just to load, so it is loaded only when there is a
- * table on disk to read or a first vector to write — a sidecar without Ollama and without
- * stored vectors never loads it. A start whose store has not changed reads the flat
- * snapshot beside the table instead (vectorSnapshot.ts) and does not load it either. Reads take
+ * its thread pools cost about 23 MB RSS just to load, apache-arrow 13 MB more. The index opens
+ * this store only once its embedder answers (a sidecar without Ollama loads neither), and a
+ * start whose store has not changed reads the flat snapshot beside the table instead
+ * (vectorSnapshot.ts): LanceDB is then loaded by the first write, if one comes. Reads take
  * only the columns the index needs, straight from Arrow columns; caches and thread pools are
- * capped (see `LANCE_ENV`).
+ * capped (lanceModule.ts). Where LanceDB cannot load at all, open() and writes throw
+ * LanceUnavailableError, never treated as damage: the store on disk is left as it is.
  */
 import type * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Schema, Utf8, type Table as ArrowTable } from 'apache-arrow';
+import type { Schema, Table as ArrowTable } from 'apache-arrow';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../core/logger';
@@ -23,6 +24,7 @@ import { WriterLock } from '../writerLock';
 import type { StoredTool, StoredVector, ToolStore } from './toolStore';
 import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
 import { errorMessage } from '../../core/errorMessage';
+import { LanceUnavailableError, lanceModules, type LanceModules } from './lanceModule';
 
 const TABLE = 'tools';
 const COLUMNS = ['id', 'server', 'tool', 'text', 'input_schema', 'content_hash', 'model', 'vector'] as const;
@@ -31,37 +33,11 @@ const READ_COLUMNS = ['id', 'server', 'content_hash', 'model', 'vector'] as cons
 /** Quiet time after the last write before the snapshot is written again (a cold start writes in many chunks). */
 const SNAPSHOT_DELAY_MS = 500;
 
-/**
- * Environment LanceDB reads once, when its native module loads; a user's own values win.
- * LANCEDB_LOG: at its default `warn` it prints a line to stderr for every table it creates.
- * The thread caps: by default Lance sizes its CPU pool and Tokio runtime to the machine's
- * cores, and every thread brings its own stack and malloc arena — on a 16-core laptop that
- * is dozens of threads for a table of a few thousand rows that is read once per start.
- */
-const LANCE_ENV: Record<string, string> = { LANCEDB_LOG: 'error', LANCE_CPU_THREADS: '2', LANCE_IO_THREADS: '4', TOKIO_WORKER_THREADS: '2' };
 /** Session caches (LanceDB defaults: 6 GB index, 1 GB metadata); this store has no index and one small table. */
 const CACHE_BYTES = 8n * 1024n * 1024n;
 
-let lanceModule: Promise<typeof lancedb> | undefined;
-
-function lance(): Promise<typeof lancedb> {
-  lanceModule ??= loadLance();
-  return lanceModule;
-}
-
-async function loadLance(): Promise<typeof lancedb> {
-  const ours = Object.keys(LANCE_ENV).filter((k) => process.env[k] === undefined);
-  for (const k of ours) process.env[k] = LANCE_ENV[k];
-  try {
-    return await import('@lancedb/lancedb');
-  } finally {
-    // Upstream servers inherit our environment; they should not inherit these.
-    for (const k of ours) delete process.env[k];
-  }
-}
-
 async function connect(dir: string, readOnly: boolean): Promise<lancedb.Connection> {
-  const lib = await lance();
+  const lib = (await lanceModules()).lancedb;
   // A reader checks for the writer's new versions on every read.
   return lib.connect(dbPath(dir), readOnly ? { readConsistencyInterval: 0 } : {}, new lib.Session(CACHE_BYTES, CACHE_BYTES));
 }
@@ -115,8 +91,18 @@ export class LanceToolStore implements ToolStore {
       }
     }
     const store = new LanceToolStore(options.dir, lock === undefined, options.log, lock);
-    // A snapshot is a committed state: the table is opened (and LanceDB loaded) only if it is unusable or a write comes.
-    if (!existsSync(store.snapshotPath)) await store.openTableOnce();
+    try {
+      // A snapshot is a committed state: the table is opened (and LanceDB loaded) only if it is
+      // unusable or a write comes. Without one, LanceDB will be needed at once: a platform where
+      // it cannot load is found out here (LanceUnavailableError), not at the first write.
+      if (!existsSync(store.snapshotPath)) {
+        await lanceModules();
+        await store.openTableOnce();
+      }
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
     return store;
   }
 
@@ -141,6 +127,7 @@ export class LanceToolStore implements ToolStore {
       }
       return rows;
     } catch (err) {
+      if (err instanceof LanceUnavailableError) throw err;
       if (this.readOnly) throw contextError(`reading tool store ${this.dir}`, err);
       await this.rebuild(`it could not be read (${errorMessage(err)})`);
       return [];
@@ -278,12 +265,13 @@ export class LanceToolStore implements ToolStore {
       const db = await this.connection();
       if (!(await db.tableNames()).includes(TABLE)) return;
       const table = await db.openTable(TABLE);
-      const dimension = vectorDimension(await table.schema());
+      const dimension = vectorDimension((await lanceModules()).arrow, await table.schema());
       // Reading one row touches the manifest and a data file: a damaged store fails here, not mid-search.
       await table.query().limit(1).toArray();
       this.table = table;
       this.dimension = dimension;
     } catch (err) {
+      if (err instanceof LanceUnavailableError) throw err;
       if (this.readOnly) {
         this.log.warn(`tool store ${this.dir} is unreadable (${errorMessage(err)}); the writer will rebuild it`);
         return;
@@ -297,7 +285,7 @@ export class LanceToolStore implements ToolStore {
       this.log.info(`tool store ${this.dir}: vector dimension ${this.dimension} → ${dimension}; recreating the table`);
       this.table.close();
     }
-    this.table = await (await this.connection()).createEmptyTable(TABLE, schemaFor(dimension), { mode: 'overwrite' });
+    this.table = await (await this.connection()).createEmptyTable(TABLE, schemaFor((await lanceModules()).arrow, dimension), { mode: 'overwrite' });
     this.dimension = dimension;
     if (!this.readOnly) this.mirror = new Map();
   }
@@ -307,7 +295,7 @@ function dbPath(dir: string): string {
   return join(dir, 'lancedb');
 }
 
-function schemaFor(dimension: number): Schema {
+function schemaFor({ Field, FixedSizeList, Float32, Schema, Utf8 }: LanceModules['arrow'], dimension: number): Schema {
   const text = (name: string) => new Field(name, new Utf8(), false);
   return new Schema([
     ...COLUMNS.slice(0, -1).map(text),
@@ -315,7 +303,7 @@ function schemaFor(dimension: number): Schema {
   ]);
 }
 
-function vectorDimension(schema: Schema): number {
+function vectorDimension({ FixedSizeList }: LanceModules['arrow'], schema: Schema): number {
   const names = new Set(schema.fields.map((f) => f.name));
   const missing = COLUMNS.filter((c) => !names.has(c));
   if (missing.length) throw new Error(`table "${TABLE}" lacks column(s) ${missing.join(', ')}`);

@@ -41,3 +41,20 @@ export interface ToolStore {
   rebuild(reason: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * This kind of store cannot work in this process at all (LanceDB's native module did not
+ * load: none for this platform, wrong libc or architecture). Not damage: nothing on disk is
+ * touched, and the index searches keyword-only with `reason` as its mode label.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    /** Completes "keyword only: …", e.g. `no LanceDB native module for darwin-x64`. */
+    readonly reason: string,
+    /** The loader's own words, for the log. */
+    readonly detail: string,
+  ) {
+    super(`${reason}: ${detail}`);
+    this.name = 'StoreUnavailableError';
+  }
+}
