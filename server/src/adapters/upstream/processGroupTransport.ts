@@ -9,11 +9,13 @@
  * The process is registered with the reaper (and the watchdog) the moment it is spawned.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { spawnsProcessGroup } from '../../core/processTree';
+import { resolveStdioCommand } from '../../core/stdioCommand';
 import { reapTree, trackChild } from './childReaper';
 
 export interface ProcessGroupTransportOptions {
@@ -46,8 +48,15 @@ export class ProcessGroupTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('ProcessGroupTransport already started');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, this.options.args, {
+      // Windows: `npx` is npx.cmd, found through PATHEXT and run by cmd.exe with quoted arguments (stdioCommand.ts).
+      const { command, args, windowsVerbatimArguments } = resolveStdioCommand(this.options.command, this.options.args, {
+        platform: process.platform,
         env: this.options.env,
+        isFile: (f) => statSync(f, { throwIfNoEntry: false })?.isFile() ?? false,
+      });
+      const child = spawn(command, args, {
+        env: this.options.env,
+        windowsVerbatimArguments,
         cwd: this.options.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,

@@ -17,7 +17,10 @@ export interface ParsedConfigFile {
   problems: ConfigProblem[];
 }
 
-export function parseConfigFile(file: string, kind: ConfigSourceKind, text: string): ParsedConfigFile {
+export function parseConfigFile(file: string, kind: ConfigSourceKind, fileText: string): ParsedConfigFile {
+  // Windows editors may save a byte-order mark; the editor's document has none, so offsets
+  // (and line/column) are counted without it. CRLF needs nothing: JSONC treats it as whitespace.
+  const text = fileText.charCodeAt(0) === 0xfeff ? fileText.slice(1) : fileText;
   const out: ParsedConfigFile = { entries: [], inputs: [], problems: [] };
   if (text.trim() === '') return out;
   const errors: ParseError[] = [];

@@ -51,11 +51,12 @@ export function configCandidates(
   platform: string,
 ): ConfigCandidate[] {
   const out: ConfigCandidate[] = [];
+  const p = platform === 'win32' ? path.win32 : path.posix;
   for (const source of new Set(importFrom)) {
     const kind = IMPORT_KIND[source];
-    if (source === 'vscode') out.push({ kind, path: path.join(workspaceFolder, '.vscode', 'mcp.json') });
-    else if (source === 'mcp-json') out.push({ kind, path: path.join(workspaceFolder, '.mcp.json') });
-    else if (source === 'cursor') out.push({ kind, path: path.join(workspaceFolder, '.cursor', 'mcp.json') });
+    if (source === 'vscode') out.push({ kind, path: p.join(workspaceFolder, '.vscode', 'mcp.json') });
+    else if (source === 'mcp-json') out.push({ kind, path: p.join(workspaceFolder, '.mcp.json') });
+    else if (source === 'cursor') out.push({ kind, path: p.join(workspaceFolder, '.cursor', 'mcp.json') });
     else if (source === 'claude-desktop') out.push({ kind, path: claudeDesktopConfigPath(userHome, env, platform) });
   }
   return out;
