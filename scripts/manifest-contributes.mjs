@@ -76,7 +76,7 @@ const properties = {
     description: 'When MCP Lens starts the servers it aggregates.',
   },
   'mcpLens.idleTimeoutMinutes': { type: 'number', default: 10, minimum: 1, maximum: 1440, scope: 'resource', description: 'With lazy startup: minutes without a call after which a server is stopped.' },
-  'mcpLens.search.inlineSchemas': { type: 'number', default: 3, minimum: 0, maximum: 50, scope: 'resource', description: 'How many of find_tools\' top hits carry their full input schema.' },
+  'mcpLens.search.inlineSchemas': { type: 'number', default: 3, minimum: 0, maximum: 50, scope: 'resource', description: 'How many of find_tools\' top hits carry their input inline: a clear best match its full input schema, close top hits compact input types.' },
   'mcpLens.search.defaultLimit': { type: 'number', default: 8, minimum: 1, maximum: 50, scope: 'resource', description: 'Hits find_tools returns when the agent gives no limit.' },
   'mcpLens.ollama.host': { type: 'string', default: 'http://127.0.0.1:11434', scope: 'machine-overridable', markdownDescription: 'Ollama server for embeddings (`OLLAMA_HOST` is used when this is unset). Changing it restarts the sidecar.' },
   'mcpLens.embedding.model': { type: 'string', default: 'nomic-embed-text', scope: 'resource', description: 'Ollama embedding model. Changing it restarts the sidecar and re-embeds every tool.' },

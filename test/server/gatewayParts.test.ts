@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type McpLensSettings } from '../../protocol/settings';
+import type { SearchResponse } from '../../protocol/model';
 import type { Lens } from '../../server/src/app/lens';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { countTokens } from '../../server/src/core/tokens';
 import { splitHttpFlag } from '../../server/src/cli/serve';
 import { exposedDefinitions } from '../../server/src/gateway/exposure';
-import { MAX_DESCRIPTION_CHARS, TRUNCATED_MARK, renderFindTools, truncateDescription } from '../../server/src/gateway/findToolsResult';
+import { MAX_DESCRIPTION_CHARS, NO_MATCH_HINT, TRUNCATED_MARK, renderFindTools, truncateDescription, type FindToolsOutput } from '../../server/src/gateway/findToolsResult';
 import { hostAllowed, originAllowed, tokensEqual } from '../../server/src/gateway/httpGuards';
 import { gatewayInstructions } from '../../server/src/gateway/instructions';
 import { summarizeTools } from '../../server/src/gateway/serverSummary';
@@ -62,15 +63,44 @@ describe('find_tools rendering', () => {
     assert.equal(truncateDescription('a\u0000b\u001bc'), 'abc');
   });
 
-  it('counts the tokens of its own text, schema inline for the top N only', () => {
-    const hits = TOOLS.slice(0, 3).map((t, i) => ({ name: t.name, server: t.server, originalName: t.originalName, description: 'd'.repeat(900), score: 1 - i / 10, signals: ['keyword' as const], why: 'matched' }));
-    const { result, returnedTokens } = renderFindTools({ query: 'q', hits, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1 }, (n) => TOOLS.find((t) => t.name === n), 2, 100_000);
+  const render = (scores: number[], inline = 2, extra: Partial<SearchResponse> = {}) => {
+    const hits = TOOLS.slice(0, scores.length).map((t, i) => ({ name: t.name, server: t.server, originalName: t.originalName, description: 'd'.repeat(900), score: scores[i]!, signals: ['keyword' as const], why: 'matched' }));
+    const { result, returnedTokens } = renderFindTools({ query: 'q', hits, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1, ...extra }, (n) => TOOLS.find((t) => t.name === n), inline, 100_000);
+    return { result, returnedTokens, out: result.structuredContent as FindToolsOutput };
+  };
+
+  it('counts the tokens of its own text; close top hits carry signatures, not schemas', () => {
+    const { result, returnedTokens, out } = render([1, 0.9, 0.8]);
     const text = (result.content[0] as { text: string }).text;
     assert.equal(returnedTokens, countTokens(text));
-    const out = result.structuredContent as { matches: { input_schema?: unknown; description: string }[]; token_metrics: { returned_tokens: number; savings_percent: number } };
-    assert.equal(out.token_metrics.returned_tokens, returnedTokens);
-    assert.deepEqual(out.matches.map((m) => m.input_schema !== undefined), [true, true, false]);
+    assert.equal(out.token_metrics?.returned_tokens, returnedTokens);
+    assert.deepEqual(out.matches.map((m) => [m.input_schema !== undefined, m.input]), [[false, '{}'], [false, '{}'], [false, undefined]]);
     assert.ok(out.matches.every((m) => m.description.endsWith(TRUNCATED_MARK)));
+    assert.equal(out.no_match, undefined);
+  });
+
+  it('a confident top hit alone carries its full input schema', () => {
+    const { out } = render([10, 5, 4]);
+    assert.deepEqual(out.matches.map((m) => [m.input_schema, m.input]), [[{ type: 'object', properties: {} }, undefined], [undefined, undefined], [undefined, undefined]]);
+    // A single hit is confident; inlineSchemas 0 inlines nothing.
+    assert.ok(render([3]).out.matches[0]!.input_schema);
+    assert.deepEqual(render([10, 5], 0).out.matches.map((m) => [m.input_schema, m.input]), [[undefined, undefined], [undefined, undefined]]);
+  });
+
+  it('no match: says so, suggests rephrasing and list_servers, with close names and the servers\' words, escaped', () => {
+    const { out } = render([], 2, {
+      noMatch: {
+        closeNames: [{ name: 'gh_create_issue', server: 'gh', originalName: 'create_issue', description: '', score: 0, signals: [], why: 'name close to "isue"' }],
+        unavailable: [{ name: 'slack', state: 'error', error: 'exited with code 1\u001b[31m' }],
+        servers: [{ name: 'gh', tools: 1, words: ['issue', 'repository'] }],
+      },
+    });
+    assert.deepEqual(out.matches, []);
+    assert.equal(out.no_match?.hint, NO_MATCH_HINT);
+    assert.match(NO_MATCH_HINT, /Rephrase[\s\S]*list_servers/);
+    assert.deepEqual(out.no_match?.close_names, ['gh_create_issue']);
+    assert.deepEqual(out.no_match?.not_searched, ['slack: error (exited with code 1)']);
+    assert.deepEqual(out.no_match?.servers, ['gh (1 tool): issue, repository']);
   });
 });
 

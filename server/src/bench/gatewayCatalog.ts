@@ -5,7 +5,9 @@
  * in search mode, savings against the catalog's tools/list, and the tokens of find_tools
  * responses at the default limit over realistic queries.
  *
- *   node --import tsx server/src/bench/gatewayCatalog.ts [--fixture FILE] [--json]
+ *   node --import tsx server/src/bench/gatewayCatalog.ts [--fixture FILE] [--json] [--write bench-results.md]
+ *
+ * `npm run bench` runs it with --write: its section of bench-results.md is the find_tools figure.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { sanitizeSettings } from '../../../protocol/settings';
 import { countTokens, toolListTokens } from '../core/tokens';
 import { openBenchGateway } from './benchGateway';
 import { recordedCatalogFile } from './benchFiles';
+import { writeSection } from './markdownSection';
 
 /** Tasks an agent in such a workspace plausibly has, one per server family and some across. */
 export const REALISTIC_QUERIES = [
@@ -47,7 +50,16 @@ export interface CatalogReport {
   baselineTokens: number;
   exposedTokensSearchMode: number;
   savingsPercent: number;
-  findTools: { queries: number; limit: number; meanTokens: number; medianTokens: number; maxTokens: number; meanSavingsPercent: number };
+  findTools: {
+    queries: number;
+    limit: number;
+    meanTokens: number;
+    medianTokens: number;
+    maxTokens: number;
+    meanSavingsPercent: number;
+    /** Answers whose first hit came with its full input schema (the ranking was confident: core/rankConfidence.ts). */
+    confidentAnswers: number;
+  };
 }
 
 export async function measureGatewayCatalog(root: string, fixture: string): Promise<CatalogReport> {
@@ -66,11 +78,14 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
     const stats = gateway.stats();
     const tokens: number[] = [];
     const savings: number[] = [];
+    let confident = 0;
     for (const query of REALISTIC_QUERIES) {
       const r = (await client.callTool({ name: 'find_tools', arguments: { query } })) as CallToolResult;
       const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
       tokens.push(countTokens(text));
-      savings.push((r.structuredContent as { token_metrics: { savings_percent: number } }).token_metrics.savings_percent);
+      const out = r.structuredContent as { token_metrics: { savings_percent: number }; matches: { input_schema?: unknown; input_schema_omitted?: string }[] };
+      savings.push(out.token_metrics.savings_percent);
+      if (out.matches[0]?.input_schema !== undefined || out.matches[0]?.input_schema_omitted !== undefined) confident++;
     }
     const sorted = [...tokens].sort((a, b) => a - b);
     const mean = (xs: number[]) => Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10;
@@ -88,6 +103,7 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
         medianTokens: sorted[Math.floor(sorted.length / 2)] ?? 0,
         maxTokens: sorted[sorted.length - 1] ?? 0,
         meanSavingsPercent: mean(savings),
+        confidentAnswers: confident,
       },
     };
   } finally {
@@ -96,12 +112,35 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
   }
 }
 
+/** bench-results.md's section: what an agent pays per find_tools answer on the recorded catalog. */
+export function formatCatalogMarkdown(r: CatalogReport): string {
+  const f = r.findTools;
+  return [
+    '## find_tools answers on a real catalog',
+    '',
+    `The ${r.servers} servers of test/fixtures/catalog/real-workspace-tools.json (${r.tools} tools, tools/list ${r.baselineTokens.toLocaleString('en-US')} o200k tokens), ` +
+      `each replayed over stdio behind the gateway, keyword mode. ${f.queries} realistic agent requests (REALISTIC_QUERIES in server/src/bench/gatewayCatalog.ts: ` +
+      'one or two per server family, e.g. "take a screenshot of the current web page", "list Kubernetes pods in a namespace"), find_tools at the default limit.',
+    '',
+    '| find_tools answer, o200k tokens | mean | median | max | first hit with its schema (confident) | tools/list in search mode |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| limit ${f.limit} | **${f.meanTokens}** | ${f.medianTokens} | ${f.maxTokens} | ${f.confidentAnswers} of ${f.queries} | ${r.exposedTokensSearchMode} |`,
+    '',
+    '_`node --import tsx server/src/bench/gatewayCatalog.ts` (part of `npm run bench`)._',
+  ].join('\n');
+}
+
 if (require.main === module) {
   const argv = process.argv.slice(2);
   const i = argv.indexOf('--fixture');
+  const w = argv.indexOf('--write');
   const fixture = i >= 0 ? resolve(argv[i + 1] ?? '') : recordedCatalogFile();
   measureGatewayCatalog(resolve(__dirname, '../../..'), fixture).then(
-    (r) => process.stdout.write(JSON.stringify(r, null, 2) + '\n'),
+    (r) => {
+      const md = formatCatalogMarkdown(r);
+      process.stdout.write(argv.includes('--json') ? `${JSON.stringify(r, null, 2)}\n` : `${md}\n`);
+      if (w >= 0) writeSection(resolve(argv[w + 1] ?? 'bench-results.md'), 'find-tools', md);
+    },
     (err: unknown) => {
       process.stderr.write(`gateway catalog bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
       process.exitCode = 1;

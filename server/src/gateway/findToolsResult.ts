@@ -1,15 +1,24 @@
 /**
  * Turns a search response into what find_tools returns: the same object as structured
- * content and as compact JSON text, with third-party descriptions cut short, the top
- * matches' input schemas inline, and token figures that count the text they sit in.
+ * content and as compact JSON text, with third-party descriptions cut short, inputs inline
+ * where they help (below), token figures that count the text they sit in, and, when nothing
+ * matched, what to try instead.
+ *
+ * Inputs inline (format "schema"): when the ranking is confident in its first hit
+ * (core/rankConfidence.ts), that hit carries its full input schema — the agent will most
+ * likely call it next — and the others none; when it is not, the top hits carry compact
+ * TypeScript-style signatures, enough to choose between them and write the call, and
+ * get_tool_schema gives the full schema. `inlineSchemas` caps how many hits carry either.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { SearchResponse, TokenMetrics } from '../../../protocol/model';
+import type { NoMatchHint, SearchResponse, TokenMetrics } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { savingsPercent } from '../core/tokens';
 import { TRUNCATED_MARK, capLength, stripControls } from '../../../protocol/untrustedText';
 import { selfCountingTokens } from './savings';
 import { schemaSignature } from '../core/schemaSignature';
+import { isConfident } from '../core/rankConfidence';
+import { plural } from '../../../protocol/figureText';
 
 /** How find_tools gives each hit's input: JSON Schema for the top hits, or a signature for all. */
 export type InputFormat = 'schema' | 'signature';
@@ -49,7 +58,26 @@ export interface FindToolsOutput {
   matches: FindToolsMatch[];
   /** Absent in the signature format. */
   token_metrics?: TokenMetrics;
+  /** Only when nothing matched: what to do instead, for the agent. */
+  no_match?: FindToolsNoMatch;
 }
+
+/** The agent's form of core/noMatchHint.ts (the palette shows the same hint its own way). */
+export interface FindToolsNoMatch {
+  hint: string;
+  /** Tools whose name is close to a word of the query. */
+  close_names?: string[];
+  /** Servers whose tools are not searched right now, and why. */
+  not_searched?: string[];
+  /** Each searchable server with the words its tools use: words to search with. */
+  servers?: string[];
+}
+
+/** The first sentence of every no-match answer. */
+export const NO_MATCH_HINT =
+  'No tool matches this request. Rephrase it with the words the servers\' tools use (listed below), narrow it with "server", or call list_servers for what each server offers.';
+/** Servers named in a no-match answer at most (their words cost ~15 tokens each). */
+const NO_MATCH_SERVERS = 30;
 
 export function truncateDescription(text: string, max = MAX_DESCRIPTION_CHARS): string {
   // Control characters, escape sequences and bidi overrides have no business in a description.
@@ -64,6 +92,7 @@ export function renderFindTools(
   baselineTokens: number,
   inputFormat: InputFormat = 'schema',
 ): { result: CallToolResult; returnedTokens: number } {
+  const confident = isConfident(response.hits.map((h) => h.score));
   const matches: FindToolsMatch[] = response.hits.map((hit, i) => {
     if (inputFormat === 'signature') return signatureMatch(hit, findTool(hit.name));
     const m: FindToolsMatch = {
@@ -74,11 +103,15 @@ export function renderFindTools(
       why: truncateDescription(hit.why, 200),
       signals: hit.signals,
     };
-    if (i < inlineSchemas) {
-      const schema = hit.inputSchema ?? findTool(hit.name)?.inputSchema;
-      const size = schema ? JSON.stringify(schema).length : 0;
-      if (schema && size <= MAX_INLINE_SCHEMA_CHARS) m.input_schema = schema;
-      else if (schema) m.input_schema_omitted = `${size} characters; call get_tool_schema("${hit.name}") for it`;
+    if (i >= inlineSchemas) return m;
+    const schema = hit.inputSchema ?? findTool(hit.name)?.inputSchema;
+    if (confident) {
+      if (i > 0 || !schema) return m;
+      const size = JSON.stringify(schema).length;
+      if (size <= MAX_INLINE_SCHEMA_CHARS) m.input_schema = schema;
+      else m.input_schema_omitted = `${size} characters; call get_tool_schema("${hit.name}") for it`;
+    } else {
+      m.input = schemaSignature(schema, { descriptions: SIGNATURE_DESCRIPTION_CHARS });
     }
     return m;
   });
@@ -88,6 +121,7 @@ export function renderFindTools(
       const names = response.starting.map((n) => truncateDescription(n, 64)).join(', ');
       out.servers_starting = `${names}: still starting, so their tools are not in this answer yet; search again in a moment (list_servers shows their state).`;
     }
+    if (response.noMatch) out.no_match = noMatchForAgent(response.noMatch);
     // The signature format is the lean one for writing code: the savings figures stay in the stats.
     if (inputFormat !== 'signature') out.token_metrics = { baseline_tokens: baselineTokens, returned_tokens: returned, savings_percent: savingsPercent(baselineTokens, returned) };
     return out;
@@ -107,4 +141,17 @@ function signatureMatch(hit: SearchResponse['hits'][number], tool: CatalogTool |
   };
   if (tool?.outputSchema !== undefined) m.output = schemaSignature(tool.outputSchema, { maxDepth: 2, maxLength: 200 });
   return m;
+}
+
+/** The no-match hint as the agent reads it; every name and word is third-party text, cut and cleaned. */
+function noMatchForAgent(hint: NoMatchHint): FindToolsNoMatch {
+  const out: FindToolsNoMatch = { hint: NO_MATCH_HINT };
+  if (hint.closeNames.length) out.close_names = hint.closeNames.map((h) => truncateDescription(h.name, 64));
+  if (hint.unavailable.length) {
+    out.not_searched = hint.unavailable.map((s) => `${truncateDescription(s.name, 64)}: ${s.state}${s.error ? ` (${truncateDescription(s.error, 120)})` : ''}`);
+  }
+  if (hint.servers.length) {
+    out.servers = hint.servers.slice(0, NO_MATCH_SERVERS).map((s) => truncateDescription(`${s.name} (${plural(s.tools, 'tool')}): ${s.words.join(', ')}`, 160));
+  }
+  return out;
 }

@@ -74,7 +74,7 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
         (o.domains ? `This workspace's servers and what their tools cover: ${o.domains}. ` : '') +
         'Describe the task in plain words (e.g. "add two numbers", "open a pull request"); add exact keywords or a server ' +
         'name to narrow it. Returns the best matching tools, best first, with name, server, description and why it ' +
-        'matched; the top ones with their input schema. Then call one with call_tool, or chain several with run_code.',
+        'matched; a clear best match with its input schema, close ones with their input types. Then call one with call_tool, or chain several with run_code.',
       inputSchema: {
         type: 'object',
         properties: {

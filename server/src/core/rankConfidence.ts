@@ -1,0 +1,27 @@
+/**
+ * Whether a ranking is confident in its first hit (pure). Confident means the first hit
+ * stands clearly apart from the second: its score is at least CONFIDENT_MARGIN (relative)
+ * above the runner-up's, or it is the only hit. The margin is relative so it holds for any
+ * score scale (BM25F sums, usage-boosted scores), and it is a property of the ranking alone —
+ * never of particular tools or queries.
+ *
+ * find_tools uses it to decide what to inline: a confident top hit comes with its full input
+ * schema (the agent will most likely call it next), close top hits come with compact
+ * signatures instead (the agent must still choose). Fused rankings (hybrid mode's reciprocal
+ * ranks) have compressed margins, so they are rarely confident: they get the signatures.
+ */
+
+/** The first hit must score this much above the second (share of its own score): 0.2 = 25 % above. */
+export const CONFIDENT_MARGIN = 0.2;
+
+/** (s1 − s2) / s1 for the first two scores; 1 for a single hit; 0 for none or a non-positive top score. */
+export function scoreMargin(scores: readonly number[]): number {
+  const [first, second] = scores;
+  if (first === undefined || !(first > 0) || !Number.isFinite(first)) return 0;
+  if (second === undefined) return 1;
+  return Math.max(0, (first - Math.max(0, second)) / first);
+}
+
+export function isConfident(scores: readonly number[], margin = CONFIDENT_MARGIN): boolean {
+  return scores.length > 0 && scoreMargin(scores) >= margin;
+}
