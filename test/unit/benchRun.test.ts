@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogToolsOf, type BenchDataset } from '../../server/src/bench/dataset';
-import { formatMarkdown, formatTable } from '../../server/src/bench/report';
-import { runBench } from '../../server/src/bench/runBench';
+import { isHeldOut } from '../../server/src/bench/ablation';
+import { REFERENCE_SEARCHER, belowReference, formatMarkdown, formatTable } from '../../server/src/bench/report';
+import { runBench, type PerQueryRow } from '../../server/src/bench/runBench';
 import { keywordFactory, referenceFactories } from '../../server/src/bench/searchers';
 import { embeddingText } from '../../server/src/core/search/documentText';
 import { toolListTokens } from '../../server/src/core/tokens';
@@ -22,7 +23,7 @@ const dataset: BenchDataset = {
 };
 
 test('runBench measures every searcher on the same data, in the documented JSON shape', async () => {
-  const report = await runBench(dataset, [keywordFactory, ...referenceFactories], 7);
+  const report = await runBench(dataset, [keywordFactory, ...referenceFactories], { scale: 7 });
   assert.equal(report.dataset, 'tiny');
   assert.equal(report.tools, 3);
   assert.equal(report.queries, 3);
@@ -46,4 +47,44 @@ test('embeddingText: split name, description, server and parameter names', () =>
     'read file: Read a file\nserver: files (Local files)\nparameters: path',
   );
   assert.equal(embeddingText(dataset.tools[0]), 'get forecast: Weather forecast for a city\nserver: weather');
+});
+
+test('runBench: figures per request kind and per half of the split, and every request\'s top 10 when asked', async () => {
+  const kinded: BenchDataset = { ...dataset, queries: dataset.queries.map((q, i) => ({ ...q, kind: i === 0 ? 'direct' : 'paraphrase' })) };
+  let rows: PerQueryRow[] = [];
+  const report = await runBench(kinded, [keywordFactory, ...referenceFactories], { perQuery: (r) => (rows = r) });
+  const lens = report.results[0]!;
+  assert.deepEqual(Object.keys(lens.by_kind ?? {}), ['direct', 'paraphrase']);
+  assert.equal(lens.by_kind!.direct!.queries, 1);
+  assert.equal(lens.by_kind!.direct!['recall@1'], 1);
+  assert.equal(lens.by_kind!.paraphrase!.queries, 2);
+  assert.equal(lens.split.dev.queries + lens.split['held-out'].queries, 3);
+  assert.deepEqual(rows.map((r) => [r.id, r.kind, r.half === (isHeldOut(kinded.queries.find((q) => q.id === r.id)!) ? 'held-out' : 'dev')]), [['q1', 'direct', true], ['q2', 'paraphrase', true], ['q3', 'paraphrase', true]]);
+  for (const r of rows) assert.deepEqual(Object.keys(r.top10), ['mcp-lens', 'bm25-reference', 'tfidf-reference']);
+  assert.equal(rows[0]!.first_gold_rank['mcp-lens'], 1);
+  assert.equal(rows[2]!.first_gold_rank['mcp-lens'], null, 'no gold in the top 10');
+  // Without kinds there is no per-kind part; the table then shows only the halves.
+  const plain = await runBench(dataset, [keywordFactory, ...referenceFactories]);
+  assert.equal(plain.results[0]!.by_kind, undefined);
+  assert.match(formatTable(plain), /tiny per half of the keyword config's split/);
+  assert.doesNotMatch(formatTable(plain), /per request kind/);
+  assert.match(formatTable(report), /tiny per request kind:\nkind\s+n\s+searcher\s+R@1\s+R@5\s+R@10\s+MRR@10\s+C@10/);
+});
+
+test('belowReference: a warning exactly when MCP Lens is below bm25-reference at recall@1 or MRR@10', async () => {
+  const base = await runBench(dataset, [keywordFactory, ...referenceFactories]);
+  const withFigures = (lens: [number, number], bm25: [number, number]) => ({
+    ...base,
+    results: base.results.map((r) => {
+      const [r1, mrr] = r.searcher === 'mcp-lens' ? lens : r.searcher === REFERENCE_SEARCHER ? bm25 : [0, 0];
+      return { ...r, 'recall@1': r1, 'mrr@10': mrr };
+    }),
+  });
+  assert.deepEqual(belowReference(withFigures([0.5, 0.7], [0.5, 0.7])), [], 'equal is not below');
+  assert.deepEqual(belowReference(withFigures([0.6, 0.8], [0.5, 0.7])), []);
+  assert.deepEqual(belowReference(withFigures([0.495, 0.7], [0.545, 0.6])), ['warning: tiny: MCP Lens (keyword) is below bm25-reference at recall@1 (0.495 < 0.545)']);
+  assert.deepEqual(belowReference(withFigures([0.5, 0.657], [0.4, 0.689])), ['warning: tiny: MCP Lens (keyword) is below bm25-reference at mrr@10 (0.657 < 0.689)']);
+  assert.equal(belowReference(withFigures([0.1, 0.1], [0.2, 0.2])).length, 1, 'one line per set');
+  assert.match(formatMarkdown([withFigures([0.1, 0.1], [0.2, 0.2])], 'x'), /\*\*warning: tiny: MCP Lens \(keyword\) is below bm25-reference at recall@1 \(0\.100 < 0\.200\) and mrr@10 \(0\.100 < 0\.200\)\*\*/);
+  assert.deepEqual(belowReference({ ...base, results: base.results.filter((r) => r.searcher !== REFERENCE_SEARCHER) }), [], 'no reference, no judgement');
 });

@@ -13,6 +13,8 @@ export interface BenchQuery {
   gold: string[];
   /** goldKey → keys that count as finding it. */
   goldAlternatives?: Record<string, string[]>;
+  /** The request's kind where the set labels it (mcp-servers: direct, paraphrase, sibling, cross-server, multi). */
+  kind?: string;
 }
 
 export interface BenchDataset {
@@ -33,6 +35,7 @@ interface RawQuery {
   query: string;
   gold: string[];
   gold_alternatives?: Record<string, string[]>;
+  kind?: string;
 }
 
 /** A client-safe unique name: the key with anything outside [A-Za-z0-9_-] replaced, numbered on collision. */
@@ -72,6 +75,7 @@ export function loadDataset(dir: string): BenchDataset {
       query: q.query,
       gold: q.gold,
       ...(q.gold_alternatives ? { goldAlternatives: q.gold_alternatives } : {}),
+      ...(typeof q.kind === 'string' && q.kind ? { kind: q.kind } : {}),
     })),
   };
 }

@@ -1,5 +1,6 @@
 /** Rendering bench reports: an aligned table for people, Markdown for bench-results.md. */
-import type { BenchReport, SearcherResult } from './runBench';
+import type { RetrievalMetrics } from './metrics';
+import type { BenchReport, SearcherResult, SubsetMetrics } from './runBench';
 
 interface HitRates {
   'hit@3': number;
@@ -23,6 +24,61 @@ const COLUMNS: { title: string; value: (r: SearcherResult) => string }[] = [
   { title: 'top5 tok', value: (r) => String(r.tokens.top5_avg) },
 ];
 
+/** The searcher MCP Lens must never fall below (issue #12): a plain BM25 run in the same process on the same data. */
+export const REFERENCE_SEARCHER = 'bm25-reference';
+/** What "below the reference" is judged on. */
+const GUARDED: (keyof RetrievalMetrics)[] = ['recall@1', 'mrr@10'];
+
+/**
+ * One warning line when MCP Lens scores below the reference at recall@1 or MRR@10 on this set
+ * (compared as reported, to 3 decimals); none when it does not, or when either did not run.
+ */
+export function belowReference(report: BenchReport): string[] {
+  const reference = report.results.find((r) => r.searcher === REFERENCE_SEARCHER);
+  const lens = report.results.find((r) => r.searcher === 'mcp-lens');
+  if (!reference || !lens) return [];
+  const worse = GUARDED.filter((m) => lens[m] < reference[m]).map((m) => `${m} (${lens[m].toFixed(3)} < ${reference[m].toFixed(3)})`);
+  return worse.length ? [`warning: ${report.dataset}: MCP Lens (${lens.mode}) is below ${REFERENCE_SEARCHER} at ${worse.join(' and ')}`] : [];
+}
+
+const METRIC_COLUMNS: { title: string; key: keyof RetrievalMetrics }[] = [
+  { title: 'R@1', key: 'recall@1' },
+  { title: 'R@5', key: 'recall@5' },
+  { title: 'R@10', key: 'recall@10' },
+  { title: 'MRR@10', key: 'mrr@10' },
+  { title: 'C@10', key: 'complete@10' },
+];
+
+/** Rows of a per-subset table (per kind, per half): subset, queries, searcher, then the metrics. */
+function subsetRows(report: BenchReport, pick: (r: SearcherResult) => Record<string, SubsetMetrics> | undefined): string[][] {
+  const names = [...new Set(report.results.flatMap((r) => Object.keys(pick(r) ?? {})))];
+  const rows: string[][] = [];
+  for (const name of names) {
+    for (const r of report.results) {
+      const m = pick(r)?.[name];
+      if (m) rows.push([name, String(m.queries), r.searcher, ...METRIC_COLUMNS.map((c) => m[c.key].toFixed(3))]);
+    }
+  }
+  return rows;
+}
+
+const SUBSET_TABLES: { title: (r: BenchReport) => string; column: string; pick: (r: SearcherResult) => Record<string, SubsetMetrics> | undefined }[] = [
+  { title: (r) => `${r.dataset} per request kind`, column: 'kind', pick: (r) => r.by_kind },
+  {
+    title: (r) => `${r.dataset} per half of the keyword config's split (dev: the half parameters are tuned on; held-out: only measured)`,
+    column: 'half',
+    pick: (r) => r.split,
+  },
+];
+
+function alignedTable(header: string[], rows: string[][], leftColumns: Set<number>): string[] {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i].length)));
+  const lines = all.map((row) => row.map((cell, i) => (leftColumns.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  return lines;
+}
+
 function summary(report: BenchReport): string[] {
   const catalog = report.results[0]?.tokens.catalog ?? 0;
   const lines = [
@@ -45,11 +101,14 @@ function summary(report: BenchReport): string[] {
 }
 
 export function formatTable(report: BenchReport): string {
-  const rows = [COLUMNS.map((c) => c.title), ...report.results.map((r) => COLUMNS.map((c) => c.value(r)))];
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const lines = rows.map((row) => row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
-  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
-  return [...summary(report), '', ...lines].join('\n');
+  const lines = alignedTable(COLUMNS.map((c) => c.title), report.results.map((r) => COLUMNS.map((c) => c.value(r))), new Set([0, 1]));
+  const out = [...summary(report), '', ...lines];
+  for (const t of SUBSET_TABLES) {
+    const rows = subsetRows(report, t.pick);
+    if (rows.length === 0) continue;
+    out.push('', `${t.title(report)}:`, ...alignedTable([t.column, 'n', 'searcher', ...METRIC_COLUMNS.map((c) => c.title)], rows, new Set([0, 2])));
+  }
+  return out.join('\n');
 }
 
 export function formatMarkdown(reports: readonly BenchReport[], command: string): string {
@@ -59,6 +118,14 @@ export function formatMarkdown(reports: readonly BenchReport[], command: string)
     out.push(`| ${COLUMNS.map((c) => c.title).join(' | ')} |`, `|${COLUMNS.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
     for (const r of report.results) out.push(`| ${COLUMNS.map((c) => c.value(r)).join(' | ')} |`);
     out.push('');
+    for (const t of SUBSET_TABLES) {
+      const rows = subsetRows(report, t.pick);
+      if (rows.length === 0) continue;
+      out.push(`${t.title(report)}:`, '', `| ${t.column} | n | searcher | ${METRIC_COLUMNS.map((c) => c.title).join(' | ')} |`, `|---|---:|---|${METRIC_COLUMNS.map(() => '---:').join('|')}|`);
+      for (const row of rows) out.push(`| ${row.join(' | ')} |`);
+      out.push('');
+    }
+    for (const w of belowReference(report)) out.push(`**${w}**`, '');
   }
   out.push(
     'R@k: share of gold tools in the top k; MRR@10: 1/rank of the first gold tool; C@10: queries with every gold tool in the top 10; ' +

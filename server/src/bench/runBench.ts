@@ -5,9 +5,13 @@
  */
 import { toolListTokens, toolTokens } from '../core/tokens';
 import type { CatalogTool } from '../core/catalog';
-import { scaleTools, type BenchDataset } from './dataset';
+import { isHeldOut } from './ablation';
+import { scaleTools, type BenchDataset, type BenchQuery } from './dataset';
 import { meanMetrics, percentile, queryMetrics, type RetrievalMetrics } from './metrics';
 import type { SearcherFactory } from './searchers';
+
+/** Metrics over a subset of a set's queries, with how many there were. */
+export type SubsetMetrics = RetrievalMetrics & { queries: number };
 
 export interface SearcherResult extends RetrievalMetrics {
   searcher: string;
@@ -16,6 +20,35 @@ export interface SearcherResult extends RetrievalMetrics {
   latency_ms: { p50: number; p99: number };
   /** catalog: the whole tools/list as JSON; top5_avg: the top 5 results' definitions, summed, averaged over queries. */
   tokens: { catalog: number; top5_avg: number };
+  /** Per request kind, where the set labels kinds (mcp-servers). */
+  by_kind?: Record<string, SubsetMetrics>;
+  /**
+   * The keyword config's split (ablation.ts isHeldOut: by a hash of the query id): "dev" is the
+   * half parameters are tuned on, "held-out" the half only measured.
+   */
+  split: { dev: SubsetMetrics; 'held-out': SubsetMetrics };
+}
+
+/** One request's top 10 from every searcher, for failure analysis (`mcp-lens bench --per-query FILE`). */
+export interface PerQueryRow {
+  dataset: string;
+  id: string;
+  query: string;
+  kind?: string;
+  half: 'dev' | 'held-out';
+  gold: string[];
+  gold_alternatives?: Record<string, string[]>;
+  /** searcher → its ranked keys, best first (up to 10). */
+  top10: Record<string, string[]>;
+  /** searcher → 1-based rank of the first gold tool (or alternative) in its top 10; null when none is there. */
+  first_gold_rank: Record<string, number | null>;
+}
+
+export interface RunBenchOptions {
+  /** Also time MCP Lens on the catalog replicated to this many tools. */
+  scale?: number;
+  /** Receives every request's row once all searchers ran (the top 10 lists are kept only when given). */
+  perQuery?: (rows: PerQueryRow[]) => void;
 }
 
 export interface ScaleResult {
@@ -40,7 +73,9 @@ export interface BenchReport {
 /** Queries timed at scale: enough for a stable p99 without minutes of runtime. */
 const SCALE_QUERY_CAP = 2000;
 
-export async function runBench(dataset: BenchDataset, factories: readonly SearcherFactory[], scale?: number): Promise<BenchReport> {
+export async function runBench(dataset: BenchDataset, factories: readonly SearcherFactory[], options: RunBenchOptions = {}): Promise<BenchReport> {
+  const { scale, perQuery } = options;
+  const rows: PerQueryRow[] | undefined = perQuery ? dataset.queries.map((q) => perQueryRow(dataset.name, q)) : undefined;
   const catalog = toolListTokens(dataset.tools.map(definition));
   const perTool = new Map(dataset.tools.map((t) => [t.key, toolTokens(definition(t))]));
   const results: SearcherResult[] = [];
@@ -52,11 +87,17 @@ export async function runBench(dataset: BenchDataset, factories: readonly Search
     const per: RetrievalMetrics[] = [];
     const latencies: number[] = [];
     let top5 = 0;
-    for (const q of dataset.queries) {
+    for (const [i, q] of dataset.queries.entries()) {
       const { keys, ms } = await searcher.run(q.query, 10);
       latencies.push(ms);
-      per.push(queryMetrics(q, keys));
+      const metrics = queryMetrics(q, keys);
+      per.push(metrics);
       for (const k of keys.slice(0, 5)) top5 += perTool.get(k) ?? 0;
+      const row = rows?.[i];
+      if (row) {
+        row.top10[factory.searcher] = keys.slice(0, 10);
+        row.first_gold_rank[factory.searcher] = metrics['mrr@10'] > 0 ? Math.round(1 / metrics['mrr@10']) : null;
+      }
     }
     await searcher.close?.();
     results.push({
@@ -66,8 +107,14 @@ export async function runBench(dataset: BenchDataset, factories: readonly Search
       ...round(meanMetrics(per)),
       latency_ms: { p50: ms3(percentile(latencies, 0.5)), p99: ms3(percentile(latencies, 0.99)) },
       tokens: { catalog, top5_avg: Math.round(top5 / (dataset.queries.length || 1)) },
+      ...byKind(dataset.queries, per),
+      split: {
+        dev: subset(dataset.queries, per, (q) => !isHeldOut(q)),
+        'held-out': subset(dataset.queries, per, isHeldOut),
+      },
     });
   }
+  if (rows && perQuery) perQuery(rows);
   const report: BenchReport = {
     dataset: dataset.name,
     tools: dataset.tools.length,
@@ -77,6 +124,33 @@ export async function runBench(dataset: BenchDataset, factories: readonly Search
   };
   if (scale !== undefined && factories.length > 0) report.scale = await runAtScale(dataset, factories[0], scale);
   return report;
+}
+
+function perQueryRow(dataset: string, q: BenchQuery): PerQueryRow {
+  return {
+    dataset,
+    id: q.id,
+    query: q.query,
+    ...(q.kind !== undefined ? { kind: q.kind } : {}),
+    half: isHeldOut(q) ? 'held-out' : 'dev',
+    gold: q.gold,
+    ...(q.goldAlternatives ? { gold_alternatives: q.goldAlternatives } : {}),
+    top10: {},
+    first_gold_rank: {},
+  };
+}
+
+/** Mean metrics of the queries `keep` selects; `per` is aligned with `queries`. */
+function subset(queries: readonly BenchQuery[], per: readonly RetrievalMetrics[], keep: (q: BenchQuery) => boolean): SubsetMetrics {
+  const chosen = per.filter((_, i) => keep(queries[i]));
+  return { ...round(meanMetrics(chosen)), queries: chosen.length };
+}
+
+/** `{ by_kind }` when any query has a kind (kinds in order of first appearance), else nothing. */
+function byKind(queries: readonly BenchQuery[], per: readonly RetrievalMetrics[]): { by_kind?: Record<string, SubsetMetrics> } {
+  const kinds = [...new Set(queries.flatMap((q) => (q.kind === undefined ? [] : [q.kind])))];
+  if (kinds.length === 0) return {};
+  return { by_kind: Object.fromEntries(kinds.map((k) => [k, subset(queries, per, (q) => q.kind === k)])) };
 }
 
 /** Latency and memory of one searcher on the catalog replicated to `size` tools. */

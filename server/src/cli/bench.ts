@@ -3,29 +3,39 @@
  * with the peers' reference searchers (bm25-reference, tfidf-reference) measured in the same
  * run on the same data.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { allDatasetDirs, repoRoot } from '../bench/benchFiles';
 import { loadDataset } from '../bench/dataset';
 import { BENCH_MODES, modeFactory, type BenchMode } from '../bench/modes';
-import { formatMarkdown, formatTable } from '../bench/report';
+import { belowReference, formatMarkdown, formatTable, REFERENCE_SEARCHER } from '../bench/report';
 import { runPredictionBench } from '../bench/predict';
-import { runBench, type BenchReport } from '../bench/runBench';
+import { runBench, type BenchReport, type PerQueryRow } from '../bench/runBench';
 import { referenceFactories } from '../bench/searchers';
 import { BENCH_SUMMARY, BENCH_USAGE } from './benchEntry';
 import type { CliCommand } from './command';
 
-const HELP = `mcp-lens bench --dataset DIR [--mode keyword|vector|hybrid] [--json] [--ollama-host URL] [--scale N] [--predict]
-mcp-lens bench --all [--out FILE.md] [--mode ...] [--scale N]
+const HELP = `mcp-lens bench --dataset DIR [--mode keyword|vector|hybrid] [--json] [--ollama-host URL] [--scale N] [--predict] [--per-query FILE]
+mcp-lens bench --all [--out FILE.md] [--mode ...] [--scale N] [--per-query FILE]
 
-  --dataset DIR   a folder with tools.json and queries.json (e.g. bench/datasets/toolbench)
-  --all           every dataset under the bench folder (env MCP_LENS_BENCH_DIR, else bench/datasets
-                  in the repo); writes a Markdown table (default bench-results.md at the repo root)
-  --mode          MCP Lens search mode (default keyword); vector and hybrid need Ollama
-  --scale N       also time MCP Lens on the catalog replicated to N tools
-  --json          print one JSON document
-  --predict       add the usage-prediction benchmark (server/src/bench/predict.ts)`;
+  --dataset DIR     a folder with tools.json and queries.json (e.g. bench/datasets/toolbench)
+  --all             every dataset under the bench folder (env MCP_LENS_BENCH_DIR, else bench/datasets
+                    in the repo); writes a Markdown table (default bench-results.md at the repo root)
+  --mode            MCP Lens search mode (default keyword); vector and hybrid need Ollama
+  --ollama-host URL the Ollama to embed with (default http://127.0.0.1:11434)
+  --scale N         also time MCP Lens on the catalog replicated to N tools
+  --json            print one JSON document
+  --predict         add the usage-prediction benchmark (server/src/bench/predict.ts)
+  --per-query FILE  write every request's top 10 from every searcher, one JSON object a line:
+                    {"dataset", "id", "query", "kind"?, "half": "dev"|"held-out", "gold": [key],
+                     "gold_alternatives"?, "top10": {searcher: [key, ...]},
+                     "first_gold_rank": {searcher: rank 1-10 | null}}
+
+Every searcher gets recall@1/@5/@10, MRR@10 and complete@10 on the whole set, per request kind
+where the set labels kinds, and per half of the keyword config's dev/held-out split. A line
+"warning: SET: MCP Lens ... is below ${REFERENCE_SEARCHER} at ..." goes to stderr for every set
+where MCP Lens scores below plain BM25 at recall@1 or MRR@10.`;
 
 export const bench: CliCommand = {
   usage: BENCH_USAGE,
@@ -44,6 +54,7 @@ export const bench: CliCommand = {
           all: { type: 'boolean', default: false },
           out: { type: 'string' },
           predict: { type: 'boolean', default: false },
+          'per-query': { type: 'string' },
           help: { type: 'boolean', short: 'h', default: false },
         },
         strict: true,
@@ -69,14 +80,31 @@ export const bench: CliCommand = {
       process.stderr.write(`mcp-lens bench: ${factory.error}\n`);
       return 1;
     }
-    const reports: BenchReport[] = [];
-    for (const dir of dirs) {
-      process.stderr.write(`bench: ${dir} (${mode})…\n`);
-      const report = await runBench(loadDataset(dir), [factory, ...referenceFactories], scale);
-      if (args.predict) report.prediction = await prediction(dir);
-      reports.push(report);
-      if (!args.json) process.stdout.write(`${formatTable(report)}\n\n`);
+    let perQuery: number | undefined;
+    if (args['per-query'] !== undefined) {
+      try {
+        perQuery = openSync(resolve(args['per-query']), 'w');
+      } catch (err) {
+        process.stderr.write(`mcp-lens bench: --per-query ${args['per-query']}: ${(err as Error).message}\n`);
+        return 1;
+      }
     }
+    const writeRows = perQuery === undefined ? undefined : (rows: PerQueryRow[]) => writeSync(perQuery, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const reports: BenchReport[] = [];
+    try {
+      for (const dir of dirs) {
+        process.stderr.write(`bench: ${dir} (${mode})…\n`);
+        const report = await runBench(loadDataset(dir), [factory, ...referenceFactories], { ...(scale !== undefined ? { scale } : {}), ...(writeRows ? { perQuery: writeRows } : {}) });
+        if (args.predict) report.prediction = await prediction(dir);
+        reports.push(report);
+        if (!args.json) process.stdout.write(`${formatTable(report)}\n\n`);
+      }
+    } finally {
+      if (perQuery !== undefined) closeSync(perQuery);
+    }
+    // After every table, so the warnings are the last thing a person reads.
+    for (const line of reports.flatMap(belowReference)) process.stderr.write(`${line}\n`);
+    if (perQuery !== undefined) process.stderr.write(`bench: wrote ${resolve(args['per-query']!)}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
     if (args.all) {
       const out = resolve(args.out ?? join(repoRoot(), 'bench-results.md'));
