@@ -11,7 +11,8 @@ import type { IndexStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import type { Logger } from '../core/logger';
 import { ChangeEmitter } from '../core/changeEmitter';
-import { fuseRankings, DEFAULT_RRF_K } from '../core/search/fusion';
+import { DEFAULT_RRF_K } from '../core/search/fusion';
+import { fuseKeywordFirst } from '../core/hybridFusion';
 import { KeywordIndex } from '../core/search/keywordIndex';
 import type { RankedList, RankedTool, SearchOptions, ToolIndex } from '../core/search/types';
 import type { Embedder } from '../adapters/embed/embedder';
@@ -25,9 +26,10 @@ import { VectorMatrix } from './vectorMatrix';
 import { errorMessage } from '../core/errorMessage';
 
 /**
- * Weighted reciprocal-rank fusion of the keyword and meaning lists. Equal weights are a
- * default, not a finding: no real embedding model could be measured where this was built, so
- * the weights stay configurable until `mcp-lens bench` runs against a real Ollama.
+ * Weighted reciprocal-rank fusion of the keyword and meaning lists below first place (first
+ * place: core/hybridFusion.ts). Equal weights are a default, not a finding: no real embedding
+ * model could be measured where this was built, so the weights stay configurable until
+ * `mcp-lens bench` runs against a real Ollama.
  */
 export interface FusionWeights {
   keyword: number;
@@ -137,15 +139,8 @@ export class HybridToolIndex implements ToolIndex {
       const keywordMode = mode.kind === 'keyword' ? mode : { kind: 'keyword' as const, label: 'keyword only: index closing' };
       return { hits: keywordHits.slice(0, options.limit), mode: keywordMode };
     }
-    const hits = fuseRankings(
-      [
-        { signal: 'keyword', weight: this.fusion.keyword, hits: keywordHits },
-        { signal: 'meaning', weight: this.fusion.meaning, hits: vectorHits },
-      ],
-      options.limit,
-      this.fusion.k,
-    );
-    return { hits, mode };
+    // Keyword's first hit keeps first place unless both rankings point elsewhere (core/hybridFusion.ts).
+    return { hits: fuseKeywordFirst(keywordHits, vectorHits, options.limit, this.fusion), mode };
   }
 
   status(): IndexStatus {

@@ -1,0 +1,46 @@
+// Hybrid fusion's first place: keyword search's first hit keeps it unless both rankings point
+// to another tool; below it, reciprocal-rank fusion.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CHALLENGER_KEYWORD_RANK, INCUMBENT_MEANING_RANK, firstPlace, fuseKeywordFirst } from '../../server/src/core/hybridFusion';
+import type { RankedTool } from '../../server/src/core/search/types';
+
+const W = { keyword: 1, meaning: 1, k: 60 };
+const list = (keys: string[], signal: 'keyword' | 'meaning'): RankedTool[] => keys.map((key, i) => ({ key, score: 10 - i, signals: [signal], why: signal }));
+const filler = (n: number) => Array.from({ length: n }, (_, i) => `f${i}`);
+
+test('meaning alone never takes first place from keyword search', () => {
+  // Plain RRF would rank b first: 1/63 + 1/61 (b) beats 1/61 + 1/71 (a, keyword's first, meaning's 11th).
+  const keyword = list(['a', 'x', 'b'], 'keyword');
+  const meaning = list(['b', ...filler(9), 'a'], 'meaning');
+  const hits = fuseKeywordFirst(keyword, meaning, 5, W);
+  assert.equal(hits[0]!.key, 'a');
+  assert.deepEqual(hits[0]!.signals, ['keyword', 'meaning']);
+  // Scores stay non-increasing, and first place is a tie, not a clear winner.
+  for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.score >= hits[i]!.score);
+  assert.equal(hits[0]!.score, hits[1]!.score);
+});
+
+test('both rankings pointing elsewhere move first place: meaning\'s first, keyword\'s second, keyword\'s first far down meaning', () => {
+  assert.equal(CHALLENGER_KEYWORD_RANK, 2);
+  assert.equal(INCUMBENT_MEANING_RANK, 10);
+  const keyword = list(['a', 'b', 'c'], 'keyword');
+  assert.equal(firstPlace(keyword, list(['b', ...filler(10), 'a'], 'meaning')), 'b');
+  assert.equal(firstPlace(keyword, list(['b', ...filler(20)], 'meaning')), 'b', 'a absent from meaning');
+  assert.equal(fuseKeywordFirst(keyword, list(['b', ...filler(20)], 'meaning'), 3, W)[0]!.key, 'b');
+  // Not when keyword search ranks the challenger third, nor when meaning still has a in its top 10.
+  assert.equal(firstPlace(keyword, list(['c', ...filler(20)], 'meaning')), 'a');
+  assert.equal(firstPlace(keyword, list(['b', ...filler(8), 'a'], 'meaning')), 'a');
+  assert.equal(fuseKeywordFirst(keyword, list(['c', ...filler(20)], 'meaning'), 3, W)[0]!.key, 'a');
+});
+
+test('no keyword hit: meaning answers alone; vector-only weights are plain meaning ranking; limit holds', () => {
+  const meaning = list(['m1', 'm2', 'm3'], 'meaning');
+  assert.deepEqual(fuseKeywordFirst([], meaning, 2, W).map((h) => h.key), ['m1', 'm2']);
+  assert.equal(firstPlace([], meaning), undefined);
+  const keyword = list(['a', 'b'], 'keyword');
+  assert.deepEqual(fuseKeywordFirst(keyword, meaning, 3, { ...W, keyword: 0 }).map((h) => h.key), ['m1', 'm2', 'm3']);
+  assert.equal(fuseKeywordFirst(keyword, meaning, 0, W).length, 0);
+  // Agreeing rankings: plain RRF, same first place.
+  assert.deepEqual(fuseKeywordFirst(keyword, list(['a', 'b'], 'meaning'), 5, W).map((h) => h.key), ['a', 'b']);
+});
