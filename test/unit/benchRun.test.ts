@@ -88,3 +88,16 @@ test('belowReference: a warning exactly when MCP Lens is below bm25-reference at
   assert.match(formatMarkdown([withFigures([0.1, 0.1], [0.2, 0.2])], 'x'), /\*\*warning: tiny: MCP Lens \(keyword\) is below bm25-reference at recall@1 \(0\.100 < 0\.200\) and mrr@10 \(0\.100 < 0\.200\)\*\*/);
   assert.deepEqual(belowReference({ ...base, results: base.results.filter((r) => r.searcher !== REFERENCE_SEARCHER) }), [], 'no reference, no judgement');
 });
+
+test('runBench: how well the confidence rule separates right first hits from wrong ones', async () => {
+  const only = (ids: string[]) => ({ ...dataset, queries: dataset.queries.filter((q) => ids.includes(q.id)) });
+  // One matching tool: a single hit is confident, and right.
+  const sure = (await runBench(only(['q1']), [keywordFactory])).results[0]!;
+  assert.deepEqual(sure.confidence, { confident_share: 1, first_right_when_confident: 1, first_right_otherwise: 0 });
+  // Nothing matches: no hit, not confident, not right.
+  const lost = (await runBench(only(['q3']), [keywordFactory])).results[0]!;
+  assert.deepEqual(lost.confidence, { confident_share: 0, first_right_when_confident: 0, first_right_otherwise: 0 });
+  const both = await runBench(only(['q1', 'q3']), [keywordFactory]);
+  assert.equal(both.results[0]!.confidence?.confident_share, 0.5);
+  assert.match(formatTable(both), /first-hit confidence .*confident on 50\.0% of requests; first hit right 1\.000 when confident, 0\.000 otherwise/);
+});

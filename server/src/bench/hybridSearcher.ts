@@ -65,7 +65,7 @@ export function hybridFactory(mode: 'vector' | 'hybrid', embedder: Embedder): Se
           embedMs = 0;
           const start = performance.now();
           const list = await index.search(query, { limit });
-          return { keys: list.hits.map((h) => h.key), ms: Math.max(0, performance.now() - start - embedMs) };
+          return { keys: list.hits.map((h) => h.key), ms: Math.max(0, performance.now() - start - embedMs), scores: list.hits.map((h) => h.score) };
         },
         async close() {
           await index.close();

@@ -92,6 +92,14 @@ function summary(report: BenchReport): string[] {
         `p50 ${s.latency_ms.p50.toFixed(3)} ms, p99 ${s.latency_ms.p99.toFixed(3)} ms, peak RSS ${s.peak_rss_mb} MB`,
     );
   }
+  const lens = report.results.find((r) => r.searcher === 'mcp-lens');
+  if (lens?.confidence) {
+    const c = lens.confidence;
+    lines.push(
+      `first-hit confidence (find_tools inlines the first hit's schema when confident: core/rankConfidence.ts): confident on ${(c.confident_share * 100).toFixed(1)}% of requests; ` +
+        `first hit right ${c.first_right_when_confident.toFixed(3)} when confident, ${c.first_right_otherwise.toFixed(3)} otherwise`,
+    );
+  }
   const p = report.prediction as PredictionFigures | undefined;
   if (p && typeof p['hit@5'] === 'number') {
     const at = (f: HitRates) => `@3 ${f['hit@3'].toFixed(3)}, @5 ${f['hit@5'].toFixed(3)}, @10 ${f['hit@10'].toFixed(3)}`;

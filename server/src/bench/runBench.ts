@@ -5,6 +5,7 @@
  */
 import { toolListTokens, toolTokens } from '../core/tokens';
 import type { CatalogTool } from '../core/catalog';
+import { isConfident } from '../core/rankConfidence';
 import { isHeldOut } from './ablation';
 import { scaleTools, type BenchDataset, type BenchQuery } from './dataset';
 import { meanMetrics, percentile, queryMetrics, type RetrievalMetrics } from './metrics';
@@ -27,7 +28,14 @@ export interface SearcherResult extends RetrievalMetrics {
    * half parameters are tuned on, "held-out" the half only measured.
    */
   split: { dev: SubsetMetrics; 'held-out': SubsetMetrics };
+  /**
+   * How well find_tools's confidence rule (core/rankConfidence.ts, on this searcher's scores)
+   * tells right first hits from wrong ones: the share of requests it is confident on, and how
+   * often the first hit is a gold tool (or alternative) then and otherwise.
+   */
+  confidence?: { confident_share: number; first_right_when_confident: number; first_right_otherwise: number };
 }
+
 
 /** One request's top 10 from every searcher, for failure analysis (`mcp-lens bench --per-query FILE`). */
 export interface PerQueryRow {
@@ -87,12 +95,24 @@ export async function runBench(dataset: BenchDataset, factories: readonly Search
     const per: RetrievalMetrics[] = [];
     const latencies: number[] = [];
     let top5 = 0;
+    const judged = { confident: 0, confidentRight: 0, other: 0, otherRight: 0, scored: 0 };
     for (const [i, q] of dataset.queries.entries()) {
-      const { keys, ms } = await searcher.run(q.query, 10);
+      const { keys, ms, scores } = await searcher.run(q.query, 10);
       latencies.push(ms);
       const metrics = queryMetrics(q, keys);
       per.push(metrics);
       for (const k of keys.slice(0, 5)) top5 += perTool.get(k) ?? 0;
+      if (scores) {
+        const right = metrics['mrr@10'] === 1 ? 1 : 0;
+        judged.scored++;
+        if (isConfident(scores)) {
+          judged.confident++;
+          judged.confidentRight += right;
+        } else {
+          judged.other++;
+          judged.otherRight += right;
+        }
+      }
       const row = rows?.[i];
       if (row) {
         row.top10[factory.searcher] = keys.slice(0, 10);
@@ -108,6 +128,15 @@ export async function runBench(dataset: BenchDataset, factories: readonly Search
       latency_ms: { p50: ms3(percentile(latencies, 0.5)), p99: ms3(percentile(latencies, 0.99)) },
       tokens: { catalog, top5_avg: Math.round(top5 / (dataset.queries.length || 1)) },
       ...byKind(dataset.queries, per),
+      ...(judged.scored > 0
+        ? {
+            confidence: {
+              confident_share: r3(judged.confident / judged.scored),
+              first_right_when_confident: r3(judged.confident ? judged.confidentRight / judged.confident : 0),
+              first_right_otherwise: r3(judged.other ? judged.otherRight / judged.other : 0),
+            },
+          }
+        : {}),
       split: {
         dev: subset(dataset.queries, per, (q) => !isHeldOut(q)),
         'held-out': subset(dataset.queries, per, isHeldOut),
@@ -179,6 +208,10 @@ function definition(t: CatalogTool) {
 
 function peakRssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
+function r3(x: number): number {
+  return Math.round(x * 1000) / 1000;
 }
 
 function ms3(ms: number): number {

@@ -11,7 +11,7 @@ import { TfidfReference } from './reference/tfidfReference';
 /** One built searcher: ranked keys for a query and the time the ranking took. */
 export interface BenchSearcher {
   /** `ms` excludes query-embedding time for vector modes (the embedder's latency is not the index's). */
-  run(query: string, limit: number): Promise<{ keys: string[]; ms: number }>;
+  run(query: string, limit: number): Promise<{ keys: string[]; ms: number; scores?: number[] }>;
   close?(): Promise<void>;
 }
 
@@ -23,13 +23,13 @@ export interface SearcherFactory {
 }
 
 /** Wraps a synchronous ranker, timing only the ranking. */
-function syncSearcher(rank: (query: string, limit: number) => { key: string }[]): BenchSearcher {
+function syncSearcher(rank: (query: string, limit: number) => { key: string; score: number }[]): BenchSearcher {
   return {
     async run(query, limit) {
       const start = performance.now();
       const hits = rank(query, limit);
       const ms = performance.now() - start;
-      return { keys: hits.map((h) => h.key), ms };
+      return { keys: hits.map((h) => h.key), ms, scores: hits.map((h) => h.score) };
     },
   };
 }
@@ -41,7 +41,7 @@ export function toolSearcher(searcher: ToolSearcher, close?: () => Promise<void>
       const start = performance.now();
       const list = await searcher.search(query, { limit });
       const ms = performance.now() - start;
-      return { keys: list.hits.map((h) => h.key), ms };
+      return { keys: list.hits.map((h) => h.key), ms, scores: list.hits.map((h) => h.score) };
     },
     ...(close ? { close } : {}),
   };

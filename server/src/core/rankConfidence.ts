@@ -9,6 +9,12 @@
  * schema (the agent will most likely call it next), close top hits come with compact
  * signatures instead (the agent must still choose). Fused rankings (hybrid mode's reciprocal
  * ranks) have compressed margins, so they are rarely confident: they get the signatures.
+ *
+ * The threshold was picked from the score gaps of a handful of find_tools answers on the
+ * recorded 19-server catalog, not tuned on the retrieval sets; `mcp-lens bench` then measures
+ * how well it separates right first hits from wrong ones (keyword mode, this commit's ranking):
+ * mcp-servers confident on 28.5 % of requests, first hit right 0.735 then vs 0.452 otherwise;
+ * toolbench 33.3 %, 0.886 vs 0.736; metatool 65.6 %, 0.566 vs 0.208.
  */
 
 /** The first hit must score this much above the second (share of its own score): 0.2 = 25 % above. */
