@@ -92,6 +92,8 @@ function bench(args: string[]): Promise<{ code: number | null; stdout: string; s
 test('--all --json --per-query: every searcher per kind and per half, every request\'s top 10, a warning exactly where MCP Lens is below BM25', async () => {
   const out = join(dir, 'results.md');
   const perQuery = join(dir, 'per-query.jsonl');
+  // Another bench's section of the same file, and a search section from an earlier run.
+  writeFileSync(out, '<!-- search bench: start -->\nold figures\n<!-- search bench: end -->\n\n<!-- other bench: start -->\nkept\n<!-- other bench: end -->\n');
   const run = await bench(['--all', '--json', '--out', out, '--per-query', perQuery]);
   assert.equal(run.code, 0, run.stderr);
   const reports = JSON.parse(run.stdout) as Report[];
@@ -141,8 +143,11 @@ test('--all --json --per-query: every searcher per kind and per half, every requ
     assert.equal(warned.length, below ? 1 : 0, run.stderr);
   }
 
-  // The Markdown file has the same breakdowns.
+  // The Markdown file has the same breakdowns, in its own section: the other sections stay.
   const md = readFileSync(out, 'utf8');
+  assert.equal(md.split('<!-- search bench: start -->').length, 2, 'one search section');
+  assert.doesNotMatch(md, /old figures/);
+  assert.match(md, /<!-- other bench: start -->\nkept\n<!-- other bench: end -->/);
   assert.match(md, /a-real per request kind:/);
   assert.match(md, /\| direct \| \d+ \| mcp-lens \| /);
   assert.match(md, /b-tiny per half of the keyword config's split/);

@@ -3,11 +3,12 @@
  * with the peers' reference searchers (bm25-reference, tfidf-reference) measured in the same
  * run on the same data.
  */
-import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { allDatasetDirs, repoRoot } from '../bench/benchFiles';
 import { loadDataset } from '../bench/dataset';
+import { writeSection } from '../bench/markdownSection';
 import { BENCH_MODES, modeFactory, type BenchMode } from '../bench/modes';
 import { belowReference, formatMarkdown, formatTable, REFERENCE_SEARCHER } from '../bench/report';
 import { runPredictionBench } from '../bench/predict';
@@ -21,7 +22,7 @@ mcp-lens bench --all [--out FILE.md] [--mode ...] [--scale N] [--per-query FILE]
 
   --dataset DIR     a folder with tools.json and queries.json (e.g. bench/datasets/toolbench)
   --all             every dataset under the bench folder (env MCP_LENS_BENCH_DIR, else bench/datasets
-                    in the repo); writes a Markdown table (default bench-results.md at the repo root)
+                    in the repo); writes its Markdown section (default bench-results.md at the repo root)
   --mode            MCP Lens search mode (default keyword); vector and hybrid need Ollama
   --ollama-host URL the Ollama to embed with (default http://127.0.0.1:11434)
   --scale N         also time MCP Lens on the catalog replicated to N tools
@@ -108,7 +109,8 @@ export const bench: CliCommand = {
     if (args.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
     if (args.all) {
       const out = resolve(args.out ?? join(repoRoot(), 'bench-results.md'));
-      writeFileSync(out, formatMarkdown(reports, `mcp-lens bench ${argv.join(' ')}`));
+      // Its own section: the other benches' sections of the same file (code mode, start-up, find_tools) stay.
+      writeSection(out, 'search', formatMarkdown(reports, `mcp-lens bench ${argv.join(' ')}`));
       process.stderr.write(`bench: wrote ${out}\n`);
     }
     return 0;
