@@ -3,10 +3,10 @@
 // kinds. Bounded: about 100 requests in all.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runBenchCli } from '../fixtures/benchCli';
 
 const root = resolve(__dirname, '../..');
 const SEARCHERS = ['mcp-lens', 'bm25-reference', 'tfidf-reference'];
@@ -73,20 +73,8 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function bench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/cli/main.ts', 'bench', ...args], {
-      cwd: root,
-      env: { ...process.env, MCP_LENS_BENCH_DIR: dir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+function bench(args: string[]) {
+  return runBenchCli(args, { MCP_LENS_BENCH_DIR: dir });
 }
 
 test('--all --json --per-query: every searcher per kind and per half, every request\'s top 10, a warning exactly where MCP Lens is below BM25', async () => {

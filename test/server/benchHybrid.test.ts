@@ -3,14 +3,13 @@
 // the plumbing (probe → embed the catalog → embed each query → report), not search quality.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
+import { runBenchCli } from '../fixtures/benchCli';
 
-const root = resolve(__dirname, '../..');
 
 const TOOLS = [
   { server: 'files', name: 'read_file', description: 'Read the complete contents of a file from disk', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
@@ -40,16 +39,8 @@ after(async () => {
   rmSync(dataset, { recursive: true, force: true });
 });
 
-function bench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/cli/main.ts', 'bench', '--dataset', dataset, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+function bench(args: string[]) {
+  return runBenchCli(['--dataset', dataset, ...args]);
 }
 
 /** A URL on a port nothing listens on. */
