@@ -96,6 +96,20 @@ describe('gateway over HTTP', () => {
     assert.match(text(long), /limit is 1000/);
   });
 
+  it('find_tools with no match says so and what to try: rephrase with the servers\' words, or list_servers', async () => {
+    const r = await client.callTool({ name: 'find_tools', arguments: { query: 'qwzx vbnmk' } });
+    assert.ok(!r.isError, text(r));
+    const out = r.structuredContent as { matches: unknown[]; no_match?: { hint: string; servers?: string[] } };
+    assert.deepEqual(out.matches, []);
+    assert.match(out.no_match?.hint ?? '', /No tool matches[\s\S]*Rephrase[\s\S]*list_servers/);
+    // Every searchable server, with the words its tools use.
+    for (const s of world.lens.servers().filter((x) => x.state === 'ready')) assert.ok(out.no_match?.servers?.some((l) => l.startsWith(`${s.name} (`)), s.name);
+    assert.deepEqual(JSON.parse(text(r)), out);
+    // A query that matches has no hint.
+    const found = await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers' } });
+    assert.equal((found.structuredContent as { no_match?: unknown }).no_match, undefined);
+  });
+
   it('passes an upstream isError result through untouched', async () => {
     const read = world.lens.tools().find((t) => t.server === 'files' && t.originalName === 'read_text_file')!;
     const r = await client.callTool({ name: 'call_tool', arguments: { tool_name: read.name, arguments: { path: '/etc/definitely-not-allowed-here' } } });

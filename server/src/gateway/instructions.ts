@@ -24,7 +24,7 @@ export function gatewayInstructions(serverNames: readonly string[], codeMode = f
   return (
     'MCP Lens stands in for every MCP server of this workspace. To do something you have no tool for, call ' +
     'find_tools with the task in plain words, then call_tool with the exact tool_name it returned and arguments ' +
-    "matching the tool's input schema. When a match has no input_schema inline, call get_tool_schema first. " +
+    "matching the tool's input schema. A clear best match comes with its input_schema, close ones with their input types; when a match has neither, or a call is refused, call get_tool_schema. " +
     code +
     `Call list_servers for an overview of the servers and what their tools do. Tools listed directly can be called as usual. ${servers}`
   );
