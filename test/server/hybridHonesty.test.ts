@@ -37,10 +37,10 @@ async function compare(ds: BenchDataset): Promise<void> {
       perHybrid.push(queryMetrics(q, h));
       perKeyword.push(queryMetrics(q, k));
       if (k.length === 0) continue;
-      // First place moves only to a tool keyword search itself ranks second (core/hybridFusion.ts).
+      // First place is keyword search's (core/hybridFusion.ts).
       if (h[0] !== k[0]) {
         moved++;
-        assert.equal(h[0], k[1], `${q.id} "${q.query}": first place went to ${h[0]}, keyword had ${k.slice(0, 3).join(', ')}`);
+        assert.fail(`${q.id} "${q.query}": first place went to ${h[0]}, keyword had ${k.slice(0, 3).join(', ')}`);
       }
     }
     assert.ok(fake.embedInputs.some((t) => t.startsWith('search_query: ')), 'queries were embedded: the hybrid path ran');

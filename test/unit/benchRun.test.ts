@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogToolsOf, type BenchDataset } from '../../server/src/bench/dataset';
-import { isHeldOut } from '../../server/src/bench/ablation';
+import { isHeldOut } from '../../server/src/bench/benchSplit';
 import { REFERENCE_SEARCHER, belowReference, formatMarkdown, formatTable } from '../../server/src/bench/report';
 import { runBench, type PerQueryRow } from '../../server/src/bench/runBench';
 import { keywordFactory, referenceFactories } from '../../server/src/bench/searchers';

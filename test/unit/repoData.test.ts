@@ -23,9 +23,9 @@ function withEnv<T>(name: string, value: string | undefined, fn: () => T): T {
 
 const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown> & { counts?: Record<string, number> };
 
-test('the bench finds its three datasets inside the repo by default, each with source and license', () => {
+test('the bench finds its four datasets inside the repo by default, each with source and license', () => {
   const dirs = withEnv('MCP_LENS_BENCH_DIR', undefined, allDatasetDirs);
-  assert.deepEqual(dirs.map((d) => basename(d)), ['mcp-servers', 'metatool', 'toolbench']);
+  assert.deepEqual(dirs.map((d) => basename(d)), ['mcp-servers', 'metatool', 'toolbench', 'workspace-19']);
   for (const dir of dirs) {
     assert.ok(dir.startsWith(join(repoRoot(), 'bench', 'datasets')), dir);
     const m = meta(dir);

@@ -6,7 +6,7 @@
 import { toolListTokens, toolTokens } from '../core/tokens';
 import type { CatalogTool } from '../core/catalog';
 import { isConfident } from '../core/rankConfidence';
-import { isHeldOut } from './ablation';
+import { isHeldOut } from './benchSplit';
 import { scaleTools, type BenchDataset, type BenchQuery } from './dataset';
 import { meanMetrics, percentile, queryMetrics, type RetrievalMetrics } from './metrics';
 import type { SearcherFactory } from './searchers';
@@ -24,7 +24,7 @@ export interface SearcherResult extends RetrievalMetrics {
   /** Per request kind, where the set labels kinds (mcp-servers). */
   by_kind?: Record<string, SubsetMetrics>;
   /**
-   * The keyword config's split (ablation.ts isHeldOut: by a hash of the query id): "dev" is the
+   * The keyword config's split (benchSplit.ts isHeldOut: by a hash of the query id): "dev" is the
    * half parameters are tuned on, "held-out" the half only measured.
    */
   split: { dev: SubsetMetrics; 'held-out': SubsetMetrics };

@@ -11,7 +11,21 @@
  */
 import type { CatalogTool } from '../../core/catalog';
 import type { RankedList, RankedTool, SearchOptions, ToolSearcher } from '../../core/search/types';
-import { STOP_WORDS } from '../../core/search/tokenize';
+
+/**
+ * The reference's own stop words, frozen: the yardstick must not move when MCP Lens's own list
+ * (core/search/tokenize.ts) changes. This is that list as it was when the published figures
+ * were reproduced.
+ */
+const STOP_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'if', 'of', 'at', 'by', 'for', 'with', 'about', 'to', 'from',
+  'in', 'on', 'into', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'it', 'its', 'this', 'that',
+  'these', 'those', 'as', 'i', 'me', 'my', 'we', 'our', 'you', 'your', 'he', 'she', 'they', 'them',
+  'their', 'his', 'her', 'do', 'does', 'did', 'can', 'could', 'would', 'should', 'will', 'shall',
+  'may', 'might', 'must', 'so', 'than', 'then', 'there', 'here', 'what', 'which', 'who', 'whom',
+  'how', 'when', 'where', 'why', 'also', 'any', 'some', 'such', 'not', 'no', 'please', 'am', 'has',
+  'have', 'had', 'having', 'just', 'very', 'too', 'us', 'each', 'both', 'other', 'own', 'same',
+]);
 
 const K1 = 1.2;
 const B = 0.75;

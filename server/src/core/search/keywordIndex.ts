@@ -9,8 +9,10 @@
 import type { CatalogTool } from '../catalog';
 import { Bm25fIndex, OWN_FIELDS, type FieldTerms, type OwnFieldName } from './bm25f';
 import { DEFAULT_KEYWORD_CONFIG, type KeywordConfig, type Stemmer } from './keywordConfig';
+import { actionAgreement, actionLexicon, requestAction, toolAction, type ActionClass } from './actions';
+import { LITERAL_SLOTS, splitLiterals, type LiteralKind } from './queryLiterals';
 import { synonymTable } from './synonyms';
-import { lightStem, splitWords, STOP_WORDS, stemWord } from './tokenize';
+import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitWords, STOP_WORDS, stemWord } from './tokenize';
 import { toolFields } from './toolFields';
 import type { RankedList, RankedTool, SearchOptions, ToolSearcher } from './types';
 
@@ -28,6 +30,21 @@ interface DocInfo {
   /** Unique unigram terms of the tool's name. */
   nameTerms: string[];
   terms: Set<string>;
+  /** What the tool does (actions.ts), from its name or its description's first words. */
+  action: ActionClass | undefined;
+  /** Stems of its input parameters' names (which literal values it can take). */
+  paramStems: Set<string>;
+}
+
+/** A request, analysed once per search. */
+interface QueryAnalysis {
+  terms: QueryTerm[];
+  action: ActionClass | undefined;
+  /** Servers the request names ("in Sentry", "on GitHub"), by the words of their names. */
+  servers: Set<string>;
+  literalKinds: LiteralKind[];
+  /** 1 for a single ask; 1/n for a request of n sentences, whose parts may each want another tool. */
+  focus: number;
 }
 
 /** Module-level so the synonym table (cached per stemmer function) is built once per stemmer. */
@@ -43,12 +60,17 @@ const QUERY_FILLER: ReadonlySet<string> = new Set([
   'additionally', 'thanks', 'thank', 'great', 'appreciate', 'possible', 'sure', 'kindly', 'assist', 'hi', 'hello',
 ]);
 
+/** A server-name word used by more than this share of other servers' tools is not a product mention. */
+const SERVER_WORD_ELSEWHERE = 0.01;
+
 /** Candidates re-ranked with the name-coverage boost; the rest keep their BM25F order. */
 const RERANK_DEPTH = 100;
 
 export class KeywordIndex implements ToolSearcher {
   private index = new Bm25fIndex([], emptyFieldConfig(), 1);
   private docs: DocInfo[] = [];
+  /** Each server's names as stem sets: a request holding every stem of one names the product. */
+  private serverNames: ServerName[] = [];
 
   constructor(tools: readonly CatalogTool[] = [], private readonly config: KeywordConfig = DEFAULT_KEYWORD_CONFIG) {
     this.setTools(tools);
@@ -62,6 +84,8 @@ export class KeywordIndex implements ToolSearcher {
   setTools(tools: readonly CatalogTool[]): void {
     const bigrams = this.config.bigrams > 0;
     this.docs = [];
+    const serverSize = new Map<string, number>();
+    for (const t of tools) serverSize.set(t.server, (serverSize.get(t.server) ?? 0) + 1);
     const fieldTerms: FieldTerms[] = tools.map((tool) => {
       const fields = toolFields(tool);
       const all = new Set<string>();
@@ -72,24 +96,34 @@ export class KeywordIndex implements ToolSearcher {
         for (const t of unigrams) all.add(t);
         if (f === 'name') nameTerms = [...new Set(unigrams)];
         indexed[f] = bigrams ? withBigrams(unigrams) : unigrams;
+        // GitHub is indexed as git, hub and github, so a request that writes the name whole meets it.
+        for (const w of joinedCamelWords(fields[f])) if (!STOP_WORDS.has(w)) indexed[f].push(this.stem(w));
       }
-      this.docs.push({ key: tool.key, server: tool.server, nameTerms, terms: all });
+      const lex = actionLexicon(this.stem);
+      const descriptionLead = this.terms(fields.description.split(/\s+/).slice(0, 8).join(' '));
+      const action = toolAction(this.terms(fields.name), descriptionLead, lex, this.stem);
+      const paramStems = new Set(Object.keys(propertiesOf(tool.inputSchema)).flatMap((p) => splitWords(p).map((w) => this.stem(w))));
+      this.docs.push({ key: tool.key, server: tool.server, nameTerms, terms: all, action, paramStems });
       // A tool's name and description are the sibling-tools context of the rest of its server.
-      return { ...indexed, group: tool.server, shared: [...indexed.name, ...indexed.description] };
+      // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
+      // topic: its tools lend each other no context, which would only blur their actions.
+      const platform = (serverSize.get(tool.server) ?? 0) > this.config.contextMaxTools;
+      return { ...indexed, group: tool.server, shared: platform ? [] : [...indexed.name, ...indexed.description] };
     });
     this.index = new Bm25fIndex(fieldTerms, this.config.fields, this.config.k1);
+    this.serverNames = serverNames(tools, this.stem, this.docs);
   }
 
   /** Ranked tools for a query; `why` lists the query words a tool matched. */
   searchSync(query: string, options: SearchOptions): RankedTool[] {
     if (options.limit <= 0 || this.docs.length === 0) return [];
-    const qterms = this.queryTerms([query, ...(options.keywords ?? [])].join(' '));
+    const q = this.analyse([query, ...(options.keywords ?? [])].join(' '));
+    const qterms = q.terms;
     if (qterms.length === 0) return [];
     const { docs, scores } = this.index.score(qterms);
-    const c = this.config;
-    const depth = Math.max(options.limit, c.nameBonus > 0 || c.coverage > 0 ? RERANK_DEPTH : 0);
+    const depth = Math.max(options.limit, RERANK_DEPTH);
     let top = topK(docs, scores, depth, (d) => options.server === undefined || this.docs[d].server === options.server);
-    if (c.nameBonus > 0 || c.coverage > 0) top = this.rerank(top, qterms);
+    top = this.rerank(top, q);
     return top.slice(0, options.limit).map(({ doc, score }) => ({
       key: this.docs[doc].key,
       score,
@@ -117,9 +151,16 @@ export class KeywordIndex implements ToolSearcher {
     return out;
   }
 
-  /** Query words → weighted index terms: each distinct word once, then synonyms and bigrams at reduced weight. */
-  private queryTerms(text: string): QueryTerm[] {
-    const words = splitWords(text).filter((w) => !STOP_WORDS.has(w) && !(this.config.fillerWords && QUERY_FILLER.has(w)));
+  /**
+   * Query words → weighted index terms: each distinct word once, then synonyms and bigrams at
+   * reduced weight. Words of literal values (queryLiterals.ts) count at `literal` weight and
+   * never as the request's own words (no synonyms, bigrams or coverage).
+   */
+  private analyse(text: string): QueryAnalysis {
+    const c = this.config;
+    const split = splitLiterals(text);
+    const allWords = splitRequestWords(c.literal < 1 ? split.intent : text);
+    const words = allWords.filter((w) => !STOP_WORDS.has(w) && !(c.fillerWords && QUERY_FILLER.has(w)));
     const out: QueryTerm[] = [];
     const seen = new Set<string>();
     const add = (term: string, weight: number, surface?: string) => {
@@ -131,16 +172,37 @@ export class KeywordIndex implements ToolSearcher {
     const stems = words.map((w) => this.stem(w));
     const qtf = new Map<string, number>();
     for (const s of stems) qtf.set(s, (qtf.get(s) ?? 0) + 1);
-    const k3 = this.config.queryK3;
+    const k3 = c.queryK3;
     // Saturated like BM25's document tf, normalised so a word typed once weighs 1.
     stems.forEach((s, i) => add(s, k3 > 0 ? (qtf.get(s)! * (k3 + 1)) / (k3 + qtf.get(s)!) : 1, words[i]));
-    if (this.config.exact > 0) words.forEach((w, i) => w !== stems[i] && add(`=${w}`, this.config.exact));
-    if (this.config.synonyms > 0) {
+    // A camel-case name's parts, for tools that write it apart ("Hacker News"): full weight, but
+    // not words of the request's own (coverage counts the name once).
+    for (const p of camelCaseParts(c.literal < 1 ? split.intent : text)) if (!STOP_WORDS.has(p)) add(this.stem(p), 1);
+    if (c.exact > 0) words.forEach((w, i) => w !== stems[i] && add(`=${w}`, c.exact));
+    if (c.synonyms > 0) {
       const table = synonymTable(this.stem);
-      for (const s of stems) for (const syn of table.get(s) ?? []) add(syn, this.config.synonyms);
+      for (const s of stems) for (const syn of table.get(s) ?? []) add(syn, c.synonyms);
     }
-    if (this.config.bigrams > 0) for (let i = 1; i < stems.length; i++) add(`${stems[i - 1]} ${stems[i]}`, this.config.bigrams);
-    return out;
+    const intentWords = splitRequestWords(split.intent);
+    const action = requestAction(split.intent, this.stem);
+    if (c.bigrams > 0) for (let i = 1; i < stems.length; i++) add(`${stems[i - 1]} ${stems[i]}`, c.bigrams);
+    if (c.literal > 0 && c.literal < 1) {
+      // Fragments of ids and numbers (1a2b3c4d → 1 a 2 b …) say nothing; real words in a value
+      // (a quoted title, a path's folder names) may.
+      for (const lit of split.literals) for (const w of splitWords(lit.text)) if (w.length > 2 && !/\d/.test(w) && !STOP_WORDS.has(w)) add(this.stem(w), c.literal);
+    }
+    const servers = new Set<string>();
+    const intentStems = new Set(intentWords.map((w) => this.stem(w)));
+    const capitalised = capitalisedStems(split.intent, this.stem);
+    for (const n of this.serverNames) {
+      if (!n.stems.every((t) => intentStems.has(t))) continue;
+      // A name only this server's tools use is a mention however it is typed ("in linear");
+      // a name that is also a common word ("memory", "everything") only when written as a name.
+      if (n.ownWords || n.stems.some((t) => capitalised.has(t))) servers.add(n.server);
+    }
+    const sentences = split.intent.split(/[.!?]+(?:\s|$)/).filter((x) => splitWords(x).length >= 3).length;
+    const focus = 1 / Math.max(1, sentences);
+    return { terms: out, action, servers, focus, literalKinds: [...new Set(split.literals.map((l) => l.kind))] };
   }
 
   /**
@@ -151,32 +213,41 @@ export class KeywordIndex implements ToolSearcher {
    * tool that matches every word once; × (1 + coverage × idf-weighted share of the query's
    * words the tool holds) favours the tool that answers the whole request (rank-1 precision).
    */
-  private rerank(top: Scored[], qterms: readonly QueryTerm[]): Scored[] {
-    const typed = qterms.filter((q) => q.surface !== undefined);
-    const inQuery = new Set(typed.map((q) => q.term));
-    const queryIdf = typed.reduce((sum, q) => sum + this.index.idf(q.id), 0);
+  private rerank(top: Scored[], q: QueryAnalysis): Scored[] {
+    const c = this.config;
+    const typed = q.terms.filter((t) => t.surface !== undefined);
+    const inQuery = new Set(typed.map((t) => t.term));
+    const queryIdf = typed.reduce((sum, t) => sum + this.index.idf(t.id), 0);
+    const slotKinds = q.literalKinds.filter((k) => LITERAL_SLOTS[k] !== undefined);
     const boosted = top.map(({ doc, score }) => {
-      const { nameTerms, terms } = this.docs[doc];
+      const d = this.docs[doc];
       let have = 0;
       let all = 0;
-      for (const t of nameTerms) {
+      for (const t of d.nameTerms) {
         const id = this.index.termId(t);
         const idf = id === undefined ? 0 : this.index.idf(id);
         all += idf;
         if (inQuery.has(t)) have += idf;
       }
       let held = 0;
-      for (const q of typed) if (terms.has(q.term)) held += this.index.idf(q.id);
+      for (const t of typed) if (d.terms.has(t.term)) held += this.index.idf(t.id);
       const names = all > 0 ? have / all : 0;
       const query = queryIdf > 0 ? held / queryIdf : 0;
-      return { doc, score: score * (1 + this.config.nameBonus * names) * (1 + this.config.coverage * query) };
+      let m = (1 + c.nameBonus * names) * (1 + c.coverage * query);
+      if (c.action > 0) m *= 1 + c.action * q.focus * actionAgreement(q.action, d.action);
+      if (c.serverMention > 0 && q.servers.size > 0) m *= q.servers.has(d.server) ? 1 + c.serverMention * q.focus : 1;
+      if (c.slots > 0 && slotKinds.length > 0) {
+        const filled = slotKinds.filter((k) => LITERAL_SLOTS[k]!.some((w) => d.paramStems.has(this.stem(w)))).length;
+        m *= 1 + (c.slots * filled) / slotKinds.length;
+      }
+      return { doc, score: score * m };
     });
     return boosted.sort((a, b) => b.score - a.score || a.doc - b.doc);
   }
 
   private why(doc: number, qterms: readonly QueryTerm[]): string {
     const terms = this.docs[doc].terms;
-    const words = qterms.filter((q) => q.surface !== undefined && terms.has(q.term)).map((q) => q.surface);
+    const words = qterms.filter((t) => t.surface !== undefined && terms.has(t.term)).map((t) => t.surface);
     return words.length > 0 ? `matched: ${words.join(', ')}` : 'matched: related words';
   }
 }
@@ -204,6 +275,83 @@ function topK(docs: Int32Array, scores: Float64Array, k: number, accept: (doc: n
       j--;
     }
     out[j] = { doc: d, score: s };
+  }
+  return out;
+}
+
+function propertiesOf(schema: unknown): Record<string, unknown> {
+  const props = (schema as { properties?: unknown } | null)?.properties;
+  return props && typeof props === 'object' ? (props as Record<string, unknown>) : {};
+}
+
+interface ServerName {
+  server: string;
+  stems: string[];
+  /** No other server's tool uses any of these words. */
+  ownWords: boolean;
+}
+
+/**
+ * Stems of the words a request writes with a capital letter, other than a sentence's first
+ * word: how people write product names ("in Sentry", "on GitHub", "the Supabase project").
+ */
+function capitalisedStems(text: string, stem: (w: string) => string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/(^|[.!?]\s+|\s|[("'`])(\p{Lu}[\p{L}\p{N}]*)/gu)) {
+    if (m.index === 0 || /[.!?]\s+$/.test(m[1] ?? '')) {
+      // A sentence's first word is capitalised whatever it is; count it only when the rest of
+      // it is capitalised too (GitHub, SQL), which ordinary words are not.
+      if (!/\p{Lu}/u.test((m[2] ?? '').slice(1))) continue;
+    }
+    for (const w of splitRequestWords(m[2] ?? '')) out.add(stem(w));
+  }
+  return out;
+}
+
+/**
+ * How a request names each server (a product): every word of its configured name
+ * (`chrome-devtools` → chrome + devtools, `Domain Checker` → domain + checker), or the prefix
+ * most of its tool names share (`linear_createIssue` → linear). A single word counts only when
+ * it is the server's own: a word many other servers' tools use ("weather", "email", "search")
+ * says what a request is about, not which server it names. One-tool servers are left out:
+ * their name is their tool's name, which the ranking already weighs.
+ */
+function serverNames(tools: readonly CatalogTool[], stem: (w: string) => string, docs: readonly DocInfo[]): ServerName[] {
+  const byServer = new Map<string, CatalogTool[]>();
+  for (const t of tools) {
+    let list = byServer.get(t.server);
+    if (!list) byServer.set(t.server, (list = []));
+    list.push(t);
+  }
+  const stemsOf = (text: string) => [...new Set(splitWords(text).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)).map(stem))];
+  // How many tools of other servers use a word: every tool's count, less its own server's.
+  const total = new Map<string, number>();
+  const byServerCount = new Map<string, Map<string, number>>();
+  for (const d of docs) {
+    let own = byServerCount.get(d.server);
+    if (!own) byServerCount.set(d.server, (own = new Map()));
+    for (const t of d.terms) {
+      total.set(t, (total.get(t) ?? 0) + 1);
+      own.set(t, (own.get(t) ?? 0) + 1);
+    }
+  }
+  const elsewhere = (word: string, server: string) => (total.get(word) ?? 0) - (byServerCount.get(server)?.get(word) ?? 0);
+  const limit = Math.max(2, docs.length * SERVER_WORD_ELSEWHERE);
+  const out: ServerName[] = [];
+  for (const [server, list] of byServer) {
+    if (list.length < 2) continue;
+    const candidates: string[][] = [stemsOf(server)];
+    const firsts = new Map<string, number>();
+    for (const t of list) {
+      const first = splitWords(t.originalName)[0];
+      if (first) firsts.set(first, (firsts.get(first) ?? 0) + 1);
+    }
+    for (const [w, n] of firsts) if (list.length >= 3 && n >= list.length * 0.6) candidates.push(stemsOf(w));
+    for (const stems of candidates) {
+      const uses = stems.map((t) => elsewhere(t, server));
+      if (stems.length === 0 || (stems.length === 1 && uses[0] > limit)) continue;
+      if (!out.some((n) => n.server === server && n.stems.join(' ') === stems.join(' '))) out.push({ server, stems, ownWords: uses.every((n) => n === 0) });
+    }
   }
   return out;
 }

@@ -20,6 +20,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'may', 'might', 'must', 'so', 'than', 'then', 'there', 'here', 'what', 'which', 'who', 'whom',
   'how', 'when', 'where', 'why', 'also', 'any', 'some', 'such', 'not', 'no', 'please', 'am', 'has',
   'have', 'had', 'having', 'just', 'very', 'too', 'us', 'each', 'both', 'other', 'own', 'same',
+  'everything', 'anything', 'something', 'nothing', 'everyone', 'anyone', 'someone', 'everybody', 'anybody', 'somebody',
 ]);
 
 /**
@@ -36,6 +37,38 @@ export function splitWords(text: string): string[] {
     .replace(/(\p{N})(\p{L})/gu, '$1 $2')
     .toLowerCase();
   return spaced.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+}
+
+/**
+ * Words that are one name written in camel case (GitHub, HubSpot, MongoDB, DevTools,
+ * getFileInfo), lowercased whole: the form a server or a tool is named by (`github`,
+ * `hubspot`). splitWords splits them, which matches their parts but not the name itself.
+ */
+export function joinedCamelWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) if (/\p{Ll}\p{Lu}/u.test(m[0])) out.push(m[0].toLowerCase());
+  return out;
+}
+
+/**
+ * A request's words: splitWords's, except that a camel-case name stays whole ("GitHub" →
+ * github), as the server or tool it names is spelled. Its parts (camelCaseParts) are for the
+ * caller to add as expansions, so "GitHub" also meets "git hub" and "HackerNews" "Hacker News".
+ */
+export function splitRequestWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (/\p{Ll}\p{Lu}/u.test(m[0])) out.push(m[0].toLowerCase());
+    else out.push(...splitWords(m[0]));
+  }
+  return out;
+}
+
+/** The words inside the camel-case names of a text ("GitHub and HubSpot" → git, hub, hub, spot). */
+export function camelCaseParts(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) if (/\p{Ll}\p{Lu}/u.test(m[0])) out.push(...splitWords(m[0]));
+  return out;
 }
 
 const stemCache = new Map<string, string>();

@@ -1,0 +1,438 @@
+/**
+ * What a request asks to *do*, and what a tool does: the action, held against each other so
+ * "list the pods" prefers a list/get tool over `exec_in_pod`, and "approve the PR with a
+ * review" prefers `create_pull_request_review` over `get_pull_request_reviews`.
+ *
+ * The vocabulary is the language of software commands, from three public sources, not from any
+ * catalog or benchmark:
+ * - PowerShell's approved verbs (learn.microsoft.com, "Approved Verbs for PowerShell Commands",
+ *   MicrosoftDocs/PowerShell-Docs): each verb's action and the synonyms it lists as "do not
+ *   use" (New ← Create/Generate/Build/Make; Remove ← Clear/Cut/Dispose/Discard/Erase; Stop ←
+ *   End/Kill/Terminate/Cancel; Suspend ← Pause; Restore ← Repair/Return/Undo; …);
+ * - HTTP's method semantics (RFC 9110: GET reads, POST creates or submits, PUT/PATCH change,
+ *   DELETE removes) and CRUD;
+ * - the phrasal verbs developers type for the same actions (spin up, tear down, kick off, roll
+ *   back, check off, look up, sign in).
+ * Words are stemmed by the caller's stemmer; phrases are matched as adjacent word pairs.
+ */
+import { splitWords } from './tokenize';
+
+export type ActionClass =
+  | 'list'
+  | 'get'
+  | 'search'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'run'
+  | 'start'
+  | 'stop'
+  | 'restore'
+  | 'complete'
+  | 'send'
+  | 'deploy'
+  | 'navigate'
+  | 'click'
+  | 'fill'
+  | 'upload'
+  | 'download'
+  | 'approve';
+
+/** Actions that only read: a question asks for one of these. */
+export const READ_ACTIONS: ReadonlySet<ActionClass> = new Set(['list', 'get', 'search']);
+
+interface ActionWords {
+  /** Single words that name the action (unstemmed). */
+  words: readonly string[];
+  /** Two-word phrases ("spin up"), matched on adjacent words. */
+  phrases?: readonly string[];
+}
+
+export const ACTION_VOCABULARY: Readonly<Record<ActionClass, ActionWords>> = {
+  list: { words: ['list', 'enumerate', 'browse', 'lists', 'listing'] },
+  get: {
+    words: [
+      'get',
+      'fetch',
+      'retrieve',
+      'read',
+      'obtain',
+      'show',
+      'view',
+      'display',
+      'describe',
+      'inspect',
+      'examine',
+      'info',
+      'details',
+      'detail',
+      'dump',
+      'print',
+      'cat',
+      'see',
+      'check',
+      'peek',
+      'load',
+    ],
+    phrases: ['look at', 'pull up'],
+  },
+  search: { words: ['search', 'find', 'query', 'lookup', 'locate', 'filter', 'grep', 'discover', 'seek'], phrases: ['look up', 'look for'] },
+  create: {
+    words: [
+      'create',
+      'new',
+      'add',
+      'make',
+      'generate',
+      'insert',
+      'register',
+      'provision',
+      'allocate',
+      'init',
+      'initialize',
+      'build',
+      'open',
+      'draft',
+      'compose',
+      'write',
+    ],
+    phrases: ['set up', 'spin up', 'put in'],
+  },
+  update: {
+    words: [
+      'update',
+      'edit',
+      'modify',
+      'change',
+      'set',
+      'patch',
+      'put',
+      'rename',
+      'configure',
+      'adjust',
+      'alter',
+      'replace',
+      'assign',
+      'move',
+      'transfer',
+      'bump',
+      'tweak',
+      'reorder',
+      'mark',
+      'toggle',
+    ],
+    phrases: ['hand over', 'hand off'],
+  },
+  delete: {
+    words: [
+      'delete',
+      'remove',
+      'erase',
+      'destroy',
+      'drop',
+      'discard',
+      'purge',
+      'clear',
+      'wipe',
+      'trash',
+      'uninstall',
+      'unregister',
+      'unlink',
+      'detach',
+      'dispose',
+      'prune',
+      'archive',
+    ],
+    phrases: ['tear down', 'get rid', 'throw away', 'clean up'],
+  },
+  run: { words: ['run', 'execute', 'exec', 'invoke', 'call', 'trigger', 'evaluate', 'eval', 'perform', 'apply'], phrases: ['kick off'] },
+  start: { words: ['start', 'begin', 'launch', 'boot', 'resume', 'enable', 'unpause', 'activate'], phrases: ['turn on', 'switch on', 'fire up'] },
+  stop: {
+    words: ['stop', 'kill', 'terminate', 'halt', 'end', 'cancel', 'abort', 'disable', 'pause', 'suspend', 'sleep', 'shutdown', 'deactivate'],
+    phrases: ['shut down', 'turn off', 'switch off'],
+  },
+  restore: {
+    words: ['restore', 'undo', 'revert', 'rollback', 'reopen', 'recover', 'unarchive', 'rewind', 'reset', 'repair'],
+    phrases: ['roll back', 'bring back', 'go back'],
+  },
+  complete: { words: ['complete', 'finish', 'done', 'resolve', 'close', 'conclude'], phrases: ['check off', 'tick off', 'mark done'] },
+  send: { words: ['send', 'post', 'publish', 'notify', 'message', 'reply', 'broadcast', 'share', 'announce', 'comment', 'email', 'mail', 'dm', 'ping'] },
+  deploy: { words: ['deploy', 'release', 'ship', 'promote', 'rollout'], phrases: ['roll out', 'push out'] },
+  navigate: { words: ['navigate', 'go', 'visit', 'goto', 'browse', 'redirect'] },
+  click: { words: ['click', 'press', 'tap', 'hover', 'drag', 'scroll', 'select', 'choose'] },
+  fill: { words: ['fill', 'type', 'enter', 'input'] },
+  upload: { words: ['upload', 'attach', 'import', 'push', 'commit'] },
+  download: { words: ['download', 'export', 'save', 'backup'] },
+  approve: { words: ['approve', 'accept', 'confirm', 'review', 'lgtm'], phrases: ['sign off'] },
+};
+
+/** Words that open a question: the request asks to read something ("which tags are on…"). */
+const QUESTION_WORDS: ReadonlySet<string> = new Set([
+  'what',
+  'which',
+  'who',
+  'whom',
+  'whose',
+  'when',
+  'where',
+  'why',
+  'how',
+  'is',
+  'are',
+  'was',
+  'were',
+  'does',
+  'do',
+  'did',
+  'has',
+  'have',
+  'any',
+]);
+
+/**
+ * Words that open a request without saying the action ("please", "can you", "I want to",
+ * "go ahead and") and are skipped when looking for the leading verb.
+ */
+const OPENERS: ReadonlySet<string> = new Set([
+  'please',
+  'can',
+  'could',
+  'would',
+  'will',
+  'you',
+  'i',
+  'we',
+  'me',
+  'us',
+  'let',
+  'lets',
+  'want',
+  'need',
+  'like',
+  'to',
+  'should',
+  'must',
+  'd',
+  'just',
+  'now',
+  'also',
+  'then',
+  'quickly',
+  'kindly',
+  'and',
+  'ahead',
+  'try',
+  'help',
+  'hey',
+  'hi',
+  'ok',
+  'okay',
+  'so',
+  'first',
+  'next',
+  'finally',
+]);
+
+/** Words that open a clause saying where or with what, not what to do ("in the browser, …", "use Tavily to …"). */
+const SETTING_WORDS: ReadonlySet<string> = new Set(['in', 'on', 'at', 'from', 'with', 'within', 'inside', 'for', 'use', 'using', 'via', 'through']);
+
+/** Sentences that describe the situation rather than ask ("I'm planning a trip", "My app crashes", "We have…"). */
+function isStatement(words: readonly string[]): boolean {
+  const [a, b] = words;
+  if (a === 'i' && (b === 'm' || b === 'am' || b === 've' || b === 'have' || b === 'was' || b === 'had')) return true;
+  if (a === 'we' && (b === 're' || b === 'are' || b === 've' || b === 'have' || b === 'had')) return true;
+  return a === 'my' || a === 'our' || a === 'this' || a === 'it' || a === 'there';
+}
+
+/**
+ * The action a request asks for: the leading verb of its first asking sentence or clause,
+ * after openers ("please", "can you", "I need to"), or a read when that is a question.
+ * Sentences that only set the scene ("I'm planning a trip.") and clauses that only say where
+ * ("In the Puppeteer browser, type…", "Use Tavily to crawl…") are passed over. Undefined when
+ * no asking clause starts with an action (a noun phrase: "coffee shops near the office").
+ *
+ * `text` is the request with its literal values removed (queryLiterals.ts).
+ */
+export function requestAction(text: string, stem: (word: string) => string): ActionClass | undefined {
+  const lex = actionLexicon(stem);
+  for (const clause of text.split(/[.!?;:,\n\u2013\u2014]+|\s-\s/)) {
+    let words = splitWords(clause);
+    if (words.length === 0 || isStatement(words)) continue;
+    if (SETTING_WORDS.has(words[0])) {
+      // "use X to VERB …" / "with X, VERB": the verb after "to", else the next clause.
+      const to = words.indexOf('to');
+      if ((words[0] === 'use' || words[0] === 'using') && to > 0) words = words.slice(to + 1);
+      else continue;
+    }
+    let i = 0;
+    while (i < words.length && OPENERS.has(words[i])) i++;
+    if (i >= words.length) continue;
+    if (QUESTION_WORDS.has(words[i]!)) return 'get';
+    // "show me all…", "give me…", "tell me…": a read.
+    if ((words[i] === 'give' || words[i] === 'tell' || words[i] === 'show') && words[i + 1] === 'me') return 'get';
+    // A clause that opens with no action ("the dev server is stuck — shut it down") leaves it
+    // to the next one.
+    const lead = actionAt(words.map(stem), i, lex);
+    if (lead) return lead;
+  }
+  return undefined;
+}
+
+/**
+ * Action words that are as often the object a tool handles as what it does (`pg_backups`,
+ * `get_pull_request_reviews` has its verb first anyway, `slack_post_message`): in a tool name
+ * they do not decide the action.
+ */
+const NOUNISH_IN_NAMES = [
+  'message',
+  'messages',
+  'comment',
+  'comments',
+  'review',
+  'reviews',
+  'backup',
+  'backups',
+  'release',
+  'releases',
+  'build',
+  'builds',
+  'type',
+  'types',
+  'input',
+  'mail',
+  'email',
+  'emails',
+  'new',
+  'open',
+  'end',
+  'call',
+  'calls',
+  'filter',
+  'filters',
+  'export',
+  'exports',
+  'import',
+  'imports',
+  'share',
+  'detail',
+];
+
+const nounishCache = new Map<(w: string) => string, ReadonlySet<string>>();
+function nounishStems(stem: (w: string) => string): ReadonlySet<string> {
+  let s = nounishCache.get(stem);
+  if (!s) nounishCache.set(stem, (s = new Set(NOUNISH_IN_NAMES.map(stem))));
+  return s;
+}
+
+/** Lookup tables from stemmed words and phrases to action classes, built once per stemmer. */
+export interface ActionLexicon {
+  word: ReadonlyMap<string, ActionClass>;
+  phrase: ReadonlyMap<string, ActionClass>;
+  /** Every stem of an action's words and phrases, for synonym expansion within an action. */
+  members: ReadonlyMap<ActionClass, readonly string[]>;
+}
+
+const lexicons = new Map<(w: string) => string, ActionLexicon>();
+
+export function actionLexicon(stem: (word: string) => string): ActionLexicon {
+  const cached = lexicons.get(stem);
+  if (cached) return cached;
+  const word = new Map<string, ActionClass>();
+  const phrase = new Map<string, ActionClass>();
+  const members = new Map<ActionClass, string[]>();
+  for (const [action, v] of Object.entries(ACTION_VOCABULARY) as [ActionClass, ActionWords][]) {
+    const stems = new Set<string>();
+    for (const w of v.words) {
+      const s = stem(w);
+      stems.add(s);
+      // The first class that claims a word keeps it (list before get before search …).
+      if (!word.has(s)) word.set(s, action);
+    }
+    for (const p of v.phrases ?? []) {
+      const key = p.split(' ').map(stem).join(' ');
+      if (!phrase.has(key)) phrase.set(key, action);
+    }
+    members.set(action, [...stems]);
+  }
+  const lex = { word, phrase, members };
+  lexicons.set(stem, lex);
+  return lex;
+}
+
+/** The action of a word sequence (stems) at position i: a phrase first, then the word. */
+function actionAt(stems: readonly string[], i: number, lex: ActionLexicon): ActionClass | undefined {
+  if (i + 1 < stems.length) {
+    const p = lex.phrase.get(`${stems[i]} ${stems[i + 1]}`);
+    if (p) return p;
+  }
+  // A phrasal verb split by its object: "shut it down", "turn them off", "check that off".
+  if (i + 2 < stems.length && PHRASE_GAP.has(stems[i + 1]!)) {
+    const p = lex.phrase.get(`${stems[i]} ${stems[i + 2]}`);
+    if (p) return p;
+  }
+  return lex.word.get(stems[i]!);
+}
+
+/** Words that may sit inside a phrasal verb. */
+const PHRASE_GAP: ReadonlySet<string> = new Set(['it', 'them', 'this', 'that', 'these', 'those', 'everyth', 'everything', 'all', 'one']);
+
+/**
+ * The action a tool performs: the first action word of its name (`get_pull_request_reviews`
+ * → get, `kubectl_get` → get, `exec_in_pod` → run), else the first word of its description
+ * when that is an action ("Lists all…", "Creates a…"). Undefined when neither says.
+ */
+export function toolAction(
+  nameStems: readonly string[],
+  descriptionStems: readonly string[],
+  lex: ActionLexicon,
+  stem: (w: string) => string,
+): ActionClass | undefined {
+  const nounish = nounishStems(stem);
+  const http = httpMethodStems(stem);
+  let method: ActionClass | undefined;
+  for (let i = 0; i < nameStems.length; i++) {
+    if (nounish.has(nameStems[i]!)) continue;
+    const a = actionAt(nameStems, i, lex);
+    if (!a) continue;
+    // `API-post-search`, `patch_page`: an HTTP method says how the call travels; a later action
+    // word, or else the description, says what it does.
+    if (http.has(nameStems[i]!)) {
+      method ??= HTTP_ACTION[nameStems[i]!];
+      continue;
+    }
+    return a;
+  }
+  for (let i = 0; i < Math.min(descriptionStems.length, DESCRIPTION_LEAD); i++) {
+    const a = actionAt(descriptionStems, i, lex);
+    if (a) return a;
+  }
+  return method;
+}
+
+/** How many of a description's first words may hold its verb ("Notion | Create a page"). */
+const DESCRIPTION_LEAD = 3;
+
+/** What each HTTP method does (RFC 9110), by its stem (Porter2 leaves these words whole). */
+const HTTP_ACTION: Readonly<Record<string, ActionClass>> = { get: 'get', post: 'create', put: 'update', patch: 'update', delet: 'delete', delete: 'delete' };
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const httpCache = new Map<(w: string) => string, ReadonlySet<string>>();
+function httpMethodStems(stem: (w: string) => string): ReadonlySet<string> {
+  let s = httpCache.get(stem);
+  if (!s) httpCache.set(stem, (s = new Set(HTTP_METHODS.map(stem))));
+  return s;
+}
+
+/**
+ * How well a tool's action answers a request's: 1 the same action, 0.5 both only read (list
+ * vs get vs search), -1 a read asked for and the tool writes or runs (or the reverse), 0 when
+ * either is unknown or they differ otherwise.
+ */
+export function actionAgreement(request: ActionClass | undefined, tool: ActionClass | undefined): number {
+  if (!request || !tool) return 0;
+  if (request === tool) return 1;
+  const readRequest = READ_ACTIONS.has(request);
+  const readTool = READ_ACTIONS.has(tool);
+  if (readRequest && readTool) return 0.5;
+  if (readRequest !== readTool) return -1;
+  return 0;
+}
