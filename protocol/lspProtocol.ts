@@ -15,15 +15,35 @@ import type { ConfigProblem, IndexStatus, LensStats, SearchResponse, ServerStatu
 import type { McpLensSettings } from './settings';
 import type { DashboardMethod } from './webviewProtocol';
 
+/** One folder of the open workspace, as the editor has it. */
+export interface WorkspaceFolderInfo {
+  /** Absolute path. */
+  path: string;
+  /** Its name in the workspace: the basename, unless the `.code-workspace` file names it. */
+  name: string;
+  /**
+   * Multi-root workspaces: `mcpLens.servers` set in this folder's own settings
+   * (`<folder>/.vscode/settings.json`), which the window's settings do not include.
+   */
+  servers?: Record<string, unknown>;
+}
+
 /** Passed as `initializationOptions` when the client starts the sidecar. */
 export interface SidecarInitOptions {
   /** The extension's workspace storage folder (the tool index and usage live here). */
   storageDir: string;
+  /** Absolute paths of the workspace folders, in order. */
   workspaceFolders: string[];
+  /**
+   * The same folders with their names and own settings. With two or more, each folder's config
+   * is read as its own and its servers are named `<folder>/<server>` (README "Multi-root
+   * workspaces"). Absent: the folders' basenames, no folder settings.
+   */
+  folders?: WorkspaceFolderInfo[];
   settings: McpLensSettings;
   /** Whether the workspace is trusted; untrusted workspaces start no workspace-configured server. */
   trusted: boolean;
-  /** Fingerprints of server definitions the user approved (server name → fingerprint). */
+  /** Fingerprints of server definitions the user approved (server name, folder-qualified in a multi-root workspace → fingerprint). */
   approvals: Record<string, string>;
   /** `${input:id}` values from SecretStorage. */
   inputs: Record<string, string>;
@@ -110,6 +130,8 @@ export interface UpdateSettingsParams {
   approvals: Record<string, string>;
   inputs: Record<string, string>;
   trusted: boolean;
+  /** The workspace folders with their own settings now (a folder's `mcpLens.servers` changed). */
+  folders?: WorkspaceFolderInfo[];
 }
 /** Settings, approvals, inputs or trust changed in the editor. */
 export const UpdateSettingsNotification = new NotificationType<UpdateSettingsParams>('mcpLens/updateSettings');

@@ -9,8 +9,11 @@
  */
 export type ServerState = 'starting' | 'ready' | 'error' | 'stopped' | 'idle' | 'disabled' | 'awaiting-approval';
 
-/** Where a server's definition came from. */
-export type ConfigSourceKind = 'vscode-mcp-json' | 'mcp-json' | 'claude-desktop' | 'cursor' | 'settings' | 'cli-config';
+/**
+ * Where a server's definition came from. `cursor`: the workspace's `.cursor/mcp.json`;
+ * `cursor-user`: the user's own `~/.cursor/mcp.json`.
+ */
+export type ConfigSourceKind = 'vscode-mcp-json' | 'mcp-json' | 'claude-desktop' | 'cursor' | 'cursor-user' | 'settings' | 'cli-config';
 
 /** One upstream server as the user sees it: state, tool count, last error and stderr tail. */
 export interface ServerStatus {
@@ -32,6 +35,11 @@ export interface ServerStatus {
   readyAt?: number;
   /** True when VS Code itself also starts this server from .vscode/mcp.json. */
   alsoStartedByEditor?: boolean;
+  /**
+   * Multi-root workspaces: a server one folder declares is named `<folder>/<localName>`;
+   * `localName` is its name in that folder's file or settings.
+   */
+  localName?: string;
   /** Tokens (o200k_base) of this server's tools/list as a client would receive it. */
   tokens?: number;
   /** Its tools come from the catalog it listed last time: it is not connected (yet). */

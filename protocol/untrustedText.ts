@@ -65,10 +65,25 @@ export function escapeForDisplay(text: string): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     else if (cp === 0x1b) out += '\\e';
-    else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || isInvisible(ch)) out += `\\u{${cp.toString(16)}}`;
+    else if (isHidden(ch)) out += `\\u{${cp.toString(16)}}`;
     else out += ch;
   }
   return out;
+}
+
+/**
+ * True when the text holds a character escapeForDisplay writes out as an escape: a control
+ * character (newline and tab included), a bidi control, an invisible format character or
+ * variation selector, a line or paragraph separator. A name with one cannot be shown as it is.
+ */
+export function hasHiddenCharacters(text: string): boolean {
+  for (const ch of text) if (isHidden(ch)) return true;
+  return false;
+}
+
+function isHidden(ch: string): boolean {
+  const cp = ch.codePointAt(0)!;
+  return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || isInvisible(ch);
 }
 
 /** escapeForDisplay in double quotes (inner quotes escaped): shows leading and trailing spaces and an empty string. */
@@ -78,6 +93,60 @@ export function quotedForDisplay(text: string): string {
 
 function isInvisible(ch: string): boolean {
   return ch.replace(INVISIBLE, '').replace(VARIATION_SELECTORS, '') !== ch;
+}
+
+/**
+ * What an upstream's reply (a tool result, an error, a prompt, a resource) may not carry to an
+ * agent or a person: terminal escape sequences (removed whole; an OSC only with its terminator,
+ * so an unterminated `ESC ]` never swallows the rest of the data), C0 controls other than tab,
+ * newline and carriage return, DEL and C1; bidi embeddings, overrides and isolates (LRE RLE PDF
+ * LRO RLO, LRI RLI FSI PDI: "Trojan Source"); and the tag characters U+E0000–E007F (invisible
+ * ASCII look-alikes a model reads and a person does not: "ASCII smuggling"). Replies are data,
+ * so everything else stays: zero-width joiners (emoji, Indic and Persian scripts), LRM/RLM marks
+ * (right-to-left text), variation selectors, line separators.
+ */
+const REPLY_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]?/g;
+const REPLY_HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/g;
+const REPLY_NEEDS_CLEANING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/;
+
+/** An upstream's reply text without escape sequences, controls (but tab, newline, CR), bidi controls and tag characters. */
+export function cleanReplyText(text: string): string {
+  if (!REPLY_NEEDS_CLEANING.test(text)) return text;
+  return text.replace(REPLY_ESCAPES, '').replace(REPLY_HIDDEN, '');
+}
+
+/**
+ * Cleans every string of a reply as parsed from JSON (values and object keys, at any depth)
+ * with cleanReplyText, IN PLACE, and returns it. Nothing else changes: numbers, booleans,
+ * nulls, the shape, and strings that need no cleaning (base64 data, URIs) stay as they are.
+ * Iterative, so no nesting depth escapes it. For values no one else holds (a reply just parsed).
+ */
+export function cleanReplyInPlace<T>(reply: T): T {
+  const stack: unknown[] = [reply];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === 'string') v[i] = cleanReplyText(x);
+        else if (x !== null && typeof x === 'object') stack.push(x);
+      }
+    } else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      for (const key of Object.keys(o)) {
+        const x = o[key];
+        const value = typeof x === 'string' ? cleanReplyText(x) : x;
+        if (x !== null && typeof x === 'object') stack.push(x);
+        const cleanKey = cleanReplyText(key);
+        if (cleanKey !== key) {
+          delete o[key];
+          // defineProperty: a key that cleans to `__proto__` stays a key, never a prototype.
+          Object.defineProperty(o, cleanKey, { value, writable: true, enumerable: true, configurable: true });
+        } else if (value !== x) o[key] = value;
+      }
+    }
+  }
+  return reply;
 }
 
 /** Appended where third-party text was cut short. */

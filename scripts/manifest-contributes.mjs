@@ -50,9 +50,9 @@ const properties = {
   },
   'mcpLens.importFrom': {
     type: 'array', scope: 'resource', uniqueItems: true,
-    items: { type: 'string', enum: ['vscode', 'mcp-json', 'claude-desktop', 'cursor', 'settings'], enumDescriptions: ['.vscode/mcp.json', '.mcp.json at the workspace root', 'Claude Desktop config', 'Cursor (.cursor/mcp.json)', 'mcpLens.servers'] },
+    items: { type: 'string', enum: ['vscode', 'mcp-json', 'claude-desktop', 'cursor', 'settings'], enumDescriptions: ['.vscode/mcp.json', '.mcp.json at the workspace root', 'Claude Desktop config', 'Cursor: the workspace\'s .cursor/mcp.json and your ~/.cursor/mcp.json', 'mcpLens.servers'] },
     default: ['vscode', 'mcp-json', 'settings'],
-    description: 'Where MCP Lens reads server definitions from.',
+    description: 'Where MCP Lens reads server definitions from. In a multi-root workspace every folder\'s files and its own mcpLens.servers are read, its servers named <folder>/<server>.',
   },
   'mcpLens.exposure': {
     type: 'string', enum: ['search', 'pinned', 'all', 'predictive'], default: 'search', scope: 'resource',

@@ -71,7 +71,8 @@ export async function moveDuplicates(s: ExtensionServices): Promise<void> {
     return;
   }
   for (const file of files) {
-    const names = dups.filter((d) => d.sourceFile === file).map((d) => d.name);
+    // A multi-root folder's server goes by `<folder>/<name>`; its file knows it as `<name>`.
+    const names = dups.filter((d) => d.sourceFile === file).map((d) => d.localName ?? d.name);
     await moveFrom(s, file, names);
   }
 }
@@ -103,8 +104,11 @@ async function moveFrom(s: ExtensionServices, file: string, names: string[]): Pr
   try {
     // Settings first: if writing mcp.json then fails, nothing is lost (the entries are in both).
     const config = vscode.workspace.getConfiguration('mcpLens', folder?.uri);
-    const current = config.inspect<Record<string, unknown>>('servers')?.workspaceValue ?? {};
-    const target = folder && (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+    // Multi-root: into the folder's own settings, where the sidecar reads them as that folder's.
+    const toFolder = folder !== undefined && (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const levels = config.inspect<Record<string, unknown>>('servers');
+    const current = (toFolder ? levels?.workspaceFolderValue : levels?.workspaceValue) ?? {};
+    const target = toFolder ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
     await config.update('servers', { ...current, ...extraction.entries }, target);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(extraction.text));
     await s.pushSettings();

@@ -27,7 +27,7 @@ import { registerMcpProvider } from './mcpProvider';
 import { ReadOnlyDocuments } from './readOnlyDocuments';
 import type { ExtensionServices } from './services';
 import { initRestrictedSettings, restrictedGate, reviewRestrictedSettings } from './restrictedSettings';
-import { SECTION, changeKind, readSettings } from './settingsReader';
+import { SECTION, changeKind, readSettings, workspaceFolderInfos } from './settingsReader';
 import { Sidecar, errorText } from './sidecar';
 import { createStatusBar } from './statusBar';
 
@@ -63,6 +63,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const initOptions = (): SidecarInitOptions => ({
     storageDir: storage.fsPath,
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    folders: workspaceFolderInfos(),
     settings: readSettings(),
     trusted: vscode.workspace.isTrusted,
     approvals: approvals.all(),
@@ -74,7 +75,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const diagnostics = new ConfigDiagnostics();
   const pushSettings = async (): Promise<void> => {
     const o = initOptions();
-    const params: UpdateSettingsParams = { settings: o.settings, approvals: o.approvals, inputs: o.inputs, trusted: o.trusted };
+    const params: UpdateSettingsParams = { settings: o.settings, approvals: o.approvals, inputs: o.inputs, trusted: o.trusted, folders: o.folders ?? [] };
     await sidecar.notify(UpdateSettingsNotification, params);
   };
   let started: Promise<void> | undefined;

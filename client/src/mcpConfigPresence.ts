@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { McpLensSettings } from '../../protocol/settings';
+import { workspaceFolderInfos } from './settingsReader';
 
 /** Config files in a folder that the default or selected import sources read. */
 export function workspaceConfigFiles(settings: McpLensSettings): string[] {
@@ -16,9 +17,10 @@ export function workspaceConfigFiles(settings: McpLensSettings): string[] {
 }
 
 export async function hasMcpConfiguration(settings: McpLensSettings): Promise<boolean> {
-  // Servers in settings, or a user-level source the user chose to import, are configuration.
-  if (settings.importFrom.includes('settings') && Object.keys(settings.servers).length > 0) return true;
-  if (settings.importFrom.includes('claude-desktop')) return true;
+  // Servers in settings (the window's, or a multi-root folder's own), or a user-level source the
+  // user chose to import (Claude Desktop's config; `cursor` includes ~/.cursor/mcp.json), are configuration.
+  if (settings.importFrom.includes('settings') && (Object.keys(settings.servers).length > 0 || workspaceFolderInfos().some((f) => f.servers))) return true;
+  if (settings.importFrom.includes('claude-desktop') || settings.importFrom.includes('cursor')) return true;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     for (const rel of workspaceConfigFiles(settings)) {
       try {

@@ -3,6 +3,7 @@
  * only ever sees `McpLensSettings`. Knows which changes need the sidecar restarted.
  */
 import * as vscode from 'vscode';
+import type { WorkspaceFolderInfo } from '../../protocol/lspProtocol';
 import { DEFAULT_SETTINGS, RESTART_SETTINGS, excludeOfAllLevels, sanitizeSettings, withoutRestricted, type McpLensSettings } from '../../protocol/settings';
 import { restrictedGate } from './restrictedSettings';
 
@@ -17,7 +18,10 @@ export function readSettings(): McpLensSettings {
   const cfg = vscode.workspace.getConfiguration(SECTION);
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(DEFAULT_SETTINGS)) raw[key] = cfg.get(key);
-  raw.exclude = excludeOfAllLevels(cfg.inspect('exclude'));
+  // A multi-root folder's own exclude hides tools too (from every folder: it never shows more).
+  const exclude = cfg.inspect('exclude');
+  const ownFolders = [exclude?.workspaceFolderValue, ...folderLevel('exclude')].filter(Array.isArray).flat();
+  raw.exclude = excludeOfAllLevels({ ...exclude, workspaceFolderValue: ownFolders });
   const gated = withoutRestricted(raw);
   for (const [key, value] of Object.entries(restrictedGate(cfg).values)) {
     if (value === undefined) continue;
@@ -33,4 +37,25 @@ export function readSettings(): McpLensSettings {
 export function changeKind(e: vscode.ConfigurationChangeEvent): 'none' | 'update' | 'restart' {
   if (!e.affectsConfiguration(SECTION)) return 'none';
   return RESTART_SETTINGS.some((k) => e.affectsConfiguration(`${SECTION}.${k}`)) ? 'restart' : 'update';
+}
+
+/** In a multi-root workspace, each folder's own value of a setting (none in a single-folder one). */
+function folderLevel(key: string): unknown[] {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length < 2) return [];
+  return folders.map((f) => vscode.workspace.getConfiguration(SECTION, f.uri).inspect(key)?.workspaceFolderValue).filter((v) => v !== undefined);
+}
+
+/**
+ * The workspace folders for the sidecar, with their names and, in a multi-root workspace, each
+ * folder's own `mcpLens.servers` (the window's settings do not include them). The sidecar reads
+ * each folder's config as that folder's (server/src/core/config/folders.ts).
+ */
+export function workspaceFolderInfos(): WorkspaceFolderInfo[] {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return folders.map((f) => {
+    const servers =
+      folders.length > 1 ? vscode.workspace.getConfiguration(SECTION, f.uri).inspect<Record<string, unknown>>('servers')?.workspaceFolderValue : undefined;
+    return { path: f.uri.fsPath, name: f.name, ...(servers && typeof servers === 'object' && Object.keys(servers).length > 0 ? { servers } : {}) };
+  });
 }

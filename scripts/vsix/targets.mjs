@@ -8,8 +8,9 @@
 // - What lanceToolStore uses (connect with a Session and readConsistencyInterval, openTable,
 //   createEmptyTable with mode overwrite, query().select().toArrow(), delete, version, close)
 //   exists unchanged in 0.22.3, 0.31.0 and 0.37.1: test/server/toolStore, index and
-//   indexSnapshot pass against each (their linux-x64-gnu builds). All need Node >= 18 and
-//   apache-arrow >=15 <=18.1. Loading costs the same (~28 MB RSS).
+//   indexSnapshot pass against each of their linux-x64-gnu builds (`node scripts/lance-versions.mjs`,
+//   which installs each from the registry; the other platforms' builds cannot run here). All
+//   declare Node >= 18 and apache-arrow >=15 <=18.1. Loading adds 25-30 MiB RSS (same script).
 // So every target gets a binary and runs hybrid search: the newest build its platform has,
 // with the JavaScript half of @lancedb/lancedb at the same version (the two must match).
 // A target set to `lance: null` would ship keyword-only; the sidecar then says

@@ -4,7 +4,8 @@
  * reply were printed raw. gateway.json now counts only when MCP Lens wrote it (0600, no link),
  * its pid is a live MCP Lens process of this user, its URL is loopback, and the server there
  * proves it knows the token (HMAC of a fresh nonce) before the token is sent. Names from the
- * reply are printed escaped.
+ * reply are printed escaped; a server name with terminal codes does not even reach the reply
+ * (refused at config load: server-names.test.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -23,7 +24,7 @@ describe('b02: stats and a planted gateway.json', () => {
   before(async () => {
     attacker = await recorder((path) => (path.startsWith('/proof') ? { status: 200, body: JSON.stringify({ proof: '00'.repeat(32) }) } : { status: 200, body: ANSI_STATS }));
     // A real gateway of another workspace: its pid is a live MCP Lens process of this user.
-    realWs = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ 'evil\u001b[31mname': EVERYTHING }) });
+    realWs = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ everything: EVERYTHING, 'evil\u001b[31mname': EVERYTHING }) });
     real = startCli(['serve', '--http', '--workspace', realWs.dir, '--config', realWs.path('.vscode/mcp.json')], cliEnv(realWs, { MCP_LENS_TOKEN: TOKEN }));
     await real.waitFor(/Press Ctrl\+C to stop/);
     realPid = real.child.pid!;
@@ -77,11 +78,12 @@ describe('b02: stats and a planted gateway.json', () => {
     assert.equal(tokenSent(), false);
   });
 
-  test('the real gateway of the workspace proves the token and answers; server names print escaped', async () => {
+  test('the real gateway of the workspace proves the token and answers; no terminal code from a server name reaches the terminal', async () => {
     const run = await runCli(['stats', '--workspace', realWs.dir, '--config', realWs.path('.vscode/mcp.json')], cliEnv(realWs, { MCP_LENS_TOKEN: TOKEN }));
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /live from http:\/\/127\.0\.0\.1:\d+\/mcp/);
-    assert.match(run.stdout, /evil\\e\[31mname/);
+    assert.match(run.stdout, /^ {2}everything\s/m);
+    assert.doesNotMatch(run.stdout, /evil/, 'the server with terminal codes in its name was refused: it has no tools to count');
     assert.ok(!run.stdout.includes('\u001b'), run.stdout);
     assert.equal(tokenSent(), false);
   });

@@ -352,9 +352,10 @@ test('where each source lives', async (t) => {
   }
   await t.test('candidates follow importFrom order, settings has no file', () => {
     assert.deepEqual(configCandidates(WS, ['cursor', 'settings', 'mcp-json', 'vscode', 'cursor'], HOME, {}, 'linux'), [
-      { kind: 'cursor', path: CUR },
-      { kind: 'mcp-json', path: MCPJ },
-      { kind: 'vscode-mcp-json', path: VSC },
+      { kind: 'cursor', path: CUR, folder: WS },
+      { kind: 'cursor-user', path: `${HOME}/.cursor/mcp.json` },
+      { kind: 'mcp-json', path: MCPJ, folder: WS },
+      { kind: 'vscode-mcp-json', path: VSC, folder: WS },
     ]);
   });
 });

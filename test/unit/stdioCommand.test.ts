@@ -69,10 +69,10 @@ test('config files saved with a BOM and CRLF line endings read like any other, p
 test('workspace config paths use the platform\'s separators', () => {
   assert.deepEqual(
     configCandidates('C:\\w', ['vscode', 'mcp-json', 'cursor'], 'C:\\Users\\u', {}, 'win32').map((c) => c.path),
-    ['C:\\w\\.vscode\\mcp.json', 'C:\\w\\.mcp.json', 'C:\\w\\.cursor\\mcp.json'],
+    ['C:\\w\\.vscode\\mcp.json', 'C:\\w\\.mcp.json', 'C:\\w\\.cursor\\mcp.json', 'C:\\Users\\u\\.cursor\\mcp.json'],
   );
   assert.deepEqual(
     configCandidates('/w', ['vscode', 'cursor'], '/home/u', {}, 'darwin').map((c) => c.path),
-    ['/w/.vscode/mcp.json', '/w/.cursor/mcp.json'],
+    ['/w/.vscode/mcp.json', '/w/.cursor/mcp.json', '/home/u/.cursor/mcp.json'],
   );
 });

@@ -2,7 +2,7 @@
 // (core/nameSkeleton.ts, core/config/toolFilter.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeForDisplay, normalizeName, oneLine, quotedForDisplay, stripControls } from '../../protocol/untrustedText';
+import { cleanReplyInPlace, cleanReplyText, escapeForDisplay, hasHiddenCharacters, normalizeName, oneLine, quotedForDisplay, stripControls } from '../../protocol/untrustedText';
 import { nameSkeleton, patternSkeleton } from '../../server/src/core/nameSkeleton';
 import { createToolFilter } from '../../server/src/core/config/toolFilter';
 
@@ -16,6 +16,34 @@ test('escapeForDisplay writes every hidden character out, so a prompt line stays
   assert.equal(escapeForDisplay('x\ny\r\u001b[8m\u202e\u200b\\'), 'x\\ny\\r\\e[8m\\u{202e}\\u{200b}\\\\');
   assert.equal(quotedForDisplay('say "hi"\n'), '"say \\"hi\\"\\n"');
   assert.doesNotMatch(escapeForDisplay('\u0000\u0085\u2028\ufe0f'), /[\u0000-\u001f\u0085\u2028]|\ufe0f/);
+});
+
+test('hasHiddenCharacters: exactly what escapeForDisplay would write out (backslashes aside)', () => {
+  for (const name of ['github', 'my.server', 'ünïcødé 名前', 'a\\b', 'say "hi"']) assert.equal(hasHiddenCharacters(name), false, name);
+  for (const name of ['evil\u202etxt', 'git\u200bhub', 'a\nb', 'tab\tx', 'x\u001b[31m', 'v\ufe0f', 'c1\u0085', 'ls\u2028', 'tag\udb40\udc41']) {
+    assert.equal(hasHiddenCharacters(name), true, JSON.stringify(name));
+  }
+});
+
+test('cleanReplyText: escapes, controls but tab/LF/CR, bidi controls and tag characters go; data stays', () => {
+  assert.equal(cleanReplyText('a\u001b[31mred\u001b[0m b\u001b]0;title\u0007c \u0000\u0085\u009b \u202eX\u2066y\u2069 \udb40\udc48\udb40\udc49!'), 'ared bc  Xy !');
+  const kept = 'tab\tcr\r\nline \u{1f468}\u200d\u{1f4bb} \u200fRTL\u2028next \u0627\u200c\u0628 ✔\ufe0f';
+  assert.equal(cleanReplyText(kept), kept);
+  assert.equal(cleanReplyText('keep \u001b]no terminator, so only ESC ] goes'), 'keep no terminator, so only ESC ] goes');
+});
+
+test('cleanReplyInPlace: every string and key at any depth, nothing else; a key never becomes a prototype', () => {
+  const reply = JSON.parse('{"a\\u202eb": ["x\\u0007", {"n": 1, "t": true, "z": null, "s": "y\\u2066"}], "__pro\\u202eto__": {"polluted": 1}}') as Record<string, unknown>;
+  assert.equal(cleanReplyInPlace(reply), reply);
+  assert.deepEqual(reply, { ab: ['x', { n: 1, t: true, z: null, s: 'y' }], ['__proto__']: { polluted: 1 } });
+  assert.equal(Object.getPrototypeOf(reply), Object.prototype);
+  assert.equal(Object.prototype.hasOwnProperty.call(reply, '__proto__'), true);
+  let deep: unknown = 'bottom\u202e';
+  for (let i = 0; i < 100_000; i++) deep = { d: [deep] };
+  cleanReplyInPlace(deep);
+  let at = deep as { d: unknown[] } | string;
+  while (typeof at !== 'string') at = at.d[0] as typeof at;
+  assert.equal(at, 'bottom', 'no depth escapes it');
 });
 
 test('normalizeName: NFKC, no invisible characters', () => {

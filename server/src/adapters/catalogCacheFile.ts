@@ -32,7 +32,7 @@ export interface CatalogCacheFile {
 }
 
 export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileAtomic(path, JSON.stringify(cache), 0o600);
 }
 

@@ -53,7 +53,10 @@ export class CatalogComposer {
     this.composed = composed;
     this.key = key;
     if (same) return false;
-    this.catalog = buildCatalog([...composed.values()].flat(), prompts, resources, createToolFilter([...include], [...exclude]));
+    // A multi-root folder's server also answers to its name in that folder (toolFilter.ts).
+    const filter = createToolFilter([...include], [...exclude]);
+    const localNames = new Map(running.map((s) => [s.name, s.source.folder?.localName]));
+    this.catalog = buildCatalog([...composed.values()].flat(), prompts, resources, (server, tool) => filter(server, tool, localNames.get(server)));
     return true;
   }
 

@@ -5,6 +5,7 @@
  * would read — config files, `envFile`s, the CLI's settings and approvals — changes on disk.
  */
 import { formatProblem } from '../core/config/resolve';
+import type { FolderInput } from '../core/config/folders';
 import type { LoadedConfig } from '../core/config/types';
 import type { Logger } from '../core/logger';
 import type { McpLensSettings } from '../../../protocol/settings';
@@ -36,8 +37,10 @@ export class ConfigSource {
     return this.watcher?.onDidChange(() => listener()) ?? { dispose: () => undefined };
   }
 
-  load(settings: McpLensSettings, inputs: Record<string, string>): LoadedConfig {
+  /** `folders`: a multi-root workspace's folders, each read as its own (core/config/folders.ts). */
+  load(settings: McpLensSettings, inputs: Record<string, string>, folders?: readonly FolderInput[]): LoadedConfig {
     const options: LoadConfigOptions = { workspaceFolder: this.o.workspaceFolder, settings, inputs, lastGood: this.lastGood };
+    if (folders) options.folders = folders;
     if (this.o.configFile) options.configFile = this.o.configFile;
     if (this.o.env) options.env = this.o.env;
     const config = loadWorkspaceConfig(options);
@@ -54,7 +57,7 @@ export class ConfigSource {
   private report(config: LoadedConfig): void {
     const now = new Set<string>();
     for (const p of config.problems) {
-      const line = formatProblem(p, this.o.workspaceFolder);
+      const line = formatProblem(p, config.folders);
       now.add(line);
       if (this.reported.has(line)) continue;
       // A file that does not parse is an error the user must fix; the rest are warnings.

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, SearchHit, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
-import { escapeForDisplay } from '../../../protocol/untrustedText';
+import { cleanReplyInPlace, escapeForDisplay } from '../../../protocol/untrustedText';
 import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
 import type { ConfigProblem, LoadedConfig, ServerConfig } from '../core/config/types';
+import type { FolderInput } from '../core/config/folders';
 import type { ToolIndex } from '../core/search/types';
 import { ArgsValidator } from '../core/argsValidation';
 import { decideApproval } from '../core/config/approval';
@@ -182,7 +183,8 @@ export class LensApp implements Lens {
    * Applies the editor's whole state at once (one config reload): settings, the full set of
    * approvals and inputs (so a revoked approval or a forgotten input takes effect), and trust.
    */
-  async reconfigure(state: { settings: McpLensSettings; approvals: Record<string, string>; inputs: Record<string, string>; trusted: boolean }): Promise<void> {
+  async reconfigure(state: { settings: McpLensSettings; approvals: Record<string, string>; inputs: Record<string, string>; trusted: boolean; folders?: FolderInput[] }): Promise<void> {
+    if (state.folders) this.options.workspaceFolders = state.folders;
     this.options.approvals = { ...state.approvals };
     this.options.inputs = { ...state.inputs };
     this.options.trusted = state.trusted;
@@ -199,7 +201,7 @@ export class LensApp implements Lens {
       row.fromCache = true;
       if (row.state === 'stopped') row.state = 'idle';
     }
-    return [...rows, ...configFileRows(this.config.problems, this.workspaceFolder)];
+    return [...rows, ...configFileRows(this.config.problems, this.config.folders)];
   }
 
   /** Waits out the grace period of servers that have never listed their tools (see search). */
@@ -309,7 +311,8 @@ export class LensApp implements Lens {
   async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
     const prompt = this.catalog.prompts.find((p) => p.name === name);
     if (!prompt) throw new Error(`Unknown prompt "${name}"`);
-    return this.pool.getPrompt(prompt.server, prompt.originalName, args);
+    // Upstream replies are untrusted text (as call results are in toolCalls.ts).
+    return cleanReplyInPlace(await this.pool.getPrompt(prompt.server, prompt.originalName, args));
   }
 
   resources(): CatalogResource[] {
@@ -319,7 +322,7 @@ export class LensApp implements Lens {
   async readResource(uri: string): Promise<ReadResourceResult> {
     const parsed = parseResourceUri(uri);
     if (!parsed || !this.running.some((s) => s.name === parsed.server)) throw new Error(`Unknown resource "${uri}"`);
-    return this.pool.readResource(parsed.server, parsed.originalUri);
+    return cleanReplyInPlace(await this.pool.readResource(parsed.server, parsed.originalUri));
   }
 
   indexStatus(): IndexStatus {
@@ -432,7 +435,7 @@ export class LensApp implements Lens {
    */
   private async applyConfig(): Promise<void> {
     const o = this.options;
-    this.config = this.configSource.load(o.settings, o.inputs);
+    this.config = this.configSource.load(o.settings, o.inputs, o.workspaceFolders);
     const running: ServerConfig[] = [];
     const held: HeldServer[] = [];
     for (const server of this.config.servers) {

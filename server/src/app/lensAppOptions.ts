@@ -1,11 +1,18 @@
 /** How a LensApp is set up by each front door (the sidecar, each CLI command, tests, benches). */
 import type { McpLensSettings } from '../../../protocol/settings';
+import type { FolderInput } from '../core/config/folders';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
 import type { UpstreamPoolOptions } from '../adapters/upstream/pool';
 
 export interface LensAppOptions {
   workspaceFolder: string;
+  /**
+   * A multi-root workspace's folders, the first being `workspaceFolder`: each folder's config
+   * files and own `mcpLens.servers` are read as that folder's, its servers named
+   * `<folder>/<server>` (core/config/folders.ts). Absent or one folder: `workspaceFolder` alone.
+   */
+  workspaceFolders?: FolderInput[];
   /** Folder for the tool index and usage data (CLI: <workspace>/.mcp-lens, editor: workspace storage). */
   storageDir: string;
   settings: McpLensSettings;
@@ -13,7 +20,7 @@ export interface LensAppOptions {
   configFile?: string;
   /** Workspace Trust: false starts nothing from workspace configuration. */
   trusted: boolean;
-  /** server name → approved fingerprint. */
+  /** server name (folder-qualified in a multi-root workspace) → approved fingerprint. */
   approvals: Record<string, string>;
   /** `--trust`: approve every server found. */
   autoApprove: boolean;

@@ -2,10 +2,10 @@
  * One status line per configured server, whatever stopped it: a config error, a missing
  * approval, an untrusted workspace, or the live state of its connection.
  */
-import * as path from 'node:path';
 import type { ServerStatus } from '../../../protocol/model';
-import type { ConfigProblem, DisabledServer, ServerConfig } from '../core/config/types';
+import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource } from '../core/config/types';
 import { describeServer } from '../core/config/describe';
+import { displayPath, folderOf, type ConfigFolder } from '../core/config/folders';
 import type { UpstreamStatus } from '../adapters/upstream/pool';
 
 export interface HeldServer {
@@ -37,6 +37,7 @@ export function mergeStatuses(
       stderrTail: s?.stderrTail ?? [],
       restarts: s?.restarts ?? 0,
       alsoStartedByEditor: markEditorDuplicates && cfg.source.kind === 'vscode-mcp-json',
+      ...localName(cfg.source),
     };
     if (s?.error !== undefined) status.error = s.error;
     if (s?.readyAt !== undefined) status.readyAt = s.readyAt;
@@ -47,6 +48,7 @@ export function mergeStatuses(
   for (const h of held) {
     out.push({
       ...idle(h.config.name, h.config.type, h.config.source.kind, h.config.source.file),
+      ...localName(h.config.source),
       state: h.reason === 'awaiting-approval' ? 'awaiting-approval' : 'disabled',
       error:
         h.reason === 'awaiting-approval'
@@ -55,9 +57,14 @@ export function mergeStatuses(
     });
   }
   for (const d of disabled) {
-    out.push({ ...idle(d.name, 'stdio', d.source.kind, d.source.file), state: 'disabled', error: d.reason });
+    out.push({ ...idle(d.name, 'stdio', d.source.kind, d.source.file), ...localName(d.source), state: 'disabled', error: d.reason });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** A multi-root folder's server: its name in the folder's own file or settings. */
+function localName(source: ServerSource): { localName?: string } {
+  return source.folder ? { localName: source.folder.localName } : {};
 }
 
 function idle(name: string, transport: ServerStatus['transport'], source: ServerStatus['source'], sourceFile: string): ServerStatus {
@@ -68,23 +75,23 @@ function idle(name: string, transport: ServerStatus['transport'], source: Server
  * One row per config file that cannot be used as it is (it does not parse, or cannot be read),
  * so list_servers and the dashboard show it beside the servers; the reason says where.
  */
-export function configFileRows(problems: readonly ConfigProblem[], workspaceFolder: string): ServerStatus[] {
+export function configFileRows(problems: readonly ConfigProblem[], where: string | readonly ConfigFolder[]): ServerStatus[] {
   const rows = new Map<string, ServerStatus>();
+  const folders = typeof where === 'string' ? [{ path: where }] : where;
   for (const p of problems) {
     if (p.path !== '' || p.server !== undefined || rows.has(p.file)) continue;
-    const rel = path.relative(workspaceFolder, p.file);
-    const name = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : p.file;
-    rows.set(p.file, { ...idle(name, 'stdio', kindOfFile(p.file), p.file), state: p.severity === 'error' ? 'error' : 'stopped', error: p.message, configFile: true });
+    const name = displayPath(p.file, folders);
+    rows.set(p.file, { ...idle(name, 'stdio', kindOfFile(p.file, folderOf(p.file, folders) !== undefined), p.file), state: p.severity === 'error' ? 'error' : 'stopped', error: p.message, configFile: true });
   }
   return [...rows.values()];
 }
 
 /** The source kind a config file is read as, from its name (for a problem that names only the file). */
-function kindOfFile(file: string): ServerStatus['source'] {
+function kindOfFile(file: string, inWorkspace: boolean): ServerStatus['source'] {
   const parts = file.split(/[\\/]/);
   const [dir, base] = [parts.at(-2), parts.at(-1)];
   if (base === 'mcp.json' && dir === '.vscode') return 'vscode-mcp-json';
-  if (base === 'mcp.json' && dir === '.cursor') return 'cursor';
+  if (base === 'mcp.json' && dir === '.cursor') return inWorkspace ? 'cursor' : 'cursor-user';
   if (base === '.mcp.json') return 'mcp-json';
   if (base === 'settings.json') return 'settings';
   if (base === 'claude_desktop_config.json') return 'claude-desktop';

@@ -7,7 +7,10 @@
  *   → upstream → result size (MAX_RESULT_BYTES) → usage record (no argument values) and log.
  * Everything that can go wrong becomes an `isError` result whose text names the tool and
  * server and says what to do, because the caller is usually a model that can correct itself.
- * The upstream's own result, error or not, is returned untouched.
+ * The upstream's own result, error or not, is returned as it came, but for one thing: every
+ * string in it (text content, structuredContent, error messages) loses terminal escapes,
+ * control characters other than tab/newline/CR, bidi controls and tag characters
+ * (protocol/untrustedText.ts cleanReplyText), here, once, for every front door.
  */
 import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -19,6 +22,7 @@ import type { Logger } from '../core/logger';
 import { UpstreamCallError, type UpstreamPool } from '../adapters/upstream/pool';
 import type { CallOptions } from './lens';
 import { errorMessage } from '../core/errorMessage';
+import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
 /** Arguments above this size (as JSON) are refused before anything is sent upstream. */
 export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
@@ -70,6 +74,8 @@ export class ToolCalls {
       return errorResult(unknownToolMessage(name, this.deps.allNames()));
     }
     const { result, outcome } = await this.run(tool, args, options);
+    // Upstream replies are untrusted text on their way to an agent or a person.
+    cleanReplyInPlace(result);
     const durationMs = Date.now() - startedAt;
     this.deps.log.info(`call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`);
     this.deps.record({ tool, sessionId: options.sessionId ?? `${origin}-default`, origin, outcome, startedAt, durationMs, args });

@@ -75,7 +75,8 @@ function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResul
 }
 
 function fullDefinition(t: CatalogTool): Record<string, unknown> {
-  const d: Record<string, unknown> = { name: t.name, server: t.server, original_name: t.originalName };
+  // The name the upstream listed is its text, not ours (server names are made safe at config load).
+  const d: Record<string, unknown> = { name: t.name, server: t.server, original_name: truncateDescription(t.originalName, 200) };
   if (t.title !== undefined) d.title = truncateDescription(t.title, 200);
   // The full definition, but a megabyte of description helps no model: cut long ones with a mark.
   d.description = truncateDescription(t.description, MAX_SCHEMA_DESCRIPTION_CHARS);

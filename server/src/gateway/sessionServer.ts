@@ -28,6 +28,7 @@ import type { CodeRuns } from './runCode';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
+import { cleanReplyText } from '../../../protocol/untrustedText';
 
 export interface SessionDeps {
   lens: Lens;
@@ -99,7 +100,8 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     try {
       return await lens.getPrompt(request.params.name, request.params.arguments ?? {});
     } catch (err) {
-      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": ${errorMessage(err)}`);
+      // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
+      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": ${cleanReplyText(errorMessage(err))}`);
     }
   });
 
@@ -124,7 +126,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     try {
       return await lens.readResource(request.params.uri);
     } catch (err) {
-      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": ${errorMessage(err)}`);
+      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": ${cleanReplyText(errorMessage(err))}`);
     }
   });
 

@@ -22,6 +22,7 @@ import {
   type PullProgressParams,
   type SidecarInitOptions,
   type UpdateSettingsParams,
+  type WorkspaceFolderInfo,
 } from '../../../protocol/lspProtocol';
 import { sanitizeSettings } from '../../../protocol/settings';
 import { DASHBOARD_METHODS, type DashboardHandlers } from '../../../protocol/webviewProtocol';
@@ -138,6 +139,8 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
       inputs: records(p?.inputs),
       trusted: p?.trusted === true,
     };
+    const folders = folderInfos(p?.folders);
+    if (folders) params.folders = folders;
     s.update(params).catch((err: unknown) => log.error(`applying settings: ${errorMessage(err)}`));
   });
 
@@ -177,10 +180,25 @@ function readInit(raw: unknown): SidecarInitOptions {
     trusted: o.trusted === true,
     approvals: records(o.approvals),
     inputs: records(o.inputs),
+    ...(Array.isArray(o.folders) && { folders: folderInfos(o.folders) ?? [] }),
     ...(o.gateway && typeof o.gateway.token === 'string' && {
       gateway: { token: o.gateway.token, ...(Number.isInteger(o.gateway.port) && o.gateway.port! > 0 && o.gateway.port! < 65536 && { port: o.gateway.port }) },
     }),
   };
+}
+
+/** The client's workspace folders: a path and a name each, a folder's servers sanitized as settings are. */
+function folderInfos(v: unknown): WorkspaceFolderInfo[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: WorkspaceFolderInfo[] = [];
+  for (const item of v as unknown[]) {
+    if (!item || typeof item !== 'object') continue;
+    const f = item as Record<string, unknown>;
+    if (typeof f.path !== 'string' || f.path === '') continue;
+    const servers = sanitizeSettings({ servers: f.servers }).servers;
+    out.push({ path: f.path, name: typeof f.name === 'string' ? f.name : '', ...(Object.keys(servers).length > 0 && { servers }) });
+  }
+  return out;
 }
 
 function records(v: unknown): Record<string, string> {

@@ -3,6 +3,7 @@
  * (config → upstreams → index), the MCP gateway on 127.0.0.1 with a random bearer token, and
  * the embedder used for pulling the model. The LSP connection drives it; it knows no LSP.
  */
+import { basename } from 'node:path';
 import type { GatewayInfo, SidecarInitOptions, UpdateSettingsParams } from '../../../protocol/lspProtocol';
 import type { LensStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
@@ -30,10 +31,15 @@ export class SidecarSession {
   ) {}
 
   static async start(init: SidecarInitOptions, log: Logger): Promise<SidecarSession> {
-    const workspaceFolder = init.workspaceFolders[0];
+    // Every folder of a multi-root workspace is read as its own (core/config/folders.ts).
+    const folders = init.folders?.length ? init.folders : init.workspaceFolders.map((path) => ({ path, name: basename(path) }));
+    const workspaceFolder = folders[0]?.path;
     if (!workspaceFolder) log.warn('no workspace folder is open: only servers from user settings can run');
+    else if (folders.length > 1)
+      log.info(`multi-root workspace: reading the MCP configuration of ${folders.length} folders; their servers are named <folder>/<server>`);
     const lens = await LensApp.start({
       workspaceFolder: workspaceFolder ?? init.storageDir,
+      ...(folders.length > 1 && { workspaceFolders: folders }),
       storageDir: init.storageDir,
       settings: init.settings,
       trusted: init.trusted,

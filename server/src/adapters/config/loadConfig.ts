@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseTree, type ParseError } from 'jsonc-parser';
 import { parseConfigFile } from '../../core/config/configFile';
+import { configFolders, type FolderInput } from '../../core/config/folders';
 import { resolveConfig, type ConfigFileText } from '../../core/config/resolve';
 import { configCandidates } from '../../core/config/sources';
 import type { ConfigProblem, LoadedConfig } from '../../core/config/types';
@@ -17,6 +18,11 @@ export { readWorkspaceSettings, type WorkspaceSettings } from './workspaceSettin
 
 export interface LoadConfigOptions {
   workspaceFolder: string;
+  /**
+   * A multi-root workspace's folders (the first is `workspaceFolder`): each folder's config
+   * files and own `mcpLens.servers` are read as that folder's (core/config/folders.ts).
+   */
+  folders?: readonly FolderInput[];
   settings: McpLensSettings;
   /** Read only this file (`servers` or `mcpServers` format) as source kind 'cli-config'. */
   configFile?: string;
@@ -54,36 +60,53 @@ function readEnvFile(file: string): string | undefined {
   return 'text' in r ? r.text : undefined;
 }
 
+/** The folders the options read, absolute and labelled (core/config/folders.ts). */
+function foldersOf(opts: LoadConfigOptions): ReturnType<typeof configFolders> {
+  const workspaceFolder = path.resolve(opts.workspaceFolder);
+  return configFolders(
+    (opts.folders ?? []).map((f) => ({ ...f, path: path.resolve(f.path) })),
+    workspaceFolder,
+  );
+}
+
 /** Every config file the options would read, existing or not (for a file watcher). */
 export function configFilesToWatch(opts: LoadConfigOptions): string[] {
-  const workspaceFolder = path.resolve(opts.workspaceFolder);
   if (opts.configFile) return [path.resolve(opts.configFile)];
   const env = opts.env ?? process.env;
-  return configCandidates(workspaceFolder, opts.settings.importFrom, opts.userHome ?? os.homedir(), env, process.platform).map((c) => c.path);
+  const folders = foldersOf(opts).map((f) => f.path);
+  return configCandidates(folders, opts.settings.importFrom, opts.userHome ?? os.homedir(), env, process.platform).map((c) => c.path);
 }
 
 /** Reads and resolves the workspace's MCP config. Never throws. */
 export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
-  const workspaceFolder = path.resolve(opts.workspaceFolder);
+  const folders = foldersOf(opts);
+  const workspaceFolder = folders[0]!.path;
   const env = opts.env ?? process.env;
   const userHome = opts.userHome ?? os.homedir();
   const files: ConfigFileText[] = [];
   const problems: ConfigProblem[] = [];
-  const candidates = opts.configFile
+  const candidates: { kind: ConfigFileText['kind']; path: string; folder?: string }[] = opts.configFile
     ? [{ kind: 'cli-config' as const, path: path.resolve(opts.configFile) }]
-    : configCandidates(workspaceFolder, opts.settings.importFrom, userHome, env, process.platform);
+    : configCandidates(
+        folders.map((f) => f.path),
+        opts.settings.importFrom,
+        userHome,
+        env,
+        process.platform,
+      );
   const kept: ConfigFileText[] = [];
   for (const c of candidates) {
     const r = readText(c.path);
     const good = opts.lastGood?.get(c.path);
+    const at = { path: c.path, kind: c.kind, ...(c.folder !== undefined ? { folder: c.folder } : {}) };
     if ('text' in r && (!good || parses(r.text))) {
       opts.lastGood?.set(c.path, r.text);
-      files.push({ path: c.path, kind: c.kind, text: r.text });
+      files.push({ ...at, text: r.text });
     } else if (good !== undefined && !('missing' in r)) {
       // Broken now, good before: keep running what it declared, and say why.
       if ('problem' in r) problems.push({ ...r.problem, message: `${r.problem.message}; ${KEEPING}` });
-      else kept.push({ path: c.path, kind: c.kind, text: r.text });
-      files.push({ path: c.path, kind: c.kind, text: good });
+      else kept.push({ ...at, text: r.text });
+      files.push({ ...at, text: good });
     } else {
       if ('missing' in r) opts.lastGood?.delete(c.path);
       if ('problem' in r) problems.push(r.problem);
@@ -92,6 +115,7 @@ export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
   }
   const loaded = resolveConfig(files, {
     workspaceFolder,
+    folders,
     userHome,
     env,
     inputs: opts.inputs ?? {},

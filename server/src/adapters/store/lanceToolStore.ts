@@ -16,11 +16,12 @@
  */
 import type * as lancedb from '@lancedb/lancedb';
 import type { Schema, Table as ArrowTable } from 'apache-arrow';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../core/logger';
 import { SerialQueue } from './serialQueue';
 import { WriterLock } from '../writerLock';
+import { ensurePrivateDir } from '../privateFiles';
 import type { StoredTool, StoredVector, ToolStore } from './toolStore';
 import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
 import { errorMessage } from '../../core/errorMessage';
@@ -79,7 +80,11 @@ export class LanceToolStore implements ToolStore {
 
   /** Opens (or creates) the store; damage is repaired here, so this only throws when the folder itself is unusable. */
   static async open(options: LanceToolStoreOptions): Promise<LanceToolStore> {
-    mkdirSync(options.dir, { recursive: true });
+    // Private folders (0700, never a link): in the CLI they sit in `.mcp-lens/`, which a
+    // repository can ship. LanceDB writes its table files with its own modes inside them.
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    ensurePrivateDir(options.dir);
+    if (lstatExists(dbPath(options.dir))) ensurePrivateDir(dbPath(options.dir));
     let lock: WriterLock | undefined;
     if (!options.readOnly) {
       const candidate = new WriterLock(join(options.dir, 'toolStore.lock'));
@@ -253,7 +258,11 @@ export class LanceToolStore implements ToolStore {
   }
 
   private async connection(): Promise<lancedb.Connection> {
-    this.db ??= await connect(this.dir, this.readOnly);
+    if (!this.db) {
+      // Created here (0700) before LanceDB would create it with the default mode; after a rebuild too.
+      ensurePrivateDir(dbPath(this.dir));
+      this.db = await connect(this.dir, this.readOnly);
+    }
     return this.db;
   }
 
@@ -293,6 +302,16 @@ export class LanceToolStore implements ToolStore {
 
 function dbPath(dir: string): string {
   return join(dir, 'lancedb');
+}
+
+/** Something (a link included) is at `path`. */
+function lstatExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function schemaFor({ Field, FixedSizeList, Float32, Schema, Utf8 }: LanceModules['arrow'], dimension: number): Schema {

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { writeFileAtomic } from '../atomicFile';
+import { writePrivateFile } from '../privateFiles';
 import type { StoredVector } from './toolStore';
 
 const FORMAT = 'mcp-lens-vectors/1';
@@ -72,7 +72,7 @@ export function readSnapshot(path: string): { rows: StoredVector[]; stamp: Snaps
   };
 }
 
-/** Writes atomically (temp file + rename). Rows must share one dimension (the table's). */
+/** Writes atomically (temp file + rename), mode 0600. Rows must share one dimension (the table's). */
 export function writeSnapshot(path: string, rows: readonly StoredVector[]): void {
   const dimension = rows[0]?.vector.length ?? 0;
   const header: Header = { format: FORMAT, dimension, rows: rows.map((r) => [r.id, r.server, r.contentHash, r.model]) };
@@ -87,7 +87,8 @@ export function writeSnapshot(path: string, rows: readonly StoredVector[]): void
   const prefix = Buffer.alloc(PREFIX);
   prefix.writeUInt32LE(json.length, 0);
   prefix.write(sha256(body), 4, 'latin1');
-  writeFileAtomic(path, Buffer.concat([prefix, body]));
+  // 0600 and never through a link: in the CLI it sits in `.mcp-lens/index/lancedb/`, MCP Lens's own folder.
+  writePrivateFile(path, Buffer.concat([prefix, body]));
 }
 
 export function removeSnapshot(path: string): void {

@@ -7,9 +7,12 @@
  *  3. A file the user named with `--config` ('cli-config') is approved by naming it.
  *  4. Otherwise the server starts only if its current fingerprint is the approved one, so a
  *     new server or any change to command, args, env, cwd, url or headers needs approval.
- * Claude Desktop's config is the user's own file, so workspace trust does not gate it, but it
- * was written for Claude, not for MCP Lens in this workspace (where `${workspaceFolder}` and
- * the working folder differ): it still needs approval on first use, per workspace.
+ * Claude Desktop's config and Cursor's user-level `~/.cursor/mcp.json` are the user's own
+ * files, so workspace trust does not gate them, but they were written for another tool, not for
+ * MCP Lens in this workspace (where `${workspaceFolder}` and the working folder differ): they
+ * still need approval on first use, per workspace.
+ * In a multi-root workspace approvals are keyed by the folder-qualified name, and a folder's
+ * fingerprint covers its path (folders.ts): an approval in one folder never starts another's.
  * `mcpLens.servers` counts as workspace config: the sidecar sees merged settings and cannot
  * tell user-level from workspace-level, so it takes the stricter reading.
  */
@@ -31,6 +34,7 @@ const SOURCE_POLICY: Readonly<Record<ConfigSourceKind, SourcePolicy>> = {
   cursor: { fromWorkspace: true, approvedByNaming: false },
   settings: { fromWorkspace: true, approvedByNaming: false },
   'claude-desktop': { fromWorkspace: false, approvedByNaming: false },
+  'cursor-user': { fromWorkspace: false, approvedByNaming: false },
   'cli-config': { fromWorkspace: false, approvedByNaming: true },
 };
 

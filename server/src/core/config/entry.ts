@@ -7,11 +7,13 @@ import * as path from 'node:path';
 import { parseDotenv } from './dotenv';
 import { EntryReader, isRecord } from './entryReader';
 import { fingerprintServer } from './fingerprint';
+import { qualifiedName, type ConfigFolder } from './folders';
 import { formatJsonPath, type JsonPath, type Locator } from './jsonPath';
 import type { VariableScope } from './variables';
 import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource, ShownStdio } from './types';
 import type { ConfigSourceKind } from '../../../../protocol/model';
 import { RESTRICTED_APPROVAL_NAME } from '../../../../protocol/settings';
+import { escapeForDisplay, hasHiddenCharacters, quotedForDisplay } from '../../../../protocol/untrustedText';
 
 export interface EntryInput {
   name: string;
@@ -21,6 +23,12 @@ export interface EntryInput {
   /** Path of the entry, e.g. `['servers', 'github']` or `['mcpLens', 'servers', 'github']`. */
   jsonPath: JsonPath;
   locate: Locator;
+  /**
+   * The workspace folder whose file or settings declared it: `${workspaceFolder}` and relative
+   * paths resolve against it, and in a multi-root workspace (a labelled folder) the server is
+   * named `<label>/<name>` and its fingerprint covers the folder (folders.ts).
+   */
+  folder?: ConfigFolder;
 }
 
 export interface EntryScope extends VariableScope {
@@ -42,13 +50,19 @@ type Transport = (typeof TYPES)[number];
 /** Spellings other tools write for streamable HTTP. */
 const TYPE_ALIASES: Record<string, Transport> = { 'streamable-http': 'http', streamableHttp: 'http' };
 
-export function readEntry(input: EntryInput, scope: EntryScope): EntryResult {
+export function readEntry(input: EntryInput, entryScope: EntryScope): EntryResult {
+  const folder = input.folder;
+  const scope: EntryScope = folder ? { ...entryScope, workspaceFolder: folder.path } : entryScope;
+  const qualified = qualifiedName(folder, input.name);
+  const name = shownServerName(qualified);
   const source: ServerSource = { kind: input.kind, file: input.file, path: formatJsonPath(input.jsonPath) };
+  if (folder?.label !== undefined) source.folder = { path: folder.path, label: folder.label, localName: shownServerName(input.name) };
   const raw = isRecord(input.raw) ? input.raw : {};
-  const r = new EntryReader(input.name, raw, input.file, input.jsonPath, input.locate, scope);
+  const r = new EntryReader(name, raw, input.file, input.jsonPath, input.locate, scope);
   const envFiles: string[] = [];
   let server: ServerConfig | undefined;
   if (input.name.trim() === '') r.report('error', [], 'server name must not be empty');
+  if (name !== qualified) r.report('error', [], hiddenCharactersMessage(input.name, qualified));
   // Approvals of restricted settings are recorded under this name beside server approvals.
   if (input.name === RESTRICTED_APPROVAL_NAME) r.report('error', [], `the server name "${RESTRICTED_APPROVAL_NAME}" is reserved by MCP Lens; rename the server`);
   if (!isRecord(input.raw)) {
@@ -64,9 +78,25 @@ export function readEntry(input: EntryInput, scope: EntryScope): EntryResult {
       .filter((p) => p.severity === 'error')
       .map((p) => `${p.path}: ${p.message}`)
       .join('; ');
-    return { ...base, disabled: { name: input.name, source, reason } };
+    return { ...base, disabled: { name, source, reason } };
   }
   return { ...base, server };
+}
+
+/**
+ * A server's name as everything downstream sees it. Names come from a repository's files and are
+ * shown to agents and people everywhere (list_servers, find_tools, tools/list, prompts, the
+ * dashboard, the CLI, logs), so they are made safe here, once: a name holding a control, bidi or
+ * invisible character (protocol/untrustedText.ts hasHiddenCharacters) is refused (readEntry
+ * disables the server) and goes by its escaped form, `evil\u{202e}txt`, which shows what is there.
+ */
+export function shownServerName(name: string): string {
+  return hasHiddenCharacters(name) ? escapeForDisplay(name) : name;
+}
+
+function hiddenCharactersMessage(localName: string, qualified: string): string {
+  if (hasHiddenCharacters(localName)) return 'this server name has control, bidi or invisible characters (written out in the path); rename the server';
+  return `the workspace folder name in ${quotedForDisplay(qualified)} has control, bidi or invisible characters (written out here); rename the folder in the workspace`;
 }
 
 function transportOf(r: EntryReader): Transport | undefined {
@@ -116,7 +146,7 @@ function readStdio(r: EntryReader, source: ServerSource, scope: EntryScope, envF
   }
   if (command === undefined || commandField === undefined) return undefined;
   const removeEnv = env.removed.length ? [...env.removed] : undefined;
-  const fingerprint = fingerprintServer({ type: 'stdio', command, args: args.values, env: merged, cwd, removeEnv });
+  const fingerprint = fingerprintServer({ type: 'stdio', command, args: args.values, env: merged, cwd, removeEnv, folder: source.folder?.path });
   const shown: ShownStdio = {
     command: commandField.secret ? commandField.shown : command,
     args: args.shown,
@@ -177,6 +207,6 @@ function readRemote(r: EntryReader, source: ServerSource, type: 'http' | 'sse'):
     r.report('error', ['url'], `"url" must use http: or https:, not ${parsed.protocol}`);
     return undefined;
   }
-  const fingerprint = fingerprintServer({ type, url, headers });
+  const fingerprint = fingerprintServer({ type, url, headers, folder: source.folder?.path });
   return { type, name: r.name, source, fingerprint, url, headers, shown: { url: urlField.secret ? urlField.shown : url, headers: headerMap.shown } };
 }

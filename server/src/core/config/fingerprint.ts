@@ -6,10 +6,15 @@
  */
 import { createHash } from 'node:crypto';
 
-/** The parts of a config that the fingerprint covers; name and source are not among them. */
-export type FingerprintInput =
+/**
+ * The parts of a config that the fingerprint covers; name and source are not among them, except
+ * `folder`: in a multi-root workspace, the path of the folder that declared the server, so an
+ * approval never carries over to another folder's same definition (folders.ts).
+ */
+export type FingerprintInput = (
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string | undefined; removeEnv?: string[] | undefined }
-  | { type: 'http' | 'sse'; url: string; headers: Record<string, string> };
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string> }
+) & { folder?: string | undefined };
 
 function sortedEntries(record: Record<string, string>): [string, string][] {
   return Object.keys(record)
@@ -19,9 +24,11 @@ function sortedEntries(record: Record<string, string>): [string, string][] {
 
 /** sha256 hex (first 16 chars) over a canonical JSON array; key order never matters. */
 export function fingerprintServer(cfg: FingerprintInput): string {
-  const canonical =
+  const canonical: unknown[] =
     cfg.type === 'stdio'
       ? ['stdio', cfg.command, cfg.args, sortedEntries(cfg.env), cfg.cwd ?? null, [...(cfg.removeEnv ?? [])].sort()]
       : [cfg.type, cfg.url, sortedEntries(cfg.headers)];
+  // Absent outside multi-root workspaces, so those fingerprints (and approvals) stay as they were.
+  if (cfg.folder !== undefined) canonical.push(['folder', cfg.folder]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
 }

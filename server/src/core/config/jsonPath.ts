@@ -3,6 +3,7 @@
  * and a locator that maps a path to a character range in the file, for editor diagnostics.
  */
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
+import { quotedForDisplay } from '../../../../protocol/untrustedText';
 
 export type JsonPath = (string | number)[];
 
@@ -14,7 +15,8 @@ export function formatJsonPath(path: JsonPath): string {
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
     else if (IDENTIFIER.test(segment)) out += out === '' ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
+    // A server name from a repository's file: quoted, with hidden characters written out.
+    else out += `[${quotedForDisplay(segment)}]`;
   }
   return out;
 }

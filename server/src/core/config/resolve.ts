@@ -1,13 +1,15 @@
 /**
  * Config resolution, pure: file texts and a context in, `LoadedConfig` out. Sources are read
  * in `mcpLens.importFrom` order (a `--config` file replaces them all); the first definition
- * of a name wins and a warning names both files; a bad entry disables that server only.
+ * of a name wins and a warning names both files; a bad entry disables that server only. In a
+ * multi-root workspace each folder's files and settings are read as that folder's (folders.ts).
  */
 import * as path from 'node:path';
 import { parseConfigFile } from './configFile';
-import { readEntry, type EntryInput, type EntryScope } from './entry';
+import { readEntry, shownServerName, type EntryInput, type EntryScope } from './entry';
+import { displayPath, qualifiedName, type ConfigFolder } from './folders';
 import { formatJsonPath, noLocator } from './jsonPath';
-import { IMPORT_KIND } from './sources';
+import { IMPORT_KINDS } from './sources';
 import type { ConfigProblem, InputDeclaration, LoadedConfig, ServerSource } from './types';
 import type { ConfigSourceKind } from '../../../../protocol/model';
 import type { McpLensSettings } from '../../../../protocol/settings';
@@ -18,10 +20,18 @@ export interface ConfigFileText {
   path: string;
   kind: ConfigSourceKind;
   text: string;
+  /** The workspace folder it belongs to (a folder-level source); absent for a user-level file. */
+  folder?: string;
 }
 
 export interface ResolveContext {
+  /** The (first) workspace folder: user-level sources and the window's `mcpLens.servers` resolve against it. */
   workspaceFolder: string;
+  /**
+   * Every workspace folder, from `configFolders`: labelled in a multi-root workspace, where each
+   * folder's files and `servers` are its own. Absent: the one folder `workspaceFolder`.
+   */
+  folders?: ConfigFolder[];
   userHome: string;
   env: Record<string, string | undefined>;
   /** `${input:id}` values the caller has (from SecretStorage or a prompt). */
@@ -40,12 +50,19 @@ interface Gathered {
   files: string[];
 }
 
+/** The folders of a context (one unlabelled folder when it names none). */
+function foldersOf(ctx: ResolveContext): ConfigFolder[] {
+  return ctx.folders?.length ? ctx.folders : [{ path: ctx.workspaceFolder }];
+}
+
 /** Entries of every selected source, in precedence order. */
 function gather(files: ConfigFileText[], ctx: ResolveContext): Gathered {
   const out: Gathered = { entries: [], inputs: [], problems: [], files: [] };
+  const folders = foldersOf(ctx);
   const add = (f: ConfigFileText) => {
     const parsed = parseConfigFile(f.path, f.kind, f.text);
-    out.entries.push(...parsed.entries);
+    const folder = f.folder === undefined ? undefined : folders.find((x) => x.path === f.folder);
+    out.entries.push(...parsed.entries.map((e) => (folder ? { ...e, folder } : e)));
     out.inputs.push(...parsed.inputs);
     out.problems.push(...parsed.problems);
     out.files.push(f.path);
@@ -60,22 +77,26 @@ function gather(files: ConfigFileText[], ctx: ResolveContext): Gathered {
       for (const [name, raw] of Object.entries(ctx.settings.servers)) {
         out.entries.push({ name, raw, kind: 'settings', file: ctx.settingsFile, jsonPath: ['mcpLens', 'servers', name], locate: noLocator });
       }
+      // A multi-root folder's own settings: its servers, in its .vscode/settings.json.
+      for (const folder of folders) {
+        const file = path.join(folder.path, '.vscode', 'settings.json');
+        for (const [name, raw] of Object.entries(folder.servers ?? {})) {
+          out.entries.push({ name, raw, kind: 'settings', file, jsonPath: ['mcpLens', 'servers', name], locate: noLocator, folder });
+        }
+      }
       continue;
     }
-    files.filter((f) => f.kind === IMPORT_KIND[source]).forEach(add);
+    for (const kind of IMPORT_KINDS[source]) files.filter((f) => f.kind === kind).forEach(add);
   }
   return out;
 }
 
-/** Shows a file relative to the workspace when it is inside it, else absolute. */
-function displayFile(file: string, workspaceFolder: string): string {
-  const rel = path.relative(workspaceFolder, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : file;
-}
-
-/** `.vscode/mcp.json: servers.github.command: missing "command" for a stdio server` */
-export function formatProblem(problem: ConfigProblem, workspaceFolder: string): string {
-  const file = displayFile(problem.file, workspaceFolder);
+/**
+ * `.vscode/mcp.json: servers.github.command: missing "command" for a stdio server`; in a
+ * multi-root workspace the file after its folder's label (`api/.vscode/mcp.json: …`).
+ */
+export function formatProblem(problem: ConfigProblem, where: string | readonly ConfigFolder[]): string {
+  const file = displayPath(problem.file, typeof where === 'string' ? [{ path: where }] : where);
   return problem.path ? `${file}: ${problem.path}: ${problem.message}` : `${file}: ${problem.message}`;
 }
 
@@ -91,17 +112,20 @@ export function resolveConfig(files: ConfigFileText[], ctx: ResolveContext): Loa
     include: [...ctx.settings.include],
     exclude: [...ctx.settings.exclude],
     files: [...gathered.files],
+    folders: foldersOf(ctx),
   };
   const scope: EntryScope = { workspaceFolder: ctx.workspaceFolder, userHome: ctx.userHome, env: ctx.env, inputs: ctx.inputs, readEnvFile: ctx.readEnvFile };
   const seen = new Map<string, ServerSource>();
   for (const entry of gathered.entries) {
-    const first = seen.get(entry.name);
+    // The name it goes by (escaped when refused for hidden characters), so no two share one.
+    const name = shownServerName(qualifiedName(entry.folder, entry.name));
+    const first = seen.get(name);
     if (first) {
-      result.problems.push(duplicateWarning(entry, first, ctx.workspaceFolder));
+      result.problems.push(duplicateWarning(entry, name, first, result.folders));
       continue;
     }
     const r = readEntry(entry, scope);
-    seen.set(entry.name, (r.server ?? r.disabled)!.source);
+    seen.set(name, (r.server ?? r.disabled)!.source);
     result.problems.push(...r.problems);
     if (r.server) result.servers.push(r.server);
     if (r.disabled) result.disabled.push(r.disabled);
@@ -111,13 +135,13 @@ export function resolveConfig(files: ConfigFileText[], ctx: ResolveContext): Loa
   return result;
 }
 
-function duplicateWarning(entry: EntryInput, first: ServerSource, workspaceFolder: string): ConfigProblem {
-  const where = first.file === entry.file ? 'earlier in this file' : `in ${displayFile(first.file, workspaceFolder)}`;
+function duplicateWarning(entry: EntryInput, name: string, first: ServerSource, folders: readonly ConfigFolder[]): ConfigProblem {
+  const where = first.file === entry.file ? 'earlier in this file' : `in ${displayPath(first.file, folders)}`;
   return {
     severity: 'warning',
     file: entry.file,
     path: formatJsonPath(entry.jsonPath),
-    message: `server "${entry.name}" is also defined ${where} (${first.path}), which takes precedence; this definition is ignored`,
+    message: `server "${name}" is also defined ${where} (${first.path}), which takes precedence; this definition is ignored`,
     ...entry.locate(entry.jsonPath),
   };
 }

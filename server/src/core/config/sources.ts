@@ -6,13 +6,17 @@ import * as path from 'node:path';
 import type { ConfigSourceKind } from '../../../../protocol/model';
 import type { ImportSource } from '../../../../protocol/settings';
 
-/** `mcpLens.importFrom` names → the kind recorded on servers read from that source. */
-export const IMPORT_KIND: Record<ImportSource, ConfigSourceKind> = {
-  vscode: 'vscode-mcp-json',
-  'mcp-json': 'mcp-json',
-  'claude-desktop': 'claude-desktop',
-  cursor: 'cursor',
-  settings: 'settings',
+/**
+ * `mcpLens.importFrom` names → the kinds recorded on servers read from that source, in
+ * precedence order: `cursor` is the workspace's `.cursor/mcp.json`, then the user's own
+ * `~/.cursor/mcp.json` ('cursor-user'), as Cursor itself lets the project's entry win.
+ */
+export const IMPORT_KINDS: Readonly<Record<ImportSource, readonly ConfigSourceKind[]>> = {
+  vscode: ['vscode-mcp-json'],
+  'mcp-json': ['mcp-json'],
+  'claude-desktop': ['claude-desktop'],
+  cursor: ['cursor', 'cursor-user'],
+  settings: ['settings'],
 };
 
 /** The top-level keys that hold servers, per kind (a `--config` file may use either). */
@@ -37,14 +41,31 @@ export function claudeDesktopConfigPath(userHome: string, env: Record<string, st
   return p.join(env.XDG_CONFIG_HOME || p.join(userHome, '.config'), 'Claude', 'claude_desktop_config.json');
 }
 
+/** Cursor's user-level config file: `~/.cursor/mcp.json` on every OS (`%USERPROFILE%\.cursor\mcp.json` on Windows). */
+export function cursorUserConfigPath(userHome: string, platform: string): string {
+  return (platform === 'win32' ? path.win32 : path.posix).join(userHome, '.cursor', 'mcp.json');
+}
+
 export interface ConfigCandidate {
   kind: ConfigSourceKind;
   path: string;
+  /** The workspace folder it belongs to; absent for a user-level file. */
+  folder?: string;
 }
 
-/** The files the selected import sources would read, in `importFrom` order (settings has none). */
+/** Each folder-level source's file, relative to its folder. */
+const FOLDER_FILES: Partial<Record<ImportSource, readonly string[]>> = {
+  vscode: ['.vscode', 'mcp.json'],
+  'mcp-json': ['.mcp.json'],
+  cursor: ['.cursor', 'mcp.json'],
+};
+
+/**
+ * The files the selected import sources would read, in `importFrom` order (settings has none);
+ * a folder-level source once per workspace folder, in folder order.
+ */
 export function configCandidates(
-  workspaceFolder: string,
+  workspaceFolders: string | readonly string[],
   importFrom: readonly ImportSource[],
   userHome: string,
   env: Record<string, string | undefined>,
@@ -52,12 +73,17 @@ export function configCandidates(
 ): ConfigCandidate[] {
   const out: ConfigCandidate[] = [];
   const p = platform === 'win32' ? path.win32 : path.posix;
+  const folders = typeof workspaceFolders === 'string' ? [workspaceFolders] : workspaceFolders;
   for (const source of new Set(importFrom)) {
-    const kind = IMPORT_KIND[source];
-    if (source === 'vscode') out.push({ kind, path: p.join(workspaceFolder, '.vscode', 'mcp.json') });
-    else if (source === 'mcp-json') out.push({ kind, path: p.join(workspaceFolder, '.mcp.json') });
-    else if (source === 'cursor') out.push({ kind, path: p.join(workspaceFolder, '.cursor', 'mcp.json') });
-    else if (source === 'claude-desktop') out.push({ kind, path: claudeDesktopConfigPath(userHome, env, platform) });
+    const [kind] = IMPORT_KINDS[source];
+    const rel = FOLDER_FILES[source];
+    if (rel && kind) for (const folder of folders) out.push({ kind, path: p.join(folder, ...rel), folder });
+    // A user-level file is read once, as the folder's when a folder is the home folder itself.
+    const user = (kind: ConfigSourceKind, file: string): void => {
+      if (!out.some((c) => c.path === file)) out.push({ kind, path: file });
+    };
+    if (source === 'cursor') user('cursor-user', cursorUserConfigPath(userHome, platform));
+    else if (source === 'claude-desktop') user('claude-desktop', claudeDesktopConfigPath(userHome, env, platform));
   }
   return out;
 }

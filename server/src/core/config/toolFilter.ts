@@ -11,6 +11,10 @@
  *    `*​/delete_*`.
  *  - A pattern picomatch cannot compile matches nothing in include and everything in exclude.
  *  - Names holding a NUL character never pass (we use it internally to stand for `/`).
+ *  - A server a folder of a multi-root workspace declares (`api/github`, core/config/folders.ts)
+ *    is also matched by its name in that folder (`github`): a pattern written for the folder's
+ *    server (`github/delete_*`) hides it there too, and one with the folder (`api/github/*`)
+ *    only that folder's. Exclude hides it when either name matches, include keeps it when either does.
  *  - Names are compared as a person reads them: include sees the NFKC name without invisible
  *    characters (`normalizeName`); exclude also sees its look-alike skeleton (TR39), so
  *    `delete\u200b_repo`, `ｄｅｌｅｔｅ_repo` and `dеlete_repo` (Cyrillic е) are all `*​/delete_*`.
@@ -19,7 +23,8 @@ import picomatch from 'picomatch/posix';
 import { normalizeName } from '../../../../protocol/untrustedText';
 import { nameSkeleton, patternSkeleton } from '../nameSkeleton';
 
-export type ToolFilter = (server: string, tool: string) => boolean;
+/** `localServer`: the server's name within its folder, when a multi-root folder declared it. */
+export type ToolFilter = (server: string, tool: string, localServer?: string) => boolean;
 type PairMatcher = (server: string, tool: string) => boolean;
 
 /** Stands for `/` inside names, so a single `*` may span it. */
@@ -62,12 +67,16 @@ export function createToolFilter(include: readonly string[], exclude: readonly s
   // Each exclude pattern meets the name in three spellings: as written, normalized, and folded
   // to its look-alike skeleton (the pattern folded the same way).
   const exc = patterns(exclude).map((p) => ({ raw: compile(p, true, true), normal: compile(normalizeName(p), true, true), skeleton: compile(patternSkeleton(p), true, true) }));
-  return (server, tool) => {
-    if (server.includes(SLASH) || tool.includes(SLASH)) return false;
+  return (server, tool, localServer) => {
+    const servers = localServer === undefined || localServer === server ? [server] : [server, localServer];
+    if (servers.some((s) => s.includes(SLASH)) || tool.includes(SLASH)) return false;
     if (exc.length === 0 && inc.length === 0) return true;
-    const [ns, nt] = [normalizeName(server), normalizeName(tool)];
-    const [ks, kt] = [nameSkeleton(server), nameSkeleton(tool)];
-    if (exc.some((m) => m.raw(server, tool) || m.normal(ns, nt) || m.skeleton(ks, kt))) return false;
-    return inc.length === 0 || inc.some((m) => m(ns, nt));
+    const nt = normalizeName(tool);
+    const kt = nameSkeleton(tool);
+    for (const s of servers) {
+      const [ns, ks] = [normalizeName(s), nameSkeleton(s)];
+      if (exc.some((m) => m.raw(s, tool) || m.normal(ns, nt) || m.skeleton(ks, kt))) return false;
+    }
+    return inc.length === 0 || servers.some((s) => inc.some((m) => m(normalizeName(s), nt)));
   };
 }

@@ -3,6 +3,7 @@
  * plus every problem found, each naming its file and JSON path. A bad entry disables that
  * server only; problems are values, never exceptions.
  */
+import type { ConfigFolder, FolderOrigin } from './folders';
 import type { ConfigProblem, ConfigSourceKind } from '../../../../protocol/model';
 
 export interface ServerSource {
@@ -11,10 +12,15 @@ export interface ServerSource {
   file: string;
   /** JSON path of the entry, e.g. `servers.github`. */
   path: string;
+  /** Multi-root: the workspace folder that declared it (the server is named `<label>/<localName>`; see folders.ts). */
+  folder?: FolderOrigin;
 }
 
 interface ServerBase {
-  /** Unique across sources; later sources do not override earlier ones silently (see problems). */
+  /**
+   * Unique across sources; later sources do not override earlier ones silently (see problems).
+   * In a multi-root workspace a folder's server is `<folder>/<name>` (folders.ts).
+   */
   name: string;
   source: ServerSource;
   /**
@@ -100,4 +106,6 @@ export interface LoadedConfig {
   exclude: string[];
   /** Files that were read (for watching). */
   files: string[];
+  /** The workspace folders it was read from (labelled in a multi-root workspace). */
+  folders: ConfigFolder[];
 }
