@@ -56,9 +56,9 @@ test('request action: the leading verb of the first asking clause', () => {
     ['please delete the staging bucket', 'delete'],
     ['can you create a branch for the fix', 'create'],
     ['I need to update the README', 'update'],
-    ['Which pods are crash looping?', 'get'],
-    ['how many rows does the orders table have', 'get'],
-    ['show me the failing tests', 'get'],
+    ['Which pods are crash looping?', 'read'],
+    ['how many rows does the orders table have', 'read'],
+    ['show me the failing tests', 'read'],
     ['In the browser, type hello into #q', 'fill'],
     ['use Firecrawl to search the web for pricing pages', 'search'],
     ["I'm planning a trip. Can you find flights to Lisbon?", 'search'],
@@ -101,6 +101,9 @@ test('action agreement: same action, both reads, read against write, unknown', (
   assert.equal(actionAgreement('get', 'create'), -1);
   assert.equal(actionAgreement('create', 'search'), -1);
   assert.equal(actionAgreement('create', 'update'), 0);
+  assert.equal(actionAgreement('complete', 'update'), 0.5, 'resolving an issue is updating it');
+  assert.equal(actionAgreement('read', 'search'), 1, 'a question takes any read');
+  assert.equal(actionAgreement('read', 'delete'), -1);
   assert.equal(actionAgreement(undefined, 'get'), 0);
   assert.equal(actionAgreement('delete', undefined), 0);
 });

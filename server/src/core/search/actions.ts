@@ -41,6 +41,15 @@ export type ActionClass =
 /** Actions that only read: a question asks for one of these. */
 export const READ_ACTIONS: ReadonlySet<ActionClass> = new Set(['list', 'get', 'search']);
 
+/** Actions that change an existing thing's state (resolving an issue is updating it). */
+const CHANGE_ACTIONS: ReadonlySet<ActionClass> = new Set(['update', 'complete', 'restore', 'approve']);
+
+/**
+ * What a request asks to do: an action, or `read` when it asks a question ("which pods are
+ * failing?") — some read, without saying list, get or search.
+ */
+export type RequestAction = ActionClass | 'read';
+
 interface ActionWords {
   /** Single words that name the action (unstemmed). */
   words: readonly string[];
@@ -253,7 +262,7 @@ function isStatement(words: readonly string[]): boolean {
  *
  * `text` is the request with its literal values removed (queryLiterals.ts).
  */
-export function requestAction(text: string, stem: (word: string) => string): ActionClass | undefined {
+export function requestAction(text: string, stem: (word: string) => string): RequestAction | undefined {
   const lex = actionLexicon(stem);
   for (const clause of text.split(/[.!?;:,\n\u2013\u2014]+|\s-\s/)) {
     let words = splitWords(clause);
@@ -267,9 +276,9 @@ export function requestAction(text: string, stem: (word: string) => string): Act
     let i = 0;
     while (i < words.length && OPENERS.has(words[i])) i++;
     if (i >= words.length) continue;
-    if (QUESTION_WORDS.has(words[i]!)) return 'get';
+    if (QUESTION_WORDS.has(words[i]!)) return 'read';
     // "show me all…", "give me…", "tell me…": a read.
-    if ((words[i] === 'give' || words[i] === 'tell' || words[i] === 'show') && words[i + 1] === 'me') return 'get';
+    if ((words[i] === 'give' || words[i] === 'tell' || words[i] === 'show') && words[i + 1] === 'me') return 'read';
     // A clause that opens with no action ("the dev server is stuck — shut it down") leaves it
     // to the next one.
     const lead = actionAt(words.map(stem), i, lex);
@@ -423,16 +432,18 @@ function httpMethodStems(stem: (w: string) => string): ReadonlySet<string> {
 }
 
 /**
- * How well a tool's action answers a request's: 1 the same action, 0.5 both only read (list
- * vs get vs search), -1 a read asked for and the tool writes or runs (or the reverse), 0 when
- * either is unknown or they differ otherwise.
+ * How well a tool's action answers a request's: 1 the same action, or any read for a question;
+ * 0.5 two different reads (list vs get vs search) or two state changes (resolve vs update);
+ * -1 a read asked for and the tool writes or runs (or the reverse); 0 when either is unknown or
+ * they differ otherwise.
  */
-export function actionAgreement(request: ActionClass | undefined, tool: ActionClass | undefined): number {
+export function actionAgreement(request: RequestAction | undefined, tool: ActionClass | undefined): number {
   if (!request || !tool) return 0;
+  const readTool = READ_ACTIONS.has(tool);
+  if (request === 'read') return readTool ? 1 : -1;
   if (request === tool) return 1;
   const readRequest = READ_ACTIONS.has(request);
-  const readTool = READ_ACTIONS.has(tool);
   if (readRequest && readTool) return 0.5;
   if (readRequest !== readTool) return -1;
-  return 0;
+  return CHANGE_ACTIONS.has(request) && CHANGE_ACTIONS.has(tool) ? 0.5 : 0;
 }

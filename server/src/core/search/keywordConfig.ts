@@ -15,33 +15,40 @@
  * | step | mcp-servers dev | held-out | all | metatool dev | held-out | all | toolbench dev | held-out | all | workspace-19 dev | held-out | all |
  * |---|---|---|---|---|---|---|---|---|---|---|---|---|
  * | bm25-reference | 0.570/0.704 | 0.520/0.675 | 0.545/0.689 | 0.392/0.471 | 0.386/0.466 | 0.389/0.468 | 0.327/0.769 | 0.353/0.808 | 0.340/0.788 | 0.477/0.613 | 0.586/0.728 | 0.532/0.671 |
- * | MCP Lens 0.1.0 ranking | 0.465/0.621 | 0.502/0.672 | 0.483/0.646 | 0.434/0.532 | 0.436/0.535 | 0.435/0.534 | 0.360/0.817 | 0.395/0.881 | 0.377/0.849 | 0.447/0.571 | 0.500/0.632 | 0.474/0.602 |
- * | shipped (keywordWeights.json) | 0.676/0.803 | 0.699/0.825 | 0.687/0.814 | 0.429/0.527 | 0.429/0.529 | 0.429/0.528 | 0.355/0.811 | 0.372/0.854 | 0.363/0.832 | 0.603/0.710 | 0.605/0.737 | 0.604/0.724 |
- * | − literal values as intent words (literal 1) | 0.689/0.813 | 0.695/0.818 | 0.692/0.815 | 0.429/0.527 | 0.429/0.530 | 0.429/0.528 | 0.361/0.819 | 0.372/0.854 | 0.366/0.836 | 0.523/0.657 | 0.630/0.740 | 0.577/0.699 |
- * | − action agreement | 0.583/0.735 | 0.675/0.800 | 0.629/0.768 | 0.435/0.532 | 0.435/0.534 | 0.435/0.533 | 0.357/0.810 | 0.371/0.853 | 0.364/0.831 | 0.553/0.671 | 0.556/0.698 | 0.554/0.685 |
- * | − product mentions | 0.645/0.777 | 0.664/0.795 | 0.655/0.786 | 0.429/0.527 | 0.429/0.529 | 0.429/0.528 | 0.358/0.814 | 0.381/0.866 | 0.369/0.840 | 0.597/0.702 | 0.605/0.737 | 0.601/0.720 |
- * | − literal kind ↔ parameter | 0.676/0.801 | 0.699/0.822 | 0.687/0.812 | 0.429/0.527 | 0.429/0.529 | 0.429/0.528 | 0.355/0.810 | 0.370/0.852 | 0.362/0.831 | 0.603/0.710 | 0.605/0.737 | 0.604/0.724 |
- * | − platform rule (context for every server) | 0.607/0.758 | 0.671/0.803 | 0.639/0.781 | 0.429/0.527 | 0.429/0.529 | 0.429/0.528 | 0.355/0.811 | 0.372/0.854 | 0.363/0.832 | 0.574/0.680 | 0.599/0.716 | 0.586/0.698 |
- * | − sibling context | 0.669/0.800 | 0.699/0.826 | 0.684/0.813 | 0.429/0.527 | 0.429/0.529 | 0.429/0.528 | 0.348/0.799 | 0.367/0.845 | 0.358/0.822 | 0.603/0.710 | 0.617/0.743 | 0.610/0.727 |
- * | − synonyms | 0.642/0.778 | 0.699/0.817 | 0.670/0.798 | 0.427/0.521 | 0.427/0.525 | 0.427/0.523 | 0.353/0.807 | 0.370/0.852 | 0.362/0.829 | 0.616/0.707 | 0.623/0.734 | 0.620/0.721 |
- * | − bigrams | 0.669/0.802 | 0.699/0.824 | 0.684/0.813 | 0.429/0.528 | 0.432/0.531 | 0.431/0.529 | 0.330/0.782 | 0.349/0.820 | 0.340/0.801 | 0.616/0.718 | 0.605/0.736 | 0.610/0.727 |
- * | − name coverage | 0.672/0.800 | 0.675/0.811 | 0.674/0.805 | 0.422/0.521 | 0.423/0.523 | 0.422/0.522 | 0.352/0.805 | 0.360/0.834 | 0.356/0.820 | 0.591/0.699 | 0.630/0.743 | 0.610/0.721 |
- * | − query coverage | 0.683/0.808 | 0.699/0.824 | 0.691/0.816 | 0.424/0.523 | 0.422/0.525 | 0.423/0.524 | 0.353/0.806 | 0.383/0.866 | 0.368/0.836 | 0.591/0.700 | 0.654/0.757 | 0.623/0.729 |
- * | − Porter2 stemming | 0.720/0.826 | 0.709/0.831 | 0.715/0.829 | 0.394/0.479 | 0.387/0.475 | 0.390/0.477 | 0.342/0.794 | 0.388/0.874 | 0.365/0.834 | 0.553/0.663 | 0.630/0.746 | 0.592/0.705 |
+ * | 0.1.0's parameters (today's tokenizer) | 0.465/0.621 | 0.523/0.680 | 0.494/0.651 | 0.435/0.531 | 0.436/0.534 | 0.435/0.532 | 0.360/0.818 | 0.395/0.882 | 0.377/0.850 | 0.447/0.571 | 0.500/0.633 | 0.474/0.602 |
+ * | shipped (keywordWeights.json) | 0.689/0.815 | 0.695/0.822 | 0.692/0.818 | 0.433/0.531 | 0.433/0.533 | 0.433/0.532 | 0.352/0.811 | 0.371/0.854 | 0.362/0.832 | 0.629/0.736 | 0.648/0.764 | 0.639/0.750 |
+ * | − literal values as intent words (literal 1) | 0.696/0.820 | 0.692/0.815 | 0.694/0.817 | 0.434/0.531 | 0.433/0.533 | 0.433/0.532 | 0.360/0.822 | 0.371/0.854 | 0.366/0.838 | 0.536/0.678 | 0.648/0.752 | 0.593/0.715 |
+ * | − action agreement | 0.621/0.762 | 0.682/0.808 | 0.651/0.785 | 0.439/0.535 | 0.436/0.535 | 0.437/0.535 | 0.355/0.811 | 0.371/0.855 | 0.363/0.833 | 0.553/0.682 | 0.568/0.712 | 0.560/0.697 |
+ * | − action synonyms | 0.628/0.774 | 0.689/0.816 | 0.658/0.795 | 0.434/0.530 | 0.432/0.532 | 0.433/0.531 | 0.352/0.811 | 0.371/0.854 | 0.362/0.832 | 0.616/0.727 | 0.648/0.762 | 0.632/0.745 |
+ * | − product mentions | 0.652/0.785 | 0.671/0.798 | 0.662/0.792 | 0.433/0.531 | 0.433/0.533 | 0.433/0.532 | 0.356/0.814 | 0.378/0.863 | 0.367/0.839 | 0.629/0.733 | 0.636/0.755 | 0.632/0.744 |
+ * | − literal kind ↔ parameter | 0.683/0.808 | 0.695/0.821 | 0.689/0.814 | 0.433/0.531 | 0.433/0.533 | 0.433/0.532 | 0.352/0.811 | 0.369/0.851 | 0.361/0.831 | 0.629/0.736 | 0.636/0.757 | 0.632/0.747 |
+ * | − platform rule (context for every server) | 0.583/0.745 | 0.678/0.802 | 0.631/0.773 | 0.433/0.531 | 0.433/0.533 | 0.433/0.532 | 0.352/0.811 | 0.371/0.854 | 0.362/0.832 | 0.586/0.695 | 0.605/0.733 | 0.596/0.714 |
+ * | − sibling context | 0.689/0.815 | 0.689/0.818 | 0.689/0.817 | 0.433/0.531 | 0.433/0.533 | 0.433/0.532 | 0.346/0.800 | 0.363/0.842 | 0.355/0.821 | 0.616/0.729 | 0.648/0.768 | 0.632/0.749 |
+ * | − synonyms | 0.679/0.805 | 0.692/0.817 | 0.686/0.811 | 0.428/0.524 | 0.428/0.527 | 0.428/0.525 | 0.349/0.804 | 0.371/0.852 | 0.360/0.828 | 0.616/0.708 | 0.605/0.727 | 0.610/0.718 |
+ * | − bigrams | 0.686/0.813 | 0.720/0.834 | 0.703/0.823 | 0.433/0.531 | 0.435/0.535 | 0.434/0.533 | 0.334/0.788 | 0.353/0.826 | 0.343/0.807 | 0.629/0.740 | 0.648/0.767 | 0.639/0.753 |
+ * | − name coverage | 0.679/0.806 | 0.678/0.811 | 0.679/0.808 | 0.426/0.526 | 0.427/0.528 | 0.427/0.527 | 0.347/0.803 | 0.367/0.843 | 0.357/0.823 | 0.591/0.717 | 0.648/0.763 | 0.620/0.740 |
+ * | − query coverage | 0.679/0.810 | 0.695/0.823 | 0.687/0.817 | 0.426/0.526 | 0.427/0.529 | 0.426/0.528 | 0.354/0.809 | 0.381/0.865 | 0.368/0.837 | 0.616/0.723 | 0.636/0.757 | 0.626/0.740 |
+ * | − Porter2 stemming | 0.734/0.834 | 0.713/0.829 | 0.723/0.832 | 0.397/0.482 | 0.388/0.476 | 0.393/0.479 | 0.340/0.793 | 0.386/0.873 | 0.363/0.833 | 0.578/0.675 | 0.648/0.764 | 0.614/0.720 |
  *
- * What the table says: action agreement is the largest single gain on real MCP catalogs
- * (mcp-servers R@1 0.629 → 0.687, workspace-19 0.554 → 0.604) and costs metatool 0.006 R@1;
- * the platform rule (no sibling context on servers with more than contextMaxTools tools) is the
- * second (0.639 → 0.687); literal values are what workspace-19 needs (0.577 → 0.604) while
- * mcp-servers and toolbench are indifferent to slightly against; product mentions lift
- * mcp-servers (0.655 → 0.687) and cost toolbench's held-out half (its server names are common
- * words: "Finance Data", "Email Validator"). Stemming is a trade: Porter2 is worth 0.04 R@1 on
- * metatool's conversational requests and costs mcp-servers 0.03, whose tool names are exact
- * identifiers; the tuner keeps it because every set must hold.
+ * What the table says (R@1, all requests): action agreement is the largest single gain on real
+ * MCP catalogs (mcp-servers 0.651 → 0.692, workspace-19 0.560 → 0.639) and costs metatool
+ * 0.004; the platform rule (no sibling context on servers with more than contextMaxTools
+ * tools) is next (mcp-servers 0.631 → 0.692); literal values are what workspace-19's editor
+ * requests need (0.593 → 0.639) while mcp-servers and toolbench are indifferent; product
+ * mentions lift mcp-servers (0.662 → 0.692) and cost toolbench's held-out half (its server
+ * names are common words: "Finance Data", "Email Validator"). A tool that names no action gets
+ * the candidates' mean agreement (metatool's plugins mostly name none: +0.010 R@1 there).
+ * Stemming is a trade: Porter2 is worth 0.04 R@1 on metatool's conversational requests and
+ * costs mcp-servers 0.03, whose tool names are exact identifiers; the tuner keeps it because
+ * every set must hold.
  *
  * Tried and not kept (measured in this round): fusing with an unstemmed plain BM25 by
  * reciprocal rank (mcp-servers R@1 +0.009, workspace-19 +0.013, metatool −0.009 at weight 0.25);
- * the unstemmed word as an extra term (`exact` 0.3: mcp-servers +0.019, toolbench MRR −0.008);
+ * the unstemmed word as an extra term (`exact` 0.3: mcp-servers R@1 +0.030, toolbench MRR
+ * −0.007 — it does not hold on every set); the light stemmer instead of Porter2 (mcp-servers
+ * +0.023, workspace-19 −0.032); the action vocabulary as synonym groups for every action-like
+ * word rather than the request's leading action only (±0.01, and "email" a field name pulled in
+ * every send tool);
  * a description split into its lead sentence and the rest as two fields (within ±0.005); a
  * server relevance score from each server's whole text (+0.005 mcp-servers, toolbench −0.004);
  * sibling context decayed smoothly with server size instead of cut (mcp-servers −0.05);
@@ -77,6 +84,8 @@ export interface KeywordConfig {
   contextMaxTools: number;
   /** Score × (1 + action × agreement of the request's action with the tool's, −1..1, actions.ts); 0 = off. */
   action: number;
+  /** Weight of the other words of the action the request leads with (actions.ts); 0 = off. */
+  actionSynonyms: number;
   /** Score × (1 + serverMention) for tools of a server the request names; 0 = off. */
   serverMention: number;
   /** Score × (1 + slots × share of the request's literal kinds the tool has a parameter for); 0 = off. */

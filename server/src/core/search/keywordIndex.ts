@@ -9,7 +9,7 @@
 import type { CatalogTool } from '../catalog';
 import { Bm25fIndex, OWN_FIELDS, type FieldTerms, type OwnFieldName } from './bm25f';
 import { DEFAULT_KEYWORD_CONFIG, type KeywordConfig, type Stemmer } from './keywordConfig';
-import { actionAgreement, actionLexicon, requestAction, toolAction, type ActionClass } from './actions';
+import { actionAgreement, actionLexicon, requestAction, toolAction, type ActionClass, type RequestAction } from './actions';
 import { LITERAL_SLOTS, splitLiterals, type LiteralKind } from './queryLiterals';
 import { synonymTable } from './synonyms';
 import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitWords, STOP_WORDS, stemWord } from './tokenize';
@@ -39,7 +39,7 @@ interface DocInfo {
 /** A request, analysed once per search. */
 interface QueryAnalysis {
   terms: QueryTerm[];
-  action: ActionClass | undefined;
+  action: RequestAction | undefined;
   /** Servers the request names ("in Sentry", "on GitHub"), by the words of their names. */
   servers: Set<string>;
   literalKinds: LiteralKind[];
@@ -185,11 +185,19 @@ export class KeywordIndex implements ToolSearcher {
     }
     const intentWords = splitRequestWords(split.intent);
     const action = requestAction(split.intent, this.stem);
+    // The other words for the action the request leads with ("wipe" → delete, remove, erase…);
+    // a question's implied read adds none (it would pull in every get_* tool).
+    if (c.actionSynonyms > 0 && action && action !== 'read') for (const m of actionLexicon(this.stem).members.get(action) ?? []) add(m, c.actionSynonyms);
     if (c.bigrams > 0) for (let i = 1; i < stems.length; i++) add(`${stems[i - 1]} ${stems[i]}`, c.bigrams);
     if (c.literal > 0 && c.literal < 1) {
       // Fragments of ids and numbers (1a2b3c4d → 1 a 2 b …) say nothing; real words in a value
       // (a quoted title, a path's folder names) may.
-      for (const lit of split.literals) for (const w of splitWords(lit.text)) if (w.length > 2 && !/\d/.test(w) && !STOP_WORDS.has(w)) add(this.stem(w), c.literal);
+      for (const lit of split.literals) {
+        for (const w of splitWords(lit.text)) if (w.length > 2 && !/\d/.test(w) && !STOP_WORDS.has(w)) add(this.stem(w), c.literal);
+        // A file's type says what kind of tool handles it (.pdf, .mp4, .png, .csv).
+        const ext = lit.kind === 'path' ? /\.([a-z][a-z0-9]{1,4})$/i.exec(lit.text)?.[1] : undefined;
+        if (ext) add(this.stem(ext.toLowerCase()), c.literal);
+      }
     }
     const servers = new Set<string>();
     const intentStems = new Set(intentWords.map((w) => this.stem(w)));
@@ -219,6 +227,16 @@ export class KeywordIndex implements ToolSearcher {
     const inQuery = new Set(typed.map((t) => t.term));
     const queryIdf = typed.reduce((sum, t) => sum + this.index.idf(t.id), 0);
     const slotKinds = q.literalKinds.filter((k) => LITERAL_SLOTS[k] !== undefined);
+    // A tool whose name and description say no action (RestaurantBookingTool) is neither for
+    // nor against the request's: it gets what the candidates that do say get on average, so
+    // declaring an action is not itself an advantage.
+    let sum = 0;
+    let known = 0;
+    for (const { doc } of top) {
+      const a = this.docs[doc]!.action;
+      if (a) (sum += actionAgreement(q.action, a)), known++;
+    }
+    const unknownAgreement = known > 0 ? sum / known : 0;
     const boosted = top.map(({ doc, score }) => {
       const d = this.docs[doc];
       let have = 0;
@@ -234,7 +252,7 @@ export class KeywordIndex implements ToolSearcher {
       const names = all > 0 ? have / all : 0;
       const query = queryIdf > 0 ? held / queryIdf : 0;
       let m = (1 + c.nameBonus * names) * (1 + c.coverage * query);
-      if (c.action > 0) m *= 1 + c.action * q.focus * actionAgreement(q.action, d.action);
+      if (c.action > 0) m *= 1 + c.action * q.focus * (d.action ? actionAgreement(q.action, d.action) : unknownAgreement);
       if (c.serverMention > 0 && q.servers.size > 0) m *= q.servers.has(d.server) ? 1 + c.serverMention * q.focus : 1;
       if (c.slots > 0 && slotKinds.length > 0) {
         const filled = slotKinds.filter((k) => LITERAL_SLOTS[k]!.some((w) => d.paramStems.has(this.stem(w)))).length;
@@ -349,7 +367,9 @@ function serverNames(tools: readonly CatalogTool[], stem: (w: string) => string,
     for (const [w, n] of firsts) if (list.length >= 3 && n >= list.length * 0.6) candidates.push(stemsOf(w));
     for (const stems of candidates) {
       const uses = stems.map((t) => elsewhere(t, server));
-      if (stems.length === 0 || (stems.length === 1 && uses[0] > limit)) continue;
+      // A name made only of words many other servers' tools use ("Finance Data", "Email
+      // Validator") describes a topic; a product name has at least one word of its own.
+      if (stems.length === 0 || uses.every((n) => n > limit)) continue;
       if (!out.some((n) => n.server === server && n.stems.join(' ') === stems.join(' '))) out.push({ server, stems, ownWords: uses.every((n) => n === 0) });
     }
   }

@@ -7,11 +7,11 @@
  * names as REST APIs, CLIs and MCP servers name them (GitHub's "pull request" is GitLab's "merge
  * request"; Kubernetes "pods" and "containers"; a CRM's "contacts", "deals" and "companies"),
  * and the abbreviations developers type (repo, PR, env, db, k8s). Actions (create, delete,
- * list, run…) are in actions.ts, from PowerShell's approved verbs and HTTP's methods, and join
- * this table from there. Written from that vocabulary, not from any benchmark's queries or any
+ * list, run…) are in actions.ts, from PowerShell's approved verbs and HTTP's methods: a
+ * request's own action is expanded from there (keywordIndex.ts), not every action-like word,
+ * since "email" or "post" in a request is as often the thing as the verb. Written from that vocabulary, not from any benchmark's queries or any
  * one server's tools: a group names a kind of thing every platform of its kind has.
  */
-import { ACTION_VOCABULARY } from './actions';
 
 const OBJECT_GROUPS: readonly (readonly string[])[] = [
   // Source control and code review
@@ -76,19 +76,22 @@ const OBJECT_GROUPS: readonly (readonly string[])[] = [
   ['convert', 'conversion', 'transform'],
   ['info', 'information', 'detail', 'details', 'metadata'],
   ['monitor', 'watch', 'track', 'observe'],
+  ['simulate', 'emulate', 'mock', 'fake', 'throttle'],
+  ['recent', 'latest', 'last', 'newest'],
+  ['count', 'many', 'number', 'total'],
+  ['video', 'recording', 'screencast', 'film'],
 ];
 
 const tables = new Map<(word: string) => string, Map<string, string[]>>();
 
 /**
  * Stemmed synonym map, built once per stemmer: stem → stems of the other words of its groups.
- * The object groups above, and each action of actions.ts as one group of its single words.
  */
 export function synonymTable(stemWord: (word: string) => string): ReadonlyMap<string, readonly string[]> {
   const cached = tables.get(stemWord);
   if (cached) return cached;
   const t = new Map<string, Set<string>>();
-  const groups = [...OBJECT_GROUPS, ...Object.values(ACTION_VOCABULARY).map((a) => a.words)];
+  const groups = OBJECT_GROUPS;
   for (const group of groups) {
     const stems = [...new Set(group.map(stemWord))];
     for (const s of stems) {
