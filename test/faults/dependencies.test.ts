@@ -35,6 +35,25 @@ function tryMount(dir: string, sizeKb: number): boolean {
   }
 }
 
+/**
+ * Makes a bind mount read-only. The kernel refuses (EBUSY, "mount point is busy") while a file
+ * is open for writing through the new mount, e.g. the index's snapshot written in the moment
+ * between the bind and this remount: such a write ends, so this tries again until it has.
+ */
+async function remountReadOnly(dir: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      execFileSync('mount', ['-o', 'remount,bind,ro', dir], { stdio: 'pipe' });
+      return;
+    } catch (err) {
+      const why = `${(err as Error).message} ${String((err as { stderr?: Buffer }).stderr ?? '')}`;
+      if (!/busy/i.test(why) || Date.now() > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 function unmount(dir: string): void {
   try {
     execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
@@ -113,7 +132,7 @@ describe('dependencies failing', () => {
       await until('embedded', () => world!.lens.indexStatus().toolsEmbedded === world!.lens.indexStatus().toolsTotal, 20_000);
       // A read-only bind mount over the folder: open files stay writable, new writes fail (EROFS).
       execFileSync('mount', ['--bind', storageDir, storageDir]);
-      execFileSync('mount', ['-o', 'remount,bind,ro', storageDir]);
+      await remountReadOnly(storageDir);
       await world.lens.reindex();
       await sumFound(world);
       await world.close();

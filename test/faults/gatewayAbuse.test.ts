@@ -110,7 +110,7 @@ describe('gateway abuse', () => {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 90_000,
-      env: { ...process.env, SESSIONS: '1000', IDLE_MS: '8000' },
+      env: { ...process.env, SESSIONS: '1000', IDLE_MS: '1000' },
     });
     assert.equal(child.status, 0, child.stderr);
     const m = JSON.parse(child.stdout.trim()) as Record<'start' | 'open' | 'expired', { heapMb: number; rssMb: number; sessions?: number }>;

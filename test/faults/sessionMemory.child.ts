@@ -2,7 +2,9 @@
  * Child process of gatewayAbuse.test.ts (run with --expose-gc): opens 1,000 MCP sessions on a
  * real GatewayHttpServer, abandons them, waits for the idle sweep to close them all, and
  * prints heapUsed/RSS (MB, after a full GC) at the start, with every session open, and after
- * expiry, as one JSON line on stdout.
+ * expiry, as one JSON line on stdout. The gateway's idle clock stands still while the sessions
+ * open (however long that takes on a loaded machine, none expires early) and then jumps past
+ * the idle time, so the real sweep closes all of them.
  */
 import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
@@ -35,7 +37,9 @@ async function openSession(url: string): Promise<string> {
 
 async function main(): Promise<void> {
   const world = await startLens({});
-  const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: Number(process.env.IDLE_MS ?? 10_000) });
+  const idleMs = Number(process.env.IDLE_MS ?? 1000);
+  let clock = 0;
+  const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: idleMs, now: () => clock });
   const { url } = await http.start();
   // Warm up the code paths once so the baseline includes compiled code, not just an idle heap.
   for (let i = 0; i < 20; i++) {
@@ -46,6 +50,7 @@ async function main(): Promise<void> {
   const start = measure();
   for (let batch = 0; batch < SESSIONS / 50; batch++) await Promise.all(Array.from({ length: 50 }, () => openSession(url)));
   const open = { ...measure(), sessions: http.sessionCount(), gatewaySessions: http.gateway.sessionCount() };
+  clock += idleMs + 1; // every session is now idle for longer than idleMs: the next sweep closes them
   await until('abandoned sessions expire', () => http.sessionCount() === 0 && http.gateway.sessionCount() === 0, 60_000);
   const expired = measure();
   process.stdout.write(JSON.stringify({ start, open, expired }) + '\n');

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,7 +16,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readLog } from '../../server/src/adapters/usage/framedLog';
 import { fromStored } from '../../server/src/adapters/usage/usageRecord';
 import { LOG_FILE } from '../../server/src/adapters/usage/usageStore';
-import { EVERYTHING, ROOT, makeWorkspace, type TestWorkspace } from '../fixtures/gatewayLens';
+import { startFakeOllama } from '../fixtures/fakeOllama';
+import { EVERYTHING, ROOT, makeWorkspace, until, type TestWorkspace } from '../fixtures/gatewayLens';
 import { text } from './faultWorld';
 
 const TOKEN = `two-sidecars-${Math.random().toString(36).slice(2)}`;
@@ -31,10 +33,11 @@ interface Served {
   exited: Promise<void>;
 }
 
-async function serve(ws: TestWorkspace): Promise<Served> {
+/** `mcp-lens serve --http` on the workspace; Ollama at `ollamaHost` (default: a closed port, so none). */
+async function serve(ws: TestWorkspace, ollamaHost = '127.0.0.1:9'): Promise<Served> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'serve', '--http', '--workspace', ws.dir, '--config', ws.configFile], {
     cwd: ROOT,
-    env: { ...process.env, MCP_LENS_TOKEN: TOKEN, MCP_LENS_LOG: 'info', OLLAMA_HOST: '127.0.0.1:9' },
+    env: { ...process.env, MCP_LENS_TOKEN: TOKEN, MCP_LENS_LOG: 'info', OLLAMA_HOST: ollamaHost },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.add(child);
@@ -65,16 +68,21 @@ async function addViaGateway(client: Client, a: number): Promise<void> {
 
 describe('sidecar processes on one workspace', () => {
   it('two sidecars at once: both serve; the second reads and never writes', async () => {
-    // Embeddings on (Ollama absent): only then is there a tool store to share; keyword mode has none.
+    // Embeddings on and an Ollama that answers: only then is there a tool store to share (keyword
+    // mode has none, and the store is opened only once the embedder answers).
+    const ollama = await startFakeOllama();
     const ws = makeWorkspace({ everything: EVERYTHING }, { embedding: { enabled: true } });
-    const first = await serve(ws);
-    const second = await serve(ws);
+    const first = await serve(ws, ollama.url);
+    // The first holds the store's writer lock before the second starts: the roles are decided.
+    await until('the first sidecar to open its tool store', () => existsSync(join(ws.dir, '.mcp-lens', 'index', 'toolStore.lock')), 60_000);
+    const second = await serve(ws, ollama.url);
     try {
       await addViaGateway(first.client, 1);
       await addViaGateway(second.client, 2);
       await addViaGateway(first.client, 3);
       assert.match(second.stderr(), /usage: .* written by another process; this one only reads it/);
-      assert.match(second.stderr(), /tool store .*read-only/);
+      // The second opens the store once its own embedder answered: wait for it, not for a time.
+      await until('the second sidecar to open the tool store read-only', () => /tool store .*read-only/.test(second.stderr()), 60_000);
       assert.doesNotMatch(first.stderr(), /only reads it|read-only/);
     } finally {
       for (const s of [second, first]) {
@@ -82,6 +90,7 @@ describe('sidecar processes on one workspace', () => {
         s.child.kill('SIGTERM');
         await s.exited;
       }
+      await ollama.close();
     }
     try {
       // Only the writer's two calls are on disk; the reader's stayed in its memory.

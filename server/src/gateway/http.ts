@@ -32,6 +32,8 @@ export interface GatewayHttpOptions {
   routes?: ExtraRoutes;
   /** A session with no request in flight and none for this long is closed (default 30 min). */
   sessionIdleMs?: number;
+  /** The clock idleness is measured with (default Date.now); tests drive expiry with their own. */
+  now?: () => number;
   maxBodyBytes?: number;
 }
 
@@ -49,6 +51,7 @@ export class GatewayHttpServer {
   private readonly options: GatewayHttpOptions;
   private readonly sessions = new Map<string, HttpSession>();
   private readonly idleMs: number;
+  private readonly now: () => number;
   private server: HttpServer | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private port = 0;
@@ -56,6 +59,7 @@ export class GatewayHttpServer {
   constructor(options: GatewayHttpOptions) {
     this.options = options;
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.now = options.now ?? Date.now;
     this.gateway = new Gateway({ lens: options.lens, log: options.log });
   }
 
@@ -210,7 +214,7 @@ export class GatewayHttpServer {
   }
 
   private async openSession(): Promise<HttpSession> {
-    const session: HttpSession = { transport: undefined as unknown as StreamableHTTPServerTransport, lastSeen: Date.now(), active: 0 };
+    const session: HttpSession = { transport: undefined as unknown as StreamableHTTPServerTransport, lastSeen: this.now(), active: 0 };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -228,17 +232,17 @@ export class GatewayHttpServer {
 
   private async forward(session: HttpSession, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     session.active++;
-    session.lastSeen = Date.now();
+    session.lastSeen = this.now();
     res.once('close', () => {
       session.active--;
-      session.lastSeen = Date.now();
+      session.lastSeen = this.now();
     });
     await session.transport.handleRequest(req, res, body);
   }
 
   /** Abandoned sessions (no request in flight, none for `idleMs`) are closed so they cannot pile up. */
   private expireIdle(): void {
-    const now = Date.now();
+    const now = this.now();
     for (const [id, s] of this.sessions) {
       if (s.active > 0 || now - s.lastSeen < this.idleMs) continue;
       this.sessions.delete(id);
