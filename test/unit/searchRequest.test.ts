@@ -208,3 +208,19 @@ test('ranking: each step can be switched off (the ablation measures them)', () =
   );
   assert.ok(rank(on, 'List the pods in namespace shop', 'kubernetes/kubectl_get') <= rank(off, 'List the pods in namespace shop', 'kubernetes/kubectl_get'));
 });
+
+test('ranking: a memory server is found by what people say to it (remember, store, memorize)', () => {
+  // Tools shaped like a knowledge-graph memory server: they speak of entities and observations.
+  const memory = padded('memory', [
+    tool('memory', 'create_entities', 'Create multiple new entities in the knowledge graph', { entities: 'Entities to create' }),
+    tool('memory', 'add_observations', 'Add new observations to existing entities in the knowledge graph', { observations: 'Observations to add' }),
+    tool('memory', 'delete_observations', 'Delete specific observations from entities in the knowledge graph', { deletions: 'Observations to delete' }),
+    tool('memory', 'search_nodes', 'Search for nodes in the knowledge graph based on a query', { query: 'Search text' }),
+  ]);
+  const index = new KeywordIndex([...WORKSPACE, ...memory]);
+  for (const q of ['remember a fact', 'store a fact', 'memorize', 'remember that the staging DB moved to Postgres 16']) {
+    const top = index.searchSync(q, { limit: 3 }).map((h) => h.key);
+    assert.ok(top[0] === 'memory/add_observations' || top[0] === 'memory/create_entities', `${q}: ${top.join(', ')}`);
+  }
+  assert.equal(first(index, 'forget the observation about Redis'), 'memory/delete_observations');
+});

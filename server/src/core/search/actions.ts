@@ -104,8 +104,12 @@ export const ACTION_VOCABULARY: Readonly<Record<ActionClass, ActionWords>> = {
       'draft',
       'compose',
       'write',
+      'remember',
+      'memorize',
+      'record',
+      'store',
     ],
-    phrases: ['set up', 'spin up', 'put in'],
+    phrases: ['set up', 'spin up', 'put in', 'note down', 'jot down'],
   },
   update: {
     words: [
@@ -151,6 +155,7 @@ export const ACTION_VOCABULARY: Readonly<Record<ActionClass, ActionWords>> = {
       'dispose',
       'prune',
       'archive',
+      'forget',
     ],
     phrases: ['tear down', 'get rid', 'throw away', 'clean up'],
   },
@@ -324,6 +329,10 @@ const NOUNISH_IN_NAMES = [
   'imports',
   'share',
   'detail',
+  'store',
+  'stores',
+  'record',
+  'records',
 ];
 
 const nounishCache = new Map<(w: string) => string, ReadonlySet<string>>();

@@ -68,7 +68,8 @@ const OBJECT_GROUPS: readonly (readonly string[])[] = [
   ['element', 'selector', 'node', 'button', 'field'],
   ['scrape', 'crawl', 'extract', 'parse'],
   // Knowledge kept for later
-  ['remember', 'memorize', 'memory', 'recall', 'store'],
+  // What an agent keeps between sessions: a memory, knowledge base or knowledge graph of facts.
+  ['remember', 'memorize', 'memory', 'recall', 'knowledge', 'forget'],
   ['fact', 'observation', 'knowledge', 'note', 'entity'],
   // Writing and reading
   ['summarize', 'summary', 'digest', 'tldr', 'overview'],
