@@ -224,3 +224,9 @@ test('ranking: a memory server is found by what people say to it (remember, stor
   }
   assert.equal(first(index, 'forget the observation about Redis'), 'memory/delete_observations');
 });
+
+test('ranking: a product named as the subject of a web search does not outrank the search', () => {
+  const web = padded('websearch', [tool('websearch', 'web_search', 'Search the web and return the top results', { query: 'Search query' })]);
+  const index = new KeywordIndex([...WORKSPACE, ...web]);
+  assert.equal(first(index, 'search the web for news about the GitHub outage'), 'websearch/web_search');
+});

@@ -202,8 +202,11 @@ export class KeywordIndex implements ToolSearcher {
     const servers = new Set<string>();
     const intentStems = new Set(intentWords.map((w) => this.stem(w)));
     const capitalised = capitalisedStems(split.intent, this.stem);
+    const topics = topicStems(intentWords, this.stem);
     for (const n of this.serverNames) {
       if (!n.stems.every((t) => intentStems.has(t))) continue;
+      // "news about the GitHub outage" is a topic, not the tool to use.
+      if (n.stems.every((t) => topics.has(t))) continue;
       // A name only this server's tools use is a mention however it is typed ("in linear");
       // a name that is also a common word ("memory", "everything") only when written as a name.
       if (n.ownWords || n.stems.some((t) => capitalised.has(t))) servers.add(n.server);
@@ -307,6 +310,22 @@ interface ServerName {
   stems: string[];
   /** No other server's tool uses any of these words. */
   ownWords: boolean;
+}
+
+/** Words after which a name is what a request is about, not what it should use. */
+const TOPIC_MARKERS: ReadonlySet<string> = new Set(['about', 'regarding', 'concerning', 'mentioning', 'mention', 'mentions', 're']);
+
+/**
+ * Stems of the words that follow a topic marker within three words ("news about the GitHub
+ * outage", "anything regarding Sentry"): their names are the subject, not the server to use.
+ */
+function topicStems(words: readonly string[], stem: (w: string) => string): Set<string> {
+  const out = new Set<string>();
+  words.forEach((w, i) => {
+    if (!TOPIC_MARKERS.has(w)) return;
+    for (let j = i + 1; j <= i + 3 && j < words.length; j++) out.add(stem(words[j]!));
+  });
+  return out;
 }
 
 /**
