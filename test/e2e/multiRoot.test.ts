@@ -7,35 +7,17 @@
 // `node --import tsx --test test/e2e/multiRoot.test.ts`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT, assertInstalled, startCodeServer } from './codeServer';
+import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { fixtureServer, writeMcpJson } from './fixtureWorkspace';
 import { closeQuickInput, runCommand, waitForPickRow } from './workbench';
 
-function vsixPath(): string {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const p = join(ROOT, `${pkg.name}-linux-x64-${pkg.version}.vsix`);
-  if (!existsSync(p)) throw new Error(`${p} is missing: run npm run package first`);
-  return p;
-}
 
-function walk(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-}
 
-async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** The tool count the status bar shows (0 while it shows none). */
 async function statusBarTools(page: Page): Promise<number> {
@@ -122,7 +104,7 @@ test("MCP Lens in a multi-root workspace: every folder's .vscode/mcp.json, serve
     await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
 
     await t.test("every folder's servers start, named <folder>/<server>", async () => {
-      const log = await until('the MCP Lens log', 120_000, () => walk(join(cs.userDataDir, 'logs')).find((f) => f.endsWith('MCP Lens.log')));
+      const log = await until('the MCP Lens log', 120_000, () => findSidecarLog(cs.userDataDir));
       const lines = await until('all three servers ready', 120_000, () => {
         const text = readFileSync(log, 'utf8');
         return ['api/everything', 'api/memory', 'web/memory'].every((n) => text.includes(`[${n}] ready`)) ? text : undefined;

@@ -61,6 +61,11 @@ export function ensurePrivateDir(dir: string): string {
   return dir;
 }
 
+/** ensurePrivateDir for a folder that may not exist yet (something else creates it): checks and tightens only one that is there, a link included. */
+export function ensurePrivateDirIfPresent(dir: string): void {
+  if (lstatOrUndefined(dir)) ensurePrivateDir(dir);
+}
+
 /** Why a file there cannot be trusted as ours, or undefined when it can (or does not exist). */
 function distrust(st: Stats): string | undefined {
   if (st.isSymbolicLink()) return LINK_WHY;

@@ -4,7 +4,7 @@
  * TTY for the rest. A config file named with `--config` counts as approved by the user who
  * named it; servers found in the workspace need approval on a TTY or `--trust`.
  */
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
@@ -12,7 +12,7 @@ import { RESTRICTED_APPROVAL_NAME, restrictedApprovalValue, restrictedValuesOf, 
 import type { Logger } from '../core/logger';
 import { readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
-import { createPrivateFile, ensurePrivateDir } from '../adapters/privateFiles';
+import { createPrivateFile, ensurePrivateDir, ensurePrivateDirIfPresent } from '../adapters/privateFiles';
 import { LensApp, type LensAppOptions } from '../app/lensApp';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { approvalQuestion, askLine, askYesNo, canPrompt, restrictedQuestion } from './prompt';
@@ -72,7 +72,7 @@ export async function openLens(o: OpenLensOptions): Promise<LensApp> {
   // `.mcp-lens/` is ours, not the repository's: a symlink there is refused, the folder is 0700.
   const storageDir = ensurePrivateDir(join(workspaceFolder, '.mcp-lens'));
   // The tool index's folder too (usage/ is checked where the usage store opens it).
-  if (lstatExists(join(storageDir, 'index'))) ensurePrivateDir(join(storageDir, 'index'));
+  ensurePrivateDirIfPresent(join(storageDir, 'index'));
   // Never committed by accident (it holds the token and usage): the folder ignores itself.
   await createPrivateFile(join(storageDir, '.gitignore'), '*\n').catch(() => undefined);
   const options: LensAppOptions = {
@@ -147,15 +147,6 @@ function warnRestricted(values: Record<string, string>, file: string, log: Logge
   );
 }
 
-/** True when something (a dangling link included) is at `path`. */
-function lstatExists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `MCP_LENS_INPUT_GITHUB_TOKEN` supplies `${input:github_token}` (and `${input:github-token}`). */
 export function inputsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -16,12 +16,12 @@
  */
 import type * as lancedb from '@lancedb/lancedb';
 import type { Schema, Table as ArrowTable } from 'apache-arrow';
-import { existsSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../core/logger';
 import { SerialQueue } from './serialQueue';
 import { WriterLock } from '../writerLock';
-import { ensurePrivateDir } from '../privateFiles';
+import { ensurePrivateDir, ensurePrivateDirIfPresent } from '../privateFiles';
 import type { StoredTool, StoredVector, ToolStore } from './toolStore';
 import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
 import { errorMessage } from '../../core/errorMessage';
@@ -84,7 +84,7 @@ export class LanceToolStore implements ToolStore {
     // repository can ship. LanceDB writes its table files with its own modes inside them.
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     ensurePrivateDir(options.dir);
-    if (lstatExists(dbPath(options.dir))) ensurePrivateDir(dbPath(options.dir));
+    ensurePrivateDirIfPresent(dbPath(options.dir));
     let lock: WriterLock | undefined;
     if (!options.readOnly) {
       const candidate = new WriterLock(join(options.dir, 'toolStore.lock'));
@@ -304,15 +304,6 @@ function dbPath(dir: string): string {
   return join(dir, 'lancedb');
 }
 
-/** Something (a link included) is at `path`. */
-function lstatExists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function schemaFor({ Field, FixedSizeList, Float32, Schema, Utf8 }: LanceModules['arrow'], dimension: number): Schema {
   const text = (name: string) => new Field(name, new Utf8(), false);

@@ -10,22 +10,15 @@
  * within ±0.006 (the exact stop-word list is not published).
  */
 import type { CatalogTool } from '../../core/catalog';
+import { BASE_STOP_WORDS } from '../../core/search/tokenize';
 import type { RankedList, RankedTool, SearchOptions, ToolSearcher } from '../../core/search/types';
 
 /**
- * The reference's own stop words, frozen: the yardstick must not move when MCP Lens's own list
- * (core/search/tokenize.ts) changes. This is that list as it was when the published figures
- * were reproduced.
+ * The reference's stop words: the small English list the published figures were reproduced
+ * with (core/search/tokenize.ts BASE_STOP_WORDS), without MCP Lens's own additions, so the
+ * yardstick does not move when MCP Lens's list does.
  */
-const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'the', 'and', 'or', 'but', 'if', 'of', 'at', 'by', 'for', 'with', 'about', 'to', 'from',
-  'in', 'on', 'into', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'it', 'its', 'this', 'that',
-  'these', 'those', 'as', 'i', 'me', 'my', 'we', 'our', 'you', 'your', 'he', 'she', 'they', 'them',
-  'their', 'his', 'her', 'do', 'does', 'did', 'can', 'could', 'would', 'should', 'will', 'shall',
-  'may', 'might', 'must', 'so', 'than', 'then', 'there', 'here', 'what', 'which', 'who', 'whom',
-  'how', 'when', 'where', 'why', 'also', 'any', 'some', 'such', 'not', 'no', 'please', 'am', 'has',
-  'have', 'had', 'having', 'just', 'very', 'too', 'us', 'each', 'both', 'other', 'own', 'same',
-]);
+const STOP_WORDS: ReadonlySet<string> = new Set(BASE_STOP_WORDS);
 
 const K1 = 1.2;
 const B = 0.75;

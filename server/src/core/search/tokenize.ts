@@ -8,11 +8,13 @@
 import stem from 'wink-porter2-stemmer';
 
 /**
- * A small English stop-word list: function words that carry no tool meaning. Kept short on
+ * A small English stop-word list: function words that carry no tool meaning. The BM25
+ * reference searcher (bench/reference) uses exactly this list, so keep it as it is: MCP Lens's
+ * own additions go into STOP_WORDS below. Kept short on
  * purpose: words like `get`, `list`, `new`, `all` are stop words in prose but verbs/objects in
  * tool names, so they stay.
  */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
+export const BASE_STOP_WORDS: readonly string[] = [
   'a', 'an', 'the', 'and', 'or', 'but', 'if', 'of', 'at', 'by', 'for', 'with', 'about', 'to', 'from',
   'in', 'on', 'into', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'it', 'its', 'this', 'that',
   'these', 'those', 'as', 'i', 'me', 'my', 'we', 'our', 'you', 'your', 'he', 'she', 'they', 'them',
@@ -20,6 +22,14 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'may', 'might', 'must', 'so', 'than', 'then', 'there', 'here', 'what', 'which', 'who', 'whom',
   'how', 'when', 'where', 'why', 'also', 'any', 'some', 'such', 'not', 'no', 'please', 'am', 'has',
   'have', 'had', 'having', 'just', 'very', 'too', 'us', 'each', 'both', 'other', 'own', 'same',
+];
+
+/**
+ * BASE_STOP_WORDS and the indefinite pronouns, which name no tool ("show me everything that's
+ * running" is not the `everything` server).
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  ...BASE_STOP_WORDS,
   'everything', 'anything', 'something', 'nothing', 'everyone', 'anyone', 'someone', 'everybody', 'anybody', 'somebody',
 ]);
 
