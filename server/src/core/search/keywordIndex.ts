@@ -10,6 +10,7 @@ import type { CatalogTool } from '../catalog';
 import { Bm25fIndex, OWN_FIELDS, type FieldTerms, type OwnFieldName } from './bm25f';
 import { DEFAULT_KEYWORD_CONFIG, type KeywordConfig, type Stemmer } from './keywordConfig';
 import { actionAgreement, actionLexicon, requestAction, toolAction, type ActionClass, type RequestAction } from './actions';
+import { mentionedServers, serverNames, type ServerName } from './productMentions';
 import { LITERAL_SLOTS, splitLiterals, type LiteralKind } from './queryLiterals';
 import { synonymTable } from './synonyms';
 import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitWords, STOP_WORDS, stemWord } from './tokenize';
@@ -60,17 +61,14 @@ const QUERY_FILLER: ReadonlySet<string> = new Set([
   'additionally', 'thanks', 'thank', 'great', 'appreciate', 'possible', 'sure', 'kindly', 'assist', 'hi', 'hello',
 ]);
 
-/** A server-name word used by more than this share of other servers' tools is not a product mention. */
-const SERVER_WORD_ELSEWHERE = 0.01;
-
 /** Candidates re-ranked with the name-coverage boost; the rest keep their BM25F order. */
 const RERANK_DEPTH = 100;
 
 export class KeywordIndex implements ToolSearcher {
   private index = new Bm25fIndex([], emptyFieldConfig(), 1);
   private docs: DocInfo[] = [];
-  /** Each server's names as stem sets: a request holding every stem of one names the product. */
-  private serverNames: ServerName[] = [];
+  /** How a request can name each server (productMentions.ts). */
+  private products: ServerName[] = [];
 
   constructor(tools: readonly CatalogTool[] = [], private readonly config: KeywordConfig = DEFAULT_KEYWORD_CONFIG) {
     this.setTools(tools);
@@ -111,7 +109,7 @@ export class KeywordIndex implements ToolSearcher {
       return { ...indexed, group: tool.server, shared: platform ? [] : [...indexed.name, ...indexed.description] };
     });
     this.index = new Bm25fIndex(fieldTerms, this.config.fields, this.config.k1);
-    this.serverNames = serverNames(tools, this.stem, this.docs);
+    this.products = serverNames(tools, this.stem, this.docs);
   }
 
   /** Ranked tools for a query; `why` lists the query words a tool matched. */
@@ -199,18 +197,7 @@ export class KeywordIndex implements ToolSearcher {
         if (ext) add(this.stem(ext.toLowerCase()), c.literal);
       }
     }
-    const servers = new Set<string>();
-    const intentStems = new Set(intentWords.map((w) => this.stem(w)));
-    const capitalised = capitalisedStems(split.intent, this.stem);
-    const topics = topicStems(intentWords, this.stem);
-    for (const n of this.serverNames) {
-      if (!n.stems.every((t) => intentStems.has(t))) continue;
-      // "news about the GitHub outage" is a topic, not the tool to use.
-      if (n.stems.every((t) => topics.has(t))) continue;
-      // A name only this server's tools use is a mention however it is typed ("in linear");
-      // a name that is also a common word ("memory", "everything") only when written as a name.
-      if (n.ownWords || n.stems.some((t) => capitalised.has(t))) servers.add(n.server);
-    }
+    const servers = mentionedServers(this.products, split.intent, intentWords, this.stem);
     const sentences = split.intent.split(/[.!?]+(?:\s|$)/).filter((x) => splitWords(x).length >= 3).length;
     const focus = 1 / Math.max(1, sentences);
     return { terms: out, action, servers, focus, literalKinds: [...new Set(split.literals.map((l) => l.kind))] };
@@ -303,96 +290,6 @@ function topK(docs: Int32Array, scores: Float64Array, k: number, accept: (doc: n
 function propertiesOf(schema: unknown): Record<string, unknown> {
   const props = (schema as { properties?: unknown } | null)?.properties;
   return props && typeof props === 'object' ? (props as Record<string, unknown>) : {};
-}
-
-interface ServerName {
-  server: string;
-  stems: string[];
-  /** No other server's tool uses any of these words. */
-  ownWords: boolean;
-}
-
-/** Words after which a name is what a request is about, not what it should use. */
-const TOPIC_MARKERS: ReadonlySet<string> = new Set(['about', 'regarding', 'concerning', 'mentioning', 'mention', 'mentions', 're']);
-
-/**
- * Stems of the words that follow a topic marker within three words ("news about the GitHub
- * outage", "anything regarding Sentry"): their names are the subject, not the server to use.
- */
-function topicStems(words: readonly string[], stem: (w: string) => string): Set<string> {
-  const out = new Set<string>();
-  words.forEach((w, i) => {
-    if (!TOPIC_MARKERS.has(w)) return;
-    for (let j = i + 1; j <= i + 3 && j < words.length; j++) out.add(stem(words[j]!));
-  });
-  return out;
-}
-
-/**
- * Stems of the words a request writes with a capital letter, other than a sentence's first
- * word: how people write product names ("in Sentry", "on GitHub", "the Supabase project").
- */
-function capitalisedStems(text: string, stem: (w: string) => string): Set<string> {
-  const out = new Set<string>();
-  for (const m of text.matchAll(/(^|[.!?]\s+|\s|[("'`])(\p{Lu}[\p{L}\p{N}]*)/gu)) {
-    if (m.index === 0 || /[.!?]\s+$/.test(m[1] ?? '')) {
-      // A sentence's first word is capitalised whatever it is; count it only when the rest of
-      // it is capitalised too (GitHub, SQL), which ordinary words are not.
-      if (!/\p{Lu}/u.test((m[2] ?? '').slice(1))) continue;
-    }
-    for (const w of splitRequestWords(m[2] ?? '')) out.add(stem(w));
-  }
-  return out;
-}
-
-/**
- * How a request names each server (a product): every word of its configured name
- * (`chrome-devtools` → chrome + devtools, `Domain Checker` → domain + checker), or the prefix
- * most of its tool names share (`linear_createIssue` → linear). A single word counts only when
- * it is the server's own: a word many other servers' tools use ("weather", "email", "search")
- * says what a request is about, not which server it names. One-tool servers are left out:
- * their name is their tool's name, which the ranking already weighs.
- */
-function serverNames(tools: readonly CatalogTool[], stem: (w: string) => string, docs: readonly DocInfo[]): ServerName[] {
-  const byServer = new Map<string, CatalogTool[]>();
-  for (const t of tools) {
-    let list = byServer.get(t.server);
-    if (!list) byServer.set(t.server, (list = []));
-    list.push(t);
-  }
-  const stemsOf = (text: string) => [...new Set(splitWords(text).filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)).map(stem))];
-  // How many tools of other servers use a word: every tool's count, less its own server's.
-  const total = new Map<string, number>();
-  const byServerCount = new Map<string, Map<string, number>>();
-  for (const d of docs) {
-    let own = byServerCount.get(d.server);
-    if (!own) byServerCount.set(d.server, (own = new Map()));
-    for (const t of d.terms) {
-      total.set(t, (total.get(t) ?? 0) + 1);
-      own.set(t, (own.get(t) ?? 0) + 1);
-    }
-  }
-  const elsewhere = (word: string, server: string) => (total.get(word) ?? 0) - (byServerCount.get(server)?.get(word) ?? 0);
-  const limit = Math.max(2, docs.length * SERVER_WORD_ELSEWHERE);
-  const out: ServerName[] = [];
-  for (const [server, list] of byServer) {
-    if (list.length < 2) continue;
-    const candidates: string[][] = [stemsOf(server)];
-    const firsts = new Map<string, number>();
-    for (const t of list) {
-      const first = splitWords(t.originalName)[0];
-      if (first) firsts.set(first, (firsts.get(first) ?? 0) + 1);
-    }
-    for (const [w, n] of firsts) if (list.length >= 3 && n >= list.length * 0.6) candidates.push(stemsOf(w));
-    for (const stems of candidates) {
-      const uses = stems.map((t) => elsewhere(t, server));
-      // A name made only of words many other servers' tools use ("Finance Data", "Email
-      // Validator") describes a topic; a product name has at least one word of its own.
-      if (stems.length === 0 || uses.every((n) => n > limit)) continue;
-      if (!out.some((n) => n.server === server && n.stems.join(' ') === stems.join(' '))) out.push({ server, stems, ownWords: uses.every((n) => n === 0) });
-    }
-  }
-  return out;
 }
 
 function withBigrams(terms: readonly string[]): string[] {
