@@ -1,10 +1,10 @@
 /**
  * The keyword search MCP Lens always has, Ollama or not: BM25F over tool fields (bm25f.ts)
- * with identifier splitting and Porter2 stemming (tokenize.ts), a small synonym table
- * (synonyms.ts), query-term frequency, and a re-rank by name and query coverage. Every step
- * was kept only if it measured better on
- * bench/datasets; the ablation (mcp-lens bench, keyword mode, recall@5 / MRR@10) is in
- * ./keywordConfig.ts beside the chosen parameters.
+ * with identifier splitting and Porter2 stemming (tokenize.ts), synonyms (synonyms.ts) and
+ * query-term frequency, then a re-rank of the top candidates by what the request says beyond
+ * its words: name and query coverage, its action against each tool's (actions.ts), the
+ * product it names (productMentions.ts) and the kinds of its literal values
+ * (queryLiterals.ts). Parameters and the ablation of every step are in keywordConfig.ts.
  */
 import type { CatalogTool } from '../catalog';
 import { Bm25fIndex, OWN_FIELDS, type FieldTerms, type OwnFieldName } from './bm25f';
