@@ -163,6 +163,47 @@ describe('upstream pool: faults', () => {
     assert.equal(statusOf(pool, 'slow').state, 'ready', 'a timeout on a live server does not restart it');
   });
 
+  test('an answer over the 10 MB limit fails only its own call; calls sent while it streams are answered; the server stays up', async () => {
+    const { pool, lines } = makePool();
+    await pool.setServers([nodeConfig('huge', fixture('faulty/faulty.mjs'), ['--mode', 'huge'])]);
+    const before = statusOf(pool, 'huge');
+    // huge_split writes the start of a 12 MB answer and the rest only once the next call arrives,
+    // so that call is in flight while the oversized answer is read (and sent after it began).
+    const started = (n: number) => () => statusOf(pool, 'huge').stderrTail.filter((l) => l.includes('huge_split: answer started')).length >= n;
+    const big = pool.callTool('huge', 'huge_split', { mb: 12 }, { timeoutMs: 120_000 });
+    const bigRefused = assert.rejects(big, (e: unknown) => {
+      assert.ok(e instanceof UpstreamCallError, String(e));
+      assert.equal(e.kind, 'upstream-error');
+      assert.equal(e.server, 'huge');
+      assert.equal(e.tool, 'huge_split');
+      assert.match(e.message, /^huge\/huge_split: the reply was 12\.0 MB, larger than MCP Lens's 10 MB limit for one message, so it was dropped; the server stays connected/);
+      return true;
+    });
+    await until(pool, started(1), 'the 12 MB answer started');
+    const [pong] = await Promise.all([pool.callTool('huge', 'ping', {}, { timeoutMs: 120_000 }), bigRefused]);
+    assert.equal(text(pong), 'pong');
+
+    // The call an oversized answer belongs to has already ended (here cancelled; a timeout alike):
+    // nothing else fails, and a 9 MB answer right after it is read whole.
+    const abort = new AbortController();
+    const gone = pool.callTool('huge', 'huge_split', { mb: 12 }, { timeoutMs: 120_000, signal: abort.signal });
+    await until(pool, started(2), 'the second 12 MB answer started');
+    abort.abort();
+    await assert.rejects(gone, (e: unknown) => e instanceof UpstreamCallError && e.kind === 'cancelled');
+    const nine = await pool.callTool('huge', 'huge', { mb: 9 }, { timeoutMs: 120_000 });
+    assert.equal(text(nine).length, 9 * 1024 * 1024);
+
+    const after = statusOf(pool, 'huge');
+    assert.equal(after.state, 'ready');
+    assert.equal(after.pid, before.pid, 'the connection was kept: same process');
+    assert.equal(after.restarts, before.restarts);
+    const warnings = lines.filter((l) => l.level === 'warn' && l.line.startsWith('[huge] dropped a 12.0 MB message')).map((l) => l.line);
+    assert.deepEqual(warnings, [
+      '[huge] dropped a 12.0 MB message (over the 10 MB limit): the reply to a call, which failed',
+      '[huge] dropped a 12.0 MB message (over the 10 MB limit): the reply to a call that had already ended',
+    ]);
+  });
+
   test('a server that stops answering is detected after a timeout, killed and restarted', async () => {
     const { pool } = makePool({ requestTimeoutMs: 500 });
     await pool.setServers([nodeConfig('frozen', fixture('slow.mjs'))]);

@@ -3,6 +3,7 @@
  * UpstreamCallError that names the server and tool and says which kind of failure it was.
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { OversizedMessageError } from './stdioReader';
 import { UpstreamCallError } from './types';
 import { errorMessage } from '../../core/errorMessage';
 
@@ -20,6 +21,8 @@ export function classifyCallError(error: unknown, server: string, ctx: CallConte
   const prefix = ctx.what ? `${ctx.what}: ` : '';
   if (ctx.signal?.aborted) return new UpstreamCallError('cancelled', server, `${prefix}cancelled`, ctx.tool);
   if (error instanceof McpError) {
+    // Not the server's words: the reply it sent was dropped for its size (stdioReader.ts).
+    if (error.data instanceof OversizedMessageError) return new UpstreamCallError('upstream-error', server, `${prefix}${error.data.reason}`, ctx.tool);
     if (error.code === ErrorCode.RequestTimeout) {
       return new UpstreamCallError('timeout', server, `${prefix}timed out after ${ctx.timeoutMs} ms`, ctx.tool, error.code);
     }

@@ -18,7 +18,7 @@ import { listPrompts, listResources, listTools } from './listing';
 import { StderrTail } from './stderrTail';
 import { closeSessionProcess, openSession, type ListKind, type Session, type SessionHooks } from './session';
 import { describeSpawnError, transportCandidates } from './transports';
-import { InFlightCalls, MAX_STDIO_MESSAGE_BYTES, OversizedMessageError, failureOf, isOversizedMessageError } from './inFlightCalls';
+import { OversizedMessageError } from './stdioReader';
 import {
   UpstreamCallError,
   type CallToolOptions,
@@ -67,7 +67,6 @@ export class UpstreamConnection {
   private generation = 0;
   private settled: Promise<void> = Promise.resolve();
   private readonly hooks: SessionHooks;
-  private readonly inFlight = new InFlightCalls();
   /** Callers of whenReady(), told on every state change. */
   private readonly stateWaiters = new Set<() => void>();
   /** Stop after this long without a call (lazy start); undefined: never. */
@@ -228,33 +227,29 @@ export class UpstreamConnection {
 
   async callTool(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
     const session = this.readySession(name);
-    const tracked = this.inFlight.track(opts.signal);
     this.activeCalls++;
     clearTimeout(this.idleTimer);
     try {
       return await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
         timeout: opts.timeoutMs,
-        signal: tracked.signal,
+        ...(opts.signal && { signal: opts.signal }),
         ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
       });
     } catch (error) {
-      const dropped = failureOf(tracked.signal);
-      if (dropped) throw new UpstreamCallError('upstream-error', this.name, dropped.message, name);
       throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
     } finally {
-      tracked.done();
       this.activeCalls--;
       this.armIdle();
     }
   }
 
-  /** Garbage on stdout is noise; a message over the size limit lost some call's answer. */
+  /**
+   * Garbage on stdout is noise; a message over the size limit is worth a warning (the transport
+   * already failed the call it answered, with the reason, and the connection stays up).
+   */
   private onTransportError(error: Error): void {
-    if (!isOversizedMessageError(error)) return this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
-    const limit = Math.round(MAX_STDIO_MESSAGE_BYTES / (1024 * 1024));
-    const reason = `the server sent a message larger than MCP Lens's ${limit} MB limit, so it was dropped (the SDK closes such a connection; MCP Lens restarts the server). Ask the tool for less: a smaller range, a filter, a page`;
-    const failed = this.inFlight.failAll(new OversizedMessageError(reason));
-    this.opts.log.warn(`[${this.name}] dropped a message over ${limit} MB; ${failed} call(s) in flight failed`);
+    if (error instanceof OversizedMessageError) return this.opts.log.warn(`[${this.name}] ${error.message}`);
+    this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
   }
 
   async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
@@ -413,9 +408,12 @@ export class UpstreamConnection {
     // The first listing is part of connecting: a server that never answers tools/list must not
     // hold up startup (and every caller waiting for it) longer than the connect timeout.
     const t = Math.min(this.opts.requestTimeoutMs, this.opts.connectTimeoutMs);
-    const tools = caps.tools ? await listTools(session.client, this.name, t, this.opts.log) : [];
-    const prompts = caps.prompts ? await this.optional('prompts', () => listPrompts(session.client, this.name, t)) : [];
-    const resources = caps.resources ? await this.optional('resources', () => listResources(session.client, this.name, t)) : [];
+    // The three lists at once: one round trip to a server busy starting, not three in a row.
+    const [tools, prompts, resources] = await Promise.all([
+      caps.tools ? listTools(session.client, this.name, t, this.opts.log) : [],
+      caps.prompts ? this.optional('prompts', () => listPrompts(session.client, this.name, t)) : [],
+      caps.resources ? this.optional('resources', () => listResources(session.client, this.name, t)) : [],
+    ]);
     this.replace('tools', tools);
     this.replace('prompts', prompts);
     this.replace('resources', resources);

@@ -3,20 +3,24 @@
  * process is spawned as the leader of its own process group (POSIX `detached`, see
  * core/processTree.ts), so stopping it can end everything it started. The SDK's transport has
  * no such option (it spawns through cross-spawn with fixed options), hence this one; it keeps
- * the SDK's framing (ReadBuffer, serializeMessage and their 10 MB limit) and its contract: start
- * resolves once the process is spawned, onclose fires when the process is gone, close ends stdin
- * and leaves the process tree to the reaper (session.ts: SIGTERM to the group, then SIGKILL).
- * The process is registered with the reaper (and the watchdog) the moment it is spawned.
+ * the SDK's framing (serializeMessage, newline-delimited messages of at most 10 MB) and its
+ * contract: start resolves once the process is spawned, onclose fires when the process is gone,
+ * close ends stdin and leaves the process tree to the reaper (session.ts: SIGTERM to the group,
+ * then SIGKILL). The process is registered with the reaper (and the watchdog) the moment it is
+ * spawned. Reading is stdioReader.ts's: a message over the limit is skipped and fails only the
+ * request it answered (a synthesized JSON-RPC error carrying an OversizedMessageError), and the
+ * connection stays up.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { spawnsProcessGroup } from '../../core/processTree';
 import { resolveStdioCommand } from '../../core/stdioCommand';
 import { reapTree, trackChild } from './childReaper';
+import { MAX_STDIO_MESSAGE_BYTES, OversizedMessageError, StdioReader, type DroppedMessage } from './stdioReader';
 
 export interface ProcessGroupTransportOptions {
   command: string;
@@ -34,7 +38,12 @@ export class ProcessGroupTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcessWithoutNullStreams | undefined;
-  private readonly readBuffer = new ReadBuffer();
+  private readonly reader = new StdioReader({
+    message: (message) => this.onmessage?.(message),
+    // A line that is not a JSON-RPC message: reported, and reading goes on.
+    error: (error) => this.onerror?.(error),
+    oversized: (dropped) => this.dropped(dropped),
+  });
   /** Exists before start(), so the earliest stderr output is caught. */
   readonly stderr = new PassThrough();
 
@@ -81,7 +90,7 @@ export class ProcessGroupTransport implements Transport {
       });
       child.stdin.on('error', (error) => this.onerror?.(error));
       child.stdout.on('error', (error) => this.onerror?.(error));
-      child.stdout.on('data', (chunk: Buffer) => this.read(chunk));
+      child.stdout.on('data', (chunk: Buffer) => this.reader.push(chunk));
       child.stderr.pipe(this.stderr);
     });
   }
@@ -95,26 +104,17 @@ export class ProcessGroupTransport implements Transport {
     return error;
   }
 
-  private read(chunk: Buffer): void {
-    try {
-      this.readBuffer.append(chunk);
-    } catch (error) {
-      // Over the size limit: the SDK reports it and closes the connection; so do we.
-      this.onerror?.(error as Error);
-      void this.close();
-      return;
+  /** A message over the size limit was skipped: fail the request it answered, answer the server's. */
+  private dropped(dropped: DroppedMessage): void {
+    const error = new OversizedMessageError(dropped);
+    this.onerror?.(error);
+    for (const id of dropped.failed) {
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: error.reason, data: error } });
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.readBuffer.readMessage();
-      } catch (error) {
-        // A line that is not a JSON-RPC message: reported, and reading goes on.
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) break;
-      this.onmessage?.(message);
+    if (dropped.serverRequestId !== undefined) {
+      const limit = Math.round(MAX_STDIO_MESSAGE_BYTES / (1024 * 1024));
+      const refusal = { code: ErrorCode.InvalidRequest, message: `request larger than the client's ${limit} MB limit for one message` };
+      void this.send({ jsonrpc: '2.0', id: dropped.serverRequestId, error: refusal }).catch(() => undefined);
     }
   }
 
@@ -125,6 +125,7 @@ export class ProcessGroupTransport implements Transport {
         reject(new Error('Not connected'));
         return;
       }
+      this.reader.sent(message);
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
@@ -133,7 +134,7 @@ export class ProcessGroupTransport implements Transport {
   /** Ends stdin (an MCP stdio server's cue to exit); the reaper ends the tree if it does not. */
   async close(): Promise<void> {
     const child = this.child;
-    this.readBuffer.clear();
+    this.reader.clear();
     if (!child) return;
     try {
       child.stdin.end();
