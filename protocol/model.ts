@@ -104,6 +104,11 @@ export interface NoMatchHint {
   closeNames: SearchHit[];
   /** Servers whose tools cannot be found now (starting, failed, awaiting approval, disabled, stopped). */
   unavailable: { name: string; state: ServerState; error?: string }[];
+  /**
+   * Servers not connected now (starting, idle until their first call) whose tools WERE
+   * searched, as they listed them last: what they list once up may differ.
+   */
+  lastKnown?: { name: string; state: ServerState }[];
   /** What each searchable server's tools are about, in the words they use most: words to search with. */
   servers: { name: string; tools: number; words: string[] }[];
 }

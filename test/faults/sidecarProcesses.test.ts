@@ -16,6 +16,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readLog } from '../../server/src/adapters/usage/framedLog';
 import { fromStored } from '../../server/src/adapters/usage/usageRecord';
 import { LOG_FILE } from '../../server/src/adapters/usage/usageStore';
+import { findToolsWhenStarted } from '../fixtures/agentClient';
 import { startFakeOllama } from '../fixtures/fakeOllama';
 import { EVERYTHING, ROOT, makeWorkspace, until, type TestWorkspace } from '../fixtures/gatewayLens';
 import { text } from './faultWorld';
@@ -58,7 +59,8 @@ async function serve(ws: TestWorkspace, ollamaHost = '127.0.0.1:9'): Promise<Ser
 }
 
 async function addViaGateway(client: Client, a: number): Promise<void> {
-  const found = (await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers', limit: 3 } })) as CallToolResult;
+  // On a first run `everything` may still be starting: find_tools says so rather than wait.
+  const { result: found } = await findToolsWhenStarted(client, { query: 'add two numbers', limit: 3 });
   const sum = (found.structuredContent as { matches: { name: string }[] }).matches.find((m) => /get-sum$/.test(m.name));
   assert.ok(sum, text(found));
   const r = (await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a, b: 1 } } })) as CallToolResult;

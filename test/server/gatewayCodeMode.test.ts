@@ -17,6 +17,7 @@ import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CRASH, EVERYTHING, MEMORY, ROOT, filesystem, makeWorkspace, startLens, type LensWorld, type TestWorkspace } from '../fixtures/gatewayLens';
+import { findToolsWhenStarted } from '../fixtures/agentClient';
 
 interface Match {
   name: string;
@@ -367,6 +368,9 @@ describe('code mode over stdio (mcp-lens serve)', () => {
   });
 
   it('finds tools, chains three servers in one script and gets a shaped result', async () => {
+    // A first run (no catalog known): find_tools names servers still starting instead of
+    // waiting for them, as an agent would, search again once they are up.
+    await findToolsWhenStarted(client, { query: 'read a text file' });
     const found = await findAll(client, ['read a text file', 'add two numbers', 'create entities in the knowledge graph memory', 'read the whole knowledge graph']);
     const pick = (server: string, re: RegExp) => {
       const m = found.find((x) => x.server === server && re.test(x.name));

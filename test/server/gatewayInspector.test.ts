@@ -60,6 +60,10 @@ describe('MCP Inspector CLI against mcp-lens serve', () => {
   });
 
   it('over stdio', async () => {
+    // Each inspector call starts its own `serve` and leaves at once: find_tools answers from the
+    // catalog the servers listed last (it never waits for one still starting), so list it once
+    // first, as any earlier run of MCP Lens in this workspace would have.
+    await run(process.execPath, [join(ROOT, 'dist/cli.js'), 'search', '--fresh', 'add two numbers', '--workspace', ws.dir, '--config', ws.configFile], { cwd: ROOT, timeout: 60_000 });
     await exercise([], [process.execPath, join(ROOT, 'dist/cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.configFile]);
   });
 

@@ -92,6 +92,7 @@ describe('find_tools rendering', () => {
       noMatch: {
         closeNames: [{ name: 'gh_create_issue', server: 'gh', originalName: 'create_issue', description: '', score: 0, signals: [], why: 'name close to "isue"' }],
         unavailable: [{ name: 'slack', state: 'error', error: 'exited with code 1\u001b[31m' }],
+        lastKnown: [{ name: 'gh', state: 'starting' }],
         servers: [{ name: 'gh', tools: 1, words: ['issue', 'repository'] }],
       },
     });
@@ -100,6 +101,7 @@ describe('find_tools rendering', () => {
     assert.match(NO_MATCH_HINT, /Rephrase[\s\S]*list_servers/);
     assert.deepEqual(out.no_match?.close_names, ['gh_create_issue']);
     assert.deepEqual(out.no_match?.not_searched, ['slack: error (exited with code 1)']);
+    assert.deepEqual(out.no_match?.searched_from_last_known, ['gh: starting'], 'searched, from the tools it listed last');
     assert.deepEqual(out.no_match?.servers, ['gh (1 tool): issue, repository']);
   });
 });

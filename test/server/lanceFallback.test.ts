@@ -16,6 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EVERYTHING, ROOT, makeWorkspace } from '../fixtures/gatewayLens';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
+import { findToolsWhenStarted } from '../fixtures/agentClient';
 
 let ollama: FakeOllama;
 before(async () => {
@@ -92,7 +93,9 @@ async function settledMode(client: Client, expected: RegExp): Promise<string> {
 }
 
 async function stillServes(client: Client): Promise<void> {
-  const { matches } = await findTools(client, 'add two numbers');
+  // A first run: `everything` may still be starting (find_tools says so rather than wait).
+  const { result } = await findToolsWhenStarted(client, { query: 'add two numbers' });
+  const { matches } = result.structuredContent as { matches: { name: string; server: string }[] };
   const sum = matches.find((m) => m.server === 'everything' && /sum/.test(m.name));
   assert.ok(sum, `no sum tool in ${matches.map((m) => m.name).join(', ')}`);
   const r = (await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a: 19, b: 23 } } })) as CallToolResult;

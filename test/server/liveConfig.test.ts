@@ -187,12 +187,13 @@ test('find_tools answers from the last known catalog while a server starts, and 
   // `a` now waits for a gate the test opens; `hang` never answers initialize.
   const w = await restartedWithCache({ hang: HANG });
   try {
-    // `hang` never listed: a search waits for it only briefly, and the cached tools of `a` are
-    // there although `a` is not up.
+    // `hang` never listed: the search does not wait for it at all, and the cached tools of `a`
+    // are there although `a` is not up.
     const found = await w.lens.search({ query: 'pong' });
     assert.deepEqual(found.hits.map((h) => h.name), ['a_a_ping']);
     assert.deepEqual(found.starting, ['hang'], 'the answer names the server still starting without any known tools');
-    // `hang` had its grace period once: a second search does not wait for it again.
+    // Generous for a loaded machine; a wait for `hang` would take seconds (it never answers).
+    assert.ok(found.tookMs < 1000, `${found.tookMs} ms`);
     const second = await w.lens.search({ query: 'pong' });
     assert.ok(second.tookMs < 1000, `${second.tookMs} ms`);
     const a = w.lens.servers().find((s) => s.name === 'a');

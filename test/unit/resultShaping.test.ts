@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { applySelect, cutToTokens, resultJson, selectProblem, tokenPrefix } from '../../server/src/core/resultShaping';
+import { applySelect, cutToTokens, resultJson, selectProblem, tokenPrefix, utf8Length } from '../../server/src/core/resultShaping';
 import { countTokens } from '../../server/src/core/tokens';
 import { MAX_RESULTS_PER_SESSION, RESULT_URI_PREFIX, ResultStore } from '../../server/src/gateway/resultStore';
 import { shapeResult } from '../../server/src/gateway/shapeResult';
@@ -46,6 +46,34 @@ describe('max_output_tokens', () => {
 
   test('a result that fits is not touched', () => {
     assert.equal(cutToTokens(text('short'), 100), undefined);
+  });
+
+  test('a result no longer in UTF-8 bytes than the budget is not tokenized at all', () => {
+    const uncounted = () => assert.fail('tokenized a result that fits by its byte length');
+    // 'é' is 2 bytes, '語' 3, '😀' 4 (two UTF-16 units): 1 + 2 + 3 + 4 + 1 bytes.
+    for (const s of ['plain ascii', 'aé語😀z', '', '\u07ff\u0800\uffff', 'lone \ud800 and \udc00']) assert.equal(utf8Length(s), Buffer.byteLength(s, 'utf8'), s);
+    const fits = 'aé語😀z';
+    assert.equal(cutToTokens(text(fits), utf8Length(fits), uncounted), undefined);
+    // One byte over: counted, and the count decides (it fits in tokens).
+    let counted = 0;
+    assert.equal(
+      cutToTokens(text(fits), utf8Length(fits) - 1, () => ++counted && countTokens(fits)),
+      undefined,
+    );
+    assert.equal(counted, 1);
+  });
+
+  test('call_tool counts no tokens for a result it passes on as it came', () => {
+    const store = new ResultStore(() => undefined);
+    const raw = text('The sum of 2 and 3 is 5.');
+    const shaped = shapeResult(raw, 'get_sum', { maxOutputTokens: 8000 }, { results: store, sessionId: 's' });
+    assert.equal(shaped.result, raw);
+    assert.equal(shaped.changed, false);
+    // Counted only when read (run_code's accounting reads it), and then exactly.
+    assert.equal(shaped.fullTokens, countTokens('The sum of 2 and 3 is 5.'));
+    assert.equal(shaped.returnedTokens, shaped.fullTokens);
+    const selected = shapeResult(text('{"a": 1, "b": 2}'), 'x', { select: 'a', maxOutputTokens: 8000 }, { results: store, sessionId: 's' });
+    assert.equal(selected.changed, true);
   });
 
   test('cuts at a token boundary, in order, keeping non-text items and dropping structuredContent', () => {

@@ -8,6 +8,7 @@ import type { StateChangedParams } from '../../protocol/lspProtocol';
 import type { NoMatchHint, ServerStatus } from '../../protocol/model';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { noMatchHint } from '../../server/src/core/noMatchHint';
+import { noMatchLines } from '../../server/src/cli/noMatchText';
 import { noMatchItems, paletteText } from '../../client/src/commands/noMatchItems';
 import { sideColumn } from '../../client/src/sideColumn';
 import { statusSummary } from '../../client/src/statusText';
@@ -59,6 +60,24 @@ test('the no-match hint offers close names, the servers not searched now, and ea
   assert.deepEqual(hint.servers.map((s) => s.name), ['everything', 'memory']);
   assert.deepEqual(noMatchHint('memorize', TOOLS, []).closeNames, [], 'nothing is close to "memorize": no made-up suggestion');
   assert.deepEqual(noMatchHint('and the', TOOLS, []).closeNames, [], 'short filler words suggest nothing');
+});
+
+test('a server not connected whose last known tools were searched is not "not searched"', () => {
+  const cached = (name: string, state: ServerStatus['state']): ServerStatus => ({ ...status(name, state), fromCache: true });
+  const hint = noMatchHint('memorize', TOOLS, [cached('memory', 'starting'), cached('everything', 'idle'), status('github', 'starting')]);
+  assert.deepEqual(hint.unavailable, [{ name: 'github', state: 'starting' }], 'only the server without known tools was not searched');
+  assert.deepEqual(hint.lastKnown, [
+    { name: 'memory', state: 'starting' },
+    { name: 'everything', state: 'idle' },
+  ]);
+  assert.equal(noMatchHint('memorize', TOOLS, [status('memory', 'ready')]).lastKnown, undefined);
+  // The terminal's form (mcp-lens search) and the agent's (find_tools) say the same.
+  const lines = noMatchLines(hint).join('\n');
+  assert.match(lines, /^No tool matches\./);
+  assert.match(lines, /not searched now:\n {2}github: starting/);
+  assert.match(lines, /searched from their last known tools \(not connected now\): memory \(starting\)$/m);
+  assert.doesNotMatch(lines, /everything \(idle\)/, 'idle servers are named by the note on stderr already');
+  assert.match(lines, /memory \(3 tools\): .*entities/);
 });
 
 test('the palette turns the hint into items that each lead somewhere', () => {

@@ -37,13 +37,6 @@ export type { LensAppOptions };
 // Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
 useTokenCounter(o200kTokenizer);
 
-/**
- * How long after a server's start a search waits for its first tools/list when no catalog is
- * known for its definition yet (a new server, the first run). Once per definition: a server
- * that takes longer is remembered, and no later search (in this run or the next) waits for it.
- */
-const FIRST_LISTING_GRACE_MS = 5000;
-
 export class LensApp implements Lens {
   readonly workspaceFolder: string;
   private config!: LoadedConfig;
@@ -204,25 +197,6 @@ export class LensApp implements Lens {
     return [...rows, ...configFileRows(this.config.problems, this.config.folders)];
   }
 
-  /** Waits out the grace period of servers that have never listed their tools (see search). */
-  private async firstListings(): Promise<void> {
-    const deadline = this.composer.firstListingDeadline(this.running, FIRST_LISTING_GRACE_MS);
-    if (deadline !== undefined) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          sub.dispose();
-          resolve();
-        };
-        const timer = setTimeout(done, deadline - Date.now());
-        const sub = this.changes.on(() => {
-          if (this.composer.firstListingDeadline(this.running, FIRST_LISTING_GRACE_MS) === undefined) done();
-        });
-      });
-    }
-    this.composer.giveUpFirstListings(this.running, FIRST_LISTING_GRACE_MS);
-  }
-
   /**
    * Tokens of each server's tools/list. Known counts (this run or the cache) are used at once;
    * a catalog with new lists is counted in the background, one server per turn of the event
@@ -267,11 +241,13 @@ export class LensApp implements Lens {
 
   async search(request: SearchRequest): Promise<SearchResponse> {
     const started = performance.now();
-    // Answers come from the last known catalog at once. Only a server that has never listed its
-    // tools (a new definition) gets a short grace period from its start; past it, or for one
-    // that hangs, the answer names it as still starting instead of waiting.
+    // Answers come from the last known catalog at once and never wait for a server: one that
+    // has never listed its tools (a new definition, or one that hangs) is named in the answer
+    // as still starting (`starting`, find_tools's servers_starting) instead.
     await this.firstSync;
-    await this.firstListings();
+    // A server that just came up is in the catalog once its burst is composed: compose now
+    // rather than answer without its tools and without naming it as starting.
+    if (this.rebuildTimer) this.rebuildCatalog();
     // A catalog change is indexed in milliseconds: answer from the index that has it.
     await this.syncing;
     const limit = Math.min(50, Math.max(1, request.limit ?? this.options.settings.search.defaultLimit));
@@ -476,7 +452,7 @@ export class LensApp implements Lens {
     const deferred = new Set(running.filter((s) => this.known.entry(s)).map((s) => s.name));
     this.deferred = deferred;
     const lifecycle: ServerLifecycle = { deferred };
-    if (lazy) lifecycle.idleTimeoutMs = this.options.settings.idleTimeoutMinutes * 60_000;
+    if (lazy) lifecycle.idleTimeoutMs = this.options.idleTimeoutMs ?? this.options.settings.idleTimeoutMinutes * 60_000;
     return lifecycle;
   }
 
@@ -501,8 +477,11 @@ export class LensApp implements Lens {
     this.rebuildTimer = undefined;
     const changed = this.composer.compose(this.running, this.config.include, this.config.exclude);
     if (!changed && this.firstSync) return;
-    this.firstSync ??= this.syncIndex();
-    void this.syncIndex();
+    // Prompts and resources are not searched: only new tools cost a sync of the index.
+    if (changed === 'tools' || !this.firstSync) {
+      this.firstSync ??= this.syncIndex();
+      void this.syncIndex();
+    }
     this.changes.fire('tools');
   }
 

@@ -56,6 +56,11 @@ export interface LensAppOptions {
    */
   insideEditor?: boolean;
   pool?: Partial<UpstreamPoolOptions>;
+  /**
+   * With lazy startup, stop a server after this many milliseconds without a call instead of
+   * `mcpLens.idleTimeoutMinutes` (whose least is a minute): tests that wait for the idle stop.
+   */
+  idleTimeoutMs?: number;
   env?: Record<string, string | undefined>;
 }
 

@@ -30,7 +30,7 @@ export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
 /**
  * Results above this size are replaced by an error: no model can use 10 MB of tool output, and
  * passing it on would make every client hold it. Stdio servers cannot even send more (the
- * SDK's read limit, see inFlightCalls.ts); this covers HTTP upstreams the same way.
+ * read limit, see adapters/upstream/stdioReader.ts); this covers HTTP upstreams the same way.
  */
 const MAX_RESULT_BYTES = 10 * 1024 * 1024;
 
@@ -77,8 +77,11 @@ export class ToolCalls {
     // Upstream replies are untrusted text on their way to an agent or a person.
     cleanReplyInPlace(result);
     const durationMs = Date.now() - startedAt;
-    this.deps.log.info(`call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`);
     this.deps.record({ tool, sessionId: options.sessionId ?? `${origin}-default`, origin, outcome, startedAt, durationMs, args });
+    // The line goes out once the reply is on its way: the CLI writes its log to stderr
+    // synchronously, and a pipe write held every reply up by ~0.04 ms.
+    const line = `call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`;
+    setImmediate(() => this.deps.log.info(line));
     return result;
   }
 
@@ -149,8 +152,13 @@ function outcomeOf(err: unknown): CallOutcome {
   return 'error';
 }
 
-function schemaHash(schema: unknown): string {
-  return createHash('sha1').update(JSON.stringify(schema)).digest('hex').slice(0, 12);
+/** Per schema object: a catalog keeps its tools' schema objects until they change. */
+const schemaHashes = new WeakMap<object, string>();
+
+function schemaHash(schema: Record<string, unknown>): string {
+  let hash = schemaHashes.get(schema);
+  if (hash === undefined) schemaHashes.set(schema, (hash = createHash('sha1').update(JSON.stringify(schema)).digest('hex').slice(0, 12)));
+  return hash;
 }
 
 /** Bytes of the strings in a value (what dominates its JSON size); stops counting past `cap`. */

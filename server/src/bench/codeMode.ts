@@ -10,6 +10,8 @@
  *      (a) every tool listed directly, one call per step;
  *      (b) find_tools + call_tool per step (the meta-tools listed);
  *      (c) find_tools (signatures) + ONE run_code.
+ *    (b) and (c) search with the same limit: find_tools's default (8 hits), and both again with
+ *    `limit: 3`, as an agent that asks for fewer hits would.
  *    Per-turn repetition of the prompt is not counted (clients cache it), the same for all three.
  * 2. run_code's overhead per inner call over call_tool's (client-observed medians).
  * 3. Sandbox start time (fresh WebAssembly instance + runtime + API), cold and warm.
@@ -32,9 +34,15 @@ export interface CodeModeReport {
   task: string;
   tokens: {
     allTools: Breakdown;
+    /** find_tools with its default limit. */
     findAndCall: Breakdown;
     runCode: Breakdown;
+    /** The same two with `limit: 3`. */
+    findAndCallLimit3: Breakdown;
+    runCodeLimit3: Breakdown;
   };
+  /** find_tools's default limit, as (b) and (c) used it. */
+  defaultLimit: number;
   overhead: { calls: number; callToolMedianMs: number; innerCallMedianMs: number; overheadMedianMs: number; sandboxCrossingMedianMs: number };
   sandboxStart: { coldMs: number; warmMedianMs: number; warmP90Ms: number; runs: number };
 }
@@ -121,11 +129,14 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
     const meta = (await client.listTools()).tools;
     const tokens = {
       allTools: await allToolsTranscript(client, lens, ws, toolName),
-      findAndCall: await findAndCallTranscript(client, meta, ws),
-      runCode: await runCodeTranscript(client, meta, ws),
+      findAndCall: await findAndCallTranscript(client, meta, ws, 'b'),
+      runCode: await runCodeTranscript(client, meta, ws, 'c'),
+      findAndCallLimit3: await findAndCallTranscript(client, meta, ws, 'b3', 3),
+      runCodeLimit3: await runCodeTranscript(client, meta, ws, 'c3', 3),
     };
     const overhead = await measureOverhead(client, toolName('everything', 'get-sum'));
-    return { task: 'read 3 files (~100 lines each), extract total=N from each, add them with get-sum, store a summary in memory, return it', tokens, overhead, sandboxStart };
+    const task = 'read 3 files (~100 lines each), extract total=N from each, add them with get-sum, store a summary in memory, return it';
+    return { task, tokens, defaultLimit: lens.settings().search.defaultLimit, overhead, sandboxStart };
   } finally {
     await close();
     rmSync(ws, { recursive: true, force: true });
@@ -151,11 +162,11 @@ async function allToolsTranscript(client: Client, lens: LensApp, ws: string, too
   return t.done();
 }
 
-/** (b) find_tools, then call_tool, for each step. */
-async function findAndCallTranscript(client: Client, meta: Tool[], ws: string): Promise<Breakdown> {
+/** (b) find_tools (with `limit`, else its default), then call_tool, for each step; `run` names what it stores. */
+async function findAndCallTranscript(client: Client, meta: Tool[], ws: string, run: string, limit?: number): Promise<Breakdown> {
   const t = new Transcript(meta);
   const find = async (query: string, re: RegExp) => {
-    const r = await t.step(client, 'find_tools', { query });
+    const r = await t.step(client, 'find_tools', { query, ...(limit !== undefined && { limit }) });
     const m = (r.structuredContent as { matches: { name: string }[] }).matches.find((x) => re.test(x.name));
     if (!m) throw new Error(`bench: find_tools "${query}" did not find ${re}`);
     return m.name;
@@ -170,15 +181,15 @@ async function findAndCallTranscript(client: Client, meta: Tool[], ws: string): 
   const sum = await t.step(client, 'call_tool', { tool_name: sumTool, arguments: { a: totals[0], b: totals[1]! + totals[2]! } });
   const total = Number(/is (\d+)/.exec(resultText(sum))![1]);
   const create = await find('store entities in the knowledge graph memory', /create_entities$/);
-  await t.step(client, 'call_tool', { tool_name: create, arguments: { entities: [{ name: 'file-totals-b', entityType: 'summary', observations: [`total=${total}`] }] } });
+  await t.step(client, 'call_tool', { tool_name: create, arguments: { entities: [{ name: `file-totals-${run}`, entityType: 'summary', observations: [`total=${total}`] }] } });
   return t.done();
 }
 
-/** (c) find_tools with signatures for the three capabilities, then ONE run_code. */
-async function runCodeTranscript(client: Client, meta: Tool[], ws: string): Promise<Breakdown> {
+/** (c) find_tools with signatures for the three capabilities (`limit` as in (b)), then ONE run_code. */
+async function runCodeTranscript(client: Client, meta: Tool[], ws: string, run: string, limit?: number): Promise<Breakdown> {
   const t = new Transcript(meta);
   const find = async (query: string, re: RegExp) => {
-    const r = await t.step(client, 'find_tools', { query, input_format: 'signature', limit: 3 });
+    const r = await t.step(client, 'find_tools', { query, input_format: 'signature', ...(limit !== undefined && { limit }) });
     const m = (r.structuredContent as { matches: { name: string }[] }).matches.find((x) => re.test(x.name));
     if (!m) throw new Error(`bench: find_tools "${query}" did not find ${re}`);
     return m.name;
@@ -194,7 +205,7 @@ async function runCodeTranscript(client: Client, meta: Tool[], ws: string): Prom
     '}',
     `const said = await call_tool("${sum}", { a: totals[0], b: totals[1] + totals[2] });`,
     'const total = Number(/is (\\d+)/.exec(said)[1]);',
-    `await call_tool("${create}", { entities: [{ name: "file-totals-c", entityType: "summary", observations: ["total=" + total] }] });`,
+    `await call_tool("${create}", { entities: [{ name: "file-totals-${run}", entityType: "summary", observations: ["total=" + total] }] });`,
     'return { totals, total };',
   ].join('\n');
   const r = await t.step(client, 'run_code', { code });
@@ -265,8 +276,12 @@ export function formatCodeModeMarkdown(r: CodeModeReport): string {
     '| strategy | model steps | definitions | calls | results | total |',
     '|---|---:|---:|---:|---:|---:|',
     row('(a) every tool listed, one call per step', r.tokens.allTools),
-    row('(b) find_tools + call_tool per step', r.tokens.findAndCall),
-    row('(c) find_tools (signatures) + one run_code', r.tokens.runCode),
+    row(`(b) find_tools + call_tool per step (default limit, ${r.defaultLimit} hits)`, r.tokens.findAndCall),
+    row(`(c) find_tools (signatures, default limit, ${r.defaultLimit} hits) + one run_code`, r.tokens.runCode),
+    row('(b) with find_tools `limit: 3`', r.tokens.findAndCallLimit3),
+    row('(c) with find_tools `limit: 3`', r.tokens.runCodeLimit3),
+    '',
+    `(b) and (c) search with the same limit in each pair of rows. Goal for (c): at most 2,000 tokens — ${r.tokens.runCode.total <= 2000 ? 'met' : 'not met'} at the default limit (${r.tokens.runCode.total}), ${r.tokens.runCodeLimit3.total <= 2000 ? 'met' : 'not met'} with \`limit: 3\` (${r.tokens.runCodeLimit3.total}).`,
     '',
     `run_code vs call_tool over ${r.overhead.calls} calls of get-sum each way: call_tool (timed by the client) median ${r.overhead.callToolMedianMs} ms, a call inside a script (timed by the script, median of rounds of 50) ${r.overhead.innerCallMedianMs} ms: overhead ${r.overhead.overheadMedianMs} ms per inner call. The sandbox boundary alone (a host that answers at once) costs ${r.overhead.sandboxCrossingMedianMs} ms per call.`,
     '',

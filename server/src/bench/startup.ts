@@ -8,16 +8,21 @@
  *  - first answer: process start → the first find_tools result with matches (the catalog cache
  *    is warm: one run before the measured ones fills it);
  *  - all connected: process start → every server listed its tools (MCP Lens: its "[x] ready"
- *    log lines; direct: connect + tools/list of every server, in parallel);
+ *    log lines; direct: connect + tools/list of every server, in parallel; with the hanging
+ *    server, every other one, the hanging one started by both all the same);
  *  - CPU: the MCP Lens process's own user+system time (children not counted) when it first
  *    answered and when every server was connected;
- *  - call overhead: get-sum on server-everything, direct vs through call_tool, interleaved;
+ *  - call overhead: get-sum on server-everything, direct vs through call_tool, interleaved, in
+ *    every run without the hanging server (the median of the runs: one run's figure moves by
+ *    a tenth of a millisecond with whatever else the machine does);
  *  - peak RSS: the MCP Lens process's high-water mark (VmHWM) at the end of a run.
  *
  *   node --import tsx server/src/bench/startup.ts [--runs N] [--calls N] [--json] [--write bench-results.md]
+ *
+ * Defaults: 5 runs, 300 calls (what `npm run bench:startup` records in bench-results.md).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -47,7 +52,10 @@ export interface StartupReport {
   runs: number;
   withoutHang: { lens: LensRun[]; directAllConnectedMs: number[] };
   withHang: { lens: LensRun[]; directAllButHangMs: number[] };
-  overhead: { calls: number; directMedianMs: number; lensMedianMs: number; overheadMedianMs: number };
+  /** Medians over the runs of each run's medians; `overheadPerRunMs`, each run's own. */
+  overhead: { calls: number; directMedianMs: number; lensMedianMs: number; overheadMedianMs: number; overheadPerRunMs: number[] };
+  /** The machine: cores, and its 1-minute load average when the runs began and ended (other work shifts every figure). */
+  machine: { cores: number; loadBefore: number; loadAfter: number };
 }
 
 /** The recorded catalog (test/fixtures/catalog, or MCP_LENS_CATALOG). */
@@ -94,8 +102,12 @@ function peakRssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
-/** One start of `mcp-lens serve`; `calls` runs the overhead measurement before it stops. */
-async function lensRun(ws: { dir: string; config: string }, expected: string[], onReady?: (client: Client) => Promise<void>): Promise<LensRun> {
+/**
+ * One start of `mcp-lens serve`; `onReady` runs the overhead measurement before it stops. The
+ * warm-up (`coldCache`) lists every server once: its first answer comes before any server did
+ * (find_tools never waits for one), so it may have no matches.
+ */
+async function lensRun(ws: { dir: string; config: string }, expected: string[], onReady?: (client: Client) => Promise<void>, coldCache = false): Promise<LensRun> {
   const started = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -126,7 +138,7 @@ async function lensRun(ws: { dir: string; config: string }, expected: string[], 
   const firstAnswerMs = performance.now() - started;
   const cpuAtFirstAnswerMs = cpuMs(pid);
   const matches = (found.structuredContent as { matches?: unknown[] } | undefined)?.matches?.length ?? 0;
-  if (matches === 0) throw new Error(`the first find_tools answer had no matches: ${JSON.stringify(found).slice(0, 300)}`);
+  if (matches === 0 && !coldCache) throw new Error(`the first find_tools answer had no matches: ${JSON.stringify(found).slice(0, 300)}`);
   const connectedOrTimeout = await Promise.race([all.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 60_000).unref())]);
   if (!connectedOrTimeout) throw new Error(`not every server connected within 60 s: missing ${expected.filter((n) => !ready.has(n)).join(', ')}`);
   if (onReady) await onReady(client);
@@ -142,16 +154,25 @@ async function lensRun(ws: { dir: string; config: string }, expected: string[], 
   };
 }
 
-/** A direct SDK client per server, connected and listed in parallel: ms until all are done. */
-async function directRun(entries: Record<string, Entry>, keep?: string): Promise<{ ms: number; tools: number; kept?: Client; close(): Promise<void> }> {
+/**
+ * A direct SDK client per server, connected and listed in parallel: ms until all are done. A
+ * server named in `notAwaited` (the hanging one) is started too, as MCP Lens starts it, but not
+ * waited for.
+ */
+async function directRun(entries: Record<string, Entry>, keep?: string, notAwaited?: string): Promise<{ ms: number; tools: number; kept?: Client; close(): Promise<void> }> {
   const started = performance.now();
   const clients: Client[] = [];
   let kept: Client | undefined;
   const counts = await Promise.all(
     Object.entries(entries).map(async ([name, e]) => {
       const client = new Client({ name: 'direct', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command: e.command, args: e.args, env: { ...(process.env as Record<string, string>), ...e.env }, stderr: 'ignore' }));
+      const connected = client.connect(new StdioClientTransport({ command: e.command, args: e.args, env: { ...(process.env as Record<string, string>), ...e.env }, stderr: 'ignore' }));
       clients.push(client);
+      if (name === notAwaited) {
+        connected.catch(() => undefined);
+        return 0;
+      }
+      await connected;
       if (name === keep) kept = client;
       return (await client.listTools()).tools.length;
     }),
@@ -163,7 +184,7 @@ async function directRun(entries: Record<string, Entry>, keep?: string): Promise
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Interleaved get-sum calls: direct on `direct`, through call_tool on `lens`. */
-async function overhead(direct: Client, lens: Client, calls: number): Promise<StartupReport['overhead']> {
+async function overhead(direct: Client, lens: Client, calls: number): Promise<Omit<StartupReport['overhead'], 'overheadPerRunMs'>> {
   const found = (await lens.callTool({ name: 'find_tools', arguments: { query: 'sum of two numbers', server: 'test-everything' } })) as CallToolResult;
   const sum = (found.structuredContent as { matches: { name: string }[] }).matches.find((m) => /sum/.test(m.name))?.name;
   if (!sum) throw new Error('find_tools found no get-sum');
@@ -183,39 +204,51 @@ async function overhead(direct: Client, lens: Client, calls: number): Promise<St
   return { calls, directMedianMs: round(median(d)), lensMedianMs: round(median(l)), overheadMedianMs: round(median(l) - median(d)) };
 }
 
-export async function measureStartup(runs = 3, calls = 200): Promise<StartupReport> {
+export const DEFAULT_RUNS = 5;
+export const DEFAULT_CALLS = 300;
+
+export async function measureStartup(runs = DEFAULT_RUNS, calls = DEFAULT_CALLS): Promise<StartupReport> {
+  const loadBefore = loadavg()[0]!;
   const plain = workspace(false);
   const hanging = workspace(true);
   try {
     const names = Object.keys(plain.servers);
     // Warm-up: fills each workspace's catalog cache (and the OS file cache) once.
     process.stderr.write('startup bench: warm-up runs…\n');
-    await lensRun(plain, names);
-    await lensRun(hanging, names);
+    await lensRun(plain, names, undefined, true);
+    await lensRun(hanging, names, undefined, true);
     const report: StartupReport = {
+      machine: { cores: availableParallelism(), loadBefore, loadAfter: NaN },
       servers: names.length,
       tools: 0,
       runs,
       withoutHang: { lens: [], directAllConnectedMs: [] },
       withHang: { lens: [], directAllButHangMs: [] },
-      overhead: { calls, directMedianMs: NaN, lensMedianMs: NaN, overheadMedianMs: NaN },
+      overhead: { calls, directMedianMs: NaN, lensMedianMs: NaN, overheadMedianMs: NaN, overheadPerRunMs: [] },
     };
+    const perRun: Omit<StartupReport['overhead'], 'overheadPerRunMs'>[] = [];
     for (let i = 0; i < runs; i++) {
       process.stderr.write(`startup bench: run ${i + 1}/${runs}…\n`);
-      const direct = await directRun(plain.servers, i === runs - 1 ? 'test-everything' : undefined);
+      const direct = await directRun(plain.servers, 'test-everything');
       report.tools = direct.tools;
       report.withoutHang.directAllConnectedMs.push(direct.ms);
-      const last = i === runs - 1;
-      report.withoutHang.lens.push(
-        await lensRun(plain, names, last && direct.kept ? async (lens) => void (report.overhead = await overhead(direct.kept!, lens, calls)) : undefined),
-      );
+      report.withoutHang.lens.push(await lensRun(plain, names, async (lens) => void perRun.push(await overhead(direct.kept!, lens, calls))));
       await direct.close();
       // With a hanging server, the direct client's "all" can only be all but that one.
-      const directHang = await directRun(plain.servers);
+      const directHang = await directRun(hanging.servers, undefined, 'test-hang');
       report.withHang.directAllButHangMs.push(directHang.ms);
       await directHang.close();
       report.withHang.lens.push(await lensRun(hanging, names));
     }
+    const round = (x: number) => Math.round(x * 1000) / 1000;
+    report.overhead = {
+      calls,
+      directMedianMs: round(median(perRun.map((r) => r.directMedianMs))),
+      lensMedianMs: round(median(perRun.map((r) => r.lensMedianMs))),
+      overheadMedianMs: round(median(perRun.map((r) => r.overheadMedianMs))),
+      overheadPerRunMs: perRun.map((r) => r.overheadMedianMs),
+    };
+    report.machine.loadAfter = loadavg()[0]!;
     return report;
   } finally {
     rmSync(plain.dir, { recursive: true, force: true });
@@ -236,16 +269,20 @@ export function formatStartupMarkdown(r: StartupReport): string {
     '| servers | first find_tools answer | all connected (MCP Lens) | all connected (direct client) | ratio | MCP Lens CPU at first answer / all connected | peak RSS |',
     '|---|---:|---:|---:|---:|---:|---:|',
     row(`${r.servers}`, r.withoutHang.lens, r.withoutHang.directAllConnectedMs, 'all'),
-    row(`${r.servers} + 1 hanging`, r.withHang.lens, r.withHang.directAllButHangMs, 'all but the hanging one'),
+    row(`${r.servers} + 1 hanging`, r.withHang.lens, r.withHang.directAllButHangMs, 'all but the hanging one, which it starts too'),
     '',
-    `Call overhead (get-sum on server-everything, ${r.overhead.calls} calls each, interleaved): direct median ${r.overhead.directMedianMs} ms, through call_tool ${r.overhead.lensMedianMs} ms, overhead **${r.overhead.overheadMedianMs} ms**.`,
+    `Call overhead (get-sum on server-everything, ${r.overhead.calls} calls each way, interleaved, in each run without the hanging server; medians of the runs' medians): direct ${r.overhead.directMedianMs} ms, through call_tool ${r.overhead.lensMedianMs} ms, overhead **${r.overhead.overheadMedianMs} ms** (per run: ${r.overhead.overheadPerRunMs.join(', ')} ms). MCP Lens logs at info here (the bench reads its "ready" lines), so each call also writes a log line to stderr; at the default level (warn) it writes none.`,
     '',
-    `CPU is the MCP Lens process alone (user + system; the servers it starts are not counted). Peak RSS is its VmHWM over the whole run, find_tools and the ${r.overhead.calls} calls included.`,
+    `CPU is the MCP Lens process alone (user + system; the servers it starts are not counted). Peak RSS is its VmHWM over the whole run (the highest of the runs), find_tools and the ${r.overhead.calls} calls included.`,
+    '',
+    `Machine: ${r.machine.cores} cores, 1-minute load average ${r.machine.loadBefore.toFixed(2)} when the bench began and ${r.machine.loadAfter.toFixed(2)} when it ended (its own processes count in the second).`,
   ].join('\n');
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '200' }, json: { type: 'boolean', default: false }, write: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { runs: { type: 'string', default: String(DEFAULT_RUNS) }, calls: { type: 'string', default: String(DEFAULT_CALLS) }, json: { type: 'boolean', default: false }, write: { type: 'string' } },
+  });
   measureStartup(Number(values.runs), Number(values.calls)).then(
     (r) => {
       const md = formatStartupMarkdown(r);

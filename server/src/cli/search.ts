@@ -4,6 +4,7 @@ import { plural } from '../../../protocol/figureText';
 import type { SearchResponse } from '../../../protocol/model';
 import type { CliCommand } from './command';
 import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { noMatchLines, shown } from './noMatchText';
 import { stderrLogger } from './stderrLogger';
 import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 
@@ -75,5 +76,7 @@ function render(r: SearchResponse): string {
     lines.push(`    ${oneLine(h.description).slice(0, 140)}`);
     lines.push(`    why: ${oneLine(h.why)}`);
   });
+  if (r.starting?.length) lines.push(`still starting, so not searched yet: ${r.starting.map(shown).join(', ')}`);
+  if (r.noMatch) lines.push(...noMatchLines(r.noMatch));
   return lines.join('\n') + '\n';
 }

@@ -4,14 +4,15 @@
  * that cannot be compiled (malformed, `$ref` loops, an unknown draft) is not our call to
  * reject: the arguments go through and the upstream server judges them.
  */
-import Ajv2020 from 'ajv/dist/2020';
+import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { errorMessage } from './errorMessage';
 
 export type ArgsCheck = { ok: true } | { ok: false; problems: string[] } | { ok: 'unchecked'; reason: string };
 
 export class ArgsValidator {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false });
+  /** Loaded and made at the first check: building Ajv costs milliseconds a start has better use for. */
+  private ajv: Ajv2020 | undefined;
   private readonly cache = new Map<string, ValidateFunction | string>();
 
   /** `cacheKey` must change when the schema does (e.g. tool key + schema hash). */
@@ -32,6 +33,13 @@ export class ArgsValidator {
       // Drafts differ only in ways that do not matter for argument checking; one engine
       // for all avoids failing on a `$schema` we do not have loaded.
       const { $schema: _ignored, ...rest } = schema;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      this.ajv ??= new (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default({
+        strict: false,
+        allErrors: true,
+        validateFormats: false,
+        validateSchema: false,
+      });
       return this.ajv.compile(rest);
     } catch (err) {
       return `schema could not be compiled: ${errorMessage(err)}`;

@@ -1,8 +1,9 @@
 /**
  * The hint a search with no results comes with (pure): tools whose names are close to a word
- * of the query, the servers whose tools cannot be found right now and why, and the words each
- * searchable server's tools use. "memorize" finds nothing in a catalog that says "entities"
- * and "observations"; showing those words is how a person learns what to type instead.
+ * of the query, the servers whose tools cannot be found right now and why (apart from those
+ * searched from the tools they listed last), and the words each searchable server's tools use.
+ * "memorize" finds nothing in a catalog that says "entities" and "observations"; showing those
+ * words is how a person learns what to type instead.
  */
 import type { NoMatchHint, SearchHit, ServerStatus } from '../../../protocol/model';
 import type { CatalogTool } from './catalog';
@@ -17,11 +18,16 @@ const WORDS_PER_SERVER = 8;
 const MIN_WORD = 4;
 
 export function noMatchHint(query: string, tools: readonly CatalogTool[], servers: readonly ServerStatus[]): NoMatchHint {
-  return {
+  const notReady = servers.filter((s) => s.state !== 'ready');
+  const hint: NoMatchHint = {
     closeNames: closeNames(query, tools),
-    unavailable: servers.filter((s) => s.state !== 'ready').map((s) => (s.error ? { name: s.name, state: s.state, error: s.error } : { name: s.name, state: s.state })),
+    // A server answering from its last known tools was searched: it is not "unavailable".
+    unavailable: notReady.filter((s) => !s.fromCache).map((s) => (s.error ? { name: s.name, state: s.state, error: s.error } : { name: s.name, state: s.state })),
     servers: serverWords(tools),
   };
+  const lastKnown = notReady.filter((s) => s.fromCache).map((s) => ({ name: s.name, state: s.state }));
+  if (lastKnown.length) hint.lastKnown = lastKnown;
+  return hint;
 }
 
 /** Tools whose original or client-safe name is closest to the whole query or one of its words. */

@@ -13,9 +13,11 @@ import { countTokens, tokenPrefix } from './tokens';
 import { errorMessage } from './errorMessage';
 
 // The package's "types" condition names its ESM typings although it ships a CommonJS build
-// too; TypeScript would refuse a value import from this CommonJS module, so require that build.
+// too; TypeScript would refuse a value import from this CommonJS module, so require that build,
+// on the first `select` (most sessions never use one).
+let jmespathModule: typeof Jmespath | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { compile, search } = require('@jmespath-community/jmespath') as typeof Jmespath;
+const jmespath = (): typeof Jmespath => (jmespathModule ??= require('@jmespath-community/jmespath') as typeof Jmespath);
 type JSONValue = Jmespath.JSONValue;
 
 /** Bounds for max_output_tokens, whoever sets it (the argument or mcpLens.maxOutputTokens). */
@@ -28,7 +30,7 @@ export const MAX_SELECT_CHARS = 2000;
 export function selectProblem(expression: string): string | undefined {
   if (expression.length > MAX_SELECT_CHARS) return `"select" is ${expression.length} characters; the limit is ${MAX_SELECT_CHARS}.`;
   try {
-    compile(expression);
+    jmespath().compile(expression);
     return undefined;
   } catch (err) {
     return `"select" is not a valid JMESPath expression: ${errorMessage(err)}. Example: "items[?state=='open'].{id: id, size: size}".`;
@@ -62,7 +64,7 @@ export function applySelect(result: CallToolResult, expression: string): { resul
   if (!json) return { result, problem: 'select was not applied: the result is plain text, not JSON' };
   let projected: unknown;
   try {
-    projected = search(json.value as JSONValue, expression);
+    projected = jmespath().search(json.value as JSONValue, expression);
   } catch (err) {
     return { result, problem: `select was not applied: ${errorMessage(err)}` };
   }
@@ -74,6 +76,23 @@ export function applySelect(result: CallToolResult, expression: string): { resul
 /** Tokens of the text a model reads from a result (text items, or structuredContent when there is none). */
 export function resultTokens(result: CallToolResult): number {
   return countTokens(resultText(result));
+}
+
+/**
+ * UTF-8 length of a text, an upper bound of its o200k tokens: every token is at least one
+ * byte. A text this many bytes long or shorter fits a token budget of that size uncounted.
+ */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) ((bytes += 4), i++);
+    // The rest of the BMP; a lone surrogate is written as U+FFFD, also 3 bytes.
+    else bytes += 3;
+  }
+  return bytes;
 }
 
 /** A result's text content joined; its structuredContent as JSON when it has no text. */
@@ -96,14 +115,18 @@ export interface CutResult {
  * budget runs out, the one that crosses it is cut at a token boundary, later ones are dropped.
  * Images and other non-text items pass through (clients do not read them as text).
  * structuredContent is dropped from a cut result: it would carry the whole thing again.
- * Undefined when the result fits.
+ * Undefined when the result fits; a text no longer in bytes than the budget is not tokenized
+ * at all. `fullTokensOf` counts the whole result (a caller that needs the count too passes
+ * one that counts once for both).
  */
-export function cutToTokens(result: CallToolResult, maxTokens: number): CutResult | undefined {
+export function cutToTokens(result: CallToolResult, maxTokens: number, fullTokensOf: () => number = () => resultTokens(result)): CutResult | undefined {
+  const text = resultText(result);
+  if (text.length <= maxTokens && utf8Length(text) <= maxTokens) return undefined;
   const items = result.content ?? [];
   const texts = items.filter((c) => c.type === 'text');
   const source: CallToolResult['content'] =
     texts.length === 0 && result.structuredContent !== undefined ? [...items, { type: 'text', text: JSON.stringify(result.structuredContent) }] : items;
-  const fullTokens = resultTokens(result);
+  const fullTokens = fullTokensOf();
   if (fullTokens <= maxTokens) return undefined;
   let budget = maxTokens;
   const content: CallToolResult['content'] = [];

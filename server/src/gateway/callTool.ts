@@ -36,7 +36,8 @@ export async function callToolMetaTool(args: Record<string, unknown>, ctx: MetaT
   const shape = parseShapeRequest(args, ctx.lens.settings().maxOutputTokens);
   if ('problem' in shape) return errorText(shape.problem);
   const shaped = await shapedCall(toolName, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, ctx);
-  if (shaped.returnedTokens !== shaped.fullTokens) ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
+  // A result passed on as it came costs no count: nothing was saved on it.
+  if (shaped.changed && shaped.returnedTokens !== shaped.fullTokens) ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
   return shaped.result;
 }
 

@@ -69,6 +69,8 @@ export interface FindToolsNoMatch {
   close_names?: string[];
   /** Servers whose tools are not searched right now, and why. */
   not_searched?: string[];
+  /** Servers not connected now whose tools were searched as they listed them last. */
+  searched_from_last_known?: string[];
   /** Each searchable server with the words its tools use: words to search with. */
   servers?: string[];
 }
@@ -150,6 +152,7 @@ function noMatchForAgent(hint: NoMatchHint): FindToolsNoMatch {
   if (hint.unavailable.length) {
     out.not_searched = hint.unavailable.map((s) => `${truncateDescription(s.name, 64)}: ${s.state}${s.error ? ` (${truncateDescription(s.error, 120)})` : ''}`);
   }
+  if (hint.lastKnown?.length) out.searched_from_last_known = hint.lastKnown.map((s) => `${truncateDescription(s.name, 64)}: ${s.state}`);
   if (hint.servers.length) {
     out.servers = hint.servers.slice(0, NO_MATCH_SERVERS).map((s) => truncateDescription(`${s.name} (${plural(s.tools, 'tool')}): ${s.words.join(', ')}`, 160));
   }

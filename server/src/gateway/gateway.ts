@@ -19,6 +19,12 @@ import { CodeRuns } from './runCode';
 import { MCP_LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 
+/**
+ * Lens changes come in bursts (twenty servers starting, each a few state changes): sessions
+ * are brought up to date once per burst, this long after its first change.
+ */
+const REFRESH_DELAY_MS = 20;
+
 export interface GatewayOptions {
   lens: Lens;
   log: Logger;
@@ -41,6 +47,7 @@ export class Gateway {
   private readonly codeRuns = new CodeRuns();
   private readonly sessions = new Map<string, Session>();
   private readonly subscription: Disposable;
+  private refreshTimer: NodeJS.Timeout | undefined;
   private url: string | undefined;
 
   constructor(options: GatewayOptions) {
@@ -50,7 +57,7 @@ export class Gateway {
       // Usage moves only a predictive list; after every call anything else would re-render
       // each session's tools/list for nothing.
       if (change === 'usage' && this.lens.settings().exposure !== 'predictive') return;
-      if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage') this.refreshSessions();
+      if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage') this.scheduleRefresh();
     });
   }
 
@@ -128,6 +135,7 @@ export class Gateway {
 
   async close(): Promise<void> {
     this.subscription.dispose();
+    clearTimeout(this.refreshTimer);
     const servers = [...this.sessions.values()].map((s) => s.server);
     this.sessions.clear();
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
@@ -140,8 +148,12 @@ export class Gateway {
     return tools;
   }
 
-  private refreshSessions(): void {
-    for (const id of this.sessions.keys()) this.refreshSession(id);
+  private scheduleRefresh(): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      for (const id of this.sessions.keys()) this.refreshSession(id);
+    }, REFRESH_DELAY_MS);
   }
 
   /** Tells one session's client what changed, only when it really did. */

@@ -34,10 +34,15 @@ export function parseShapeRequest(args: Record<string, unknown>, defaultMax: num
 
 export interface Shaped {
   result: CallToolResult;
-  /** Tokens of the result before shaping. */
-  fullTokens: number;
-  /** Tokens of what the model gets (the note included). */
-  returnedTokens: number;
+  /** Whether select or a cut changed the result. */
+  changed: boolean;
+  /**
+   * Tokens of the result before shaping. Counted when first read: a result that fits its
+   * budget and is not narrowed is never tokenized on call_tool's way back.
+   */
+  readonly fullTokens: number;
+  /** Tokens of what the model gets (the note included); counted when first read. */
+  readonly returnedTokens: number;
   /** Where the whole result is kept, when it was cut. */
   keptAs?: string;
   /** The select projection as a value, when select applied and nothing was cut (for scripts). */
@@ -50,7 +55,7 @@ export interface ShapeContext {
 }
 
 export function shapeResult(raw: CallToolResult, tool: string, request: ShapeRequest, ctx: ShapeContext): Shaped {
-  const fullTokens = resultTokens(raw);
+  const fullTokens = once(() => resultTokens(raw));
   const notes: string[] = [];
   let shaped = raw;
   let projected: { value: unknown } | undefined;
@@ -61,7 +66,7 @@ export function shapeResult(raw: CallToolResult, tool: string, request: ShapeReq
     if (selected.problem) notes.push(`${selected.problem}.`);
     else projected = { value: selected.projected };
   }
-  const cut = cutToTokens(shaped, request.maxOutputTokens);
+  const cut = cutToTokens(shaped, request.maxOutputTokens, shaped === raw ? fullTokens : undefined);
   let keptAs: string | undefined;
   if (cut) {
     keptAs = ctx.results.keep(ctx.sessionId, tool, shaped, cut.fullTokens);
@@ -74,13 +79,37 @@ export function shapeResult(raw: CallToolResult, tool: string, request: ShapeReq
     shaped = cut.result;
   }
   if (notes.length === 0) {
-    const whole: Shaped = { result: shaped, fullTokens, returnedTokens: shaped === raw ? fullTokens : resultTokens(shaped) };
+    const kept = shaped;
+    const whole = shapedResult(kept, kept !== raw, fullTokens, kept === raw ? fullTokens : once(() => resultTokens(kept)));
     if (projected) whole.projected = projected;
     return whole;
   }
   const note = `[MCP Lens] ${notes.join(' ')}`;
   const result: CallToolResult = { ...shaped, content: [...(shaped.content ?? []), { type: 'text', text: note }] };
-  const shapedOut: Shaped = { result, fullTokens, returnedTokens: resultTokens(result) };
+  const shapedOut = shapedResult(
+    result,
+    true,
+    fullTokens,
+    once(() => resultTokens(result)),
+  );
   if (keptAs) shapedOut.keptAs = keptAs;
   return shapedOut;
+}
+
+function shapedResult(result: CallToolResult, changed: boolean, fullTokens: () => number, returnedTokens: () => number): Shaped {
+  return {
+    result,
+    changed,
+    get fullTokens() {
+      return fullTokens();
+    },
+    get returnedTokens() {
+      return returnedTokens();
+    },
+  };
+}
+
+function once(count: () => number): () => number {
+  let n: number | undefined;
+  return () => (n ??= count());
 }

@@ -52,7 +52,14 @@ export interface CallRecord {
 
 interface SessionState {
   seq: number;
-  tools: string[];
+  /**
+   * The session's calls as the predictors read them (their distinct tools and the last call),
+   * kept compact: its distinct tools in the order first called. A session of 300 calls to a few
+   * tools stays a few entries, so recording and predicting cost the same at its end as at its start.
+   */
+  distinct: string[];
+  seen: Set<string>;
+  last?: string;
   /** The session's most recent find_tools answer (keys in answer order). */
   answer?: AnswerMemory;
 }
@@ -93,7 +100,7 @@ export class UsageTracker {
   record(call: CallRecord): void {
     if (!this.opts.enabled) return;
     const session = this.session(call.sessionId);
-    const before = this.predictor.predict({ sessionTools: session.tools, now: call.startedAt }, this.opts.predictK ?? 10);
+    const before = this.predictor.predict({ sessionTools: sessionTools(session), now: call.startedAt }, this.opts.predictK ?? 10);
     const event: UsageEvent = {
       sessionId: call.sessionId,
       seq: ++session.seq,
@@ -112,7 +119,7 @@ export class UsageTracker {
         // Unserializable arguments (cycles, BigInt): recorded without a hash.
       }
     }
-    session.tools.push(call.toolKey);
+    noteCall(session, call.toolKey);
     this.events.push(event);
     this.aggregate.add(event);
     this.predictor.observe([{ sessionId: event.sessionId, toolKey: event.toolKey, at: event.at, server: event.server }]);
@@ -133,13 +140,13 @@ export class UsageTracker {
   /** The k tools this session most likely calls next, best first (frequency alone for a new session). */
   predict(sessionId: string, k: number): Prediction[] {
     if (!this.opts.enabled) return [];
-    const tools = this.sessions.get(sessionId)?.tools ?? [];
-    return this.predictor.predict({ sessionTools: tools, now: this.now() }, k);
+    const session = this.sessions.get(sessionId);
+    return this.predictor.predict({ sessionTools: session ? sessionTools(session) : [], now: this.now() }, k);
   }
 
   /** Re-ranks a search's candidates with the session's prediction; unchanged for a session without calls. */
   boost(sessionId: string, candidates: RankedTool[]): RankedTool[] {
-    if (!this.opts.enabled || !this.sessions.get(sessionId)?.tools.length) return candidates;
+    if (!this.opts.enabled || this.sessions.get(sessionId)?.last === undefined) return candidates;
     return usageBoost(candidates, this.predict(sessionId, BOOST_DEPTH), DEFAULT_BOOST);
   }
 
@@ -220,7 +227,7 @@ export class UsageTracker {
       this.aggregate.add(e);
       const s = this.session(e.sessionId);
       s.seq = Math.max(s.seq, e.seq);
-      s.tools.push(e.toolKey);
+      noteCall(s, e.toolKey);
     }
     this.predictor.observe(events.map((e) => ({ sessionId: e.sessionId, toolKey: e.toolKey, at: e.at, server: e.server })));
   }
@@ -236,7 +243,7 @@ export class UsageTracker {
 
   private session(id: string): SessionState {
     let s = this.sessions.get(id);
-    if (!s) this.sessions.set(id, (s = { seq: 0, tools: [] }));
+    if (!s) this.sessions.set(id, (s = { seq: 0, distinct: [], seen: new Set() }));
     return s;
   }
 
@@ -251,4 +258,17 @@ export class UsageTracker {
       this.changes.fire();
     });
   }
+}
+
+function noteCall(s: SessionState, toolKey: string): void {
+  if (!s.seen.has(toolKey)) (s.seen.add(toolKey), s.distinct.push(toolKey));
+  s.last = toolKey;
+}
+
+/**
+ * What the predictors get as the session's calls: the same distinct tools in the same order,
+ * and the same last call, as the whole list would give them.
+ */
+function sessionTools(s: SessionState): readonly string[] {
+  return s.last === undefined || s.distinct[s.distinct.length - 1] === s.last ? s.distinct : [...s.distinct, s.last];
 }

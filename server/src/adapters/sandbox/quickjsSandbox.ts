@@ -12,8 +12,7 @@
  * first call over the limit stops the script), output size; imports are refused by a module
  * loader that loads nothing. Each limit stops the run with an error that names it.
  */
-import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten-core';
-import releaseSync from '@jitl/quickjs-singlefile-cjs-release-sync';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { errorMessage } from '../../core/errorMessage';
 import { PRELUDE, SANDBOX_API, SCRIPT_PREFIX, SCRIPT_SUFFIX, UNAVAILABLE_GLOBALS } from './prelude';
 
@@ -80,7 +79,19 @@ export async function runSandboxed(code: string, host: SandboxHost, limits: Sand
 
 /** Compiles the wasm once per process (later instances reuse the compiled module), ~20 ms. */
 export async function warmSandbox(): Promise<void> {
-  await newQuickJSWASMModuleFromVariant(releaseSync);
+  await newModule();
+}
+
+/**
+ * A fresh WebAssembly instance of QuickJS. The engine (~800 KB of JavaScript with the wasm in
+ * it) is loaded with the first script, not when MCP Lens starts: most sessions never run one.
+ */
+async function newModule(): Promise<QuickJSWASMModule> {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded here, on first use (CommonJS builds) */
+  const { newQuickJSWASMModuleFromVariant } = require('quickjs-emscripten-core') as typeof import('quickjs-emscripten-core');
+  const releaseSync = (require('@jitl/quickjs-singlefile-cjs-release-sync') as { default: QuickJSSyncVariant }).default;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return newQuickJSWASMModuleFromVariant(releaseSync);
 }
 
 class StopRun extends Error {
@@ -151,7 +162,7 @@ class ScriptRun {
 
   /** A fresh instance, runtime and context with the script API installed; returns the runner. */
   private async boot(): Promise<QuickJSHandle> {
-    const module = await newQuickJSWASMModuleFromVariant(releaseSync);
+    const module = await newModule();
     const rt = (this.rt = module.newRuntime());
     rt.setMemoryLimit(this.limits.memoryBytes);
     rt.setMaxStackSize(MAX_STACK_BYTES);

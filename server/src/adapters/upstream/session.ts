@@ -9,6 +9,8 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { terminate, trackChild } from './childReaper';
 import type { TransportCandidate } from './transports';
 
@@ -39,13 +41,22 @@ export interface SessionHooks {
 }
 
 /**
+ * The SDK gives every Client its own Ajv instance (~3 ms and a few hundred KB each, twenty-odd
+ * at start) for what we never ask of it: we call tools/call and tools/list with `request`, not
+ * through callTool/listTools, whose output schema checks it is for. One for every client,
+ * made on first use, if ever.
+ */
+let ajv: AjvJsonSchemaValidator | undefined;
+const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+
+/**
  * Creates the transport and client and runs initialize within timeoutMs (what is left of the
  * connect deadline); errors name `connectTimeoutMs`, the limit the user configured.
  */
 export async function openSession(candidate: TransportCandidate, timeoutMs: number, hooks: SessionHooks, connectTimeoutMs = timeoutMs): Promise<Session> {
   if (timeoutMs <= 0) throw new Error('connect timed out');
   const transport = candidate.create();
-  const client = new Client(hooks.clientInfo, { capabilities: {} });
+  const client = new Client(hooks.clientInfo, { capabilities: {}, jsonSchemaValidator: sharedValidator });
   let markExited!: () => void;
   const session: Session = { client, closing: false, exited: new Promise<void>((r) => (markExited = r)) };
   watchSpawn(transport, session, hooks);

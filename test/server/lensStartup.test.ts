@@ -1,0 +1,168 @@
+// How a LensApp starts its servers, in-process, as the sidecar and `serve` run one: lazy startup
+// from the settings (a server starts on its first call and stops after the idle timeout), and a
+// find_tools description that is byte-identical from one start to the next (prompt caching).
+// Every wait is on a Lens change event, never a sleep.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { sanitizeSettings } from '../../protocol/settings';
+import { LensApp, type LensAppOptions } from '../../server/src/app/lensApp';
+import { silentLogger } from '../../server/src/core/logger';
+import { Gateway } from '../../server/src/gateway/gateway';
+import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
+import { untilChanged } from '../fixtures/untilChanged';
+
+const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');
+
+function gated(prefix: string, gate?: string): Record<string, unknown> {
+  return { type: 'stdio', command: process.execPath, args: [GATED, '--prefix', prefix, ...(gate ? ['--gate', gate] : [])] };
+}
+
+/** A workspace folder with one config file; `start` opens a LensApp on it as the sidecar does (answers at once). */
+function workspace(servers: Record<string, unknown>) {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-startup-'));
+  const configFile = join(dir, 'mcp.json');
+  writeFileSync(configFile, JSON.stringify({ servers }));
+  const start = (settings: Record<string, unknown> = {}, extra: Partial<LensAppOptions> = {}) =>
+    LensApp.start({
+      workspaceFolder: dir,
+      storageDir: join(dir, '.mcp-lens'),
+      settings: sanitizeSettings({ embedding: { enabled: false }, ...settings }),
+      configFile,
+      trusted: true,
+      approvals: {},
+      autoApprove: true,
+      inputs: {},
+      log: silentLogger,
+      index: new MemoryToolIndex('keyword only (test)'),
+      waitForServers: false,
+      ...extra,
+    });
+  return { dir, start, close: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const until = <T>(lens: LensApp, what: string, check: () => T | undefined | false, ms = 20_000) =>
+  untilChanged(
+    lens,
+    check,
+    () => `timed out waiting for ${what}; servers: ${JSON.stringify(lens.servers().map((s) => [s.name, s.state, s.fromCache, s.error]))}`,
+    ms,
+  );
+
+/** The pid of a server's process, while it has one. */
+const pidOf = (lens: LensApp, name: string) =>
+  (lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('mcpLens.startup "lazy": a server starts on its first call and stops after the idle timeout, its tools searchable throughout', async () => {
+  const ws = workspace({ a: gated('a') });
+  // The idle timeout comes from mcpLens.idleTimeoutMinutes (a minute at least); the option
+  // shortens it so the test waits for the stop itself.
+  const lazy = { startup: 'lazy', idleTimeoutMinutes: 1 };
+  try {
+    // First run: no catalog is known for `a`, so it starts once to list its tools, then stops.
+    const first = await ws.start(lazy, { idleTimeoutMs: 300 });
+    try {
+      const pid = await until(first, 'a listed', () => first.servers().find((s) => s.name === 'a')?.state === 'ready' && pidOf(first, 'a'));
+      await until(first, 'the idle stop', () => first.servers().find((s) => s.name === 'a')?.state === 'idle');
+      assert.ok(!alive(pid as number), 'the idle process is gone');
+      const row = first.servers().find((s) => s.name === 'a')!;
+      assert.equal(row.fromCache, true);
+      assert.equal(row.toolCount, 1);
+      assert.deepEqual(
+        (await first.search({ query: 'pong' })).hits.map((h) => h.name),
+        ['a_a_ping'],
+        'searchable while stopped',
+      );
+      // A call starts it again, and after the timeout it stops again.
+      const result = await first.callTool('a_a_ping', {});
+      assert.ok(!result.isError, JSON.stringify(result));
+      const again = pidOf(first, 'a');
+      assert.ok(again && again !== pid, 'a new process answered the call');
+      await until(first, 'the second idle stop', () => first.servers().find((s) => s.name === 'a')?.state === 'idle' && !alive(again));
+    } finally {
+      await first.close();
+    }
+
+    // Second run: `a`'s catalog is known, so nothing starts until the first call. The default
+    // timeout (a minute) applies: `a` stays up for the rest of the test.
+    const second = await ws.start(lazy);
+    try {
+      const row = second.servers().find((s) => s.name === 'a')!;
+      assert.equal(row.state, 'idle');
+      assert.equal(row.fromCache, true);
+      assert.equal(pidOf(second, 'a'), undefined, 'not started');
+      assert.deepEqual(
+        (await second.search({ query: 'pong' })).hits.map((h) => h.name),
+        ['a_a_ping'],
+      );
+      const result = await second.callTool('a_a_ping', {});
+      assert.match(JSON.stringify(result.content), /pong from a/);
+      assert.equal(second.servers().find((s) => s.name === 'a')?.state, 'ready');
+    } finally {
+      await second.close();
+    }
+  } finally {
+    ws.close();
+  }
+});
+
+/** tools/list and find_tools's description, as a client connected to a Gateway on `lens` gets them. */
+async function listed(lens: LensApp): Promise<{ tools: string; findTools: string }> {
+  const gateway = new Gateway({ lens, log: silentLogger });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await gateway.connect(serverSide);
+  const client = new Client({ name: 'mcp-lens-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  try {
+    const { tools } = await client.listTools();
+    return { tools: JSON.stringify(tools), findTools: tools.find((t) => t.name === 'find_tools')!.description! };
+  } finally {
+    await client.close();
+    await gateway.close();
+  }
+}
+
+test("find_tools's description and the whole tools/list are byte-identical across a restart, before and after the servers are up", async () => {
+  const ws = workspace({});
+  const gate = join(ws.dir, 'gate');
+  writeFileSync(gate, 'open');
+  writeFileSync(join(ws.dir, 'mcp.json'), JSON.stringify({ servers: { a: gated('a', gate), b: gated('b') } }));
+  try {
+    const first = await ws.start({}, { waitForServers: true });
+    const before = await listed(first);
+    await first.close();
+    assert.match(before.findTools, /This workspace's servers and what their tools cover: a \(.*\), b \(.*\)\./);
+
+    // The restart: `a` cannot come up yet, so the list comes from the catalog it listed last.
+    rmSync(gate);
+    const second = await ws.start();
+    try {
+      assert.equal(second.servers().find((s) => s.name === 'a')?.state, 'starting');
+      const whileStarting = await listed(second);
+      assert.equal(whileStarting.findTools, before.findTools);
+      assert.equal(whileStarting.tools, before.tools);
+      writeFileSync(gate, 'open');
+      await until(second, 'both ready', () => second.servers().every((s) => s.state === 'ready'));
+      const afterwards = await listed(second);
+      assert.equal(afterwards.findTools, before.findTools);
+      assert.equal(afterwards.tools, before.tools);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    ws.close();
+  }
+});
