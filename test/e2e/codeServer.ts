@@ -4,10 +4,13 @@
  * temp dir, bound to 127.0.0.1 without auth, in its own process group (setsid) so that its file
  * watchers and extension hosts are killed with it.
  */
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../fixtures/lens/dashboardPage';
 
 export const ROOT = join(__dirname, '..', '..');
 export const NODE24 = join(ROOT, '.e2e', 'node24', 'node_modules', 'node', 'bin', 'node');
@@ -48,6 +51,37 @@ export function installExtension(vsix: string, dirs: { userDataDir: string; exte
   const out = `${r.stdout}\n${r.stderr}`;
   if (r.status !== 0) throw new Error(`code-server --install-extension failed (${r.status}): ${out}`);
   return out;
+}
+
+/** User settings for a code-server that asks nothing of the test: trusted, no tips, no updates, no telemetry. */
+export const QUIET_EDITOR: Record<string, unknown> = {
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'update.mode': 'none',
+};
+
+/**
+ * Checks the VSIX installed, waits for code-server, and opens the workbench at `query`
+ * (`?folder=…` or `?workspace=…`) in headless Chromium once it has drawn. The caller closes
+ * the browser; if opening fails, it is closed here.
+ */
+export async function openWorkbench(cs: CodeServer & { installLog: string }, query: string): Promise<{ browser: Browser; page: Page }> {
+  assert.match(cs.installLog, /successfully installed/i);
+  await cs.ready;
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${cs.url}/${query}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+    return { browser, page };
+  } catch (err) {
+    await browser.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 export interface StartOptions {

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { ROOT, assertInstalled, startCodeServer } from './codeServer';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { ROOT, assertInstalled, QUIET_EDITOR, openWorkbench, startCodeServer } from './codeServer';
 import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { fixtureServer, fixtureServers, writeFixtureWorkspace, writeMcpJson } from './fixtureWorkspace';
 import { paletteRows, runCommand, waitForPickRow, closeQuickInput } from './workbench';
@@ -106,15 +106,7 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
   const out = join(base, 'invoke-tools.json');
   const cs = await startCodeServer({
     base,
-    userSettings: {
-      'security.workspace.trust.enabled': false,
-      'telemetry.telemetryLevel': 'off',
-      'workbench.startupEditor': 'none',
-      'workbench.tips.enabled': false,
-      'extensions.autoCheckUpdates': false,
-      'extensions.autoUpdate': false,
-      'update.mode': 'none',
-    },
+    userSettings: QUIET_EDITOR,
     keybindings: [{ key: INVOKE_KEY, command: 'mcpLens.e2e.invokeTools' }],
     // Test-only: MCP_LENS_E2E_OUT registers mcpLens.e2e.invokeTools; with it, AUTO_APPROVE
     // approves these servers without the modal prompt (any other gets the real one).
@@ -123,15 +115,9 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
   });
   let browser: Browser | undefined;
   try {
-    assert.match(cs.installLog, /successfully installed/i);
-    await cs.ready;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${cs.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+    const opened = await openWorkbench(cs, `?folder=${encodeURIComponent(workspace)}`);
+    browser = opened.browser;
+    const page = opened.page;
 
     await t.test('the sidecar starts and the status bar counts the tools', async () => {
       // The count grows as upstream servers come up; wait for both servers' tools.

@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ROOT, assertInstalled, startCodeServer } from './codeServer';
+import type { Browser, Page } from 'playwright-core';
+import { ROOT, assertInstalled, QUIET_EDITOR, openWorkbench, startCodeServer } from './codeServer';
 import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { fixtureServer, writeMcpJson } from './fixtureWorkspace';
 import { closeQuickInput, runCommand, waitForPickRow } from './workbench';
@@ -70,38 +70,16 @@ test("MCP Lens in a multi-root workspace: every folder's .vscode/mcp.json, serve
   const ws = writeMultiRootWorkspace(base);
   const cs = await startCodeServer({
     base,
-    userSettings: {
-      'security.workspace.trust.enabled': false,
-      'telemetry.telemetryLevel': 'off',
-      'workbench.startupEditor': 'none',
-      'workbench.tips.enabled': false,
-      'extensions.autoCheckUpdates': false,
-      'extensions.autoUpdate': false,
-      'update.mode': 'none',
-    },
+    userSettings: QUIET_EDITOR,
     // Test-only (client/src/extension.ts): these servers start without the modal prompt.
     env: { MCP_LENS_E2E_OUT: join(base, 'invoke-tools.json'), MCP_LENS_E2E_AUTO_APPROVE: 'api/everything,api/memory,web/memory,web/added' },
     vsix,
   });
   let browser: Browser | undefined;
   try {
-    assert.match(cs.installLog, /successfully installed/i);
-    await cs.ready;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${cs.url}/?workspace=${encodeURIComponent(ws.file)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+    const opened = await openWorkbench(cs, `?workspace=${encodeURIComponent(ws.file)}`);
+    browser = opened.browser;
+    const page = opened.page;
 
     await t.test("every folder's servers start, named <folder>/<server>", async () => {
       const log = await until('the MCP Lens log', 120_000, () => findSidecarLog(cs.userDataDir));

@@ -12,12 +12,11 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LensStats, SearchResponse } from '../../protocol/model';
-import { DEFAULT_SETTINGS } from '../../protocol/settings';
 import { LensApp } from '../../server/src/app/lensApp';
 import { silentLogger } from '../../server/src/core/logger';
 import { createDashboardRoutes, type DashboardRoutes } from '../../server/src/gateway/dashboard/routes';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
+import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -43,17 +42,7 @@ describe('dashboard on the real gateway', () => {
         },
       }),
     );
-    lens = await LensApp.start({
-      workspaceFolder: dir,
-      storageDir: join(dir, '.mcp-lens'),
-      settings: DEFAULT_SETTINGS,
-      trusted: true,
-      approvals: {},
-      autoApprove: true,
-      inputs: {},
-      log: silentLogger,
-      index: new MemoryToolIndex('keyword only: in-memory index'),
-    });
+    lens = await LensApp.start(inMemoryLensOptions(dir));
     routes = createDashboardRoutes({ lens, stats: () => http.stats(), token, staticDir: join(ROOT, 'dist/webview'), log: silentLogger });
     http = new GatewayHttpServer({ lens, token, log: silentLogger, routes });
     const { port } = await http.start();

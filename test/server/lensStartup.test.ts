@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { sanitizeSettings } from '../../protocol/settings';
 import { LensApp, type LensAppOptions } from '../../server/src/app/lensApp';
 import { silentLogger } from '../../server/src/core/logger';
 import { Gateway } from '../../server/src/gateway/gateway';
-import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
+import { isProcessAlive } from '../../server/src/adapters/processProbe';
+import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
 import { untilChanged } from '../fixtures/untilChanged';
 
 const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');
@@ -28,20 +28,7 @@ function workspace(servers: Record<string, unknown>) {
   const configFile = join(dir, 'mcp.json');
   writeFileSync(configFile, JSON.stringify({ servers }));
   const start = (settings: Record<string, unknown> = {}, extra: Partial<LensAppOptions> = {}) =>
-    LensApp.start({
-      workspaceFolder: dir,
-      storageDir: join(dir, '.mcp-lens'),
-      settings: sanitizeSettings({ embedding: { enabled: false }, ...settings }),
-      configFile,
-      trusted: true,
-      approvals: {},
-      autoApprove: true,
-      inputs: {},
-      log: silentLogger,
-      index: new MemoryToolIndex('keyword only (test)'),
-      waitForServers: false,
-      ...extra,
-    });
+    LensApp.start({ ...inMemoryLensOptions(dir, settings), configFile, waitForServers: false, ...extra });
   return { dir, start, close: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -57,15 +44,6 @@ const until = <T>(lens: LensApp, what: string, check: () => T | undefined | fals
 const pidOf = (lens: LensApp, name: string) =>
   (lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 test('mcpLens.startup "lazy": a server starts on its first call and stops after the idle timeout, its tools searchable throughout', async () => {
   const ws = workspace({ a: gated('a') });
   // The idle timeout comes from mcpLens.idleTimeoutMinutes (a minute at least); the option
@@ -77,7 +55,7 @@ test('mcpLens.startup "lazy": a server starts on its first call and stops after 
     try {
       const pid = await until(first, 'a listed', () => first.servers().find((s) => s.name === 'a')?.state === 'ready' && pidOf(first, 'a'));
       await until(first, 'the idle stop', () => first.servers().find((s) => s.name === 'a')?.state === 'idle');
-      assert.ok(!alive(pid as number), 'the idle process is gone');
+      assert.ok(!isProcessAlive(pid as number), 'the idle process is gone');
       const row = first.servers().find((s) => s.name === 'a')!;
       assert.equal(row.fromCache, true);
       assert.equal(row.toolCount, 1);
@@ -91,7 +69,7 @@ test('mcpLens.startup "lazy": a server starts on its first call and stops after 
       assert.ok(!result.isError, JSON.stringify(result));
       const again = pidOf(first, 'a');
       assert.ok(again && again !== pid, 'a new process answered the call');
-      await until(first, 'the second idle stop', () => first.servers().find((s) => s.name === 'a')?.state === 'idle' && !alive(again));
+      await until(first, 'the second idle stop', () => first.servers().find((s) => s.name === 'a')?.state === 'idle' && !isProcessAlive(again));
     } finally {
       await first.close();
     }

@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sanitizeSettings } from '../../protocol/settings';
 import type { ServerStatus } from '../../protocol/model';
 import { LensApp, type LensAppOptions } from '../../server/src/app/lensApp';
-import { silentLogger } from '../../server/src/core/logger';
-import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
+import { isProcessAlive } from '../../server/src/adapters/processProbe';
+import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
 import { untilChanged } from '../fixtures/untilChanged';
 
 const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');
@@ -28,18 +27,7 @@ interface Live {
 
 /** A LensApp on `dir` as the sidecar runs one (answers at once), keyword index in memory, everything approved. */
 function lensOptions(dir: string, settings: Record<string, unknown> = {}): LensAppOptions {
-  return {
-    workspaceFolder: dir,
-    storageDir: join(dir, '.mcp-lens'),
-    settings: sanitizeSettings({ embedding: { enabled: false }, ...settings }),
-    trusted: true,
-    approvals: {},
-    autoApprove: true,
-    inputs: {},
-    log: silentLogger,
-    index: new MemoryToolIndex('keyword only (test)'),
-    waitForServers: false,
-  };
+  return { ...inMemoryLensOptions(dir, settings), waitForServers: false };
 }
 
 function gated(prefix: string, extra: string[] = []): Record<string, unknown> {
@@ -67,15 +55,6 @@ async function live(servers: Record<string, unknown>, options: Partial<LensAppOp
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const toolNames = (lens: LensApp) => lens.tools().map((t) => t.originalName).sort();
@@ -106,7 +85,7 @@ test('adding, changing and removing a server in mcp.json starts, restarts or sto
 
     w.write({ b: gated('b', ['--changed']) });
     // The pool announces the removal once the process has exited.
-    await w.until("a's tools and process gone", () => !toolNames(w.lens).includes('a_ping') && !w.server('a') && !alive(pidA as number));
+    await w.until("a's tools and process gone", () => !toolNames(w.lens).includes('a_ping') && !w.server('a') && !isProcessAlive(pidA as number));
   } finally {
     await w.close();
   }

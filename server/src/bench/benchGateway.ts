@@ -3,14 +3,12 @@
  * off, every server approved) behind a real Gateway, driven by an SDK client over an
  * in-memory transport, so a bench measures what an MCP client gets.
  */
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { sanitizeSettings } from '../../../protocol/settings';
 import { LensApp } from '../app/lensApp';
 import { silentLogger } from '../core/logger';
 import { Gateway } from '../gateway/gateway';
-import { MemoryToolIndex } from '../index/memoryIndex';
+import { inMemoryLensOptions } from './inMemoryLens';
 
 export interface BenchGateway {
   lens: LensApp;
@@ -21,18 +19,7 @@ export interface BenchGateway {
 
 /** `settings`: raw mcpLens settings on top of "embeddings off". */
 export async function openBenchGateway(workspace: string, configFile: string, settings: Record<string, unknown> = {}): Promise<BenchGateway> {
-  const lens = await LensApp.start({
-    workspaceFolder: workspace,
-    storageDir: join(workspace, '.mcp-lens'),
-    settings: sanitizeSettings({ ...settings, embedding: { enabled: false } }),
-    configFile,
-    trusted: true,
-    approvals: {},
-    autoApprove: true,
-    inputs: {},
-    log: silentLogger,
-    index: new MemoryToolIndex('keyword only: in-memory index (bench)'),
-  });
+  const lens = await LensApp.start({ ...inMemoryLensOptions(workspace, settings), configFile });
   const gateway = new Gateway({ lens, log: silentLogger });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);
