@@ -12,10 +12,10 @@
 //   npm run package:all                 every target
 // Staging and the fetched tarballs live in .vsix-build/ of this checkout (not shared by worktrees).
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { TARGETS, hostTarget, vsixFileName, vsixTarget } from './vsix/targets.mjs';
-import { verifyVsix } from './verify-vsix.mjs';
+import { DIST_FILES, verifyVsix } from './verify-vsix.mjs';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const work = join(root, '.vsix-build');
@@ -91,8 +91,11 @@ function stageLance(lance, stage) {
   };
 }
 
-/** What the extension runs from dist/: no source maps, no CLI, no bench (they ship with the npm package). */
-const DIST_SKIP = new Set(['cli.js', 'bench.js']);
+/**
+ * What the extension runs from dist/ (DIST_FILES and their folders), and nothing else there: no
+ * source maps, no CLI, no bench (they ship with the npm package), nor what else a build left.
+ */
+const DIST_KEEP = new Set(DIST_FILES.flatMap((f) => f.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
 
 function buildTarget({ target, lance }) {
   const stage = join(work, `stage-${target}`);
@@ -101,7 +104,7 @@ function buildTarget({ target, lance }) {
   for (const entry of ['dist', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
     cpSync(join(root, entry), join(stage, entry), {
       recursive: true,
-      filter: (src) => !src.endsWith('.map') && !(dirname(src) === join(root, 'dist') && DIST_SKIP.has(src.slice(src.lastIndexOf('/') + 1))),
+      filter: (src) => !src.endsWith('.map') && (entry !== 'dist' || src === join(root, 'dist') || DIST_KEEP.has(relative(join(root, 'dist'), src).split(sep).join('/'))),
     });
   }
   const runtime = stageLance(lance, stage);

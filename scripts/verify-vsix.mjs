@@ -18,8 +18,16 @@ import { hostTarget, vsixTarget } from './vsix/targets.mjs';
 import { ZipFile } from './vsix/zipEntries.mjs';
 
 const EXT = 'extension/';
-const REQUIRED = ['package.json', 'dist/client.js', 'dist/server.js', 'dist/o200k.ranks', 'dist/webview/dashboard.js', 'media/icon.png', 'LICENSE.txt', 'readme.md', 'changelog.md'];
-const FORBIDDEN = [/\.map$/, /(?<!\.d)\.ts$/, /^extension\/dist\/(cli|bench)\.js$/, /^extension\/(server|client|webview|test|scripts)\//];
+/** Everything the extension runs from dist/ (package-vsix.mjs copies these and nothing else there). */
+export const DIST_FILES = ['client.js', 'server.js', 'o200k.ranks', 'webview/dashboard.js'];
+const REQUIRED = ['package.json', ...DIST_FILES.map((f) => `dist/${f}`), 'media/icon.png', 'LICENSE.txt', 'readme.md', 'changelog.md'];
+const FORBIDDEN = [
+  /\.map$/,
+  /\.ts$/,
+  // dist/ holds what the extension runs; the CLI and bench ship in the npm package.
+  new RegExp(`^extension/dist/(?!(${DIST_FILES.map((f) => f.replace(/[.]/g, '\\.')).join('|')})$)`),
+  /^extension\/(server|client|webview|test|scripts)\//,
+];
 
 /**
  * @param {string} file the VSIX
