@@ -191,6 +191,29 @@ test('find_tools answers from the last known catalog while a server starts, and 
   }
 });
 
+test('a first run, with no tools known yet, waits for the first server to list, not for one that hangs', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-gate-'));
+  const gate = join(dir, 'gate');
+  const w = await live({ a: gated('a', ['--gate', gate]), hang: HANG });
+  try {
+    // Nothing is known: an answer now could only be empty, so the search waits for `a`...
+    const search = w.lens.search({ query: 'pong' });
+    const opened = Date.now();
+    writeFileSync(gate, '');
+    const found = await search;
+    assert.deepEqual(found.hits.map((h) => h.originalName), ['a_ping']);
+    // ...and not for `hang`, which never answers: its wait would last the whole grace period (5 s).
+    assert.deepEqual(found.starting, ['hang']);
+    assert.ok(Date.now() - opened < 4000, `${Date.now() - opened} ms after a's gate opened`);
+    // With tools known, no search waits.
+    const again = await w.lens.search({ query: 'nothing like this' });
+    assert.deepEqual(again.starting, ['hang']);
+  } finally {
+    await w.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a call to a server that does not come up within the connect timeout fails with the reason', async () => {
   const w = await restartedWithCache({}, { connectTimeoutSeconds: 1 });
   try {

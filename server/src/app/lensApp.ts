@@ -37,6 +37,14 @@ export type { LensAppOptions };
 // Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
 useTokenCounter(o200kTokenizer);
 
+/**
+ * A search on an empty catalog, while servers that have never listed their tools are starting,
+ * waits for the first of them to list, at most this long after MCP Lens started: a first run has
+ * nothing else to answer from. Once any server has tools, or past this, no search waits, so one
+ * slow or hanging server never delays the others' tools.
+ */
+const EMPTY_CATALOG_GRACE_MS = 5000;
+
 export class LensApp implements Lens {
   readonly workspaceFolder: string;
   private config!: LoadedConfig;
@@ -62,6 +70,7 @@ export class LensApp implements Lens {
   private paused = 0;
   private changedWhilePaused = false;
   private closed = false;
+  private readonly startedAt = Date.now();
 
   /** Set by start() once opened; servers start before (see there). */
   private index!: ToolIndex;
@@ -243,8 +252,10 @@ export class LensApp implements Lens {
     const started = performance.now();
     // Answers come from the last known catalog at once and never wait for a server: one that
     // has never listed its tools (a new definition, or one that hangs) is named in the answer
-    // as still starting (`starting`, find_tools's servers_starting) instead.
+    // as still starting (`starting`, find_tools's servers_starting) instead. Only a first run,
+    // with no tools known at all, waits briefly for the first server to list.
     await this.firstSync;
+    await this.firstTools();
     // A server that just came up is in the catalog once its burst is composed: compose now
     // rather than answer without its tools and without naming it as starting.
     if (this.rebuildTimer) this.rebuildCatalog();
@@ -273,6 +284,24 @@ export class LensApp implements Lens {
     const starting = this.composer.startingWithoutTools(this.running);
     if (starting.length) response.starting = starting;
     return response;
+  }
+
+  /** See EMPTY_CATALOG_GRACE_MS. */
+  private async firstTools(): Promise<void> {
+    const waiting = () => this.catalog.tools.length === 0 && this.composer.startingWithoutTools(this.running).length > 0;
+    const left = this.startedAt + EMPTY_CATALOG_GRACE_MS - Date.now();
+    if (left <= 0 || !waiting()) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, left);
+      const sub = this.changes.on(() => {
+        if (!waiting()) done();
+      });
+    });
   }
 
   /** The one call path: see toolCalls.ts. */
