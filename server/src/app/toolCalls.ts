@@ -78,10 +78,11 @@ export class ToolCalls {
     cleanReplyInPlace(result);
     const durationMs = Date.now() - startedAt;
     this.deps.record({ tool, sessionId: options.sessionId ?? `${origin}-default`, origin, outcome, startedAt, durationMs, args });
-    // The line goes out once the reply is on its way: the CLI writes its log to stderr
-    // synchronously, and a pipe write held every reply up by ~0.04 ms.
+    // A line per call is a trace (debug), not news (info: starts, stops, approvals). It goes
+    // out once the reply is on its way: the CLI writes its log to stderr synchronously, and a
+    // pipe write held every reply up by ~0.04 ms.
     const line = `call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`;
-    setImmediate(() => this.deps.log.info(line));
+    setImmediate(() => this.deps.log.debug(line));
     return result;
   }
 

@@ -271,7 +271,7 @@ export function formatStartupMarkdown(r: StartupReport): string {
     row(`${r.servers}`, r.withoutHang.lens, r.withoutHang.directAllConnectedMs, 'all'),
     row(`${r.servers} + 1 hanging`, r.withHang.lens, r.withHang.directAllButHangMs, 'all but the hanging one, which it starts too'),
     '',
-    `Call overhead (get-sum on server-everything, ${r.overhead.calls} calls each way, interleaved, in each run without the hanging server; medians of the runs' medians): direct ${r.overhead.directMedianMs} ms, through call_tool ${r.overhead.lensMedianMs} ms, overhead **${r.overhead.overheadMedianMs} ms** (per run: ${r.overhead.overheadPerRunMs.join(', ')} ms). MCP Lens logs at info here (the bench reads its "ready" lines), so each call also writes a log line to stderr; at the default level (warn) it writes none.`,
+    `Call overhead (get-sum on server-everything, ${r.overhead.calls} calls each way, interleaved, in each run without the hanging server; medians of the runs' medians): direct ${r.overhead.directMedianMs} ms, through call_tool ${r.overhead.lensMedianMs} ms, overhead **${r.overhead.overheadMedianMs} ms** (per run: ${r.overhead.overheadPerRunMs.join(', ')} ms). MCP Lens logs at info here (the bench reads its "ready" lines); a call's own log line is at debug, so no call writes one.`,
     '',
     `CPU is the MCP Lens process alone (user + system; the servers it starts are not counted). Peak RSS is its VmHWM over the whole run (the highest of the runs), find_tools and the ${r.overhead.calls} calls included.`,
     '',
