@@ -90,10 +90,17 @@ async function main() {
 function asciiOnly(file) {
   const text = readFileSync(file, 'utf8');
   if (!/[^\x00-\x7f]/.test(text)) return;
-  const escape = (c) => c.split('').map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const escape = (c) =>
+    c
+      .split('')
+      .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join('');
   // An escaped character (an odd run of backslashes before it) becomes one \u escape, a bare
   // one too; a code point past U+FFFF becomes its two.
-  writeFileSync(file, text.replace(/(\\*)([^\x00-\x7f])/gu, (_, slashes, c) => slashes.slice(0, slashes.length - (slashes.length % 2)) + escape(c)));
+  writeFileSync(
+    file,
+    text.replace(/(\\*)([^\x00-\x7f])/gu, (_, slashes, c) => slashes.slice(0, slashes.length - (slashes.length % 2)) + escape(c)),
+  );
 }
 
 /**
@@ -104,7 +111,14 @@ async function writeO200kRanks() {
   // Bundled inside the repo so the writer resolves gpt-tokenizer from node_modules.
   const out = join('dist', `.o200k-writer-${process.pid}.cjs`);
   try {
-    await esbuild.build({ ...server, entryPoints: ['server/src/adapters/tokens/o200kCounter.ts'], outdir: undefined, outfile: out, sourcemap: false, banner: {} });
+    await esbuild.build({
+      ...server,
+      entryPoints: ['server/src/adapters/tokens/o200kCounter.ts'],
+      outdir: undefined,
+      outfile: out,
+      sourcemap: false,
+      banner: {},
+    });
     const { o200kRanksFile } = createRequire(import.meta.url)(resolve(out));
     writeFileSync(join('dist', 'o200k.ranks'), o200kRanksFile());
   } finally {

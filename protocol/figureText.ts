@@ -49,7 +49,9 @@ export function tokenChange(t: { baselineTokens: number; exposedTokens: number; 
  * Shown next to a cost so it reads as a trade-off the user can change, not a fault.
  */
 export function tokenCostReason(exposure: string): string {
-  if (exposure === 'all') return 'All mode lists every tool plus the MCP Lens meta-tools, so each request carries more than the servers\' own lists. Set mcpLens.exposure to "search" or "predictive" to save tokens.';
-  if (exposure === 'pinned') return 'The pinned tools plus the MCP Lens meta-tools cost more than the servers\' own lists. Pin fewer tools, or set mcpLens.exposure to "search".';
+  if (exposure === 'all')
+    return 'All mode lists every tool plus the MCP Lens meta-tools, so each request carries more than the servers\' own lists. Set mcpLens.exposure to "search" or "predictive" to save tokens.';
+  if (exposure === 'pinned')
+    return 'The pinned tools plus the MCP Lens meta-tools cost more than the servers\' own lists. Pin fewer tools, or set mcpLens.exposure to "search".';
   return 'With this few tools, the MCP Lens meta-tools cost more than the tools themselves; the saving grows with the catalog.';
 }

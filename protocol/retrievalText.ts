@@ -56,9 +56,11 @@ export const RETRIEVAL_EXPLAINED =
  * keyword mode, meaning-based search with Ollama is the bigger lever.
  */
 export function retrievalAdvice(mode?: SearchModeInfo['kind']): string {
-  const descriptions = 'the tools agents pick are described in words the search does not match: give them clearer descriptions (or pin the ones agents use every day)';
+  const descriptions =
+    'the tools agents pick are described in words the search does not match: give them clearer descriptions (or pin the ones agents use every day)';
   if (mode === 'hybrid') return `A falling rate means ${descriptions}, and check that Ollama is still reachable.`;
-  if (mode === 'keyword') return `A falling rate means ${descriptions}, or turn on hybrid search with Ollama (mcpLens.embedding) so search matches meaning, not only words.`;
+  if (mode === 'keyword')
+    return `A falling rate means ${descriptions}, or turn on hybrid search with Ollama (mcpLens.embedding) so search matches meaning, not only words.`;
   return `A falling rate means ${descriptions}, or turn on hybrid search with Ollama if it is off.`;
 }
 

@@ -119,7 +119,11 @@ export function withoutRestricted(raw: unknown): Record<string, unknown> {
 
 /** What is recorded when the user approves these values: the values themselves, canonical (sorted keys). */
 export function restrictedApprovalValue(values: RestrictedValues): string {
-  return JSON.stringify(Object.keys(values).sort().map((k) => [k, values[k]]));
+  return JSON.stringify(
+    Object.keys(values)
+      .sort()
+      .map((k) => [k, values[k]]),
+  );
 }
 
 /** One restricted setting's value at each level, as the editor's `inspect` reports it. */

@@ -22,12 +22,14 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
  * BOM, soft hyphen, Mongolian vowel separator, combining grapheme joiner, Hangul fillers,
  * interlinear annotation marks and the tag characters.
  */
-const INVISIBLE = /[\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\u034f|\u17b4|\u17b5|\udb40[\udc00-\udc7f]/g;
+const INVISIBLE =
+  /[\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\u034f|\u17b4|\u17b5|\udb40[\udc00-\udc7f]/g;
 /**
  * Variation selectors: invisible too, but only in names do they matter (emoji in prose use them).
  * Combining characters stay out of character classes, where they would be read with what precedes.
  */
-const VARIATION_SELECTORS = /\ufe00|\ufe01|\ufe02|\ufe03|\ufe04|\ufe05|\ufe06|\ufe07|\ufe08|\ufe09|\ufe0a|\ufe0b|\ufe0c|\ufe0d|\ufe0e|\ufe0f|\udb40[\udd00-\uddef]/g;
+const VARIATION_SELECTORS =
+  /\ufe00|\ufe01|\ufe02|\ufe03|\ufe04|\ufe05|\ufe06|\ufe07|\ufe08|\ufe09|\ufe0a|\ufe0b|\ufe0c|\ufe0d|\ufe0e|\ufe0f|\udb40[\udd00-\uddef]/g;
 const SEPARATORS = /[\u2028\u2029]/g;
 
 /** Removes escape sequences, control characters (keeping tab and newline), bidi and invisible format characters. */

@@ -66,9 +66,7 @@ export interface WebviewRequestMessage {
 
 /** host → webview. */
 export type HostMessage =
-  | { kind: 'response'; id: number; result: unknown }
-  | { kind: 'error'; id: number; message: string }
-  | ({ kind: 'event' } & DashboardEvent);
+  { kind: 'response'; id: number; result: unknown } | { kind: 'error'; id: number; message: string } | ({ kind: 'event' } & DashboardEvent);
 
 /** The HTTP paths: POST `${DASHBOARD_API_PREFIX}<method>` and GET `DASHBOARD_EVENTS_PATH`. */
 export const DASHBOARD_API_PREFIX = '/api/';

@@ -17,7 +17,11 @@ export async function lintWorkflows(files) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const named = process.argv.slice(2);
   const dir = join(root, '.github', 'workflows');
-  const files = named.length ? named.map((f) => resolve(f)) : readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => join(dir, f));
+  const files = named.length
+    ? named.map((f) => resolve(f))
+    : readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .map((f) => join(dir, f));
   const problems = await lintWorkflows(files);
   for (const p of problems) console.error(`${p.file}:${p.line}:${p.column}: ${p.message} [${p.kind}]`);
   if (problems.length) process.exit(1);

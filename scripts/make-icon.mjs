@@ -18,14 +18,21 @@ function inRoundedRect(x, y, x0, y0, x1, y1, r) {
 /** Colour at a sample point, or null for transparent. */
 function sample(x, y) {
   if (!inRoundedRect(x, y, 2, 2, 126, 126, 24)) return null;
-  const lx = 54, ly = 54, r = 30;
+  const lx = 54,
+    ly = 54,
+    r = 30;
   const d = Math.hypot(x - lx, y - ly);
   // handle: a thick segment from the ring towards the bottom right
-  const t = ((x - lx) + (y - ly)) / 2;
-  const off = Math.abs((x - lx) - (y - ly)) / Math.SQRT2;
+  const t = (x - lx + (y - ly)) / 2;
+  const off = Math.abs(x - lx - (y - ly)) / Math.SQRT2;
   if (t * Math.SQRT2 > r + 2 && t * Math.SQRT2 < r + 40 && off < 8) return RING;
   if (d >= r - 7 && d <= r) return RING;
-  const bars = [[24, 34, 84], [24, 50, 70], [24, 66, 92], [24, 82, 62]];
+  const bars = [
+    [24, 34, 84],
+    [24, 50, 70],
+    [24, 66, 92],
+    [24, 82, 62],
+  ];
   for (const [bx, by, bw] of bars) {
     if (inRoundedRect(x, y, bx, by, bx + bw, by + 8, 4)) return d < r - 7 ? [170, 215, 255] : BAR;
   }
@@ -37,13 +44,26 @@ const rows = [];
 for (let y = 0; y < S; y++) {
   const row = Buffer.alloc(1 + S * 4);
   for (let x = 0; x < S; x++) {
-    let rr = 0, gg = 0, bb = 0, aa = 0;
-    for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) {
-      const c = sample(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4);
-      if (c) { rr += c[0]; gg += c[1]; bb += c[2]; aa++; }
-    }
+    let rr = 0,
+      gg = 0,
+      bb = 0,
+      aa = 0;
+    for (let sy = 0; sy < 4; sy++)
+      for (let sx = 0; sx < 4; sx++) {
+        const c = sample(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4);
+        if (c) {
+          rr += c[0];
+          gg += c[1];
+          bb += c[2];
+          aa++;
+        }
+      }
     const o = 1 + x * 4;
-    if (aa) { row[o] = rr / aa; row[o + 1] = gg / aa; row[o + 2] = bb / aa; }
+    if (aa) {
+      row[o] = rr / aa;
+      row[o + 1] = gg / aa;
+      row[o + 2] = bb / aa;
+    }
     row[o + 3] = Math.round((aa / 16) * 255);
   }
   rows.push(row);
@@ -60,14 +80,21 @@ function crc32(buf) {
   return (c ^ 0xffffffff) >>> 0;
 }
 function chunk(type, data) {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
   const td = Buffer.concat([Buffer.from(type), data]);
-  const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(td));
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(td));
   return Buffer.concat([len, td, crc]);
 }
 const ihdr = Buffer.alloc(13);
-ihdr.writeUInt32BE(S, 0); ihdr.writeUInt32BE(S, 4);
-ihdr[8] = 8; ihdr[9] = 6; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;
+ihdr.writeUInt32BE(S, 0);
+ihdr.writeUInt32BE(S, 4);
+ihdr[8] = 8;
+ihdr[9] = 6;
+ihdr[10] = 0;
+ihdr[11] = 0;
+ihdr[12] = 0;
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   chunk('IHDR', ihdr),

@@ -22,7 +22,8 @@ export function cliManifest(root) {
   return {
     name: 'mcp-lens',
     version: pkg.version,
-    description: 'One MCP server in front of all your MCP servers: tool search instead of hundreds of tool schemas, call routing and measured token savings. For Claude Code, Cursor and any MCP client.',
+    description:
+      'One MCP server in front of all your MCP servers: tool search instead of hundreds of tool schemas, call routing and measured token savings. For Claude Code, Cursor and any MCP client.',
     license: pkg.license,
     keywords: ['mcp', 'model-context-protocol', 'mcp-server', 'tool-search', 'claude', 'cursor', 'ollama'],
     repository: pkg.repository,
@@ -46,7 +47,11 @@ cpSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
 cpSync(join(root, 'docs', 'npm-readme.md'), join(stage, 'README.md'));
 writeFileSync(join(stage, 'package.json'), JSON.stringify(cliManifest(pkg), null, 2) + '\n');
 mkdirSync(outDir, { recursive: true });
-const printed = execFileSync('npm', ['pack', '--pack-destination', outDir, '--silent'], { cwd: stage, encoding: 'utf8', shell: process.platform === 'win32' }).trim();
+const printed = execFileSync('npm', ['pack', '--pack-destination', outDir, '--silent'], {
+  cwd: stage,
+  encoding: 'utf8',
+  shell: process.platform === 'win32',
+}).trim();
 const tarball = join(outDir, printed.split('\n').pop());
 rmSync(stage, { recursive: true, force: true });
 console.log(tarball);

@@ -104,7 +104,8 @@ function buildTarget({ target, lance }) {
   for (const entry of ['dist', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE']) {
     cpSync(join(root, entry), join(stage, entry), {
       recursive: true,
-      filter: (src) => !src.endsWith('.map') && (entry !== 'dist' || src === join(root, 'dist') || DIST_KEEP.has(relative(join(root, 'dist'), src).split(sep).join('/'))),
+      filter: (src) =>
+        !src.endsWith('.map') && (entry !== 'dist' || src === join(root, 'dist') || DIST_KEEP.has(relative(join(root, 'dist'), src).split(sep).join('/'))),
     });
   }
   const runtime = stageLance(lance, stage);

@@ -46,9 +46,16 @@ export function verifyVsix(file, targetName) {
 
   for (const f of REQUIRED) if (!zip.entry(EXT + f)) fail(`lacks ${f}`);
   const manifest = JSON.parse(zip.read(`${EXT}package.json`).toString('utf8'));
-  if (!Array.isArray(manifest.extensionKind) || manifest.extensionKind[0] !== 'workspace') fail(`extensionKind is ${JSON.stringify(manifest.extensionKind)}, expected ["workspace"]`);
+  if (!Array.isArray(manifest.extensionKind) || manifest.extensionKind[0] !== 'workspace')
+    fail(`extensionKind is ${JSON.stringify(manifest.extensionKind)}, expected ["workspace"]`);
   const forbidden = zip.entries.filter((e) => FORBIDDEN.some((re) => re.test(e.name)));
-  if (forbidden.length) fail(`holds what it does not run: ${forbidden.slice(0, 5).map((e) => e.name).join(', ')}`);
+  if (forbidden.length)
+    fail(
+      `holds what it does not run: ${forbidden
+        .slice(0, 5)
+        .map((e) => e.name)
+        .join(', ')}`,
+    );
 
   const natives = zip.entries.filter((e) => e.name.endsWith('.node'));
   const lanceJs = zip.entry(`${EXT}node_modules/@lancedb/lancedb/package.json`);

@@ -58,7 +58,9 @@ export class Approvals implements vscode.Disposable {
     const servers = this.pending.filter((s) => !names || names.includes(s.name));
     for (const s of servers) this.refused.delete(s.fingerprint);
     if (servers.length === 0) {
-      void vscode.window.showInformationMessage(names ? `MCP Lens: ${names.join(', ')} is not waiting for approval.` : 'MCP Lens: no server is waiting for approval.');
+      void vscode.window.showInformationMessage(
+        names ? `MCP Lens: ${names.join(', ')} is not waiting for approval.` : 'MCP Lens: no server is waiting for approval.',
+      );
       return false;
     }
     return this.prompt(servers);

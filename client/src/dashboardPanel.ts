@@ -65,7 +65,10 @@ async function answer(m: WebviewRequestMessage, backend: DashboardBackend, post:
   if (!m || m.kind !== 'request' || typeof m.id !== 'number' || !DASHBOARD_METHODS.includes(m.method)) return;
   try {
     const params = m.params ?? {};
-    const result = m.method === 'approveServer' && backend.approveServer ? await approve(backend.approveServer, params) : await backend.dashboard({ method: m.method, params });
+    const result =
+      m.method === 'approveServer' && backend.approveServer
+        ? await approve(backend.approveServer, params)
+        : await backend.dashboard({ method: m.method, params });
     post({ kind: 'response', id: m.id, result });
   } catch (err) {
     post({ kind: 'error', id: m.id, message: `${m.method}: ${err instanceof Error ? err.message : String(err)}` });

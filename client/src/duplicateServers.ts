@@ -8,10 +8,6 @@ import type { ServerStatus } from '../../protocol/model';
 export function duplicateServers(servers: readonly ServerStatus[], options: { working?: boolean } = {}): ServerStatus[] {
   return servers.filter(
     (s) =>
-      s.source === 'vscode-mcp-json' &&
-      s.alsoStartedByEditor !== false &&
-      !s.configFile &&
-      s.state !== 'disabled' &&
-      (!options.working || s.state === 'ready'),
+      s.source === 'vscode-mcp-json' && s.alsoStartedByEditor !== false && !s.configFile && s.state !== 'disabled' && (!options.working || s.state === 'ready'),
   );
 }

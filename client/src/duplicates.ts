@@ -52,7 +52,7 @@ export function watchDuplicates(context: vscode.ExtensionContext, sidecar: Sidec
 }
 
 async function explainTurningOff(): Promise<void> {
-  await vscode.window.showInformationMessage('Turning off VS Code\'s own copy of a server', {
+  await vscode.window.showInformationMessage("Turning off VS Code's own copy of a server", {
     modal: true,
     detail: [
       'Either move the entries into MCP Lens (command "MCP Lens: Move Duplicate Servers into MCP Lens"): they then live in the workspace setting mcpLens.servers, which only MCP Lens reads.',

@@ -70,7 +70,8 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
       return report.callTool.slice(0, 200);
     }));
   report.lmTools = vscode.lm.tools.map((t) => t.name);
-  if (report.servers.length === 0) report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({ name: x.name, state: x.state, source: x.source, toolCount: x.toolCount }));
+  if (report.servers.length === 0)
+    report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({ name: x.name, state: x.state, source: x.source, toolCount: x.toolCount }));
   report.ok = ok;
   return report;
 }

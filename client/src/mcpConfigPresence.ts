@@ -38,7 +38,9 @@ export async function hasMcpConfiguration(settings: McpLensSettings): Promise<bo
 export function watchForConfiguration(settings: McpLensSettings, onFound: () => void): vscode.Disposable {
   const files = workspaceConfigFiles(settings);
   if (files.length === 0) return new vscode.Disposable(() => undefined);
-  const watchers = (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `{${files.join(',')}}`), false, true, true));
+  const watchers = (vscode.workspace.workspaceFolders ?? []).map((f) =>
+    vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `{${files.join(',')}}`), false, true, true),
+  );
   const subs = watchers.map((w) => w.onDidCreate(() => onFound()));
   return vscode.Disposable.from(...subs, ...watchers);
 }

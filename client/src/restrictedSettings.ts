@@ -46,7 +46,10 @@ export async function reviewRestrictedSettings(gate: RestrictedGate, log: vscode
   log.warn(`the workspace sets ${lines.join(', ')}; it is not used until you allow it`);
   const pick = await vscode.window.showWarningMessage(
     'This workspace sets MCP Lens settings that send data out of your machine. Use them?',
-    { modal: true, detail: `${lines.join('\n')}\n\nmcpLens.ollama.host receives every tool description and every search query. Until you allow it, your own setting or the default is used.` },
+    {
+      modal: true,
+      detail: `${lines.join('\n')}\n\nmcpLens.ollama.host receives every tool description and every search query. Until you allow it, your own setting or the default is used.`,
+    },
     'Allow',
     "Don't Allow",
   );

@@ -39,7 +39,9 @@ export type SidecarState = 'starting' | 'running' | 'restarting' | 'stopped' | '
 /** Thrown by `request` while the sidecar is not running; commands show it as a plain message. */
 export class SidecarDownError extends Error {
   constructor(state: SidecarState) {
-    super(`The MCP Lens sidecar is ${state === 'failed' ? 'stopped after repeated crashes' : state}. Run "MCP Lens: Restart Sidecar" or see "MCP Lens: Show Logs".`);
+    super(
+      `The MCP Lens sidecar is ${state === 'failed' ? 'stopped after repeated crashes' : state}. Run "MCP Lens: Restart Sidecar" or see "MCP Lens: Show Logs".`,
+    );
   }
 }
 
@@ -252,7 +254,11 @@ export class Sidecar implements vscode.Disposable {
         this.setState('failed');
         log.error(`MCP Lens sidecar crashed ${this.crashes.count} times in ${this.crashes.windowMinutes} minutes; not restarting.`);
         void vscode.window
-          .showErrorMessage(`MCP Lens: the sidecar crashed ${this.crashes.count} times in ${this.crashes.windowMinutes} minutes and was stopped.`, 'Restart', 'Show Logs')
+          .showErrorMessage(
+            `MCP Lens: the sidecar crashed ${this.crashes.count} times in ${this.crashes.windowMinutes} minutes and was stopped.`,
+            'Restart',
+            'Show Logs',
+          )
           .then((pick) => {
             if (pick === 'Restart') void vscode.commands.executeCommand('mcpLens.restartSidecar');
             if (pick === 'Show Logs') log.show();

@@ -38,7 +38,10 @@ function show(item: vscode.StatusBarItem, state: SidecarState, lens: StateChange
   item.backgroundColor = undefined;
   if (state === 'failed' || state === 'restarting') {
     item.text = state === 'failed' ? '$(error) MCP Lens' : '$(sync~spin) MCP Lens';
-    const tooltip = state === 'failed' ? 'The MCP Lens sidecar crashed repeatedly and was stopped. Click for the dashboard; run "MCP Lens: Restart Sidecar".' : 'The MCP Lens sidecar crashed and is restarting.';
+    const tooltip =
+      state === 'failed'
+        ? 'The MCP Lens sidecar crashed repeatedly and was stopped. Click for the dashboard; run "MCP Lens: Restart Sidecar".'
+        : 'The MCP Lens sidecar crashed and is restarting.';
     item.tooltip = tooltip;
     item.backgroundColor = new vscode.ThemeColor(state === 'failed' ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
     item.accessibilityInformation = { label: tooltip, role: 'button' };

@@ -7,7 +7,23 @@ import { dirname, relative, resolve, sep } from 'node:path';
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..', '..');
 
 /** Node modules that do I/O: the pure core and the browser code import none of them. */
-const IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'dgram', 'dns', 'tls', 'os', 'worker_threads', 'cluster', 'readline', 'process'];
+const IO_MODULES = [
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'child_process',
+  'dgram',
+  'dns',
+  'tls',
+  'os',
+  'worker_threads',
+  'cluster',
+  'readline',
+  'process',
+];
 const nodeIo = IO_MODULES.flatMap((m) => [m, `node:${m}`]);
 
 /**
@@ -17,9 +33,18 @@ const nodeIo = IO_MODULES.flatMap((m) => [m, `node:${m}`]);
 export const LAYERS = [
   { name: 'lspProtocol', path: 'protocol/lspProtocol.ts', may: ['protocol'] },
   { name: 'protocol', path: 'protocol', may: [], bans: [...nodeIo, 'vscode'] },
-  { name: 'core', path: 'server/src/core', may: ['protocol'], bans: [...nodeIo, '@lancedb/lancedb', 'apache-arrow', 'ollama', 'vscode', 'vscode-languageserver', 'quickjs-emscripten-core'] },
+  {
+    name: 'core',
+    path: 'server/src/core',
+    may: ['protocol'],
+    bans: [...nodeIo, '@lancedb/lancedb', 'apache-arrow', 'ollama', 'vscode', 'vscode-languageserver', 'quickjs-emscripten-core'],
+  },
   // The adapters' contracts: what the layers above hold on to instead of a concrete adapter.
-  { name: 'adapterContracts', path: ['server/src/adapters/embed/embedder.ts', 'server/src/adapters/store/toolStore.ts', 'server/src/adapters/upstream/types.ts'], may: ['core', 'protocol'] },
+  {
+    name: 'adapterContracts',
+    path: ['server/src/adapters/embed/embedder.ts', 'server/src/adapters/store/toolStore.ts', 'server/src/adapters/upstream/types.ts'],
+    may: ['core', 'protocol'],
+  },
   { name: 'adapters', path: 'server/src/adapters', may: ['adapterContracts', 'core', 'protocol'] },
   { name: 'index', path: 'server/src/index', may: ['adapterContracts', 'core', 'protocol'] },
   { name: 'usage', path: 'server/src/usage', may: ['adapters', 'adapterContracts', 'core', 'protocol'] },
@@ -32,7 +57,12 @@ export const LAYERS = [
   { name: 'cli', path: 'server/src/cli', may: ['heapFlags', 'gateway', 'app', 'index', 'adapters', 'adapterContracts', 'core', 'protocol'] },
   { name: 'heapFlags', path: 'server/src/heapFlags.ts', may: [] },
   { name: 'sidecarMain', path: 'server/src/main.ts', may: ['heapFlags', 'lsp', 'adapters', 'core', 'protocol'] },
-  { name: 'client', path: 'client/src', may: ['protocol', 'lspProtocol'], bans: ['@lancedb/lancedb', 'ollama', '@modelcontextprotocol/sdk', 'vscode-languageserver'] },
+  {
+    name: 'client',
+    path: 'client/src',
+    may: ['protocol', 'lspProtocol'],
+    bans: ['@lancedb/lancedb', 'ollama', '@modelcontextprotocol/sdk', 'vscode-languageserver'],
+  },
   { name: 'webview', path: 'webview/src', may: ['protocol'], bans: [...nodeIo, 'vscode', 'vscode-jsonrpc', 'vscode-languageclient', 'node:'] },
 ];
 
@@ -77,7 +107,12 @@ export const layersRule = {
       if (!spec.startsWith('.')) {
         const b = banned(layer, spec);
         if (b) {
-          const why = layer.name === 'core' ? 'the core is pure (no I/O, no adapter libraries)' : layer.name === 'webview' ? 'the webview runs in a browser and talks to its host only through protocol/' : `${layer.name} must not depend on it`;
+          const why =
+            layer.name === 'core'
+              ? 'the core is pure (no I/O, no adapter libraries)'
+              : layer.name === 'webview'
+                ? 'the webview runs in a browser and talks to its host only through protocol/'
+                : `${layer.name} must not depend on it`;
           context.report({ node, messageId: 'banned', data: { from, fromLayer: layer.name, spec, why } });
         }
         return;

@@ -65,7 +65,12 @@ export function elfNeeded(bytes) {
   const shnum = b.readUInt16LE(0x3c);
   const section = (i) => {
     const o = shoff + i * shentsize;
-    return { type: b.readUInt32LE(o + 4), offset: Number(b.readBigUInt64LE(o + 0x18)), size: Number(b.readBigUInt64LE(o + 0x20)), link: b.readUInt32LE(o + 0x28) };
+    return {
+      type: b.readUInt32LE(o + 4),
+      offset: Number(b.readBigUInt64LE(o + 0x18)),
+      size: Number(b.readBigUInt64LE(o + 0x20)),
+      link: b.readUInt32LE(o + 0x28),
+    };
   };
   const out = [];
   for (let i = 0; i < shnum; i++) {

@@ -110,14 +110,19 @@ export async function startCodeServer(o: StartOptions): Promise<CodeServer & { e
 function launch(o: StartOptions, a: { config: string; userDataDir: string; extensionsDir: string; port: number }): Omit<CodeServer, 'url' | 'userDataDir'> {
   const args = [
     CODE_SERVER,
-    '--config', a.config,
-    '--user-data-dir', a.userDataDir,
-    '--extensions-dir', a.extensionsDir,
+    '--config',
+    a.config,
+    '--user-data-dir',
+    a.userDataDir,
+    '--extensions-dir',
+    a.extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
-    '--bind-addr', `127.0.0.1:${a.port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `127.0.0.1:${a.port}`,
+    '--auth',
+    'none',
   ];
   // detached → setsid: code-server and everything it spawns share one new process group.
   const child: ChildProcess = spawn(NODE24, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env } });

@@ -19,9 +19,6 @@ const RESULTS = join(ROOT, 'test-results');
 const SCREENSHOTS = join(ROOT, 'media', 'screenshots');
 const INVOKE_KEY = 'ctrl+alt+shift+e';
 
-
-
-
 const confirmedDialogs: string[] = [];
 
 /** Polls `probe`; meanwhile confirms VS Code's tool-confirmation dialogs (recording their text). */
@@ -35,7 +32,11 @@ async function answerDialogsUntil<T>(page: Page, timeoutMs: number, probe: () =>
       const text = await dialog.innerText();
       if (confirmedDialogs.length === 0) await shot(page, 'vscode-tool-confirmation');
       confirmedDialogs.push(text.replace(/\s+/g, ' '));
-      await dialog.locator('.monaco-button').filter({ hasText: /^(Yes|Allow|Continue)$/ }).first().click();
+      await dialog
+        .locator('.monaco-button')
+        .filter({ hasText: /^(Yes|Allow|Continue)$/ })
+        .first()
+        .click();
     }
     if (Date.now() > deadline) throw new Error('timed out waiting for the invokeTools report');
     await new Promise((r) => setTimeout(r, 250));
@@ -58,7 +59,9 @@ async function frameText(page: Page, re: RegExp, timeoutMs: number): Promise<str
 
 /** The tool count the status bar shows (0 while it shows none). */
 async function statusBarTools(page: Page): Promise<number> {
-  return page.evaluate(() => Math.max(0, ...Array.from(document.querySelectorAll('.statusbar-item')).map((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0))));
+  return page.evaluate(() =>
+    Math.max(0, ...Array.from(document.querySelectorAll('.statusbar-item')).map((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0))),
+  );
 }
 
 /** Waits until the status bar's tool count is at least `min`. */
@@ -126,7 +129,11 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
         undefined,
         { timeout: 120_000 },
       );
-      const text = await page.locator('.statusbar-item').filter({ hasText: /\d+ tools/ }).first().innerText();
+      const text = await page
+        .locator('.statusbar-item')
+        .filter({ hasText: /\d+ tools/ })
+        .first()
+        .innerText();
       const tools = Number(/(\d+) tools/.exec(text)?.[1]);
       assert.ok(tools >= 15, `status bar counts everything's and memory's tools: "${text}"`);
       const log = await until('the MCP Lens log', 30_000, () => findSidecarLog(cs.userDataDir));
@@ -141,7 +148,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
     await t.test('the palette lists the MCP Lens commands', async () => {
       const rows = await paletteRows(page, 'MCP Lens', 'MCP Lens: Search Tools');
       for (const title of ['Search Tools', 'Show Dashboard', 'Reindex Tools', 'Restart Sidecar', 'Show Logs', 'Pull Embedding Model']) {
-        assert.ok(rows.some((r) => r.includes(`MCP Lens: ${title}`)), `palette shows MCP Lens: ${title} (rows: ${rows.join(' | ')})`);
+        assert.ok(
+          rows.some((r) => r.includes(`MCP Lens: ${title}`)),
+          `palette shows MCP Lens: ${title} (rows: ${rows.join(' | ')})`,
+        );
       }
       await shot(page, 'vscode-palette');
       await closeQuickInput(page);
@@ -153,7 +163,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       await page.keyboard.type('echo back a message');
       const rows = await waitForPickRow(page, 'echo');
       assert.match(rows[0] ?? '', /echo/, `top hit is the echo tool: ${rows.join(' | ')}`);
-      assert.ok(rows.some((r) => r.includes('everything')), 'hits name their server');
+      assert.ok(
+        rows.some((r) => r.includes('everything')),
+        'hits name their server',
+      );
       await shot(page, 'vscode-search-tools');
       await closeQuickInput(page);
     });
@@ -161,7 +174,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
     await t.test('"MCP: List Servers" lists MCP Lens', async () => {
       await runCommand(page, 'MCP: List Servers');
       const rows = await waitForPickRow(page, 'MCP Lens');
-      assert.ok(rows.some((r) => r.includes('MCP Lens')), rows.join(' | '));
+      assert.ok(
+        rows.some((r) => r.includes('MCP Lens')),
+        rows.join(' | '),
+      );
       await closeQuickInput(page);
     });
 
@@ -190,7 +206,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       // `hang` (which never answers) would run into the bound.
       assert.ok(r.findToolsMs !== undefined && r.findToolsMs < 4000, `find_tools took ${r.findToolsMs} ms with a hanging server`);
       assert.match(r.callTool ?? '', /hello from e2e/, 'call_tool reached server-everything and came back');
-      assert.ok(confirmedDialogs.some((d) => /find_tools/.test(d)), `VS Code asked before running call_tool: ${confirmedDialogs.join(' | ')}`);
+      assert.ok(
+        confirmedDialogs.some((d) => /find_tools/.test(d)),
+        `VS Code asked before running call_tool: ${confirmedDialogs.join(' | ')}`,
+      );
     });
 
     await t.test('a server added to .vscode/mcp.json is searchable without a reload', async () => {
@@ -221,7 +240,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       writeFileSync(mcpJson, good.replace('"servers": {', '"servers": {{'));
       await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 60_000 });
       await runCommand(page, 'View: Focus Problems');
-      const problem = page.locator('.markers-panel .monaco-list-row').filter({ hasText: /keeps running the servers of its last valid version/ }).first();
+      const problem = page
+        .locator('.markers-panel .monaco-list-row')
+        .filter({ hasText: /keeps running the servers of its last valid version/ })
+        .first();
       await problem.waitFor({ timeout: 60_000 });
       assert.match(await problem.innerText(), /MCP Lens|invalid JSONC/);
       assert.equal(await statusBarTools(page), tools, 'the last good servers keep running');
@@ -235,10 +257,18 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
     await t.test('a refused server can be approved later (List Servers, the dashboard)', async () => {
       await closeQuickInput(page);
       const before = await statusBarTools(page);
-      writeMcpJson(workspace, { ...fixtureServers(workspace), added: fixtureServer('gated.mjs', ['--prefix', 'added']), later: fixtureServer('gated.mjs', ['--prefix', 'later']) });
+      writeMcpJson(workspace, {
+        ...fixtureServers(workspace),
+        added: fixtureServer('gated.mjs', ['--prefix', 'added']),
+        later: fixtureServer('gated.mjs', ['--prefix', 'later']),
+      });
       const asked = await answerDialog(page, /MCP Lens wants to start/, /^Don't Allow$/);
       assert.match(asked, /later/);
-      await page.locator('.statusbar-item').filter({ hasText: /1 server awaiting approval/ }).first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('.statusbar-item')
+        .filter({ hasText: /1 server awaiting approval/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
       await shot(page, 'vscode-approval-waiting');
 
       await runCommand(page, 'MCP Lens: List Servers');
@@ -255,7 +285,11 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       await approve.click();
       await answerDialog(page, /MCP Lens wants to start 1 MCP server/, /^Allow$/);
       await untilStatusBarTools(page, before + 1);
-      await page.locator('.statusbar-item').filter({ hasText: /awaiting approval/ }).first().waitFor({ state: 'hidden', timeout: 30_000 });
+      await page
+        .locator('.statusbar-item')
+        .filter({ hasText: /awaiting approval/ })
+        .first()
+        .waitFor({ state: 'hidden', timeout: 30_000 });
     });
 
     await t.test('the dashboard opens and shows the servers', async () => {
@@ -283,7 +317,11 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
         undefined,
         { timeout: 60_000 },
       );
-      await page.locator('.notifications-toasts').filter({ hasText: /stopped unexpectedly/ }).first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('.notifications-toasts')
+        .filter({ hasText: /stopped unexpectedly/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
     });
 
     await t.test('"Move into MCP Lens" moves the duplicated servers into mcpLens.servers', async () => {
@@ -292,17 +330,27 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 30_000 });
       assert.match(await dialog.innerText(), /everything/);
-      await dialog.locator('.monaco-button').filter({ hasText: /^Move$/ }).click();
+      await dialog
+        .locator('.monaco-button')
+        .filter({ hasText: /^Move$/ })
+        .click();
       // The notification comes once both files are written (settings, then mcp.json; neither
       // write is atomic, so the files are read only after it).
-      await page.locator('.notifications-toasts').filter({ hasText: /moved .* into mcpLens\.servers/ }).first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('.notifications-toasts')
+        .filter({ hasText: /moved .* into mcpLens\.servers/ })
+        .first()
+        .waitFor({ timeout: 30_000 });
       const settings = readFileSync(join(workspace, '.vscode', 'settings.json'), 'utf8');
       assert.match(settings, /mcpLens\.servers/);
       assert.match(settings, /server-everything/);
       const mcpJson = readFileSync(join(workspace, '.vscode', 'mcp.json'), 'utf8');
       assert.match(mcpJson, /generated by test\/e2e/, 'the comment survives');
       assert.doesNotMatch(mcpJson, /server-everything|server-memory/);
-      assert.ok(readdirSync(join(workspace, '.vscode')).some((f) => f.startsWith('mcp.json.bak-')), 'a backup was written');
+      assert.ok(
+        readdirSync(join(workspace, '.vscode')).some((f) => f.startsWith('mcp.json.bak-')),
+        'a backup was written',
+      );
       // The sidecar picks the settings up and serves the same tools from the new source.
       await page.waitForFunction(
         () => Array.from(document.querySelectorAll('.statusbar-item')).some((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= 15),

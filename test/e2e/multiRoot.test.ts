@@ -16,9 +16,6 @@ import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { fixtureServer, writeMcpJson } from './fixtureWorkspace';
 import { closeQuickInput, runCommand, waitForPickRow } from './workbench';
 
-
-
-
 /** The tool count the status bar shows (0 while it shows none). */
 async function statusBarTools(page: Page): Promise<number> {
   return page.evaluate(() =>

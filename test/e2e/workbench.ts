@@ -45,5 +45,11 @@ export async function waitForPickRow(page: Page, text: string): Promise<string[]
 }
 
 export async function closeQuickInput(page: Page): Promise<void> {
-  if (await page.locator(INPUT).isVisible().catch(() => false)) await page.keyboard.press('Escape');
+  if (
+    await page
+      .locator(INPUT)
+      .isVisible()
+      .catch(() => false)
+  )
+    await page.keyboard.press('Escape');
 }

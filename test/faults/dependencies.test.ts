@@ -89,7 +89,10 @@ describe('dependencies failing', () => {
       ollama.slowMs = 0;
       ollama.failEmbeds(1000, 500);
       assert.match(await sumFound(world), /keyword/i);
-      assert.ok(log.lines.some((l) => /tool index: keyword only: Ollama unreachable/.test(l)), 'the outage is logged');
+      assert.ok(
+        log.lines.some((l) => /tool index: keyword only: Ollama unreachable/.test(l)),
+        'the outage is logged',
+      );
     } finally {
       ollama.failEmbeds(0);
       ollama.slowMs = 0;

@@ -64,7 +64,11 @@ export interface GatewayWorldOptions {
   dashboard?: boolean;
 }
 
-export async function startGatewayWorld(upstreams: Record<string, RawServerEntry>, settings: Partial<McpLensSettings> = {}, options: GatewayWorldOptions = {}): Promise<GatewayWorld> {
+export async function startGatewayWorld(
+  upstreams: Record<string, RawServerEntry>,
+  settings: Partial<McpLensSettings> = {},
+  options: GatewayWorldOptions = {},
+): Promise<GatewayWorld> {
   const token = `fault-token-${Math.random().toString(36).slice(2)}`;
   const world = await startLens(upstreams, settings);
   const routes = options.dashboard
@@ -80,7 +84,8 @@ export async function startGatewayWorld(upstreams: Record<string, RawServerEntry
     return c;
   };
   const client = await connect();
-  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult;
   const toolName = (server: string, originalName: string) => {
     const t = world.lens.tools().find((x) => x.server === server && x.originalName === originalName);
     assert.ok(t, `no tool ${server}/${originalName} in the catalog`);
@@ -108,7 +113,10 @@ export async function startGatewayWorld(upstreams: Record<string, RawServerEntry
       assert.ok(!found.isError, text(found));
       const matches = (found.structuredContent as { matches: { name: string }[] }).matches;
       const sum = toolName('everything', 'get-sum');
-      assert.ok(matches.some((m) => m.name === sum), `get-sum not found: ${matches.map((m) => m.name).join(', ')}`);
+      assert.ok(
+        matches.some((m) => m.name === sum),
+        `get-sum not found: ${matches.map((m) => m.name).join(', ')}`,
+      );
       const added = await call('call_tool', { tool_name: sum, arguments: { a: 20, b: 22 } });
       assert.ok(!added.isError, text(added));
       assert.match(text(added), /\b42\b/);

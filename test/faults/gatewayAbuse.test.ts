@@ -12,7 +12,12 @@ import { sanitizeSettings } from '../../protocol/settings';
 import { EVERYTHING, ROOT } from '../fixtures/gatewayLens';
 import { startGatewayWorld, text, type GatewayWorld } from './faultWorld';
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abuser', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abuser', version: '1' } },
+};
 const ACCEPT = 'application/json, text/event-stream';
 
 interface Raw {
@@ -34,7 +39,11 @@ describe('gateway abuse', () => {
 
   before(async () => {
     g = await startGatewayWorld({ everything: EVERYTHING }, { exclude: ['everything/get-env', 'everything/*-long-running-*'], exposure: 'all' });
-    const res = await fetch(g.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${g.token}` }, body: JSON.stringify(INIT) });
+    const res = await fetch(g.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${g.token}` },
+      body: JSON.stringify(INIT),
+    });
     session = res.headers.get('mcp-session-id')!;
     await res.text();
     await inSession({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -76,7 +85,10 @@ describe('gateway abuse', () => {
   it('an excluded tool is not listed, not found, and looks exactly like an unknown tool to every door', async () => {
     const excluded = 'everything_get-env';
     const { tools } = await g.client.listTools();
-    assert.ok(tools.length > 4 && !tools.some((t) => t.name === excluded || t.name === 'everything_trigger-long-running-operation'), 'not in tools/list (all mode)');
+    assert.ok(
+      tools.length > 4 && !tools.some((t) => t.name === excluded || t.name === 'everything_trigger-long-running-operation'),
+      'not in tools/list (all mode)',
+    );
     const found = await g.call('find_tools', { query: 'environment variables get-env env', limit: 50 });
     assert.ok(!text(found).includes(excluded), 'not in find_tools');
     assert.ok(!g.world.lens.tools().some((t) => t.originalName === 'get-env'), 'not in the catalog');
@@ -100,9 +112,14 @@ describe('gateway abuse', () => {
 
   it('pinning an excluded tool does not list it', async () => {
     const lens = g.world.lens;
-    await lens.updateSettings(sanitizeSettings({ ...lens.settings(), exposure: 'pinned', pinnedTools: ['everything_get-env', 'everything/get-env', 'everything_echo'] }));
+    await lens.updateSettings(
+      sanitizeSettings({ ...lens.settings(), exposure: 'pinned', pinnedTools: ['everything_get-env', 'everything/get-env', 'everything_echo'] }),
+    );
     const { tools } = await g.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).filter((n) => n.startsWith('everything')), ['everything_echo']);
+    assert.deepEqual(
+      tools.map((t) => t.name).filter((n) => n.startsWith('everything')),
+      ['everything_echo'],
+    );
   });
 
   it('1,000 abandoned sessions are closed and their memory comes back (measured in a child with --expose-gc)', (t) => {
@@ -114,7 +131,9 @@ describe('gateway abuse', () => {
     });
     assert.equal(child.status, 0, child.stderr);
     const m = JSON.parse(child.stdout.trim()) as Record<'start' | 'open' | 'expired', { heapMb: number; rssMb: number; sessions?: number }>;
-    t.diagnostic(`heapUsed/RSS MB: start ${m.start.heapMb}/${m.start.rssMb}, 1,000 open ${m.open.heapMb}/${m.open.rssMb}, after expiry+GC ${m.expired.heapMb}/${m.expired.rssMb}`);
+    t.diagnostic(
+      `heapUsed/RSS MB: start ${m.start.heapMb}/${m.start.rssMb}, 1,000 open ${m.open.heapMb}/${m.open.rssMb}, after expiry+GC ${m.expired.heapMb}/${m.expired.rssMb}`,
+    );
     assert.equal(m.open.sessions, 1000, 'all 1,000 were open at once');
     assert.ok(m.open.heapMb - m.start.heapMb > 5, 'the sessions did take memory (the measurement can see them)');
     assert.ok(m.expired.heapMb - m.start.heapMb < 8, `heap kept ${m.expired.heapMb - m.start.heapMb} MB after expiry`);

@@ -108,7 +108,12 @@ describe('hostile tool text', () => {
   it('the CLI `tools` and `search` print no control characters, escapes or bidi overrides', () => {
     const ws = makeWorkspace({ hostile: faulty('hostile') });
     try {
-      const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), ...args, '--workspace', ws.dir, '--config', ws.configFile], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), ...args, '--workspace', ws.dir, '--config', ws.configFile], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
       const tools = cli('tools');
       assert.equal(tools.status, 0, tools.stderr);
       assert.match(tools.stdout, /hostile_escapes/);

@@ -26,7 +26,10 @@ describe('malformed tool definitions through the gateway', () => {
   it('tools/list has only client-safe, unique names and object schemas', async () => {
     const { tools } = await g.client.listTools();
     const names = tools.map((t) => t.name);
-    assert.deepEqual(names.filter((n) => !SAFE_TOOL_NAME.test(n)), []);
+    assert.deepEqual(
+      names.filter((n) => !SAFE_TOOL_NAME.test(n)),
+      [],
+    );
     assert.equal(new Set(names).size, names.length, 'unique');
     assert.ok(tools.every((t) => t.inputSchema.type === 'object'));
     await g.healthy();

@@ -23,7 +23,12 @@ function measure(): { heapMb: number; rssMb: number } {
 
 async function openSession(url: string): Promise<string> {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` };
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abandoner', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abandoner', version: '1' } },
+  };
   const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(init) });
   const id = res.headers.get('mcp-session-id');
   await res.text();

@@ -36,11 +36,15 @@ interface Served {
 
 /** `mcp-lens serve --http` on the workspace; Ollama at `ollamaHost` (default: a closed port, so none). */
 async function serve(ws: TestWorkspace, ollamaHost = '127.0.0.1:9'): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'serve', '--http', '--workspace', ws.dir, '--config', ws.configFile], {
-    cwd: ROOT,
-    env: { ...process.env, MCP_LENS_TOKEN: TOKEN, MCP_LENS_LOG: 'info', OLLAMA_HOST: ollamaHost },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'serve', '--http', '--workspace', ws.dir, '--config', ws.configFile],
+    {
+      cwd: ROOT,
+      env: { ...process.env, MCP_LENS_TOKEN: TOKEN, MCP_LENS_LOG: 'info', OLLAMA_HOST: ollamaHost },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   children.add(child);
   const exited = new Promise<void>((r) => child.once('exit', () => (children.delete(child), r())));
   let err = '';
@@ -127,7 +131,9 @@ describe('sidecar processes on one workspace', () => {
         // Calls lost in an earlier round's last second stay lost: count from what was on disk then.
         const old = acknowledged.filter((at) => at < killedAt - 1000).length;
         const mustHave = before + old;
-        t.diagnostic(`round ${round}: killed after ${runMs} ms; ${acknowledged.length} calls acknowledged this round, ${old} of them older than 1 s; log: ${before} → ${sums} calls, ${dropped} torn`);
+        t.diagnostic(
+          `round ${round}: killed after ${runMs} ms; ${acknowledged.length} calls acknowledged this round, ${old} of them older than 1 s; log: ${before} → ${sums} calls, ${dropped} torn`,
+        );
         assert.ok(dropped <= 1, `dropped ${dropped}`);
         assert.ok(sums >= mustHave, `log has ${sums} calls, ${mustHave} were recorded more than a second before the kill`);
         assert.ok(sums <= before + acknowledged.length, 'nothing invented');

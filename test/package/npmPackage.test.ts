@@ -18,13 +18,24 @@ import { EVERYTHING, ROOT, makeWorkspace } from '../fixtures/gatewayLens';
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 let dir: string;
 let bin: string;
-const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-lens-npm-'));
-  const tarball = execFileSync(process.execPath, [join(ROOT, 'scripts/package-npm.mjs'), '--out-dir', dir], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+  const tarball = execFileSync(process.execPath, [join(ROOT, 'scripts/package-npm.mjs'), '--out-dir', dir], { cwd: ROOT, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!;
   const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-  assert.deepEqual(files, ['package/LICENSE', 'package/README.md', 'package/dist/bench.js', 'package/dist/cli.js', 'package/dist/o200k.ranks', 'package/package.json']);
+  assert.deepEqual(files, [
+    'package/LICENSE',
+    'package/README.md',
+    'package/dist/bench.js',
+    'package/dist/cli.js',
+    'package/dist/o200k.ranks',
+    'package/package.json',
+  ]);
   const app = join(dir, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{"private":true}\n');

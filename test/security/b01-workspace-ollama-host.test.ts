@@ -12,9 +12,20 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RESTRICTED_SETTINGS, gateRestricted, restrictedApprovalValue } from '../../protocol/settings';
-import { EVERYTHING, ROOT, cliEnv, hostileWorkspace, mcpJson, recorder, runCli, runCliOnTerminal, type HostileWorkspace, type Recorder } from './hostileWorkspace';
+import {
+  EVERYTHING,
+  ROOT,
+  cliEnv,
+  hostileWorkspace,
+  mcpJson,
+  recorder,
+  runCli,
+  runCliOnTerminal,
+  type HostileWorkspace,
+  type Recorder,
+} from './hostileWorkspace';
 
-describe('b01: a workspace\'s ollama.host', () => {
+describe("b01: a workspace's ollama.host", () => {
   let ollama: Recorder;
   let ws: HostileWorkspace;
   before(async () => {
@@ -34,7 +45,10 @@ describe('b01: a workspace\'s ollama.host', () => {
     const run = await runCli(search(), cliEnv(ws));
     assert.equal(run.code, 0, run.stderr);
     assert.equal(ollama.requests.length, 0, JSON.stringify(ollama.requests.map((r) => r.path)));
-    assert.match(run.stderr, /ignoring mcpLens\.ollama\.host from .*settings\.json: a workspace setting that sends data out or changes what runs needs your approval/);
+    assert.match(
+      run.stderr,
+      /ignoring mcpLens\.ollama\.host from .*settings\.json: a workspace setting that sends data out or changes what runs needs your approval/,
+    );
     assert.match(run.stdout, /get-sum/, 'search still works, keyword only');
   });
 
@@ -50,18 +64,26 @@ describe('b01: a workspace\'s ollama.host', () => {
   });
 });
 
-test('b01: the editor\'s rule: workspace values only when trusted and approved, else the user\'s own', () => {
+test("b01: the editor's rule: workspace values only when trusted and approved, else the user's own", () => {
   const levels = { 'ollama.host': { globalValue: 'http://127.0.0.1:11434', workspaceValue: 'http://evil.example:80' } };
   const approved = restrictedApprovalValue({ 'ollama.host': 'http://evil.example:80' });
-  assert.deepEqual(gateRestricted(levels, false, approved), { values: { 'ollama.host': 'http://127.0.0.1:11434' }, workspaceValues: { 'ollama.host': 'http://evil.example:80' }, state: 'untrusted' });
+  assert.deepEqual(gateRestricted(levels, false, approved), {
+    values: { 'ollama.host': 'http://127.0.0.1:11434' },
+    workspaceValues: { 'ollama.host': 'http://evil.example:80' },
+    state: 'untrusted',
+  });
   assert.equal(gateRestricted(levels, true, undefined).state, 'needs-approval');
   assert.equal(gateRestricted(levels, true, undefined).values['ollama.host'], 'http://127.0.0.1:11434');
   assert.equal(gateRestricted(levels, true, restrictedApprovalValue({ 'ollama.host': 'http://other' })).state, 'needs-approval', 'a changed value asks again');
   assert.deepEqual(gateRestricted(levels, true, approved).values, { 'ollama.host': 'http://evil.example:80' });
-  assert.deepEqual(gateRestricted({ 'ollama.host': { globalValue: 'http://mine' } }, false, undefined), { values: { 'ollama.host': 'http://mine' }, workspaceValues: {}, state: 'none' });
+  assert.deepEqual(gateRestricted({ 'ollama.host': { globalValue: 'http://mine' } }, false, undefined), {
+    values: { 'ollama.host': 'http://mine' },
+    workspaceValues: {},
+    state: 'none',
+  });
 });
 
-test('b01: every restricted setting is in the manifest\'s restrictedConfigurations', () => {
+test("b01: every restricted setting is in the manifest's restrictedConfigurations", () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } };
   for (const key of RESTRICTED_SETTINGS) assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(`mcpLens.${key}`), key);
 });

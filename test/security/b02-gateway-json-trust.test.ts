@@ -9,10 +9,35 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, recorder, runCli, startCli, strongToken, type HostileWorkspace, type Recorder, type RunningCli, killStarted } from './hostileWorkspace';
+import {
+  EVERYTHING,
+  cliEnv,
+  hostileWorkspace,
+  mcpJson,
+  recorder,
+  runCli,
+  startCli,
+  strongToken,
+  type HostileWorkspace,
+  type Recorder,
+  type RunningCli,
+  killStarted,
+} from './hostileWorkspace';
 
 const TOKEN = strongToken();
-const ANSI_STATS = JSON.stringify({ servers: 1, tools: 1, exposure: 'search', tokens: { baselineTokens: 1, exposedTokens: 1, findToolsCalls: 0, returnedTokensTotal: 0, savedTokensTotal: 0, perServer: [{ server: '\u001b[2J\u001b[31mPWNED', tools: 1, tokens: 1 }] } });
+const ANSI_STATS = JSON.stringify({
+  servers: 1,
+  tools: 1,
+  exposure: 'search',
+  tokens: {
+    baselineTokens: 1,
+    exposedTokens: 1,
+    findToolsCalls: 0,
+    returnedTokensTotal: 0,
+    savedTokensTotal: 0,
+    perServer: [{ server: '\u001b[2J\u001b[31mPWNED', tools: 1, tokens: 1 }],
+  },
+});
 
 describe('b02: stats and a planted gateway.json', () => {
   let attacker: Recorder;
@@ -22,7 +47,9 @@ describe('b02: stats and a planted gateway.json', () => {
   const worlds: HostileWorkspace[] = [];
 
   before(async () => {
-    attacker = await recorder((path) => (path.startsWith('/proof') ? { status: 200, body: JSON.stringify({ proof: '00'.repeat(32) }) } : { status: 200, body: ANSI_STATS }));
+    attacker = await recorder((path) =>
+      path.startsWith('/proof') ? { status: 200, body: JSON.stringify({ proof: '00'.repeat(32) }) } : { status: 200, body: ANSI_STATS },
+    );
     // A real gateway of another workspace: its pid is a live MCP Lens process of this user.
     realWs = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ everything: EVERYTHING, 'evil\u001b[31mname': EVERYTHING }) });
     real = startCli(['serve', '--http', '--workspace', realWs.dir, '--config', realWs.path('.vscode/mcp.json')], cliEnv(realWs, { MCP_LENS_TOKEN: TOKEN }));
@@ -61,7 +88,10 @@ describe('b02: stats and a planted gateway.json', () => {
   test('a real MCP Lens pid with a URL that is not the gateway: the server there cannot prove the token, so it never gets it', async () => {
     const run = await statsWith({ url: `${attacker.url}/mcp`, pid: realPid });
     assert.ok(attacker.requests.length > 0, 'the proof was asked for');
-    assert.ok(attacker.requests.every((r) => r.path.startsWith('/proof?nonce=')), JSON.stringify(attacker.requests.map((r) => r.path)));
+    assert.ok(
+      attacker.requests.every((r) => r.path.startsWith('/proof?nonce=')),
+      JSON.stringify(attacker.requests.map((r) => r.path)),
+    );
     assert.equal(tokenSent(), false);
     assert.match(run.stderr, /does not prove it knows the token; not sending it there/);
     assert.ok(!run.stdout.includes('\u001b'), 'no terminal code from the reply');

@@ -23,7 +23,13 @@ after(() => ws.close());
 
 test('b03: neither stderr nor list_servers carries a value that came from a variable', async () => {
   const env = cliEnv(ws, { MCP_LENS_TOKEN: SECRET, B03_OTHER: OTHER, MCP_LENS_LOG: 'debug' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', CLI, 'serve', '--workspace', ws.dir, '--trust'], cwd: ROOT, env: env as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', CLI, 'serve', '--workspace', ws.dir, '--trust'],
+    cwd: ROOT,
+    env: env as Record<string, string>,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const client = new Client({ name: 'b03', version: '1.0.0' });

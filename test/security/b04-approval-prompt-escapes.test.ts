@@ -30,7 +30,10 @@ test('b04: a name with a newline and terminal codes is refused before any prompt
   assert.ok(!shown.includes('\u001b[8m'), 'the concealing escape from the name never reaches the terminal');
   assert.ok(!shown.includes('stdio: npx -y @modelcontextprotocol/server-memory\r\n'), 'the fake summary is not a line of its own');
   assert.doesNotMatch(shown, /\[y\/N\] $/m, 'nothing is offered for approval');
-  assert.match(shown, /\.vscode\/mcp\.json: servers\["memory\\" from \.vscode\/mcp\.json\?\\n {2}stdio: npx.*\\e\[8m"\]: this server name has control, bidi or invisible characters \(written out in the path\); rename the server/);
+  assert.match(
+    shown,
+    /\.vscode\/mcp\.json: servers\["memory\\" from \.vscode\/mcp\.json\?\\n {2}stdio: npx.*\\e\[8m"\]: this server name has control, bidi or invisible characters \(written out in the path\); rename the server/,
+  );
   assert.equal(existsSync(hidden.path('pwned-by-b04')), false, 'nothing started');
 });
 
@@ -41,10 +44,22 @@ test('b04: the approval prompt shows every field escaped, one per line', async (
   const lines = shown.split(/\r?\n/);
   const nameLine = lines.find((l) => l.includes('server: "memory'));
   assert.ok(nameLine, shown);
-  assert.ok(nameLine.includes('server: "memory\\" from .vscode/mcp.json?  stdio: npx'), `the quote in the name is escaped and the fake summary stays on the name's line: ${nameLine}`);
+  assert.ok(
+    nameLine.includes('server: "memory\\" from .vscode/mcp.json?  stdio: npx'),
+    `the quote in the name is escaped and the fake summary stays on the name's line: ${nameLine}`,
+  );
   assert.ok(!lines.some((l) => /^\s*stdio: npx/.test(l)), 'the fake summary is not a line of its own');
-  assert.ok(lines.some((l) => /^\s+command: sh\s*$/.test(l)), `the real command is on its own line:\n${shown}`);
-  assert.ok(lines.some((l) => /^\s+arg 2: "touch pwned-by-b04"\s*$/.test(l)), 'each argument is on its own line');
-  assert.ok(lines.some((l) => /^\s+arg 3: \\e\[2K\\e\[1A\s*$/.test(l)), 'the hostile argument is escaped');
+  assert.ok(
+    lines.some((l) => /^\s+command: sh\s*$/.test(l)),
+    `the real command is on its own line:\n${shown}`,
+  );
+  assert.ok(
+    lines.some((l) => /^\s+arg 2: "touch pwned-by-b04"\s*$/.test(l)),
+    'each argument is on its own line',
+  );
+  assert.ok(
+    lines.some((l) => /^\s+arg 3: \\e\[2K\\e\[1A\s*$/.test(l)),
+    'the hostile argument is escaped',
+  );
   assert.equal(existsSync(plain.path('pwned-by-b04')), false, 'answering no starts nothing');
 });

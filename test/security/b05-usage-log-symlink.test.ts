@@ -45,7 +45,10 @@ test('b05: a linked usage folder is refused; nothing is written where it points'
 });
 
 test('b05: a linked .mcp-lens, or a linked tool index folder in it, stops the CLI with an error naming it', async () => {
-  for (const [link, name] of [['.mcp-lens', '.mcp-lens'], ['.mcp-lens/index', '.mcp-lens/index']] as const) {
+  for (const [link, name] of [
+    ['.mcp-lens', '.mcp-lens'],
+    ['.mcp-lens/index', '.mcp-lens/index'],
+  ] as const) {
     const ws = world({ [link]: 'OUTSIDE' });
     const run = await tools(ws);
     assert.notEqual(run.code, 0);
@@ -91,8 +94,15 @@ test('b05: with embeddings on, everything MCP Lens writes under .mcp-lens is pri
   const root = ws.path('.mcp-lens');
   const entries = modesUnder(root);
   const shown = entries.map((e) => `${e.mode.toString(8)} ${e.path}${e.dir ? '/' : ''}`).join('\n');
-  for (const written of ['index/lancedb/tools.vectors', 'catalog.json', '.gitignore', 'usage/salt']) assert.ok(entries.some((e) => e.path === written), `${written} written:\n${shown}`);
-  assert.ok(entries.some((e) => e.path === 'index/lancedb/tools.lance'), `the LanceDB table is there:\n${shown}`);
+  for (const written of ['index/lancedb/tools.vectors', 'catalog.json', '.gitignore', 'usage/salt'])
+    assert.ok(
+      entries.some((e) => e.path === written),
+      `${written} written:\n${shown}`,
+    );
+  assert.ok(
+    entries.some((e) => e.path === 'index/lancedb/tools.lance'),
+    `the LanceDB table is there:\n${shown}`,
+  );
   assert.equal(statSync(root).mode & 0o777, 0o700, '.mcp-lens');
   // LanceDB writes its table's own files with its own modes, inside the 0700 lancedb folder.
   const lanceOwn = (p: string) => p === 'index/lancedb/tools.lance' || p.startsWith('index/lancedb/tools.lance/');

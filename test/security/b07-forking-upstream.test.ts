@@ -66,7 +66,11 @@ async function upstreamPids(pidFile: string): Promise<number[]> {
 async function allGone(found: number[], how: string): Promise<void> {
   await until(`every upstream process to end after ${how}`, () => found.every(gone), 20_000).catch(() => undefined);
   const left = found.filter((p) => !gone(p));
-  assert.deepEqual(left, [], `still running after ${how}: ${left.map((p) => `${p} (${readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ')})`).join(', ')}`);
+  assert.deepEqual(
+    left,
+    [],
+    `still running after ${how}: ${left.map((p) => `${p} (${readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ')})`).join(', ')}`,
+  );
 }
 
 function serve(ws: HostileWorkspace, http: boolean): RunningCli {

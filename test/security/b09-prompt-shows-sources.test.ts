@@ -43,7 +43,11 @@ const EXPECTED = [
 test('b09: the CLI approval prompt names every env source and the envFile, never a value from them', async () => {
   const run = await runCliOnTerminal(['tools', '--workspace', ws.dir], cliEnv(ws, { B09_TOKEN: SECRET }), [[/\[y\/N\] /, 'n\r']]);
   const lines = run.stdout.split(/\r?\n/);
-  for (const want of EXPECTED) assert.ok(lines.some((l) => want.test(l)), `no line like ${want} in:\n${run.stdout}`);
+  for (const want of EXPECTED)
+    assert.ok(
+      lines.some((l) => want.test(l)),
+      `no line like ${want} in:\n${run.stdout}`,
+    );
   assert.ok(!run.stdout.includes(SECRET) && !run.stdout.includes(FILE_SECRET), 'no secret value is shown');
 });
 
@@ -64,7 +68,11 @@ test('b09: the sidecar hands the editor the same lines for its modal prompt', as
     const pending = lens.pendingApprovals();
     assert.equal(pending.length, 1);
     const details = pending[0]!.details;
-    for (const want of EXPECTED) assert.ok(details.some((l) => want.test(`  ${l}`)), `no detail like ${want} in ${JSON.stringify(details)}`);
+    for (const want of EXPECTED)
+      assert.ok(
+        details.some((l) => want.test(`  ${l}`)),
+        `no detail like ${want} in ${JSON.stringify(details)}`,
+      );
     assert.ok(!JSON.stringify(pending).includes(SECRET) && !JSON.stringify(pending).includes(FILE_SECRET));
   } finally {
     await lens.close();

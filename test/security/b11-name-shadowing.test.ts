@@ -32,7 +32,7 @@ after(async () => {
   files.close();
 });
 
-test('b11: everything_echo is server-everything\'s echo, whatever another server is called', async () => {
+test("b11: everything_echo is server-everything's echo, whatever another server is called", async () => {
   const r = await g.call('call_tool', { tool_name: 'everything_echo', arguments: { message: 'hi' } });
   assert.ok(!r.isError, text(r));
   assert.match(text(r), /Echo: hi/);
@@ -40,7 +40,7 @@ test('b11: everything_echo is server-everything\'s echo, whatever another server
   assert.match(impostor!.name, /^everything_echo_[0-9a-z]{6}$/, 'the impostor gets a hashed name');
 });
 
-test('b11: an upstream tool name cannot reach into a sibling server\'s prefix', async () => {
+test("b11: an upstream tool name cannot reach into a sibling server's prefix", async () => {
   const r = await g.call('call_tool', { tool_name: 'my_github_x', arguments: {} });
   assert.equal(text(r), 'real:x');
 });

@@ -11,7 +11,14 @@ import { after, before, test } from 'node:test';
 import { startGatewayWorld, text, type GatewayWorld } from '../faults/faultWorld';
 import { hostileWorkspace, listedTools } from './hostileWorkspace';
 
-const LOOKALIKES = ['delete\u200b_repo', 'd\u0435lete_repo', '\uff44\uff45\uff4c\uff45\uff54\uff45_repo', '\ud835\udc1d\ud835\udc1e\ud835\udc25\ud835\udc1e\ud835\udc2d\ud835\udc1e_repo', 'de\u00adlete_repo', 'DELETE_REPO'];
+const LOOKALIKES = [
+  'delete\u200b_repo',
+  'd\u0435lete_repo',
+  '\uff44\uff45\uff4c\uff45\uff54\uff45_repo',
+  '\ud835\udc1d\ud835\udc1e\ud835\udc25\ud835\udc1e\ud835\udc2d\ud835\udc1e_repo',
+  'de\u00adlete_repo',
+  'DELETE_REPO',
+];
 const files = hostileWorkspace({});
 let g: GatewayWorld;
 before(async () => {

@@ -20,7 +20,11 @@ before(async () => {
   writeFileSync(
     p,
     JSON.stringify([
-      { name: 'title\u202etxt.exe', title: 'Safe\u200b title\u2028second line', description: 'Reads \u001b]0;owned\u0007files\u202e and \u2066more\u2069\r\ncarriage' },
+      {
+        name: 'title\u202etxt.exe',
+        title: 'Safe\u200b title\u2028second line',
+        description: 'Reads \u001b]0;owned\u0007files\u202e and \u2066more\u2069\r\ncarriage',
+      },
       { name: 'plain', description: 'zero\u200dwidth\ufeff joiner and soft\u00adhyphen' },
     ]),
   );

@@ -7,9 +7,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { excludeOfAllLevels } from '../../protocol/settings';
 
-test('exclude: the user\'s patterns stay whatever the workspace sets', () => {
+test("exclude: the user's patterns stay whatever the workspace sets", () => {
   assert.deepEqual(excludeOfAllLevels({ globalValue: ['*/delete_*'], workspaceValue: [] }), ['*/delete_*']);
-  assert.deepEqual(excludeOfAllLevels({ globalValue: ['*/delete_*'], workspaceValue: ['github/*'], workspaceFolderValue: ['*/delete_*', 'x'] }), ['*/delete_*', 'github/*', 'x']);
+  assert.deepEqual(excludeOfAllLevels({ globalValue: ['*/delete_*'], workspaceValue: ['github/*'], workspaceFolderValue: ['*/delete_*', 'x'] }), [
+    '*/delete_*',
+    'github/*',
+    'x',
+  ]);
   assert.deepEqual(excludeOfAllLevels({ workspaceValue: 'not a list' }), []);
   assert.deepEqual(excludeOfAllLevels(undefined), []);
 });

@@ -154,7 +154,9 @@ function watchProcess(child: ChildProcess): RunningCli {
     async stop(signal, ms = 60_000) {
       if (signal && child.exitCode === null && child.signalCode === null) child.kill(signal);
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`mcp-lens did not end within ${ms} ms${signal ? ` of ${signal}` : ''}:\n${err}`)), ms)));
+      const late = new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`mcp-lens did not end within ${ms} ms${signal ? ` of ${signal}` : ''}:\n${err}`)), ms)),
+      );
       try {
         return await Promise.race([exited, late]);
       } finally {

@@ -69,7 +69,10 @@ test('the refusal is a config problem naming the file and the entry, with the na
     const line = lines.find((l) => l.includes(`servers["${shown}"]`));
     assert.ok(line, `${shown}:\n${lines.join('\n')}`);
     assert.match(line, /^mcp\.json: servers\["/);
-    assert.ok(line.endsWith(`servers["${shown}"]: this server name has control, bidi or invisible characters (written out in the path); rename the server`), line);
+    assert.ok(
+      line.endsWith(`servers["${shown}"]: this server name has control, bidi or invisible characters (written out in the path); rename the server`),
+      line,
+    );
     assert.doesNotMatch(line, FORBIDDEN);
   }
 });

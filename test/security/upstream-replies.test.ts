@@ -37,7 +37,11 @@ function assertCleanReport(r: CallToolResult): void {
   assert.deepEqual(first, { type: 'text', text: CLEAN });
   assert.deepEqual(embedded, { type: 'resource', resource: { uri: 'hostile://report', mimeType: 'text/plain', text: CLEAN } });
   assert.deepEqual(image, { type: 'image', data: PIXEL, mimeType: 'image/png' }, 'binary content comes through untouched');
-  assert.deepEqual(r.structuredContent, { summary: CLEAN, count: 3, ok: true, items: [CLEAN, { deep: [CLEAN] }], keyname: null }, 'structuredContent: the same strings cleaned, nothing else changed');
+  assert.deepEqual(
+    r.structuredContent,
+    { summary: CLEAN, count: 3, ok: true, items: [CLEAN, { deep: [CLEAN] }], keyname: null },
+    'structuredContent: the same strings cleaned, nothing else changed',
+  );
   assert.doesNotMatch(JSON.stringify(r), /pwned-title|\[31m/);
 }
 
@@ -59,7 +63,7 @@ test("an error result and the upstream's own error message are cleaned", async (
   assert.doesNotMatch(text(thrown), FORBIDDEN);
 });
 
-test("run_code: what a script gets from call_tool, and the errors it catches, are cleaned", async () => {
+test('run_code: what a script gets from call_tool, and the errors it catches, are cleaned', async () => {
   const value = await g.call('run_code', { code: 'const r = await call_tool("replies_report", {}); return r;' });
   assert.ok(!value.isError, text(value));
   assert.doesNotMatch(text(value), FORBIDDEN);

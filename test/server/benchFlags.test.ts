@@ -77,7 +77,7 @@ function bench(args: string[]) {
   return runBenchCli(args, { MCP_LENS_BENCH_DIR: dir });
 }
 
-test('--all --json --per-query: every searcher per kind and per half, every request\'s top 10, a warning exactly where MCP Lens is below BM25', async () => {
+test("--all --json --per-query: every searcher per kind and per half, every request's top 10, a warning exactly where MCP Lens is below BM25", async () => {
   const out = join(dir, 'results.md');
   const perQuery = join(dir, 'per-query.jsonl');
   // Another bench's section of the same file, and a search section from an earlier run.
@@ -85,13 +85,20 @@ test('--all --json --per-query: every searcher per kind and per half, every requ
   const run = await bench(['--all', '--json', '--out', out, '--per-query', perQuery]);
   assert.equal(run.code, 0, run.stderr);
   const reports = JSON.parse(run.stdout) as Report[];
-  assert.deepEqual(reports.map((r) => r.dataset), ['a-real', 'b-tiny']);
+  assert.deepEqual(
+    reports.map((r) => r.dataset),
+    ['a-real', 'b-tiny'],
+  );
 
   // The JSON contract the before-stop hook reads, plus the new breakdowns.
   for (const report of reports) {
-    assert.deepEqual(report.results.map((r) => r.searcher), SEARCHERS);
+    assert.deepEqual(
+      report.results.map((r) => r.searcher),
+      SEARCHERS,
+    );
     for (const r of report.results) {
-      for (const m of ['recall@1', 'recall@5', 'recall@10', 'mrr@10', 'complete@10'] as const) assert.ok(r[m] >= 0 && r[m] <= 1, `${report.dataset} ${r.searcher} ${m}`);
+      for (const m of ['recall@1', 'recall@5', 'recall@10', 'mrr@10', 'complete@10'] as const)
+        assert.ok(r[m] >= 0 && r[m] <= 1, `${report.dataset} ${r.searcher} ${m}`);
       assert.equal(r.split.dev.queries! + r.split['held-out'].queries!, report.queries);
       assert.ok(r.split.dev.queries! > 0 && r.split['held-out'].queries! > 0);
     }
@@ -101,10 +108,16 @@ test('--all --json --per-query: every searcher per kind and per half, every requ
     assert.deepEqual(Object.keys(r.by_kind ?? {}).sort(), [...kinds.keys()].sort());
     for (const [kind, n] of kinds) assert.equal(r.by_kind![kind]!.queries, n, kind);
   }
-  assert.ok(tiny.results.every((r) => r.by_kind === undefined), 'no kinds, no per-kind figures');
+  assert.ok(
+    tiny.results.every((r) => r.by_kind === undefined),
+    'no kinds, no per-kind figures',
+  );
 
   // Per-query lines: one per request, every searcher's top 10, ranks that agree with them and with the totals.
-  const rows = readFileSync(perQuery, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Row);
+  const rows = readFileSync(perQuery, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row);
   assert.equal(rows.length, real.queries + tiny.queries);
   for (const row of rows) {
     assert.deepEqual(Object.keys(row.top10), SEARCHERS);

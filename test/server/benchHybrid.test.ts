@@ -10,13 +10,32 @@ import { join } from 'node:path';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
 import { runBenchCli } from '../fixtures/benchCli';
 
-
 const TOOLS = [
-  { server: 'files', name: 'read_file', description: 'Read the complete contents of a file from disk', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
-  { server: 'files', name: 'write_file', description: 'Create a new file or overwrite an existing file', inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } } },
-  { server: 'github', name: 'create_issue', description: 'Open a new issue in a GitHub repository', inputSchema: { type: 'object', properties: { repo: { type: 'string' }, title: { type: 'string' } } } },
+  {
+    server: 'files',
+    name: 'read_file',
+    description: 'Read the complete contents of a file from disk',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  },
+  {
+    server: 'files',
+    name: 'write_file',
+    description: 'Create a new file or overwrite an existing file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } },
+  },
+  {
+    server: 'github',
+    name: 'create_issue',
+    description: 'Open a new issue in a GitHub repository',
+    inputSchema: { type: 'object', properties: { repo: { type: 'string' }, title: { type: 'string' } } },
+  },
   { server: 'mail', name: 'send_email', description: 'Send an email message to recipients' },
-  { server: 'weather', name: 'get_forecast', description: 'Weather forecast for a city for the next days', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
+  {
+    server: 'weather',
+    name: 'get_forecast',
+    description: 'Weather forecast for a city for the next days',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+  },
   { server: 'calendar', name: 'create_event', description: 'Schedule a calendar event with attendees' },
 ];
 const QUERIES = [
@@ -73,7 +92,10 @@ for (const mode of ['hybrid', 'vector'] as const) {
       const value = lens[metric];
       assert.ok(typeof value === 'number' && value >= 0 && value <= 1, `${metric} = ${String(value)}`);
     }
-    assert.ok(report.results.some((r) => r.searcher === 'bm25-reference'), 'the reference searchers ran in the same report');
+    assert.ok(
+      report.results.some((r) => r.searcher === 'bm25-reference'),
+      'the reference searchers ran in the same report',
+    );
     // Every tool embedded once as a document, every query once as a query, all over /api/embed.
     const documents = fake.embedInputs.filter((t) => t.startsWith('search_document: '));
     const queries = fake.embedInputs.filter((t) => t.startsWith('search_query: '));

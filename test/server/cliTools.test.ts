@@ -43,7 +43,12 @@ function runTools(dir: string, approvals: string, ...extra: string[]) {
 }
 
 interface ToolsDoc {
-  servers: { name: string; state: string; error?: string; tools: { name: string; server: string; originalName: string; description: string; inputSchema: unknown }[] }[];
+  servers: {
+    name: string;
+    state: string;
+    error?: string;
+    tools: { name: string; server: string; originalName: string; description: string; inputSchema: unknown }[];
+  }[];
 }
 
 test('tools --trust --json lists every server with its state; bad entries are one clear line each', () => {
@@ -103,12 +108,16 @@ test('a config file named with --config counts as approved', () => {
 test('search answers from the catalog the last run cached, and only while the config still matches it', () => {
   const ws = workspace();
   const search = (...extra: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'search', 'add two numbers', '--workspace', ws.dir, '--trust', '--json', ...extra], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, MCP_LENS_APPROVALS_FILE: ws.approvals, MCP_LENS_LOG: 'warn' },
-      timeout: 60_000,
-    });
+    spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'search', 'add two numbers', '--workspace', ws.dir, '--trust', '--json', ...extra],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, MCP_LENS_APPROVALS_FILE: ws.approvals, MCP_LENS_LOG: 'warn' },
+        timeout: 60_000,
+      },
+    );
   const names = (r: ReturnType<typeof search>) => (JSON.parse(r.stdout) as { hits: { name: string }[] }).hits.map((h) => h.name);
   try {
     const first = search();

@@ -104,7 +104,14 @@ describe('dashboard in a browser', () => {
     await page.waitForFunction(() => document.querySelector('.server[data-server="memory"]')?.getAttribute('data-state') !== 'ready').catch(() => undefined);
     await page.locator('.server[data-server="memory"][data-state="ready"]').waitFor();
     assert.match(await row.locator('.muted').first().innerText(), /9 tools/);
-    await until('the memory server to restart with a new pid', () => { const now = world.upstreamPid('memory'); return now !== undefined && now !== restarted; }, 15_000);
+    await until(
+      'the memory server to restart with a new pid',
+      () => {
+        const now = world.upstreamPid('memory');
+        return now !== undefined && now !== restarted;
+      },
+      15_000,
+    );
     await page.context().close();
   });
 

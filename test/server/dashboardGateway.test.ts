@@ -38,7 +38,12 @@ describe('dashboard on the real gateway', () => {
       JSON.stringify({
         servers: {
           everything: { type: 'stdio', command: process.execPath, args: [mod('server-everything/dist/index.js'), 'stdio'] },
-          memory: { type: 'stdio', command: process.execPath, args: [mod('server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
+          memory: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [mod('server-memory/dist/index.js')],
+            env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+          },
         },
       }),
     );
@@ -59,7 +64,11 @@ describe('dashboard on the real gateway', () => {
   });
 
   const post = async <T>(method: string, body: unknown): Promise<T> => {
-    const res = await fetch(`${origin}/api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin }, body: JSON.stringify(body) });
+    const res = await fetch(`${origin}/api/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, origin },
+      body: JSON.stringify(body),
+    });
     assert.equal(res.status, 200, `${method}: ${res.status}`);
     return (await res.json()) as T;
   };

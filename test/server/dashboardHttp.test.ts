@@ -28,7 +28,11 @@ describe('dashboard HTTP routes', () => {
   after(async () => world?.close());
 
   const post = (method: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${world.origin}/api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin: world.origin, ...headers }, body: JSON.stringify(body) });
+    fetch(`${world.origin}/api/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, origin: world.origin, ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('answers 401 with no data on every dashboard route without the cookie', async () => {
     for (const path of ['/', '/dashboard.js', '/api/events']) {
@@ -66,7 +70,10 @@ describe('dashboard HTTP routes', () => {
 
   it('searches, calls a real tool and rejects bad params', async () => {
     const search = (await (await post('search', { query: 'sum of two numbers' })).json()) as SearchResponse;
-    assert.ok(search.hits.some((h) => h.originalName === 'get-sum'), JSON.stringify(search.hits.map((h) => h.name)));
+    assert.ok(
+      search.hits.some((h) => h.originalName === 'get-sum'),
+      JSON.stringify(search.hits.map((h) => h.name)),
+    );
     const sum = search.hits.find((h) => h.originalName === 'get-sum')!;
     const call = (await (await post('callTool', { name: sum.name, arguments: { a: 2, b: 3 } })).json()) as ToolCallOutcome;
     assert.equal(call.isError, false);
@@ -77,7 +84,10 @@ describe('dashboard HTTP routes', () => {
     // The call above went through the real Lens, so usage learning recorded it.
     const usage = (await (await post('usage', {})).json()) as UsageStats;
     assert.equal(usage.enabled, true);
-    assert.ok(usage.topTools.some((t) => t.name === sum.name && t.calls >= 1), JSON.stringify(usage.topTools));
+    assert.ok(
+      usage.topTools.some((t) => t.name === sum.name && t.calls >= 1),
+      JSON.stringify(usage.topTools),
+    );
   });
 
   it('pushes the state over server-sent events', async () => {

@@ -140,7 +140,7 @@ describe('dashboard wording and states', () => {
     await page.context().close();
   });
 
-  it('says why nothing matched and offers close names and the servers\' words', async () => {
+  it("says why nothing matched and offers close names and the servers' words", async () => {
     const page = await open('dark');
     const input = page.locator('#search input[type="search"]');
     await input.fill('echoo');

@@ -41,7 +41,12 @@ describe('dashboard as a VS Code webview (postMessage transport)', () => {
 
   async function openWebview(): Promise<Page> {
     const page = await browser.newPage();
-    const handlers = lensHandlers(world.lens, () => world.stats(), undefined, () => undefined);
+    const handlers = lensHandlers(
+      world.lens,
+      () => world.stats(),
+      undefined,
+      () => undefined,
+    );
     const toPage = (m: HostMessage) => page.evaluate((msg) => window.postMessage(msg, '*'), m as unknown as Record<string, unknown>);
     await page.exposeFunction('__toHost', async (raw: string) => {
       const m = JSON.parse(raw) as WebviewRequestMessage;
@@ -65,9 +70,16 @@ describe('dashboard as a VS Code webview (postMessage transport)', () => {
     assert.ok(requests.includes('listServers') && requests.includes('stats'), requests.join(','));
     await page.fill('#search input[type="search"]', 'store observations in memory');
     await page.locator('.hit-name', { hasText: 'add_observations' }).waitFor();
-    assert.equal(await page.evaluate(() => (JSON.parse(sessionStorage.getItem('vscodeState') ?? '{}') as { query?: string }).query), 'store observations in memory');
+    assert.equal(
+      await page.evaluate(() => (JSON.parse(sessionStorage.getItem('vscodeState') ?? '{}') as { query?: string }).query),
+      'store observations in memory',
+    );
 
-    const state = { servers: world.lens.servers().map((s) => (s.name === 'hostile' ? { ...s, state: 'error' as const, error: 'pushed by the host' } : s)), index: world.lens.indexStatus(), stats: world.stats() };
+    const state = {
+      servers: world.lens.servers().map((s) => (s.name === 'hostile' ? { ...s, state: 'error' as const, error: 'pushed by the host' } : s)),
+      index: world.lens.indexStatus(),
+      stats: world.stats(),
+    };
     await page.evaluate((msg) => window.postMessage(msg, '*'), { kind: 'event', event: 'state', data: state } as unknown as Record<string, unknown>);
     await page.locator('.server[data-server="hostile"][data-state="error"]', { hasText: 'pushed by the host' }).waitFor();
 

@@ -15,7 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EVERYTHING, ROOT, makeWorkspace, type TestWorkspace } from '../fixtures/gatewayLens';
 import { findToolsWhenStarted } from '../fixtures/agentClient';
 
-const CLI = [ '--import', 'tsx', join(ROOT, 'server/src/cli/main.ts')];
+const CLI = ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts')];
 
 function text(r: unknown): string {
   return ((r as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -42,7 +42,14 @@ describe('mcp-lens serve over stdio', () => {
     ws = makeWorkspace({ everything: EVERYTHING });
     client = new Client({ name: 'gateway-cli-test', version: '1.0.0' });
     client.onerror = (e) => errors.push(e);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [...CLI, 'serve', '--workspace', ws.dir, '--config', ws.configFile], cwd: ROOT, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...CLI, 'serve', '--workspace', ws.dir, '--config', ws.configFile],
+        cwd: ROOT,
+        stderr: 'ignore',
+      }),
+    );
   });
 
   after(async () => {
@@ -68,7 +75,11 @@ describe('mcp-lens serve --http and mcp-lens stats', () => {
     ws = makeWorkspace({ everything: EVERYTHING });
     const env = { ...process.env };
     delete env.MCP_LENS_TOKEN;
-    child = spawn(process.execPath, [...CLI, 'serve', '--http', '--workspace', ws.dir, '--config', ws.configFile], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [...CLI, 'serve', '--http', '--workspace', ws.dir, '--config', ws.configFile], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     url = await new Promise<string>((resolve, reject) => {
       child.stderr!.on('data', (d: Buffer) => {
         stderr += d.toString();
@@ -131,7 +142,11 @@ describe('mcp-lens serve --http and mcp-lens stats', () => {
     assert.ok(!existsSync(join(ws.dir, '.mcp-lens', 'gateway.json')));
     assert.ok(!existsSync(join(ws.dir, '.mcp-lens', 'token')));
     // With no gateway running, stats computes the static figures itself.
-    const r = spawnSync(process.execPath, [...CLI, 'stats', '--workspace', ws.dir, '--config', ws.configFile], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [...CLI, 'stats', '--workspace', ws.dir, '--config', ws.configFile], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /computed now; no gateway running/);
     assert.match(r.stdout, /tools\/list tokens: [\d,]+ for all upstream servers -> [\d,]+ through MCP Lens \([\d.]+% saved\)/);

@@ -74,8 +74,16 @@ describe('code mode through the gateway', () => {
 
   before(async () => {
     files = mkdtempSync(join(tmpdir(), 'mcp-lens-code-files-'));
-    for (const [f, v] of [['a.txt', 'total=12'], ['b.txt', 'total=30'], ['c.txt', 'total=100']]) writeFileSync(join(files, f!), v!);
-    world = await startLens({ everything: EVERYTHING, files: filesystem(files), memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(files, 'memory.jsonl') } }, crash: CRASH }, { callTimeoutSeconds: 10, exclude: ['everything/get-env'] });
+    for (const [f, v] of [
+      ['a.txt', 'total=12'],
+      ['b.txt', 'total=30'],
+      ['c.txt', 'total=100'],
+    ])
+      writeFileSync(join(files, f!), v!);
+    world = await startLens(
+      { everything: EVERYTHING, files: filesystem(files), memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(files, 'memory.jsonl') } }, crash: CRASH },
+      { callTimeoutSeconds: 10, exclude: ['everything/get-env'] },
+    );
     http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
     ({ url } = await http.start());
     client = await connect();
@@ -111,34 +119,64 @@ describe('code mode through the gateway', () => {
   it('select projects a JSON result with JMESPath; a bad expression is refused before the call', async () => {
     const create = await client.callTool({
       name: 'call_tool',
-      arguments: { tool_name: name('memory', 'create_entities'), arguments: { entities: [{ name: 'alpha', entityType: 'probe', observations: ['one', 'two'] }, { name: 'beta', entityType: 'probe', observations: [] }] } },
+      arguments: {
+        tool_name: name('memory', 'create_entities'),
+        arguments: {
+          entities: [
+            { name: 'alpha', entityType: 'probe', observations: ['one', 'two'] },
+            { name: 'beta', entityType: 'probe', observations: [] },
+          ],
+        },
+      },
     });
     assert.ok(!create.isError, text(create));
-    const graph = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('memory', 'read_graph'), select: "entities[?entityType=='probe'].name" } });
+    const graph = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: name('memory', 'read_graph'), select: "entities[?entityType=='probe'].name" },
+    });
     assert.ok(!graph.isError, text(graph));
     assert.deepEqual(JSON.parse(text(graph)), ['alpha', 'beta']);
-    const bad = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('memory', 'create_entities'), arguments: { entities: [{ name: 'never', entityType: 'x', observations: [] }] }, select: 'entities[.' } });
+    const bad = await client.callTool({
+      name: 'call_tool',
+      arguments: {
+        tool_name: name('memory', 'create_entities'),
+        arguments: { entities: [{ name: 'never', entityType: 'x', observations: [] }] },
+        select: 'entities[.',
+      },
+    });
     assert.equal(bad.isError, true);
     assert.match(text(bad), /not a valid JMESPath expression/);
     const names = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('memory', 'read_graph'), select: 'entities[].name' } });
     assert.ok(!JSON.parse(text(names)).includes('never'), 'the refused call never ran');
-    const plain = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('everything', 'get-sum'), arguments: { a: 1, b: 2 }, select: 'sum' } });
+    const plain = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: name('everything', 'get-sum'), arguments: { a: 1, b: 2 }, select: 'sum' },
+    });
     assert.match(text(plain), /The sum of 1 and 2 is 3\.[\s\S]*select was not applied: the result is plain text/);
   });
 
   it('cuts a long result to max_output_tokens, keeps it whole as a session resource and points to it', async () => {
     const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: ${'lorem ipsum dolor sit amet '.repeat(2)}`).join('\n');
     writeFileSync(join(files, 'big.txt'), big);
-    const r = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('files', 'read_text_file'), arguments: { path: join(files, 'big.txt') }, max_output_tokens: 300 } });
+    const r = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: name('files', 'read_text_file'), arguments: { path: join(files, 'big.txt') }, max_output_tokens: 300 },
+    });
     assert.ok(!r.isError, text(r));
     assert.equal(r.structuredContent, undefined, 'a cut result carries no second full copy');
     const note = (r.content as { text: string }[]).at(-1)!.text;
-    const m = /Output cut at 300 of ([\d,]+) tokens \((\d+)% cut, max_output_tokens 300\)\. The whole result is kept for this session as (mcp-lens:\/\/results\/[0-9a-f]+)/.exec(note);
+    const m =
+      /Output cut at 300 of ([\d,]+) tokens \((\d+)% cut, max_output_tokens 300\)\. The whole result is kept for this session as (mcp-lens:\/\/results\/[0-9a-f]+)/.exec(
+        note,
+      );
     assert.ok(m, note);
     assert.ok(big.startsWith((r.content as { text: string }[])[0]!.text.slice(0, 200)));
     const uri = m[3]!;
     const listed = await client.listResources();
-    assert.ok(listed.resources.some((x) => x.uri === uri), 'listed in resources/list');
+    assert.ok(
+      listed.resources.some((x) => x.uri === uri),
+      'listed in resources/list',
+    );
     const read = await client.readResource({ uri });
     assert.equal((read.contents[0] as { text: string }).text, big, 'nothing lost');
     const other = await connect();
@@ -149,16 +187,27 @@ describe('code mode through the gateway', () => {
       await other.close();
     }
     const stats = http.gateway.stats();
-    assert.ok(stats.tokens.keptResults!.some((k) => k.uri === uri && k.tool === name('files', 'read_text_file')), 'visible in the dashboard stats');
+    assert.ok(
+      stats.tokens.keptResults!.some((k) => k.uri === uri && k.tool === name('files', 'read_text_file')),
+      'visible in the dashboard stats',
+    );
     assert.ok(stats.tokens.shaping!.savedTokens > 1000);
-    const under = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('files', 'read_text_file'), arguments: { path: join(files, 'a.txt') } } });
+    const under = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: name('files', 'read_text_file'), arguments: { path: join(files, 'a.txt') } },
+    });
     assert.equal(text(under), 'total=12', 'a small result comes back untouched');
   });
 
   const runCode = (c: Client, code: string, extra: Record<string, unknown> = {}) => c.callTool({ name: 'run_code', arguments: { code, ...extra } });
 
   it('an agent finds the tools, then one run_code script chains three servers and returns a shaped result', async () => {
-    const found = await findAll(client, ['read a text file', 'add two numbers', 'create entities in the knowledge graph memory', 'read the whole knowledge graph']);
+    const found = await findAll(client, [
+      'read a text file',
+      'add two numbers',
+      'create entities in the knowledge graph memory',
+      'read the whole knowledge graph',
+    ]);
     const pick = (server: string, re: RegExp) => found.find((m) => m.server === server && re.test(m.name))!.name;
     const read = pick('files', /read_text_file$/);
     assert.match(found.find((m) => m.name === read)!.input!, /path: string/);
@@ -184,11 +233,19 @@ describe('code mode through the gateway', () => {
 
   describe('sandbox escapes are refused with clear errors', () => {
     const refused: [string, string, RegExp][] = [
-      ['process', 'return process.env.HOME', /runtime error \(line 1, column \d+\): ReferenceError: process is not available in run_code: a script has only call_tool/],
+      [
+        'process',
+        'return process.env.HOME',
+        /runtime error \(line 1, column \d+\): ReferenceError: process is not available in run_code: a script has only call_tool/,
+      ],
       ['require', 'const fs = require("fs"); return fs.readFileSync("/etc/passwd", "utf8")', /ReferenceError: require is not available in run_code/],
       ['import()', 'const fs = await import("fs"); return Object.keys(fs)', /Error: import is not available in run_code/],
       ['a static import', 'import fs from "fs";\nreturn 1', /syntax error/],
-      ['globalThis.constructor.constructor', 'const g = globalThis.constructor.constructor("return this")(); return g.process.pid', /ReferenceError: process is not available in run_code/],
+      [
+        'globalThis.constructor.constructor',
+        'const g = globalThis.constructor.constructor("return this")(); return g.process.pid',
+        /ReferenceError: process is not available in run_code/,
+      ],
       ['timers', 'await new Promise((r) => setTimeout(r, 10)); return 1', /ReferenceError: setTimeout is not available in run_code/],
       ['fetch', 'return await fetch("http://127.0.0.1:1/")', /ReferenceError: fetch is not available in run_code/],
     ];
@@ -202,13 +259,16 @@ describe('code mode through the gateway', () => {
 
     it('prototype pollution stays inside the sandbox: the host and the upstream see plain JSON', async () => {
       const echo = name('everything', 'echo');
-      const r = await runCode(client, `
+      const r = await runCode(
+        client,
+        `
         Object.prototype.polluted = "yes";
         Array.prototype.push = () => { throw new Error("hijacked") };
         call_tool.constructor.prototype.hijacked = true;
         const args = JSON.parse('{"message": "hi", "__proto__": {"polluted": "through args"}}');
         const answer = await call_tool(${JSON.stringify(echo)}, args);
-        return { answer, own: Object.keys(args) };`);
+        return { answer, own: Object.keys(args) };`,
+      );
       assert.ok(!r.isError, text(r));
       assert.equal(({} as Record<string, unknown>).polluted, undefined, 'host Object.prototype untouched');
       assert.equal((Function.prototype as unknown as Record<string, unknown>).hijacked, undefined);
@@ -222,7 +282,10 @@ describe('code mode through the gateway', () => {
     it('an endless loop stops at the wall-time limit, with the limit named', async () => {
       const r = await runCode(client, 'let i = 0; for (;;) { try { i++ } catch (e) {} }', { timeout_ms: 1000 });
       assert.equal(r.isError, true);
-      assert.match(text(r), /run_code failed, wall-time limit: the script ran past its wall-time limit of 1000 ms\. Pass a larger timeout_ms \(at most 120000, mcpLens\.codeMode\.maxTimeoutMs\)/);
+      assert.match(
+        text(r),
+        /run_code failed, wall-time limit: the script ran past its wall-time limit of 1000 ms\. Pass a larger timeout_ms \(at most 120000, mcpLens\.codeMode\.maxTimeoutMs\)/,
+      );
       const tooLong = await runCode(client, 'return 1', { timeout_ms: 10_000_000 });
       assert.match(text(tooLong), /"timeout_ms" must be an integer from 1000 to 120000 \(mcpLens\.codeMode\.maxTimeoutMs\)/);
     });
@@ -273,7 +336,10 @@ describe('code mode through the gateway', () => {
   it('an excluded tool is as unreachable from a script as from call_tool', async () => {
     const direct = await client.callTool({ name: 'call_tool', arguments: { tool_name: 'everything_get-env', arguments: {} } });
     assert.equal(direct.isError, true);
-    const r = await runCode(client, 'const seen = "everything_get-env" in tools; try { await call_tool("everything_get-env", {}); return "reached" } catch (e) { return { seen, error: e.message } }');
+    const r = await runCode(
+      client,
+      'const seen = "everything_get-env" in tools; try { await call_tool("everything_get-env", {}); return "reached" } catch (e) { return { seen, error: e.message } }',
+    );
     assert.ok(!r.isError, text(r));
     const value = JSON.parse(text(r)) as { seen: boolean; error: string };
     assert.equal(value.seen, false);
@@ -303,11 +369,14 @@ describe('code mode through the gateway', () => {
     const other = await connect();
     try {
       const results = await Promise.all([runCode(client, script('one')), runCode(other, script('two')), runCode(client, script('three'))]);
-      assert.deepEqual(results.map((r) => JSON.parse(text(r))), [
-        { shared: ['one'], mark: 'one' },
-        { shared: ['two'], mark: 'two' },
-        { shared: ['three'], mark: 'three' },
-      ]);
+      assert.deepEqual(
+        results.map((r) => JSON.parse(text(r))),
+        [
+          { shared: ['one'], mark: 'one' },
+          { shared: ['two'], mark: 'two' },
+          { shared: ['three'], mark: 'three' },
+        ],
+      );
     } finally {
       await other.close();
     }
@@ -337,7 +406,10 @@ describe('code mode through the gateway', () => {
     const { tools } = await client.listTools();
     for (const t of tools) assert.deepEqual(t._meta, { 'anthropic/alwaysLoad': true }, t.name);
     const find = tools.find((t) => t.name === 'find_tools')!;
-    assert.match(find.description!, /This workspace's servers and what their tools cover: crash \([^)]*\), everything \([^)]*\), files \([^)]*director[^)]*\), memory \([^)]*\)\./);
+    assert.match(
+      find.description!,
+      /This workspace's servers and what their tools cover: crash \([^)]*\), everything \([^)]*\), files \([^)]*director[^)]*\), memory \([^)]*\)\./,
+    );
     const again = await connect();
     try {
       assert.equal(JSON.stringify((await again.listTools()).tools), JSON.stringify(tools));
@@ -354,7 +426,12 @@ describe('code mode over stdio (mcp-lens serve)', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-lens-code-stdio-'));
-    for (const [f, v] of [['a.txt', 'total=1'], ['b.txt', 'total=2'], ['c.txt', 'total=3']]) writeFileSync(join(dir, f!), v!);
+    for (const [f, v] of [
+      ['a.txt', 'total=1'],
+      ['b.txt', 'total=2'],
+      ['c.txt', 'total=3'],
+    ])
+      writeFileSync(join(dir, f!), v!);
     ws = makeWorkspace({ everything: EVERYTHING, files: filesystem(dir), memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } } });
     client = new Client({ name: 'code-mode-stdio', version: '1.0.0' });
     const cli = ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'serve', '--workspace', ws.dir, '--config', ws.configFile];
@@ -371,13 +448,24 @@ describe('code mode over stdio (mcp-lens serve)', () => {
     // A first run (no catalog known): find_tools names servers still starting instead of
     // waiting for them, as an agent would, search again once they are up.
     await findToolsWhenStarted(client, { query: 'read a text file' });
-    const found = await findAll(client, ['read a text file', 'add two numbers', 'create entities in the knowledge graph memory', 'read the whole knowledge graph']);
+    const found = await findAll(client, [
+      'read a text file',
+      'add two numbers',
+      'create entities in the knowledge graph memory',
+      'read the whole knowledge graph',
+    ]);
     const pick = (server: string, re: RegExp) => {
       const m = found.find((x) => x.server === server && re.test(x.name));
       assert.ok(m, `${server} ${re} in ${found.map((x) => x.name).join(', ')}`);
       return m.name;
     };
-    const code = chainScript(dir, pick('files', /read_text_file$/), pick('everything', /get-sum$/), pick('memory', /create_entities$/), pick('memory', /read_graph$/));
+    const code = chainScript(
+      dir,
+      pick('files', /read_text_file$/),
+      pick('everything', /get-sum$/),
+      pick('memory', /create_entities$/),
+      pick('memory', /read_graph$/),
+    );
     const r = await client.callTool({ name: 'run_code', arguments: { code } });
     assert.ok(!r.isError, text(r));
     assert.deepEqual(JSON.parse((r.content as { text: string }[])[0]!.text), { totals: [1, 2, 3], total: 6, stored: 'total=6' });

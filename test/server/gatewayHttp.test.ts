@@ -61,7 +61,10 @@ describe('gateway over HTTP', () => {
   it('find_tools finds get-sum for "add two numbers" and call_tool returns the sum', async () => {
     const found = await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers' } });
     assert.ok(!found.isError, text(found));
-    const out = found.structuredContent as { matches: { name: string; input_schema?: unknown; input?: string }[]; token_metrics: { baseline_tokens: number; returned_tokens: number; savings_percent: number } };
+    const out = found.structuredContent as {
+      matches: { name: string; input_schema?: unknown; input?: string }[];
+      token_metrics: { baseline_tokens: number; returned_tokens: number; savings_percent: number };
+    };
     assert.deepEqual(JSON.parse(text(found)), out);
     const top3 = out.matches.slice(0, 3);
     const sum = top3.find((m) => world.lens.findTool(m.name)?.originalName === 'get-sum');
@@ -96,14 +99,18 @@ describe('gateway over HTTP', () => {
     assert.match(text(long), /limit is 1000/);
   });
 
-  it('find_tools with no match says so and what to try: rephrase with the servers\' words, or list_servers', async () => {
+  it("find_tools with no match says so and what to try: rephrase with the servers' words, or list_servers", async () => {
     const r = await client.callTool({ name: 'find_tools', arguments: { query: 'qwzx vbnmk' } });
     assert.ok(!r.isError, text(r));
     const out = r.structuredContent as { matches: unknown[]; no_match?: { hint: string; servers?: string[] } };
     assert.deepEqual(out.matches, []);
     assert.match(out.no_match?.hint ?? '', /No tool matches[\s\S]*Rephrase[\s\S]*list_servers/);
     // Every searchable server, with the words its tools use.
-    for (const s of world.lens.servers().filter((x) => x.state === 'ready')) assert.ok(out.no_match?.servers?.some((l) => l.startsWith(`${s.name} (`)), s.name);
+    for (const s of world.lens.servers().filter((x) => x.state === 'ready'))
+      assert.ok(
+        out.no_match?.servers?.some((l) => l.startsWith(`${s.name} (`)),
+        s.name,
+      );
     assert.deepEqual(JSON.parse(text(r)), out);
     // A query that matches has no hint.
     const found = await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers' } });
@@ -124,7 +131,10 @@ describe('gateway over HTTP', () => {
     assert.match(text(r), /crash/);
     const servers = await client.callTool({ name: 'list_servers', arguments: {} });
     const list = JSON.parse(text(servers)) as { servers: { name: string; state: string; summary: string }[] };
-    assert.deepEqual(list.servers.map((s) => s.name), ['crash', 'everything', 'files', 'slow']);
+    assert.deepEqual(
+      list.servers.map((s) => s.name),
+      ['crash', 'everything', 'files', 'slow'],
+    );
     assert.match(list.servers.find((s) => s.name === 'files')!.summary, /file|director/);
   });
 
@@ -162,7 +172,9 @@ describe('gateway over HTTP', () => {
 
   it('serves upstream prompts and resources under their prefixed names', async () => {
     const { prompts } = await client.listPrompts();
-    const simple = prompts.find((p) => world.lens.prompts().some((lp) => lp.name === p.name && lp.server === 'everything' && lp.originalName === 'simple-prompt'));
+    const simple = prompts.find((p) =>
+      world.lens.prompts().some((lp) => lp.name === p.name && lp.server === 'everything' && lp.originalName === 'simple-prompt'),
+    );
     assert.ok(simple, `no everything simple-prompt in ${prompts.map((p) => p.name).join(', ')}`);
     const got = await client.getPrompt({ name: simple.name, arguments: {} });
     assert.ok(got.messages.length > 0);
@@ -202,14 +214,22 @@ describe('gateway over HTTP', () => {
     assert.equal(stats.exposure, 'search');
     assert.ok(stats.tokens.baselineTokens > stats.tokens.exposedTokens && stats.tokens.exposedTokens > 0);
     assert.ok(stats.tokens.findToolsCalls >= 1 && stats.tokens.savedTokensTotal > 0);
-    assert.deepEqual(stats.tokens.perServer.map((p) => p.server), ['crash', 'everything', 'files', 'slow']);
+    assert.deepEqual(
+      stats.tokens.perServer.map((p) => p.server),
+      ['crash', 'everything', 'files', 'slow'],
+    );
     // The dashboard's per-server bars and the server list show the same figure.
     for (const p of stats.tokens.perServer) assert.equal(p.tokens, world.lens.servers().find((s) => s.name === p.server)?.tokens, p.server);
     assert.equal(stats.gateway?.url, url);
   });
 
   it('refuses missing or wrong tokens (401), foreign Origin and wrong Host (403), bad bodies', async () => {
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const post = (h: Record<string, string>, body = init) => fetch(url, { method: 'POST', headers: { ...headers, ...h }, body });
     const missing = await post({});
@@ -224,10 +244,13 @@ describe('gateway over HTTP', () => {
     // fetch sets Host itself; a raw request shows what a rebinding attack sends.
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, host: `evil.example:${port}`, authorization: `Bearer ${TOKEN}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, host: `evil.example:${port}`, authorization: `Bearer ${TOKEN}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(init);
     });
@@ -257,7 +280,12 @@ describe('gateway HTTP session expiry', () => {
     const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 1_000 });
     try {
       const { url } = await http.start();
-      const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      const init = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      });
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` };
       const ids = new Set<string>();
       for (let batch = 0; batch < 10; batch++) {

@@ -40,7 +40,16 @@ async function exercise(options: string[], target: string[]): Promise<void> {
   const found = (await call(['--method', 'tools/call', '--tool-name', 'find_tools', '--tool-arg', 'query=add two numbers'])) as ToolResult;
   const sum = found.structuredContent?.matches.find((m) => m.server === 'everything' && /sum/.test(m.name));
   assert.ok(sum, JSON.stringify(found).slice(0, 500));
-  const called = (await call(['--method', 'tools/call', '--tool-name', 'call_tool', '--tool-arg', `tool_name=${sum.name}`, '--tool-arg', 'arguments={"a":20,"b":22}'])) as ToolResult;
+  const called = (await call([
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'call_tool',
+    '--tool-arg',
+    `tool_name=${sum.name}`,
+    '--tool-arg',
+    'arguments={"a":20,"b":22}',
+  ])) as ToolResult;
   assert.ok(!called.isError, JSON.stringify(called));
   assert.match(called.content.map((c) => c.text ?? '').join(''), /\b42\b/);
 }
@@ -63,7 +72,10 @@ describe('MCP Inspector CLI against mcp-lens serve', () => {
     // Each inspector call starts its own `serve` and leaves at once: find_tools answers from the
     // catalog the servers listed last (it never waits for one still starting), so list it once
     // first, as any earlier run of MCP Lens in this workspace would have.
-    await run(process.execPath, [join(ROOT, 'dist/cli.js'), 'search', '--fresh', 'add two numbers', '--workspace', ws.dir, '--config', ws.configFile], { cwd: ROOT, timeout: 60_000 });
+    await run(process.execPath, [join(ROOT, 'dist/cli.js'), 'search', '--fresh', 'add two numbers', '--workspace', ws.dir, '--config', ws.configFile], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
     await exercise([], [process.execPath, join(ROOT, 'dist/cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.configFile]);
   });
 

@@ -12,13 +12,27 @@ import type { CatalogTool } from '../../server/src/core/catalog';
 import { countTokens } from '../../server/src/core/tokens';
 import { splitHttpFlag } from '../../server/src/cli/serve';
 import { exposedDefinitions } from '../../server/src/gateway/exposure';
-import { MAX_DESCRIPTION_CHARS, NO_MATCH_HINT, TRUNCATED_MARK, renderFindTools, truncateDescription, type FindToolsOutput } from '../../server/src/gateway/findToolsResult';
+import {
+  MAX_DESCRIPTION_CHARS,
+  NO_MATCH_HINT,
+  TRUNCATED_MARK,
+  renderFindTools,
+  truncateDescription,
+  type FindToolsOutput,
+} from '../../server/src/gateway/findToolsResult';
 import { hostAllowed, originAllowed, tokensEqual } from '../../server/src/gateway/httpGuards';
 import { gatewayInstructions } from '../../server/src/gateway/instructions';
 import { summarizeTools } from '../../server/src/gateway/serverSummary';
 
 function tool(server: string, originalName: string, description = ''): CatalogTool {
-  return { key: `${server}/${originalName}`, name: `${server}_${originalName}`, server, originalName, description, inputSchema: { type: 'object', properties: {} } };
+  return {
+    key: `${server}/${originalName}`,
+    name: `${server}_${originalName}`,
+    server,
+    originalName,
+    description,
+    inputSchema: { type: 'object', properties: {} },
+  };
 }
 
 const TOOLS = [tool('gh', 'create_issue'), tool('gh', 'list_issues'), tool('fs', 'read_file'), { ...tool('x', 'find_tools'), name: 'find_tools' }];
@@ -33,16 +47,32 @@ describe('exposure modes', () => {
   const meta = ['find_tools', 'call_tool', 'run_code', 'get_tool_schema', 'list_servers'];
   const cases: { name: string; settings: Partial<McpLensSettings>; predictor?: string[]; expect: string[] }[] = [
     { name: 'search lists the meta-tools only', settings: { exposure: 'search' }, expect: meta },
-    { name: 'pinned adds pinned names and server/tool keys, once', settings: { exposure: 'pinned', pinnedTools: ['gh_create_issue', 'fs/read_file', 'gh_create_issue', 'nope'] }, expect: [...meta, 'gh_create_issue', 'fs_read_file'] },
-    { name: 'all adds every tool except one shadowing a meta-tool', settings: { exposure: 'all' }, expect: [...meta, 'gh_create_issue', 'gh_list_issues', 'fs_read_file'] },
+    {
+      name: 'pinned adds pinned names and server/tool keys, once',
+      settings: { exposure: 'pinned', pinnedTools: ['gh_create_issue', 'fs/read_file', 'gh_create_issue', 'nope'] },
+      expect: [...meta, 'gh_create_issue', 'fs_read_file'],
+    },
+    {
+      name: 'all adds every tool except one shadowing a meta-tool',
+      settings: { exposure: 'all' },
+      expect: [...meta, 'gh_create_issue', 'gh_list_issues', 'fs_read_file'],
+    },
     { name: 'predictive without usage learning is search', settings: { exposure: 'predictive' }, expect: meta },
-    { name: 'predictive adds predicted tools up to maxTools', settings: { exposure: 'predictive', predict: { minTools: 1, maxTools: 1 } }, predictor: ['gh_list_issues', 'fs_read_file'], expect: [...meta, 'gh_list_issues'] },
+    {
+      name: 'predictive adds predicted tools up to maxTools',
+      settings: { exposure: 'predictive', predict: { minTools: 1, maxTools: 1 } },
+      predictor: ['gh_list_issues', 'fs_read_file'],
+      expect: [...meta, 'gh_list_issues'],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const settings = { ...DEFAULT_SETTINGS, ...c.settings };
       const predicting = c.predictor ? ({ ...lens, predictedTools: () => c.predictor! } as Lens) : lens;
-      assert.deepEqual(exposedDefinitions(predicting, settings, 's1').map((t) => t.name), c.expect);
+      assert.deepEqual(
+        exposedDefinitions(predicting, settings, 's1').map((t) => t.name),
+        c.expect,
+      );
     });
   }
 });
@@ -64,8 +94,21 @@ describe('find_tools rendering', () => {
   });
 
   const render = (scores: number[], inline = 2, extra: Partial<SearchResponse> = {}) => {
-    const hits = TOOLS.slice(0, scores.length).map((t, i) => ({ name: t.name, server: t.server, originalName: t.originalName, description: 'd'.repeat(900), score: scores[i]!, signals: ['keyword' as const], why: 'matched' }));
-    const { result, returnedTokens } = renderFindTools({ query: 'q', hits, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1, ...extra }, (n) => TOOLS.find((t) => t.name === n), inline, 100_000);
+    const hits = TOOLS.slice(0, scores.length).map((t, i) => ({
+      name: t.name,
+      server: t.server,
+      originalName: t.originalName,
+      description: 'd'.repeat(900),
+      score: scores[i]!,
+      signals: ['keyword' as const],
+      why: 'matched',
+    }));
+    const { result, returnedTokens } = renderFindTools(
+      { query: 'q', hits, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1, ...extra },
+      (n) => TOOLS.find((t) => t.name === n),
+      inline,
+      100_000,
+    );
     return { result, returnedTokens, out: result.structuredContent as FindToolsOutput };
   };
 
@@ -74,23 +117,45 @@ describe('find_tools rendering', () => {
     const text = (result.content[0] as { text: string }).text;
     assert.equal(returnedTokens, countTokens(text));
     assert.equal(out.token_metrics?.returned_tokens, returnedTokens);
-    assert.deepEqual(out.matches.map((m) => [m.input_schema !== undefined, m.input]), [[false, '{}'], [false, '{}'], [false, undefined]]);
+    assert.deepEqual(
+      out.matches.map((m) => [m.input_schema !== undefined, m.input]),
+      [
+        [false, '{}'],
+        [false, '{}'],
+        [false, undefined],
+      ],
+    );
     assert.ok(out.matches.every((m) => m.description.endsWith(TRUNCATED_MARK)));
     assert.equal(out.no_match, undefined);
   });
 
   it('a confident top hit alone carries its full input schema', () => {
     const { out } = render([10, 5, 4]);
-    assert.deepEqual(out.matches.map((m) => [m.input_schema, m.input]), [[{ type: 'object', properties: {} }, undefined], [undefined, undefined], [undefined, undefined]]);
+    assert.deepEqual(
+      out.matches.map((m) => [m.input_schema, m.input]),
+      [
+        [{ type: 'object', properties: {} }, undefined],
+        [undefined, undefined],
+        [undefined, undefined],
+      ],
+    );
     // A single hit is confident; inlineSchemas 0 inlines nothing.
     assert.ok(render([3]).out.matches[0]!.input_schema);
-    assert.deepEqual(render([10, 5], 0).out.matches.map((m) => [m.input_schema, m.input]), [[undefined, undefined], [undefined, undefined]]);
+    assert.deepEqual(
+      render([10, 5], 0).out.matches.map((m) => [m.input_schema, m.input]),
+      [
+        [undefined, undefined],
+        [undefined, undefined],
+      ],
+    );
   });
 
-  it('no match: says so, suggests rephrasing and list_servers, with close names and the servers\' words, escaped', () => {
+  it("no match: says so, suggests rephrasing and list_servers, with close names and the servers' words, escaped", () => {
     const { out } = render([], 2, {
       noMatch: {
-        closeNames: [{ name: 'gh_create_issue', server: 'gh', originalName: 'create_issue', description: '', score: 0, signals: [], why: 'name close to "isue"' }],
+        closeNames: [
+          { name: 'gh_create_issue', server: 'gh', originalName: 'create_issue', description: '', score: 0, signals: [], why: 'name close to "isue"' },
+        ],
         unavailable: [{ name: 'slack', state: 'error', error: 'exited with code 1\u001b[31m' }],
         lastKnown: [{ name: 'gh', state: 'starting' }],
         servers: [{ name: 'gh', tools: 1, words: ['issue', 'repository'] }],
@@ -108,7 +173,11 @@ describe('find_tools rendering', () => {
 
 describe('server summaries', () => {
   it('names the words most of its tools share', () => {
-    const s = summarizeTools([tool('gh', 'create_issue', 'Create a new issue in a repository'), tool('gh', 'list_issues', 'List issues of a repository'), tool('gh', 'merge_pull_request', 'Merge a pull request')]);
+    const s = summarizeTools([
+      tool('gh', 'create_issue', 'Create a new issue in a repository'),
+      tool('gh', 'list_issues', 'List issues of a repository'),
+      tool('gh', 'merge_pull_request', 'Merge a pull request'),
+    ]);
     assert.match(s, /^3 tools: /);
     assert.match(s, /issue/);
     assert.match(s, /repository/);

@@ -43,7 +43,10 @@ async function compare(ds: BenchDataset): Promise<void> {
         assert.fail(`${q.id} "${q.query}": first place went to ${h[0]}, keyword had ${k.slice(0, 3).join(', ')}`);
       }
     }
-    assert.ok(fake.embedInputs.some((t) => t.startsWith('search_query: ')), 'queries were embedded: the hybrid path ran');
+    assert.ok(
+      fake.embedInputs.some((t) => t.startsWith('search_query: ')),
+      'queries were embedded: the hybrid path ran',
+    );
     const [rh, rk] = [meanMetrics(perHybrid)['recall@1'], meanMetrics(perKeyword)['recall@1']];
     assert.ok(rh >= rk, `${ds.name}: hybrid recall@1 ${rh.toFixed(3)} < keyword ${rk.toFixed(3)} (${moved} first places moved)`);
   } finally {

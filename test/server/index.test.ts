@@ -215,14 +215,17 @@ test('a corrupt store is rebuilt and re-indexed, with the rebuild logged', async
   const index = await open(dir, { log });
   await index.sync(catalog());
   await index.whenIdle();
-  assert.ok(log.lines.some((l) => /warn: rebuilding tool store/.test(l)), log.lines.join('\n'));
+  assert.ok(
+    log.lines.some((l) => /warn: rebuilding tool store/.test(l)),
+    log.lines.join('\n'),
+  );
   assert.equal(fake.embedInputs.length, catalog().length);
   assert.equal(index.status().mode.kind, 'hybrid');
   await index.close();
   assert.equal((await storedRows(dir)).length, catalog().length);
 });
 
-test('a second instance on the same folder is read-only and uses the writer\'s vectors', async (t) => {
+test("a second instance on the same folder is read-only and uses the writer's vectors", async (t) => {
   const dir = tempDir(t);
   const writer = await open(dir);
   closeAtEnd(t, writer);
@@ -235,6 +238,6 @@ test('a second instance on the same folder is read-only and uses the writer\'s v
   await reader.whenIdle();
   assert.equal(writer.readOnly, false);
   assert.equal(reader.readOnly, true);
-  assert.equal(fake.embedInputs.length, 0, 'the reader embedded nothing: it read the writer\'s rows');
+  assert.equal(fake.embedInputs.length, 0, "the reader embedded nothing: it read the writer's rows");
   assert.equal(reader.status().mode.kind, 'hybrid');
 });

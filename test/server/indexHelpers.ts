@@ -61,7 +61,10 @@ export function catalog(): CatalogTool[] {
 /** A logger that keeps its lines, for asserting what was logged. */
 export function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return Object.assign(lineLogger((level, line) => lines.push(`${level}: ${line}`), 'debug'), { lines });
+  return Object.assign(
+    lineLogger((level, line) => lines.push(`${level}: ${line}`), 'debug'),
+    { lines },
+  );
 }
 
 /** Resolves once `check` holds for the index status, re-checking on every change event. */

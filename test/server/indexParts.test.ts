@@ -16,9 +16,15 @@ test('vector matrix: best first, top-k bounded, server filter, wrong dimension i
     { key: 'b/z', server: 'b', vector: [0, 1, 0] },
     { key: 'b/w', server: 'b', vector: [0, 0, 5] },
   ]);
-  assert.deepEqual(m.search([2, 0, 0], 2).map((h) => h.key), ['a/x', 'a/y']);
+  assert.deepEqual(
+    m.search([2, 0, 0], 2).map((h) => h.key),
+    ['a/x', 'a/y'],
+  );
   assert.ok(Math.abs(m.search([2, 0, 0], 1)[0].similarity - 1) < 1e-6, 'cosine, not raw dot');
-  assert.deepEqual(m.search([1, 0, 0], 10, 'b').map((h) => h.key), ['b/z', 'b/w']);
+  assert.deepEqual(
+    m.search([1, 0, 0], 10, 'b').map((h) => h.key),
+    ['b/z', 'b/w'],
+  );
   assert.equal(m.search([1, 0, 0], 10).length, 4);
   assert.deepEqual(m.search([1, 0], 3), []);
 });

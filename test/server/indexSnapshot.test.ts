@@ -17,7 +17,16 @@ const snapshotOf = (dir: string) => join(dir, 'lancedb', 'tools.vectors');
 
 function row(id: string, seed = 1, dim = 8): StoredTool {
   const [server, tool] = id.split('/');
-  return { id, server, tool, text: `text of ${id}`, inputSchemaJson: '{}', contentHash: `h${seed}`, model: 'ollama:test', vector: Float32Array.from({ length: dim }, (_, i) => i + seed / 10) };
+  return {
+    id,
+    server,
+    tool,
+    text: `text of ${id}`,
+    inputSchemaJson: '{}',
+    contentHash: `h${seed}`,
+    model: 'ollama:test',
+    vector: Float32Array.from({ length: dim }, (_, i) => i + seed / 10),
+  };
 }
 
 async function filledStore(dir: string, ids: string[]): Promise<void> {
@@ -51,7 +60,12 @@ function readInFreshProcess(dir: string): Promise<{ rows: string[]; lanceLoaded:
 test('a closed writer leaves a snapshot; the next start reads it without loading LanceDB', async (t) => {
   const dir = tempDir(t);
   await filledStore(dir, ['a/one', 'a/two', "b/it's"]);
-  assert.deepEqual(readSnapshot(snapshotOf(dir))?.rows.map((r) => r.id).sort(), ['a/one', 'a/two', "b/it's"]);
+  assert.deepEqual(
+    readSnapshot(snapshotOf(dir))
+      ?.rows.map((r) => r.id)
+      .sort(),
+    ['a/one', 'a/two', "b/it's"],
+  );
   const fresh = await readInFreshProcess(dir);
   assert.deepEqual(fresh, { rows: ['a/one', 'a/two', "b/it's"], lanceLoaded: false, readOnly: false });
 });
@@ -76,7 +90,7 @@ test('a flipped byte makes the snapshot invalid, not wrong vectors', async (t) =
   assert.equal(readSnapshot(snapshotOf(dir)), undefined);
   const store = await LanceToolStore.open({ dir, log: silentLogger });
   const rows = await store.readAll();
-  assert.deepEqual(Array.from(rows[0].vector), Array.from(row('a/one').vector), 'the table\'s vector, not the damaged one');
+  assert.deepEqual(Array.from(rows[0].vector), Array.from(row('a/one').vector), "the table's vector, not the damaged one");
   await store.close();
 });
 
@@ -103,6 +117,11 @@ test('the snapshot never disagrees with the table; a reader follows the writer t
 
   await writer.delete(['a/two']);
   await writer.close();
-  assert.deepEqual(readSnapshot(snapshotOf(dir))?.rows.map((r) => `${r.id} ${r.contentHash}`).sort(), ['a/one h2', 'a/three h1']);
+  assert.deepEqual(
+    readSnapshot(snapshotOf(dir))
+      ?.rows.map((r) => `${r.id} ${r.contentHash}`)
+      .sort(),
+    ['a/one h2', 'a/three h1'],
+  );
   assert.deepEqual((await reader.readChanged())?.map((r) => r.id).sort(), ['a/one', 'a/three'], 'the new snapshot counts as a change');
 });

@@ -43,7 +43,8 @@ function installFolder(layout: LanceLayout): { dir: string; cli: string } {
     const lance = join(ROOT, 'node_modules/@lancedb/lancedb');
     cpSync(join(lance, 'package.json'), join(nm, '@lancedb/lancedb/package.json'));
     cpSync(join(lance, 'dist'), join(nm, '@lancedb/lancedb/dist'), { recursive: true });
-    for (const dep of Object.keys((JSON.parse(readFileSync(join(lance, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies)) link(dep);
+    for (const dep of Object.keys((JSON.parse(readFileSync(join(lance, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies))
+      link(dep);
   }
   return { dir, cli: join(dir, 'dist', 'cli.js') };
 }

@@ -57,8 +57,14 @@ async function live(servers: Record<string, unknown>, options: Partial<LensAppOp
   };
 }
 
-const toolNames = (lens: LensApp) => lens.tools().map((t) => t.originalName).sort();
-const pidOf = (w: Live, name: string) => w.lens.servers().find((s) => s.name === name)?.state === 'ready' && (w.lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
+const toolNames = (lens: LensApp) =>
+  lens
+    .tools()
+    .map((t) => t.originalName)
+    .sort();
+const pidOf = (w: Live, name: string) =>
+  w.lens.servers().find((s) => s.name === name)?.state === 'ready' &&
+  (w.lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
 
 test('adding, changing and removing a server in mcp.json starts, restarts or stops that server only', async (t) => {
   const w = await live({ a: gated('a') });
@@ -71,7 +77,10 @@ test('adding, changing and removing a server in mcp.json starts, restarts or sto
     const added = Date.now();
     await w.until("b's tools", () => toolNames(w.lens).includes('b_ping'));
     const found = await w.lens.search({ query: 'b_ping' });
-    assert.ok(found.hits.some((h) => h.name === 'b_b_ping'), JSON.stringify(found.hits));
+    assert.ok(
+      found.hits.some((h) => h.name === 'b_b_ping'),
+      JSON.stringify(found.hits),
+    );
     assert.equal(pidOf(w, 'a'), pidA, 'a kept running');
     // The target is 2 s; the assertion leaves room for a loaded machine.
     const took = Date.now() - added;
@@ -135,7 +144,10 @@ test('a new server from a workspace file waits for approval, and approving it la
  * same workspace, same definitions, with the gate closed: `a` cannot come up until the test
  * opens it again.
  */
-async function restartedWithCache(extra: Record<string, unknown>, settings: Record<string, unknown> = {}): Promise<{ lens: LensApp; openGate(): void; close(): Promise<void> }> {
+async function restartedWithCache(
+  extra: Record<string, unknown>,
+  settings: Record<string, unknown> = {},
+): Promise<{ lens: LensApp; openGate(): void; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-live-'));
   const gate = join(dir, 'gate');
   writeFileSync(gate, 'open');
@@ -169,7 +181,10 @@ test('find_tools answers from the last known catalog while a server starts, and 
     // `hang` never listed: the search does not wait for it at all, and the cached tools of `a`
     // are there although `a` is not up.
     const found = await w.lens.search({ query: 'pong' });
-    assert.deepEqual(found.hits.map((h) => h.name), ['a_a_ping']);
+    assert.deepEqual(
+      found.hits.map((h) => h.name),
+      ['a_a_ping'],
+    );
     assert.deepEqual(found.starting, ['hang'], 'the answer names the server still starting without any known tools');
     // Generous for a loaded machine; a wait for `hang` would take seconds (it never answers).
     assert.ok(found.tookMs < 1000, `${found.tookMs} ms`);
@@ -201,7 +216,10 @@ test('a first run, with no tools known yet, waits for the first server to list, 
     const opened = Date.now();
     writeFileSync(gate, '');
     const found = await search;
-    assert.deepEqual(found.hits.map((h) => h.originalName), ['a_ping']);
+    assert.deepEqual(
+      found.hits.map((h) => h.originalName),
+      ['a_ping'],
+    );
     // ...and not for `hang`, which never answers: its wait would last the whole grace period (5 s).
     assert.deepEqual(found.starting, ['hang']);
     assert.ok(Date.now() - opened < 4000, `${Date.now() - opened} ms after a's gate opened`);
@@ -222,7 +240,12 @@ test('a call to a server that does not come up within the connect timeout fails 
     assert.ok(result.isError);
     assert.match(JSON.stringify(result.content), /Server \\"a\\" is not ready .*no answer to initialize within 1000 ms/);
     // A failed server's cached tools leave the catalog.
-    await untilChanged(w.lens, () => w.lens.findTool('a_a_ping') === undefined, () => 'a_a_ping still in the catalog', 10_000);
+    await untilChanged(
+      w.lens,
+      () => w.lens.findTool('a_a_ping') === undefined,
+      () => 'a_a_ping still in the catalog',
+      10_000,
+    );
   } finally {
     await w.close();
   }

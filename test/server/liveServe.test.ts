@@ -96,8 +96,14 @@ test('mcp-lens serve applies .vscode/mcp.json edits live', { timeout: 120_000 },
 
     // A syntax error: an error line on stderr naming file, line and column; a and b keep running.
     writeFileSync(mcpJson, '{ "servers": { "a": ');
-    await waitFor('the syntax error on stderr', (w) => stderrWaiters.add(w), async () => (/\[mcp-lens error\] \.vscode\/mcp\.json: invalid JSONC: .* at line 1, column \d+; MCP Lens keeps running/.test(stderr) ? true : undefined));
-    const servers = JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as { servers: { name: string; state: string; error?: string }[] };
+    await waitFor(
+      'the syntax error on stderr',
+      (w) => stderrWaiters.add(w),
+      async () => (/\[mcp-lens error\] \.vscode\/mcp\.json: invalid JSONC: .* at line 1, column \d+; MCP Lens keeps running/.test(stderr) ? true : undefined),
+    );
+    const servers = JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as {
+      servers: { name: string; state: string; error?: string }[];
+    };
     const row = servers.servers.find((s) => s.name === '.vscode/mcp.json');
     assert.equal(row?.state, 'error');
     assert.match(row?.error ?? '', /line 1, column/);
@@ -136,15 +142,26 @@ test('mcp-lens serve starts a server once it is approved from another terminal',
   const client = new Client({ name: 'live-serve-test', version: '1.0.0' });
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => wakers.forEach((w) => w()));
   await client.connect(transport);
-  const state = async () => (JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as { servers: { name: string; state: string }[] }).servers.find((s) => s.name === 'n')?.state;
+  const state = async () =>
+    (JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as { servers: { name: string; state: string }[] }).servers.find(
+      (s) => s.name === 'n',
+    )?.state;
   try {
-    await waitFor('the approval hint', (w) => wakers.add(w), async () => (/\[n\] not started: .* needs your approval \(run `mcp-lens tools`/.test(stderr) ? true : undefined));
+    await waitFor(
+      'the approval hint',
+      (w) => wakers.add(w),
+      async () => (/\[n\] not started: .* needs your approval \(run `mcp-lens tools`/.test(stderr) ? true : undefined),
+    );
     assert.equal(await state(), 'awaiting-approval');
     // What `mcp-lens tools` does after the user answers yes (the fingerprint from the status line).
     const config = loadWorkspaceConfig({ workspaceFolder: dir, settings: sanitizeSettings({}) });
     await client.listTools(); // the session has seen a list, so it is told when it changes
     saveApprovals(dir, { n: config.servers[0]!.fingerprint }, approvals);
-    await waitFor("n's tool listed", (w) => wakers.add(w), async () => ((await client.listTools()).tools.some((t) => t.name === 'n_n_ping') ? true : undefined));
+    await waitFor(
+      "n's tool listed",
+      (w) => wakers.add(w),
+      async () => ((await client.listTools()).tools.some((t) => t.name === 'n_n_ping') ? true : undefined),
+    );
     assert.equal(await state(), 'ready');
   } finally {
     await client.close();

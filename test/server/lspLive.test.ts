@@ -80,7 +80,11 @@ test('the sidecar keeps the gateway token and port it is given, and applies mcp.
     assert.equal(problem.file, mcpJson);
     assert.match(problem.message, /at line 4, column 1; MCP Lens keeps running the servers of its last valid version/);
     assert.ok(problem.offset !== undefined);
-    const during = await second.next(StateChangedNotification, state((p) => p.servers.some((s) => s.configFile)), 'the file row');
+    const during = await second.next(
+      StateChangedNotification,
+      state((p) => p.servers.some((s) => s.configFile)),
+      'the file row',
+    );
     assert.equal(during.servers.find((s) => s.name === 'a')?.state, 'ready');
   } finally {
     await first?.close();
@@ -95,7 +99,14 @@ test('a hold keeps a half-moved configuration from ever being loaded', async () 
   const mcpJson = join(dir, 'ws', '.vscode', 'mcp.json');
   writeFileSync(mcpJson, JSON.stringify({ servers: { a: gated('a') } }));
   const settings = sanitizeSettings({ embedding: { enabled: false } });
-  const init: SidecarInitOptions = { storageDir: join(dir, 'storage'), workspaceFolders: [join(dir, 'ws')], settings, trusted: true, approvals: {}, inputs: {} };
+  const init: SidecarInitOptions = {
+    storageDir: join(dir, 'storage'),
+    workspaceFolders: [join(dir, 'ws')],
+    settings,
+    trusted: true,
+    approvals: {},
+    inputs: {},
+  };
   mkdirSync(init.storageDir);
   const s = await startSidecar(init);
   try {
@@ -109,7 +120,11 @@ test('a hold keeps a half-moved configuration from ever being loaded', async () 
     await s.conn.sendNotification(UpdateSettingsNotification, { settings: moved, approvals: { a: fp }, inputs: {}, trusted: true });
     writeFileSync(mcpJson, JSON.stringify({ servers: {} }));
     await s.conn.sendRequest(HoldReloadsRequest, { hold: false });
-    const after = await s.next(StateChangedNotification, state((p) => p.servers.some((x) => x.name === 'a' && x.source === 'settings' && x.state === 'ready')), 'a served from settings');
+    const after = await s.next(
+      StateChangedNotification,
+      state((p) => p.servers.some((x) => x.name === 'a' && x.source === 'settings' && x.state === 'ready')),
+      'a served from settings',
+    );
     assert.equal(after.servers.filter((x) => x.name === 'a').length, 1);
     // No state ever showed `a` declared twice, and no "also defined" problem was reported.
     const problems = (s.seen.get(ConfigProblemsNotification.method) ?? []) as ConfigProblemsParams[];
@@ -117,7 +132,10 @@ test('a hold keeps a half-moved configuration from ever being loaded', async () 
     // `a` kept its approval (same definition, now from settings) and was never stopped.
     const states = (s.seen.get(StateChangedNotification.method) ?? []) as StateChangedParams[];
     const sinceReady = states.slice(states.findIndex((p) => p.servers.some((x) => x.name === 'a' && x.state === 'ready')));
-    assert.ok(sinceReady.every((p) => p.servers.find((x) => x.name === 'a')?.state === 'ready'), 'a stayed up');
+    assert.ok(
+      sinceReady.every((p) => p.servers.find((x) => x.name === 'a')?.state === 'ready'),
+      'a stayed up',
+    );
   } finally {
     await s.close();
     rmSync(dir, { recursive: true, force: true });

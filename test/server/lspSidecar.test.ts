@@ -101,22 +101,36 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
     assert.match(memory.summary, /node|server-memory/);
     assert.equal(processesWith(w.marker).length, 0, 'nothing starts before approval');
 
-    const problems = await w.next(ConfigProblemsNotification, (p) => p.problems.some((x) => x.server === 'broken' || /broken/.test(x.path)), 'broken is reported');
+    const problems = await w.next(
+      ConfigProblemsNotification,
+      (p) => p.problems.some((x) => x.server === 'broken' || /broken/.test(x.path)),
+      'broken is reported',
+    );
     const text = readFileSync(w.mcpJson, 'utf8');
     const broken = problems.problems.find((x) => x.path === 'servers.broken.command');
     assert.ok(broken && broken.offset !== undefined, 'the problem carries an offset for the diagnostic');
     assert.equal(broken.file, w.mcpJson);
     assert.equal(text.slice(broken.offset, broken.offset + (broken.length ?? 0)), '42', 'the range is the offending value');
 
-    await w.conn.sendNotification(UpdateSettingsNotification, { settings: w.init.settings, approvals: { memory: memory.fingerprint }, inputs: {}, trusted: true });
+    await w.conn.sendNotification(UpdateSettingsNotification, {
+      settings: w.init.settings,
+      approvals: { memory: memory.fingerprint },
+      inputs: {},
+      trusted: true,
+    });
     const state = await w.next(StateChangedNotification, memoryReady, 'memory is ready');
     assert.ok(state.stats.tools >= 5, 'memory tools are in the catalog');
     assert.ok(state.gateway?.url.startsWith('http://127.0.0.1:'));
 
     const found = await w.conn.sendRequest(SearchRequest, { query: 'create entities in the knowledge graph', limit: 5 });
-    assert.ok(found.hits.some((h) => h.originalName === 'create_entities'), `create_entities found: ${found.hits.map((h) => h.name).join(', ')}`);
+    assert.ok(
+      found.hits.some((h) => h.originalName === 'create_entities'),
+      `create_entities found: ${found.hits.map((h) => h.name).join(', ')}`,
+    );
 
-    const readGraph = found.hits.length ? (await w.conn.sendRequest(SearchRequest, { query: 'read graph', limit: 10 })).hits.find((h) => h.originalName === 'read_graph') : undefined;
+    const readGraph = found.hits.length
+      ? (await w.conn.sendRequest(SearchRequest, { query: 'read graph', limit: 10 })).hits.find((h) => h.originalName === 'read_graph')
+      : undefined;
     assert.ok(readGraph, 'read_graph found');
     const outcome = await w.conn.sendRequest(CallToolRequest, { name: readGraph.name, arguments: {} });
     assert.equal(outcome.isError, false);
@@ -133,7 +147,12 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
 
     const gw = await w.conn.sendRequest(GatewayInfoRequest);
     assert.ok(gw.token.length >= 32);
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const denied = await fetch(gw.url, { method: 'POST', headers, body });
     assert.equal(denied.status, 401);
@@ -145,7 +164,11 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
 
     // Revoking the approval stops the server.
     await w.conn.sendNotification(UpdateSettingsNotification, { settings: w.init.settings, approvals: {}, inputs: {}, trusted: true });
-    await w.next(StateChangedNotification, (p) => p.servers.some((s) => s.name === 'memory' && s.state === 'awaiting-approval'), 'memory awaits approval again');
+    await w.next(
+      StateChangedNotification,
+      (p) => p.servers.some((s) => s.name === 'memory' && s.state === 'awaiting-approval'),
+      'memory awaits approval again',
+    );
     const deadline = Date.now() + 10_000;
     while (processesWith(w.marker).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(processesWith(w.marker).length, 0, 'a revoked server is stopped');

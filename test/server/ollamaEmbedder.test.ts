@@ -16,14 +16,17 @@ function embedder(model = 'nomic-embed-text', extra: Partial<ConstructorParamete
   return new OllamaEmbedder({ host: fake.url, model, batchSize: 2, retry: fastRetry, ...extra });
 }
 
-test('documents are embedded in batches with the model\'s document prefix, queries with its query prefix', async () => {
+test("documents are embedded in batches with the model's document prefix, queries with its query prefix", async () => {
   fake.resetCounters();
   const e = embedder();
   const vectors = await e.embedDocuments(['read a file', 'write a file', 'list issues', 'create issue', 'send email']);
   assert.equal(vectors.length, 5);
   assert.equal(vectors[0].length, 64);
   assert.equal(fake.embedCalls, 3, 'five texts in batches of two');
-  assert.deepEqual(fake.embedInputs.slice().sort(), ['create issue', 'list issues', 'read a file', 'send email', 'write a file'].map((t) => `search_document: ${t}`).sort());
+  assert.deepEqual(
+    fake.embedInputs.slice().sort(),
+    ['create issue', 'list issues', 'read a file', 'send email', 'write a file'].map((t) => `search_document: ${t}`).sort(),
+  );
   const q = await e.embedQuery('open a file');
   assert.equal(fake.embedInputs.at(-1), 'search_query: open a file');
   const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
@@ -66,8 +69,11 @@ test('pull streams progress and then the model embeds', async () => {
   assert.equal((await e.probe()).modelMissing, undefined);
 });
 
-test('pulling a model the registry does not have fails with the service\'s words', async () => {
-  await assert.rejects(embedder('no-such-model').pull(() => undefined), /pull model manifest: file does not exist/);
+test("pulling a model the registry does not have fails with the service's words", async () => {
+  await assert.rejects(
+    embedder('no-such-model').pull(() => undefined),
+    /pull model manifest: file does not exist/,
+  );
 });
 
 test('5xx answers are retried with backoff, then succeed', async () => {
@@ -86,12 +92,18 @@ test('5xx answers beyond the retry budget fail as a server error', async () => {
 
 test('a slow service times out; a down one is unreachable and the probe says so', async () => {
   fake.slowMs = 300;
-  await assert.rejects(embedder('nomic-embed-text', { requestTimeoutMs: 50, retry: { attempts: 1 } }).embedQuery('x'), (err: unknown) => err instanceof EmbedderError && err.kind === 'timeout');
+  await assert.rejects(
+    embedder('nomic-embed-text', { requestTimeoutMs: 50, retry: { attempts: 1 } }).embedQuery('x'),
+    (err: unknown) => err instanceof EmbedderError && err.kind === 'timeout',
+  );
   fake.slowMs = 0;
   await fake.down();
   try {
     const e = embedder();
-    await assert.rejects(e.embedDocuments(['x']), (err: unknown) => err instanceof EmbedderError && err.kind === 'unreachable' && err.message.includes(fake.url));
+    await assert.rejects(
+      e.embedDocuments(['x']),
+      (err: unknown) => err instanceof EmbedderError && err.kind === 'unreachable' && err.message.includes(fake.url),
+    );
     const health = await e.probe();
     assert.equal(health.reachable, false);
     assert.match(health.error ?? '', /unreachable/);
@@ -101,7 +113,7 @@ test('a slow service times out; a down one is unreachable and the probe says so'
   assert.equal((await embedder().embedDocuments(['back'])).length, 1, 'works again once the service is back');
 });
 
-test('a caller\'s abort signal cancels the request', async () => {
+test("a caller's abort signal cancels the request", async () => {
   fake.slowMs = 500;
   const controller = new AbortController();
   const pending = embedder().embedQuery('x', controller.signal);

@@ -32,7 +32,10 @@ test('pull-model streams progress to stderr and makes the model available', asyn
   assert.match(r.stderr, /100%/);
   assert.equal(r.stdout, `nomic-embed-text is ready in Ollama at ${fake.url}\n`);
   const tags = (await (await fetch(`${fake.url}/api/tags`)).json()) as { models: { name: string }[] };
-  assert.deepEqual(tags.models.map((m) => m.name), ['nomic-embed-text:latest']);
+  assert.deepEqual(
+    tags.models.map((m) => m.name),
+    ['nomic-embed-text:latest'],
+  );
 });
 
 test('pull-model says what is wrong when Ollama is down or the model does not exist', async (t) => {

@@ -13,7 +13,16 @@ import { corruptFiles } from './toolStoreDamage';
 
 function row(id: string, dim = 4, seed = 1): StoredTool {
   const [server, tool] = id.split('/');
-  return { id, server, tool, text: `text of ${id}`, inputSchemaJson: '{"type":"object"}', contentHash: `h${seed}`, model: 'ollama:test', vector: Float32Array.from({ length: dim }, (_, i) => (i + seed) / 10) };
+  return {
+    id,
+    server,
+    tool,
+    text: `text of ${id}`,
+    inputSchemaJson: '{"type":"object"}',
+    contentHash: `h${seed}`,
+    model: 'ollama:test',
+    vector: Float32Array.from({ length: dim }, (_, i) => (i + seed) / 10),
+  };
 }
 
 test('rows round-trip; concurrent upserts of the same ids leave one row each', async (t) => {
@@ -22,7 +31,10 @@ test('rows round-trip; concurrent upserts of the same ids leave one row each', a
   await Promise.all([1, 2, 3, 4, 5].map((seed) => store.upsert(ids.map((id) => row(id, 4, seed)))));
   const rows = await store.readAll();
   assert.deepEqual(rows.map((r) => r.id).sort(), [...ids].sort());
-  assert.ok(rows.every((r) => r.contentHash === 'h5'), 'the last queued write wins');
+  assert.ok(
+    rows.every((r) => r.contentHash === 'h5'),
+    'the last queued write wins',
+  );
   assert.deepEqual(Array.from(rows.find((r) => r.id === 'a/one')!.vector), Array.from(row('a/one', 4, 5).vector));
   await store.delete(["b/it's", 'd/x y']);
   assert.deepEqual((await store.readAll()).map((r) => r.id).sort(), ['a/one', 'c/three']);
@@ -48,20 +60,29 @@ test('a damaged store is dropped and rebuilt on open, and says so', async (t) =>
   const log = recordingLogger();
   const store = await LanceToolStore.open({ dir, log });
   assert.deepEqual(await store.readAll(), []);
-  assert.ok(log.lines.some((l) => l.startsWith('warn: rebuilding tool store')), log.lines.join('\n'));
+  assert.ok(
+    log.lines.some((l) => l.startsWith('warn: rebuilding tool store')),
+    log.lines.join('\n'),
+  );
   await store.upsert([row('a/three')]);
-  assert.deepEqual((await store.readAll()).map((r) => r.id), ['a/three']);
+  assert.deepEqual(
+    (await store.readAll()).map((r) => r.id),
+    ['a/three'],
+  );
   await store.close();
 });
 
-test('a second instance is read-only, sees the writer\'s commits, and cannot write', async (t) => {
+test("a second instance is read-only, sees the writer's commits, and cannot write", async (t) => {
   const dir = tempDir(t);
   const writer = await LanceToolStore.open({ dir, log: silentLogger });
   const reader = await LanceToolStore.open({ dir, log: silentLogger });
   assert.equal(writer.readOnly, false);
   assert.equal(reader.readOnly, true);
   await writer.upsert([row('a/one')]);
-  assert.deepEqual((await reader.readAll()).map((r) => r.id), ['a/one']);
+  assert.deepEqual(
+    (await reader.readAll()).map((r) => r.id),
+    ['a/one'],
+  );
   await writer.upsert([row('a/two')]);
   assert.equal((await reader.readAll()).length, 2, 'the reader checks for new versions on every read');
   await assert.rejects(reader.upsert([row('a/three')]), /read-only/);
@@ -97,7 +118,7 @@ test('a store locked by another live process opens read-only there, and the othe
   const first = await new Promise<{ readOnly: boolean }>((done) => child.stdout.once('data', (d: Buffer) => done(JSON.parse(d.toString()))));
   assert.equal(first.readOnly, false, 'the child was first: it writes');
   const here = await LanceToolStore.open({ dir, log: silentLogger });
-  assert.equal(here.readOnly, true, 'this process found the child\'s live lock');
+  assert.equal(here.readOnly, true, "this process found the child's live lock");
   await here.close();
   child.stdin.end();
   await new Promise((done) => child.once('exit', done));

@@ -52,7 +52,10 @@ describe('upstream pool: faults', () => {
     assert.match(s.error ?? '', /initialize|timed out/);
     assert.ok(pid, 'pid seen while starting');
     assert.equal(isAlive(pid), false, 'hung process is gone (even ignoring SIGTERM)');
-    assert.ok(s.stderrTail.some((l) => l.includes('never answering')), 'stderr tail kept for the user');
+    assert.ok(
+      s.stderrTail.some((l) => l.includes('never answering')),
+      'stderr tail kept for the user',
+    );
   });
 
   test('garbage on stdout is tolerated and a stderr flood stays bounded', async () => {
@@ -71,7 +74,10 @@ describe('upstream pool: faults', () => {
     assert.ok(tail.length > 0, 'stderr captured');
     assert.ok(tail.length <= 20, `tail bounded: ${tail.length} lines`);
     assert.ok(tail.every((l) => l.length <= 1001));
-    assert.ok(lines.some((l) => l.level === 'debug' && l.line.includes('[garbage]')), 'garbage reported at debug');
+    assert.ok(
+      lines.some((l) => l.level === 'debug' && l.line.includes('[garbage]')),
+      'garbage reported at debug',
+    );
     assert.equal(statusOf(pool, 'garbage').state, 'ready');
   });
 
@@ -89,10 +95,14 @@ describe('upstream pool: faults', () => {
       return true;
     });
     assert.ok(Date.now() - started < 10_000, 'did not wait for the call timeout');
-    const back = await until(pool, () => {
-      const s = statusOf(pool, 'crashy');
-      return s.state === 'ready' && s.restarts >= 1 && s;
-    }, 'restart to ready');
+    const back = await until(
+      pool,
+      () => {
+        const s = statusOf(pool, 'crashy');
+        return s.state === 'ready' && s.restarts >= 1 && s;
+      },
+      'restart to ready',
+    );
     assert.notEqual(back.pid, first.pid);
     assert.equal(isAlive(first.pid!), false);
     assert.equal(text(await pool.callTool('crashy', 'ping', {}, { timeoutMs: 5000 })), 'pong');
@@ -101,10 +111,15 @@ describe('upstream pool: faults', () => {
   test('a server that keeps dying is given up after maxAttempts, with the reason and stderr', async () => {
     const { pool } = makePool();
     await pool.setServers([nodeConfig('dies', fixture('crash.mjs'), ['--after-ms', '400'])]);
-    const s = await until(pool, () => {
-      const x = statusOf(pool, 'dies');
-      return x.state === 'error' && x;
-    }, 'giving up', 15_000);
+    const s = await until(
+      pool,
+      () => {
+        const x = statusOf(pool, 'dies');
+        return x.state === 'error' && x;
+      },
+      'giving up',
+      15_000,
+    );
     assert.match(s.error ?? '', /gave up after 3 restart attempts/);
     assert.match(s.error ?? '', /crash fixture exiting/);
     assert.equal(s.restarts, 3);
@@ -116,7 +131,13 @@ describe('upstream pool: faults', () => {
     const changes: string[] = [];
     pool.onDidChange((c) => changes.push(c.kind));
     await pool.setServers([nodeConfig('lc', fixture('list-changed.mjs'), ['--page-size', '2'])]);
-    assert.deepEqual(pool.tools().map((t) => t.name).sort(), ['add_tool', 'list_count', 'storm']);
+    assert.deepEqual(
+      pool
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+      ['add_tool', 'list_count', 'storm'],
+    );
     const added = text(await pool.callTool('lc', 'add_tool', {}, { timeoutMs: 5000 }));
     await until(pool, () => pool.tools().some((t) => t.name === added), `tool ${added} listed`);
     assert.ok(changes.includes('tools'));
@@ -149,7 +170,10 @@ describe('upstream pool: faults', () => {
     // with the response; the earlier ones must arrive in order.
     assert.deepEqual(progress.slice(0, 2), [1, 2]);
 
-    await assert.rejects(pool.callTool('slow', 'sleep', { ms: 3000 }, { timeoutMs: 200 }), (e: unknown) => e instanceof UpstreamCallError && e.kind === 'timeout' && e.message.includes('slow/sleep'));
+    await assert.rejects(
+      pool.callTool('slow', 'sleep', { ms: 3000 }, { timeoutMs: 200 }),
+      (e: unknown) => e instanceof UpstreamCallError && e.kind === 'timeout' && e.message.includes('slow/sleep'),
+    );
 
     const abort = new AbortController();
     const call = pool.callTool('slow', 'sleep', { ms: 5000, steps: 50 }, { timeoutMs: 10_000, signal: abort.signal, onProgress: () => abort.abort() });
@@ -176,7 +200,10 @@ describe('upstream pool: faults', () => {
       assert.equal(e.kind, 'upstream-error');
       assert.equal(e.server, 'huge');
       assert.equal(e.tool, 'huge_split');
-      assert.match(e.message, /^huge\/huge_split: the reply was 12\.0 MB, larger than MCP Lens's 10 MB limit for one message, so it was dropped; the server stays connected/);
+      assert.match(
+        e.message,
+        /^huge\/huge_split: the reply was 12\.0 MB, larger than MCP Lens's 10 MB limit for one message, so it was dropped; the server stays connected/,
+      );
       return true;
     });
     await until(pool, started(1), 'the 12 MB answer started');
@@ -209,10 +236,14 @@ describe('upstream pool: faults', () => {
     await pool.setServers([nodeConfig('frozen', fixture('slow.mjs'))]);
     const before = statusOf(pool, 'frozen');
     await assert.rejects(pool.callTool('frozen', 'freeze', {}, { timeoutMs: 300 }), (e: unknown) => e instanceof UpstreamCallError && e.kind === 'timeout');
-    const back = await until(pool, () => {
-      const s = statusOf(pool, 'frozen');
-      return s.state === 'ready' && s.pid !== before.pid && s;
-    }, 'frozen server restarted');
+    const back = await until(
+      pool,
+      () => {
+        const s = statusOf(pool, 'frozen');
+        return s.state === 'ready' && s.pid !== before.pid && s;
+      },
+      'frozen server restarted',
+    );
     assert.equal(back.restarts, 1);
     assert.equal(isAlive(before.pid!), false, 'the frozen process was killed');
   });
@@ -236,7 +267,13 @@ describe('upstream pool: faults', () => {
     const pidA = statusOf(pool, 'a').pid!;
     const pidB = statusOf(pool, 'b').pid!;
     await pool.setServers([nodeConfig('b', fixture('slow.mjs')), nodeConfig('c', fixture('list-changed.mjs'))]);
-    assert.deepEqual(pool.statuses().map((s) => s.name).sort(), ['b', 'c']);
+    assert.deepEqual(
+      pool
+        .statuses()
+        .map((s) => s.name)
+        .sort(),
+      ['b', 'c'],
+    );
     assert.equal(isAlive(pidA), false);
     assert.equal(statusOf(pool, 'b').pid, pidB, 'unchanged server kept running');
     await pool.setServers([nodeConfig('b', fixture('slow.mjs'), ['--changed']), nodeConfig('c', fixture('list-changed.mjs'))]);

@@ -36,7 +36,13 @@ describe('upstream pool: remote servers', () => {
 
   test('streamable HTTP: listed and called, headers sent', async () => {
     assert.equal(statusOf(pool, 'streamable').state, 'ready');
-    assert.deepEqual(pool.tools().filter((t) => t.server === 'streamable').map((t) => t.name), ['echo', 'whoami']);
+    assert.deepEqual(
+      pool
+        .tools()
+        .filter((t) => t.server === 'streamable')
+        .map((t) => t.name),
+      ['echo', 'whoami'],
+    );
     assert.equal(text(await pool.callTool('streamable', 'echo', { text: 'over http' }, { timeoutMs: 5000 })), 'echo: over http');
     assert.equal(text(await pool.callTool('streamable', 'whoami', { header: 'x-api-key' }, { timeoutMs: 5000 })), 'secret-streamable-value');
   });

@@ -20,7 +20,10 @@ test('a hanging server delays neither the other servers nor the next reconciliat
     void pool.setServers([hang(), gated('a'), gated('b')]);
     await until(pool, () => pool.statuses().find((s) => s.name === 'b')?.state === 'ready', 'b ready');
     assert.equal(statusOf(pool, 'hang').state, 'starting');
-    assert.deepEqual(pool.toolsOf('b').map((t) => t.name), ['b_ping']);
+    assert.deepEqual(
+      pool.toolsOf('b').map((t) => t.name),
+      ['b_ping'],
+    );
   } finally {
     await pool.close();
   }
@@ -52,7 +55,10 @@ test('a call waiting for a start gives up with the reason when the start fails',
   const pool = new UpstreamPool({ log: silentLogger, connectTimeoutMs: 500 });
   try {
     await pool.setServers([hang()], { deferred: new Set(['hang']) });
-    await assert.rejects(pool.callTool('hang', 'anything', {}, { timeoutMs: 10_000 }), /hang\/anything: not ready \(error: no answer to initialize within 500 ms/);
+    await assert.rejects(
+      pool.callTool('hang', 'anything', {}, { timeoutMs: 10_000 }),
+      /hang\/anything: not ready \(error: no answer to initialize within 500 ms/,
+    );
   } finally {
     await pool.close();
   }

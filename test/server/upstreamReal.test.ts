@@ -53,12 +53,22 @@ describe('upstream pool: real npm servers over stdio', () => {
       assert.equal(s.state, 'ready', `${name}: ${s.error}`);
       assert.ok(s.toolCount > 0 && s.pid && s.readyAt);
     }
-    const names = (server: string) => pool.tools().filter((t) => t.server === server).map((t) => t.name);
+    const names = (server: string) =>
+      pool
+        .tools()
+        .filter((t) => t.server === server)
+        .map((t) => t.name);
     assert.ok(names('everything').includes('echo'));
     assert.ok(names('filesystem').includes('read_text_file') || names('filesystem').includes('read_file'));
     assert.ok(names('memory').includes('create_entities'));
-    assert.ok(pool.prompts().some((p) => p.server === 'everything'), 'everything offers prompts');
-    assert.ok(pool.resources().some((r) => r.server === 'everything'), 'everything offers resources');
+    assert.ok(
+      pool.prompts().some((p) => p.server === 'everything'),
+      'everything offers prompts',
+    );
+    assert.ok(
+      pool.resources().some((r) => r.server === 'everything'),
+      'everything offers resources',
+    );
     assert.ok(pool.tools().every((t) => t.inputSchema.type === 'object'));
   });
 
@@ -94,13 +104,23 @@ describe('upstream pool: real npm servers over stdio', () => {
   test('a server killed mid-session is restarted with backoff to ready', async () => {
     const before = statusOf(pool, 'memory');
     process.kill(before.pid!, 'SIGKILL');
-    const back = await until(pool, () => {
-      const s = statusOf(pool, 'memory');
-      return s.state === 'ready' && s.pid !== before.pid && s;
-    }, 'memory back to ready', 15_000);
+    const back = await until(
+      pool,
+      () => {
+        const s = statusOf(pool, 'memory');
+        return s.state === 'ready' && s.pid !== before.pid && s;
+      },
+      'memory back to ready',
+      15_000,
+    );
     assert.equal(back.restarts, before.restarts + 1);
     assert.ok(changes.some((c) => c.server === 'memory' && c.kind === 'state'));
-    const made = await pool.callTool('memory', 'create_entities', { entities: [{ name: 'lens', entityType: 'tool', observations: ['works'] }] }, { timeoutMs: 5000 });
+    const made = await pool.callTool(
+      'memory',
+      'create_entities',
+      { entities: [{ name: 'lens', entityType: 'tool', observations: ['works'] }] },
+      { timeoutMs: 5000 },
+    );
     assert.notEqual(made.isError, true);
   });
 
@@ -122,8 +142,14 @@ describe('upstream pool: recorded servers replayed with pagination', () => {
         nodeConfig('github', fixture('replay.mjs'), ['github', '--page-size', '7']),
         nodeConfig('all', fixture('replay.mjs'), ['all', '--page-size', '50']),
       ]);
-      const github = pool.tools().filter((t) => t.server === 'github').map((t) => t.name);
-      assert.deepEqual(github, recording.servers.github.tools.map((t) => t.name));
+      const github = pool
+        .tools()
+        .filter((t) => t.server === 'github')
+        .map((t) => t.name);
+      assert.deepEqual(
+        github,
+        recording.servers.github.tools.map((t) => t.name),
+      );
       const total = Object.values(recording.servers).reduce((n, s) => n + s.tools.length, 0);
       assert.equal(statusOf(pool, 'all').toolCount, total);
       const called = await pool.callTool('github', github[0], {}, { timeoutMs: 5000 });

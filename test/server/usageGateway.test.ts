@@ -28,7 +28,8 @@ describe('usage learning through the gateway', () => {
     return c;
   }
   const name = (original: string) => world.lens.tools().find((t) => t.originalName === original)!.name;
-  const call = (c: Client, tool: string, args: Record<string, unknown>) => c.callTool({ name: 'call_tool', arguments: { tool_name: name(tool), arguments: args } });
+  const call = (c: Client, tool: string, args: Record<string, unknown>) =>
+    c.callTool({ name: 'call_tool', arguments: { tool_name: name(tool), arguments: args } });
 
   before(async () => {
     world = await startHttpLens({ everything: EVERYTHING, memory: MEMORY }, TOKEN);

@@ -63,7 +63,7 @@ describe('live retrieval quality through the gateway', () => {
     await world?.close();
   });
 
-  it('judges each agent call against its session\'s last find_tools answer, direct calls included', async () => {
+  it("judges each agent call against its session's last find_tools answer, direct calls included", async () => {
     const ranks: (number | 'missed')[] = [];
     // Session 1: search, pick, then a follow-up call without a new search.
     const s1 = await connect();
@@ -85,7 +85,10 @@ describe('live retrieval quality through the gateway', () => {
     await world.lens.updateSettings({ ...world.lens.settings(), exposure: 'pinned', pinnedTools: [name('get-sum')] });
     try {
       const s3 = await connect();
-      assert.ok((await s3.listTools()).tools.some((t) => t.name === name('get-sum')), 'get-sum is listed directly');
+      assert.ok(
+        (await s3.listTools()).tools.some((t) => t.name === name('get-sum')),
+        'get-sum is listed directly',
+      );
       const a3 = await findTools(s3, QUERIES[0]!);
       ranks.push(expected(a3, name('get-sum')));
       const direct = await s3.callTool({ name: name('get-sum'), arguments: { a: 2, b: 3 } });
@@ -118,7 +121,9 @@ describe('live retrieval quality through the gateway', () => {
     await world.lens.close();
     // Closing flushed the log: it holds ranks, and no query text or argument value.
     const dir = join(world.workspace.dir, '.mcp-lens', 'usage');
-    const stored = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'latin1')).join('\n');
+    const stored = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f), 'latin1'))
+      .join('\n');
     assert.match(stored, /"r":"missed"/, 'ranks are stored');
     for (const secret of [...QUERIES, PLANTED, 'no search first', 'two numbers', 'echo back']) assert.ok(!stored.includes(secret), `"${secret}" is not stored`);
     const again = await reopenLens(world);
@@ -128,11 +133,19 @@ describe('live retrieval quality through the gateway', () => {
       await again.close();
     }
     // No gateway runs now: stats opens the workspace itself and reads the same usage log.
-    const json = spawnSync(process.execPath, [...CLI, 'stats', '--json', '--workspace', world.workspace.dir, '--config', world.workspace.configFile], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const json = spawnSync(process.execPath, [...CLI, 'stats', '--json', '--workspace', world.workspace.dir, '--config', world.workspace.configFile], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(json.status, 0, json.stderr);
     const usage = (JSON.parse(json.stdout) as { usage: UsageStats }).usage;
     assert.deepEqual(usage.retrieval, before);
-    const text = spawnSync(process.execPath, [...CLI, 'stats', '--workspace', world.workspace.dir, '--config', world.workspace.configFile], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const text = spawnSync(process.execPath, [...CLI, 'stats', '--workspace', world.workspace.dir, '--config', world.workspace.configFile], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(text.status, 0, text.stderr);
     const w = before!.recent;
     assert.match(text.stdout, new RegExp(`Search quality over the last 3 sessions \\(5 agent calls\\):`));
@@ -146,7 +159,10 @@ describe('live retrieval quality through the gateway', () => {
     try {
       const c = await connectAgent(off.url, TOKEN, 'retrieval-off');
       await c.callTool({ name: 'find_tools', arguments: { query: QUERIES[0]! } });
-      const r = await c.callTool({ name: 'call_tool', arguments: { tool_name: off.lens.tools().find((t) => t.originalName === 'get-sum')!.name, arguments: { a: 1, b: 1 } } });
+      const r = await c.callTool({
+        name: 'call_tool',
+        arguments: { tool_name: off.lens.tools().find((t) => t.originalName === 'get-sum')!.name, arguments: { a: 1, b: 1 } },
+      });
       assert.notEqual(r.isError, true, 'the call itself works');
       await c.close();
       assert.deepEqual(off.lens.usageStats(), { enabled: false, callsRecorded: 0, topTools: [], pairs: [] });

@@ -18,7 +18,13 @@ async function world(t: { after(fn: () => Promise<void>): void }): Promise<{ dir
 }
 
 const call = (sessionId: string, toolKey: string, startedAt: number, extra: Partial<CallRecord> = {}): CallRecord => ({
-  sessionId, toolKey, server: toolKey.split('/')[0]!, startedAt, durationMs: 5, outcome: 'ok', ...extra,
+  sessionId,
+  toolKey,
+  server: toolKey.split('/')[0]!,
+  startedAt,
+  durationMs: 5,
+  outcome: 'ok',
+  ...extra,
 });
 
 test('calls survive a restart, and so do the hit rates', async (t) => {
@@ -37,9 +43,25 @@ test('calls survive a restart, and so do the hit rates', async (t) => {
   assert.equal(after.callsRecorded, 6);
   assert.deepEqual(after, before);
   // Each session picked k/get first from its answer; k/logs followed without a new search.
-  assert.deepEqual(after.retrieval?.recent, { sessions: 3, calls: 6, picks: 3, top1: 3, top5: 3, missed: 0, unsearched: 0, firstAt: after.retrieval!.recent.firstAt, lastAt: after.retrieval!.recent.lastAt });
+  assert.deepEqual(after.retrieval?.recent, {
+    sessions: 3,
+    calls: 6,
+    picks: 3,
+    top1: 3,
+    top5: 3,
+    missed: 0,
+    unsearched: 0,
+    firstAt: after.retrieval!.recent.firstAt,
+    lastAt: after.retrieval!.recent.lastAt,
+  });
   assert.deepEqual(after.pairs, [{ a: 'get', b: 'logs', count: 3 }]);
-  assert.deepEqual(b.predict('fresh', 2).map((p) => p.key).sort(), ['k/get', 'k/logs']);
+  assert.deepEqual(
+    b
+      .predict('fresh', 2)
+      .map((p) => p.key)
+      .sort(),
+    ['k/get', 'k/logs'],
+  );
   // A session with no calls of its own gets the search order untouched (cold start).
   const candidates = [
     { key: 'x/unrelated', score: 5, signals: ['keyword' as const], why: 'w' },
@@ -66,7 +88,10 @@ test('retention prunes old calls on open and compacts the log', async (t) => {
   const b = await UsageTracker.open({ dir, enabled: true, retentionDays: 30, log, now: () => now });
   t.after(() => b.close());
   assert.equal(b.stats().callsRecorded, 1);
-  assert.deepEqual(b.stats().topTools.map((x) => x.name), ['recent']);
+  assert.deepEqual(
+    b.stats().topTools.map((x) => x.name),
+    ['recent'],
+  );
   assert.ok((await stat(join(dir, LOG_FILE))).size < sizeBefore);
   assert.ok(!(await readFile(join(dir, LOG_FILE), 'utf8')).includes('ancient'));
 });
@@ -94,7 +119,13 @@ test('no argument value reaches the store, in any obvious encoding', async (t) =
   a.noteAnswer('s', ['k/get']);
   a.record(call('s', 'k/get', Date.now(), { args: secret, fromAgent: true }));
   await a.close();
-  const forms = [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), Buffer.from(secret).toString('hex'), encodeURIComponent(secret)];
+  const forms = [
+    secret,
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret).toString('base64url'),
+    Buffer.from(secret).toString('hex'),
+    encodeURIComponent(secret),
+  ];
   const files = await readdir(dir);
   assert.ok(files.includes(LOG_FILE));
   for (const f of files) {
@@ -103,7 +134,10 @@ test('no argument value reaches the store, in any obvious encoding', async (t) =
   }
   assert.ok(!logs.join('\n').includes(secret));
   // Same arguments in another key order hash alike (de-duplication still works).
-  const lines = (await readFile(join(dir, LOG_FILE), 'utf8')).trim().split('\n').map((l) => JSON.parse(l.slice(9)));
+  const lines = (await readFile(join(dir, LOG_FILE), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l.slice(9)));
   assert.equal(lines[0].h, lines[1].h);
   assert.notEqual(lines[0].h, lines[2].h);
 });
@@ -123,7 +157,13 @@ test('a torn last record is dropped and appends resume on a clean line', async (
   await b.close();
   const c = await UsageTracker.open({ dir, enabled: true, retentionDays: 90, log });
   t.after(() => c.close());
-  assert.deepEqual(c.stats().topTools.map((x) => x.name).sort(), ['describe', 'get', 'logs']);
+  assert.deepEqual(
+    c
+      .stats()
+      .topTools.map((x) => x.name)
+      .sort(),
+    ['describe', 'get', 'logs'],
+  );
 });
 
 // A link to /dev/full used to stand for a full disk; links in the store are now refused (B5,
@@ -140,7 +180,13 @@ test('a log that cannot be written is a warning: recording goes on in memory and
   a.record(call('s', 'k/logs', Date.now()));
   await a.flush();
   assert.equal(a.stats().callsRecorded, 2);
-  assert.deepEqual(a.predict('s', 2).map((p) => p.key).sort(), ['k/get', 'k/logs']);
+  assert.deepEqual(
+    a
+      .predict('s', 2)
+      .map((p) => p.key)
+      .sort(),
+    ['k/get', 'k/logs'],
+  );
   const warnings = logs.filter((l) => l.startsWith('warn') && l.includes('usage.log: it is a symbolic link'));
   assert.equal(warnings.length, 1, logs.join('\n'));
 });
@@ -172,7 +218,7 @@ test('clear() deletes everything, setEnabled toggles recording, changes are anno
   await a.clear();
   assert.equal(a.stats().callsRecorded, 0);
   assert.deepEqual(a.predict('s', 3), []);
-  assert.equal((await readFile(join(dir, LOG_FILE), 'utf8')), '');
+  assert.equal(await readFile(join(dir, LOG_FILE), 'utf8'), '');
   await a.setEnabled(false);
   a.record(call('s', 'k/get', Date.now()));
   await a.setEnabled(true);

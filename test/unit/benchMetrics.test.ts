@@ -34,7 +34,13 @@ test('catalogToolsOf makes unique safe names; scaleTools replicates with suffixe
     { server: 'My Server', name: 'get/item' },
     { server: 'My_Server', name: 'get_item', description: 'd' },
   ]);
-  assert.deepEqual(tools.map((t) => [t.key, t.name]), [['My Server/get/item', 'My_Server_get_item'], ['My_Server/get_item', 'My_Server_get_item_2']]);
+  assert.deepEqual(
+    tools.map((t) => [t.key, t.name]),
+    [
+      ['My Server/get/item', 'My_Server_get_item'],
+      ['My_Server/get_item', 'My_Server_get_item_2'],
+    ],
+  );
   const scaled = scaleTools(tools, 5);
   assert.equal(scaled.length, 5);
   assert.equal(new Set(scaled.map((t) => t.key)).size, 5);

@@ -9,7 +9,16 @@ function tool(server: string, name: string, description: string, properties: Rec
 }
 
 test('referenceTokens: camelCase/snake/kebab/dot/slash split, lowercase, stop words out, no stemming', () => {
-  assert.deepEqual(referenceTokens('getFileInfo of the browser_take-screenshot.v2/files'), ['get', 'file', 'info', 'browser', 'take', 'screenshot', 'v2', 'files']);
+  assert.deepEqual(referenceTokens('getFileInfo of the browser_take-screenshot.v2/files'), [
+    'get',
+    'file',
+    'info',
+    'browser',
+    'take',
+    'screenshot',
+    'v2',
+    'files',
+  ]);
 });
 
 test('bm25-reference scores follow Okapi BM25 (k1 1.2, b 0.75) exactly', () => {
@@ -22,11 +31,17 @@ test('bm25-reference scores follow Okapi BM25 (k1 1.2, b 0.75) exactly', () => {
   const idf = (df: number) => Math.log(1 + (2 - df + 0.5) / (df + 0.5));
   const term = (f: number, len: number, df: number) => (idf(df) * f * 2.2) / (f + 1.2 * (1 - 0.75 + (0.75 * len) / avg));
   const hits = ref.searchSync('red apple apple', { limit: 5 });
-  assert.deepEqual(hits.map((h) => h.key), ['s/alpha', 's/beta']);
+  assert.deepEqual(
+    hits.map((h) => h.key),
+    ['s/alpha', 's/beta'],
+  );
   // query words count once: "apple" twice in the query is one term
   assert.ok(Math.abs(hits[0].score - (term(1, 4, 1) + term(1, 4, 2))) < 1e-12);
   assert.ok(Math.abs(hits[1].score - term(2, 7, 2)) < 1e-12);
-  assert.deepEqual(ref.searchSync('query', { limit: 5 }).map((h) => h.key), ['s/beta']);
+  assert.deepEqual(
+    ref.searchSync('query', { limit: 5 }).map((h) => h.key),
+    ['s/beta'],
+  );
   assert.deepEqual(ref.searchSync('apple', { limit: 5, server: 'other' }), []);
 });
 
@@ -39,7 +54,10 @@ test('tfidf-reference: substring df, whitespace tokens, tf over document length'
   assert.deepEqual(ref.searchSync('cat', { limit: 5 }), []);
   // "sat": df 1 → idf ln(3/2); tf in doc 0 = 1/4
   const hits = ref.searchSync('SAT dog', { limit: 5 });
-  assert.deepEqual(hits.map((h) => h.key), ['s/dog', 's/cat']);
+  assert.deepEqual(
+    hits.map((h) => h.key),
+    ['s/dog', 's/cat'],
+  );
   assert.ok(Math.abs(hits[0].score - (1 / 1) * Math.log(3 / 2)) < 1e-12);
   assert.ok(Math.abs(hits[1].score - (1 / 4) * Math.log(3 / 2)) < 1e-12);
 });

@@ -27,7 +27,10 @@ test('runBench measures every searcher on the same data, in the documented JSON 
   assert.equal(report.dataset, 'tiny');
   assert.equal(report.tools, 3);
   assert.equal(report.queries, 3);
-  assert.deepEqual(report.results.map((r) => r.searcher), ['mcp-lens', 'bm25-reference', 'tfidf-reference']);
+  assert.deepEqual(
+    report.results.map((r) => r.searcher),
+    ['mcp-lens', 'bm25-reference', 'tfidf-reference'],
+  );
   const lens = report.results[0];
   assert.equal(lens.mode, 'keyword');
   assert.equal(lens['recall@1'], 0.667);
@@ -42,14 +45,11 @@ test('runBench measures every searcher on the same data, in the documented JSON 
 });
 
 test('embeddingText: split name, description, server and parameter names', () => {
-  assert.equal(
-    embeddingText(dataset.tools[1], 'Local files'),
-    'read file: Read a file\nserver: files (Local files)\nparameters: path',
-  );
+  assert.equal(embeddingText(dataset.tools[1], 'Local files'), 'read file: Read a file\nserver: files (Local files)\nparameters: path');
   assert.equal(embeddingText(dataset.tools[0]), 'get forecast: Weather forecast for a city\nserver: weather');
 });
 
-test('runBench: figures per request kind and per half of the split, and every request\'s top 10 when asked', async () => {
+test("runBench: figures per request kind and per half of the split, and every request's top 10 when asked", async () => {
   const kinded: BenchDataset = { ...dataset, queries: dataset.queries.map((q, i) => ({ ...q, kind: i === 0 ? 'direct' : 'paraphrase' })) };
   let rows: PerQueryRow[] = [];
   const report = await runBench(kinded, [keywordFactory, ...referenceFactories], { perQuery: (r) => (rows = r) });
@@ -59,7 +59,14 @@ test('runBench: figures per request kind and per half of the split, and every re
   assert.equal(lens.by_kind!.direct!['recall@1'], 1);
   assert.equal(lens.by_kind!.paraphrase!.queries, 2);
   assert.equal(lens.split.dev.queries + lens.split['held-out'].queries, 3);
-  assert.deepEqual(rows.map((r) => [r.id, r.kind, r.half === (isHeldOut(kinded.queries.find((q) => q.id === r.id)!) ? 'held-out' : 'dev')]), [['q1', 'direct', true], ['q2', 'paraphrase', true], ['q3', 'paraphrase', true]]);
+  assert.deepEqual(
+    rows.map((r) => [r.id, r.kind, r.half === (isHeldOut(kinded.queries.find((q) => q.id === r.id)!) ? 'held-out' : 'dev')]),
+    [
+      ['q1', 'direct', true],
+      ['q2', 'paraphrase', true],
+      ['q3', 'paraphrase', true],
+    ],
+  );
   for (const r of rows) assert.deepEqual(Object.keys(r.top10), ['mcp-lens', 'bm25-reference', 'tfidf-reference']);
   assert.equal(rows[0]!.first_gold_rank['mcp-lens'], 1);
   assert.equal(rows[2]!.first_gold_rank['mcp-lens'], null, 'no gold in the top 10');
@@ -82,10 +89,17 @@ test('belowReference: a warning exactly when MCP Lens is below bm25-reference at
   });
   assert.deepEqual(belowReference(withFigures([0.5, 0.7], [0.5, 0.7])), [], 'equal is not below');
   assert.deepEqual(belowReference(withFigures([0.6, 0.8], [0.5, 0.7])), []);
-  assert.deepEqual(belowReference(withFigures([0.495, 0.7], [0.545, 0.6])), ['warning: tiny: MCP Lens (keyword) is below bm25-reference at recall@1 (0.495 < 0.545)']);
-  assert.deepEqual(belowReference(withFigures([0.5, 0.657], [0.4, 0.689])), ['warning: tiny: MCP Lens (keyword) is below bm25-reference at mrr@10 (0.657 < 0.689)']);
+  assert.deepEqual(belowReference(withFigures([0.495, 0.7], [0.545, 0.6])), [
+    'warning: tiny: MCP Lens (keyword) is below bm25-reference at recall@1 (0.495 < 0.545)',
+  ]);
+  assert.deepEqual(belowReference(withFigures([0.5, 0.657], [0.4, 0.689])), [
+    'warning: tiny: MCP Lens (keyword) is below bm25-reference at mrr@10 (0.657 < 0.689)',
+  ]);
   assert.equal(belowReference(withFigures([0.1, 0.1], [0.2, 0.2])).length, 1, 'one line per set');
-  assert.match(formatMarkdown([withFigures([0.1, 0.1], [0.2, 0.2])], 'x'), /\*\*warning: tiny: MCP Lens \(keyword\) is below bm25-reference at recall@1 \(0\.100 < 0\.200\) and mrr@10 \(0\.100 < 0\.200\)\*\*/);
+  assert.match(
+    formatMarkdown([withFigures([0.1, 0.1], [0.2, 0.2])], 'x'),
+    /\*\*warning: tiny: MCP Lens \(keyword\) is below bm25-reference at recall@1 \(0\.100 < 0\.200\) and mrr@10 \(0\.100 < 0\.200\)\*\*/,
+  );
   assert.deepEqual(belowReference({ ...base, results: base.results.filter((r) => r.searcher !== REFERENCE_SEARCHER) }), [], 'no reference, no judgement');
 });
 

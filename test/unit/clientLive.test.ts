@@ -12,7 +12,20 @@ import { serverItems } from '../../client/src/commands/serverItems';
 import { approvalText } from '../../client/src/statusText';
 
 function status(name: string, state: ServerStatus['state'], extra: Partial<ServerStatus> = {}): ServerStatus {
-  return { name, transport: 'stdio', state, source: 'vscode-mcp-json', sourceFile: '/w/.vscode/mcp.json', toolCount: 2, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 0, alsoStartedByEditor: true, ...extra };
+  return {
+    name,
+    transport: 'stdio',
+    state,
+    source: 'vscode-mcp-json',
+    sourceFile: '/w/.vscode/mcp.json',
+    toolCount: 2,
+    promptCount: 0,
+    resourceCount: 0,
+    stderrTail: [],
+    restarts: 0,
+    alsoStartedByEditor: true,
+    ...extra,
+  };
 }
 
 test('the definition version follows the URL and token only, and hides the token', () => {
@@ -45,7 +58,10 @@ test('List Servers puts what needs the user first and says what picking does', (
   );
   assert.match(items[0]!.description, /awaiting approval — select to approve/);
   assert.match(items.find((i) => i.label.includes('lazy'))!.description, /idle: starts on its first call · 2 tools \(last known\)/);
-  assert.ok(items.some((i) => i.label.includes('\\$(bomb)')), 'icons in names are escaped');
+  assert.ok(
+    items.some((i) => i.label.includes('\\$(bomb)')),
+    'icons in names are escaped',
+  );
 });
 
 test('the duplicate notice counts only working .vscode/mcp.json servers', () => {
@@ -57,15 +73,28 @@ test('the duplicate notice counts only working .vscode/mcp.json servers', () => 
     status('.vscode/mcp.json', 'error', { configFile: true }),
     status('settings', 'ready', { source: 'settings' }),
   ];
-  assert.deepEqual(duplicateServers(servers, { working: true }).map((s) => s.name), ['ok']);
+  assert.deepEqual(
+    duplicateServers(servers, { working: true }).map((s) => s.name),
+    ['ok'],
+  );
   // Moving takes every entry that can run, not invalid ones or the file row.
-  assert.deepEqual(duplicateServers(servers).map((s) => s.name), ['ok', 'failing', 'waiting']);
+  assert.deepEqual(
+    duplicateServers(servers).map((s) => s.name),
+    ['ok', 'failing', 'waiting'],
+  );
 });
 
 test('a clean sidecar exit (code 0) is info, not an error', () => {
   const lines: string[] = [];
   const at = (level: string) => (text: string) => void lines.push(`${level}: ${text}`);
-  const log = { name: 'MCP Lens', error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') } as unknown as vscode.LogOutputChannel;
+  const log = {
+    name: 'MCP Lens',
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+    trace: at('trace'),
+  } as unknown as vscode.LogOutputChannel;
   const channel = levelRoutingChannel(log);
   channel.appendLine('[Error - 12:00:00] Server process exited with code 0.');
   channel.appendLine('[Error - 12:00:01] Server process exited with code 1.');

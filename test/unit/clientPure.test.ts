@@ -68,15 +68,47 @@ test('extractServers refuses a broken file', () => {
 function state(over: Partial<StateChangedParams> = {}): StateChangedParams {
   return {
     servers: [
-      { name: 'a', transport: 'stdio', state: 'ready', source: 'vscode-mcp-json', sourceFile: '/w/.vscode/mcp.json', toolCount: 10, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 0 },
-      { name: 'b', transport: 'stdio', state: 'error', source: 'settings', sourceFile: '/s.json', toolCount: 0, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 1, error: 'spawn ENOENT' },
+      {
+        name: 'a',
+        transport: 'stdio',
+        state: 'ready',
+        source: 'vscode-mcp-json',
+        sourceFile: '/w/.vscode/mcp.json',
+        toolCount: 10,
+        promptCount: 0,
+        resourceCount: 0,
+        stderrTail: [],
+        restarts: 0,
+      },
+      {
+        name: 'b',
+        transport: 'stdio',
+        state: 'error',
+        source: 'settings',
+        sourceFile: '/s.json',
+        toolCount: 0,
+        promptCount: 0,
+        resourceCount: 0,
+        stderrTail: [],
+        restarts: 1,
+        error: 'spawn ENOENT',
+      },
     ],
     index: { state: 'ready', mode: { kind: 'keyword', label: 'keyword only' }, toolsTotal: 10, toolsEmbedded: 0 },
     stats: {
       tools: 10,
       servers: 2,
       exposure: 'search',
-      tokens: { baselineTokens: 12_000, exposedTokens: 800, savingsPercent: 93.3, findToolsCalls: 0, returnedTokensTotal: 0, savedTokensTotal: 0, history: [], perServer: [] },
+      tokens: {
+        baselineTokens: 12_000,
+        exposedTokens: 800,
+        savingsPercent: 93.3,
+        findToolsCalls: 0,
+        returnedTokensTotal: 0,
+        savedTokensTotal: 0,
+        history: [],
+        perServer: [],
+      },
     },
     ...over,
   };
@@ -89,7 +121,9 @@ test('statusSummary counts tools, problems and saved tokens', () => {
   assert.equal(s.savedTokens, 11_200);
   assert.equal(s.indexing, false);
   assert.ok(s.tooltipLines.some((l) => l.includes('b: spawn ENOENT')));
-  const indexing = statusSummary(state({ index: { state: 'indexing', progress: 0.5, mode: { kind: 'keyword', label: 'k' }, toolsTotal: 10, toolsEmbedded: 5 } }));
+  const indexing = statusSummary(
+    state({ index: { state: 'indexing', progress: 0.5, mode: { kind: 'keyword', label: 'k' }, toolsTotal: 10, toolsEmbedded: 5 } }),
+  );
   assert.equal(indexing.indexing, true);
   assert.ok(indexing.tooltipLines.some((l) => l.includes('50%')));
 });
@@ -122,7 +156,13 @@ test('log lines reach their level; the protocol trace never carries params or re
   traced.appendLine(`[Trace - 12:00:02] Received response 'mcpLens/gatewayInfo - (4)' in 2ms.\nResult: {"token":"${secret}"}`);
   // JSON format: the whole message inside one LSP line.
   traced.append('[LSP   - 12:00:03] ');
-  traced.appendLine(JSON.stringify({ isLSPMessage: true, type: 'send-request', message: { jsonrpc: '2.0', id: 5, method: 'mcpLens/updateSettings', params: { inputs: { key: secret } } } }));
+  traced.appendLine(
+    JSON.stringify({
+      isLSPMessage: true,
+      type: 'send-request',
+      message: { jsonrpc: '2.0', id: 5, method: 'mcpLens/updateSettings', params: { inputs: { key: secret } } },
+    }),
+  );
   assert.deepEqual(trace.lines, [
     "trace: Sending request 'mcpLens/callTool - (3)'.",
     "trace: Received response 'mcpLens/gatewayInfo - (4)' in 2ms.",

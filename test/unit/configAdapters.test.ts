@@ -30,13 +30,28 @@ test('loadWorkspaceConfig reads the selected files of a real workspace', (t) => 
   write(path.join(ws, '.env'), 'K=v\n');
   const settings = { ...DEFAULT_SETTINGS, importFrom: ['vscode', 'mcp-json', 'claude-desktop'] as typeof DEFAULT_SETTINGS.importFrom };
   const r = loadWorkspaceConfig({ workspaceFolder: ws, settings, userHome: home, env: {} });
-  assert.deepEqual(r.servers.map((s) => s.name), ['a', 'b', 'd']);
+  assert.deepEqual(
+    r.servers.map((s) => s.name),
+    ['a', 'b', 'd'],
+  );
   const a = r.servers[0];
   assert.ok(a.type === 'stdio');
   assert.deepEqual([a.command, a.env], [path.join(ws, 'bin', 'a'), { K: 'v' }]);
-  assert.deepEqual(r.problems.map((p) => formatProblem(p, ws)), ['.mcp.json: mcpServers.a: server "a" is also defined in .vscode/mcp.json (servers.a), which takes precedence; this definition is ignored']);
-  assert.deepEqual(r.files, [path.join(ws, '.vscode', 'mcp.json'), path.join(ws, '.mcp.json'), path.join(home, '.config', 'Claude', 'claude_desktop_config.json'), path.join(ws, '.env')]);
-  assert.deepEqual(configFilesToWatch({ workspaceFolder: ws, settings, userHome: home, env: {} }), [path.join(ws, '.vscode', 'mcp.json'), path.join(ws, '.mcp.json'), path.join(home, '.config', 'Claude', 'claude_desktop_config.json')]);
+  assert.deepEqual(
+    r.problems.map((p) => formatProblem(p, ws)),
+    ['.mcp.json: mcpServers.a: server "a" is also defined in .vscode/mcp.json (servers.a), which takes precedence; this definition is ignored'],
+  );
+  assert.deepEqual(r.files, [
+    path.join(ws, '.vscode', 'mcp.json'),
+    path.join(ws, '.mcp.json'),
+    path.join(home, '.config', 'Claude', 'claude_desktop_config.json'),
+    path.join(ws, '.env'),
+  ]);
+  assert.deepEqual(configFilesToWatch({ workspaceFolder: ws, settings, userHome: home, env: {} }), [
+    path.join(ws, '.vscode', 'mcp.json'),
+    path.join(ws, '.mcp.json'),
+    path.join(home, '.config', 'Claude', 'claude_desktop_config.json'),
+  ]);
 });
 
 test('loadWorkspaceConfig: no files is an empty config; an unreadable one is a problem', (t) => {
@@ -44,7 +59,10 @@ test('loadWorkspaceConfig: no files is an empty config; an unreadable one is a p
   assert.deepEqual(loadWorkspaceConfig({ workspaceFolder: ws, settings: DEFAULT_SETTINGS, env: {} }).servers, []);
   mkdirSync(path.join(ws, '.mcp.json')); // a folder where the file should be
   const r = loadWorkspaceConfig({ workspaceFolder: ws, settings: DEFAULT_SETTINGS, env: {} });
-  assert.deepEqual(r.problems.map((p) => formatProblem(p, ws)), ['.mcp.json: cannot read file (EISDIR)']);
+  assert.deepEqual(
+    r.problems.map((p) => formatProblem(p, ws)),
+    ['.mcp.json: cannot read file (EISDIR)'],
+  );
 });
 
 test('loadWorkspaceConfig with configFile reads only that file', (t) => {
@@ -53,10 +71,16 @@ test('loadWorkspaceConfig with configFile reads only that file', (t) => {
   write(path.join(ws, 'mine.json'), '{ "mcpServers": { "mine": { "command": "m" } } }');
   const settings = { ...DEFAULT_SETTINGS, servers: { fromSettings: { command: 's' } } };
   const r = loadWorkspaceConfig({ workspaceFolder: ws, settings, configFile: path.join(ws, 'mine.json'), env: {} });
-  assert.deepEqual(r.servers.map((s) => [s.name, s.source.kind]), [['mine', 'cli-config']]);
+  assert.deepEqual(
+    r.servers.map((s) => [s.name, s.source.kind]),
+    [['mine', 'cli-config']],
+  );
   const missing = loadWorkspaceConfig({ workspaceFolder: ws, settings, configFile: path.join(ws, 'nope.json'), env: {} });
   assert.deepEqual(missing.servers, []);
-  assert.deepEqual(missing.problems.map((p) => formatProblem(p, ws)), ['nope.json: config file not found']);
+  assert.deepEqual(
+    missing.problems.map((p) => formatProblem(p, ws)),
+    ['nope.json: config file not found'],
+  );
 });
 
 test('readWorkspaceSettings gathers flat and nested mcpLens.* keys', (t) => {
@@ -76,7 +100,12 @@ test('readWorkspaceSettings gathers flat and nested mcpLens.* keys', (t) => {
   const r = readWorkspaceSettings(ws);
   assert.equal(r.file, path.join(ws, '.vscode', 'settings.json'));
   assert.deepEqual(r.problems, []);
-  assert.deepEqual(r.settings, { servers: { s: { command: 'x' } }, search: { defaultLimit: 5, inlineSchemas: 1 }, exclude: ['*/delete_*'], importFrom: ['vscode', 'cursor'] });
+  assert.deepEqual(r.settings, {
+    servers: { s: { command: 'x' } },
+    search: { defaultLimit: 5, inlineSchemas: 1 },
+    exclude: ['*/delete_*'],
+    importFrom: ['vscode', 'cursor'],
+  });
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   const s = sanitizeSettings(r.settings);
   assert.deepEqual([s.search, s.importFrom], [{ defaultLimit: 5, inlineSchemas: 1 }, ['vscode', 'cursor']]);
@@ -88,7 +117,10 @@ test('readWorkspaceSettings: missing file is empty, invalid JSONC is one problem
   write(path.join(ws, '.vscode', 'settings.json'), '{ "mcpLens.include": [ }');
   const r = readWorkspaceSettings(ws);
   assert.deepEqual(r.settings, {});
-  assert.deepEqual(r.problems.map((p) => formatProblem(p, ws)), ['.vscode/settings.json: invalid JSONC: ValueExpected at line 1, column 24']);
+  assert.deepEqual(
+    r.problems.map((p) => formatProblem(p, ws)),
+    ['.vscode/settings.json: invalid JSONC: ValueExpected at line 1, column 24'],
+  );
 });
 
 test('approvalsFilePath: env override, XDG, default', () => {

@@ -21,8 +21,18 @@ test('approval decisions', async (t) => {
   const cases: Case[] = [
     // Workspace sources in an untrusted workspace: never, whatever else holds.
     ...(['vscode-mcp-json', 'mcp-json', 'cursor', 'settings'] as const).flatMap((kind): Case[] => [
-      { kind, policy: { trusted: false, approvals: { gh: fp } }, want: 'untrusted', reason: 'workspace is not trusted; servers from workspace configuration do not start' },
-      { kind, policy: { trusted: false, approvals: {}, autoApprove: true }, want: 'untrusted', reason: 'workspace is not trusted; servers from workspace configuration do not start' },
+      {
+        kind,
+        policy: { trusted: false, approvals: { gh: fp } },
+        want: 'untrusted',
+        reason: 'workspace is not trusted; servers from workspace configuration do not start',
+      },
+      {
+        kind,
+        policy: { trusted: false, approvals: {}, autoApprove: true },
+        want: 'untrusted',
+        reason: 'workspace is not trusted; servers from workspace configuration do not start',
+      },
       { kind, policy: { trusted: true, approvals: {} }, want: 'needs-approval', reason: 'not approved yet' },
       { kind, policy: { trusted: true, approvals: { gh: 'ffffffffffffffff' } }, want: 'needs-approval', reason: 'definition changed since it was approved' },
       { kind, policy: { trusted: true, approvals: { gh: fp } }, want: 'start', reason: 'approved' },
@@ -38,8 +48,18 @@ test('approval decisions', async (t) => {
     { kind: 'cli-config', policy: { trusted: true, approvals: {} }, want: 'start', reason: 'approved by naming the config file' },
     { kind: 'cli-config', policy: { trusted: false, approvals: {} }, want: 'start', reason: 'approved by naming the config file' },
     // Per-source policy overrides.
-    { kind: 'cli-config', policy: { trusted: true, approvals: {}, sources: { 'cli-config': { fromWorkspace: false, approvedByNaming: false } } }, want: 'needs-approval', reason: 'not approved yet' },
-    { kind: 'claude-desktop', policy: { trusted: false, approvals: {}, sources: { 'claude-desktop': { fromWorkspace: true, approvedByNaming: false } } }, want: 'untrusted', reason: 'workspace is not trusted; servers from workspace configuration do not start' },
+    {
+      kind: 'cli-config',
+      policy: { trusted: true, approvals: {}, sources: { 'cli-config': { fromWorkspace: false, approvedByNaming: false } } },
+      want: 'needs-approval',
+      reason: 'not approved yet',
+    },
+    {
+      kind: 'claude-desktop',
+      policy: { trusted: false, approvals: {}, sources: { 'claude-desktop': { fromWorkspace: true, approvedByNaming: false } } },
+      want: 'untrusted',
+      reason: 'workspace is not trusted; servers from workspace configuration do not start',
+    },
   ];
   for (const c of cases) {
     await t.test(`${c.kind} ${JSON.stringify(c.policy)}`, () => {
@@ -59,7 +79,13 @@ test('approval map keys are own properties only', () => {
 
 test('decideApprovals keeps order and names', () => {
   const out = decideApprovals([stdio('cli-config', 'a'), stdio('mcp-json', 'b')], { trusted: true, approvals: {} });
-  assert.deepEqual(out.map((o) => [o.name, o.decision]), [['a', 'start'], ['b', 'needs-approval']]);
+  assert.deepEqual(
+    out.map((o) => [o.name, o.decision]),
+    [
+      ['a', 'start'],
+      ['b', 'needs-approval'],
+    ],
+  );
 });
 
 test('fingerprint: 16 hex chars, stable, independent of key order', () => {
@@ -97,7 +123,13 @@ test('fingerprint changes with anything that decides what runs or where it conne
 test('a changed env value in the config file needs re-approval', () => {
   const load = (token: string) =>
     resolveConfig([{ path: '/w/.mcp.json', kind: 'mcp-json', text: `{"mcpServers": {"gh": {"command": "x", "env": {"TOKEN": "${token}"}}}}` }], {
-      workspaceFolder: '/w', userHome: '/h', env: {}, inputs: {}, settings: { ...DEFAULT_SETTINGS, importFrom: ['mcp-json'] }, settingsFile: '/w/.vscode/settings.json', readEnvFile: () => undefined,
+      workspaceFolder: '/w',
+      userHome: '/h',
+      env: {},
+      inputs: {},
+      settings: { ...DEFAULT_SETTINGS, importFrom: ['mcp-json'] },
+      settingsFile: '/w/.vscode/settings.json',
+      readEnvFile: () => undefined,
     }).servers[0];
   const approved = load('one');
   const policy = { trusted: true, approvals: { gh: approved.fingerprint } };
@@ -109,26 +141,64 @@ test('describeServer: one line, no secrets', async (t) => {
   const src = { kind: 'mcp-json' as const, file: '/w/.mcp.json', path: 'mcpServers.s' };
   const cases: { cfg: ServerConfig; want: string; secrets: string[] }[] = [
     {
-      cfg: { type: 'stdio', name: 's', source: src, fingerprint: '0', command: 'npx', args: ['-y', '@mcp/gh'], env: { GITHUB_TOKEN: 'ghp_secret1', A: 'value2' }, cwd: '/w' },
+      cfg: {
+        type: 'stdio',
+        name: 's',
+        source: src,
+        fingerprint: '0',
+        command: 'npx',
+        args: ['-y', '@mcp/gh'],
+        env: { GITHUB_TOKEN: 'ghp_secret1', A: 'value2' },
+        cwd: '/w',
+      },
       want: 'stdio: npx -y @mcp/gh (env: A, GITHUB_TOKEN; cwd: /w)',
       secrets: ['ghp_secret1', 'value2'],
     },
     {
-      cfg: { type: 'stdio', name: 's', source: src, fingerprint: '0', command: '/opt/my server', args: ['--token', 'tok_abc', '--api-key=key_def', '--name', 'x y'], env: {} },
+      cfg: {
+        type: 'stdio',
+        name: 's',
+        source: src,
+        fingerprint: '0',
+        command: '/opt/my server',
+        args: ['--token', 'tok_abc', '--api-key=key_def', '--name', 'x y'],
+        env: {},
+      },
       want: 'stdio: "/opt/my server" --token *** --api-key=*** --name "x y"',
       secrets: ['tok_abc', 'key_def'],
     },
     {
-      cfg: { type: 'stdio', name: 's', source: src, fingerprint: '0', command: 'srv', args: ['--db', 'postgres://u:pw_ghi@h/db', 'plain'], env: {}, secretArgs: [1], removeEnv: ['HOME'] },
+      cfg: {
+        type: 'stdio',
+        name: 's',
+        source: src,
+        fingerprint: '0',
+        command: 'srv',
+        args: ['--db', 'postgres://u:pw_ghi@h/db', 'plain'],
+        env: {},
+        secretArgs: [1],
+        removeEnv: ['HOME'],
+      },
       want: 'stdio: srv --db *** plain (unset: HOME)',
       secrets: ['pw_ghi'],
     },
     {
-      cfg: { type: 'http', name: 's', source: src, fingerprint: '0', url: 'https://user:pw_jkl@api.example.com/mcp?key=q_mno&v=1', headers: { Authorization: 'Bearer b_pqr', 'X-Org': 'o' } },
+      cfg: {
+        type: 'http',
+        name: 's',
+        source: src,
+        fingerprint: '0',
+        url: 'https://user:pw_jkl@api.example.com/mcp?key=q_mno&v=1',
+        headers: { Authorization: 'Bearer b_pqr', 'X-Org': 'o' },
+      },
       want: 'http: https://api.example.com/mcp?key=***&v=*** (headers: Authorization, X-Org)',
       secrets: ['pw_jkl', 'q_mno', 'b_pqr', 'user'],
     },
-    { cfg: { type: 'sse', name: 's', source: src, fingerprint: '0', url: 'http://127.0.0.1:3000/sse', headers: {} }, want: 'sse: http://127.0.0.1:3000/sse', secrets: [] },
+    {
+      cfg: { type: 'sse', name: 's', source: src, fingerprint: '0', url: 'http://127.0.0.1:3000/sse', headers: {} },
+      want: 'sse: http://127.0.0.1:3000/sse',
+      secrets: [],
+    },
   ];
   for (const c of cases) {
     await t.test(c.want, () => {
@@ -141,8 +211,23 @@ test('describeServer: one line, no secrets', async (t) => {
 });
 
 test('describeServer shows args that took in ${input:} or ${env:} values as written, never their values', () => {
-  const s = resolveConfig([{ path: '/w/.mcp.json', kind: 'mcp-json', text: '{"mcpServers": {"s": {"command": "srv", "args": ["--db", "${input:dsn}", "--dir", "${workspaceFolder}", "${env:HOME_X}"]}}}' }], {
-    workspaceFolder: '/w', userHome: '/h', env: { HOME_X: 'envsecret' }, inputs: { dsn: 'inputsecret' }, settings: { ...DEFAULT_SETTINGS, importFrom: ['mcp-json'] }, settingsFile: '/s', readEnvFile: () => undefined,
-  }).servers[0];
+  const s = resolveConfig(
+    [
+      {
+        path: '/w/.mcp.json',
+        kind: 'mcp-json',
+        text: '{"mcpServers": {"s": {"command": "srv", "args": ["--db", "${input:dsn}", "--dir", "${workspaceFolder}", "${env:HOME_X}"]}}}',
+      },
+    ],
+    {
+      workspaceFolder: '/w',
+      userHome: '/h',
+      env: { HOME_X: 'envsecret' },
+      inputs: { dsn: 'inputsecret' },
+      settings: { ...DEFAULT_SETTINGS, importFrom: ['mcp-json'] },
+      settingsFile: '/s',
+      readEnvFile: () => undefined,
+    },
+  ).servers[0];
   assert.equal(describeServer(s), 'stdio: srv --db ${input:dsn} --dir /w ${env:HOME_X}');
 });

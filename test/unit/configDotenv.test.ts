@@ -19,8 +19,21 @@ test('parseDotenv', async (t) => {
     { name: '= inside value', text: 'A=b=c', values: { A: 'b=c' } },
     { name: 'later wins', text: 'A=1\nA=2', values: { A: '2' } },
     { name: 'CRLF and BOM', text: '\uFEFFA=1\r\nB=2\r\n', values: { A: '1', B: '2' } },
-    { name: 'bad lines are reported, not fatal', text: 'A=1\nnot a pair\n1X=2\nB=2', values: { A: '1', B: '2' }, errors: [{ line: 2, message: 'expected KEY=VALUE' }, { line: 3, message: 'expected KEY=VALUE' }] },
-    { name: 'unterminated quote skips that line only', text: 'A="open\nB=2', values: { B: '2' }, errors: [{ line: 1, message: 'unterminated double-quoted value' }] },
+    {
+      name: 'bad lines are reported, not fatal',
+      text: 'A=1\nnot a pair\n1X=2\nB=2',
+      values: { A: '1', B: '2' },
+      errors: [
+        { line: 2, message: 'expected KEY=VALUE' },
+        { line: 3, message: 'expected KEY=VALUE' },
+      ],
+    },
+    {
+      name: 'unterminated quote skips that line only',
+      text: 'A="open\nB=2',
+      values: { B: '2' },
+      errors: [{ line: 1, message: 'unterminated double-quoted value' }],
+    },
   ];
   for (const c of cases) {
     await t.test(c.name, () => assert.deepEqual(parseDotenv(c.text), { values: c.values, errors: c.errors ?? [] }));

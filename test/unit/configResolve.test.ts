@@ -57,12 +57,25 @@ test('every source format resolves to the same kind of server', async (t) => {
     {
       name: '.vscode/mcp.json stdio (JSONC: comments, trailing commas)',
       files: [vsc('{ // mine\n "servers": { "gh": { "type": "stdio", "command": "npx", "args": ["-y", "gh-mcp",], "env": { "A": "1" }, }, }, }')],
-      expect: { type: 'stdio', name: 'gh', source: { kind: 'vscode-mcp-json', file: VSC, path: 'servers.gh' }, command: 'npx', args: ['-y', 'gh-mcp'], env: { A: '1' } },
+      expect: {
+        type: 'stdio',
+        name: 'gh',
+        source: { kind: 'vscode-mcp-json', file: VSC, path: 'servers.gh' },
+        command: 'npx',
+        args: ['-y', 'gh-mcp'],
+        env: { A: '1' },
+      },
     },
     {
       name: '.vscode/mcp.json http with headers',
       files: [vsc('{"servers": {"gh": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer x"}}}}')],
-      expect: { type: 'http', name: 'gh', source: { kind: 'vscode-mcp-json', file: VSC, path: 'servers.gh' }, url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+      expect: {
+        type: 'http',
+        name: 'gh',
+        source: { kind: 'vscode-mcp-json', file: VSC, path: 'servers.gh' },
+        url: 'https://api.example.com/mcp',
+        headers: { Authorization: 'Bearer x' },
+      },
     },
     {
       name: '.vscode/mcp.json sse',
@@ -77,12 +90,25 @@ test('every source format resolves to the same kind of server', async (t) => {
     {
       name: 'type omitted with url → http (.mcp.json)',
       files: [mcpj('{"mcpServers": {"gh": {"url": "https://x.example/mcp", "headers": {"X-Key": "k"}}}}')],
-      expect: { type: 'http', name: 'gh', source: { kind: 'mcp-json', file: MCPJ, path: 'mcpServers.gh' }, url: 'https://x.example/mcp', headers: { 'X-Key': 'k' } },
+      expect: {
+        type: 'http',
+        name: 'gh',
+        source: { kind: 'mcp-json', file: MCPJ, path: 'mcpServers.gh' },
+        url: 'https://x.example/mcp',
+        headers: { 'X-Key': 'k' },
+      },
     },
     {
       name: 'Claude Desktop mcpServers',
       files: [claude('{"mcpServers": {"gh": {"command": "node", "args": ["/opt/s.js"], "env": {"T": "v"}}}, "globalShortcut": ""}')],
-      expect: { type: 'stdio', name: 'gh', source: { kind: 'claude-desktop', file: CLAUDE, path: 'mcpServers.gh' }, command: 'node', args: ['/opt/s.js'], env: { T: 'v' } },
+      expect: {
+        type: 'stdio',
+        name: 'gh',
+        source: { kind: 'claude-desktop', file: CLAUDE, path: 'mcpServers.gh' },
+        command: 'node',
+        args: ['/opt/s.js'],
+        env: { T: 'v' },
+      },
     },
     {
       name: 'Cursor mcpServers with explicit type',
@@ -102,7 +128,13 @@ test('every source format resolves to the same kind of server', async (t) => {
     {
       name: '--config file in mcpServers format',
       files: [cli('{"mcpServers": {"gh": {"url": "https://x.example/mcp"}}}')],
-      expect: { type: 'http', name: 'gh', source: { kind: 'cli-config', file: '/etc/lens.json', path: 'mcpServers.gh' }, url: 'https://x.example/mcp', headers: {} },
+      expect: {
+        type: 'http',
+        name: 'gh',
+        source: { kind: 'cli-config', file: '/etc/lens.json', path: 'mcpServers.gh' },
+        url: 'https://x.example/mcp',
+        headers: {},
+      },
     },
   ];
   for (const c of cases) {
@@ -116,9 +148,22 @@ test('every source format resolves to the same kind of server', async (t) => {
 
 test('mcpLens.servers from settings, reported against the settings file', () => {
   const r = run([], { settings: { servers: { s1: { command: 'a' }, s2: { type: 'http' } } } });
-  assert.deepEqual(server(r, 's1'), { type: 'stdio', name: 's1', source: { kind: 'settings', file: SETTINGS_FILE, path: 'mcpLens.servers.s1' }, command: 'a', args: [], env: {} });
+  assert.deepEqual(server(r, 's1'), {
+    type: 'stdio',
+    name: 's1',
+    source: { kind: 'settings', file: SETTINGS_FILE, path: 'mcpLens.servers.s1' },
+    command: 'a',
+    args: [],
+    env: {},
+  });
   assert.deepEqual(problems(r), ['error .vscode/settings.json: mcpLens.servers.s2.url: missing "url" for an http server']);
-  assert.deepEqual(r.disabled, [{ name: 's2', source: { kind: 'settings', file: SETTINGS_FILE, path: 'mcpLens.servers.s2' }, reason: 'mcpLens.servers.s2.url: missing "url" for an http server' }]);
+  assert.deepEqual(r.disabled, [
+    {
+      name: 's2',
+      source: { kind: 'settings', file: SETTINGS_FILE, path: 'mcpLens.servers.s2' },
+      reason: 'mcpLens.servers.s2.url: missing "url" for an http server',
+    },
+  ]);
 });
 
 test('variables are substituted in command, args, env, envFile, cwd, url and header values', async (t) => {
@@ -134,7 +179,12 @@ test('variables are substituted in command, args, env, envFile, cwd, url and hea
     { name: 'several in one value', entry: '{"command": "s", "args": ["${env:TOKEN}-${input:key}-${env:TOKEN}"]}', field: 'args', want: ['tok-k3y-tok'] },
     { name: 'cwd', entry: '{"command": "s", "cwd": "${userHome}/w"}', field: 'cwd', want: `${HOME}/w` },
     { name: 'url', entry: '{"url": "https://${env:HOST}/mcp"}', field: 'url', want: 'https://h.example/mcp' },
-    { name: 'header value', entry: '{"url": "https://x.example", "headers": {"Authorization": "Bearer ${input:key}"}}', field: 'headers', want: { Authorization: 'Bearer k3y' } },
+    {
+      name: 'header value',
+      entry: '{"url": "https://x.example", "headers": {"Authorization": "Bearer ${input:key}"}}',
+      field: 'headers',
+      want: { Authorization: 'Bearer k3y' },
+    },
   ];
   for (const c of cases) {
     await t.test(c.name, () => {
@@ -149,8 +199,13 @@ test('envFile: dotenv values under env, relative to the workspace', () => {
   const envFiles = { [`${WS}/.env`]: '# c\nexport A=from-file\nB="two words"\nC=keep\nbad line\n' };
   const r = run([vsc('{"servers": {"s": {"command": "s", "envFile": ".env", "env": {"B": "from-env", "C": null, "D": 4, "E": true}}}}')], { envFiles });
   assert.deepEqual(server(r, 's'), {
-    type: 'stdio', name: 's', source: { kind: 'vscode-mcp-json', file: VSC, path: 'servers.s' },
-    command: 's', args: [], env: { A: 'from-file', B: 'from-env', D: '4', E: 'true' }, removeEnv: ['C'],
+    type: 'stdio',
+    name: 's',
+    source: { kind: 'vscode-mcp-json', file: VSC, path: 'servers.s' },
+    command: 's',
+    args: [],
+    env: { A: 'from-file', B: 'from-env', D: '4', E: 'true' },
+    removeEnv: ['C'],
   });
   assert.deepEqual(problems(r), [`warning .vscode/mcp.json: servers.s.envFile: ${WS}/.env line 5: expected KEY=VALUE; line ignored`]);
   assert.ok(r.files.includes(`${WS}/.env`), 'env file listed for watching');
@@ -174,28 +229,92 @@ test('paths: relative cwd and a command with a slash resolve against the workspa
 
 test('bad entries disable that server only, with exact problem texts', async (t) => {
   const cases: { name: string; entry: string; problems: string[]; missingInputs?: string[] }[] = [
-    { name: 'unknown type', entry: '{"type": "websocket", "url": "ws://x"}', problems: ['error .vscode/mcp.json: servers.bad.type: unknown type "websocket" (expected "stdio", "http" or "sse")'] },
-    { name: 'type not a string', entry: '{"type": 3, "command": "x"}', problems: ['error .vscode/mcp.json: servers.bad.type: unknown type 3 (expected "stdio", "http" or "sse")'] },
-    { name: 'missing command', entry: '{"type": "stdio", "args": []}', problems: ['error .vscode/mcp.json: servers.bad.command: missing "command" for a stdio server'] },
+    {
+      name: 'unknown type',
+      entry: '{"type": "websocket", "url": "ws://x"}',
+      problems: ['error .vscode/mcp.json: servers.bad.type: unknown type "websocket" (expected "stdio", "http" or "sse")'],
+    },
+    {
+      name: 'type not a string',
+      entry: '{"type": 3, "command": "x"}',
+      problems: ['error .vscode/mcp.json: servers.bad.type: unknown type 3 (expected "stdio", "http" or "sse")'],
+    },
+    {
+      name: 'missing command',
+      entry: '{"type": "stdio", "args": []}',
+      problems: ['error .vscode/mcp.json: servers.bad.command: missing "command" for a stdio server'],
+    },
     { name: 'empty command', entry: '{"command": " "}', problems: ['error .vscode/mcp.json: servers.bad.command: "command" must be a non-empty string'] },
     { name: 'missing url (http)', entry: '{"type": "http"}', problems: ['error .vscode/mcp.json: servers.bad.url: missing "url" for an http server'] },
-    { name: 'missing url (sse)', entry: '{"type": "sse", "headers": {}}', problems: ['error .vscode/mcp.json: servers.bad.url: missing "url" for an sse server'] },
-    { name: 'neither command nor url', entry: '{"args": ["x"]}', problems: ['error .vscode/mcp.json: servers.bad: missing "command" (for a stdio server) or "url" (for an http server)'] },
-    { name: 'both command and url, no type', entry: '{"command": "x", "url": "http://x"}', problems: ['error .vscode/mcp.json: servers.bad: has both "command" and "url"; set "type" to say which'] },
+    {
+      name: 'missing url (sse)',
+      entry: '{"type": "sse", "headers": {}}',
+      problems: ['error .vscode/mcp.json: servers.bad.url: missing "url" for an sse server'],
+    },
+    {
+      name: 'neither command nor url',
+      entry: '{"args": ["x"]}',
+      problems: ['error .vscode/mcp.json: servers.bad: missing "command" (for a stdio server) or "url" (for an http server)'],
+    },
+    {
+      name: 'both command and url, no type',
+      entry: '{"command": "x", "url": "http://x"}',
+      problems: ['error .vscode/mcp.json: servers.bad: has both "command" and "url"; set "type" to say which'],
+    },
     { name: 'entry not an object', entry: '"npx server"', problems: ['error .vscode/mcp.json: servers.bad: expected an object with "command" or "url"'] },
-    { name: 'args not an array', entry: '{"command": "x", "args": "--a --b"}', problems: ['error .vscode/mcp.json: servers.bad.args: "args" must be an array of strings, got string'] },
-    { name: 'args item not a string', entry: '{"command": "x", "args": ["a", 2]}', problems: ['error .vscode/mcp.json: servers.bad.args[1]: expected a string, got number'] },
-    { name: 'env not an object', entry: '{"command": "x", "env": ["A=1"]}', problems: ['error .vscode/mcp.json: servers.bad.env: "env" must be an object of strings, got array'] },
-    { name: 'env value an object', entry: '{"command": "x", "env": {"A": {"v": 1}}}', problems: ['error .vscode/mcp.json: servers.bad.env.A: expected a string, number, boolean or null, got object'] },
-    { name: 'cwd not a string', entry: '{"command": "x", "cwd": 5}', problems: ['error .vscode/mcp.json: servers.bad.cwd: "cwd" must be a string, got number'] },
-    { name: 'headers not an object', entry: '{"url": "http://x", "headers": "a: b"}', problems: ['error .vscode/mcp.json: servers.bad.headers: "headers" must be an object of strings, got string'] },
-    { name: 'invalid url (never echoed)', entry: '{"url": "not a url ${input:k}"}', problems: ['error .vscode/mcp.json: servers.bad.url: "url" is not a valid URL'] },
-    { name: 'url with another scheme', entry: '{"type": "http", "url": "file:///etc/passwd"}', problems: ['error .vscode/mcp.json: servers.bad.url: "url" must use http: or https:, not file:'] },
-    { name: 'envFile that does not exist', entry: '{"command": "x", "envFile": "${workspaceFolder}/.env.missing"}', problems: [`error .vscode/mcp.json: servers.bad.envFile: env file not found: ${WS}/.env.missing`] },
+    {
+      name: 'args not an array',
+      entry: '{"command": "x", "args": "--a --b"}',
+      problems: ['error .vscode/mcp.json: servers.bad.args: "args" must be an array of strings, got string'],
+    },
+    {
+      name: 'args item not a string',
+      entry: '{"command": "x", "args": ["a", 2]}',
+      problems: ['error .vscode/mcp.json: servers.bad.args[1]: expected a string, got number'],
+    },
+    {
+      name: 'env not an object',
+      entry: '{"command": "x", "env": ["A=1"]}',
+      problems: ['error .vscode/mcp.json: servers.bad.env: "env" must be an object of strings, got array'],
+    },
+    {
+      name: 'env value an object',
+      entry: '{"command": "x", "env": {"A": {"v": 1}}}',
+      problems: ['error .vscode/mcp.json: servers.bad.env.A: expected a string, number, boolean or null, got object'],
+    },
+    {
+      name: 'cwd not a string',
+      entry: '{"command": "x", "cwd": 5}',
+      problems: ['error .vscode/mcp.json: servers.bad.cwd: "cwd" must be a string, got number'],
+    },
+    {
+      name: 'headers not an object',
+      entry: '{"url": "http://x", "headers": "a: b"}',
+      problems: ['error .vscode/mcp.json: servers.bad.headers: "headers" must be an object of strings, got string'],
+    },
+    {
+      name: 'invalid url (never echoed)',
+      entry: '{"url": "not a url ${input:k}"}',
+      problems: ['error .vscode/mcp.json: servers.bad.url: "url" is not a valid URL'],
+    },
+    {
+      name: 'url with another scheme',
+      entry: '{"type": "http", "url": "file:///etc/passwd"}',
+      problems: ['error .vscode/mcp.json: servers.bad.url: "url" must use http: or https:, not file:'],
+    },
+    {
+      name: 'envFile that does not exist',
+      entry: '{"command": "x", "envFile": "${workspaceFolder}/.env.missing"}',
+      problems: [`error .vscode/mcp.json: servers.bad.envFile: env file not found: ${WS}/.env.missing`],
+    },
     {
       name: 'undefined ${input:x}',
       entry: '{"command": "x", "args": ["${input:tok}"], "env": {"T": "${input:tok}", "U": "${input:other}"}}',
-      problems: ['error .vscode/mcp.json: servers.bad.args[0]: no value for ${input:tok}', 'error .vscode/mcp.json: servers.bad.env.T: no value for ${input:tok}', 'error .vscode/mcp.json: servers.bad.env.U: no value for ${input:other}'],
+      problems: [
+        'error .vscode/mcp.json: servers.bad.args[0]: no value for ${input:tok}',
+        'error .vscode/mcp.json: servers.bad.env.T: no value for ${input:tok}',
+        'error .vscode/mcp.json: servers.bad.env.U: no value for ${input:other}',
+      ],
       missingInputs: ['tok', 'other'],
     },
   ];
@@ -203,8 +322,14 @@ test('bad entries disable that server only, with exact problem texts', async (t)
     await t.test(c.name, () => {
       const r = run([vsc(`{"servers": {"bad": ${c.entry}, "good": {"command": "ok"}}}`)], { inputs: { k: 'v' } });
       assert.deepEqual(problems(r), c.problems);
-      assert.deepEqual(r.servers.map((s) => s.name), ['good']);
-      assert.deepEqual(r.disabled.map((d) => [d.name, d.reason]), [['bad', c.problems.map((p) => p.replace('error .vscode/mcp.json: ', '')).join('; ')]]);
+      assert.deepEqual(
+        r.servers.map((s) => s.name),
+        ['good'],
+      );
+      assert.deepEqual(
+        r.disabled.map((d) => [d.name, d.reason]),
+        [['bad', c.problems.map((p) => p.replace('error .vscode/mcp.json: ', '')).join('; ')]],
+      );
       assert.deepEqual(r.missingInputs, c.missingInputs ?? []);
     });
   }
@@ -221,28 +346,52 @@ test('warnings that do not disable: unset ${env:}, unknown variables', () => {
 
 test('missingInputs lists each id once across servers, and inputs declarations are read', () => {
   const r = run([
-    vsc('{"inputs": [{"id": "tok", "type": "promptString", "description": "Token", "password": true}, {"type": "x"}], "servers": {"a": {"command": "x", "env": {"T": "${input:tok}"}}, "b": {"url": "https://x/${input:tok}"}}}'),
+    vsc(
+      '{"inputs": [{"id": "tok", "type": "promptString", "description": "Token", "password": true}, {"type": "x"}], "servers": {"a": {"command": "x", "env": {"T": "${input:tok}"}}, "b": {"url": "https://x/${input:tok}"}}}',
+    ),
   ]);
   assert.deepEqual(r.missingInputs, ['tok']);
-  assert.deepEqual(r.disabled.map((d) => d.name), ['a', 'b']);
+  assert.deepEqual(
+    r.disabled.map((d) => d.name),
+    ['a', 'b'],
+  );
   assert.deepEqual(r.inputs, [{ id: 'tok', type: 'promptString', description: 'Token', password: true, file: VSC }]);
   assert.ok(problems(r).includes('warning .vscode/mcp.json: inputs[1]: expected an object with a string "id"'));
 });
 
 test('file-level problems: one per file, other files still load', async (t) => {
   const cases: { name: string; file: ConfigFileText; problems: string[] }[] = [
-    { name: 'invalid JSONC', file: vsc('{\n  "servers": {\n    "a": { "command": "x" \n  }\n'), problems: ['error .vscode/mcp.json: invalid JSONC: CloseBraceExpected at line 5, column 1'] },
-    { name: 'missing comma', file: vsc('{"servers": {"a": {"command": "x"} "b": {}}}'), problems: ['error .vscode/mcp.json: invalid JSONC: CommaExpected at line 1, column 36'] },
+    {
+      name: 'invalid JSONC',
+      file: vsc('{\n  "servers": {\n    "a": { "command": "x" \n  }\n'),
+      problems: ['error .vscode/mcp.json: invalid JSONC: CloseBraceExpected at line 5, column 1'],
+    },
+    {
+      name: 'missing comma',
+      file: vsc('{"servers": {"a": {"command": "x"} "b": {}}}'),
+      problems: ['error .vscode/mcp.json: invalid JSONC: CommaExpected at line 1, column 36'],
+    },
     { name: 'top level array', file: vsc('[]'), problems: ['error .vscode/mcp.json: expected a JSON object at the top level'] },
-    { name: 'servers not an object', file: vsc('{"servers": []}'), problems: ['error .vscode/mcp.json: servers: "servers" must be an object mapping server names to definitions'] },
-    { name: 'mcpServers in .vscode/mcp.json', file: vsc('{"mcpServers": {"a": {"command": "x"}}}'), problems: ['warning .vscode/mcp.json: mcpServers: VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; these entries are ignored'] },
+    {
+      name: 'servers not an object',
+      file: vsc('{"servers": []}'),
+      problems: ['error .vscode/mcp.json: servers: "servers" must be an object mapping server names to definitions'],
+    },
+    {
+      name: 'mcpServers in .vscode/mcp.json',
+      file: vsc('{"mcpServers": {"a": {"command": "x"}}}'),
+      problems: ['warning .vscode/mcp.json: mcpServers: VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; these entries are ignored'],
+    },
     { name: 'empty file is no config', file: vsc('  \n'), problems: [] },
   ];
   for (const c of cases) {
     await t.test(c.name, () => {
       const r = run([c.file, mcpj('{"mcpServers": {"other": {"command": "y"}}}')]);
       assert.deepEqual(problems(r), c.problems);
-      assert.deepEqual(r.servers.map((s) => s.name), ['other']);
+      assert.deepEqual(
+        r.servers.map((s) => s.name),
+        ['other'],
+      );
       assert.deepEqual(r.files, [VSC, MCPJ]);
     });
   }
@@ -252,7 +401,11 @@ test('file-level problems: one per file, other files still load', async (t) => {
 });
 
 test('duplicate names: first source in importFrom order wins, the warning names both files', async (t) => {
-  const files = [vsc('{"servers": {"gh": {"command": "from-vscode"}}}'), mcpj('{"mcpServers": {"gh": {"command": "from-mcp-json"}}}'), claude('{"mcpServers": {"gh": {"command": "from-claude"}}}')];
+  const files = [
+    vsc('{"servers": {"gh": {"command": "from-vscode"}}}'),
+    mcpj('{"mcpServers": {"gh": {"command": "from-mcp-json"}}}'),
+    claude('{"mcpServers": {"gh": {"command": "from-claude"}}}'),
+  ];
   const cases = [
     {
       importFrom: ['vscode', 'mcp-json', 'claude-desktop'] as McpLensSettings['importFrom'],
@@ -265,38 +418,64 @@ test('duplicate names: first source in importFrom order wins, the warning names 
     {
       importFrom: ['claude-desktop', 'mcp-json'] as McpLensSettings['importFrom'],
       command: 'from-claude',
-      problems: [`warning .mcp.json: mcpServers.gh: server "gh" is also defined in ${CLAUDE} (mcpServers.gh), which takes precedence; this definition is ignored`],
+      problems: [
+        `warning .mcp.json: mcpServers.gh: server "gh" is also defined in ${CLAUDE} (mcpServers.gh), which takes precedence; this definition is ignored`,
+      ],
     },
   ];
   for (const c of cases) {
     await t.test(c.importFrom.join(','), () => {
       const r = run(files, { settings: { importFrom: c.importFrom } });
-      assert.deepEqual(r.servers.map((s) => [s.name, (s as { command: string }).command]), [['gh', c.command]]);
+      assert.deepEqual(
+        r.servers.map((s) => [s.name, (s as { command: string }).command]),
+        [['gh', c.command]],
+      );
       assert.deepEqual(problems(r), c.problems);
     });
   }
   await t.test('settings vs file', () => {
-    const r = run([vsc('{"servers": {"gh": {"command": "from-vscode"}}}')], { settings: { importFrom: ['settings', 'vscode'], servers: { gh: { command: 'from-settings' } } } });
-    assert.deepEqual(r.servers.map((s) => (s as { command: string }).command), ['from-settings']);
-    assert.deepEqual(problems(r), ['warning .vscode/mcp.json: servers.gh: server "gh" is also defined in .vscode/settings.json (mcpLens.servers.gh), which takes precedence; this definition is ignored']);
+    const r = run([vsc('{"servers": {"gh": {"command": "from-vscode"}}}')], {
+      settings: { importFrom: ['settings', 'vscode'], servers: { gh: { command: 'from-settings' } } },
+    });
+    assert.deepEqual(
+      r.servers.map((s) => (s as { command: string }).command),
+      ['from-settings'],
+    );
+    assert.deepEqual(problems(r), [
+      'warning .vscode/mcp.json: servers.gh: server "gh" is also defined in .vscode/settings.json (mcpLens.servers.gh), which takes precedence; this definition is ignored',
+    ]);
   });
   await t.test('a disabled first definition still wins (no silent switch to another file)', () => {
     const r = run([vsc('{"servers": {"gh": {"type": "stdio"}}}'), mcpj('{"mcpServers": {"gh": {"command": "x"}}}')]);
     assert.deepEqual(r.servers, []);
-    assert.deepEqual(r.disabled.map((d) => d.source.file), [VSC]);
+    assert.deepEqual(
+      r.disabled.map((d) => d.source.file),
+      [VSC],
+    );
   });
   await t.test('the same name twice in one file', () => {
     const r = run([vsc('{"servers": {"gh": {"command": "a"}, "gh": {"command": "b"}}}')]);
-    assert.deepEqual(r.servers.map((s) => (s as { command: string }).command), ['a']);
-    assert.deepEqual(problems(r), ['warning .vscode/mcp.json: servers.gh: server "gh" is also defined earlier in this file (servers.gh), which takes precedence; this definition is ignored']);
+    assert.deepEqual(
+      r.servers.map((s) => (s as { command: string }).command),
+      ['a'],
+    );
+    assert.deepEqual(problems(r), [
+      'warning .vscode/mcp.json: servers.gh: server "gh" is also defined earlier in this file (servers.gh), which takes precedence; this definition is ignored',
+    ]);
   });
 });
 
 test('source selection: importFrom leaves out unlisted sources; --config replaces all', () => {
   const files = [vsc('{"servers": {"a": {"command": "x"}}}'), mcpj('{"mcpServers": {"b": {"command": "x"}}}'), cur('{"mcpServers": {"c": {"command": "x"}}}')];
-  assert.deepEqual(run(files, { settings: { importFrom: ['cursor', 'vscode'] } }).servers.map((s) => s.name), ['c', 'a']);
+  assert.deepEqual(
+    run(files, { settings: { importFrom: ['cursor', 'vscode'] } }).servers.map((s) => s.name),
+    ['c', 'a'],
+  );
   const withCli = run([...files, cli('{"servers": {"z": {"command": "x"}}}')], { settings: { servers: { s: { command: 'x' } } } });
-  assert.deepEqual(withCli.servers.map((s) => s.name), ['z']);
+  assert.deepEqual(
+    withCli.servers.map((s) => s.name),
+    ['z'],
+  );
   assert.deepEqual(withCli.files, ['/etc/lens.json']);
 });
 
@@ -345,7 +524,12 @@ test('where each source lives', async (t) => {
     { platform: 'darwin', env: {}, want: '/Users/u/Library/Application Support/Claude/claude_desktop_config.json', home: '/Users/u' },
     { platform: 'linux', env: {}, want: '/home/u/.config/Claude/claude_desktop_config.json', home: '/home/u' },
     { platform: 'linux', env: { XDG_CONFIG_HOME: '/xdg' }, want: '/xdg/Claude/claude_desktop_config.json', home: '/home/u' },
-    { platform: 'win32', env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, want: 'C:\\Users\\u\\AppData\\Roaming\\Claude\\claude_desktop_config.json', home: 'C:\\Users\\u' },
+    {
+      platform: 'win32',
+      env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' },
+      want: 'C:\\Users\\u\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+      home: 'C:\\Users\\u',
+    },
   ];
   for (const c of cases) {
     await t.test(`${c.platform} ${JSON.stringify(c.env)}`, () => assert.equal(claudeDesktopConfigPath(c.home, c.env, c.platform), c.want));

@@ -18,7 +18,14 @@ const cases: Case[] = [
   { include: ['*/delete_*'], exclude: [], server: 'fs', tool: 'undelete_file', allowed: false, why: 'prefix anchored' },
   { include: ['*/delete_*'], exclude: [], server: 'ms/playwright', tool: 'delete_x', allowed: true, why: '* spans / in a server name' },
   { include: ['ms/playwright/*'], exclude: [], server: 'ms/playwright', tool: 'click', allowed: true, why: 'server names with /' },
-  { include: ['ms/*'], exclude: [], server: 'ms/playwright', tool: 'click', allowed: false, why: 'ms/* is server "ms", not "ms/playwright"... unless the tool fits' },
+  {
+    include: ['ms/*'],
+    exclude: [],
+    server: 'ms/playwright',
+    tool: 'click',
+    allowed: false,
+    why: 'ms/* is server "ms", not "ms/playwright"... unless the tool fits',
+  },
   { include: ['gh/repos/get'], exclude: [], server: 'gh', tool: 'repos/get', allowed: true, why: 'exact tool with /' },
   { include: ['gh/repos/get'], exclude: [], server: 'gh', tool: 'repos/getx', allowed: false, why: 'exact is exact' },
   { include: ['gh/*'], exclude: ['gh/delete_*'], server: 'gh', tool: 'delete_repo', allowed: false, why: 'exclude wins over include' },
@@ -54,8 +61,11 @@ const cases: Case[] = [
 
 test('createToolFilter', async (t) => {
   for (const c of cases) {
-    await t.test(`${c.why}: include ${JSON.stringify(c.include).slice(0, 60)} exclude ${JSON.stringify(c.exclude).slice(0, 60)} → ${JSON.stringify(c.server)}/${JSON.stringify(c.tool)}`, () => {
-      assert.equal(createToolFilter(c.include, c.exclude)(c.server, c.tool), c.allowed);
-    });
+    await t.test(
+      `${c.why}: include ${JSON.stringify(c.include).slice(0, 60)} exclude ${JSON.stringify(c.exclude).slice(0, 60)} → ${JSON.stringify(c.server)}/${JSON.stringify(c.tool)}`,
+      () => {
+        assert.equal(createToolFilter(c.include, c.exclude)(c.server, c.tool), c.allowed);
+      },
+    );
   }
 });

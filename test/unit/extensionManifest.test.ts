@@ -14,7 +14,9 @@ const props: Record<string, { default?: unknown; description?: string; markdownD
 /** `search: { defaultLimit }` → `search.defaultLimit`; `servers` stays whole (an object setting). */
 function settingKeys(obj: Record<string, unknown>, prefix = ''): [string, unknown][] {
   return Object.entries(obj).flatMap(([k, v]) =>
-    v && typeof v === 'object' && !Array.isArray(v) && k !== 'servers' ? settingKeys(v as Record<string, unknown>, `${prefix}${k}.`) : [[`${prefix}${k}`, v] as [string, unknown]],
+    v && typeof v === 'object' && !Array.isArray(v) && k !== 'servers'
+      ? settingKeys(v as Record<string, unknown>, `${prefix}${k}.`)
+      : [[`${prefix}${k}`, v] as [string, unknown]],
   );
 }
 

@@ -27,15 +27,27 @@ test('meaning never moves first place, however strongly it disagrees; it reorder
     assert.equal(fuseKeywordFirst(keyword, meaning, 3, W)[0]!.key, 'a');
   }
   // Below first place, a tool both rankings like rises above one only keyword search has.
-  assert.deepEqual(fuseKeywordFirst(keyword, list(['c', 'a'], 'meaning'), 3, W).map((h) => h.key), ['a', 'c', 'b']);
+  assert.deepEqual(
+    fuseKeywordFirst(keyword, list(['c', 'a'], 'meaning'), 3, W).map((h) => h.key),
+    ['a', 'c', 'b'],
+  );
 });
 
 test('no keyword hit: meaning answers alone; vector-only weights are plain meaning ranking; limit holds', () => {
   const meaning = list(['m1', 'm2', 'm3'], 'meaning');
-  assert.deepEqual(fuseKeywordFirst([], meaning, 2, W).map((h) => h.key), ['m1', 'm2']);
+  assert.deepEqual(
+    fuseKeywordFirst([], meaning, 2, W).map((h) => h.key),
+    ['m1', 'm2'],
+  );
   const keyword = list(['a', 'b'], 'keyword');
-  assert.deepEqual(fuseKeywordFirst(keyword, meaning, 3, { ...W, keyword: 0 }).map((h) => h.key), ['m1', 'm2', 'm3']);
+  assert.deepEqual(
+    fuseKeywordFirst(keyword, meaning, 3, { ...W, keyword: 0 }).map((h) => h.key),
+    ['m1', 'm2', 'm3'],
+  );
   assert.equal(fuseKeywordFirst(keyword, meaning, 0, W).length, 0);
   // Agreeing rankings: plain RRF, same first place.
-  assert.deepEqual(fuseKeywordFirst(keyword, list(['a', 'b'], 'meaning'), 5, W).map((h) => h.key), ['a', 'b']);
+  assert.deepEqual(
+    fuseKeywordFirst(keyword, list(['a', 'b'], 'meaning'), 5, W).map((h) => h.key),
+    ['a', 'b'],
+  );
 });

@@ -56,7 +56,8 @@ test('each layer imports only from the layers below it', async () => {
   for (const c of CASES) {
     const [result] = await eslint.lintText(`import * as m from '${c.imports}';\nexport const used = m;\n`, { filePath: join(ROOT, c.file) });
     const layers = result!.messages.filter((m) => m.ruleId === 'house/layers');
-    if (layers.length === 0 !== c.allowed) wrong.push(`${c.file} → ${c.imports}: expected ${c.allowed ? 'allowed' : 'refused'}, got ${layers.map((m) => m.message).join('; ') || 'allowed'}`);
+    if ((layers.length === 0) !== c.allowed)
+      wrong.push(`${c.file} → ${c.imports}: expected ${c.allowed ? 'allowed' : 'refused'}, got ${layers.map((m) => m.message).join('; ') || 'allowed'}`);
   }
   assert.deepEqual(wrong, []);
 });

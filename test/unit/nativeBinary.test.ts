@@ -54,7 +54,7 @@ test('ELF, Mach-O and PE headers name their machine', async () => {
   assert.throws(() => describeBinary(Buffer.from('#!/usr/bin/env node\n')), /not an ELF, Mach-O or PE/);
 });
 
-test('the installed LanceDB binary reads as this machine\'s ELF, linked against its libc', async () => {
+test("the installed LanceDB binary reads as this machine's ELF, linked against its libc", async () => {
   const { binaryKind, elfLibc } = await scripts();
   const file = join(ROOT, 'node_modules/@lancedb/lancedb-linux-x64-gnu/lancedb.linux-x64-gnu.node');
   const bytes = readFileSync(file);

@@ -21,7 +21,8 @@ test('Windows: no detached spawn (it would open a console); the tree ends with t
 });
 
 test('no step ever targets pid 0, a negative or a fractional pid (kill(0) or kill(-1) would hit everything)', () => {
-  for (const platform of ['linux', 'win32'] as const) for (const pid of [0, -1, 1.5, Number.NaN]) assert.deepEqual(terminationSteps(platform, pid, 'force'), [], `${platform} ${pid}`);
+  for (const platform of ['linux', 'win32'] as const)
+    for (const pid of [0, -1, 1.5, Number.NaN]) assert.deepEqual(terminationSteps(platform, pid, 'force'), [], `${platform} ${pid}`);
 });
 
 test('the watchdog: sh on POSIX (parses), Node with taskkill on Windows', () => {

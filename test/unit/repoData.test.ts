@@ -25,7 +25,10 @@ const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'u
 
 test('the bench finds its four datasets inside the repo by default, each with source and license', () => {
   const dirs = withEnv('MCP_LENS_BENCH_DIR', undefined, allDatasetDirs);
-  assert.deepEqual(dirs.map((d) => basename(d)), ['mcp-servers', 'metatool', 'toolbench', 'workspace-19']);
+  assert.deepEqual(
+    dirs.map((d) => basename(d)),
+    ['mcp-servers', 'metatool', 'toolbench', 'workspace-19'],
+  );
   for (const dir of dirs) {
     assert.ok(dir.startsWith(join(repoRoot(), 'bench', 'datasets')), dir);
     const m = meta(dir);
@@ -57,7 +60,10 @@ test('the recorded 19-server catalog is in the repo with its meta.json', () => {
   const catalog = readRecordedCatalog();
   const servers = Object.keys(catalog.servers);
   assert.equal(servers.length, 19);
-  assert.equal(Object.values(catalog.servers).reduce((n, s) => n + s.tools.length, 0), 371);
+  assert.equal(
+    Object.values(catalog.servers).reduce((n, s) => n + s.tools.length, 0),
+    371,
+  );
   const m = meta(join(repoRoot(), 'test', 'fixtures', 'catalog'));
   for (const field of ['what', 'source', 'license']) assert.ok(field in m, `catalog meta.json has ${field}`);
   assert.deepEqual(Object.keys(m.servers as object), servers);
@@ -71,7 +77,9 @@ test('no source, test or script reaches outside the repo for data', () => {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (/\.(ts|mts|mjs|cjs|js|sh)$/.test(e.name)) {
-        readFileSync(p, 'utf8').split('\n').forEach((line, i) => outside.test(line) && found.push(`${p.slice(repoRoot().length + 1)}:${i + 1}: ${line.trim()}`));
+        readFileSync(p, 'utf8')
+          .split('\n')
+          .forEach((line, i) => outside.test(line) && found.push(`${p.slice(repoRoot().length + 1)}:${i + 1}: ${line.trim()}`));
       }
     }
   };

@@ -21,7 +21,17 @@ describe('select (JMESPath)', () => {
   const cases: [string, CallToolResult, string, unknown][] = [
     ['structuredContent first', { content: [{ type: 'text', text: 'ignored' }], structuredContent: { items: [{ n: 1 }, { n: 2 }] } }, 'items[].n', [1, 2]],
     ['JSON text', text('{"a": {"b": [1, 2, 3]}}'), 'a.b[1]', 2],
-    ['several JSON texts become an array', { content: [{ type: 'text', text: '{"v": 1}' }, { type: 'text', text: '{"v": 2}' }] }, '[].v', [1, 2]],
+    [
+      'several JSON texts become an array',
+      {
+        content: [
+          { type: 'text', text: '{"v": 1}' },
+          { type: 'text', text: '{"v": 2}' },
+        ],
+      },
+      '[].v',
+      [1, 2],
+    ],
     ['filter with a raw string literal', text('[{"s": "open", "id": 1}, {"s": "closed", "id": 2}]'), "[?s=='open'].id", [1]],
   ];
   for (const [name, result, expr, expected] of cases) {
@@ -51,7 +61,8 @@ describe('max_output_tokens', () => {
   test('a result no longer in UTF-8 bytes than the budget is not tokenized at all', () => {
     const uncounted = () => assert.fail('tokenized a result that fits by its byte length');
     // 'é' is 2 bytes, '語' 3, '😀' 4 (two UTF-16 units): 1 + 2 + 3 + 4 + 1 bytes.
-    for (const s of ['plain ascii', 'aé語😀z', '', '\u07ff\u0800\uffff', 'lone \ud800 and \udc00']) assert.equal(utf8Length(s), Buffer.byteLength(s, 'utf8'), s);
+    for (const s of ['plain ascii', 'aé語😀z', '', '\u07ff\u0800\uffff', 'lone \ud800 and \udc00'])
+      assert.equal(utf8Length(s), Buffer.byteLength(s, 'utf8'), s);
     const fits = 'aé語😀z';
     assert.equal(cutToTokens(text(fits), utf8Length(fits), uncounted), undefined);
     // One byte over: counted, and the count decides (it fits in tokens).
@@ -78,14 +89,22 @@ describe('max_output_tokens', () => {
 
   test('cuts at a token boundary, in order, keeping non-text items and dropping structuredContent', () => {
     const result: CallToolResult = {
-      content: [{ type: 'text', text: 'head' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'text', text: long }, { type: 'text', text: 'tail' }],
+      content: [
+        { type: 'text', text: 'head' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'text', text: long },
+        { type: 'text', text: 'tail' },
+      ],
       structuredContent: { rows: 2000 },
     };
     const cut = cutToTokens(result, 500)!;
     assert.equal(cut.keptTokens, 500);
     assert.equal(cut.fullTokens, countTokens(`head\n${long}\ntail`));
     assert.equal(cut.result.structuredContent, undefined);
-    assert.deepEqual(cut.result.content!.map((c) => c.type), ['text', 'image', 'text']);
+    assert.deepEqual(
+      cut.result.content!.map((c) => c.type),
+      ['text', 'image', 'text'],
+    );
     const kept = (cut.result.content![2] as { text: string }).text;
     assert.ok(long.startsWith(kept));
     assert.equal(countTokens(kept), 500 - countTokens('head'));
@@ -103,7 +122,12 @@ describe('max_output_tokens', () => {
     const shaped = shapeResult(text(long), 'files_read', { maxOutputTokens: 300 }, { results: store, sessionId: 's1' });
     assert.ok(shaped.keptAs?.startsWith(RESULT_URI_PREFIX));
     const note = (shaped.result.content!.at(-1) as { text: string }).text;
-    assert.match(note, new RegExp(`^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as ${shaped.keptAs}`));
+    assert.match(
+      note,
+      new RegExp(
+        `^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as ${shaped.keptAs}`,
+      ),
+    );
     assert.equal(store.get('s1', shaped.keptAs!)!.text, long);
     assert.equal(store.get('other-session', shaped.keptAs!), undefined);
   });

@@ -7,7 +7,11 @@ describe('schemaSignature', () => {
     ['no schema', undefined, 'unknown'],
     ['no arguments', { type: 'object', properties: {} }, '{}'],
     ['a nested object with no properties', { type: 'object', properties: { opts: { type: 'object' } } }, '{ opts?: object }'],
-    ['required and optional', { type: 'object', properties: { path: { type: 'string' }, head: { type: 'integer' } }, required: ['path'] }, '{ path: string; head?: number }'],
+    [
+      'required and optional',
+      { type: 'object', properties: { path: { type: 'string' }, head: { type: 'integer' } }, required: ['path'] },
+      '{ path: string; head?: number }',
+    ],
     ['enum of strings', { type: 'object', properties: { mode: { enum: ['a', 'b'] } }, required: ['mode'] }, '{ mode: "a" | "b" }'],
     ['const', { const: 42 }, '42'],
     ['type array with null', { type: ['string', 'null'] }, 'string | null'],
@@ -17,8 +21,21 @@ describe('schemaSignature', () => {
     ['tuple', { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] }, '[string, number]'],
     ['record', { type: 'object', additionalProperties: { type: 'string' } }, '{ [key: string]: string }'],
     ['oneOf', { oneOf: [{ type: 'string' }, { type: 'object', properties: { x: { type: 'number' } } }] }, 'string | { x?: number }'],
-    ['allOf', { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', properties: { b: { type: 'string' } } }] }, '{ a?: string } & { b?: string }'],
-    ['odd property names are quoted', { type: 'object', properties: { 'my-key': { type: 'boolean' }, '1st': { type: 'string' } } }, '{ "my-key"?: boolean; "1st"?: string }'],
+    [
+      'allOf',
+      {
+        allOf: [
+          { type: 'object', properties: { a: { type: 'string' } } },
+          { type: 'object', properties: { b: { type: 'string' } } },
+        ],
+      },
+      '{ a?: string } & { b?: string }',
+    ],
+    [
+      'odd property names are quoted',
+      { type: 'object', properties: { 'my-key': { type: 'boolean' }, '1st': { type: 'string' } } },
+      '{ "my-key"?: boolean; "1st"?: string }',
+    ],
     ['untyped property', { type: 'object', properties: { anything: {} }, required: ['anything'] }, '{ anything: unknown }'],
     ['object without type keyword', { properties: { q: { type: 'string' } }, required: ['q'] }, '{ q: string }'],
   ];
@@ -31,7 +48,9 @@ describe('schemaSignature', () => {
       type: 'object',
       properties: { root: { $ref: '#/$defs/Node' }, legacy: { $ref: '#/definitions/Leaf' } },
       required: ['root'],
-      $defs: { Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['name'] } },
+      $defs: {
+        Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['name'] },
+      },
       definitions: { Leaf: { type: 'string' } },
     };
     assert.equal(schemaSignature(schema), '{ root: { name: string; children?: Node[] }; legacy?: string }');
@@ -58,9 +77,22 @@ describe('schemaSignature', () => {
   });
 
   test('deep or huge schemas collapse from the bottom until they fit', () => {
-    const deep = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: { c: { type: 'object', properties: { d: { type: 'object', properties: { e: { type: 'string' } } } } } } } } } } };
+    const deep = {
+      type: 'object',
+      properties: {
+        a: {
+          type: 'object',
+          properties: {
+            b: { type: 'object', properties: { c: { type: 'object', properties: { d: { type: 'object', properties: { e: { type: 'string' } } } } } } },
+          },
+        },
+      },
+    };
     assert.equal(schemaSignature(deep), '{ a?: { b?: { c?: { d?: object } } } }');
-    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, { type: 'object', properties: { x: { type: 'string' } } }])) };
+    const wide = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, { type: 'object', properties: { x: { type: 'string' } } }])),
+    };
     const sig = schemaSignature(wide, { maxLength: 2000 });
     assert.ok(sig.startsWith('{ p0?: object; p1?: object;'), sig.slice(0, 60));
   });

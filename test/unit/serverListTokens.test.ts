@@ -4,16 +4,30 @@ import type { CatalogTool } from '../../server/src/core/catalog';
 import { ServerListTokens, toolListTokens } from '../../server/src/core/tokens';
 
 function tool(server: string, originalName: string, description: string): CatalogTool {
-  return { key: `${server}/${originalName}`, name: `${server}_${originalName}`, server, originalName, description, inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
+  return {
+    key: `${server}/${originalName}`,
+    name: `${server}_${originalName}`,
+    server,
+    originalName,
+    description,
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+  };
 }
 
-const upstreamList = (tools: CatalogTool[]) => toolListTokens(tools.map((t) => ({ name: t.originalName, description: t.description, inputSchema: t.inputSchema })));
+const upstreamList = (tools: CatalogTool[]) =>
+  toolListTokens(tools.map((t) => ({ name: t.originalName, description: t.description, inputSchema: t.inputSchema })));
 
 test('ServerListTokens: each server costs its own tools/list (original names), recounted when it changes', () => {
   const files = [tool('files', 'read_file', 'Read a file'), tool('files', 'delete_file', 'Delete a file')];
   const web = [tool('web', 'fetch', 'Fetch a URL')];
   const counter = new ServerListTokens();
-  assert.deepEqual(counter.count([...files, ...web]), new Map([['files', upstreamList(files)], ['web', upstreamList(web)]]));
+  assert.deepEqual(
+    counter.count([...files, ...web]),
+    new Map([
+      ['files', upstreamList(files)],
+      ['web', upstreamList(web)],
+    ]),
+  );
 
   const longer = [tool('web', 'fetch', 'Fetch a URL and return its body as markdown, following redirects')];
   const after = counter.count([...files, ...longer]);

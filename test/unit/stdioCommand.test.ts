@@ -12,7 +12,10 @@ import { parseConfigFile } from '../../server/src/core/config/configFile';
 import { configCandidates } from '../../server/src/core/config/sources';
 
 const NODEJS = 'C:\\Program Files\\nodejs';
-function win(files: string[], env: Record<string, string> = { Path: `C:\\Windows\\system32;${NODEJS}`, ComSpec: 'C:\\Windows\\system32\\cmd.exe' }): StdioCommandContext {
+function win(
+  files: string[],
+  env: Record<string, string> = { Path: `C:\\Windows\\system32;${NODEJS}`, ComSpec: 'C:\\Windows\\system32\\cmd.exe' },
+): StdioCommandContext {
   const set = new Set(files.map((f) => f.toLowerCase()));
   return { platform: 'win32', env, isFile: (f) => set.has(f.toLowerCase()) };
 }
@@ -58,15 +61,19 @@ test('Windows: cmd metacharacters and quotes in arguments cannot start a second 
 });
 
 test('config files saved with a BOM and CRLF line endings read like any other, problems at the right line', () => {
-  const text = '\uFEFF{\r\n  // Windows editor\r\n  "servers": {\r\n    "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] }\r\n  }\r\n}\r\n';
+  const text =
+    '\uFEFF{\r\n  // Windows editor\r\n  "servers": {\r\n    "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] }\r\n  }\r\n}\r\n';
   const parsed = parseConfigFile('C:\\w\\.vscode\\mcp.json', 'vscode-mcp-json', text);
   assert.deepEqual(parsed.problems, []);
-  assert.deepEqual(parsed.entries.map((e) => [e.name, JSON.parse(JSON.stringify(e.raw))]), [['memory', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }]]);
+  assert.deepEqual(
+    parsed.entries.map((e) => [e.name, JSON.parse(JSON.stringify(e.raw))]),
+    [['memory', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }]],
+  );
   const broken = parseConfigFile('C:\\w\\.vscode\\mcp.json', 'vscode-mcp-json', '\uFEFF{\r\n  "servers": {\r\n    "a": { "command": "x" },,\r\n  }\r\n}\r\n');
   assert.match(broken.problems[0]!.message, /at line 3,/);
 });
 
-test('workspace config paths use the platform\'s separators', () => {
+test("workspace config paths use the platform's separators", () => {
   assert.deepEqual(
     configCandidates('C:\\w', ['vscode', 'mcp-json', 'cursor'], 'C:\\Users\\u', {}, 'win32').map((c) => c.path),
     ['C:\\w\\.vscode\\mcp.json', 'C:\\w\\.mcp.json', 'C:\\w\\.cursor\\mcp.json', 'C:\\Users\\u\\.cursor\\mcp.json'],

@@ -38,13 +38,20 @@ describe('baseToolName', () => {
 
 describe('assignToolNames', () => {
   test('unique tools keep their plain names', () => {
-    const m = names([['github', 'create_issue'], ['gitlab', 'create_issue']]);
+    const m = names([
+      ['github', 'create_issue'],
+      ['gitlab', 'create_issue'],
+    ]);
     assert.equal(m.get('github/create_issue'), 'github_create_issue');
     assert.equal(m.get('gitlab/create_issue'), 'gitlab_create_issue');
   });
 
   test('collisions: the exact spelling keeps the name, the others get a hash, whatever the input order', () => {
-    const tools: [string, string][] = [['srv', 'get.item'], ['srv', 'get_item'], ['srv', 'get item']];
+    const tools: [string, string][] = [
+      ['srv', 'get.item'],
+      ['srv', 'get_item'],
+      ['srv', 'get item'],
+    ];
     const forward = names(tools);
     const backward = names([...tools].reverse());
     assert.deepEqual([...forward.entries()].sort(), [...backward.entries()].sort());
@@ -56,14 +63,25 @@ describe('assignToolNames', () => {
   });
 
   test('adding a tool elsewhere renames nothing', () => {
-    const before = names([['a', 'x'], ['b', 'y']]);
-    const after = names([['a', 'x'], ['b', 'y'], ['c', 'z']]);
+    const before = names([
+      ['a', 'x'],
+      ['b', 'y'],
+    ]);
+    const after = names([
+      ['a', 'x'],
+      ['b', 'y'],
+      ['c', 'z'],
+    ]);
     for (const [k, v] of before) assert.equal(after.get(k), v);
   });
 
   test('a plain name that looks like a hashed name is never taken by a loser', () => {
     const loserName = `s_t_${shortHash('s/t!')}`;
-    const m = names([['s', 't'], ['s', 't!'], ['s', loserName.slice(2)]]);
+    const m = names([
+      ['s', 't'],
+      ['s', 't!'],
+      ['s', loserName.slice(2)],
+    ]);
     assert.equal(new Set(m.values()).size, 3);
     assert.equal(m.get(`s/${loserName.slice(2)}`), loserName, 'the real tool keeps its own name');
   });

@@ -2,7 +2,16 @@
 // (core/nameSkeleton.ts, core/config/toolFilter.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cleanReplyInPlace, cleanReplyText, escapeForDisplay, hasHiddenCharacters, normalizeName, oneLine, quotedForDisplay, stripControls } from '../../protocol/untrustedText';
+import {
+  cleanReplyInPlace,
+  cleanReplyText,
+  escapeForDisplay,
+  hasHiddenCharacters,
+  normalizeName,
+  oneLine,
+  quotedForDisplay,
+  stripControls,
+} from '../../protocol/untrustedText';
 import { nameSkeleton, patternSkeleton } from '../../server/src/core/nameSkeleton';
 import { createToolFilter } from '../../server/src/core/config/toolFilter';
 
@@ -26,14 +35,20 @@ test('hasHiddenCharacters: exactly what escapeForDisplay would write out (backsl
 });
 
 test('cleanReplyText: escapes, controls but tab/LF/CR, bidi controls and tag characters go; data stays', () => {
-  assert.equal(cleanReplyText('a\u001b[31mred\u001b[0m b\u001b]0;title\u0007c \u0000\u0085\u009b \u202eX\u2066y\u2069 \udb40\udc48\udb40\udc49!'), 'ared bc  Xy !');
+  assert.equal(
+    cleanReplyText('a\u001b[31mred\u001b[0m b\u001b]0;title\u0007c \u0000\u0085\u009b \u202eX\u2066y\u2069 \udb40\udc48\udb40\udc49!'),
+    'ared bc  Xy !',
+  );
   const kept = 'tab\tcr\r\nline \u{1f468}\u200d\u{1f4bb} \u200fRTL\u2028next \u0627\u200c\u0628 ✔\ufe0f';
   assert.equal(cleanReplyText(kept), kept);
   assert.equal(cleanReplyText('keep \u001b]no terminator, so only ESC ] goes'), 'keep no terminator, so only ESC ] goes');
 });
 
 test('cleanReplyInPlace: every string and key at any depth, nothing else; a key never becomes a prototype', () => {
-  const reply = JSON.parse('{"a\\u202eb": ["x\\u0007", {"n": 1, "t": true, "z": null, "s": "y\\u2066"}], "__pro\\u202eto__": {"polluted": 1}}') as Record<string, unknown>;
+  const reply = JSON.parse('{"a\\u202eb": ["x\\u0007", {"n": 1, "t": true, "z": null, "s": "y\\u2066"}], "__pro\\u202eto__": {"polluted": 1}}') as Record<
+    string,
+    unknown
+  >;
   assert.equal(cleanReplyInPlace(reply), reply);
   assert.deepEqual(reply, { ab: ['x', { n: 1, t: true, z: null, s: 'y' }], ['__proto__']: { polluted: 1 } });
   assert.equal(Object.getPrototypeOf(reply), Object.prototype);

@@ -19,8 +19,7 @@ function calls(sessions: Record<string, string[]>, start = 0): ObservedCall[] {
   return out;
 }
 
-const keysOf = (p: Predictor, sessionTools: string[], k: number, now = 10 * DAY) =>
-  p.predict({ sessionTools, now }, k).map((x) => x.key);
+const keysOf = (p: Predictor, sessionTools: string[], k: number, now = 10 * DAY) => p.predict({ sessionTools, now }, k).map((x) => x.key);
 
 test('frequency ranks by count, and an old burst decays below recent use', () => {
   const f = new FrequencyPredictor(7 * DAY);
@@ -39,7 +38,10 @@ test('co-occurrence predicts what was used in the same sessions, with the reason
   const c = new CooccurrencePredictor();
   c.observe(calls({ s1: ['k/get', 'k/logs', 'k/get'], s2: ['k/get', 'k/describe'], s3: ['k/get', 'k/logs'], s4: ['gh/pr', 'gh/issue'] }));
   const p = c.predict({ sessionTools: ['k/get'], now: 0 }, 5);
-  assert.deepEqual(p.map((x) => x.key), ['k/logs', 'k/describe']);
+  assert.deepEqual(
+    p.map((x) => x.key),
+    ['k/logs', 'k/describe'],
+  );
   assert.ok(Math.abs(p[0]!.score - 2 / 3) < 1e-9);
   assert.equal(p[0]!.reason, 'often used with k/get');
   assert.deepEqual(keysOf(c, ['nobody/knows'], 5), []);
@@ -49,7 +51,13 @@ test('transitions follow the last call only (first-order Markov)', () => {
   const t = new TransitionPredictor();
   t.observe(calls({ s1: ['a', 'b', 'c'], s2: ['a', 'b', 'd'], s3: ['a', 'c'], s4: ['b', 'd'] }));
   const p = t.predict({ sessionTools: ['x', 'b'], now: 0 }, 3);
-  assert.deepEqual(p.map((x) => [x.key, x.score]), [['d', 2 / 3], ['c', 1 / 3]]);
+  assert.deepEqual(
+    p.map((x) => [x.key, x.score]),
+    [
+      ['d', 2 / 3],
+      ['c', 1 / 3],
+    ],
+  );
   assert.equal(p[0]!.reason, 'often used after b');
   assert.deepEqual(keysOf(t, ['a'], 3), ['b', 'c']);
   assert.deepEqual(keysOf(t, [], 3), []);
@@ -64,10 +72,16 @@ test('server affinity favours the other tools of the servers in use', () => {
 test('the combiner sums weighted strategies and keeps the strongest reason', () => {
   const f = new FrequencyPredictor();
   const t = new TransitionPredictor();
-  const c = new CombinedPredictor([{ predictor: f, weight: 0.1 }, { predictor: t, weight: 1 }]);
+  const c = new CombinedPredictor([
+    { predictor: f, weight: 0.1 },
+    { predictor: t, weight: 1 },
+  ]);
   c.observe(calls({ s1: ['a', 'b'], s2: ['z', 'z', 'z', 'z', 'z', 'a', 'c'], s3: ['a', 'b'] }));
   const p = c.predict({ sessionTools: ['a'], now: 7 * 60_000 }, 3);
-  assert.deepEqual(p.map((x) => x.key), ['b', 'c', 'z']);
+  assert.deepEqual(
+    p.map((x) => x.key),
+    ['b', 'c', 'z'],
+  );
   assert.equal(p[0]!.reason, 'often used after a');
   assert.equal(p[2]!.reason, 'frequently used');
   c.reset();

@@ -35,21 +35,38 @@ test('figures cover the 10 sessions with the latest agent calls, then the 10 bef
   const r = retrievalStats(events)!;
   assert.equal(r.recent.sessions, 10);
   // long (2 calls: unsearched + rank 3) and s16..s24 (rank 1).
-  assert.deepEqual({ ...r.recent, firstAt: 0, lastAt: 0 }, { sessions: 10, calls: 11, picks: 10, top1: 9, top5: 10, missed: 0, unsearched: 1, firstAt: 0, lastAt: 0 });
-  assert.equal(r.recent.firstAt, 1, 'the window starts at long\'s first call');
+  assert.deepEqual(
+    { ...r.recent, firstAt: 0, lastAt: 0 },
+    { sessions: 10, calls: 11, picks: 10, top1: 9, top5: 10, missed: 0, unsearched: 1, firstAt: 0, lastAt: 0 },
+  );
+  assert.equal(r.recent.firstAt, 1, "the window starts at long's first call");
   // s6..s15 are the ten before; s0..s5 fall outside both windows.
-  assert.deepEqual({ ...r.earlier!, firstAt: 0, lastAt: 0 }, { sessions: 10, calls: 10, picks: 10, top1: 10, top5: 10, missed: 0, unsearched: 0, firstAt: 0, lastAt: 0 });
+  assert.deepEqual(
+    { ...r.earlier!, firstAt: 0, lastAt: 0 },
+    { sessions: 10, calls: 10, picks: 10, top1: 10, top5: 10, missed: 0, unsearched: 0, firstAt: 0, lastAt: 0 },
+  );
 });
 
 test('ranks past 5 are picks outside the top 5; follow-ups and calls not from agents count for nothing', () => {
   const r = retrievalStats([ev('a', 6), ev('a', 'followUp'), ev('a', undefined), ev('b', 5), ev('c', 'missed')])!;
-  assert.deepEqual({ ...r.recent, firstAt: 0, lastAt: 0 }, { sessions: 3, calls: 4, picks: 3, top1: 0, top5: 1, missed: 1, unsearched: 0, firstAt: 0, lastAt: 0 });
+  assert.deepEqual(
+    { ...r.recent, firstAt: 0, lastAt: 0 },
+    { sessions: 3, calls: 4, picks: 3, top1: 0, top5: 1, missed: 1, unsearched: 0, firstAt: 0, lastAt: 0 },
+  );
   assert.equal(r.earlier, undefined);
   assert.equal(r.trend, undefined);
   assert.equal(retrievalStats([ev('dashboard', undefined)]), undefined, 'no agent calls: no figures');
 });
 
-const win = (picks: number, top1: number, top5: number): RetrievalWindow => ({ sessions: 10, calls: picks, picks, top1, top5, missed: picks - top5, unsearched: 0 });
+const win = (picks: number, top1: number, top5: number): RetrievalWindow => ({
+  sessions: 10,
+  calls: picks,
+  picks,
+  top1,
+  top5,
+  missed: picks - top5,
+  unsearched: 0,
+});
 
 test('the trend needs 10 picks on both sides and a change of 10 points at rank 1 or in the top 5', () => {
   assert.equal(retrievalTrend(win(20, 12, 17), win(20, 15, 18)), 'falling', '60% against 75% at rank 1');
@@ -76,7 +93,14 @@ test('the stored record keeps the rank kind and drops values that are not one', 
 
 test('the rates read as percentages with their sample, and the trend as a sentence', () => {
   const recent: RetrievalWindow = { sessions: 10, calls: 26, picks: 13, top1: 8, top5: 11, missed: 1, unsearched: 6 };
-  assert.deepEqual(retrievalRates(recent), { top1: '62%', top5: '85%', unsearched: '23%', top1Of: '8 of 13 picks', top5Of: '11 of 13 picks', unsearchedOf: '6 of 26 calls' });
+  assert.deepEqual(retrievalRates(recent), {
+    top1: '62%',
+    top5: '85%',
+    unsearched: '23%',
+    top1Of: '8 of 13 picks',
+    top5Of: '11 of 13 picks',
+    unsearchedOf: '6 of 26 calls',
+  });
   assert.deepEqual(retrievalRates({ ...recent, calls: 1, picks: 1, top1: 1, top5: 1, unsearched: 0 }).top1Of, '1 of 1 pick');
   assert.equal(retrievalRates({ ...recent, picks: 0, top1: 0, top5: 0 }).top1, 'n/a');
   assert.equal(windowText({ ...recent, sessions: 1 }, 'last'), 'the last session');

@@ -14,7 +14,10 @@ import { sideColumn } from '../../client/src/sideColumn';
 import { statusSummary } from '../../client/src/statusText';
 
 test('counts carry the noun in the right number', () => {
-  assert.deepEqual([0, 1, 2, 1234].map((n) => plural(n, 'call')), ['0 calls', '1 call', '2 calls', '1,234 calls']);
+  assert.deepEqual(
+    [0, 1, 2, 1234].map((n) => plural(n, 'call')),
+    ['0 calls', '1 call', '2 calls', '1,234 calls'],
+  );
   assert.equal(plural(1, 'query', 'queries'), '1 query');
   assert.equal(plural(3, 'query', 'queries'), '3 queries');
   assert.equal(pluralNoun(1, 'tool'), 'tool');
@@ -23,10 +26,25 @@ test('counts carry the noun in the right number', () => {
   assert.equal(percentText(0, 0), 'n/a');
 });
 
-test('a tools/list larger than the servers\' own is a cost, never a negative saving', () => {
-  assert.deepEqual(tokenChange({ baselineTokens: 3901, exposedTokens: 883, savingsPercent: 77.4 }), { kind: 'saving', percent: '77.4%', comparative: 'fewer', tokens: 3018 });
-  assert.deepEqual(tokenChange({ baselineTokens: 3901, exposedTokens: 4724, savingsPercent: -21.1 }), { kind: 'cost', percent: '21.1%', comparative: 'more', tokens: 823 });
-  assert.deepEqual(tokenChange({ baselineTokens: 100, exposedTokens: 100, savingsPercent: 0 }), { kind: 'even', percent: '0.0%', comparative: 'as many', tokens: 0 });
+test("a tools/list larger than the servers' own is a cost, never a negative saving", () => {
+  assert.deepEqual(tokenChange({ baselineTokens: 3901, exposedTokens: 883, savingsPercent: 77.4 }), {
+    kind: 'saving',
+    percent: '77.4%',
+    comparative: 'fewer',
+    tokens: 3018,
+  });
+  assert.deepEqual(tokenChange({ baselineTokens: 3901, exposedTokens: 4724, savingsPercent: -21.1 }), {
+    kind: 'cost',
+    percent: '21.1%',
+    comparative: 'more',
+    tokens: 823,
+  });
+  assert.deepEqual(tokenChange({ baselineTokens: 100, exposedTokens: 100, savingsPercent: 0 }), {
+    kind: 'even',
+    percent: '0.0%',
+    comparative: 'as many',
+    tokens: 0,
+  });
   // The rounded percentage may read 0.0 for a real cost; the token counts decide.
   assert.equal(tokenChange({ baselineTokens: 100_000, exposedTokens: 100_010, savingsPercent: -0 }).kind, 'cost');
   assert.match(tokenCostReason('all'), /search.*predictive/);
@@ -44,20 +62,45 @@ const TOOLS = [
   tool('everything', 'get-sum', 'Returns the sum of two numbers'),
 ];
 function status(name: string, state: ServerStatus['state'], error?: string): ServerStatus {
-  const s: ServerStatus = { name, transport: 'stdio', state, source: 'mcp-json', sourceFile: '/w/.mcp.json', toolCount: 0, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 0 };
+  const s: ServerStatus = {
+    name,
+    transport: 'stdio',
+    state,
+    source: 'mcp-json',
+    sourceFile: '/w/.mcp.json',
+    toolCount: 0,
+    promptCount: 0,
+    resourceCount: 0,
+    stderrTail: [],
+    restarts: 0,
+  };
   if (error) s.error = error;
   return s;
 }
 
-test('the no-match hint offers close names, the servers not searched now, and each server\'s words', () => {
-  const hint = noMatchHint('echoo the text', TOOLS, [status('memory', 'ready'), status('everything', 'ready'), status('github', 'awaiting-approval', 'not approved yet'), status('k8s', 'error', 'spawn kubectl ENOENT')]);
-  assert.deepEqual(hint.closeNames.map((h) => [h.name, h.why]), [['everything_echo', 'name close to "echoo"']]);
+test("the no-match hint offers close names, the servers not searched now, and each server's words", () => {
+  const hint = noMatchHint('echoo the text', TOOLS, [
+    status('memory', 'ready'),
+    status('everything', 'ready'),
+    status('github', 'awaiting-approval', 'not approved yet'),
+    status('k8s', 'error', 'spawn kubectl ENOENT'),
+  ]);
+  assert.deepEqual(
+    hint.closeNames.map((h) => [h.name, h.why]),
+    [['everything_echo', 'name close to "echoo"']],
+  );
   assert.deepEqual(hint.closeNames[0]!.signals, [], 'not a search result: no signals, no score');
-  assert.deepEqual(hint.unavailable, [{ name: 'github', state: 'awaiting-approval', error: 'not approved yet' }, { name: 'k8s', state: 'error', error: 'spawn kubectl ENOENT' }]);
+  assert.deepEqual(hint.unavailable, [
+    { name: 'github', state: 'awaiting-approval', error: 'not approved yet' },
+    { name: 'k8s', state: 'error', error: 'spawn kubectl ENOENT' },
+  ]);
   const memory = hint.servers.find((s) => s.name === 'memory')!;
   assert.equal(memory.tools, 3);
   for (const w of ['graph', 'knowledge', 'entities']) assert.ok(memory.words.includes(w), `${w} in ${memory.words.join(', ')}`);
-  assert.deepEqual(hint.servers.map((s) => s.name), ['everything', 'memory']);
+  assert.deepEqual(
+    hint.servers.map((s) => s.name),
+    ['everything', 'memory'],
+  );
   assert.deepEqual(noMatchHint('memorize', TOOLS, []).closeNames, [], 'nothing is close to "memorize": no made-up suggestion');
   assert.deepEqual(noMatchHint('and the', TOOLS, []).closeNames, [], 'short filler words suggest nothing');
 });
@@ -82,14 +125,25 @@ test('a server not connected whose last known tools were searched is not "not se
 
 test('the palette turns the hint into items that each lead somewhere', () => {
   const hint: NoMatchHint = {
-    closeNames: [{ name: 'everything_echo', server: 'everything', originalName: 'echo', description: 'Echoes back', score: 0, signals: [], why: 'name close to "echoo"' }],
-    unavailable: [{ name: 'github', state: 'awaiting-approval' }, { name: 'k8s', state: 'error', error: 'spawn kubectl ENOENT' }],
-    servers: [{ name: 'memory', tools: 9, words: ['entities', 'observations'] }, { name: 'one', tools: 1, words: [] }],
+    closeNames: [
+      { name: 'everything_echo', server: 'everything', originalName: 'echo', description: 'Echoes back', score: 0, signals: [], why: 'name close to "echoo"' },
+    ],
+    unavailable: [
+      { name: 'github', state: 'awaiting-approval' },
+      { name: 'k8s', state: 'error', error: 'spawn kubectl ENOENT' },
+    ],
+    servers: [
+      { name: 'memory', tools: 9, words: ['entities', 'observations'] },
+      { name: 'one', tools: 1, words: [] },
+    ],
   };
   const items = noMatchItems('echoo', hint);
   assert.match(items[0]!.label, /No tools match "echoo"/);
   assert.equal(items[0]!.action.kind, 'none', 'the message itself keeps the picker open');
-  assert.deepEqual(items.filter((i) => i.separator).map((i) => i.separator), ['Close names', 'Not searched now', 'Servers, and the words their tools use']);
+  assert.deepEqual(
+    items.filter((i) => i.separator).map((i) => i.separator),
+    ['Close names', 'Not searched now', 'Servers, and the words their tools use'],
+  );
   const echo = items.find((i) => i.label.includes('everything_echo'))!;
   assert.equal(echo.action.kind === 'tool' && echo.action.hit.name, 'everything_echo');
   assert.deepEqual(items.find((i) => i.label.includes('github'))!.action, { kind: 'command', command: 'mcpLens.approveServers' });
@@ -129,18 +183,43 @@ test('side views reuse their column or another group and split only a single gro
   assert.deepEqual(columns, [1, 2]);
 });
 
-test('the status bar\'s accessible label is plain text: no markdown, no &nbsp;', () => {
+test("the status bar's accessible label is plain text: no markdown, no &nbsp;", () => {
   const params: StateChangedParams = {
-    servers: [{ name: 'a', transport: 'stdio', state: 'ready', source: 'vscode-mcp-json', sourceFile: '/w/.vscode/mcp.json', toolCount: 1, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 0 }],
+    servers: [
+      {
+        name: 'a',
+        transport: 'stdio',
+        state: 'ready',
+        source: 'vscode-mcp-json',
+        sourceFile: '/w/.vscode/mcp.json',
+        toolCount: 1,
+        promptCount: 0,
+        resourceCount: 0,
+        stderrTail: [],
+        restarts: 0,
+      },
+    ],
     index: { state: 'ready', mode: { kind: 'keyword', label: 'keyword only' }, toolsTotal: 1, toolsEmbedded: 0 },
     stats: {
       tools: 1,
       servers: 1,
       exposure: 'all',
-      tokens: { baselineTokens: 900, exposedTokens: 1100, savingsPercent: -22.2, findToolsCalls: 0, returnedTokensTotal: 0, savedTokensTotal: 0, history: [], perServer: [] },
+      tokens: {
+        baselineTokens: 900,
+        exposedTokens: 1100,
+        savingsPercent: -22.2,
+        findToolsCalls: 0,
+        returnedTokensTotal: 0,
+        savedTokensTotal: 0,
+        history: [],
+        perServer: [],
+      },
     },
   };
   const s = statusSummary(params);
-  assert.equal(s.ariaLabel, 'MCP Lens: 1 tool from 1/1 server. Exposure: all — lists 1.1k of 900 tokens (22.2% more: a cost). Search: keyword only. Opens the MCP Lens dashboard.');
+  assert.equal(
+    s.ariaLabel,
+    'MCP Lens: 1 tool from 1/1 server. Exposure: all — lists 1.1k of 900 tokens (22.2% more: a cost). Search: keyword only. Opens the MCP Lens dashboard.',
+  );
   assert.doesNotMatch(s.ariaLabel, /&nbsp;|&[a-z]+;|\\/);
 });

@@ -26,7 +26,18 @@ test('a broken workflow is refused, each problem named', async (t) => {
   const file = join(dir, 'bad.yml');
   writeFileSync(
     file,
-    ['on: push', 'jobs:', '  a:', '    runs-on: ubuntu-latest', '    needs: nope', '    steps:', '      - run: echo ${{ secret.TOKEN }}', '  b:', '    runs-on: ubuntu-latest', ''].join('\n'),
+    [
+      'on: push',
+      'jobs:',
+      '  a:',
+      '    runs-on: ubuntu-latest',
+      '    needs: nope',
+      '    steps:',
+      '      - run: echo ${{ secret.TOKEN }}',
+      '  b:',
+      '    runs-on: ubuntu-latest',
+      '',
+    ].join('\n'),
   );
   const messages = (await lintWorkflows([file])).map((p) => p.message).join('\n');
   assert.match(messages, /nope/);

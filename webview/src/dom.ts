@@ -15,11 +15,7 @@ export interface ElementOptions {
 }
 
 /** `h('div', { class: 'x' }, 'text', child)`: text children become text nodes. */
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  options: ElementOptions = {},
-  ...children: Child[]
-): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (options.class) el.className = options.class;
   for (const [k, v] of Object.entries(options.attrs ?? {})) el.setAttribute(k, v);
@@ -53,11 +49,7 @@ export function replaceChildren(parent: Element, ...children: Child[]): void {
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** An SVG element with attributes set one by one (no markup parsing). */
-export function svg<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | number> = {},
-  ...children: Child[]
-): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, ...children: Child[]): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   append(el, children);

@@ -55,7 +55,12 @@ function start(): void {
   const index = new IndexView(messenger);
   const usage = new UsageView();
   const retrieval = new RetrievalView();
-  const root = h('main', {}, header, h('div', { class: 'grid' }, savings.element, search.element, servers.element, index.element, usage.element, retrieval.element));
+  const root = h(
+    'main',
+    {},
+    header,
+    h('div', { class: 'grid' }, savings.element, search.element, servers.element, index.element, usage.element, retrieval.element),
+  );
   replaceChildren(document.body, root);
 
   const refreshUsage = () =>
@@ -63,7 +68,8 @@ function start(): void {
       usage.update(u);
       retrieval.update(u);
     }, showError);
-  const showError = (err: unknown) => replaceChildren(status, h('span', { class: 'conn-error' }, `Not connected: ${err instanceof Error ? err.message : String(err)}`));
+  const showError = (err: unknown) =>
+    replaceChildren(status, h('span', { class: 'conn-error' }, `Not connected: ${err instanceof Error ? err.message : String(err)}`));
   const showMode = (mode: SearchModeInfo) => {
     replaceChildren(status, mode.label);
     retrieval.setMode(mode.kind);
@@ -80,15 +86,12 @@ function start(): void {
       index.pullProgress(e.data);
     }
   });
-  Promise.all([messenger.request('listServers', {}), messenger.request('indexStatus', {}), messenger.request('stats', {})]).then(
-    ([s, i, st]) => {
-      servers.update(s);
-      index.update(i);
-      savings.update(st);
-      showMode(i.mode);
-    },
-    showError,
-  );
+  Promise.all([messenger.request('listServers', {}), messenger.request('indexStatus', {}), messenger.request('stats', {})]).then(([s, i, st]) => {
+    servers.update(s);
+    index.update(i);
+    savings.update(st);
+    showMode(i.mode);
+  }, showError);
   void refreshUsage();
 }
 

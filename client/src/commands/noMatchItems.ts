@@ -53,13 +53,21 @@ export function noMatchItems(query: string, hint: NoMatchHint): NoMatchItem[] {
   if (hint.closeNames.length) {
     items.push(separator('Close names'));
     for (const hit of hint.closeNames) {
-      items.push({ label: `$(symbol-method) ${paletteText(hit.name, 80)}`, description: `${paletteText(hit.server, 40)} · ${paletteText(hit.why, 60)}`, detail: paletteText(hit.description), action: { kind: 'tool', hit } });
+      items.push({
+        label: `$(symbol-method) ${paletteText(hit.name, 80)}`,
+        description: `${paletteText(hit.server, 40)} · ${paletteText(hit.why, 60)}`,
+        detail: paletteText(hit.description),
+        action: { kind: 'tool', hit },
+      });
     }
   }
   if (hint.unavailable.length) {
     items.push(separator('Not searched now'));
     for (const s of hint.unavailable) {
-      const fix = s.state === 'awaiting-approval' ? { kind: 'command' as const, command: 'mcpLens.approveServers' } : { kind: 'command' as const, command: 'mcpLens.showDashboard' };
+      const fix =
+        s.state === 'awaiting-approval'
+          ? { kind: 'command' as const, command: 'mcpLens.approveServers' }
+          : { kind: 'command' as const, command: 'mcpLens.showDashboard' };
       items.push({
         label: `$(warning) ${paletteText(s.name, 60)}`,
         description: STATE_TEXT[s.state],
@@ -71,7 +79,11 @@ export function noMatchItems(query: string, hint: NoMatchHint): NoMatchItem[] {
   if (hint.servers.length) {
     items.push(separator('Servers, and the words their tools use'));
     for (const s of hint.servers) {
-      const item: NoMatchItem = { label: `$(server) ${paletteText(s.name, 60)}`, description: plural(s.tools, 'tool'), action: { kind: 'server', server: s.name } };
+      const item: NoMatchItem = {
+        label: `$(server) ${paletteText(s.name, 60)}`,
+        description: plural(s.tools, 'tool'),
+        action: { kind: 'server', server: s.name },
+      };
       if (s.words.length) item.detail = paletteText(`Its tools speak of: ${s.words.join(', ')}`);
       items.push(item);
     }

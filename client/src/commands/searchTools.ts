@@ -102,7 +102,18 @@ async function listServerTools(sidecar: Sidecar, qp: vscode.QuickPick<PaletteIte
   qp.busy = true;
   try {
     const tools = (await sidecar.request(ListToolsRequest)).filter((t) => t.server === server);
-    qp.items = tools.map((t) => toItem({ name: t.name, server: t.server, originalName: t.originalName, description: t.description, score: 0, signals: [], why: '', inputSchema: t.inputSchema }));
+    qp.items = tools.map((t) =>
+      toItem({
+        name: t.name,
+        server: t.server,
+        originalName: t.originalName,
+        description: t.description,
+        score: 0,
+        signals: [],
+        why: '',
+        inputSchema: t.inputSchema,
+      }),
+    );
     qp.title = `MCP Lens: tools of ${paletteText(server, 60)} — type to search again`;
   } catch (err) {
     qp.items = [{ label: '$(warning) Listing the tools failed', detail: errorText(err), alwaysShow: true }];
@@ -156,9 +167,8 @@ export async function tryTool(sidecar: Sidecar, docs: ReadOnlyDocuments, name: s
   });
   const args = text === undefined ? undefined : parseArgs(text);
   if (!args) return;
-  const outcome = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `MCP Lens: calling ${name}…` },
-    () => sidecar.request(CallToolRequest, { name, arguments: args }),
+  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MCP Lens: calling ${name}…` }, () =>
+    sidecar.request(CallToolRequest, { name, arguments: args }),
   );
   await docs.show(`${name}.result`, outcome);
 }

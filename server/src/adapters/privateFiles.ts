@@ -71,7 +71,8 @@ function distrust(st: Stats): string | undefined {
   if (st.isSymbolicLink()) return LINK_WHY;
   if (!st.isFile()) return 'it is not a regular file';
   if (!ownedByUs(st)) return 'it belongs to another user';
-  if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) return `its mode is ${(st.mode & 0o777).toString(8)}, not 600: MCP Lens did not write it (a repository may have shipped it)`;
+  if (process.platform !== 'win32' && (st.mode & 0o077) !== 0)
+    return `its mode is ${(st.mode & 0o777).toString(8)}, not 600: MCP Lens did not write it (a repository may have shipped it)`;
   if (st.size > MAX_PRIVATE_FILE_BYTES) return 'it is larger than any file MCP Lens writes';
   return undefined;
 }

@@ -92,7 +92,11 @@ function probeProc(pid: number): ProcessProbe {
 
 function probePs(pid: number): ProcessProbe {
   try {
-    const out = execFileSync('ps', ['-o', 'uid=', '-o', 'command=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('ps', ['-o', 'uid=', '-o', 'command=', '-p', String(pid)], {
+      encoding: 'utf8',
+      timeout: 5000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const m = /^\s*(\d+)\s+(.*)$/m.exec(out);
     if (!m) return { alive: isProcessAlive(pid) };
     const probe: ProcessProbe = { alive: true, lens: isLensCommand(m[2]!) };

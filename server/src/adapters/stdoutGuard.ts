@@ -23,13 +23,15 @@ export function installStdoutGuard(log: Logger): StdoutGuard {
   } else {
     const originals = { log: console.log, info: console.info, debug: console.debug };
     const state = { log, originals };
-    const redirect = (method: ConsoleMethod) => (...args: unknown[]) => {
-      try {
-        state.log.debug(`[console.${method}] ${format(...args)}`);
-      } catch {
-        // Logging must never throw into the library that printed.
-      }
-    };
+    const redirect =
+      (method: ConsoleMethod) =>
+      (...args: unknown[]) => {
+        try {
+          state.log.debug(`[console.${method}] ${format(...args)}`);
+        } catch {
+          // Logging must never throw into the library that printed.
+        }
+      };
     console.log = redirect('log');
     console.info = redirect('info');
     console.debug = redirect('debug');

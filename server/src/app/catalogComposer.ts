@@ -56,7 +56,8 @@ export class CatalogComposer {
     const localNames = new Map(running.map((s) => [s.name, s.source.folder?.localName]));
     const toolsKey = JSON.stringify([include, exclude, [...localNames]]);
     const othersKey = JSON.stringify([prompts, resources]);
-    const sameTools = toolsKey === this.toolsKey && composed.size === this.composed.size && [...composed].every(([name, tools]) => this.composed.get(name) === tools);
+    const sameTools =
+      toolsKey === this.toolsKey && composed.size === this.composed.size && [...composed].every(([name, tools]) => this.composed.get(name) === tools);
     const sameOthers = othersKey === this.othersKey;
     this.composed = composed;
     this.toolsKey = toolsKey;

@@ -93,7 +93,16 @@ export class LensApp implements Lens {
       callTimeoutMs: () => this.options.settings.callTimeoutSeconds * 1000,
       // Only an agent's calls through the gateway are judged against its find_tools answers.
       record: (c) =>
-        this.usage.record({ sessionId: c.sessionId, toolKey: c.tool.key, server: c.tool.server, startedAt: c.startedAt, durationMs: c.durationMs, outcome: c.outcome, args: c.args, fromAgent: c.origin === 'gateway' }),
+        this.usage.record({
+          sessionId: c.sessionId,
+          toolKey: c.tool.key,
+          server: c.tool.server,
+          startedAt: c.startedAt,
+          durationMs: c.durationMs,
+          outcome: c.outcome,
+          args: c.args,
+          fromAgent: c.origin === 'gateway',
+        }),
     });
     const source: ConstructorParameters<typeof ConfigSource>[0] = { workspaceFolder: options.workspaceFolder, log: options.log, watch: options.watch === true };
     if (options.configFile) source.configFile = options.configFile;
@@ -167,7 +176,13 @@ export class LensApp implements Lens {
   pendingApprovals(): { name: string; fingerprint: string; summary: string; details: string[]; sourceFile: string }[] {
     return this.held
       .filter((h) => h.reason === 'awaiting-approval')
-      .map((h) => ({ name: h.config.name, fingerprint: h.config.fingerprint, summary: describeServer(h.config), details: approvalLines(h.config), sourceFile: h.config.source.file }));
+      .map((h) => ({
+        name: h.config.name,
+        fingerprint: h.config.fingerprint,
+        summary: describeServer(h.config),
+        details: approvalLines(h.config),
+        sourceFile: h.config.source.file,
+      }));
   }
 
   /** Records approvals and starts what they allow. */
@@ -185,7 +200,13 @@ export class LensApp implements Lens {
    * Applies the editor's whole state at once (one config reload): settings, the full set of
    * approvals and inputs (so a revoked approval or a forgotten input takes effect), and trust.
    */
-  async reconfigure(state: { settings: McpLensSettings; approvals: Record<string, string>; inputs: Record<string, string>; trusted: boolean; folders?: FolderInput[] }): Promise<void> {
+  async reconfigure(state: {
+    settings: McpLensSettings;
+    approvals: Record<string, string>;
+    inputs: Record<string, string>;
+    trusted: boolean;
+    folders?: FolderInput[];
+  }): Promise<void> {
     if (state.folders) this.options.workspaceFolders = state.folders;
     this.options.approvals = { ...state.approvals };
     this.options.inputs = { ...state.inputs };
@@ -274,11 +295,23 @@ export class LensApp implements Lens {
       // catalog is the authority on what exists.
       const tool = this.catalog.byKey.get(r.key);
       if (!tool) continue;
-      hits.push({ name: tool.name, server: tool.server, originalName: tool.originalName, description: tool.description, score: r.score, signals: r.signals, why: r.why });
+      hits.push({
+        name: tool.name,
+        server: tool.server,
+        originalName: tool.originalName,
+        description: tool.description,
+        score: r.score,
+        signals: r.signals,
+        why: r.why,
+      });
     }
     const answer = hits.slice(0, limit);
     // The session's next call is judged against exactly what this answer showed.
-    if (request.sessionId) this.usage.noteAnswer(request.sessionId, answer.map((h) => this.catalog.byName.get(h.name)!.key));
+    if (request.sessionId)
+      this.usage.noteAnswer(
+        request.sessionId,
+        answer.map((h) => this.catalog.byName.get(h.name)!.key),
+      );
     const response: SearchResponse = { query: request.query, hits: answer, mode: ranked.mode, tookMs: performance.now() - started };
     if (answer.length === 0) response.noMatch = noMatchHint(request.query, this.catalog.tools, this.servers());
     const starting = this.composer.startingWithoutTools(this.running);
@@ -468,8 +501,12 @@ export class LensApp implements Lens {
       const key = `${p.name}\0${p.fingerprint}`;
       now.add(key);
       if (this.announced.has(key)) continue;
-      const how = this.options.insideEditor ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"' : 'run `mcp-lens tools` in a terminal to approve it, or pass --trust';
-      this.options.log.warn(`[${escapeForDisplay(p.name)}] not started: its definition in ${escapeForDisplay(p.sourceFile)} is new or changed and needs your approval (${how})`);
+      const how = this.options.insideEditor
+        ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"'
+        : 'run `mcp-lens tools` in a terminal to approve it, or pass --trust';
+      this.options.log.warn(
+        `[${escapeForDisplay(p.name)}] not started: its definition in ${escapeForDisplay(p.sourceFile)} is new or changed and needs your approval (${how})`,
+      );
     }
     this.announced = now;
   }

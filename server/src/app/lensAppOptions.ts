@@ -63,4 +63,3 @@ export interface LensAppOptions {
   idleTimeoutMs?: number;
   env?: Record<string, string | undefined>;
 }
-

@@ -81,7 +81,12 @@ export function configFileRows(problems: readonly ConfigProblem[], where: string
   for (const p of problems) {
     if (p.path !== '' || p.server !== undefined || rows.has(p.file)) continue;
     const name = displayPath(p.file, folders);
-    rows.set(p.file, { ...idle(name, 'stdio', kindOfFile(p.file, folderOf(p.file, folders) !== undefined), p.file), state: p.severity === 'error' ? 'error' : 'stopped', error: p.message, configFile: true });
+    rows.set(p.file, {
+      ...idle(name, 'stdio', kindOfFile(p.file, folderOf(p.file, folders) !== undefined), p.file),
+      state: p.severity === 'error' ? 'error' : 'stopped',
+      error: p.message,
+      configFile: true,
+    });
   }
   return [...rows.values()];
 }

@@ -170,7 +170,7 @@ function approximateSize(value: unknown, cap: number): number {
     const v = stack.pop();
     if (typeof v === 'string') total += v.length;
     else if (Array.isArray(v)) stack.push(...v);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (total += k.length), stack.push(x);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) ((total += k.length), stack.push(x));
     else total += 8;
   }
   return total;

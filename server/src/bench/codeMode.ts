@@ -85,7 +85,8 @@ function modelViewTokens(tools: readonly Tool[]): number {
 /** A ~100-line build report with one `total=` line: what "extract a value from each" reads. */
 function report(name: string, total: number): string {
   const lines = [`# Build report ${name}`, ''];
-  for (let i = 0; i < 100; i++) lines.push(`step ${String(i).padStart(3, '0')}: compiled module-${name}-${i}.ts in ${(i * 37) % 900} ms, ${(i * 13) % 40} warnings`);
+  for (let i = 0; i < 100; i++)
+    lines.push(`step ${String(i).padStart(3, '0')}: compiled module-${name}-${i}.ts in ${(i * 37) % 900} ms, ${(i * 13) % 40} warnings`);
   lines.splice(60, 0, `total=${total}`);
   return lines.join('\n');
 }
@@ -146,7 +147,15 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
 /** (a) Every upstream tool listed as its server lists it; the model calls each tool itself. */
 async function allToolsTranscript(client: Client, lens: LensApp, ws: string, toolName: (s: string, o: string) => string): Promise<Breakdown> {
   // What a client connected to the three servers directly carries: each server's tools/list.
-  const listed = lens.tools().map((t) => ({ name: t.originalName, description: t.description, inputSchema: t.inputSchema, ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}), ...(t.annotations ? { annotations: t.annotations } : {}) }));
+  const listed = lens
+    .tools()
+    .map((t) => ({
+      name: t.originalName,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+      ...(t.annotations ? { annotations: t.annotations } : {}),
+    }));
   const t = new Transcript(listed as Tool[]);
   const totals: number[] = [];
   // Made through call_tool (the same upstream result text), counted as the model writes a direct call.
@@ -181,7 +190,10 @@ async function findAndCallTranscript(client: Client, meta: Tool[], ws: string, r
   const sum = await t.step(client, 'call_tool', { tool_name: sumTool, arguments: { a: totals[0], b: totals[1]! + totals[2]! } });
   const total = Number(/is (\d+)/.exec(resultText(sum))![1]);
   const create = await find('store entities in the knowledge graph memory', /create_entities$/);
-  await t.step(client, 'call_tool', { tool_name: create, arguments: { entities: [{ name: `file-totals-${run}`, entityType: 'summary', observations: [`total=${total}`] }] } });
+  await t.step(client, 'call_tool', {
+    tool_name: create,
+    arguments: { entities: [{ name: `file-totals-${run}`, entityType: 'summary', observations: [`total=${total}`] }] },
+  });
   return t.done();
 }
 
@@ -240,7 +252,13 @@ async function measureOverhead(client: Client, sum: string): Promise<CodeModeRep
   const crossing = await sandboxCrossing();
   const callToolMedianMs = median(direct);
   const innerCallMedianMs = median(inner);
-  return { calls: calls * rounds, callToolMedianMs, innerCallMedianMs, overheadMedianMs: Math.round((innerCallMedianMs - callToolMedianMs) * 1000) / 1000, sandboxCrossingMedianMs: crossing };
+  return {
+    calls: calls * rounds,
+    callToolMedianMs,
+    innerCallMedianMs,
+    overheadMedianMs: Math.round((innerCallMedianMs - callToolMedianMs) * 1000) / 1000,
+    sandboxCrossingMedianMs: crossing,
+  };
 }
 
 const LIMITS = { wallTimeMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxCalls: 100, maxOutputChars: 1 << 20, maxLogChars: 1 << 16 };

@@ -69,7 +69,10 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-catalog-'));
   const config = join(ws, 'mcp.json');
   const replay = join(root, 'test/fixtures/servers/replay.mjs');
-  writeFileSync(config, JSON.stringify({ servers: Object.fromEntries(names.map((s) => [s, { command: process.execPath, args: [replay, s, '--file', fixture] }])) }));
+  writeFileSync(
+    config,
+    JSON.stringify({ servers: Object.fromEntries(names.map((s) => [s, { command: process.execPath, args: [replay, s, '--file', fixture] }])) }),
+  );
   const settings = sanitizeSettings({ embedding: { enabled: false } });
   const { lens, gateway, client, close } = await openBenchGateway(ws, config);
   try {

@@ -58,9 +58,16 @@ export async function measureGatewayOverhead(root: string, iterations = 200): Pr
   );
   writeFileSync(join(ws, 'note.txt'), 'hello');
   const direct = await connect(process.execPath, everything, root);
-  const gateway = await connect(process.execPath, ['--import', 'tsx', join(root, 'server/src/cli/main.ts'), 'serve', '--workspace', ws, '--config', config], root);
+  const gateway = await connect(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'server/src/cli/main.ts'), 'serve', '--workspace', ws, '--config', config],
+    root,
+  );
   try {
-    const tools = (await gateway.callTool({ name: 'find_tools', arguments: { query: 'sum of two numbers', server: 'everything', limit: 3 } })) as CallToolResult;
+    const tools = (await gateway.callTool({
+      name: 'find_tools',
+      arguments: { query: 'sum of two numbers', server: 'everything', limit: 3 },
+    })) as CallToolResult;
     const sumName = (tools.structuredContent as { matches: { name: string }[] }).matches.find((m) => /sum/.test(m.name))?.name;
     if (!sumName) throw new Error('find_tools did not return the get-sum tool');
     const names = await toolNamesByServer(gateway);
@@ -100,10 +107,18 @@ async function toolNamesByServer(gateway: Client): Promise<{ readGraph: string; 
     if (!name) throw new Error(`no ${re} tool on ${server}`);
     return name;
   };
-  return { readGraph: await pick('read the knowledge graph', 'memory', /read_graph/), listDir: await pick('list directory contents', 'files', /list_directory$/) };
+  return {
+    readGraph: await pick('read the knowledge graph', 'memory', /read_graph/),
+    listDir: await pick('list directory contents', 'files', /list_directory$/),
+  };
 }
 
-async function concurrentCalls(gateway: Client, sumName: string, names: { readGraph: string; listDir: string }, ws: string): Promise<OverheadReport['concurrent']> {
+async function concurrentCalls(
+  gateway: Client,
+  sumName: string,
+  names: { readGraph: string; listDir: string },
+  ws: string,
+): Promise<OverheadReport['concurrent']> {
   const calls = Array.from({ length: 200 }, (_, i) => {
     const which = i % 3;
     const args =

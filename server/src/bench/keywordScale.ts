@@ -38,7 +38,9 @@ function mb(bytes: number): number {
 }
 
 function vmHwmMb(): number {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : 0;
 }
 

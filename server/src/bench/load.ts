@@ -40,7 +40,16 @@ export interface LoadReport {
   rss: { startMb: number; peakSampledMb: number; endMb: number; vmHwmMb: number };
 }
 
-const QUERIES = ['add two numbers', 'read a file', 'store a fact in memory', 'list directory', 'echo a message', 'search entities in the knowledge graph', 'print environment', 'long running operation'];
+const QUERIES = [
+  'add two numbers',
+  'read a file',
+  'store a fact in memory',
+  'list directory',
+  'echo a message',
+  'search entities in the knowledge graph',
+  'print environment',
+  'long running operation',
+];
 
 class Kind {
   readonly latencies: number[] = [];
@@ -91,7 +100,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     const worker = async (i: number, kind: 'find' | 'call') => {
       const client = clients[i % sessions]!;
       for (let n = i; Date.now() < deadline; n++) {
-        if (kind === 'find') await find.run(() => client.callTool({ name: 'find_tools', arguments: { query: QUERIES[n % QUERIES.length]! } }) as Promise<CallToolResult>);
+        if (kind === 'find')
+          await find.run(() => client.callTool({ name: 'find_tools', arguments: { query: QUERIES[n % QUERIES.length]! } }) as Promise<CallToolResult>);
         else {
           const c = calls[n % calls.length]!;
           await call.run(() => client.callTool({ name: 'call_tool', arguments: { tool_name: c.name, arguments: c.args } }) as Promise<CallToolResult>);
@@ -131,7 +141,11 @@ export function formatLoad(r: LoadReport): string {
 
 if (require.main === module) {
   const argv = process.argv.slice(2);
-  const options: LoadOptions = { root: resolve(__dirname, '../../..'), seconds: flagValue(argv, 'seconds', 60), concurrency: flagValue(argv, 'concurrency', 200) };
+  const options: LoadOptions = {
+    root: resolve(__dirname, '../../..'),
+    seconds: flagValue(argv, 'seconds', 60),
+    concurrency: flagValue(argv, 'concurrency', 200),
+  };
   runLoad(options).then(
     (r) => {
       process.stdout.write((argv.includes('--json') ? JSON.stringify(r, null, 2) : formatLoad(r)) + '\n');

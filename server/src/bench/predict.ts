@@ -51,7 +51,10 @@ const HOUR = 3600_000;
 export async function runPredictionBench(datasetDir: string, options: PredictionBenchOptions = {}): Promise<PredictionBenchResult> {
   const dataset = loadDataset(datasetDir);
   const serverOf = new Map(dataset.tools.map((t) => [t.key, t.server]));
-  const sessions = shuffle(dataset.queries.filter((q) => q.gold.length >= 2), options.seed ?? 1);
+  const sessions = shuffle(
+    dataset.queries.filter((q) => q.gold.length >= 2),
+    options.seed ?? 1,
+  );
   const trainCount = Math.round(sessions.length * (options.trainShare ?? 0.7));
   const train = sessions.slice(0, trainCount);
   const test = sessions.slice(trainCount);
@@ -83,9 +86,7 @@ export async function runPredictionBench(datasetDir: string, options: Prediction
 
 /** Training sessions as calls: one session an hour, its calls a minute apart. */
 function replay(sessions: readonly BenchQuery[], serverOf: Map<string, string>): ObservedCall[] {
-  return sessions.flatMap((q, i) =>
-    q.gold.map((key, j) => ({ sessionId: q.id, toolKey: key, at: i * HOUR + j * 60_000, server: serverOf.get(key) })),
-  );
+  return sessions.flatMap((q, i) => q.gold.map((key, j) => ({ sessionId: q.id, toolKey: key, at: i * HOUR + j * 60_000, server: serverOf.get(key) })));
 }
 
 function trained<P extends Predictor>(p: P, calls: readonly ObservedCall[]): P {
@@ -115,7 +116,13 @@ function found(q: BenchQuery, gold: string, top: Set<string>): boolean {
   return top.has(gold) || (q.goldAlternatives?.[gold] ?? []).some((k) => top.has(k));
 }
 
-function searchRecall(tools: CatalogTool[], test: readonly BenchQuery[], p: CombinedPredictor, now: number, boost: BoostOptions): PredictionBenchResult['search'] {
+function searchRecall(
+  tools: CatalogTool[],
+  test: readonly BenchQuery[],
+  p: CombinedPredictor,
+  now: number,
+  boost: BoostOptions,
+): PredictionBenchResult['search'] {
   const index = new KeywordIndex(tools);
   const r = { plain: [] as number[], cold: [] as number[], freq: [] as number[], after: [] as number[], afterBoost: [] as number[] };
   const times: number[] = [];

@@ -109,7 +109,11 @@ function summary(report: BenchReport): string[] {
 }
 
 export function formatTable(report: BenchReport): string {
-  const lines = alignedTable(COLUMNS.map((c) => c.title), report.results.map((r) => COLUMNS.map((c) => c.value(r))), new Set([0, 1]));
+  const lines = alignedTable(
+    COLUMNS.map((c) => c.title),
+    report.results.map((r) => COLUMNS.map((c) => c.value(r))),
+    new Set([0, 1]),
+  );
   const out = [...summary(report), '', ...lines];
   for (const t of SUBSET_TABLES) {
     const rows = subsetRows(report, t.pick);
@@ -129,7 +133,12 @@ export function formatMarkdown(reports: readonly BenchReport[], command: string)
     for (const t of SUBSET_TABLES) {
       const rows = subsetRows(report, t.pick);
       if (rows.length === 0) continue;
-      out.push(`${t.title(report)}:`, '', `| ${t.column} | n | searcher | ${METRIC_COLUMNS.map((c) => c.title).join(' | ')} |`, `|---|---:|---|${METRIC_COLUMNS.map(() => '---:').join('|')}|`);
+      out.push(
+        `${t.title(report)}:`,
+        '',
+        `| ${t.column} | n | searcher | ${METRIC_COLUMNS.map((c) => c.title).join(' | ')} |`,
+        `|---|---:|---|${METRIC_COLUMNS.map(() => '---:').join('|')}|`,
+      );
       for (const row of rows) out.push(`| ${row.join(' | ')} |`);
       out.push('');
     }
@@ -137,7 +146,7 @@ export function formatMarkdown(reports: readonly BenchReport[], command: string)
   }
   out.push(
     'R@k: share of gold tools in the top k; MRR@10: 1/rank of the first gold tool; C@10: queries with every gold tool in the top 10; ' +
-      'latency excludes query embedding; top5 tok: o200k tokens of the top 5 results\' definitions, summed per query, averaged.',
+      "latency excludes query embedding; top5 tok: o200k tokens of the top 5 results' definitions, summed per query, averaged.",
     '',
   );
   return out.join('\n');

@@ -36,7 +36,6 @@ export interface SearcherResult extends RetrievalMetrics {
   confidence?: { confident_share: number; first_right_when_confident: number; first_right_otherwise: number };
 }
 
-
 /** One request's top 10 from every searcher, for failure analysis (`mcp-lens bench --per-query FILE`). */
 export interface PerQueryRow {
   dataset: string;

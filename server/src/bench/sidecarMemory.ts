@@ -142,12 +142,28 @@ function closedPortUrl(): Promise<string> {
 }
 
 function table(rows: Row[], toolsFile: string): string {
-  const head = '| scenario | ready ms | tools | embedded | tools embedded now | queries embedded | LanceDB loaded | maxRSS MB | VmHWM MB | RSS MB | heap used MB | external MB | threads |';
-  const lines = rows.map((r) =>
-    `| ${r.scenario} | ${r.ready_ms} | ${r.tools} | ${r.embedded} | ${r.embeddings} | ${r.query_embeddings} | ${r.lance_loaded ? 'yes' : 'no'} | ${r.max_rss_mb} | ${r.vm_hwm_mb} | ${r.rss_mb} | ${r.heap_used_mb} | ${r.external_mb} | ${r.threads} |`,
+  const head =
+    '| scenario | ready ms | tools | embedded | tools embedded now | queries embedded | LanceDB loaded | maxRSS MB | VmHWM MB | RSS MB | heap used MB | external MB | threads |';
+  const lines = rows.map(
+    (r) =>
+      `| ${r.scenario} | ${r.ready_ms} | ${r.tools} | ${r.embedded} | ${r.embeddings} | ${r.query_embeddings} | ${r.lance_loaded ? 'yes' : 'no'} | ${r.max_rss_mb} | ${r.vm_hwm_mb} | ${r.rss_mb} | ${r.heap_used_mb} | ${r.external_mb} | ${r.threads} |`,
   );
-  const steps = rows.map((r) => `- ${r.scenario}: ${Object.entries(r.steps).map(([k, v]) => `${k} ${v}${r.step_ms[k] === undefined ? '' : ` (${r.step_ms[k]} ms)`}`).join(' → ')} MB RSS`);
-  return [`sidecar memory: ${toolsFile}, node ${process.version}, one child process per row`, '', head, `|${'---|'.repeat(13)}`, ...lines, '', 'RSS by step (ms since the index was opened):', ...steps].join('\n');
+  const steps = rows.map(
+    (r) =>
+      `- ${r.scenario}: ${Object.entries(r.steps)
+        .map(([k, v]) => `${k} ${v}${r.step_ms[k] === undefined ? '' : ` (${r.step_ms[k]} ms)`}`)
+        .join(' → ')} MB RSS`,
+  );
+  return [
+    `sidecar memory: ${toolsFile}, node ${process.version}, one child process per row`,
+    '',
+    head,
+    `|${'---|'.repeat(13)}`,
+    ...lines,
+    '',
+    'RSS by step (ms since the index was opened):',
+    ...steps,
+  ].join('\n');
 }
 
 main().catch((err: unknown) => {

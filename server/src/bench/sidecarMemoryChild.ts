@@ -99,7 +99,15 @@ function ready(index: ToolIndex, total: number): Promise<void> {
   });
 }
 
-function report(scenario: string, readyMs: number, tools: number, embedded: number, mode: string, steps: Record<string, number>, stepMs: Record<string, number> = {}): ChildReport {
+function report(
+  scenario: string,
+  readyMs: number,
+  tools: number,
+  embedded: number,
+  mode: string,
+  steps: Record<string, number>,
+  stepMs: Record<string, number> = {},
+): ChildReport {
   const mem = process.memoryUsage();
   const status = procStatus();
   return {

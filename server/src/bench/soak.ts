@@ -70,7 +70,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         await once(() => c.callTool({ name: 'find_tools', arguments: { query: 'echo' } }));
         await c.close();
       }
-      const s = { minute: Math.round(((Date.now() - started) / 60_000) * 100) / 100, rssMb: sidecar.memory().rssMb, requests: counts.requests, errors: counts.errors };
+      const s = {
+        minute: Math.round(((Date.now() - started) / 60_000) * 100) / 100,
+        rssMb: sidecar.memory().rssMb,
+        requests: counts.requests,
+        errors: counts.errors,
+      };
       samples.push(s);
       o.onSample?.(s);
     };
@@ -118,7 +123,8 @@ if (require.main === module) {
     minutes: flagValue(argv, 'minutes', 60),
     sampleSeconds: flagValue(argv, 'sample-seconds', 30),
     workers: flagValue(argv, 'workers', 10),
-    onSample: (s) => process.stdout.write(`${s.minute.toFixed(2).padStart(7)} min  RSS ${String(s.rssMb).padStart(4)} MB  ${s.requests} requests  ${s.errors} errors\n`),
+    onSample: (s) =>
+      process.stdout.write(`${s.minute.toFixed(2).padStart(7)} min  RSS ${String(s.rssMb).padStart(4)} MB  ${s.requests} requests  ${s.errors} errors\n`),
   };
   runSoak(options).then(
     (r) => {

@@ -107,7 +107,12 @@ function peakRssMb(pid: number): number {
  * warm-up (`coldCache`) lists every server once: its first answer comes before any server did
  * (find_tools never waits for one), so it may have no matches.
  */
-async function lensRun(ws: { dir: string; config: string }, expected: string[], onReady?: (client: Client) => Promise<void>, coldCache = false): Promise<LensRun> {
+async function lensRun(
+  ws: { dir: string; config: string },
+  expected: string[],
+  onReady?: (client: Client) => Promise<void>,
+  coldCache = false,
+): Promise<LensRun> {
   const started = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -159,14 +164,20 @@ async function lensRun(ws: { dir: string; config: string }, expected: string[], 
  * server named in `notAwaited` (the hanging one) is started too, as MCP Lens starts it, but not
  * waited for.
  */
-async function directRun(entries: Record<string, Entry>, keep?: string, notAwaited?: string): Promise<{ ms: number; tools: number; kept?: Client; close(): Promise<void> }> {
+async function directRun(
+  entries: Record<string, Entry>,
+  keep?: string,
+  notAwaited?: string,
+): Promise<{ ms: number; tools: number; kept?: Client; close(): Promise<void> }> {
   const started = performance.now();
   const clients: Client[] = [];
   let kept: Client | undefined;
   const counts = await Promise.all(
     Object.entries(entries).map(async ([name, e]) => {
       const client = new Client({ name: 'direct', version: '1.0.0' });
-      const connected = client.connect(new StdioClientTransport({ command: e.command, args: e.args, env: { ...(process.env as Record<string, string>), ...e.env }, stderr: 'ignore' }));
+      const connected = client.connect(
+        new StdioClientTransport({ command: e.command, args: e.args, env: { ...(process.env as Record<string, string>), ...e.env }, stderr: 'ignore' }),
+      );
       clients.push(client);
       if (name === notAwaited) {
         connected.catch(() => undefined);
@@ -178,7 +189,12 @@ async function directRun(entries: Record<string, Entry>, keep?: string, notAwait
     }),
   );
   const ms = performance.now() - started;
-  return { ms, tools: counts.reduce((a, b) => a + b, 0), ...(kept && { kept }), close: async () => void (await Promise.all(clients.map((c) => c.close().catch(() => undefined)))) };
+  return {
+    ms,
+    tools: counts.reduce((a, b) => a + b, 0),
+    ...(kept && { kept }),
+    close: async () => void (await Promise.all(clients.map((c) => c.close().catch(() => undefined)))),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -281,7 +297,12 @@ export function formatStartupMarkdown(r: StartupReport): string {
 
 if (require.main === module) {
   const { values } = parseArgs({
-    options: { runs: { type: 'string', default: String(DEFAULT_RUNS) }, calls: { type: 'string', default: String(DEFAULT_CALLS) }, json: { type: 'boolean', default: false }, write: { type: 'string' } },
+    options: {
+      runs: { type: 'string', default: String(DEFAULT_RUNS) },
+      calls: { type: 'string', default: String(DEFAULT_CALLS) },
+      json: { type: 'boolean', default: false },
+      write: { type: 'string' },
+    },
   });
   measureStartup(Number(values.runs), Number(values.calls)).then(
     (r) => {

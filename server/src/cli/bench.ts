@@ -95,7 +95,10 @@ export const bench: CliCommand = {
     try {
       for (const dir of dirs) {
         process.stderr.write(`bench: ${dir} (${mode})…\n`);
-        const report = await runBench(loadDataset(dir), [factory, ...referenceFactories], { ...(scale !== undefined ? { scale } : {}), ...(writeRows ? { perQuery: writeRows } : {}) });
+        const report = await runBench(loadDataset(dir), [factory, ...referenceFactories], {
+          ...(scale !== undefined ? { scale } : {}),
+          ...(writeRows ? { perQuery: writeRows } : {}),
+        });
         if (args.predict) report.prediction = await prediction(dir);
         reports.push(report);
         if (!args.json) process.stdout.write(`${formatTable(report)}\n\n`);

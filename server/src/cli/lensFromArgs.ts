@@ -8,7 +8,14 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
-import { RESTRICTED_APPROVAL_NAME, restrictedApprovalValue, restrictedValuesOf, sanitizeSettings, withoutRestricted, type McpLensSettings } from '../../../protocol/settings';
+import {
+  RESTRICTED_APPROVAL_NAME,
+  restrictedApprovalValue,
+  restrictedValuesOf,
+  sanitizeSettings,
+  withoutRestricted,
+  type McpLensSettings,
+} from '../../../protocol/settings';
 import type { Logger } from '../core/logger';
 import { readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
@@ -127,7 +134,10 @@ function workspaceSettingsNow(workspaceFolder: string, trust: boolean, log: Logg
 }
 
 /** `settings` to use now; `pending` the restricted values waiting for approval, `approved` the settings with them. */
-function readRestricted(workspaceFolder: string, trust: boolean): { settings: McpLensSettings; approved: McpLensSettings; pending?: Record<string, string>; file: string } {
+function readRestricted(
+  workspaceFolder: string,
+  trust: boolean,
+): { settings: McpLensSettings; approved: McpLensSettings; pending?: Record<string, string>; file: string } {
   const ws = readWorkspaceSettings(workspaceFolder);
   const values = restrictedValuesOf(ws.settings);
   const approved = sanitizeSettings(ws.settings, process.env);
@@ -140,13 +150,14 @@ function restrictedApproved(workspaceFolder: string, values: Record<string, stri
 }
 
 function warnRestricted(values: Record<string, string>, file: string, log: Logger): void {
-  const keys = Object.keys(values).map((k) => `mcpLens.${k}`).join(', ');
+  const keys = Object.keys(values)
+    .map((k) => `mcpLens.${k}`)
+    .join(', ');
   log.warn(
     `ignoring ${keys} from ${escapeForDisplay(file)}: a workspace setting that sends data out or changes what runs needs your approval ` +
       '(run `mcp-lens tools` in a terminal to review it, or pass --trust); using OLLAMA_HOST or the default instead',
   );
 }
-
 
 /** `MCP_LENS_INPUT_GITHUB_TOKEN` supplies `${input:github_token}` (and `${input:github-token}`). */
 export function inputsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -185,4 +196,3 @@ function reportPending(app: LensApp, log: Logger): void {
   const missing = app.missingInputs();
   if (missing.length) log.warn(`missing input value(s): ${missing.map((m) => `\${input:${m}}`).join(', ')}; set MCP_LENS_INPUT_<ID>.`);
 }
-

@@ -22,12 +22,12 @@ const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, benc
 export function usage(): string {
   const lines = Object.values(COMMANDS).flatMap((c) => [`  mcp-lens ${c.usage}`, `      ${c.summary}`]);
   return [
-    'mcp-lens: one optimizing MCP server in front of all of a workspace\'s MCP servers',
+    "mcp-lens: one optimizing MCP server in front of all of a workspace's MCP servers",
     '',
     'Usage:',
     ...lines,
     '',
-    'Run `mcp-lens <command> --help` for a command\'s options.',
+    "Run `mcp-lens <command> --help` for a command's options.",
   ].join('\n');
 }
 

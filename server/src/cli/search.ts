@@ -49,17 +49,30 @@ export const search: CliCommand = {
       return 2;
     }
     const log = stderrLogger();
-    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: true, preferCachedCatalog: !values.fresh });
+    const lens = await openLens({
+      workspace: values.workspace,
+      config: values.config,
+      trust: values.trust,
+      log,
+      interactive: true,
+      preferCachedCatalog: !values.fresh,
+    });
     const source = lens.catalogSource();
     if (source.kind === 'cached') {
       const failed = source.failed.length ? `; not retried, as they failed then: ${source.failed.join(', ')}` : '';
-      process.stderr.write(`(tools of ${source.servers.join(', ')} as listed at ${new Date(source.writtenAt).toLocaleString()}; servers not started — --fresh lists them again${failed})\n`);
+      process.stderr.write(
+        `(tools of ${source.servers.join(', ')} as listed at ${new Date(source.writtenAt).toLocaleString()}; servers not started — --fresh lists them again${failed})\n`,
+      );
     }
     try {
       const request: Parameters<typeof lens.search>[0] = { query };
       if (limit !== undefined) request.limit = limit;
       if (values.server) request.server = values.server;
-      if (values.keywords) request.keywords = values.keywords.split(',').map((k) => k.trim()).filter(Boolean);
+      if (values.keywords)
+        request.keywords = values.keywords
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean);
       const response = await lens.search(request);
       process.stdout.write(values.json ? JSON.stringify(response, null, 2) + '\n' : render(response));
       return 0;

@@ -124,7 +124,9 @@ async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: (
   // Like Jupyter: the link carries the token once; the page trades it for a cookie. A token the
   // user chose (MCP_LENS_TOKEN) is theirs to keep: it is never printed.
   const dashboard = new URL('/', url).href;
-  process.stderr.write(given ? `Dashboard: ${dashboard}?token=<the value of MCP_LENS_TOKEN>\n` : `Dashboard: ${dashboard}?token=${encodeURIComponent(token)}\n`);
+  process.stderr.write(
+    given ? `Dashboard: ${dashboard}?token=<the value of MCP_LENS_TOKEN>\n` : `Dashboard: ${dashboard}?token=${encodeURIComponent(token)}\n`,
+  );
   await stopSignal();
   removeGatewayFiles(ws, process.pid, !given);
   routes.close();
@@ -173,7 +175,9 @@ function howToConnect(url: string, token: string | { token: string } | undefined
     `  claude mcp add --transport http mcp-lens ${url} --header "Authorization: Bearer ${tokenExpr}"`,
     '',
     '.vscode/mcp.json:',
-    ...JSON.stringify(vscode, null, 2).split('\n').map((l) => '  ' + l),
+    ...JSON.stringify(vscode, null, 2)
+      .split('\n')
+      .map((l) => '  ' + l),
     '',
     'Press Ctrl+C to stop.',
     '',

@@ -91,7 +91,11 @@ export async function liveStats(workspace: string, warn: (m: string) => void): P
       warn(`the server at ${shownUrl} named by .mcp-lens/gateway.json does not prove it knows the token; not sending it there, computing static figures`);
       return undefined;
     }
-    const res = await fetch(new URL('/stats', info.url), { headers: { authorization: `Bearer ${token}` }, redirect: 'error', signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(new URL('/stats', info.url), {
+      headers: { authorization: `Bearer ${token}` },
+      redirect: 'error',
+      signal: AbortSignal.timeout(10_000),
+    });
     if (!res.ok) {
       warn(`gateway at ${shownUrl} answered ${res.status} to /stats; computing static figures`);
       return undefined;
@@ -151,7 +155,7 @@ function changeText(t: LensStats['tokens']): string {
   const c = tokenChange(t);
   if (c.kind === 'saving') return `${c.percent} saved`;
   if (c.kind === 'cost') return `${c.percent} more than the servers' own lists: a cost, not a saving`;
-  return 'the same as the servers\' own lists';
+  return "the same as the servers' own lists";
 }
 
 /** The search-quality block: hit rates at 1 and 5 and the share without find_tools, with what they mean. */

@@ -28,7 +28,14 @@ export const tools: CliCommand = {
       const servers = lens.servers();
       const byServer = groupByServer(lens.tools());
       if (values.json) {
-        const doc = { servers: servers.map((s) => ({ name: s.name, state: s.state, ...(s.error ? { error: s.error } : {}), tools: (byServer.get(s.name) ?? []).map(toolJson) })) };
+        const doc = {
+          servers: servers.map((s) => ({
+            name: s.name,
+            state: s.state,
+            ...(s.error ? { error: s.error } : {}),
+            tools: (byServer.get(s.name) ?? []).map(toolJson),
+          })),
+        };
         process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
       } else {
         process.stdout.write(renderText(servers, byServer));

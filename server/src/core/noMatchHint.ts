@@ -22,7 +22,9 @@ export function noMatchHint(query: string, tools: readonly CatalogTool[], server
   const hint: NoMatchHint = {
     closeNames: closeNames(query, tools),
     // A server answering from its last known tools was searched: it is not "unavailable".
-    unavailable: notReady.filter((s) => !s.fromCache).map((s) => (s.error ? { name: s.name, state: s.state, error: s.error } : { name: s.name, state: s.state })),
+    unavailable: notReady
+      .filter((s) => !s.fromCache)
+      .map((s) => (s.error ? { name: s.name, state: s.state, error: s.error } : { name: s.name, state: s.state })),
     servers: serverWords(tools),
   };
   const lastKnown = notReady.filter((s) => s.fromCache).map((s) => ({ name: s.name, state: s.state }));
@@ -59,7 +61,5 @@ function closeNames(query: string, tools: readonly CatalogTool[]): SearchHit[] {
 function serverWords(tools: readonly CatalogTool[]): NoMatchHint['servers'] {
   const byServer = new Map<string, CatalogTool[]>();
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
-  return [...byServer]
-    .sort((a, b) => a[0].localeCompare(b[0]))
-    .map(([name, list]) => ({ name, tools: list.length, words: topWords(list, WORDS_PER_SERVER) }));
+  return [...byServer].sort((a, b) => a[0].localeCompare(b[0])).map(([name, list]) => ({ name, tools: list.length, words: topWords(list, WORDS_PER_SERVER) }));
 }

@@ -125,7 +125,8 @@ export function renderFindTools(
     }
     if (response.noMatch) out.no_match = noMatchForAgent(response.noMatch);
     // The signature format is the lean one for writing code: the savings figures stay in the stats.
-    if (inputFormat !== 'signature') out.token_metrics = { baseline_tokens: baselineTokens, returned_tokens: returned, savings_percent: savingsPercent(baselineTokens, returned) };
+    if (inputFormat !== 'signature')
+      out.token_metrics = { baseline_tokens: baselineTokens, returned_tokens: returned, savings_percent: savingsPercent(baselineTokens, returned) };
     return out;
   };
   const { text, tokens } = selfCountingTokens((returned) => JSON.stringify(output(returned)));

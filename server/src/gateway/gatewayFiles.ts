@@ -79,5 +79,7 @@ export function isLoopbackHttpUrl(raw: string): boolean {
   } catch {
     return false;
   }
-  return u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]') && u.username === '' && u.password === '';
+  return (
+    u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]') && u.username === '' && u.password === ''
+  );
 }

@@ -191,7 +191,8 @@ export class GatewayHttpServer {
       const raw = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
       body = JSON.parse(raw.toString('utf8'));
     } catch (err) {
-      if (err instanceof BodyTooLargeError) sendJsonError(res, 413, -32000, `Payload too large: the limit is ${this.options.maxBodyBytes ?? MAX_BODY_BYTES} bytes`);
+      if (err instanceof BodyTooLargeError)
+        sendJsonError(res, 413, -32000, `Payload too large: the limit is ${this.options.maxBodyBytes ?? MAX_BODY_BYTES} bytes`);
       else if (err instanceof SyntaxError) sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       else throw err;
       return;

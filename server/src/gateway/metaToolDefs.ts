@@ -56,7 +56,11 @@ export const MAX_LIMIT = 50;
 
 /** Result shaping, the same for call_tool and for call_tool() inside run_code. */
 const SHAPE_PROPERTIES = {
-  select: { type: 'string', maxLength: MAX_SELECT_CHARS, description: 'Optional JMESPath to keep only what you need of a JSON result, e.g. "items[].{id: id}".' },
+  select: {
+    type: 'string',
+    maxLength: MAX_SELECT_CHARS,
+    description: 'Optional JMESPath to keep only what you need of a JSON result, e.g. "items[].{id: id}".',
+  },
   max_output_tokens: { type: 'integer', minimum: MIN_OUTPUT_TOKENS, maximum: MAX_OUTPUT_TOKENS, description: 'Optional cap on the result in tokens.' },
 } as const;
 
@@ -80,12 +84,12 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
         properties: {
           query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'What you want to do, in plain words.' },
           keywords: { type: 'array', items: { type: 'string' }, description: 'Optional exact words to weigh more (tool or parameter names).' },
-          server: { type: 'string', description: 'Optional: only this server\'s tools.' },
+          server: { type: 'string', description: "Optional: only this server's tools." },
           limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many matches to return (default ${defaultLimit}).` },
           input_format: {
             type: 'string',
             enum: ['schema', 'signature'],
-            description: 'signature: each match\'s input and output as compact TypeScript types (for run_code). Default: schema.',
+            description: "signature: each match's input and output as compact TypeScript types (for run_code). Default: schema.",
           },
         },
         required: ['query'],
@@ -148,13 +152,18 @@ function runCodeDefinition(): Tool {
       'Run JavaScript that chains several tool calls; only its return value and console.log output come back. Use it ' +
       'for dependent calls, loops, filtering or joining results; for one call, call_tool is enough. `code` is an async ' +
       'function body (ES2023) using `await call_tool(name, args, {select?})` or `await tools[name](args)` with names ' +
-      "from find_tools (input_format \"signature\" gives their types). A call returns the tool's structuredContent, " +
+      'from find_tools (input_format "signature" gives their types). A call returns the tool\'s structuredContent, ' +
       'else its text (parsed if JSON), and throws on a tool error. No require, import, process, files, network or ' +
       `timers. Limits: timeout_ms (default ${RUN_CODE_LIMITS.defaultTimeoutMs / 1000} s), ${RUN_CODE_LIMITS.memoryBytes / (1024 * 1024)} MB, ${RUN_CODE_LIMITS.maxCalls} tool calls.`,
     inputSchema: {
       type: 'object',
       properties: {
-        code: { type: 'string', minLength: 1, maxLength: RUN_CODE_LIMITS.maxCodeChars, description: 'e.g. `const r = await call_tool("x_list", {}); return r.items.length;`' },
+        code: {
+          type: 'string',
+          minLength: 1,
+          maxLength: RUN_CODE_LIMITS.maxCodeChars,
+          description: 'e.g. `const r = await call_tool("x_list", {}); return r.items.length;`',
+        },
         timeout_ms: { type: 'integer', minimum: 1000, description: 'Wall-time limit in ms.' },
       },
       required: ['code'],

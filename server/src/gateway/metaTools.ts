@@ -22,14 +22,20 @@ function jsonText(value: unknown): CallToolResult {
 }
 
 /** Runs a meta-tool; undefined when `name` is not one. */
-export async function runMetaTool(name: string, args: Record<string, unknown>, ctx: MetaToolContext & { codeRuns: CodeRuns }): Promise<CallToolResult | undefined> {
+export async function runMetaTool(
+  name: string,
+  args: Record<string, unknown>,
+  ctx: MetaToolContext & { codeRuns: CodeRuns },
+): Promise<CallToolResult | undefined> {
   switch (name) {
     case FIND_TOOLS:
       return findTools(args, ctx);
     case CALL_TOOL:
       return callToolMetaTool(args, ctx);
     case RUN_CODE:
-      return ctx.lens.settings().codeMode.enabled ? runCode(args, ctx) : errorText('run_code is turned off in this workspace (mcpLens.codeMode.enabled); use call_tool for each step.');
+      return ctx.lens.settings().codeMode.enabled
+        ? runCode(args, ctx)
+        : errorText('run_code is turned off in this workspace (mcpLens.codeMode.enabled); use call_tool for each step.');
     case GET_TOOL_SCHEMA:
       return getToolSchema(args, ctx.lens);
     case LIST_SERVERS:
@@ -42,7 +48,8 @@ export async function runMetaTool(name: string, args: Record<string, unknown>, c
 async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
   const { query, keywords, server, limit, input_format: inputFormat } = args;
   if (typeof query !== 'string' || query.trim() === '') return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
-  if (query.length > MAX_QUERY_CHARS) return errorText(`"query" is ${query.length} characters; the limit is ${MAX_QUERY_CHARS}. Describe the task in a sentence.`);
+  if (query.length > MAX_QUERY_CHARS)
+    return errorText(`"query" is ${query.length} characters; the limit is ${MAX_QUERY_CHARS}. Describe the task in a sentence.`);
   if (keywords !== undefined && !(Array.isArray(keywords) && keywords.every((k) => typeof k === 'string'))) {
     return errorText('"keywords" must be an array of strings.');
   }
@@ -53,8 +60,13 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   if (inputFormat !== undefined && inputFormat !== 'schema' && inputFormat !== 'signature') return errorText('"input_format" must be "schema" or "signature".');
   const settings = ctx.lens.settings();
   if (typeof server === 'string' && !ctx.lens.servers().some((s) => s.name === server)) {
-    const near = closestNames(server, ctx.lens.servers().map((s) => s.name));
-    return errorText(`Unknown server "${truncateDescription(server, 100)}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Call list_servers to see them.`);
+    const near = closestNames(
+      server,
+      ctx.lens.servers().map((s) => s.name),
+    );
+    return errorText(
+      `Unknown server "${truncateDescription(server, 100)}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Call list_servers to see them.`,
+    );
   }
   const request: SearchRequest = { query, limit: (limit as number | undefined) ?? settings.search.defaultLimit, sessionId: ctx.sessionId };
   if (Array.isArray(keywords) && keywords.length) request.keywords = keywords as string[];
@@ -70,7 +82,13 @@ function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResul
   const name = args.tool_name;
   if (typeof name !== 'string' || name === '') return errorText('get_tool_schema needs "tool_name": the exact name find_tools returned.');
   const tool = lens.findTool(name);
-  if (!tool) return errorText(unknownToolMessage(name, lens.tools().map((t) => t.name)));
+  if (!tool)
+    return errorText(
+      unknownToolMessage(
+        name,
+        lens.tools().map((t) => t.name),
+      ),
+    );
   return jsonText(fullDefinition(tool));
 }
 

@@ -69,7 +69,13 @@ export async function runCode(args: Record<string, unknown>, ctx: MetaToolContex
           return scriptValue(kept.result);
         },
       },
-      { wallTimeMs, memoryBytes: RUN_CODE_LIMITS.memoryBytes, maxCalls: RUN_CODE_LIMITS.maxCalls, maxOutputChars: RUN_CODE_LIMITS.maxOutputChars, maxLogChars: RUN_CODE_LIMITS.maxLogChars },
+      {
+        wallTimeMs,
+        memoryBytes: RUN_CODE_LIMITS.memoryBytes,
+        maxCalls: RUN_CODE_LIMITS.maxCalls,
+        maxOutputChars: RUN_CODE_LIMITS.maxOutputChars,
+        maxLogChars: RUN_CODE_LIMITS.maxLogChars,
+      },
       ctx.signal,
     );
   } finally {

@@ -65,7 +65,14 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const progressToken = request.params._meta?.progressToken;
-    const ctx: MetaToolContext & { codeRuns: CodeRuns } = { lens, accounting: deps.accounting, results: deps.results, codeRuns: deps.codeRuns, sessionId: sessionId(), signal: extra.signal };
+    const ctx: MetaToolContext & { codeRuns: CodeRuns } = {
+      lens,
+      accounting: deps.accounting,
+      results: deps.results,
+      codeRuns: deps.codeRuns,
+      sessionId: sessionId(),
+      signal: extra.signal,
+    };
     if (progressToken !== undefined) {
       ctx.onProgress = (p) => {
         const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: p.progress };

@@ -375,7 +375,10 @@ export class HybridToolIndex implements ToolIndex {
     const embedder = this.embedder!;
     try {
       const inputs = chunk.map((e) => embeddingInput(e.tool));
-      const vectors = await embedder.embedDocuments(inputs.map((i) => i.text), this.stop.signal);
+      const vectors = await embedder.embedDocuments(
+        inputs.map((i) => i.text),
+        this.stop.signal,
+      );
       const rows = chunk
         .map((e, i): [ToolEntry, number] => [e, i])
         .filter(([e]) => this.entries.get(e.tool.key) === e)
@@ -407,7 +410,9 @@ export class HybridToolIndex implements ToolIndex {
         const entry = this.entries.get(r.id);
         return entry && r.model === this.embedder?.id && r.contentHash === entry.hash ? [storedTool(entry, r.model, r.vector)] : [];
       });
-      await store.upsert(all).catch((e: unknown) => this.storeFailed(e) || this.log.error(`tool store ${store.dir}: vectors kept in memory only: ${errorMessage(e)}`));
+      await store
+        .upsert(all)
+        .catch((e: unknown) => this.storeFailed(e) || this.log.error(`tool store ${store.dir}: vectors kept in memory only: ${errorMessage(e)}`));
     }
   }
 }

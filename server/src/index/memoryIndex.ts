@@ -29,7 +29,13 @@ export class MemoryToolIndex implements ToolIndex {
   }
 
   status(): IndexStatus {
-    const s: IndexStatus = { state: 'ready', mode: { kind: 'keyword', label: this.label }, toolsTotal: this.total, toolsEmbedded: 0, embedder: { kind: 'none', reachable: false } };
+    const s: IndexStatus = {
+      state: 'ready',
+      mode: { kind: 'keyword', label: this.label },
+      toolsTotal: this.total,
+      toolsEmbedded: 0,
+      embedder: { kind: 'none', reachable: false },
+    };
     if (this.lastRefresh !== undefined) s.lastRefresh = this.lastRefresh;
     return s;
   }

@@ -58,7 +58,12 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     // The webview panel's requests, answered by the browser dashboard's handlers (approving is
     // the editor's own prompt, so the panel never sends it here). A failed pull has reported
     // itself through onProgress already.
-    dashboard = lensHandlers(s.lens, () => s.stats(), (onProgress) => pullModel(s, onProgress).catch(() => undefined), sendPullProgress);
+    dashboard = lensHandlers(
+      s.lens,
+      () => s.stats(),
+      (onProgress) => pullModel(s, onProgress).catch(() => undefined),
+      sendPullProgress,
+    );
     return { capabilities: {}, serverInfo: { name: 'mcp-lens-sidecar', version: MCP_LENS_VERSION } };
   });
   connection.onInitialized(() => broadcaster?.flush());
@@ -161,7 +166,9 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
 async function pullModel(s: SidecarSession, progress: (p: PullProgressParams) => void): Promise<void> {
   const model = s.lens.settings().embedding.model;
   try {
-    await s.pullModel(s.lens.settings(), (p) => progress({ model, status: p.status, done: false, ...(p.total !== undefined ? { total: p.total, completed: p.completed ?? 0 } : {}) }));
+    await s.pullModel(s.lens.settings(), (p) =>
+      progress({ model, status: p.status, done: false, ...(p.total !== undefined ? { total: p.total, completed: p.completed ?? 0 } : {}) }),
+    );
     progress({ model, status: 'success', done: true });
   } catch (err) {
     progress({ model, status: 'failed', done: true, error: errorMessage(err) });
@@ -181,9 +188,13 @@ function readInit(raw: unknown): SidecarInitOptions {
     approvals: records(o.approvals),
     inputs: records(o.inputs),
     ...(Array.isArray(o.folders) && { folders: folderInfos(o.folders) ?? [] }),
-    ...(o.gateway && typeof o.gateway.token === 'string' && {
-      gateway: { token: o.gateway.token, ...(Number.isInteger(o.gateway.port) && o.gateway.port! > 0 && o.gateway.port! < 65536 && { port: o.gateway.port }) },
-    }),
+    ...(o.gateway &&
+      typeof o.gateway.token === 'string' && {
+        gateway: {
+          token: o.gateway.token,
+          ...(Number.isInteger(o.gateway.port) && o.gateway.port! > 0 && o.gateway.port! < 65536 && { port: o.gateway.port }),
+        },
+      }),
   };
 }
 
@@ -206,4 +217,3 @@ function records(v: unknown): Record<string, string> {
   if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
   return out;
 }
-

@@ -1,5 +1,12 @@
 /** The VS Code webview transport: requests carry ids, the extension host answers by id. */
-import type { DashboardEventName, DashboardMethod, DashboardParams, DashboardResult, HostMessage, WebviewRequestMessage } from '../../../protocol/webviewProtocol';
+import type {
+  DashboardEventName,
+  DashboardMethod,
+  DashboardParams,
+  DashboardResult,
+  HostMessage,
+  WebviewRequestMessage,
+} from '../../../protocol/webviewProtocol';
 import { EventListeners, type DashboardMessenger } from './messenger';
 
 /** The part of `acquireVsCodeApi()` the page uses. */
@@ -19,7 +26,10 @@ export class PostMessageMessenger implements DashboardMessenger {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new EventListeners();
 
-  constructor(private readonly vscode: VsCodeApi, target: Window) {
+  constructor(
+    private readonly vscode: VsCodeApi,
+    target: Window,
+  ) {
     target.addEventListener('message', (e: MessageEvent) => this.receive(e.data as HostMessage));
   }
 

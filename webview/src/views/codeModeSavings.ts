@@ -22,8 +22,16 @@ export function codeModeSavings(t: TokenStats): HTMLElement {
   const lines = h(
     'ul',
     { class: 'code-mode' },
-    h('li', {}, `run_code: ${plural(code.runs, 'script')} made ${plural(code.innerCalls, 'tool call')} whose results stayed out of the context: ${formatTokens(code.savedTokens)} tokens saved.`),
-    h('li', {}, `Result shaping (select, max_output_tokens): ${plural(shaping.results, 'result')} narrowed or cut: ${formatTokens(shaping.savedTokens)} tokens saved.`),
+    h(
+      'li',
+      {},
+      `run_code: ${plural(code.runs, 'script')} made ${plural(code.innerCalls, 'tool call')} whose results stayed out of the context: ${formatTokens(code.savedTokens)} tokens saved.`,
+    ),
+    h(
+      'li',
+      {},
+      `Result shaping (select, max_output_tokens): ${plural(shaping.results, 'result')} narrowed or cut: ${formatTokens(shaping.savedTokens)} tokens saved.`,
+    ),
   );
   const keptList = kept.length
     ? h(

@@ -32,9 +32,7 @@ export class IndexView {
       e && h('dd', {}, e.kind === 'none' ? 'none' : `${e.kind}${e.model ? `: ${e.model}` : ''}${e.reachable ? '' : ' (unreachable)'}`),
     );
     const progress =
-      index.state === 'indexing'
-        ? h('progress', { attrs: { max: '1', value: String(index.progress ?? 0), 'aria-label': 'Indexing progress' } })
-        : null;
+      index.state === 'indexing' ? h('progress', { attrs: { max: '1', value: String(index.progress ?? 0), 'aria-label': 'Indexing progress' } }) : null;
     const error = index.error ?? e?.error;
     let pull: HTMLElement | null = null;
     if (e?.modelMissing) {

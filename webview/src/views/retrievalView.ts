@@ -38,11 +38,7 @@ export class RetrievalView {
     } else if (!usage.enabled) {
       replaceChildren(this.body, h('div', { class: 'empty' }, 'Usage recording is off (setting mcpLens.usage.enabled), so search quality is not measured.'));
     } else if (!usage.retrieval) {
-      replaceChildren(
-        this.body,
-        h('div', { class: 'empty' }, 'No agent calls through MCP Lens yet.'),
-        h('p', { class: 'muted explain' }, RETRIEVAL_EXPLAINED),
-      );
+      replaceChildren(this.body, h('div', { class: 'empty' }, 'No agent calls through MCP Lens yet.'), h('p', { class: 'muted explain' }, RETRIEVAL_EXPLAINED));
     } else {
       replaceChildren(this.body, ...this.figures(usage.retrieval));
     }
@@ -59,7 +55,11 @@ export class RetrievalView {
       picked && rate('hit-5', rates.top5, "picked tool in find_tools' top 5", rates.top5Of, r.trend),
       rate('unsearched', rates.unsearched, 'calls without a find_tools first', rates.unsearchedOf),
     );
-    const scope = h('div', { class: 'muted' }, `Over ${windowText(w, 'last')}: ${plural(w.calls, 'agent call')}, ${plural(w.picks, 'pick')} from a find_tools answer.`);
+    const scope = h(
+      'div',
+      { class: 'muted' },
+      `Over ${windowText(w, 'last')}: ${plural(w.calls, 'agent call')}, ${plural(w.picks, 'pick')} from a find_tools answer.`,
+    );
     const trend = trendText(r);
     const falling = r.trend === 'falling';
     return [

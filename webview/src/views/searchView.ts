@@ -20,7 +20,9 @@ const STATE_TEXT: Record<NoMatchHint['unavailable'][number]['state'], string> = 
 
 export class SearchView {
   readonly element = card('search', 'Search tools', true);
-  private readonly input = h('input', { attrs: { type: 'search', placeholder: 'Describe what you want to do, e.g. "add two numbers"', 'aria-label': 'Search tools' } });
+  private readonly input = h('input', {
+    attrs: { type: 'search', placeholder: 'Describe what you want to do, e.g. "add two numbers"', 'aria-label': 'Search tools' },
+  });
   private readonly meta = h('div', { class: 'search-meta', attrs: { 'aria-live': 'polite' } });
   private readonly list = h('ul', { class: 'hits' });
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -74,19 +76,39 @@ export class SearchView {
 
   /** Where to look when nothing matched: close names (with Try it), servers not searched now, and each server's words. */
   private noMatch(hint: NoMatchHint): HTMLElement[] {
-    const rows: HTMLElement[] = [h('li', { class: 'no-match-help muted' }, 'Say what the tool should do in other words: the words each server\'s tools use are below.')];
+    const rows: HTMLElement[] = [
+      h('li', { class: 'no-match-help muted' }, "Say what the tool should do in other words: the words each server's tools use are below."),
+    ];
     if (hint.closeNames.length) rows.push(h('li', { class: 'no-match-head' }, 'Close names'), ...hint.closeNames.map((hit) => this.hitRow(hit)));
     if (hint.unavailable.length) {
       rows.push(
         h('li', { class: 'no-match-head' }, 'Not searched now'),
-        ...hint.unavailable.map((s) => h('li', { class: 'no-match-server', attrs: { 'data-server': s.name } }, h('span', { class: 'server-name' }, s.name), ` ${STATE_TEXT[s.state]}`, s.error ? `: ${s.error}` : '')),
+        ...hint.unavailable.map((s) =>
+          h(
+            'li',
+            { class: 'no-match-server', attrs: { 'data-server': s.name } },
+            h('span', { class: 'server-name' }, s.name),
+            ` ${STATE_TEXT[s.state]}`,
+            s.error ? `: ${s.error}` : '',
+          ),
+        ),
       );
     }
     if (hint.servers.length) {
-      rows.push(h('li', { class: 'no-match-head' }, 'Words the servers\' tools use'));
+      rows.push(h('li', { class: 'no-match-head' }, "Words the servers' tools use"));
       for (const s of hint.servers) {
-        const words = s.words.map((w) => h('button', { class: 'word secondary', attrs: { title: `Search for "${w}"` }, on: { click: () => this.searchFor(w) } }, w));
-        rows.push(h('li', { class: 'no-match-server', attrs: { 'data-server': s.name } }, h('span', { class: 'server-name' }, s.name), h('span', { class: 'muted' }, ` ${plural(s.tools, 'tool')}`), h('span', { class: 'words' }, ...words)));
+        const words = s.words.map((w) =>
+          h('button', { class: 'word secondary', attrs: { title: `Search for "${w}"` }, on: { click: () => this.searchFor(w) } }, w),
+        );
+        rows.push(
+          h(
+            'li',
+            { class: 'no-match-server', attrs: { 'data-server': s.name } },
+            h('span', { class: 'server-name' }, s.name),
+            h('span', { class: 'muted' }, ` ${plural(s.tools, 'tool')}`),
+            h('span', { class: 'words' }, ...words),
+          ),
+        );
       }
     }
     return rows;

@@ -37,7 +37,10 @@ export class ServersView {
 
   private row(s: ServerStatus): HTMLElement {
     const busy = this.restarting.has(s.name);
-    const restart = s.state === 'awaiting-approval' ? this.approveButton(s.name) : h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
+    const restart =
+      s.state === 'awaiting-approval'
+        ? this.approveButton(s.name)
+        : h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
     if (s.state !== 'awaiting-approval') {
       restart.disabled = busy || s.configFile === true || s.state === 'disabled';
       restart.addEventListener('click', () => void this.restart(s.name));
@@ -57,13 +60,20 @@ export class ServersView {
           h('span', { class: 'server-name' }, s.name),
           h('span', { class: `state state-${s.state}` }, h('span', { class: 'dot', attrs: { 'aria-hidden': 'true' } }), STATE_TEXT[s.state]),
           h('span', { class: 'tag' }, s.transport),
-          s.alsoStartedByEditor && h('span', { class: 'tag', attrs: { title: 'VS Code also starts this server from .vscode/mcp.json' } }, 'also started by VS Code'),
+          s.alsoStartedByEditor &&
+            h('span', { class: 'tag', attrs: { title: 'VS Code also starts this server from .vscode/mcp.json' } }, 'also started by VS Code'),
         ),
         restart,
       ),
       h('div', { class: 'muted' }, counts.join(' · ')),
       s.error && h('div', { class: 'server-error' }, s.error),
-      s.stderrTail.length > 0 && h('details', {}, h('summary', {}, s.stderrTail.length === 1 ? 'stderr (last line)' : `stderr (last ${plural(s.stderrTail.length, 'line')})`), h('pre', {}, s.stderrTail.join('\n'))),
+      s.stderrTail.length > 0 &&
+        h(
+          'details',
+          {},
+          h('summary', {}, s.stderrTail.length === 1 ? 'stderr (last line)' : `stderr (last ${plural(s.stderrTail.length, 'line')})`),
+          h('pre', {}, s.stderrTail.join('\n')),
+        ),
     );
   }
 

@@ -28,11 +28,17 @@ export class UsageView {
       h('div', { class: 'muted' }, rates.join(' · ')),
       h('h3', {}, 'Most used tools'),
       usage.topTools.length
-        ? table(['Tool', 'Server', 'Calls'], usage.topTools.map((t) => [t.name, t.server, t.calls]))
+        ? table(
+            ['Tool', 'Server', 'Calls'],
+            usage.topTools.map((t) => [t.name, t.server, t.calls]),
+          )
         : h('div', { class: 'empty' }, 'No calls yet.'),
       h('h3', {}, 'Used together'),
       usage.pairs.length
-        ? table(['Tool', 'Then', 'Times'], usage.pairs.map((p) => [p.a, p.b, p.count]))
+        ? table(
+            ['Tool', 'Then', 'Times'],
+            usage.pairs.map((p) => [p.a, p.b, p.count]),
+          )
         : h('div', { class: 'empty' }, 'No pairs yet.'),
     );
   }

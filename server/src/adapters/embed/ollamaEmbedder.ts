@@ -161,7 +161,11 @@ function checkEmbeddings(embeddings: unknown, expected: number, host: string): n
     Array.isArray(embeddings) &&
     embeddings.length === expected &&
     embeddings.every((v) => Array.isArray(v) && v.length > 0 && v.length === (embeddings[0] as unknown[]).length && typeof v[0] === 'number');
-  if (!ok) throw new EmbedderError('bad-response', `Ollama at ${host} returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} embeddings for ${expected} inputs`);
+  if (!ok)
+    throw new EmbedderError(
+      'bad-response',
+      `Ollama at ${host} returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} embeddings for ${expected} inputs`,
+    );
   return embeddings as number[][];
 }
 

@@ -8,9 +8,25 @@
 
 /** Globals a script might reach for, each answered with an error that says what there is instead. */
 export const UNAVAILABLE_GLOBALS = [
-  'process', 'require', 'module', 'exports', 'Buffer', '__dirname', '__filename',
-  'fetch', 'XMLHttpRequest', 'WebSocket', 'setTimeout', 'setInterval', 'setImmediate',
-  'clearTimeout', 'clearInterval', 'Deno', 'Bun', 'std', 'os',
+  'process',
+  'require',
+  'module',
+  'exports',
+  'Buffer',
+  '__dirname',
+  '__filename',
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'clearTimeout',
+  'clearInterval',
+  'Deno',
+  'Bun',
+  'std',
+  'os',
 ] as const;
 
 /** What a script is told when it reaches for something the sandbox does not have. */

@@ -127,7 +127,10 @@ class ScriptRun {
 
   async execute(code: string): Promise<SandboxRun> {
     let startMs = 0;
-    const timer = setTimeout(() => this.halt({ kind: 'wall-time', message: `the script ran past its wall-time limit of ${this.limits.wallTimeMs} ms` }), this.limits.wallTimeMs);
+    const timer = setTimeout(
+      () => this.halt({ kind: 'wall-time', message: `the script ran past its wall-time limit of ${this.limits.wallTimeMs} ms` }),
+      this.limits.wallTimeMs,
+    );
     const onAbort = () => this.halt({ kind: 'cancelled', message: 'the run was cancelled by the client' });
     if (this.signal?.aborted) onAbort();
     else this.signal?.addEventListener('abort', onAbort, { once: true });
@@ -151,7 +154,9 @@ class ScriptRun {
   }
 
   private result(startMs: number, outcome: { ok: boolean; value?: unknown; error?: SandboxError }): SandboxRun {
-    const logs = this.droppedLogs ? [...this.logs, `…[${this.droppedLogs} more log lines dropped: the log limit is ${this.limits.maxLogChars} characters]`] : this.logs;
+    const logs = this.droppedLogs
+      ? [...this.logs, `…[${this.droppedLogs} more log lines dropped: the log limit is ${this.limits.maxLogChars} characters]`]
+      : this.logs;
     // A limit hit while the script went on (it caught the error) still ends the run as that limit.
     const error = this.stop ?? outcome.error;
     const run: SandboxRun = { ok: error === undefined, logs, calls: this.calls, startMs, durationMs: performance.now() - this.started };
@@ -207,7 +212,10 @@ class ScriptRun {
         if (state.type === 'fulfilled') return this.output(state.value);
         if (state.type === 'rejected') throw new StopRun(this.scriptError(state.error, 'runtime'));
         if (this.inFlight === 0 && !this.rt!.hasPendingJob()) {
-          throw new StopRun({ kind: 'never-settles', message: 'the script is waiting for a promise that nothing will ever settle (no tool call is running and there are no timers)' });
+          throw new StopRun({
+            kind: 'never-settles',
+            message: 'the script is waiting for a promise that nothing will ever settle (no tool call is running and there are no timers)',
+          });
         }
         await new Promise<void>((resolve) => (this.waiter = resolve));
       }
@@ -362,7 +370,6 @@ class ScriptRun {
     if (err instanceof StopRun) return err.reason;
     return { kind: 'runtime', message: `the sandbox failed: ${errorMessage(err)}` };
   }
-
 }
 
 function parseOptional(ctx: QuickJSContext, handle: QuickJSHandle | undefined): unknown {

@@ -81,7 +81,9 @@ async function load(): Promise<LanceModules> {
 export function unavailable(err: unknown, platform = platformName()): LanceUnavailableError {
   const causes = causeChain(err);
   const missingModule = (name: RegExp) => causes.some((e) => e.code === 'MODULE_NOT_FOUND' && name.test(e.message));
-  const dlopen = causes.find((e) => e.code === 'ERR_DLOPEN_FAILED' || /invalid ELF header|wrong ELF class|not a valid Win32|mach-o|GLIBC_[\d.]+' not found/i.test(e.message));
+  const dlopen = causes.find(
+    (e) => e.code === 'ERR_DLOPEN_FAILED' || /invalid ELF header|wrong ELF class|not a valid Win32|mach-o|GLIBC_[\d.]+' not found/i.test(e.message),
+  );
   if (dlopen) return new LanceUnavailableError(`LanceDB's native module does not load on ${platform}`, firstLine(dlopen.message));
   if (missingModule(/['"]@lancedb\/lancedb['"]/)) return new LanceUnavailableError(`this build has no LanceDB for ${platform}`, firstLine(causes[0].message));
   if (missingModule(/@lancedb\/lancedb-/) || /Cannot find native binding/.test(causes[0].message)) {

@@ -167,7 +167,12 @@ export class LanceToolStore implements ToolStore {
     return this.commit(async () => {
       if (!this.table || ids.length === 0) return;
       for (let i = 0; i < ids.length; i += 500) {
-        await this.table.delete(`id IN (${ids.slice(i, i + 500).map(sqlString).join(', ')})`);
+        await this.table.delete(
+          `id IN (${ids
+            .slice(i, i + 500)
+            .map(sqlString)
+            .join(', ')})`,
+        );
       }
       for (const id of ids) this.mirror?.delete(id);
     });
@@ -304,13 +309,9 @@ function dbPath(dir: string): string {
   return join(dir, 'lancedb');
 }
 
-
 function schemaFor({ Field, FixedSizeList, Float32, Schema, Utf8 }: LanceModules['arrow'], dimension: number): Schema {
   const text = (name: string) => new Field(name, new Utf8(), false);
-  return new Schema([
-    ...COLUMNS.slice(0, -1).map(text),
-    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
-  ]);
+  return new Schema([...COLUMNS.slice(0, -1).map(text), new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false)]);
 }
 
 function vectorDimension({ FixedSizeList }: LanceModules['arrow'], schema: Schema): number {
@@ -324,7 +325,10 @@ function vectorDimension({ FixedSizeList }: LanceModules['arrow'], schema: Schem
 
 /** Reads column by column from Arrow: no row objects, and each vector is one copy out of the batch. */
 async function readRows(table: lancedb.Table): Promise<StoredVector[]> {
-  const data = (await table.query().select([...READ_COLUMNS]).toArrow()) as unknown as ArrowTable;
+  const data = (await table
+    .query()
+    .select([...READ_COLUMNS])
+    .toArrow()) as unknown as ArrowTable;
   const out: StoredVector[] = [];
   for (const batch of data.batches) {
     const [id, server, hash, model, vector] = READ_COLUMNS.map((c) => batch.getChild(c));

@@ -3,12 +3,7 @@
  * list_changed notifications, restarts it with backoff when it exits or stops answering, and
  * kills its process on stop. State and failures are values read through status().
  */
-import {
-  CallToolResultSchema,
-  type CallToolResult,
-  type GetPromptResult,
-  type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, type CallToolResult, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import type { Logger } from '../../core/logger';
 import { Backoff, type RestartPolicy } from '../../core/backoff';
@@ -42,7 +37,6 @@ export interface ConnectionOptions {
   beforeConnect?: () => Promise<void>;
   onChange(kind: 'state' | ListKind): void;
 }
-
 
 /** How often new stderr lines may announce a state change. */
 const STDERR_NOTICE_MS = 250;
@@ -139,7 +133,10 @@ export class UpstreamConnection {
       };
       const aborted = () => finish(new UpstreamCallError('cancelled', this.name, 'cancelled while the server was starting', tool));
       const timer = setTimeout(
-        () => finish(new UpstreamCallError('not-ready', this.name, `did not start within ${Math.round(timeoutMs / 1000)} s (${this.error ?? 'still starting'})`, tool)),
+        () =>
+          finish(
+            new UpstreamCallError('not-ready', this.name, `did not start within ${Math.round(timeoutMs / 1000)} s (${this.error ?? 'still starting'})`, tool),
+          ),
         timeoutMs,
       );
       timer.unref();
@@ -471,7 +468,6 @@ export class UpstreamConnection {
     this.opening = undefined;
     await Promise.all(sessions.map((s) => closeSessionProcess(s)));
   }
-
 }
 
 /** `{ pid }` when the process has one (an HTTP session or one not spawned yet has none). */

@@ -35,7 +35,13 @@ function stdioTransport(config: StdioServerConfig, stderr: StderrTail): ProcessG
   for (const name of config.removeEnv ?? []) delete env[name];
   // Spawned with shell: false, as the SDK did; on Windows a `.cmd` shim (npx) needs its full
   // name, which the per-platform command resolution supplies before this point.
-  const transport = new ProcessGroupTransport({ command: config.command, args: config.args, env, cwd: config.cwd, shownCommand: config.shown?.command ?? config.command });
+  const transport = new ProcessGroupTransport({
+    command: config.command,
+    args: config.args,
+    env,
+    cwd: config.cwd,
+    shownCommand: config.shown?.command ?? config.command,
+  });
   // The PassThrough exists before start(), so even the earliest output is caught.
   transport.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   return transport;

@@ -24,7 +24,12 @@ export class AppendLog {
   private failing = false;
   private closed = false;
 
-  private constructor(private readonly fh: FileHandle, private size: number, private readonly path: string, private readonly log: Logger) {}
+  private constructor(
+    private readonly fh: FileHandle,
+    private size: number,
+    private readonly path: string,
+    private readonly log: Logger,
+  ) {}
 
   /** Opens for appending (never through a link); anything past `validBytes` (a torn last line) is cut off first. */
   static async open(path: string, validBytes: number, log: Logger): Promise<AppendLog> {

@@ -57,7 +57,11 @@ function decodeLine<T>(line: string, accept: (value: unknown) => T | undefined):
 export async function readLog<T>(path: string, accept: (value: unknown) => T | undefined): Promise<DecodedLog<T>> {
   try {
     const st = await lstat(path);
-    if (st.isSymbolicLink()) throw new PrivateFileError(path, 'it is a symbolic link (MCP Lens never follows links in its own folder: a repository could point one anywhere); remove it');
+    if (st.isSymbolicLink())
+      throw new PrivateFileError(
+        path,
+        'it is a symbolic link (MCP Lens never follows links in its own folder: a repository could point one anywhere); remove it',
+      );
     if (!st.isFile()) return { records: [], dropped: 0, validBytes: 0 };
     return decodeLog(await readFile(path), accept);
   } catch (err) {
@@ -75,7 +79,12 @@ export async function rewriteLog(path: string, records: readonly unknown[]): Pro
   try {
     const CHUNK = 4096;
     for (let i = 0; i < records.length; i += CHUNK) {
-      await fh.write(records.slice(i, i + CHUNK).map(encodeLine).join(''));
+      await fh.write(
+        records
+          .slice(i, i + CHUNK)
+          .map(encodeLine)
+          .join(''),
+      );
     }
     await fh.sync();
   } catch (err) {

@@ -69,7 +69,10 @@ export class UsageStore {
     } catch (err) {
       this.log.warn(`usage: compacting ${path} failed (${(err as NodeJS.ErrnoException).code ?? String(err)}); kept the old log`);
     }
-    const size = await stat(path).then((s) => s.size, () => 0);
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    );
     this.appender = await AppendLog.open(path, size, this.log);
   }
 

@@ -36,7 +36,11 @@ export class TfidfReference implements ToolSearcher {
   }
 
   searchSync(query: string, options: SearchOptions): RankedTool[] {
-    const words = [query, ...(options.keywords ?? [])].join(' ').toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+    const words = [query, ...(options.keywords ?? [])]
+      .join(' ')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w.length > 0);
     const idfs = words.map((w) => this.idf(w));
     const hits: RankedTool[] = [];
     for (let d = 0; d < this.keys.length; d++) {

@@ -33,7 +33,7 @@ export class RankTable {
     let at = 0;
     tokens.forEach((t, r) => {
       offsets[r] = at;
-      if (t) bytes.set(t, at), (at += t.length);
+      if (t) (bytes.set(t, at), (at += t.length));
     });
     offsets[tokens.length] = at;
     return RankTable.index(bytes, offsets);

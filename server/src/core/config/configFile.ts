@@ -29,7 +29,14 @@ export function parseConfigFile(file: string, kind: ConfigSourceKind, fileText: 
     const e = errors[0];
     const at = e ? lineColumn(text, e.offset) : { line: 1, column: 1 };
     const what = e ? printParseErrorCode(e.error) : 'ValueExpected';
-    out.problems.push({ severity: 'error', file, path: '', message: `invalid JSONC: ${what} at line ${at.line}, column ${at.column}`, offset: e?.offset ?? 0, length: e?.length ?? 0 });
+    out.problems.push({
+      severity: 'error',
+      file,
+      path: '',
+      message: `invalid JSONC: ${what} at line ${at.line}, column ${at.column}`,
+      offset: e?.offset ?? 0,
+      length: e?.length ?? 0,
+    });
     return out;
   }
   const locate = treeLocator(root);
@@ -64,7 +71,12 @@ function noServersKey(value: Record<string, unknown>, file: string, kind: Config
   if (kind === 'cli-config') {
     out.problems.push({ severity: 'error', file, path: '', message: 'no "servers" or "mcpServers" object found' });
   } else if (kind === 'vscode-mcp-json' && value.mcpServers !== undefined) {
-    out.problems.push({ severity: 'warning', file, path: 'mcpServers', message: 'VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; these entries are ignored' });
+    out.problems.push({
+      severity: 'warning',
+      file,
+      path: 'mcpServers',
+      message: 'VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; these entries are ignored',
+    });
   }
 }
 
@@ -76,7 +88,13 @@ function readInputs(raw: unknown, file: string, locate: Locator, out: ParsedConf
   }
   raw.forEach((item, i) => {
     if (!isRecord(item) || typeof item.id !== 'string' || item.id === '') {
-      out.problems.push({ severity: 'warning', file, path: formatJsonPath(['inputs', i]), message: 'expected an object with a string "id"', ...locate(['inputs', i]) });
+      out.problems.push({
+        severity: 'warning',
+        file,
+        path: formatJsonPath(['inputs', i]),
+        message: 'expected an object with a string "id"',
+        ...locate(['inputs', i]),
+      });
       return;
     }
     out.inputs.push({

@@ -64,7 +64,8 @@ export function readEntry(input: EntryInput, entryScope: EntryScope): EntryResul
   if (input.name.trim() === '') r.report('error', [], 'server name must not be empty');
   if (name !== qualified) r.report('error', [], hiddenCharactersMessage(input.name, qualified));
   // Approvals of restricted settings are recorded under this name beside server approvals.
-  if (input.name === RESTRICTED_APPROVAL_NAME) r.report('error', [], `the server name "${RESTRICTED_APPROVAL_NAME}" is reserved by MCP Lens; rename the server`);
+  if (input.name === RESTRICTED_APPROVAL_NAME)
+    r.report('error', [], `the server name "${RESTRICTED_APPROVAL_NAME}" is reserved by MCP Lens; rename the server`);
   if (!isRecord(input.raw)) {
     r.report('error', [], 'expected an object with "command" or "url"');
   } else {

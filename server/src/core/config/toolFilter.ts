@@ -66,7 +66,11 @@ export function createToolFilter(include: readonly string[], exclude: readonly s
   const inc = patterns(include).map((p) => compile(normalizeName(p), false, false));
   // Each exclude pattern meets the name in three spellings: as written, normalized, and folded
   // to its look-alike skeleton (the pattern folded the same way).
-  const exc = patterns(exclude).map((p) => ({ raw: compile(p, true, true), normal: compile(normalizeName(p), true, true), skeleton: compile(patternSkeleton(p), true, true) }));
+  const exc = patterns(exclude).map((p) => ({
+    raw: compile(p, true, true),
+    normal: compile(normalizeName(p), true, true),
+    skeleton: compile(patternSkeleton(p), true, true),
+  }));
   return (server, tool, localServer) => {
     const servers = localServer === undefined || localServer === server ? [server] : [server, localServer];
     if (servers.some((s) => s.includes(SLASH)) || tool.includes(SLASH)) return false;

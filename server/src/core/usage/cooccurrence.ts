@@ -36,7 +36,7 @@ export class CooccurrencePredictor implements Predictor {
 
   predict(context: PredictContext, k: number): Prediction[] {
     const { scores, bestSource } = this.conditional(context.sessionTools);
-    return topPredictions(scores, k, (key) => `often used with ${bestSource.get(key) ?? 'this session\'s tools'}`);
+    return topPredictions(scores, k, (key) => `often used with ${bestSource.get(key) ?? "this session's tools"}`);
   }
 
   /** Mean P(b | a) over the session's distinct tools, and the `a` that contributed most to each b. */

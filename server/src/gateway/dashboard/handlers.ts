@@ -59,9 +59,7 @@ export function lensHandlers(
     async pullModel() {
       if (!pullModel) return { ok: false, error: 'Pulling the embedding model is not available from this dashboard; run `ollama pull` instead.' };
       // The pull takes minutes: answer at once and report through pullProgress events.
-      pullModel(onPullProgress).catch((err: unknown) =>
-        onPullProgress({ model: '', status: 'failed', done: true, error: errorMessage(err) }),
-      );
+      pullModel(onPullProgress).catch((err: unknown) => onPullProgress({ model: '', status: 'failed', done: true, error: errorMessage(err) }));
       return { ok: true };
     },
     usage: async () => lens.usageStats() ?? null,

@@ -13,7 +13,13 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { LensStats } from '../../../../protocol/model';
-import { DASHBOARD_API_PREFIX, DASHBOARD_EVENTS_PATH, DASHBOARD_METHODS, type DashboardHandlers, type DashboardMethod } from '../../../../protocol/webviewProtocol';
+import {
+  DASHBOARD_API_PREFIX,
+  DASHBOARD_EVENTS_PATH,
+  DASHBOARD_METHODS,
+  type DashboardHandlers,
+  type DashboardMethod,
+} from '../../../../protocol/webviewProtocol';
 import type { Lens } from '../../app/lens';
 import type { ExtraRoutes } from '../http';
 import { readBody } from '../httpGuards';
