@@ -5,8 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { actionAgreement, actionLexicon, requestAction, toolAction } from '../../server/src/core/search/actions';
-import { splitLiterals } from '../../server/src/core/search/queryLiterals';
-import { splitWords, STOP_WORDS, stemWord } from '../../server/src/core/search/tokenize';
+import { idShapes, splitLiterals } from '../../server/src/core/search/queryLiterals';
+import { splitRequestWords, splitWords, STOP_WORDS, stemWord } from '../../server/src/core/search/tokenize';
+import { mentionedServers, serverNames } from '../../server/src/core/search/productMentions';
 
 const literals = (q: string) => splitLiterals(q).literals.map((l) => `${l.kind}:${l.text}`);
 const intent = (q: string) => splitLiterals(q).intent.replace(/\s+/g, ' ').trim();
@@ -229,4 +230,57 @@ test('ranking: a product named as the subject of a web search does not outrank t
   const web = padded('websearch', [tool('websearch', 'web_search', 'Search the web and return the top results', { query: 'Search query' })]);
   const index = new KeywordIndex([...WORKSPACE, ...web]);
   assert.equal(first(index, 'search the web for news about the GitHub outage'), 'websearch/web_search');
+});
+
+test('id shapes: exact (digit runs as #) and coarse (letter runs by case)', () => {
+  assert.deepEqual(idShapes('tt1234567'), ['@tt#', '%a#']);
+  assert.deepEqual(idShapes('ENG-482'), ['@eng-#', '%A-#']);
+  // Two ids of one tracker share the coarse shape, whatever their prefix.
+  assert.equal(idShapes('ENG-482')[1], idShapes('ABC-123')[1]);
+});
+
+test('ranking: an id shaped like the example a tool documents is a value that tool takes', () => {
+  const tracker = padded('issues', [
+    tool('issues', 'getIssueById', 'Get a specific issue by ID', { id: 'Issue identifier (e.g., ABC-123)' }),
+    tool('issues', 'getIssueDocuments', 'Get the documents attached to an issue', { issue: 'Issue' }),
+    tool('issues', 'getIssueTemplates', 'Get the issue templates of a team', { team: 'Team' }),
+  ]);
+  const index = new KeywordIndex(tracker);
+  assert.equal(first(index, 'get issue ENG-482'), 'issues/getIssueById');
+  // Switched off, the request's words alone do not single it out.
+  const off = new KeywordIndex(tracker, { ...DEFAULT_KEYWORD_CONFIG, shapes: 0 });
+  assert.notEqual(first(off, 'get issue ENG-482'), 'issues/getIssueById');
+});
+
+test('product mentions: a name written in camel case names a server whose name splits it ("YouTube" → Simple YouTube Search)', () => {
+  const video = padded('Simple YouTube Search', [tool('Simple YouTube Search', 'playlist', 'Get the videos of a playlist', { id: 'Playlist id' })]);
+  const music = padded('music', [tool('music', 'get_playlist', 'Get a music playlist with its tracks', { id: 'Playlist id' })]);
+  const tools = [...video, ...music];
+  const docs = tools.map((t) => ({ server: t.server, terms: new Set(splitWords(`${t.originalName} ${t.description}`).map(stem)) }));
+  const q = 'Fetch a playlist from Simple YouTube Search with upbeat songs';
+  const servers = mentionedServers(serverNames(tools, stem, docs), q, splitRequestWords(q), stem);
+  assert.deepEqual([...servers], ['Simple YouTube Search']);
+});
+
+test('ranking: a one-tool server (a plugin) is not held to the action of its description lead', () => {
+  // Each plugin is its server's only tool. The question would be an implied read, which the
+  // Get plugin's lead verb answers and the Create plugin's does not; neither says what the
+  // plugin is for as a whole, so the words decide.
+  const plugins = [
+    tool('ChartMaker', 'ChartMaker', 'Create charts from your data'),
+    tool('DataViewer', 'DataViewer', 'Get data and charts from your spreadsheets'),
+  ];
+  assert.equal(first(new KeywordIndex(plugins), 'what charts can I draw from my data?'), 'ChartMaker/ChartMaker');
+  assert.equal(first(new KeywordIndex(plugins, { ...DEFAULT_KEYWORD_CONFIG, soloAction: 1 }), 'what charts can I draw from my data?'), 'DataViewer/DataViewer');
+});
+
+test('ranking: a request word the tool says as a synonym counts toward coverage', () => {
+  const tracker = padded('tracker', [
+    tool('tracker', 'get_issue', 'Get an issue with its history', { id: 'Issue id' }),
+    tool('tracker', 'get_ticket_history_export', 'Export the history of every ticket as a file', { id: 'Export id' }),
+  ]);
+  const on = new KeywordIndex(tracker, { ...DEFAULT_KEYWORD_CONFIG, coverageSynonyms: 1, nameSynonyms: 1 });
+  const off = new KeywordIndex(tracker, { ...DEFAULT_KEYWORD_CONFIG, coverageSynonyms: 0, nameSynonyms: 0 });
+  assert.equal(first(on, 'get the ticket history'), 'tracker/get_issue');
+  assert.equal(first(off, 'get the ticket history'), 'tracker/get_ticket_history_export');
 });

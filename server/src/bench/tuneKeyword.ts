@@ -63,6 +63,8 @@ const GRID: readonly [Path, readonly number[]][] = [
   [['bigrams'], [0, 0.3, 0.6, 0.9]],
   [['nameBonus'], [0, 0.25, 0.5, 0.75, 1]],
   [['coverage'], [0, 0.5, 1, 1.5]],
+  [['coverageSynonyms'], [0, 0.45, 0.75, 1]],
+  [['nameSynonyms'], [0, 0.45, 1]],
   [['queryK3'], [0, 1.5, 3, 6]],
   [['literal'], [0.2, 0.4, 0.6, 0.8, 1]],
   [['exact'], [0, 0.15, 0.3, 0.5]],
@@ -70,6 +72,8 @@ const GRID: readonly [Path, readonly number[]][] = [
   [['actionSynonyms'], [0, 0.15, 0.3, 0.45]],
   [['serverMention'], [0, 0.25, 0.5, 1, 2]],
   [['slots'], [0, 0.2, 0.5]],
+  [['shapes'], [0, 1, 2, 3, 4, 6]],
+  [['soloAction'], [0, 0.5, 1]],
   [['contextMaxTools'], [6, 8, 12, 16, 24, 1e9]],
 ];
 

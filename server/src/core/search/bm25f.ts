@@ -52,7 +52,11 @@ export class Bm25fIndex {
   private readonly touched: Int32Array;
   readonly size: number;
 
-  constructor(docs: readonly FieldTerms[], fields: FieldConfig, readonly k1: number) {
+  constructor(
+    docs: readonly FieldTerms[],
+    fields: FieldConfig,
+    readonly k1: number,
+  ) {
     const n = (this.size = docs.length);
     const groupOf = groupIds(docs);
     const groupCount = groupOf.reduce((max, g) => Math.max(max, g + 1), 0);

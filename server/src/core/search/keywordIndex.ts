@@ -3,15 +3,16 @@
  * with identifier splitting and Porter2 stemming (tokenize.ts), synonyms (synonyms.ts) and
  * query-term frequency, then a re-rank of the top candidates by what the request says beyond
  * its words: name and query coverage, its action against each tool's (actions.ts), the
- * product it names (productMentions.ts) and the kinds of its literal values
- * (queryLiterals.ts). Parameters and the ablation of every step are in keywordConfig.ts.
+ * product it names (productMentions.ts), the kinds of its literal values and the shapes of its
+ * ids against the examples tools document (queryLiterals.ts). Parameters and the ablation of
+ * every step are in keywordConfig.ts.
  */
 import type { CatalogTool } from '../catalog';
 import { Bm25fIndex, OWN_FIELDS, type FieldTerms, type OwnFieldName } from './bm25f';
 import { DEFAULT_KEYWORD_CONFIG, type KeywordConfig, type Stemmer } from './keywordConfig';
 import { actionAgreement, actionLexicon, requestAction, toolAction, type ActionClass, type RequestAction } from './actions';
 import { mentionedServers, serverNames, type ServerName } from './productMentions';
-import { LITERAL_SLOTS, splitLiterals, type LiteralKind } from './queryLiterals';
+import { idShapes, LITERAL_SLOTS, splitLiterals, type LiteralKind } from './queryLiterals';
 import { synonymTable } from './synonyms';
 import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitWords, STOP_WORDS, stemWord } from './tokenize';
 import { toolFields } from './toolFields';
@@ -35,6 +36,8 @@ interface DocInfo {
   action: ActionClass | undefined;
   /** Stems of its input parameters' names (which literal values it can take). */
   paramStems: Set<string>;
+  /** The only tool of its server. */
+  solo: boolean;
 }
 
 /** A request, analysed once per search. */
@@ -57,8 +60,29 @@ const STEMMERS: Record<Stemmer, (word: string) => string> = { porter2: stemWord,
  * `help` can be content.
  */
 const QUERY_FILLER: ReadonlySet<string> = new Set([
-  'want', 'wants', 'need', 'needs', 'like', 'help', 'provide', 'tell', 'know', 'give', 'let', 'interested',
-  'additionally', 'thanks', 'thank', 'great', 'appreciate', 'possible', 'sure', 'kindly', 'assist', 'hi', 'hello',
+  'want',
+  'wants',
+  'need',
+  'needs',
+  'like',
+  'help',
+  'provide',
+  'tell',
+  'know',
+  'give',
+  'let',
+  'interested',
+  'additionally',
+  'thanks',
+  'thank',
+  'great',
+  'appreciate',
+  'possible',
+  'sure',
+  'kindly',
+  'assist',
+  'hi',
+  'hello',
 ]);
 
 /** Candidates re-ranked with the name-coverage boost; the rest keep their BM25F order. */
@@ -70,7 +94,10 @@ export class KeywordIndex implements ToolSearcher {
   /** How a request can name each server (productMentions.ts). */
   private products: ServerName[] = [];
 
-  constructor(tools: readonly CatalogTool[] = [], private readonly config: KeywordConfig = DEFAULT_KEYWORD_CONFIG) {
+  constructor(
+    tools: readonly CatalogTool[] = [],
+    private readonly config: KeywordConfig = DEFAULT_KEYWORD_CONFIG,
+  ) {
     this.setTools(tools);
   }
 
@@ -97,11 +124,27 @@ export class KeywordIndex implements ToolSearcher {
         // GitHub is indexed as git, hub and github, so a request that writes the name whole meets it.
         for (const w of joinedCamelWords(fields[f])) if (!STOP_WORDS.has(w)) indexed[f].push(this.stem(w));
       }
+      // The shapes of the ids a tool shows as examples ("IMDb id, ex: tt0000002", "e.g.,
+      // ABC-123"), once each: a request's id of the same shape is a value this tool takes.
+      if ((this.config.shapes ?? 0) > 0) {
+        // Only texts with a digit can hold one (most descriptions have none).
+        const texts = [fields.description, ...schemaStrings(tool.inputSchema, 2)].filter((t) => /\d/.test(t));
+        indexed.params.push(
+          ...new Set(
+            texts.flatMap((t) =>
+              splitLiterals(t)
+                .literals.filter((l) => l.kind === 'id')
+                .flatMap((l) => idShapes(l.text)),
+            ),
+          ),
+        );
+      }
       const lex = actionLexicon(this.stem);
       const descriptionLead = this.terms(fields.description.split(/\s+/).slice(0, 8).join(' '));
       const action = toolAction(this.terms(fields.name), descriptionLead, lex, this.stem);
       const paramStems = new Set(Object.keys(propertiesOf(tool.inputSchema)).flatMap((p) => splitWords(p).map((w) => this.stem(w))));
-      this.docs.push({ key: tool.key, server: tool.server, nameTerms, terms: all, action, paramStems });
+      const solo = serverSize.get(tool.server) === 1;
+      this.docs.push({ key: tool.key, server: tool.server, nameTerms, terms: all, action, paramStems, solo });
       // A tool's name and description are the sibling-tools context of the rest of its server.
       // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
       // topic: its tools lend each other no context, which would only blur their actions.
@@ -197,6 +240,8 @@ export class KeywordIndex implements ToolSearcher {
         if (ext) add(this.stem(ext.toLowerCase()), c.literal);
       }
     }
+    const shapes = c.shapes ?? 0;
+    if (shapes > 0) for (const lit of split.literals) if (lit.kind === 'id') for (const shape of idShapes(lit.text)) add(shape, shapes);
     const servers = mentionedServers(this.products, split.intent, intentWords, this.stem);
     const sentences = split.intent.split(/[.!?]+(?:\s|$)/).filter((x) => splitWords(x).length >= 3).length;
     const focus = 1 / Math.max(1, sentences);
@@ -209,13 +254,21 @@ export class KeywordIndex implements ToolSearcher {
    * browser_take_screenshot): × (1 + nameBonus × idf-weighted share of its name terms in the
    * query). Query coverage: BM25 sums per-word evidence, so one frequent word can outscore a
    * tool that matches every word once; × (1 + coverage × idf-weighted share of the query's
-   * words the tool holds) favours the tool that answers the whole request (rank-1 precision).
+   * words the tool holds) favours the tool that answers the whole request (rank-1 precision);
+   * a word it holds only as a synonym counts `coverageSynonyms` of its idf, and a name word
+   * the request says only as a synonym `nameSynonyms` of its idf.
    */
   private rerank(top: Scored[], q: QueryAnalysis): Scored[] {
     const c = this.config;
     const typed = q.terms.filter((t) => t.surface !== undefined);
     const inQuery = new Set(typed.map((t) => t.term));
     const queryIdf = typed.reduce((sum, t) => sum + this.index.idf(t.id), 0);
+    // A request word the tool says in other words (repo ↔ repository, ticket ↔ issue) is
+    // partly covered: the tool does answer that part of the request.
+    const synonymCredit = c.synonyms > 0 ? (c.coverageSynonyms ?? 0) : 0;
+    const typedSynonyms = synonymCredit > 0 ? typed.map((t) => synonymTable(this.stem).get(t.term) ?? []) : [];
+    const nameSynonymCredit = c.synonyms > 0 ? (c.nameSynonyms ?? 0) : 0;
+    const synonymsInQuery = new Set(nameSynonymCredit > 0 ? typed.flatMap((t) => synonymTable(this.stem).get(t.term) ?? []) : []);
     const slotKinds = q.literalKinds.filter((k) => LITERAL_SLOTS[k] !== undefined);
     // A tool whose name and description say no action (RestaurantBookingTool) is neither for
     // nor against the request's: it gets what the candidates that do say get on average, so
@@ -224,7 +277,7 @@ export class KeywordIndex implements ToolSearcher {
     let known = 0;
     for (const { doc } of top) {
       const a = this.docs[doc]!.action;
-      if (a) (sum += actionAgreement(q.action, a)), known++;
+      if (a) ((sum += actionAgreement(q.action, a)), known++);
     }
     const unknownAgreement = known > 0 ? sum / known : 0;
     const boosted = top.map(({ doc, score }) => {
@@ -236,13 +289,21 @@ export class KeywordIndex implements ToolSearcher {
         const idf = id === undefined ? 0 : this.index.idf(id);
         all += idf;
         if (inQuery.has(t)) have += idf;
+        else if (synonymsInQuery.has(t)) have += nameSynonymCredit * idf;
       }
       let held = 0;
-      for (const t of typed) if (d.terms.has(t.term)) held += this.index.idf(t.id);
+      typed.forEach((t, i) => {
+        if (d.terms.has(t.term)) held += this.index.idf(t.id);
+        else if (synonymCredit > 0 && typedSynonyms[i]!.some((x) => d.terms.has(x))) held += synonymCredit * this.index.idf(t.id);
+      });
       const names = all > 0 ? have / all : 0;
       const query = queryIdf > 0 ? held / queryIdf : 0;
       let m = (1 + c.nameBonus * names) * (1 + c.coverage * query);
-      if (c.action > 0) m *= 1 + c.action * q.focus * (d.action ? actionAgreement(q.action, d.action) : unknownAgreement);
+      // A server that is one tool (a plugin, a product with one entry point) does whatever its
+      // product does: its description's lead verb is a pitch, not an operation to hold
+      // against the request's, and it has no siblings the action would choose between.
+      const action = d.solo ? c.action * (c.soloAction ?? 1) : c.action;
+      if (action > 0) m *= 1 + action * q.focus * (d.action ? actionAgreement(q.action, d.action) : unknownAgreement);
       if (c.serverMention > 0 && q.servers.size > 0) m *= q.servers.has(d.server) ? 1 + c.serverMention * q.focus : 1;
       if (c.slots > 0 && slotKinds.length > 0) {
         const filled = slotKinds.filter((k) => LITERAL_SLOTS[k]!.some((w) => d.paramStems.has(this.stem(w)))).length;
@@ -290,6 +351,19 @@ function topK(docs: Int32Array, scores: Float64Array, k: number, accept: (doc: n
 function propertiesOf(schema: unknown): Record<string, unknown> {
   const props = (schema as { properties?: unknown } | null)?.properties;
   return props && typeof props === 'object' ? (props as Record<string, unknown>) : {};
+}
+
+/** String values of a JSON schema (descriptions, defaults, examples, enums), `depth` levels into properties and items. */
+function schemaStrings(schema: unknown, depth: number): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, d: number): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, d);
+    else if (v && typeof v === 'object' && d >= 0)
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(x, k === 'properties' || k === 'items' ? d - 1 : d);
+  };
+  walk(schema, depth);
+  return out;
 }
 
 function withBigrams(terms: readonly string[]): string[] {

@@ -4,7 +4,7 @@
  * servers' names and their tools' words, read once per request.
  */
 import type { CatalogTool } from '../catalog';
-import { splitRequestWords, splitWords, STOP_WORDS } from './tokenize';
+import { camelCaseParts, splitRequestWords, splitWords, STOP_WORDS } from './tokenize';
 
 /** A server-name word used by more than this share of other servers' tools is not a product mention. */
 const SERVER_WORD_ELSEWHERE = 0.01;
@@ -119,7 +119,9 @@ export function serverNames(tools: readonly CatalogTool[], stem: (w: string) => 
  */
 export function mentionedServers(names: readonly ServerName[], text: string, words: readonly string[], stem: (w: string) => string): Set<string> {
   const servers = new Set<string>();
-  const present = new Set(words.map(stem));
+  // A name written in camel case counts whole and as its parts ("YouTube" names both
+  // `youtube-api` and `Simple YouTube Search`, whose name splits as you + tube).
+  const present = new Set([...words, ...camelCaseParts(text)].map(stem));
   const capitalised = capitalisedStems(text, stem);
   const topics = topicStems(words, stem);
   for (const n of names) {

@@ -123,3 +123,15 @@ export const LITERAL_SLOTS: Readonly<Partial<Record<LiteralKind, readonly string
   tag: ['channel', 'selector', 'element', 'tag', 'hashtag'],
   flag: ['args', 'arguments', 'options', 'command', 'flags'],
 };
+
+/**
+ * The shapes of a generated identifier, as index terms: exact (lower-cased, each run of digits
+ * one `#`: tt1234567 → @tt#, CA107308006SI → @ca#si) and coarse (each run of capitals `A`, of
+ * lower-case letters `a`, of digits `#`: ENG-482 and ABC-123 → %A-#). A request's id with the
+ * shape of an example a tool documents ("IMDb id, ex: tt0000002", "identifier (e.g., ABC-123)")
+ * is a value that tool takes; how common a shape is in the catalog (its idf) says how much.
+ */
+export function idShapes(id: string): string[] {
+  const digits = id.replace(/\d+/g, '#');
+  return [`@${digits.toLowerCase()}`, `%${digits.replace(/[A-Z]+/g, 'A').replace(/[a-z]+/g, 'a')}`];
+}
