@@ -67,7 +67,11 @@ function assertMatchesReference(docs: FieldTerms[], fields: FieldConfig, k1: num
     }
     assert.equal(index.docFrequency(id), expected.df, `${term}: document frequency`);
     const { docs: hit, scores } = index.score([{ id, weight: 1 }]);
-    assert.deepEqual([...hit].sort((a, b) => a - b), [...expected.scores.keys()], `${term}: documents scored`);
+    assert.deepEqual(
+      [...hit].sort((a, b) => a - b),
+      [...expected.scores.keys()],
+      `${term}: documents scored`,
+    );
     // The index stores pseudo frequencies as float32 (as it always has); the reference is float64.
     for (const [d, s] of expected.scores) assert.ok(Math.abs(scores[d] - s) <= 1e-6 * s, `${term} doc ${d}: ${scores[d]} vs ${s}`);
   }
@@ -129,6 +133,9 @@ test('KeywordIndex: a 4,000-tool single server (OpenAPI-sized) builds and finds 
   for (const i of [0, 1234, 3999]) assert.equal(index.searchSync(`${tools[i].originalName} record`, { limit: 3 })[0]?.key, tools[i].key);
   const hits = index.searchSync('delete refund', { limit: 10, server: 'billing' });
   assert.equal(hits.length, 10);
-  assert.ok(hits.every((h) => /^billing\/delete_refund_/.test(h.key)), hits.map((h) => h.key).join(', '));
+  assert.ok(
+    hits.every((h) => /^billing\/delete_refund_/.test(h.key)),
+    hits.map((h) => h.key).join(', '),
+  );
   assert.deepEqual(index.searchSync('refund', { limit: 5, server: 'other' }), []);
 });

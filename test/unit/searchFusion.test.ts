@@ -14,7 +14,10 @@ test('fuseRankings: weighted reciprocal-rank scores, merged signals and why', ()
     10,
     60,
   );
-  assert.deepEqual(fused.map((h) => h.key), ['s/b', 's/c', 's/a']);
+  assert.deepEqual(
+    fused.map((h) => h.key),
+    ['s/b', 's/c', 's/a'],
+  );
   const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-15, `${a} vs ${b}`);
   close(fused[0].score, 1 / 62 + 2 / 61);
   close(fused[1].score, 2 / 62);
@@ -32,9 +35,15 @@ test('fuseRankings: limit, zero weights, default k and deterministic ties', () =
   ];
   const fused = fuseRankings(lists, 5);
   // x and y tie at 1/61 + 1/62; both have best rank 1, so the key orders them
-  assert.deepEqual(fused.map((h) => h.key), ['s/x', 's/y']);
+  assert.deepEqual(
+    fused.map((h) => h.key),
+    ['s/x', 's/y'],
+  );
   assert.equal(fused[0].score, 1 / 61 + 1 / 62);
   assert.equal(fused[0].why, '');
-  assert.deepEqual(fuseRankings(lists, 1).map((h) => h.key), ['s/x']);
+  assert.deepEqual(
+    fuseRankings(lists, 1).map((h) => h.key),
+    ['s/x'],
+  );
   assert.deepEqual(fuseRankings([], 5), []);
 });

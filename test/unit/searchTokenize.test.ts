@@ -27,8 +27,15 @@ test('stemWord applies Porter2 to ASCII words and leaves others alone', () => {
 
 test('lightStem removes plurals and -ing/-ed only', () => {
   const cases: [string, string][] = [
-    ['repositories', 'repository'], ['boxes', 'box'], ['files', 'file'], ['status', 'status'],
-    ['address', 'address'], ['searching', 'search'], ['created', 'creat'], ['general', 'general'], ['bus', 'bus'],
+    ['repositories', 'repository'],
+    ['boxes', 'box'],
+    ['files', 'file'],
+    ['status', 'status'],
+    ['address', 'address'],
+    ['searching', 'search'],
+    ['created', 'creat'],
+    ['general', 'general'],
+    ['bus', 'bus'],
   ];
   for (const [input, expected] of cases) assert.equal(lightStem(input), expected, input);
 });

@@ -147,15 +147,13 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
 /** (a) Every upstream tool listed as its server lists it; the model calls each tool itself. */
 async function allToolsTranscript(client: Client, lens: LensApp, ws: string, toolName: (s: string, o: string) => string): Promise<Breakdown> {
   // What a client connected to the three servers directly carries: each server's tools/list.
-  const listed = lens
-    .tools()
-    .map((t) => ({
-      name: t.originalName,
-      description: t.description,
-      inputSchema: t.inputSchema,
-      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-      ...(t.annotations ? { annotations: t.annotations } : {}),
-    }));
+  const listed = lens.tools().map((t) => ({
+    name: t.originalName,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+  }));
   const t = new Transcript(listed as Tool[]);
   const totals: number[] = [];
   // Made through call_tool (the same upstream result text), counted as the model writes a direct call.
