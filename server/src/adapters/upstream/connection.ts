@@ -33,8 +33,12 @@ export interface ConnectionOptions {
   clientInfo: { name: string; version: string };
   /** Delay that coalesces list_changed bursts. */
   listChangedDelayMs?: number;
-  /** Awaited before each spawn or connect (the pool spreads them over turns of the event loop). */
-  beforeConnect?: () => Promise<void>;
+  /**
+   * Awaited before each spawn or connect (the pool spreads them over turns of the event loop
+   * and keeps a few launching at once); what it returns is called once the server listed its
+   * tools or failed.
+   */
+  beforeConnect?: () => Promise<() => void>;
   onChange(kind: 'state' | ListKind): void;
 }
 
@@ -315,7 +319,16 @@ export class UpstreamConnection {
   private async connect(): Promise<void> {
     const gen = ++this.generation;
     this.setState('starting');
-    await this.opts.beforeConnect?.();
+    const release = await this.opts.beforeConnect?.();
+    try {
+      await this.launch(gen);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** Spawn or connect, initialize and the first listing: the part that holds a launch slot. */
+  private async launch(gen: number): Promise<void> {
     if (gen !== this.generation) return;
     const deadline = Date.now() + this.opts.connectTimeoutMs;
     const failures: string[] = [];

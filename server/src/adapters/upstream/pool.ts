@@ -8,7 +8,9 @@ import type { ServerConfig } from '../../core/config/types';
 import { ChangeEmitter } from '../../core/changeEmitter';
 import { DEFAULT_RESTART } from '../../core/backoff';
 import { MCP_LENS_VERSION } from '../../core/version';
+import { availableParallelism } from 'node:os';
 import { UpstreamConnection } from './connection';
+import { LaunchWindow } from './launchWindow';
 import {
   UpstreamCallError,
   type CallToolOptions,
@@ -35,6 +37,10 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const START_WAIT_MARGIN_MS = 1000;
 /** Processes spawned per turn of the event loop (~10 ms each). */
 const CONNECTS_PER_TURN = 1;
+/** Servers launching at once: two per core, at least four (launchWindow.ts). */
+const LAUNCH_WINDOW = Math.max(4, 2 * availableParallelism());
+/** A server still launching after this long stops holding its slot. */
+const LAUNCH_SLOT_MS = 1500;
 const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: MCP_LENS_VERSION };
 
 export class UpstreamPool {
@@ -45,10 +51,12 @@ export class UpstreamPool {
   /** Connects go a few per turn of the event loop (see `nextTurn`). */
   private turns: Promise<void> = Promise.resolve();
   private inTurn = 0;
+  private readonly launches: LaunchWindow;
   private closed = false;
 
   constructor(private readonly options: UpstreamPoolOptions) {
     this.changes = new ChangeEmitter((error) => options.log.error(`upstream change listener failed: ${errorMessage(error)}`));
+    this.launches = new LaunchWindow(options.launchWindow ?? LAUNCH_WINDOW, LAUNCH_SLOT_MS);
   }
 
   /**
@@ -196,7 +204,11 @@ export class UpstreamPool {
       restart: o.restart ?? DEFAULT_RESTART,
       clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO,
       onChange: (kind) => this.changes.fire({ server: config.name, kind }),
-      beforeConnect: () => this.nextTurn(),
+      beforeConnect: async () => {
+        const release = await this.launches.acquire();
+        await this.nextTurn();
+        return release;
+      },
     });
   }
 }

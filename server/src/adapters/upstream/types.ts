@@ -13,6 +13,8 @@ export interface UpstreamPoolOptions {
   requestTimeoutMs?: number;
   restart?: RestartPolicy;
   clientInfo?: { name: string; version: string };
+  /** Servers launching at once (launchWindow.ts); default two per core, at least four. */
+  launchWindow?: number;
 }
 
 export interface UpstreamTool {
