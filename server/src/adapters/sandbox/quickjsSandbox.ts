@@ -13,6 +13,7 @@
  * loader that loads nothing. Each limit stops the run with an error that names it.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { setMaxListeners } from 'node:events';
 import { errorMessage } from '../../core/errorMessage';
 import { PRELUDE, SANDBOX_API, SCRIPT_PREFIX, SCRIPT_SUFFIX, UNAVAILABLE_GLOBALS } from './prelude';
 
@@ -123,6 +124,9 @@ class ScriptRun {
     private readonly signal: AbortSignal | undefined,
   ) {
     this.deadline = Date.now() + limits.wallTimeMs;
+    // Each call in flight listens on the run's signal, and a script may have all its calls in
+    // flight at once: that many listeners are expected, not a leak.
+    setMaxListeners(limits.maxCalls + 10, this.controller.signal);
   }
 
   async execute(code: string): Promise<SandboxRun> {
