@@ -9,6 +9,7 @@ import { DEFAULT_SETTINGS, type McpLensSettings } from '../../protocol/settings'
 import type { SearchResponse } from '../../protocol/model';
 import type { Lens } from '../../server/src/app/lens';
 import type { CatalogTool } from '../../server/src/core/catalog';
+import { catalogTool } from '../fixtures/catalogRows';
 import { countTokens } from '../../server/src/core/tokens';
 import { splitHttpFlag } from '../../server/src/cli/serve';
 import { exposedDefinitions } from '../../server/src/gateway/exposure';
@@ -24,16 +25,7 @@ import { hostAllowed, originAllowed, tokensEqual } from '../../server/src/gatewa
 import { gatewayInstructions } from '../../server/src/gateway/instructions';
 import { summarizeTools } from '../../server/src/gateway/serverSummary';
 
-function tool(server: string, originalName: string, description = ''): CatalogTool {
-  return {
-    key: `${server}/${originalName}`,
-    name: `${server}_${originalName}`,
-    server,
-    originalName,
-    description,
-    inputSchema: { type: 'object', properties: {} },
-  };
-}
+const tool = catalogTool;
 
 const TOOLS = [tool('gh', 'create_issue'), tool('gh', 'list_issues'), tool('fs', 'read_file'), { ...tool('x', 'find_tools'), name: 'find_tools' }];
 

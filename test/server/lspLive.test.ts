@@ -30,7 +30,8 @@ const gated = (prefix: string): RawServerEntry => ({ type: 'stdio', command: pro
 const state = (pred: (p: StateChangedParams) => boolean) => (p: StateChangedParams) => pred(p);
 const ready = (name: string) => state((p) => p.servers.some((s) => s.name === name && s.state === 'ready'));
 
-test('the sidecar keeps the gateway token and port it is given, and applies mcp.json edits live', async () => {
+/** A temp folder with a workspace whose mcp.json holds `a`, and the sidecar's init options for it (embeddings off, trusted, nothing approved). */
+function liveWorkspace(extra: Partial<SidecarInitOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-lsp-live-'));
   mkdirSync(join(dir, 'ws', '.vscode'), { recursive: true });
   const mcpJson = join(dir, 'ws', '.vscode', 'mcp.json');
@@ -44,9 +45,14 @@ test('the sidecar keeps the gateway token and port it is given, and applies mcp.
     trusted: true,
     approvals: {},
     inputs: {},
-    gateway: { token: 'k'.repeat(43) },
+    ...extra,
   };
   mkdirSync(init.storageDir);
+  return { dir, mcpJson, write, settings, init };
+}
+
+test('the sidecar keeps the gateway token and port it is given, and applies mcp.json edits live', async () => {
+  const { dir, mcpJson, write, settings, init } = liveWorkspace({ gateway: { token: 'k'.repeat(43) } });
   let first: Sidecar | undefined = await startSidecar(init);
   let second: Sidecar | undefined;
   try {
@@ -94,20 +100,7 @@ test('the sidecar keeps the gateway token and port it is given, and applies mcp.
 });
 
 test('a hold keeps a half-moved configuration from ever being loaded', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-lsp-live-'));
-  mkdirSync(join(dir, 'ws', '.vscode'), { recursive: true });
-  const mcpJson = join(dir, 'ws', '.vscode', 'mcp.json');
-  writeFileSync(mcpJson, JSON.stringify({ servers: { a: gated('a') } }));
-  const settings = sanitizeSettings({ embedding: { enabled: false } });
-  const init: SidecarInitOptions = {
-    storageDir: join(dir, 'storage'),
-    workspaceFolders: [join(dir, 'ws')],
-    settings,
-    trusted: true,
-    approvals: {},
-    inputs: {},
-  };
-  mkdirSync(init.storageDir);
+  const { dir, mcpJson, settings, init } = liveWorkspace();
   const s = await startSidecar(init);
   try {
     const fp = (await s.next(ApprovalNeededNotification, (p) => p.servers.length > 0, 'a awaits approval')).servers[0]!.fingerprint;

@@ -10,6 +10,7 @@ import { extractServers } from '../../client/src/mcpJsonEdit';
 import { formatTokens, statusSummary } from '../../client/src/statusText';
 import { offsetToPosition } from '../../client/src/textPosition';
 import type { StateChangedParams } from '../../protocol/lspProtocol';
+import { serverRow } from '../fixtures/catalogRows';
 
 test('the crash budget allows 5 crashes in 3 minutes and forgets old ones', () => {
   const b = new CrashBudget(5, 180_000);
@@ -68,31 +69,8 @@ test('extractServers refuses a broken file', () => {
 function state(over: Partial<StateChangedParams> = {}): StateChangedParams {
   return {
     servers: [
-      {
-        name: 'a',
-        transport: 'stdio',
-        state: 'ready',
-        source: 'vscode-mcp-json',
-        sourceFile: '/w/.vscode/mcp.json',
-        toolCount: 10,
-        promptCount: 0,
-        resourceCount: 0,
-        stderrTail: [],
-        restarts: 0,
-      },
-      {
-        name: 'b',
-        transport: 'stdio',
-        state: 'error',
-        source: 'settings',
-        sourceFile: '/s.json',
-        toolCount: 0,
-        promptCount: 0,
-        resourceCount: 0,
-        stderrTail: [],
-        restarts: 1,
-        error: 'spawn ENOENT',
-      },
+      serverRow({ name: 'a', toolCount: 10 }),
+      serverRow({ name: 'b', state: 'error', source: 'settings', sourceFile: '/s.json', restarts: 1, error: 'spawn ENOENT' }),
     ],
     index: { state: 'ready', mode: { kind: 'keyword', label: 'keyword only' }, toolsTotal: 10, toolsEmbedded: 0 },
     stats: {

@@ -1,18 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogTool } from '../../server/src/core/catalog';
+import { catalogTool } from '../fixtures/catalogRows';
 import { ServerListTokens, toolListTokens } from '../../server/src/core/tokens';
 
-function tool(server: string, originalName: string, description: string): CatalogTool {
-  return {
-    key: `${server}/${originalName}`,
-    name: `${server}_${originalName}`,
-    server,
-    originalName,
-    description,
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
-  };
-}
+const tool = (server: string, originalName: string, description: string) =>
+  catalogTool(server, originalName, description, { type: 'object', properties: { path: { type: 'string' } } });
 
 const upstreamList = (tools: CatalogTool[]) =>
   toolListTokens(tools.map((t) => ({ name: t.originalName, description: t.description, inputSchema: t.inputSchema })));

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { percentText, plural, pluralNoun, tokenChange, tokenCostReason } from '../../protocol/figureText';
 import type { StateChangedParams } from '../../protocol/lspProtocol';
+import { serverRow } from '../fixtures/catalogRows';
 import type { NoMatchHint, ServerStatus } from '../../protocol/model';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { noMatchHint } from '../../server/src/core/noMatchHint';
@@ -185,20 +186,7 @@ test('side views reuse their column or another group and split only a single gro
 
 test("the status bar's accessible label is plain text: no markdown, no &nbsp;", () => {
   const params: StateChangedParams = {
-    servers: [
-      {
-        name: 'a',
-        transport: 'stdio',
-        state: 'ready',
-        source: 'vscode-mcp-json',
-        sourceFile: '/w/.vscode/mcp.json',
-        toolCount: 1,
-        promptCount: 0,
-        resourceCount: 0,
-        stderrTail: [],
-        restarts: 0,
-      },
-    ],
+    servers: [serverRow({ name: 'a', toolCount: 1 })],
     index: { state: 'ready', mode: { kind: 'keyword', label: 'keyword only' }, toolsTotal: 1, toolsEmbedded: 0 },
     stats: {
       tools: 1,
