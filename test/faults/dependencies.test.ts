@@ -165,7 +165,12 @@ describe('dependencies failing', () => {
       fillDisk(storageDir);
       await world.lens.reindex();
       await sumFound(world);
-      await until('the failed write is logged', () => log.lines.some((l) => /^(warn|error): .*(ENOSPC|no space)/.test(l)), 20_000);
+      // Node says ENOSPC, LanceDB (Rust) "No space left on device (os error 28)": whichever write fails first.
+      await until('the failed write is logged', () => log.lines.some((l) => /^(warn|error): .*(ENOSPC|no space left|os error 28)/i.test(l)), 20_000).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}; the log said:\n${log.lines.slice(-15).join('\n')}`);
+        },
+      );
       await world.close();
       world = undefined;
       fillDisk(storageDir); // closing freed the lock file's page
