@@ -51,14 +51,31 @@ export function buildCatalog(
     tools.push(tool);
   }
   tools.sort((a, b) => a.name.localeCompare(b.name));
+  const prompts = catalogPrompts(upstreamPrompts);
+  const resources = catalogResources(upstreamResources);
+  return {
+    tools,
+    byName: new Map(tools.map((t) => [t.name, t])),
+    byKey: new Map(tools.map((t) => [t.key, t])),
+    prompts,
+    resources,
+  };
+}
+
+/** Prompts under client-safe names (they do not depend on the tools). */
+export function catalogPrompts(upstreamPrompts: readonly UpstreamPrompt[]): CatalogPrompt[] {
   const promptNames = assignToolNames(upstreamPrompts.map((p) => ({ server: p.server, name: p.name })));
-  const prompts: CatalogPrompt[] = upstreamPrompts.map((p) => {
+  return upstreamPrompts.map((p) => {
     const prompt: CatalogPrompt = { name: promptNames.get(toolKey(p.server, p.name)) ?? p.name, server: p.server, originalName: p.name };
     if (p.description !== undefined) prompt.description = stripControls(p.description);
     if (p.arguments !== undefined) prompt.arguments = p.arguments;
     return prompt;
   });
-  const resources: CatalogResource[] = upstreamResources.map((r) => {
+}
+
+/** Resources under prefixed URIs (they do not depend on the tools). */
+export function catalogResources(upstreamResources: readonly UpstreamResource[]): CatalogResource[] {
+  return upstreamResources.map((r) => {
     const resource: CatalogResource = {
       uri: resourceUri(r.server, r.uri),
       server: r.server,
@@ -69,13 +86,6 @@ export function buildCatalog(
     if (r.mimeType !== undefined) resource.mimeType = r.mimeType;
     return resource;
   });
-  return {
-    tools,
-    byName: new Map(tools.map((t) => [t.name, t])),
-    byKey: new Map(tools.map((t) => [t.key, t])),
-    prompts,
-    resources,
-  };
 }
 
 function resourceUri(server: string, originalUri: string): string {

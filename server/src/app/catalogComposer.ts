@@ -9,7 +9,7 @@
 import type { ServerConfig } from '../core/config/types';
 import { createToolFilter } from '../core/config/toolFilter';
 import type { UpstreamPool, UpstreamTool } from '../adapters/upstream/pool';
-import { buildCatalog, type Catalog } from './catalogBuilder';
+import { buildCatalog, catalogPrompts, catalogResources, type Catalog } from './catalogBuilder';
 import type { KnownCatalog } from './knownCatalog';
 
 export type CatalogSource = { kind: 'live' } | { kind: 'cached'; writtenAt: number; servers: string[]; failed: string[] };
@@ -65,8 +65,7 @@ export class CatalogComposer {
     if (sameTools && sameOthers) return undefined;
     if (sameTools) {
       // The tools, their names and maps stay the very same objects: nothing to reindex.
-      const { prompts: p, resources: r } = buildCatalog([], prompts, resources, () => true);
-      this.catalog = { ...this.catalog, prompts: p, resources: r };
+      this.catalog = { ...this.catalog, prompts: catalogPrompts(prompts), resources: catalogResources(resources) };
       return 'others';
     }
     const filter = createToolFilter([...include], [...exclude]);
