@@ -117,16 +117,16 @@ export interface CutResult {
  * structuredContent is dropped from a cut result: it would carry the whole thing again.
  * Undefined when the result fits; a text no longer in bytes than the budget is not tokenized
  * at all. `fullTokensOf` counts the whole result (a caller that needs the count too passes
- * one that counts once for both).
+ * one that counts once for both); without it, the text is counted here.
  */
-export function cutToTokens(result: CallToolResult, maxTokens: number, fullTokensOf: () => number = () => resultTokens(result)): CutResult | undefined {
+export function cutToTokens(result: CallToolResult, maxTokens: number, fullTokensOf?: () => number): CutResult | undefined {
   const text = resultText(result);
   if (text.length <= maxTokens && utf8Length(text) <= maxTokens) return undefined;
   const items = result.content ?? [];
   const texts = items.filter((c) => c.type === 'text');
   const source: CallToolResult['content'] =
     texts.length === 0 && result.structuredContent !== undefined ? [...items, { type: 'text', text: JSON.stringify(result.structuredContent) }] : items;
-  const fullTokens = fullTokensOf();
+  const fullTokens = fullTokensOf ? fullTokensOf() : countTokens(text);
   if (fullTokens <= maxTokens) return undefined;
   let budget = maxTokens;
   const content: CallToolResult['content'] = [];

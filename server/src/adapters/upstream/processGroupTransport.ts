@@ -20,7 +20,7 @@ import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.
 import { spawnsProcessGroup } from '../../core/processTree';
 import { resolveStdioCommand } from '../../core/stdioCommand';
 import { reapTree, trackChild } from './childReaper';
-import { MAX_STDIO_MESSAGE_BYTES, OversizedMessageError, StdioReader, type DroppedMessage } from './stdioReader';
+import { MAX_STDIO_MESSAGE_MB, OversizedMessageError, StdioReader, type DroppedMessage } from './stdioReader';
 
 export interface ProcessGroupTransportOptions {
   command: string;
@@ -112,8 +112,7 @@ export class ProcessGroupTransport implements Transport {
       this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: error.reason, data: error } });
     }
     if (dropped.serverRequestId !== undefined) {
-      const limit = Math.round(MAX_STDIO_MESSAGE_BYTES / (1024 * 1024));
-      const refusal = { code: ErrorCode.InvalidRequest, message: `request larger than the client's ${limit} MB limit for one message` };
+      const refusal = { code: ErrorCode.InvalidRequest, message: `request larger than the client's ${MAX_STDIO_MESSAGE_MB} MB limit for one message` };
       void this.send({ jsonrpc: '2.0', id: dropped.serverRequestId, error: refusal }).catch(() => undefined);
     }
   }

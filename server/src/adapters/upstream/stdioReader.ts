@@ -33,7 +33,8 @@ export interface DroppedMessage {
 }
 
 const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
-const LIMIT_MB = Math.round(MAX_STDIO_MESSAGE_BYTES / (1024 * 1024));
+/** The limit in whole megabytes, as messages name it. */
+export const MAX_STDIO_MESSAGE_MB = Math.round(MAX_STDIO_MESSAGE_BYTES / (1024 * 1024));
 
 /**
  * A message dropped for its size: the `error.data` of the JSON-RPC error that fails each
@@ -45,9 +46,9 @@ export class OversizedMessageError extends Error {
   readonly reason: string;
 
   constructor(readonly dropped: DroppedMessage) {
-    super(`dropped a ${mb(dropped.bytes)} MB message (over the ${LIMIT_MB} MB limit): ${describeDropped(dropped)}`);
+    super(`dropped a ${mb(dropped.bytes)} MB message (over the ${MAX_STDIO_MESSAGE_MB} MB limit): ${describeDropped(dropped)}`);
     this.name = 'OversizedMessageError';
-    const over = `larger than MCP Lens's ${LIMIT_MB} MB limit for one message`;
+    const over = `larger than MCP Lens's ${MAX_STDIO_MESSAGE_MB} MB limit for one message`;
     const what =
       dropped.kind === 'response'
         ? `the reply was ${mb(dropped.bytes)} MB, ${over}`
