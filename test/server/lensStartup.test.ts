@@ -7,13 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LensApp, type LensAppOptions } from '../../server/src/app/lensApp';
-import { silentLogger } from '../../server/src/core/logger';
-import { Gateway } from '../../server/src/gateway/gateway';
 import { isProcessAlive } from '../../server/src/adapters/processProbe';
 import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
+import { connectGatewayClient } from '../../server/src/bench/benchGateway';
 import { untilChanged } from '../fixtures/untilChanged';
 
 const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');
@@ -99,11 +96,7 @@ test('mcpLens.startup "lazy": a server starts on its first call and stops after 
 
 /** tools/list and find_tools's description, as a client connected to a Gateway on `lens` gets them. */
 async function listed(lens: LensApp): Promise<{ tools: string; findTools: string }> {
-  const gateway = new Gateway({ lens, log: silentLogger });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.connect(serverSide);
-  const client = new Client({ name: 'mcp-lens-test', version: '1.0.0' });
-  await client.connect(clientSide);
+  const { gateway, client } = await connectGatewayClient(lens, 'mcp-lens-test');
   try {
     const { tools } = await client.listTools();
     return { tools: JSON.stringify(tools), findTools: tools.find((t) => t.name === 'find_tools')!.description! };

@@ -20,11 +20,7 @@ export interface BenchGateway {
 /** `settings`: raw mcpLens settings on top of "embeddings off". */
 export async function openBenchGateway(workspace: string, configFile: string, settings: Record<string, unknown> = {}): Promise<BenchGateway> {
   const lens = await LensApp.start({ ...inMemoryLensOptions(workspace, settings), configFile });
-  const gateway = new Gateway({ lens, log: silentLogger });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.connect(serverSide);
-  const client = new Client({ name: 'mcp-lens-bench', version: '1.0.0' });
-  await client.connect(clientSide);
+  const { gateway, client } = await connectGatewayClient(lens, 'mcp-lens-bench');
   return {
     lens,
     gateway,
@@ -35,4 +31,14 @@ export async function openBenchGateway(workspace: string, configFile: string, se
       await lens.close();
     },
   };
+}
+
+/** A Gateway on `lens` and an SDK client connected to it over an in-memory transport. */
+export async function connectGatewayClient(lens: LensApp, clientName: string): Promise<{ gateway: Gateway; client: Client }> {
+  const gateway = new Gateway({ lens, log: silentLogger });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await gateway.connect(serverSide);
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(clientSide);
+  return { gateway, client };
 }
