@@ -27,6 +27,17 @@ export default tseslint.config(
     },
   },
   {
+    // The front doors hold the interfaces (app/lens.ts, app/lensControl.ts), never the class
+    // behind them: what they may reach stays declared. They name LensApp only to call start().
+    files: ['server/src/gateway/**/*.ts', 'server/src/lsp/**/*.ts', 'server/src/cli/**/*.ts', 'server/src/bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-types': [
+        'error',
+        { types: { LensApp: 'Hold a Lens, or Lens & LensControl where the front door owns it (app/lens.ts, app/lensControl.ts).' } },
+      ],
+    },
+  },
+  {
     // Rules of the recommended sets that fight the house on purpose:
     rules: {
       // Sanitizing untrusted text means matching control characters (protocol/untrustedText.ts).

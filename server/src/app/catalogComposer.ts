@@ -11,8 +11,8 @@ import { createToolFilter } from '../core/config/toolFilter';
 import type { UpstreamPool, UpstreamTool } from '../adapters/upstream/pool';
 import { buildCatalog, catalogPrompts, catalogResources, type Catalog } from './catalogBuilder';
 import type { KnownCatalog } from './knownCatalog';
-
-export type CatalogSource = { kind: 'live' } | { kind: 'cached'; writtenAt: number; servers: string[]; failed: string[] };
+import type { Admission } from './admission';
+import type { CatalogSource } from './lensControl';
 
 export class CatalogComposer {
   catalog: Catalog = buildCatalog([], [], [], () => true);
@@ -37,7 +37,7 @@ export class CatalogComposer {
    * them), 'others' when only prompts or resources did (the tools are the same arrays as
    * before), undefined when nothing changed.
    */
-  compose(running: readonly ServerConfig[], include: readonly string[], exclude: readonly string[]): 'tools' | 'others' | undefined {
+  compose({ running, include, exclude }: Pick<Admission, 'running' | 'include' | 'exclude'>): 'tools' | 'others' | undefined {
     const statuses = new Map(this.pool.statuses().map((s) => [s.name, s]));
     const composed = new Map<string, readonly UpstreamTool[]>();
     for (const server of running) {

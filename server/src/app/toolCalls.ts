@@ -15,12 +15,13 @@
 import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogTool } from '../core/catalog';
-import type { ArgsValidator } from '../core/argsValidation';
+import { ArgsValidator } from '../core/argsValidation';
 import type { CallOutcome } from '../core/usage/types';
 import { unknownToolMessage } from '../core/nameSuggestions';
 import type { Logger } from '../core/logger';
+import type { UsageTracker } from '../usage/usageTracker';
 import { UpstreamCallError, type UpstreamPool } from '../adapters/upstream/pool';
-import type { CallOptions } from './lens';
+import type { CallOptions, Lens } from './lens';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
@@ -34,28 +35,17 @@ export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
  */
 const MAX_RESULT_BYTES = 10 * 1024 * 1024;
 
-/** What one finished call was, for the usage log (never its argument values). */
-export interface FinishedCall {
-  tool: CatalogTool;
-  sessionId: string;
-  origin: NonNullable<CallOptions['origin']>;
-  outcome: CallOutcome;
-  startedAt: number;
-  durationMs: number;
-  args: Record<string, unknown>;
-}
-
 export interface ToolCallDeps {
+  /**
+   * `findTool` resolves a client-safe name, undefined for unknown AND excluded tools (exclude
+   * is a boundary); the per-call timeout is read from `settings()` at each call, so a settings
+   * change applies to the next one.
+   */
+  lens: Pick<Lens, 'findTool' | 'tools' | 'settings'>;
   pool: UpstreamPool;
-  validator: ArgsValidator;
   log: Logger;
-  /** Client-safe name → tool; undefined for unknown AND excluded tools (exclude is a boundary). */
-  findTool(name: string): CatalogTool | undefined;
-  allNames(): string[];
-  /** The per-call timeout, read at each call so a settings change applies to the next one. */
-  callTimeoutMs(): number;
-  /** Records a call that reached a real tool (usage learning hashes the arguments, never keeps them). */
-  record(call: FinishedCall): void;
+  /** Records each call that reached a real tool (usage learning hashes the arguments, never keeps them). */
+  usage: Pick<UsageTracker, 'record'>;
 }
 
 function errorResult(text: string): CallToolResult {
@@ -63,21 +53,27 @@ function errorResult(text: string): CallToolResult {
 }
 
 export class ToolCalls {
+  private readonly validator = new ArgsValidator();
+
   constructor(private readonly deps: ToolCallDeps) {}
 
   async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const startedAt = Date.now();
     const origin = options.origin ?? 'gateway';
-    const tool = this.deps.findTool(name);
+    const tool = this.deps.lens.findTool(name);
     if (!tool) {
       this.deps.log.info(`call unknown tool: invalid (${origin})`);
-      return errorResult(unknownToolMessage(name, this.deps.allNames()));
+      const known = this.deps.lens.tools().map((t) => t.name);
+      return errorResult(unknownToolMessage(name, known));
     }
     const { result, outcome } = await this.run(tool, args, options);
     // Upstream replies are untrusted text on their way to an agent or a person.
     cleanReplyInPlace(result);
     const durationMs = Date.now() - startedAt;
-    this.deps.record({ tool, sessionId: options.sessionId ?? `${origin}-default`, origin, outcome, startedAt, durationMs, args });
+    const sessionId = options.sessionId ?? `${origin}-default`;
+    // Only an agent's calls through the gateway are judged against its find_tools answers.
+    const fromAgent = origin === 'gateway';
+    this.deps.usage.record({ sessionId, toolKey: tool.key, server: tool.server, startedAt, durationMs, outcome, args, fromAgent });
     // A line per call is a trace (debug), not news (info: starts, stops, approvals). It goes
     // out once the reply is on its way: the CLI writes its log to stderr synchronously, and a
     // pipe write held every reply up by ~0.04 ms.
@@ -89,7 +85,7 @@ export class ToolCalls {
   private async run(tool: CatalogTool, args: Record<string, unknown>, options: CallOptions): Promise<{ result: CallToolResult; outcome: CallOutcome }> {
     const refused = this.refusal(tool, args);
     if (refused) return { result: errorResult(refused), outcome: 'invalid' };
-    const timeoutMs = this.deps.callTimeoutMs();
+    const timeoutMs = this.deps.lens.settings().callTimeoutSeconds * 1000;
     try {
       const callOptions: Parameters<UpstreamPool['callTool']>[3] = { timeoutMs };
       if (options.signal) callOptions.signal = options.signal;
@@ -116,7 +112,7 @@ export class ToolCalls {
       return `Arguments for "${tool.name}" cannot be serialized as JSON.`;
     }
     if (size > MAX_ARGUMENTS_BYTES) return `Arguments for "${tool.name}" are ${size} bytes; the limit is ${MAX_ARGUMENTS_BYTES} bytes (1 MB).`;
-    const check = this.deps.validator.check(`${tool.key}#${schemaHash(tool.inputSchema)}`, tool.inputSchema, args);
+    const check = this.validator.check(`${tool.key}#${schemaHash(tool.inputSchema)}`, tool.inputSchema, args);
     if (check.ok === false) {
       const lines = check.problems.map((p) => `- ${p}`).join('\n');
       return `Invalid arguments for "${tool.name}" (server "${tool.server}"):\n${lines}\nCall get_tool_schema("${tool.name}") for the full schema.`;

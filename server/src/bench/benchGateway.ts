@@ -5,13 +5,14 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Lens } from '../app/lens';
 import { LensApp } from '../app/lensApp';
 import { silentLogger } from '../core/logger';
 import { Gateway } from '../gateway/gateway';
 import { inMemoryLensOptions } from './inMemoryLens';
 
 export interface BenchGateway {
-  lens: LensApp;
+  lens: Lens;
   gateway: Gateway;
   client: Client;
   close(): Promise<void>;
@@ -34,7 +35,7 @@ export async function openBenchGateway(workspace: string, configFile: string, se
 }
 
 /** A Gateway on `lens` and an SDK client connected to it over an in-memory transport. */
-export async function connectGatewayClient(lens: LensApp, clientName: string): Promise<{ gateway: Gateway; client: Client }> {
+export async function connectGatewayClient(lens: Lens, clientName: string): Promise<{ gateway: Gateway; client: Client }> {
   const gateway = new Gateway({ lens, log: silentLogger });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { LensApp } from '../app/lensApp';
+import type { Lens } from '../app/lens';
 import { countTokens } from '../core/tokens';
 import { resultText } from '../core/resultShaping';
 import { runSandboxed } from '../adapters/sandbox/quickjsSandbox';
@@ -145,7 +145,7 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
 }
 
 /** (a) Every upstream tool listed as its server lists it; the model calls each tool itself. */
-async function allToolsTranscript(client: Client, lens: LensApp, ws: string, toolName: (s: string, o: string) => string): Promise<Breakdown> {
+async function allToolsTranscript(client: Client, lens: Lens, ws: string, toolName: (s: string, o: string) => string): Promise<Breakdown> {
   // What a client connected to the three servers directly carries: each server's tools/list.
   const listed = lens.tools().map((t) => ({
     name: t.originalName,

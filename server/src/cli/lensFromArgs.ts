@@ -20,7 +20,10 @@ import type { Logger } from '../core/logger';
 import { readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
 import { createPrivateFile, ensurePrivateDir, ensurePrivateDirIfPresent } from '../adapters/privateFiles';
-import { LensApp, type LensAppOptions } from '../app/lensApp';
+import type { Lens } from '../app/lens';
+import { LensApp } from '../app/lensApp';
+import type { LensAppOptions } from '../app/lensAppOptions';
+import type { LensControl } from '../app/lensControl';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { approvalQuestion, askLine, askYesNo, canPrompt, restrictedQuestion } from './prompt';
 
@@ -69,7 +72,7 @@ export interface OpenLensOptions {
   live?: boolean;
 }
 
-export async function openLens(o: OpenLensOptions): Promise<LensApp> {
+export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> {
   const workspaceFolder = resolve(o.workspace ?? process.cwd());
   if (!existsSync(workspaceFolder)) throw new Error(`workspace folder does not exist: ${workspaceFolder}`);
   const ws = readWorkspaceSettings(workspaceFolder);
@@ -172,7 +175,7 @@ export function inputsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-async function promptForMissing(app: LensApp, workspaceFolder: string): Promise<void> {
+async function promptForMissing(app: LensControl, workspaceFolder: string): Promise<void> {
   const missing = app.missingInputs();
   if (missing.length) {
     const values: Record<string, string> = {};
@@ -192,7 +195,7 @@ async function promptForMissing(app: LensApp, workspaceFolder: string): Promise<
 }
 
 /** Servers waiting for approval are announced by the LensApp itself (also when a reload adds one). */
-function reportPending(app: LensApp, log: Logger): void {
+function reportPending(app: LensControl, log: Logger): void {
   const missing = app.missingInputs();
   if (missing.length) log.warn(`missing input value(s): ${missing.map((m) => `\${input:${m}}`).join(', ')}; set MCP_LENS_INPUT_<ID>.`);
 }

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { Logger } from '../core/logger';
 import type { Lens } from '../app/lens';
-import type { LensApp } from '../app/lensApp';
+import type { LensControl } from '../app/lensControl';
 import { loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
 import { dashboardStaticDir } from '../gateway/dashboard/staticDir';
 import { generateToken, tokenProblem } from '../gateway/httpGuards';
@@ -85,7 +85,7 @@ export const serve: CliCommand = {
  * The dashboard's Approve button: the same record `mcp-lens tools` writes after its prompt (the
  * approval store), for the definition the dashboard showed; the running server starts at once.
  */
-async function approveFromDashboard(lens: LensApp, name: string): Promise<void> {
+async function approveFromDashboard(lens: Lens & LensControl, name: string): Promise<void> {
   const pending = lens.pendingApprovals().find((p) => p.name === name);
   if (!pending) throw new Error(`"${name}" is not waiting for approval`);
   saveApprovals(lens.workspaceFolder, { ...loadApprovals(lens.workspaceFolder), [name]: pending.fingerprint });

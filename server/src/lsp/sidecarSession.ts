@@ -9,7 +9,9 @@ import type { LensStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 import type { PullProgress } from '../adapters/embed/embedder';
+import type { Lens } from '../app/lens';
 import { LensApp } from '../app/lensApp';
+import type { LensControl } from '../app/lensControl';
 import type { Logger } from '../core/logger';
 import { GatewayHttpServer } from '../gateway/http';
 import { generateToken } from '../gateway/httpGuards';
@@ -23,7 +25,7 @@ export class SidecarSession {
   private heldUpdate: UpdateSettingsParams | undefined;
 
   private constructor(
-    readonly lens: LensApp,
+    readonly lens: Lens & LensControl,
     private readonly http: GatewayHttpServer,
     private readonly url: string,
     private readonly token: string,
@@ -124,7 +126,7 @@ export class SidecarSession {
 }
 
 /** Listens on `port` when it is free (the previous sidecar's), else on any free port. */
-async function listen(lens: LensApp, token: string, port: number, log: Logger): Promise<{ http: GatewayHttpServer; url: string }> {
+async function listen(lens: Lens, token: string, port: number, log: Logger): Promise<{ http: GatewayHttpServer; url: string }> {
   const http = new GatewayHttpServer({ lens, token, port, log });
   try {
     return { http, url: (await http.start()).url };

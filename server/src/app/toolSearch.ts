@@ -1,0 +1,124 @@
+/**
+ * A search through the core: when to answer (at once from the last known catalog, never
+ * waiting for a server), the index's ranking, usage's re-ranking within it, and the answer as
+ * the front doors show it: only tools the catalog still has, which servers are still starting,
+ * and a hint when nothing matched. Usage also learns what this answer showed.
+ */
+import type { SearchHit, SearchResponse } from '../../../protocol/model';
+import type { ToolIndex } from '../core/search/types';
+import { noMatchHint } from '../core/noMatchHint';
+import type { UsageTracker } from '../usage/usageTracker';
+import type { Catalog } from './catalogBuilder';
+import type { CatalogSync } from './catalogSync';
+import type { Lens, SearchRequest } from './lens';
+
+/**
+ * A search on an empty catalog, while servers that have never listed their tools are starting,
+ * waits for the first of them to list, at most this long after MCP Lens started: a first run has
+ * nothing else to answer from. Once any server has tools, or past this, no search waits, so one
+ * slow or hanging server never delays the others' tools.
+ */
+const EMPTY_CATALOG_GRACE_MS = 5000;
+
+export interface ToolSearchOptions {
+  /** The settings in force, every server's status (for the no-match hint), and its changes. */
+  lens: Pick<Lens, 'settings' | 'servers' | 'onDidChange'>;
+  index: ToolIndex;
+  usage: UsageTracker;
+  sync: Pick<CatalogSync, 'first' | 'current'>;
+  catalog(): Catalog;
+  /** Running servers, still starting, with no tools in the catalog (missing from answers). */
+  startingWithoutTools(): string[];
+  /** When MCP Lens started (Date.now()), for EMPTY_CATALOG_GRACE_MS. */
+  startedAt: number;
+}
+
+export class ToolSearch {
+  constructor(private readonly o: ToolSearchOptions) {}
+
+  async search(request: SearchRequest): Promise<SearchResponse> {
+    const started = performance.now();
+    // Answers come from the last known catalog at once and never wait for a server: one that
+    // has never listed its tools (a new definition, or one that hangs) is named in the answer
+    // as still starting (`starting`, find_tools's servers_starting) instead. Only a first run,
+    // with no tools known at all, waits briefly for the first server to list.
+    await this.o.sync.first();
+    await this.firstTools();
+    // A server that just came up is in the catalog once its burst is composed: compose now
+    // rather than answer without its tools and without naming it as starting. A catalog change
+    // is indexed in milliseconds: answer from the index that has it.
+    await this.o.sync.current();
+    const limit = Math.min(50, Math.max(1, request.limit ?? this.o.lens.settings().search.defaultLimit));
+    const options: Parameters<ToolIndex['search']>[1] = { limit };
+    if (request.keywords?.length) options.keywords = request.keywords;
+    if (request.server) options.server = request.server;
+    const ranked = await this.o.index.search(request.query, options);
+    // Usage re-ranks within what the query found; a session without calls is left as is.
+    const rankedHits = request.sessionId ? this.o.usage.boost(request.sessionId, ranked.hits) : ranked.hits;
+    const catalog = this.o.catalog();
+    const hits: SearchHit[] = [];
+    for (const r of rankedHits) {
+      // The index may briefly hold tools that just disappeared or were excluded: the
+      // catalog is the authority on what exists.
+      const tool = catalog.byKey.get(r.key);
+      if (!tool) continue;
+      hits.push({
+        name: tool.name,
+        server: tool.server,
+        originalName: tool.originalName,
+        description: tool.description,
+        score: r.score,
+        signals: r.signals,
+        why: r.why,
+      });
+    }
+    const answer = hits.slice(0, limit);
+    // The session's next call is judged against exactly what this answer showed.
+    if (request.sessionId)
+      this.o.usage.noteAnswer(
+        request.sessionId,
+        answer.map((h) => catalog.byName.get(h.name)!.key),
+      );
+    const response: SearchResponse = { query: request.query, hits: answer, mode: ranked.mode, tookMs: performance.now() - started };
+    if (answer.length === 0) response.noMatch = noMatchHint(request.query, catalog.tools, this.o.lens.servers());
+    const starting = this.o.startingWithoutTools();
+    if (starting.length) response.starting = starting;
+    return response;
+  }
+
+  /**
+   * Client-safe names of the tools this session most likely needs next, for `predictive`
+   * exposure: between predict.minTools and predict.maxTools when there is any history,
+   * topped up from the workspace's overall frequency; none on a cold start.
+   */
+  predicted(sessionId: string): string[] {
+    const { minTools, maxTools } = this.o.lens.settings().predict;
+    const keys = this.o.usage.predict(sessionId, maxTools).map((p) => p.key);
+    if (keys.length < minTools) {
+      for (const p of this.o.usage.predict(`${sessionId}#frequency`, maxTools)) if (!keys.includes(p.key)) keys.push(p.key);
+    }
+    const catalog = this.o.catalog();
+    return keys
+      .map((k) => catalog.byKey.get(k)?.name)
+      .filter((n): n is string => n !== undefined)
+      .slice(0, maxTools);
+  }
+
+  /** See EMPTY_CATALOG_GRACE_MS. */
+  private async firstTools(): Promise<void> {
+    const waiting = () => this.o.catalog().tools.length === 0 && this.o.startingWithoutTools().length > 0;
+    const left = this.o.startedAt + EMPTY_CATALOG_GRACE_MS - Date.now();
+    if (left <= 0 || !waiting()) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, left);
+      const sub = this.o.lens.onDidChange(() => {
+        if (!waiting()) done();
+      });
+    });
+  }
+}
