@@ -5,6 +5,25 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { layersRule } from './scripts/lint/layers.mjs';
 
+// Both ends of the LSP contract use the objects of protocol/lspProtocol.ts, never a method string.
+const LSP_METHOD_STRING = {
+  selector:
+    'CallExpression[callee.property.name=/^(sendRequest|sendNotification|onRequest|onNotification|request|notify)$/] > Literal.arguments:first-child[value=/^mcpLens\\//]',
+  message: 'Use the RequestType/NotificationType object from protocol/lspProtocol.ts, not its method string.',
+};
+
+// Importing a module does nothing but declare: what runs at start is chosen by the composition
+// root (main.ts, cli/main.ts, LensApp.start), so tests, benches and bundles get no hidden state.
+const IMPORT_TIME_EFFECT = 'No side effects at import: run it from the entry point or from a start function.';
+const NO_IMPORT_TIME_EFFECTS = [
+  { selector: 'Program > ExpressionStatement:not([directive])', message: IMPORT_TIME_EFFECT },
+  {
+    selector: 'Program > :matches(IfStatement, ForStatement, ForInStatement, ForOfStatement, WhileStatement, DoWhileStatement, TryStatement, BlockStatement)',
+    message: IMPORT_TIME_EFFECT,
+  },
+  { selector: 'ImportDeclaration[specifiers.length=0]:not([importKind="type"])', message: IMPORT_TIME_EFFECT },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.e2e/**', 'test-results/**', 'bench/datasets/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -14,17 +33,15 @@ export default tseslint.config(
     plugins: { house: { rules: { layers: layersRule } } },
     rules: {
       'house/layers': 'error',
-      // Both ends of the LSP contract use the objects of protocol/lspProtocol.ts, never a method string.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            'CallExpression[callee.property.name=/^(sendRequest|sendNotification|onRequest|onNotification|request|notify)$/] > Literal.arguments:first-child[value=/^mcpLens\\//]',
-          message: 'Use the RequestType/NotificationType object from protocol/lspProtocol.ts, not its method string.',
-        },
-      ],
+      'no-restricted-syntax': ['error', LSP_METHOD_STRING],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
     },
+  },
+  {
+    // Product code, but for the entry points (and the bench's scripts, each its own entry).
+    files: ['server/src/**/*.ts', 'protocol/**/*.ts', 'client/src/**/*.ts', 'webview/src/**/*.ts'],
+    ignores: ['server/src/main.ts', 'server/src/cli/main.ts', 'server/src/heapFlags.ts', 'server/src/bench/**', 'webview/src/main.ts'],
+    rules: { 'no-restricted-syntax': ['error', LSP_METHOD_STRING, ...NO_IMPORT_TIME_EFFECTS] },
   },
   {
     // The front doors hold the interfaces (app/lens.ts, app/lensControl.ts), never the class

@@ -1,0 +1,125 @@
+// The catalog sync (listings → catalog → index): a burst of pool events is composed once and
+// indexed once, a sync asked for while one runs waits (once) and indexes the catalog as it is
+// then, and a change of prompts or resources alone costs no reindex. Real in-memory index.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CatalogTool } from '../../server/src/core/catalog';
+import { silentLogger } from '../../server/src/core/logger';
+import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
+import { CatalogSync } from '../../server/src/app/catalogSync';
+
+function tool(server: string, name: string): CatalogTool {
+  return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description: `${name} things`, inputSchema: { type: 'object' } };
+}
+
+/**
+ * The real keyword index, recording what each sync was given. `hold()` holds the next sync
+ * until released, and says when it has begun.
+ */
+class RecordingIndex extends MemoryToolIndex {
+  readonly synced: string[][] = [];
+  private held: { begun: () => void; gate: Promise<void> } | undefined;
+  constructor() {
+    super('keyword only: test');
+  }
+  hold(): { begun: Promise<void>; release: () => void } {
+    let release!: () => void;
+    let begun!: () => void;
+    const begins = new Promise<void>((resolve) => (begun = resolve));
+    this.held = { begun, gate: new Promise((resolve) => (release = resolve)) };
+    return { begun: begins, release };
+  }
+  override async sync(tools: readonly CatalogTool[]): Promise<void> {
+    this.synced.push(tools.map((t) => t.name));
+    const held = this.held;
+    this.held = undefined;
+    if (held) {
+      held.begun();
+      await held.gate;
+    }
+    await super.sync(tools);
+  }
+}
+
+/** A sync over a catalog the test edits: `compose` reports what `next` says changed, once. */
+function world() {
+  const index = new RecordingIndex();
+  const state = { tools: [tool('a', 'ping')], next: 'tools' as 'tools' | 'others' | undefined, composed: 0, changed: 0 };
+  let changedNow: () => void = () => undefined;
+  const sync = new CatalogSync({
+    compose: () => {
+      state.composed++;
+      const change = state.next;
+      state.next = undefined;
+      return change;
+    },
+    tools: () => state.tools,
+    index,
+    log: silentLogger,
+    changed: () => {
+      state.changed++;
+      changedNow();
+    },
+  });
+  const nextChange = () => new Promise<void>((resolve) => (changedNow = resolve));
+  return { index, state, sync, nextChange };
+}
+
+test('a burst of pool events is composed once, after the burst, and indexed once', async () => {
+  const { index, state, sync, nextChange } = world();
+  const changed = nextChange();
+  for (let i = 0; i < 20; i++) sync.schedule();
+  assert.equal(state.composed, 0, 'nothing is composed while the burst gathers');
+  await changed;
+  await sync.first();
+  await sync.current();
+  assert.equal(state.composed, 1);
+  assert.deepEqual(index.synced, [['a_ping']]);
+  assert.equal(index.status().toolsTotal, 1);
+});
+
+test('syncs asked for while one runs wait as one, and index the catalog as it is when they start', async () => {
+  const { index, state, sync } = world();
+  sync.rebuild();
+  await sync.first();
+  const held = index.hold();
+  state.tools = [tool('a', 'ping'), tool('b', 'echo')];
+  state.next = 'tools';
+  sync.rebuild();
+  await held.begun;
+  const waiting = [sync.sync(), sync.sync(), sync.sync()];
+  assert.equal(new Set(waiting).size, 1, 'the waiting syncs are one');
+  // What the catalog holds when the waiting sync starts is what it indexes.
+  state.tools = [tool('a', 'ping'), tool('b', 'echo'), tool('c', 'add')];
+  held.release();
+  await Promise.all(waiting);
+  assert.deepEqual(index.synced, [['a_ping'], ['a_ping', 'b_echo'], ['a_ping', 'b_echo', 'c_add']]);
+});
+
+test('prompts or resources changing alone say the catalog changed but cost no reindex; no change says nothing', async () => {
+  const { index, state, sync } = world();
+  sync.rebuild();
+  await sync.first();
+  assert.equal(state.changed, 1);
+  state.next = 'others';
+  sync.rebuild();
+  assert.equal(state.changed, 2);
+  state.next = undefined;
+  sync.rebuild();
+  assert.equal(state.changed, 2);
+  await sync.current();
+  assert.deepEqual(index.synced, [['a_ping']]);
+});
+
+test('a search composes the burst still gathering instead of waiting for it, and answers from the index that has it', async () => {
+  const { index, state, sync } = world();
+  sync.rebuild();
+  await sync.first();
+  state.tools = [tool('a', 'ping'), tool('b', 'echo')];
+  state.next = 'tools';
+  sync.schedule();
+  await sync.current();
+  assert.equal(state.composed, 2);
+  assert.deepEqual(index.synced.at(-1), ['a_ping', 'b_echo']);
+  sync.stop();
+});
