@@ -1,19 +1,20 @@
 /**
- * One upstream server: connects (with a deadline), lists what it offers, follows its
- * list_changed notifications, restarts it with backoff when it exits or stops answering, and
- * kills its process on stop. State and failures are values read through status().
+ * One upstream server: connects (with a deadline, over the first transport that answers,
+ * session.ts), lists what it offers and follows its list_changed notifications
+ * (upstreamLists.ts), restarts it with backoff when it exits or stops answering, stops it when
+ * idle under lazy startup (idleStop.ts), and kills its process on stop. State and failures are
+ * values read through status().
  */
 import { CallToolResultSchema, type CallToolResult, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import type { Logger } from '../../core/logger';
 import { Backoff, type RestartPolicy } from '../../core/backoff';
 import { classifyCallError } from './callErrors';
-import { ListRefresh } from './listRefresh';
-import { listPrompts, listResources, listTools } from './listing';
+import { IdleStop } from './idleStop';
 import { StderrTail } from './stderrTail';
-import { closeSessionProcess, openSession, type ListKind, type Session, type SessionHooks } from './session';
-import { describeSpawnError, transportCandidates } from './transports';
+import { closeSessionProcess, openFirstSession, type ListKind, type Session, type SessionHooks } from './session';
 import { OversizedMessageError } from './stdioReader';
+import { UpstreamLists } from './upstreamLists';
 import {
   UpstreamCallError,
   type CallToolOptions,
@@ -57,9 +58,8 @@ export class UpstreamConnection {
   private session: Session | undefined;
   /** A session still in initialize; stop() must be able to kill it too. */
   private opening: Session | undefined;
-  private lists: { tools: UpstreamTool[]; prompts: UpstreamPrompt[]; resources: UpstreamResource[] } = { tools: [], prompts: [], resources: [] };
+  private readonly lists: UpstreamLists;
   private readonly backoff: Backoff;
-  private readonly refresh: Record<ListKind, ListRefresh>;
   private restartTimer: NodeJS.Timeout | undefined;
   /** Bumped by every connect and stop; a stale attempt sees it changed and backs out. */
   private generation = 0;
@@ -67,10 +67,7 @@ export class UpstreamConnection {
   private readonly hooks: SessionHooks;
   /** Callers of whenReady(), told on every state change. */
   private readonly stateWaiters = new Set<() => void>();
-  /** Stop after this long without a call (lazy start); undefined: never. */
-  private idleTimeoutMs: number | undefined;
-  private idleTimer: NodeJS.Timeout | undefined;
-  private activeCalls = 0;
+  private readonly idle: IdleStop;
 
   constructor(
     readonly config: ServerConfig,
@@ -86,12 +83,14 @@ export class UpstreamConnection {
       onListChanged: (session, kind) => this.onListChanged(session, kind),
       onTransportError: (error) => this.onTransportError(error),
     };
-    const delay = opts.listChangedDelayMs ?? 100;
-    this.refresh = {
-      tools: new ListRefresh(delay, () => this.relist('tools')),
-      prompts: new ListRefresh(delay, () => this.relist('prompts')),
-      resources: new ListRefresh(delay, () => this.relist('resources')),
-    };
+    this.idle = new IdleStop({ name: config.name, log: opts.log, isReady: () => this.state === 'ready', stop: () => void this.stop() });
+    this.lists = new UpstreamLists({
+      ...opts,
+      name: config.name,
+      session: () => this.session,
+      isReady: () => this.state === 'ready',
+      onChange: (kind) => this.opts.onChange(kind),
+    });
   }
 
   get name(): string {
@@ -152,8 +151,7 @@ export class UpstreamConnection {
 
   /** Lazy start: stop the server after `ms` without a call; undefined turns that off. */
   setIdleTimeout(ms: number | undefined): void {
-    this.idleTimeoutMs = ms;
-    this.armIdle();
+    this.idle.set(ms);
   }
 
   status(): UpstreamStatus {
@@ -196,24 +194,12 @@ export class UpstreamConnection {
     this.generation++;
     clearTimeout(this.stderrNotice);
     clearTimeout(this.restartTimer);
-    clearTimeout(this.idleTimer);
-    for (const r of Object.values(this.refresh)) r.cancel();
+    this.idle.cancel();
+    this.lists.cancel();
     await this.closeSession();
-    this.clearLists();
+    this.lists.clear();
     this.error = undefined;
     this.setState('stopped');
-  }
-
-  /** Stops an idle server; the next call starts it again. */
-  private armIdle(): void {
-    clearTimeout(this.idleTimer);
-    if (this.idleTimeoutMs === undefined || this.state !== 'ready' || this.activeCalls > 0) return;
-    this.idleTimer = setTimeout(() => {
-      if (this.state !== 'ready' || this.activeCalls > 0) return;
-      this.opts.log.info(`[${this.name}] stopped after ${Math.round(this.idleTimeoutMs! / 60_000)} min without calls; the next call starts it again`);
-      void this.stop();
-    }, this.idleTimeoutMs);
-    this.idleTimer.unref();
   }
 
   /** Manual restart: kills the current process, forgets earlier failures, connects again. */
@@ -228,20 +214,17 @@ export class UpstreamConnection {
 
   async callTool(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
     const session = this.readySession(name);
-    this.activeCalls++;
-    clearTimeout(this.idleTimer);
-    try {
-      return await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-        timeout: opts.timeoutMs,
-        ...(opts.signal && { signal: opts.signal }),
-        ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
-      });
-    } catch (error) {
-      throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
-    } finally {
-      this.activeCalls--;
-      this.armIdle();
-    }
+    return this.idle.during(async () => {
+      try {
+        return await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+          timeout: opts.timeoutMs,
+          ...(opts.signal && { signal: opts.signal }),
+          ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
+        });
+      } catch (error) {
+        throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
+      }
+    });
   }
 
   /**
@@ -330,30 +313,12 @@ export class UpstreamConnection {
   /** Spawn or connect, initialize and the first listing: the part that holds a launch slot. */
   private async launch(gen: number): Promise<void> {
     if (gen !== this.generation) return;
-    const deadline = Date.now() + this.opts.connectTimeoutMs;
-    const failures: string[] = [];
     this.stderr.clear(); // the tail belongs to the process about to start
-    let session: Session | undefined;
-    const candidates = transportCandidates(this.config, this.stderr);
-    for (const candidate of candidates) {
-      try {
-        session = await openSession(candidate, deadline - Date.now(), this.hooks, this.opts.connectTimeoutMs);
-        break;
-      } catch (error) {
-        const reason = describeSpawnError(this.config, error) ?? errorMessage(error);
-        failures.push(candidates.length > 1 ? `${candidate.label}: ${reason}` : reason);
-        if (Date.now() >= deadline || describeSpawnError(this.config, error)) break;
-      }
-    }
-    if (!session) {
-      // A process that died while starting usually said why on stderr: that is the useful part.
-      const last = this.stderr.lastLine();
-      throw new Error(failures.join('; ') + (last && this.config.type === 'stdio' ? ` (stderr: ${last})` : ''));
-    }
+    const session = await openFirstSession(this.config, this.stderr, this.hooks, this.opts.connectTimeoutMs);
     if (gen !== this.generation) return void (await closeSessionProcess(session));
     this.session = session;
     try {
-      await this.listAll(session);
+      await this.lists.listAll(session);
     } catch (error) {
       await this.closeSession();
       throw new Error(`listing failed: ${errorMessage(error)}`);
@@ -366,7 +331,7 @@ export class UpstreamConnection {
   }
 
   private onListChanged(session: Session, kind: ListKind): void {
-    if (session === this.session) this.refresh[kind].request();
+    if (session === this.session) this.lists.changed(kind);
   }
 
   private onSessionClosed(session: Session): void {
@@ -408,69 +373,14 @@ export class UpstreamConnection {
 
   private fail(reason: string): void {
     this.error = reason;
-    this.clearLists();
+    this.lists.clear();
     this.setState('error');
     this.opts.log.error(`[${this.name}] ${reason}`);
   }
 
-  private async listAll(session: Session): Promise<void> {
-    const caps = session.client.getServerCapabilities() ?? {};
-    // The first listing is part of connecting: a server that never answers tools/list must not
-    // hold up startup (and every caller waiting for it) longer than the connect timeout.
-    const t = Math.min(this.opts.requestTimeoutMs, this.opts.connectTimeoutMs);
-    // The three lists at once: one round trip to a server busy starting, not three in a row.
-    const [tools, prompts, resources] = await Promise.all([
-      caps.tools ? listTools(session.client, this.name, t, this.opts.log) : [],
-      caps.prompts ? this.optional('prompts', () => listPrompts(session.client, this.name, t)) : [],
-      caps.resources ? this.optional('resources', () => listResources(session.client, this.name, t)) : [],
-    ]);
-    this.replace('tools', tools);
-    this.replace('prompts', prompts);
-    this.replace('resources', resources);
-  }
-
-  /** Prompts and resources are extras: a failure to list them is a warning, not a dead server. */
-  private async optional<T>(kind: string, list: () => Promise<T[]>): Promise<T[]> {
-    try {
-      return await list();
-    } catch (error) {
-      this.opts.log.warn(`[${this.name}] could not list ${kind}: ${errorMessage(error)}`);
-      return [];
-    }
-  }
-
-  private async relist(kind: ListKind): Promise<void> {
-    const session = this.session;
-    if (!session || this.state !== 'ready') return;
-    const t = this.opts.requestTimeoutMs;
-    try {
-      const items =
-        kind === 'tools'
-          ? await listTools(session.client, this.name, t, this.opts.log)
-          : kind === 'prompts'
-            ? await listPrompts(session.client, this.name, t)
-            : await listResources(session.client, this.name, t);
-      if (session === this.session) this.replace(kind, items);
-    } catch (error) {
-      this.opts.log.warn(`[${this.name}] re-listing ${kind} failed: ${errorMessage(error)}`);
-    }
-  }
-
-  private replace<K extends ListKind>(kind: K, items: (typeof this.lists)[K]): void {
-    if (JSON.stringify(items) === JSON.stringify(this.lists[kind])) return;
-    this.lists[kind] = items;
-    this.opts.onChange(kind);
-  }
-
-  private clearLists(): void {
-    this.replace('tools', []);
-    this.replace('prompts', []);
-    this.replace('resources', []);
-  }
-
   private setState(state: UpstreamState): void {
     this.state = state;
-    if (state === 'ready') this.armIdle();
+    if (state === 'ready') this.idle.arm();
     for (const waiter of [...this.stateWaiters]) waiter();
     this.opts.onChange('state');
   }

@@ -11,8 +11,11 @@ import {
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { ServerConfig } from '../../core/config/types';
+import { errorMessage } from '../../core/errorMessage';
 import { terminate, trackChild } from './childReaper';
-import type { TransportCandidate } from './transports';
+import type { StderrTail } from './stderrTail';
+import { describeSpawnError, transportCandidates, type TransportCandidate } from './transports';
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
@@ -53,6 +56,29 @@ const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??
  * Creates the transport and client and runs initialize within timeoutMs (what is left of the
  * connect deadline); errors name `connectTimeoutMs`, the limit the user configured.
  */
+/**
+ * Opens a session over the first of the server's transports that answers (transports.ts), all
+ * within one connect deadline. A failure names each attempt and, for a process that died while
+ * starting, its last stderr line: that is usually the useful part.
+ */
+export async function openFirstSession(config: ServerConfig, stderr: StderrTail, hooks: SessionHooks, connectTimeoutMs: number): Promise<Session> {
+  const deadline = Date.now() + connectTimeoutMs;
+  const failures: string[] = [];
+  const candidates = transportCandidates(config, stderr);
+  for (const candidate of candidates) {
+    try {
+      return await openSession(candidate, deadline - Date.now(), hooks, connectTimeoutMs);
+    } catch (error) {
+      const spawnError = describeSpawnError(config, error);
+      const reason = spawnError ?? errorMessage(error);
+      failures.push(candidates.length > 1 ? `${candidate.label}: ${reason}` : reason);
+      if (Date.now() >= deadline || spawnError) break;
+    }
+  }
+  const last = stderr.lastLine();
+  throw new Error(failures.join('; ') + (last && config.type === 'stdio' ? ` (stderr: ${last})` : ''));
+}
+
 export async function openSession(candidate: TransportCandidate, timeoutMs: number, hooks: SessionHooks, connectTimeoutMs = timeoutMs): Promise<Session> {
   if (timeoutMs <= 0) throw new Error('connect timed out');
   const transport = candidate.create();

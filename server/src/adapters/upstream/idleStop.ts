@@ -1,0 +1,56 @@
+/**
+ * Lazy startup's other half: a server left without calls for a while is stopped, and the next
+ * call starts it again. A server with a call in progress, or not ready, is never stopped.
+ */
+import type { Logger } from '../../core/logger';
+
+export interface IdleStopOptions {
+  /** The server's name, in the log line. */
+  name: string;
+  log: Logger;
+  isReady(): boolean;
+  stop(): void;
+}
+
+export class IdleStop {
+  private timeoutMs: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private activeCalls = 0;
+
+  constructor(private readonly o: IdleStopOptions) {}
+
+  /** Stop after `ms` without a call; undefined turns that off. */
+  set(ms: number | undefined): void {
+    this.timeoutMs = ms;
+    this.arm();
+  }
+
+  /** Starts the wait again (the server just became ready, or a call ended). */
+  arm(): void {
+    clearTimeout(this.timer);
+    const ms = this.timeoutMs;
+    if (ms === undefined || !this.o.isReady() || this.activeCalls > 0) return;
+    this.timer = setTimeout(() => {
+      if (!this.o.isReady() || this.activeCalls > 0) return;
+      this.o.log.info(`[${this.o.name}] stopped after ${Math.round(ms / 60_000)} min without calls; the next call starts it again`);
+      this.o.stop();
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Runs a call: the server is not stopped while it lasts. */
+  async during<T>(call: () => Promise<T>): Promise<T> {
+    this.activeCalls++;
+    clearTimeout(this.timer);
+    try {
+      return await call();
+    } finally {
+      this.activeCalls--;
+      this.arm();
+    }
+  }
+
+  cancel(): void {
+    clearTimeout(this.timer);
+  }
+}
