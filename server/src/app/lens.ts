@@ -1,7 +1,8 @@
 /**
  * The one facade the front doors use: the MCP gateway, the LSP connection, the CLI and the
  * dashboard's HTTP routes all drive the core through this interface and nothing else, so
- * none of them knows which other front door is in use.
+ * none of them knows which other front door is in use. The two that own a Lens (the sidecar
+ * session and the CLI) also steer it through `LensControl` (lensControl.ts).
  */
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
