@@ -397,6 +397,19 @@ export class LensApp implements Lens {
     await this.pool.restart(name);
   }
 
+  signIn(name: string, signal?: AbortSignal): Promise<void> {
+    return this.pool.signIn(this.runningServer(name), signal);
+  }
+
+  signOut(name: string): Promise<void> {
+    return this.pool.signOut(this.runningServer(name));
+  }
+
+  private runningServer(name: string): string {
+    if (!this.running.some((s) => s.name === name)) throw new Error(`Server "${name}" is not running under MCP Lens`);
+    return name;
+  }
+
   async reindex(): Promise<void> {
     await this.applyConfig();
     await this.syncIndex();

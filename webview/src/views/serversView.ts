@@ -12,6 +12,7 @@ const STATE_TEXT: Record<ServerStatus['state'], string> = {
   idle: 'idle (starts on first call)',
   disabled: 'disabled',
   'awaiting-approval': 'awaiting approval',
+  'needs-sign-in': 'needs sign-in',
 };
 
 export class ServersView {

@@ -48,6 +48,11 @@ export function lensHandlers(
       if (!approveServer) return { ok: false, error: 'Approving servers is not available from this dashboard; run `mcp-lens tools` in a terminal.' };
       return settle(() => approveServer(name));
     },
+    async signInServer(p) {
+      const name = str(p, 'name');
+      if (!lens.signIn) return { ok: false, error: 'Signing in is not available here; run `mcp-lens login <server>` in a terminal.' };
+      return settle(() => lens.signIn!(name));
+    },
     stats: async () => stats(),
     indexStatus: async () => lens.indexStatus(),
     async callTool(p) {
