@@ -48,3 +48,25 @@ async function follow(start: URL, options: HeadlessDoorOptions): Promise<void> {
       : undefined;
   }
 }
+
+/**
+ * Answers an HTML login or consent page the way a person would: submits its first form, with
+ * every named input's value and `login`/`password` filled in (the provider's development pages
+ * accept any account).
+ */
+export async function submitFirstForm(page: { url: URL; body: string }): Promise<{ url: URL; init: RequestInit } | undefined> {
+  const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(page.body);
+  if (!form) return undefined;
+  const action = /\baction="([^"]*)"/i.exec(form[1]!)?.[1] ?? page.url.pathname;
+  const fields = new URLSearchParams();
+  for (const input of form[2]!.matchAll(/<input\b([^>]*)>/gi)) {
+    const name = /\bname="([^"]*)"/i.exec(input[1]!)?.[1];
+    if (!name) continue;
+    const value = /\bvalue="([^"]*)"/i.exec(input[1]!)?.[1];
+    fields.set(name, value ?? (name === 'login' ? 'alice' : name === 'password' ? 'any' : ''));
+  }
+  return {
+    url: new URL(action.replace(/&amp;/g, '&'), page.url),
+    init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() },
+  };
+}

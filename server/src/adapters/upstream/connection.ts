@@ -272,8 +272,7 @@ export class UpstreamConnection {
   }
 
   private needsSignInState(why?: string): void {
-    const how = this.auth?.canSignIn ? 'use Sign in' : 'run `mcp-lens login` in a terminal';
-    this.error = `needs sign-in (${why ?? `the server asks for an account; ${how}`})`;
+    this.error = `needs sign-in (${why ?? `the server asks for an account; ${this.auth?.hint ?? 'sign in to it'}`})`;
     this.setState('needs-sign-in');
     this.opts.log.warn(`[${this.name}] ${this.error}`);
   }

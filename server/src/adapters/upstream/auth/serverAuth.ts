@@ -46,9 +46,9 @@ export class ServerAuth {
     });
   }
 
-  /** Whether a sign-in can be shown to anyone here. */
-  get canSignIn(): boolean {
-    return this.env.door !== undefined;
+  /** What the user does to sign in, for the server's status. */
+  get hint(): string {
+    return this.env.signInHint?.(this.config.name) ?? (this.env.door ? 'sign in to it' : 'sign in with `mcp-lens login` in a terminal');
   }
 
   /** Whether to sign in now, unasked, and counts it (AUTO_SIGN_INS). */

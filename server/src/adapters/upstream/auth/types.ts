@@ -53,4 +53,6 @@ export interface OAuthEnvironment {
   signInTimeoutMs?: number;
   /** `client_name` in dynamic registration (default "MCP Lens"). */
   clientName?: string;
+  /** How to sign in here, for the server's status (`run \`mcp-lens login github\``); default: a generic hint. */
+  signInHint?(server: string): string;
 }
