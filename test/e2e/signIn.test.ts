@@ -40,7 +40,8 @@ async function confirmUntil<T>(page: Page, timeoutMs: number, probe: () => T | u
 test('a remote server that needs an account: needs sign-in, signed in from VS Code, its tools found and called', { timeout: 10 * 60_000 }, async (t) => {
   assertInstalled();
   const vsix = vsixPath();
-  const world: OidcWorld = await startOidcWorld();
+  // The provider at 127.0.0.2, as a remote one would be, out of reach of code-server's localhost port proxy.
+  const world: OidcWorld = await startOidcWorld({ providerHost: '127.0.0.2' });
   const base = mkdtempSync(join(tmpdir(), 'mcp-lens-e2e-signin-'));
   const ws = join(base, 'signin-workspace');
   mkdirSync(join(ws, '.vscode'), { recursive: true });
@@ -94,8 +95,10 @@ test('a remote server that needs an account: needs sign-in, signed in from VS Co
       await provider.locator('button[type="submit"]').first().click(); // consent
       await until('[protected] ready after sign-in', 120_000, () => (/\[protected\] ready: 2 tools/.test(readFileSync(log, 'utf8')) ? true : undefined));
       await page.locator('.statusbar-item').filter({ hasText: 'needs sign-in' }).first().waitFor({ state: 'detached', timeout: 60_000 });
-      const authorization = new URL(world.events.find((e) => e.kind === 'authorization')!.params.redirect_uri ?? 'http://x');
-      assert.match(authorization.href, /\/callback$/, 'the redirect came back to the loopback listener (or its forwarded address)');
+      // The sidecar's loopback address as VS Code maps it (asExternalUri): through code-server's
+      // port proxy, as a browser on another machine would reach it.
+      const redirect = world.events.find((e) => e.kind === 'authorization')!.params.redirect_uri ?? '';
+      assert.match(redirect, new RegExp(`^${cs.url}/proxy/\\d+/callback$`), `redirect_uri: ${redirect}`);
       const text = readFileSync(log, 'utf8');
       for (const e of world.seen) if (e.token) assert.ok(!text.includes(e.token), 'no token in the log');
     });

@@ -51,15 +51,20 @@ interface KoaContext {
   req: IncomingMessage;
 }
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; origin: string }> {
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, host = '127.0.0.1'): Promise<{ server: Server; origin: string }> {
   const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { server, origin: `http://${host}:${(server.address() as AddressInfo).port}` };
 }
 
-export async function startOidcWorld(options: { accessTokenTtlSeconds?: number } = {}): Promise<OidcWorld> {
+/**
+ * `providerHost`: the loopback address the provider listens on. The e2e uses 127.0.0.2: VS Code
+ * in a browser (code-server) sends `localhost` and `127.0.0.1` addresses it opens through its own
+ * port proxy, which a provider at a real host never is.
+ */
+export async function startOidcWorld(options: { accessTokenTtlSeconds?: number; providerHost?: string } = {}): Promise<OidcWorld> {
   // Ports first: the issuer and the resource must be known when the provider is configured.
-  const providerHttp = await listen(() => undefined);
+  const providerHttp = await listen(() => undefined, options.providerHost);
   const mcpHttp = await listen(() => undefined);
   const liarHttp = await listen(() => undefined);
   const issuer = providerHttp.origin;
