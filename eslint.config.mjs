@@ -25,7 +25,7 @@ const NO_IMPORT_TIME_EFFECTS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', 'test-results/**', 'bench/datasets/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', '.conformance/**', 'test-results/**', 'bench/datasets/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

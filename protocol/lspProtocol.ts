@@ -123,6 +123,18 @@ export interface HoldReloadsParams {
 }
 export const HoldReloadsRequest = new RequestType<HoldReloadsParams, null, void>('mcpLens/holdReloads');
 
+export interface SignInParams {
+  name: string;
+}
+/**
+ * Signs in to a remote server that needs an account (OAuth): the sidecar runs the flow and asks
+ * the extension to open the authorization page (OpenAuthorizationRequest); answers once signed
+ * in, or fails with the reason (refused, timed out, not a server that signs in).
+ */
+export const SignInRequest = new RequestType<SignInParams, null, void>('mcpLens/signIn');
+/** Forgets a remote server's tokens and registered client; it then needs signing in again. */
+export const SignOutRequest = new RequestType<SignInParams, null, void>('mcpLens/signOut');
+
 // client → server notifications
 
 export interface UpdateSettingsParams {
@@ -135,6 +147,50 @@ export interface UpdateSettingsParams {
 }
 /** Settings, approvals, inputs or trust changed in the editor. */
 export const UpdateSettingsNotification = new NotificationType<UpdateSettingsParams>('mcpLens/updateSettings');
+
+// server → client requests: signing in to remote servers (OAuth). The sidecar runs the flow and
+// the upstream connections; the extension owns the browser and VS Code's SecretStorage.
+
+export interface OAuthSecretReadParams {
+  /** `oauth.<32 hex>`: one record per server definition (adapters/upstream/auth/oauthStore.ts); the extension refuses other keys. */
+  key: string;
+}
+export interface OAuthSecretReadResult {
+  /** The record as JSON, or null when there is none. */
+  value: string | null;
+}
+/** Reads one OAuth record (tokens, registered client) from SecretStorage: the sidecar never keeps them on disk. */
+export const OAuthSecretReadRequest = new RequestType<OAuthSecretReadParams, OAuthSecretReadResult, void>('mcpLens/oauthSecretRead');
+
+export interface OAuthSecretWriteParams {
+  key: string;
+  /** The record as JSON; null deletes it. */
+  value: string | null;
+}
+/** Stores (or deletes) one OAuth record in SecretStorage. */
+export const OAuthSecretWriteRequest = new RequestType<OAuthSecretWriteParams, null, void>('mcpLens/oauthSecretWrite');
+
+export interface ExternalRedirectParams {
+  /** The sidecar's loopback redirect URI, `http://127.0.0.1:<port>/callback`. */
+  uri: string;
+}
+export interface ExternalRedirectResult {
+  /** The same address as the user's browser reaches it (`vscode.env.asExternalUri`: forwarded in a remote window or code-server). */
+  uri: string;
+}
+/** Maps the sign-in's loopback redirect URI to one the user's browser can reach. */
+export const ExternalRedirectRequest = new RequestType<ExternalRedirectParams, ExternalRedirectResult, void>('mcpLens/externalRedirect');
+
+export interface OpenAuthorizationParams {
+  server: string;
+  /** The authorization server's page (http or https only; the extension refuses anything else). */
+  url: string;
+}
+export interface OpenAuthorizationResult {
+  opened: boolean;
+}
+/** Opens a server's authorization page in the user's browser (`vscode.env.openExternal`). */
+export const OpenAuthorizationRequest = new RequestType<OpenAuthorizationParams, OpenAuthorizationResult, void>('mcpLens/openAuthorization');
 
 // server → client notifications
 
@@ -196,10 +252,13 @@ export const LSP_MESSAGES = {
       PullModelRequest,
       ClearUsageRequest,
       HoldReloadsRequest,
+      SignInRequest,
+      SignOutRequest,
     ],
     notifications: [UpdateSettingsNotification],
   },
   serverToClient: {
+    requests: [OAuthSecretReadRequest, OAuthSecretWriteRequest, ExternalRedirectRequest, OpenAuthorizationRequest],
     notifications: [StateChangedNotification, ApprovalNeededNotification, InputsNeededNotification, PullProgressNotification, ConfigProblemsNotification],
   },
 } as const;

@@ -5,9 +5,10 @@
 
 /**
  * Lifecycle of one upstream MCP server. `idle`: not running, started by its first call (lazy
- * startup, or stopped after being idle).
+ * startup, or stopped after being idle). `needs-sign-in`: a remote server that wants an account
+ * (OAuth) and has no usable token; "Sign in" (the editor) or `mcp-lens login` gives it one.
  */
-export type ServerState = 'starting' | 'ready' | 'error' | 'stopped' | 'idle' | 'disabled' | 'awaiting-approval';
+export type ServerState = 'starting' | 'ready' | 'error' | 'stopped' | 'idle' | 'disabled' | 'awaiting-approval' | 'needs-sign-in';
 
 /**
  * Where a server's definition came from. `cursor`: the workspace's `.cursor/mcp.json`;
@@ -44,6 +45,8 @@ export interface ServerStatus {
   tokens?: number;
   /** Its tools come from the catalog it listed last time: it is not connected (yet). */
   fromCache?: boolean;
+  /** A remote server MCP Lens can sign in to (OAuth): Sign in and Sign out apply to it. */
+  signIn?: boolean;
   /**
    * Not a server: a configuration file that cannot be used (a JSON syntax error, unreadable),
    * named by `name` (the path as shown) with the reason in `error`.

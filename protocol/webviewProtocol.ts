@@ -23,6 +23,11 @@ export interface DashboardRequests {
   restartServer: { params: { name: string }; result: ActionResult };
   /** Asks the user to approve a server that waits for approval (VS Code: its modal prompt). */
   approveServer: { params: { name: string }; result: ActionResult };
+  /**
+   * Signs in to a remote server that needs an account (OAuth): the authorization page opens in
+   * the browser; answers once the sign-in completed, failed or timed out.
+   */
+  signInServer: { params: { name: string }; result: ActionResult };
   stats: { params: NoParams; result: LensStats };
   indexStatus: { params: NoParams; result: IndexStatus };
   /** Tries a tool by its client-safe name. Tool errors come back as `isError`, not as a failed request. */
@@ -78,6 +83,7 @@ export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
   'listServers',
   'restartServer',
   'approveServer',
+  'signInServer',
   'stats',
   'indexStatus',
   'callTool',

@@ -18,6 +18,8 @@ const commands = [
   cmd('mcpLens.approveServers', 'Approve Servers'),
   cmd('mcpLens.listServers', 'List Servers', '$(server)'),
   cmd('mcpLens.clearUsage', 'Clear Usage Data'),
+  cmd('mcpLens.signIn', 'Sign In to a Server', '$(sign-in)'),
+  cmd('mcpLens.signOut', 'Sign Out of a Server', '$(sign-out)'),
 ];
 
 const serverEntry = {
@@ -35,6 +37,18 @@ const serverEntry = {
     cwd: { type: 'string', description: 'Working directory for `command`.' },
     url: { type: 'string', description: 'URL of a streamable HTTP or SSE server.' },
     headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'HTTP headers; use `${input:id}` for secrets.' },
+    oauth: {
+      type: 'object',
+      required: ['clientId'],
+      additionalProperties: false,
+      properties: {
+        clientId: { type: 'string', description: 'Client id registered with the authorization server (or the https URL of a Client ID Metadata Document).' },
+        clientSecret: { type: 'string', description: 'Client secret of a confidential client; use `${input:id}` or `${env:NAME}`.' },
+        scopes: { type: 'array', items: { type: 'string' }, description: 'Scopes to request when the server names none.' },
+      },
+      markdownDescription:
+        'A pre-registered OAuth client for a server that needs sign-in and offers no dynamic registration. Without it MCP Lens registers itself. Register the redirect URI `http://127.0.0.1/callback` (any port).',
+    },
   },
 };
 

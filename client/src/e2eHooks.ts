@@ -29,11 +29,16 @@ export function registerE2eHooks(s: ExtensionServices): vscode.Disposable {
   const out = process.env.MCP_LENS_E2E_OUT;
   if (!out) return new vscode.Disposable(() => undefined);
   s.log.warn('end-to-end test hooks are enabled (MCP_LENS_E2E_OUT is set)');
-  return vscode.commands.registerCommand('mcpLens.e2e.invokeTools', async (query?: string, args?: Record<string, unknown>) => {
-    const report = await invokeTools(s, query ?? 'echo a message back', args ?? { message: 'hello from e2e' });
-    await writeFile(out, JSON.stringify(report, null, 2));
-    return report.ok;
-  });
+  // A keybinding passes one value: `{ query, arguments }` names what to find and call.
+  return vscode.commands.registerCommand(
+    'mcpLens.e2e.invokeTools',
+    async (query?: string | { query: string; arguments: Record<string, unknown> }, args?: Record<string, unknown>) => {
+      if (typeof query === 'object') [query, args] = [query.query, query.arguments];
+      const report = await invokeTools(s, query ?? 'echo a message back', args ?? { message: 'hello from e2e' });
+      await writeFile(out, JSON.stringify(report, null, 2));
+      return report.ok;
+    },
+  );
 }
 
 /** Finds tools for `query`, then calls the top match with `args`, as an agent would. */

@@ -30,6 +30,7 @@ import { initRestrictedSettings, restrictedGate, reviewRestrictedSettings } from
 import { SECTION, changeKind, readSettings, workspaceFolderInfos } from './settingsReader';
 import { Sidecar, errorText } from './sidecar';
 import { createStatusBar } from './statusBar';
+import { registerOAuthBridge } from './oauthBridge';
 
 let services: ExtensionServices | undefined;
 
@@ -87,6 +88,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     return started;
   };
   const s: ExtensionServices = { context, log, sidecar, inputs, approvals, docs, pushSettings, ensureStarted };
+  registerOAuthBridge(sidecar, context.secrets, log);
 
   sidecar.onNotification(ApprovalNeededNotification, (p) => {
     void approvals.onNeeded(p).then(async (changed) => {

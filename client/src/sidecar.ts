@@ -65,6 +65,7 @@ export class Sidecar implements vscode.Disposable {
   private readonly lensEmitter = new vscode.EventEmitter<StateChangedParams>();
   private readonly pullEmitter = new vscode.EventEmitter<PullProgressParams>();
   private readonly handlers: { type: NotificationType<unknown>; handler: (params: unknown) => void }[] = [];
+  private readonly requestHandlers: { type: RequestType<unknown, unknown, void>; handler: (params: unknown) => Promise<unknown> }[] = [];
   private readyWaiters: (() => void)[] = [];
 
   /** The last gateway address and token (undefined while the sidecar is down). */
@@ -91,6 +92,12 @@ export class Sidecar implements vscode.Disposable {
 
   get isRunning(): boolean {
     return this.stateValue === 'running';
+  }
+
+  /** Registers a handler for a server → client request; survives restarts. */
+  onRequest<P, R>(type: RequestType<P, R, void>, handler: (params: P) => Promise<R>): void {
+    this.requestHandlers.push({ type: type as RequestType<unknown, unknown, void>, handler: handler as (params: unknown) => Promise<unknown> });
+    this.client?.onRequest(type, handler);
   }
 
   /** Registers a handler for a server → client notification; survives restarts. */
@@ -194,6 +201,7 @@ export class Sidecar implements vscode.Disposable {
     client.onNotification(StateChangedNotification, (p) => this.onLensState(p));
     client.onNotification(PullProgressNotification, (p) => this.pullEmitter.fire(p));
     for (const { type, handler } of this.handlers) client.onNotification(type, handler);
+    for (const { type, handler } of this.requestHandlers) client.onRequest(type, handler);
     return client;
   }
 

@@ -2,14 +2,15 @@
  * The status bar: one item with how many tools sit behind MCP Lens and the tokens saved, a
  * spinner while indexing, a warning background when a server or the sidecar is in trouble
  * (click → the dashboard); and, while servers wait for approval, a second item that says so
- * and approves them on click — a refused server can always be approved later from here.
+ * and approves them on click — a refused server can always be approved later from here; and,
+ * while remote servers need sign-in, a third that signs in to them on click.
  */
 import * as vscode from 'vscode';
 import type { StateChangedParams } from '../../protocol/lspProtocol';
 import type { Approvals } from './approvals';
 import type { Sidecar, SidecarState } from './sidecar';
 import { plural } from '../../protocol/figureText';
-import { approvalText, formatTokens, statusSummary } from './statusText';
+import { approvalText, formatTokens, signInText, statusSummary } from './statusText';
 
 export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mcpLens.status', vscode.StatusBarAlignment.Left, 50);
@@ -19,11 +20,22 @@ export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.
   waiting.name = 'MCP Lens: servers awaiting approval';
   waiting.command = 'mcpLens.approveServers';
   waiting.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+  const signIn = vscode.window.createStatusBarItem('mcpLens.signIn', vscode.StatusBarAlignment.Left, 48);
+  signIn.name = 'MCP Lens: servers that need sign-in';
+  signIn.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
   const render = (): void => {
     // Dormant (no MCP configuration): no status bar item at all.
     if (sidecar.state === 'stopped' && !sidecar.lens) item.hide();
     else item.show();
     show(item, sidecar.state, sidecar.lens);
+    const needs = sidecar.isRunning ? signInText((sidecar.lens?.servers ?? []).filter((s) => s.state === 'needs-sign-in').map((s) => s.name)) : undefined;
+    if (needs) {
+      signIn.text = needs.text;
+      signIn.tooltip = needs.tooltip;
+      signIn.command = { title: 'Sign in', command: 'mcpLens.signIn', arguments: needs.args };
+      signIn.accessibilityInformation = { label: needs.tooltip, role: 'button' };
+      signIn.show();
+    } else signIn.hide();
     const text = sidecar.isRunning ? approvalText(approvals.waiting.map((s) => s.name)) : undefined;
     if (!text || approvals.prompting) return waiting.hide();
     waiting.text = text.text;
@@ -31,7 +43,7 @@ export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.
     waiting.show();
   };
   render();
-  return vscode.Disposable.from(item, waiting, sidecar.onDidChangeState(render), sidecar.onDidChangeLens(render), approvals.onDidChange(render));
+  return vscode.Disposable.from(item, waiting, signIn, sidecar.onDidChangeState(render), sidecar.onDidChangeLens(render), approvals.onDidChange(render));
 }
 
 function show(item: vscode.StatusBarItem, state: SidecarState, lens: StateChangedParams | undefined): void {

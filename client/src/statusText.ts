@@ -40,9 +40,24 @@ export function statusSummary(p: StateChangedParams): StatusSummary {
   ];
   for (const s of failing) lines.push(`⚠ ${s.name}: ${s.error ?? 'error'}`);
   if (waiting.length) lines.push(`Waiting for approval: ${waiting.map((s) => s.name).join(', ')}`);
+  const signIn = p.servers.filter((s) => s.state === 'needs-sign-in');
+  if (signIn.length) lines.push(`Needs sign-in: ${signIn.map((s) => s.name).join(', ')}`);
   if (p.index.state === 'error') lines.push(`⚠ index: ${p.index.error ?? 'error'}`);
   const ariaLabel = `${lines.join('. ')}. Opens the MCP Lens dashboard.`;
   return { tools: p.stats.tools, servers: p.servers.length, indexing, problems, savedTokens, tooltipLines: lines, ariaLabel };
+}
+
+/** The sign-in item: its text, what clicking does, or undefined when no server needs sign-in. */
+export function signInText(names: readonly string[]): { text: string; tooltip: string; args: string[] } | undefined {
+  if (names.length === 0) return undefined;
+  const one = names.length === 1;
+  return {
+    // A server name is the workspace's text: `$(…)` in it must not render as an icon.
+    text: one ? `$(sign-in) ${names[0]!.replace(/\$\(/g, '\\$(')}: needs sign-in` : `$(sign-in) ${plural(names.length, 'server')} need sign-in`,
+    tooltip: `${names.join(', ')} ${one ? 'needs' : 'need'} an account: ${one ? 'its' : 'their'} tools are found but cannot be called until you sign in. Click to sign in.`,
+    // One server: sign in to it; several: the command asks which.
+    args: one ? [names[0]!] : [],
+  };
 }
 
 /** The approval item's text, or undefined when no server waits for approval. */

@@ -42,7 +42,12 @@ export const LAYERS = [
   // The adapters' contracts: what the layers above hold on to instead of a concrete adapter.
   {
     name: 'adapterContracts',
-    path: ['server/src/adapters/embed/embedder.ts', 'server/src/adapters/store/toolStore.ts', 'server/src/adapters/upstream/types.ts'],
+    path: [
+      'server/src/adapters/embed/embedder.ts',
+      'server/src/adapters/store/toolStore.ts',
+      'server/src/adapters/upstream/types.ts',
+      'server/src/adapters/upstream/auth/types.ts',
+    ],
     may: ['core', 'protocol'],
   },
   { name: 'adapters', path: 'server/src/adapters', may: ['adapterContracts', 'core', 'protocol'] },

@@ -9,7 +9,7 @@ import { duplicateServers } from '../../client/src/duplicateServers';
 import { launchVersion } from '../../client/src/launchVersion';
 import { levelRoutingChannel } from '../../client/src/logChannel';
 import { serverItems } from '../../client/src/commands/serverItems';
-import { approvalText } from '../../client/src/statusText';
+import { approvalText, signInText } from '../../client/src/statusText';
 
 function status(name: string, state: ServerStatus['state'], extra: Partial<ServerStatus> = {}): ServerStatus {
   return {
@@ -62,6 +62,32 @@ test('List Servers puts what needs the user first and says what picking does', (
     items.some((i) => i.label.includes('\\$(bomb)')),
     'icons in names are escaped',
   );
+});
+
+test('a server that needs sign-in: List Servers signs in to it, the status bar item names it or counts them', () => {
+  const items = serverItems([
+    status('b-ok', 'ready'),
+    status('a-failed', 'error'),
+    status('linear', 'needs-sign-in', { error: 'needs sign-in (…)', fromCache: true }),
+  ]);
+  assert.deepEqual(
+    items.map((i) => [i.action.kind, i.action.kind === 'signIn' ? i.action.name : '']),
+    [
+      ['signIn', 'linear'],
+      ['restart', ''],
+      ['none', ''],
+    ],
+  );
+  assert.match(items[0]!.description, /needs sign-in — select to sign in · 2 tools \(last known\)/);
+  assert.equal(signInText([]), undefined);
+  assert.deepEqual(signInText(['linear']), {
+    text: '$(sign-in) linear: needs sign-in',
+    tooltip: 'linear needs an account: its tools are found but cannot be called until you sign in. Click to sign in.',
+    args: ['linear'],
+  });
+  assert.equal(signInText(['a', 'b'])?.text, '$(sign-in) 2 servers need sign-in');
+  assert.deepEqual(signInText(['a', 'b'])?.args, [], 'several: the command asks which');
+  assert.equal(signInText(['$(bomb)'])?.text, '$(sign-in) \\$(bomb): needs sign-in', 'icons in names are escaped');
 });
 
 test('the duplicate notice counts only working .vscode/mcp.json servers', () => {

@@ -14,7 +14,7 @@ import { bindConnection } from '../../server/src/lsp/connection';
 const ROOT = join(__dirname, '..', '..');
 const { LSP_MESSAGES } = protocol;
 const clientToServer = [...LSP_MESSAGES.clientToServer.requests, ...LSP_MESSAGES.clientToServer.notifications];
-const serverToClient = [...LSP_MESSAGES.serverToClient.notifications];
+const serverToClient = [...LSP_MESSAGES.serverToClient.requests, ...LSP_MESSAGES.serverToClient.notifications];
 
 /** Every message object the module exports, by export name. */
 const isMessage = (v: unknown): v is MessageSignature => v instanceof RequestType || v instanceof RequestType0 || v instanceof NotificationType;
@@ -66,16 +66,18 @@ test('the sidecar handles every client → server message, registered with its d
   assert.deepEqual(names(registered), names(clientToServer));
 });
 
-test('the sidecar sends every server → client notification, and the extension handles each', () => {
+test('the sidecar sends every server → client message, and the extension handles each', () => {
   const lsp = sources(join(ROOT, 'server', 'src', 'lsp'));
   const client = sources(join(ROOT, 'client', 'src'));
   for (const type of serverToClient) {
     const name = nameOf.get(type)!;
-    const sent = lsp.filter((s) => new RegExp(`(sendNotification|notification)\\(\\s*${name}\\b`).test(s.text));
+    const isRequest = (LSP_MESSAGES.serverToClient.requests as readonly unknown[]).includes(type);
+    const sent = lsp.filter((s) => new RegExp(`(${isRequest ? 'sendRequest' : 'sendNotification|notification'})\\(\\s*${name}\\b`).test(s.text));
     assert.ok(sent.length > 0, `server/src/lsp sends ${name}`);
-    const handled = client.filter((s) => new RegExp(`onNotification\\(\\s*${name}\\b`).test(s.text));
+    const handled = client.filter((s) => new RegExp(`${isRequest ? 'onRequest' : 'onNotification'}\\(\\s*${name}\\b`).test(s.text));
     assert.ok(handled.length > 0, `client/src registers a handler for ${name}`);
   }
+  for (const t of LSP_MESSAGES.serverToClient.requests) assert.ok(nameOf.get(t)?.endsWith('Request'));
 });
 
 test('the extension sends every client → server message through the typed Sidecar API', () => {

@@ -26,6 +26,9 @@ async function run(s: ExtensionServices, action: ServerAction): Promise<void> {
     case 'approve':
       if (await s.approvals.promptAll([action.name])) await s.pushSettings();
       return;
+    case 'signIn':
+      await vscode.commands.executeCommand('mcpLens.signIn', action.name);
+      return;
     case 'restart':
       await s.sidecar.request(RestartServerRequest, { name: action.name });
       return;

@@ -35,6 +35,7 @@ const STATE_TEXT: Record<ServerState, string> = {
   idle: 'idle: it starts on its first call',
   disabled: 'disabled',
   ready: 'ready',
+  'needs-sign-in': 'needs sign-in: its tools are searched as it listed them last; sign in to call them',
 };
 
 /** `$(name)` in third-party text would render as an icon in a QuickPick: escape it. */

@@ -12,8 +12,10 @@ import { errorText } from '../sidecar';
 import { listServers } from './listServers';
 import { pullModel } from './pullModel';
 import { searchTools } from './searchTools';
+import { signIn, signOut } from './signIn';
 
-type Handler = (s: ExtensionServices) => Promise<unknown>;
+/** `args`: what a status bar item or another command passes (a server name); the palette passes none. */
+type Handler = (s: ExtensionServices, ...args: unknown[]) => Promise<unknown>;
 
 const COMMANDS: Record<string, Handler> = {
   'mcpLens.searchTools': (s) => searchTools(s.sidecar, s.docs),
@@ -39,6 +41,8 @@ const COMMANDS: Record<string, Handler> = {
     if (await s.approvals.promptAll()) await s.pushSettings();
   },
   'mcpLens.listServers': (s) => listServers(s),
+  'mcpLens.signIn': (s, name) => signIn(s, name),
+  'mcpLens.signOut': (s, name) => signOut(s, name),
   'mcpLens.clearUsage': async (s) => {
     const pick = await vscode.window.showWarningMessage('Clear MCP Lens usage data for this workspace?', { modal: true }, 'Clear');
     if (pick !== 'Clear') return;
@@ -78,10 +82,10 @@ async function startedAndReady(s: ExtensionServices): Promise<void> {
 
 export function registerCommands(s: ExtensionServices): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async () => {
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
         if (!WITHOUT_SIDECAR.has(id)) await startedAndReady(s);
-        await handler(s);
+        await handler(s, ...args);
       } catch (err) {
         s.log.error(`${id}: ${errorText(err)}`);
         void vscode.window.showErrorMessage(`MCP Lens: ${errorText(err)}`);

@@ -6,7 +6,8 @@
 import type { ServerStatus } from '../../../protocol/model';
 import { paletteText } from './noMatchItems';
 
-export type ServerAction = { kind: 'approve'; name: string } | { kind: 'restart'; name: string } | { kind: 'open'; file: string } | { kind: 'none' };
+export type ServerAction =
+  { kind: 'approve'; name: string } | { kind: 'restart'; name: string } | { kind: 'signIn'; name: string } | { kind: 'open'; file: string } | { kind: 'none' };
 
 export interface ServerItem {
   label: string;
@@ -23,11 +24,12 @@ const ICON: Record<ServerStatus['state'], string> = {
   stopped: '$(circle-slash)',
   disabled: '$(circle-slash)',
   'awaiting-approval': '$(shield)',
+  'needs-sign-in': '$(sign-in)',
 };
 
 export function serverItems(servers: readonly ServerStatus[]): ServerItem[] {
   // What needs the user first: approvals, then failures, then the rest by name.
-  const rank = (s: ServerStatus) => (s.state === 'awaiting-approval' ? 0 : s.state === 'error' ? 1 : 2);
+  const rank = (s: ServerStatus) => (s.state === 'awaiting-approval' ? 0 : s.state === 'needs-sign-in' ? 1 : s.state === 'error' ? 2 : 3);
   return [...servers].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name)).map(item);
 }
 
@@ -38,6 +40,13 @@ function item(s: ServerStatus): ServerItem {
   switch (s.state) {
     case 'awaiting-approval':
       return { ...base, description: 'awaiting approval — select to approve', detail: paletteText(s.error ?? ''), action: { kind: 'approve', name: s.name } };
+    case 'needs-sign-in':
+      return {
+        ...base,
+        description: `needs sign-in — select to sign in · ${tools}`,
+        detail: paletteText(s.error ?? ''),
+        action: { kind: 'signIn', name: s.name },
+      };
     case 'error':
       return { ...base, description: `failed — select to restart · ${tools}`, detail: paletteText(s.error ?? ''), action: { kind: 'restart', name: s.name } };
     case 'idle':

@@ -65,6 +65,13 @@ export interface Lens {
   /** Deletes every recorded call. */
   clearUsage?(): Promise<void>;
   restartServer(name: string): Promise<void>;
+  /**
+   * Signs in to a remote server that needs an account (OAuth): the front door shows the
+   * authorization page; resolves once signed in and reconnecting, rejects with the reason.
+   */
+  signIn(name: string, signal?: AbortSignal): Promise<void>;
+  /** Forgets a remote server's tokens. */
+  signOut(name: string): Promise<void>;
   reindex(): Promise<void>;
   updateSettings(settings: McpLensSettings): Promise<void>;
   onDidChange(listener: (change: LensChange) => void): Disposable;

@@ -200,6 +200,14 @@ export class LensApp implements Lens, LensControl {
     return this.reconciler.restart(name);
   }
 
+  signIn(name: string, signal?: AbortSignal): Promise<void> {
+    return this.pool.signIn(this.reconciler.runningServer(name), signal);
+  }
+
+  signOut(name: string): Promise<void> {
+    return this.pool.signOut(this.reconciler.runningServer(name));
+  }
+
   async reindex(): Promise<void> {
     await this.reconciler.apply();
     await this.sync.sync();

@@ -149,9 +149,14 @@ export class ServerReconciler {
     return this.admission.running.some((s) => s.name === name);
   }
 
-  async restart(name: string): Promise<void> {
+  /** The name back when the server runs under MCP Lens; an error naming it otherwise. */
+  runningServer(name: string): string {
     if (!this.isRunning(name)) throw new Error(`Server "${name}" is not running under MCP Lens`);
-    await this.o.pool.restart(name);
+    return name;
+  }
+
+  async restart(name: string): Promise<void> {
+    await this.o.pool.restart(this.runningServer(name));
   }
 
   /**

@@ -41,6 +41,7 @@ export function mergeStatuses(
     };
     if (s?.error !== undefined) status.error = s.error;
     if (s?.readyAt !== undefined) status.readyAt = s.readyAt;
+    if (s?.signIn) status.signIn = true;
     const tokens = tokensByServer.get(cfg.name);
     if (tokens !== undefined) status.tokens = tokens;
     out.push(status);

@@ -132,6 +132,9 @@ function describeCallError(tool: CatalogTool, err: unknown, timeoutMs: number): 
         return `The call to ${where} was cancelled.`;
       case 'not-ready':
         return `Server "${tool.server}" is not ready (${err.message}). Use list_servers to see its state.`;
+      case 'needs-sign-in':
+        // No transport error, no URL, no token: what the agent can tell the user to do.
+        return `Sign in to ${tool.server} first: the server needs an account. Ask the user to sign in (VS Code: "MCP Lens: Sign In to a Server" or Sign in in the status bar; terminal: \`mcp-lens login ${tool.server}\`), then call again.`;
       case 'disconnected':
         return `Server "${tool.server}" stopped during the call to ${where}: ${err.message}. MCP Lens is restarting it; retry shortly.`;
       case 'upstream-error':

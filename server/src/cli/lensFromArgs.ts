@@ -26,6 +26,7 @@ import type { LensAppOptions } from '../app/lensAppOptions';
 import type { LensControl } from '../app/lensControl';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { approvalQuestion, askLine, askYesNo, canPrompt, restrictedQuestion } from './prompt';
+import { terminalOAuth } from './terminalSignIn';
 
 /** Flags shared by every command that opens the workspace. */
 export const WORKSPACE_FLAGS = {
@@ -70,6 +71,8 @@ export interface OpenLensOptions {
    * connect in the background, and apply config and settings file changes as they happen.
    */
   live?: boolean;
+  /** Signing in to remote servers (`login`, `logout`); others only use the tokens already stored. */
+  signIn?: { openBrowser: boolean };
 }
 
 export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> {
@@ -106,6 +109,9 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
       read: () => ({ settings: workspaceSettingsNow(workspaceFolder, o.trust === true, o.log), approvals: loadApprovals(workspaceFolder) }),
     };
   }
+  // Tokens from `mcp-lens login` (the user's 0600 file); a sign-in prints its address, and opens
+  // the browser unless asked not to (`serve`'s dashboard button opens it).
+  options.pool = { oauth: terminalOAuth(o.log, { openBrowser: o.signIn?.openBrowser ?? true }) };
   if (o.lightweight) options.index = new MemoryToolIndex('keyword only: in-memory index (no store)');
   const app = await LensApp.start(options);
   if (ask) await promptForMissing(app, workspaceFolder);

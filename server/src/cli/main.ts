@@ -8,6 +8,7 @@ import { markLensProcess } from '../adapters/processProbe';
 import { installStdoutGuard } from '../adapters/stdoutGuard';
 import { benchEntry } from './benchEntry';
 import type { CliCommand } from './command';
+import { login, logout } from './login';
 import { pullModel } from './pull';
 import { search } from './search';
 import { serve } from './serve';
@@ -17,7 +18,7 @@ import { tools } from './tools';
 import { errorMessage } from '../core/errorMessage';
 import { MCP_LENS_VERSION } from '../core/version';
 
-const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, bench: benchEntry, 'pull-model': pullModel };
+const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, login, logout, bench: benchEntry, 'pull-model': pullModel };
 
 export function usage(): string {
   const lines = Object.values(COMMANDS).flatMap((c) => [`  mcp-lens ${c.usage}`, `      ${c.summary}`]);

@@ -117,6 +117,9 @@ function listServers(lens: Lens): CallToolResult {
       const tools = byServer.get(s.name) ?? [];
       const entry: Record<string, unknown> = { name: s.name, state: s.state, tools: tools.length, summary: summarizeTools(tools) };
       if (s.error) entry.error = truncateDescription(s.error, 300);
+      // Its tools are still found (from the last listing); calling them waits for the user.
+      if (s.state === 'needs-sign-in')
+        entry.sign_in = `the user must sign in to ${s.name} (VS Code: "MCP Lens: Sign In to a Server"; terminal: mcp-lens login ${s.name}) before its tools can be called`;
       return entry;
     });
   return jsonText({ servers });

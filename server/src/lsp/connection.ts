@@ -16,6 +16,8 @@ import {
   RestartServerRequest,
   SearchRequest,
   ServersRequest,
+  SignInRequest,
+  SignOutRequest,
   StateChangedNotification,
   UpdateSettingsNotification,
   type ListToolsResult,
@@ -34,6 +36,7 @@ import { BadParams, lensHandlers } from '../gateway/dashboard/handlers';
 import { SidecarSession } from './sidecarSession';
 import { StateBroadcaster } from './stateBroadcaster';
 import { derivedNotifications, stateOf } from './stateSnapshot';
+import { editorOAuth } from './editorOAuth';
 
 /** Binds the connection; resolves the session once `initialize` has built it. */
 export function bindConnection(connection: Connection, log: Logger): { session: () => SidecarSession | undefined; shutdown: () => Promise<void> } {
@@ -42,10 +45,12 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
   let init: SidecarInitOptions | undefined;
   let dashboard: DashboardHandlers | undefined;
   const sendPullProgress = (p: PullProgressParams) => void connection.sendNotification(PullProgressNotification, p).catch(() => undefined);
+  let initialized!: () => void;
+  const oauth = editorOAuth(connection, new Promise<void>((resolve) => (initialized = resolve)));
 
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     init = readInit(params.initializationOptions);
-    session = await SidecarSession.start(init, log);
+    session = await SidecarSession.start(init, log, oauth);
     const s = session;
     broadcaster = new StateBroadcaster(
       { state: () => stateOf(s), derived: () => derivedNotifications(s) },
@@ -66,7 +71,10 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     );
     return { capabilities: {}, serverInfo: { name: 'mcp-lens-sidecar', version: MCP_LENS_VERSION } };
   });
-  connection.onInitialized(() => broadcaster?.flush());
+  connection.onInitialized(() => {
+    initialized();
+    broadcaster?.flush();
+  });
 
   const need = (): SidecarSession => {
     if (!session) throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the MCP Lens sidecar is not initialized yet');
@@ -110,6 +118,22 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
   connection.onRequest(GatewayInfoRequest, () => need().gatewayInfo());
   connection.onRequest(RestartServerRequest, async (p) => {
     await need().lens.restartServer(String(p?.name));
+    return null;
+  });
+  connection.onRequest(SignInRequest, async (p) => {
+    try {
+      await need().lens.signIn(String(p?.name));
+    } catch (err) {
+      throw new ResponseError(ErrorCodes.InternalError, errorMessage(err));
+    }
+    return null;
+  });
+  connection.onRequest(SignOutRequest, async (p) => {
+    try {
+      await need().lens.signOut(String(p?.name));
+    } catch (err) {
+      throw new ResponseError(ErrorCodes.InternalError, errorMessage(err));
+    }
     return null;
   });
   connection.onRequest(ReindexRequest, async () => {

@@ -15,6 +15,7 @@ import type { LensControl } from '../app/lensControl';
 import type { Logger } from '../core/logger';
 import { GatewayHttpServer } from '../gateway/http';
 import { generateToken } from '../gateway/httpGuards';
+import type { OAuthEnvironment } from '../adapters/upstream/auth/types';
 
 /** A hold on reloads ends by itself after this long. */
 const HOLD_LIMIT_MS = 10_000;
@@ -32,7 +33,7 @@ export class SidecarSession {
     private readonly log: Logger,
   ) {}
 
-  static async start(init: SidecarInitOptions, log: Logger): Promise<SidecarSession> {
+  static async start(init: SidecarInitOptions, log: Logger, oauth?: OAuthEnvironment): Promise<SidecarSession> {
     // Every folder of a multi-root workspace is read as its own (core/config/folders.ts).
     const folders = init.folders?.length ? init.folders : init.workspaceFolders.map((path) => ({ path, name: basename(path) }));
     const workspaceFolder = folders[0]?.path;
@@ -54,6 +55,8 @@ export class SidecarSession {
       // background and config file edits apply as they happen.
       waitForServers: false,
       watch: true,
+      // Remote servers that need an account sign in through the extension (editorOAuth.ts).
+      ...(oauth && { pool: { oauth } }),
     });
     // The token only the extension (and VS Code through it) knows; the extension keeps it and
     // the port across sidecar restarts, so the server definition VS Code holds stays valid.

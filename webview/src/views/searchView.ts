@@ -16,6 +16,7 @@ const STATE_TEXT: Record<NoMatchHint['unavailable'][number]['state'], string> = 
   idle: 'is idle (starts on its first call)',
   disabled: 'is disabled',
   ready: 'is ready',
+  'needs-sign-in': 'needs sign-in',
 };
 
 export class SearchView {

@@ -12,6 +12,7 @@ const STATE_TEXT: Record<ServerStatus['state'], string> = {
   idle: 'idle (starts on first call)',
   disabled: 'disabled',
   'awaiting-approval': 'awaiting approval',
+  'needs-sign-in': 'needs sign-in',
 };
 
 export class ServersView {
@@ -40,8 +41,10 @@ export class ServersView {
     const restart =
       s.state === 'awaiting-approval'
         ? this.approveButton(s.name)
-        : h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
-    if (s.state !== 'awaiting-approval') {
+        : s.state === 'needs-sign-in'
+          ? this.signInButton(s.name)
+          : h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
+    if (s.state !== 'awaiting-approval' && s.state !== 'needs-sign-in') {
       restart.disabled = busy || s.configFile === true || s.state === 'disabled';
       restart.addEventListener('click', () => void this.restart(s.name));
     }
@@ -87,6 +90,24 @@ export class ServersView {
         .then((r) => !r.ok && console.warn(`approving ${name}: ${r.error ?? ''}`))
         .catch((err: unknown) => console.warn(`approving ${name} failed`, err))
         .finally(() => (button.disabled = false));
+    });
+    return button;
+  }
+
+  /** A remote server that needs an account: the sign-in page opens in the browser; the row turns ready once signed in. */
+  private signInButton(name: string): HTMLButtonElement {
+    const button = h('button', { attrs: { 'data-server': name, 'data-action': 'sign-in' } }, 'Sign in') as HTMLButtonElement;
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      button.textContent = 'Signing in… (finish in your browser)';
+      void this.messenger
+        .request('signInServer', { name })
+        .then((r) => !r.ok && console.warn(`signing in to ${name}: ${r.error ?? ''}`))
+        .catch((err: unknown) => console.warn(`signing in to ${name} failed`, err))
+        .finally(() => {
+          button.disabled = false;
+          button.textContent = 'Sign in';
+        });
     });
     return button;
   }

@@ -25,6 +25,9 @@ import {
   type UpstreamTool,
 } from './types';
 import { errorMessage } from '../../core/errorMessage';
+import { ServerAuth } from './auth/serverAuth';
+import { isNeedsSignIn } from './auth/needsSignIn';
+import type { OAuthEnvironment } from './auth/types';
 
 export interface ConnectionOptions {
   log: Logger;
@@ -40,6 +43,8 @@ export interface ConnectionOptions {
    * tools or failed.
    */
   beforeConnect?: () => Promise<() => void>;
+  /** Signing in to remote servers that ask for it (OAuth); absent: such a server fails with the server's 401. */
+  oauth?: OAuthEnvironment;
   onChange(kind: 'state' | ListKind): void;
 }
 
@@ -68,12 +73,16 @@ export class UpstreamConnection {
   /** Callers of whenReady(), told on every state change. */
   private readonly stateWaiters = new Set<() => void>();
   private readonly idle: IdleStop;
+  /** A remote server's OAuth (absent for stdio, and for one whose headers set Authorization themselves). */
+  private readonly auth: ServerAuth | undefined;
 
   constructor(
     readonly config: ServerConfig,
     private readonly opts: ConnectionOptions,
   ) {
     this.backoff = new Backoff(opts.restart);
+    if (config.type !== 'stdio' && opts.oauth && !Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization'))
+      this.auth = new ServerAuth(config, opts.oauth);
     this.hooks = {
       clientInfo: this.opts.clientInfo,
       onCreated: (session) => void (this.opening = session),
@@ -120,7 +129,7 @@ export class UpstreamConnection {
    */
   whenReady(timeoutMs: number, signal?: AbortSignal, tool?: string): Promise<void> {
     if (this.state === 'ready' && this.session) return Promise.resolve();
-    if (this.state === 'error') return Promise.reject(this.notReady(tool));
+    if (this.state === 'error' || this.state === 'needs-sign-in') return Promise.reject(this.notReady(tool));
     if (this.state === 'stopped') void this.start();
     return new Promise<void>((resolve, reject) => {
       const finish = (error?: Error) => {
@@ -132,7 +141,7 @@ export class UpstreamConnection {
       };
       const check = () => {
         if (this.state === 'ready' && this.session) finish();
-        else if (this.state === 'error' || this.state === 'stopped') finish(this.notReady(tool));
+        else if (this.state === 'error' || this.state === 'stopped' || this.state === 'needs-sign-in') finish(this.notReady(tool));
       };
       const aborted = () => finish(new UpstreamCallError('cancelled', this.name, 'cancelled while the server was starting', tool));
       const timer = setTimeout(
@@ -167,6 +176,7 @@ export class UpstreamConnection {
       promptCount: this.lists.prompts.length,
       resourceCount: this.lists.resources.length,
       ...pidOf(this.session ?? this.opening),
+      ...(this.auth && { signIn: true }),
     };
   }
 
@@ -204,15 +214,67 @@ export class UpstreamConnection {
 
   /** Manual restart: kills the current process, forgets earlier failures, connects again. */
   async restart(): Promise<void> {
+    this.restarts++;
+    await this.reconnect();
+  }
+
+  private async reconnect(): Promise<void> {
     this.generation++;
     clearTimeout(this.restartTimer);
     await this.closeSession();
     this.backoff.reset();
-    this.restarts++;
     await this.connectOrFail();
   }
 
+  /** Signs in to this remote server (the browser opens through the front door), then connects with the new tokens. */
+  async signIn(signal?: AbortSignal): Promise<void> {
+    if (!this.auth) throw new Error(`${this.name} does not sign in through MCP Lens (not a remote server, or its headers set Authorization)`);
+    await this.auth.signIn(signal);
+    await this.reconnect();
+  }
+
+  /** Forgets this server's tokens and registered client; it then needs signing in again. */
+  async signOut(): Promise<void> {
+    if (!this.auth) throw new Error(`${this.name} does not sign in through MCP Lens`);
+    await this.auth.signOut();
+    await this.reconnect();
+  }
+
+  /**
+   * The server wants a sign-in no background flow can give: `needs-sign-in`, its lists cleared
+   * (find_tools answers from its last known catalog). Where sign-ins may run unasked
+   * (OAuthEnvironment.autoSignIn) one starts now, a bounded number of times in a row.
+   */
+  private needsSignIn(): void {
+    void this.closeSession();
+    this.lists.clear();
+    if (this.auth?.takeAutoSignIn()) {
+      this.error = 'signing in';
+      this.setState('starting');
+      void this.signIn().catch((error: unknown) => this.needsSignInState(`sign-in failed: ${errorMessage(error)}`));
+      return;
+    }
+    this.needsSignInState();
+  }
+
+  private needsSignInState(why?: string): void {
+    this.error = `needs sign-in (${why ?? `the server asks for an account; ${this.auth?.hint ?? 'sign in to it'}`})`;
+    this.setState('needs-sign-in');
+    this.opts.log.warn(`[${this.name}] ${this.error}`);
+  }
+
   async callTool(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
+    try {
+      return await this.callOnce(name, args, opts);
+    } catch (error) {
+      // A call that asked for more access (a step-up) is tried once more after an unasked sign-in.
+      if (!(error instanceof UpstreamCallError) || error.kind !== 'needs-sign-in' || this.state !== 'starting') throw error;
+      await this.whenReady(this.opts.connectTimeoutMs + (this.opts.oauth?.signInTimeoutMs ?? 300_000), opts.signal, name);
+      return this.callOnce(name, args, opts);
+    }
+  }
+
+  private async callOnce(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
     const session = this.readySession(name);
     return this.idle.during(async () => {
       try {
@@ -222,6 +284,7 @@ export class UpstreamConnection {
           ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
         });
       } catch (error) {
+        if (isNeedsSignIn(error)) throw this.signInFailedCall(session, name);
         throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
       }
     });
@@ -259,7 +322,14 @@ export class UpstreamConnection {
     throw this.notReady(tool);
   }
 
+  /** A call the server refused until the user signs in (expired and unrefreshable tokens, or more scopes wanted). */
+  private signInFailedCall(session: Session, tool: string): UpstreamCallError {
+    if (session === this.session) this.needsSignIn();
+    return new UpstreamCallError('needs-sign-in', this.name, `sign in to ${this.name} first`, tool);
+  }
+
   private notReady(tool?: string): UpstreamCallError {
+    if (this.state === 'needs-sign-in') return new UpstreamCallError('needs-sign-in', this.name, `sign in to ${this.name} first`, tool);
     const why = this.state === 'error' ? `not ready (error: ${this.error ?? 'unknown'})` : `not ready (${this.state}${this.error ? `: ${this.error}` : ''})`;
     return new UpstreamCallError('not-ready', this.name, why, tool);
   }
@@ -295,6 +365,7 @@ export class UpstreamConnection {
     } catch (error) {
       // Stopped or restarted meanwhile (MCP Lens closing, a config change): not a failure.
       if (gen !== this.generation) return;
+      if (isNeedsSignIn(error)) return this.needsSignIn();
       this.fail(errorMessage(error));
     }
   }
@@ -314,15 +385,17 @@ export class UpstreamConnection {
   private async launch(gen: number): Promise<void> {
     if (gen !== this.generation) return;
     this.stderr.clear(); // the tail belongs to the process about to start
-    const session = await openFirstSession(this.config, this.stderr, this.hooks, this.opts.connectTimeoutMs);
+    const session = await openFirstSession(this.config, this.stderr, this.hooks, this.opts.connectTimeoutMs, this.auth);
     if (gen !== this.generation) return void (await closeSessionProcess(session));
     this.session = session;
     try {
       await this.lists.listAll(session);
     } catch (error) {
       await this.closeSession();
+      if (isNeedsSignIn(error)) throw error;
       throw new Error(`listing failed: ${errorMessage(error)}`);
     }
+    this.auth?.succeeded();
     if (gen !== this.generation) return;
     this.readyAt = Date.now();
     this.error = undefined;
@@ -366,6 +439,7 @@ export class UpstreamConnection {
       await this.connect();
     } catch (error) {
       if (gen + 1 !== this.generation) return; // stopped or restarted meanwhile
+      if (isNeedsSignIn(error)) return this.needsSignIn();
       this.opts.log.warn(`[${this.name}] restart failed: ${errorMessage(error)}`);
       this.scheduleRestart(errorMessage(error), 0);
     }

@@ -123,6 +123,16 @@ export class UpstreamPool {
     await this.connection(server).restart();
   }
 
+  /** Signs in to a remote server (UpstreamPoolOptions.oauth), then reconnects it. */
+  async signIn(server: string, signal?: AbortSignal): Promise<void> {
+    await this.connection(server).signIn(signal);
+  }
+
+  /** Forgets a remote server's tokens; it then needs signing in again. */
+  async signOut(server: string): Promise<void> {
+    await this.connection(server).signOut();
+  }
+
   onDidChange(listener: (change: UpstreamChange) => void): { dispose(): void } {
     return this.changes.on(listener);
   }
@@ -203,6 +213,7 @@ export class UpstreamPool {
       requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       restart: o.restart ?? DEFAULT_RESTART,
       clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO,
+      ...(o.oauth && { oauth: o.oauth }),
       onChange: (kind) => this.changes.fire({ server: config.name, kind }),
       beforeConnect: async () => {
         const release = await this.launches.acquire();

@@ -16,6 +16,8 @@ import { errorMessage } from '../../core/errorMessage';
 import { terminate, trackChild } from './childReaper';
 import type { StderrTail } from './stderrTail';
 import { describeSpawnError, transportCandidates, type TransportCandidate } from './transports';
+import type { ServerAuth } from './auth/serverAuth';
+import { isNeedsSignIn } from './auth/needsSignIn';
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
@@ -61,14 +63,22 @@ const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??
  * within one connect deadline. A failure names each attempt and, for a process that died while
  * starting, its last stderr line: that is usually the useful part.
  */
-export async function openFirstSession(config: ServerConfig, stderr: StderrTail, hooks: SessionHooks, connectTimeoutMs: number): Promise<Session> {
+export async function openFirstSession(
+  config: ServerConfig,
+  stderr: StderrTail,
+  hooks: SessionHooks,
+  connectTimeoutMs: number,
+  auth?: ServerAuth,
+): Promise<Session> {
   const deadline = Date.now() + connectTimeoutMs;
   const failures: string[] = [];
-  const candidates = transportCandidates(config, stderr);
+  const candidates = transportCandidates(config, stderr, auth);
   for (const candidate of candidates) {
     try {
       return await openSession(candidate, deadline - Date.now(), hooks, connectTimeoutMs);
     } catch (error) {
+      // The server answered, and wants a sign-in: the other transport would hear the same.
+      if (isNeedsSignIn(error)) throw error;
       const spawnError = describeSpawnError(config, error);
       const reason = spawnError ?? errorMessage(error);
       failures.push(candidates.length > 1 ? `${candidate.label}: ${reason}` : reason);

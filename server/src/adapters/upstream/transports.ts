@@ -12,6 +12,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../../core/config/types';
 import type { StderrTail } from './stderrTail';
+import type { ServerAuth } from './auth/serverAuth';
 
 /** One way to reach a server; 'http' servers have two, tried in order. */
 export interface TransportCandidate {
@@ -19,10 +20,11 @@ export interface TransportCandidate {
   create(): Transport;
 }
 
-export function transportCandidates(config: ServerConfig, stderr: StderrTail): TransportCandidate[] {
+/** `auth`: a remote server that may need sign-in (auth/serverAuth.ts); it then carries the configured headers itself. */
+export function transportCandidates(config: ServerConfig, stderr: StderrTail, auth?: ServerAuth): TransportCandidate[] {
   if (config.type === 'stdio') return [{ label: 'stdio', create: () => stdioTransport(config, stderr) }];
-  const streamable = { label: 'streamable HTTP', create: () => streamableTransport(config) };
-  const sse = { label: 'SSE', create: () => sseTransport(config) };
+  const streamable = { label: 'streamable HTTP', create: () => streamableTransport(config, auth) };
+  const sse = { label: 'SSE', create: () => sseTransport(config, auth) };
   return config.type === 'http' ? [streamable, sse] : [sse];
 }
 
@@ -47,13 +49,13 @@ function stdioTransport(config: StdioServerConfig, stderr: StderrTail): ProcessG
   return transport;
 }
 
-function streamableTransport(config: RemoteServerConfig): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+function streamableTransport(config: RemoteServerConfig, auth?: ServerAuth): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(config.url), auth ? auth.transportOptions() : { requestInit: { headers: config.headers } });
 }
 
-function sseTransport(config: RemoteServerConfig): SSEClientTransport {
+function sseTransport(config: RemoteServerConfig, auth?: ServerAuth): SSEClientTransport {
   // The SDK sends requestInit headers on the event stream and on every POST.
-  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  return new SSEClientTransport(new URL(config.url), auth ? auth.transportOptions() : { requestInit: { headers: config.headers } });
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { RestartPolicy } from '../../core/backoff';
 import type { Logger } from '../../core/logger';
+import type { OAuthEnvironment } from './auth/types';
 
 export interface UpstreamPoolOptions {
   log: Logger;
@@ -15,6 +16,8 @@ export interface UpstreamPoolOptions {
   clientInfo?: { name: string; version: string };
   /** Servers launching at once (launchWindow.ts); default two per core, at least four. */
   launchWindow?: number;
+  /** Signing in to remote servers that need an account (OAuth): the token store and how the user sees the page. */
+  oauth?: OAuthEnvironment;
 }
 
 export interface UpstreamTool {
@@ -42,7 +45,8 @@ export interface UpstreamResource {
   mimeType?: string;
 }
 
-export type UpstreamState = 'starting' | 'ready' | 'error' | 'stopped';
+/** `needs-sign-in`: a remote server that wants an account (OAuth) and has no usable token; it waits for a sign-in. */
+export type UpstreamState = 'starting' | 'ready' | 'error' | 'stopped' | 'needs-sign-in';
 
 export interface UpstreamStatus {
   name: string;
@@ -64,11 +68,13 @@ export interface UpstreamStatus {
   resourceCount: number;
   /** Process id of a running stdio server (additive to the brief's contract: for diagnostics and tests). */
   pid?: number;
+  /** A remote server MCP Lens signs in to when it asks (OAuth). */
+  signIn?: boolean;
 }
 
 export type UpstreamChange = { server: string; kind: 'state' | 'tools' | 'prompts' | 'resources' };
 
-export type UpstreamCallErrorKind = 'not-ready' | 'timeout' | 'cancelled' | 'disconnected' | 'upstream-error';
+export type UpstreamCallErrorKind = 'not-ready' | 'needs-sign-in' | 'timeout' | 'cancelled' | 'disconnected' | 'upstream-error';
 
 /** Why a call to an upstream did not produce a result. Upstream `isError` results are not errors. */
 export class UpstreamCallError extends Error {

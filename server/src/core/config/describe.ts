@@ -97,6 +97,12 @@ export function approvalLines(cfg: ServerConfig): string[] {
   } else {
     lines.push(`${cfg.type === 'sse' ? 'SSE' : 'HTTP'} url: ${escapeForDisplay(describeUrl(cfg.shown?.url ?? cfg.url))}`);
     for (const name of Object.keys(cfg.headers).sort()) lines.push(`header ${escapeForDisplay(name)}: ${shownValue('auth', cfg.shown?.headers[name])}`);
+    const oauth =
+      cfg.shown?.oauth ?? (cfg.oauth && { clientId: cfg.oauth.clientId, hasSecret: cfg.oauth.clientSecret !== undefined, scopes: cfg.oauth.scopes });
+    if (oauth) {
+      lines.push(`OAuth client id: ${quotedForDisplay(oauth.clientId)}${oauth.hasSecret ? ' (with a client secret)' : ''}`);
+      if (oauth.scopes?.length) lines.push(`OAuth scopes: ${oauth.scopes.map(escapeForDisplay).join(' ')}`);
+    }
   }
   return lines;
 }

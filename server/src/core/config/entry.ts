@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { parseDotenv } from './dotenv';
 import { EntryReader, isRecord } from './entryReader';
 import { fingerprintServer } from './fingerprint';
+import { readOAuth } from './oauthEntry';
 import { qualifiedName, type ConfigFolder } from './folders';
 import { formatJsonPath, type JsonPath, type Locator } from './jsonPath';
 import type { VariableScope } from './variables';
@@ -70,6 +71,7 @@ export function readEntry(input: EntryInput, entryScope: EntryScope): EntryResul
     r.report('error', [], 'expected an object with "command" or "url"');
   } else {
     const type = transportOf(r);
+    if (type === 'stdio' && input.raw.oauth !== undefined) r.report('warning', ['oauth'], '"oauth" applies to http and sse servers only; ignored');
     if (type === 'stdio') server = readStdio(r, source, scope, envFiles);
     else if (type) server = readRemote(r, source, type);
   }
@@ -208,6 +210,8 @@ function readRemote(r: EntryReader, source: ServerSource, type: 'http' | 'sse'):
     r.report('error', ['url'], `"url" must use http: or https:, not ${parsed.protocol}`);
     return undefined;
   }
-  const fingerprint = fingerprintServer({ type, url, headers, folder: source.folder?.path });
-  return { type, name: r.name, source, fingerprint, url, headers, shown: { url: urlField.secret ? urlField.shown : url, headers: headerMap.shown } };
+  const oauth = readOAuth(r);
+  const fingerprint = fingerprintServer({ type, url, headers, oauth: oauth?.config, folder: source.folder?.path });
+  const shown = { url: urlField.secret ? urlField.shown : url, headers: headerMap.shown, ...(oauth && { oauth: oauth.shown }) };
+  return { type, name: r.name, source, fingerprint, url, headers, ...(oauth && { oauth: oauth.config }), shown };
 }

@@ -13,8 +13,15 @@ import { createHash } from 'node:crypto';
  */
 export type FingerprintInput = (
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string | undefined; removeEnv?: string[] | undefined }
-  | { type: 'http' | 'sse'; url: string; headers: Record<string, string> }
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; oauth?: OAuthFingerprint | undefined }
 ) & { folder?: string | undefined };
+
+/** The OAuth client a remote server signs in with: a changed client or secret needs a fresh approval. */
+export interface OAuthFingerprint {
+  clientId: string;
+  clientSecret?: string | undefined;
+  scopes?: string[] | undefined;
+}
 
 function sortedEntries(record: Record<string, string>): [string, string][] {
   return Object.keys(record)
@@ -28,6 +35,8 @@ export function fingerprintServer(cfg: FingerprintInput): string {
     cfg.type === 'stdio'
       ? ['stdio', cfg.command, cfg.args, sortedEntries(cfg.env), cfg.cwd ?? null, [...(cfg.removeEnv ?? [])].sort()]
       : [cfg.type, cfg.url, sortedEntries(cfg.headers)];
+  // Absent without `oauth`, so the fingerprints (and approvals) of other remote servers stay as they were.
+  if (cfg.type !== 'stdio' && cfg.oauth) canonical.push(['oauth', cfg.oauth.clientId, cfg.oauth.clientSecret ?? null, cfg.oauth.scopes ?? null]);
   // Absent outside multi-root workspaces, so those fingerprints (and approvals) stay as they were.
   if (cfg.folder !== undefined) canonical.push(['folder', cfg.folder]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);

@@ -48,6 +48,8 @@ export interface ShownRemote {
   url: string;
   /** Header name → its value as written (`Bearer ${input:token}`). */
   headers: Record<string, string>;
+  /** The OAuth client id as written; the secret is never shown, only whether there is one. */
+  oauth?: { clientId: string; hasSecret: boolean; scopes?: string[] };
 }
 
 export interface StdioServerConfig extends ServerBase {
@@ -67,11 +69,25 @@ export interface StdioServerConfig extends ServerBase {
   shown?: ShownStdio;
 }
 
+/**
+ * `oauth` on a remote server: a client registered with its authorization server beforehand
+ * (no dynamic registration). `clientId` that is an https URL with a path is a Client ID Metadata
+ * Document (the authorization server fetches it); any other is a pre-registered id.
+ */
+export interface OAuthClientConfig {
+  clientId: string;
+  /** A confidential client's secret (through `${input:…}`/`${env:…}`: never written in the file). */
+  clientSecret?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scopes?: string[];
+}
+
 export interface RemoteServerConfig extends ServerBase {
   /** 'http' is streamable HTTP, falling back to SSE as VS Code does. */
   type: 'http' | 'sse';
   url: string;
   headers: Record<string, string>;
+  oauth?: OAuthClientConfig;
   shown?: ShownRemote;
 }
 

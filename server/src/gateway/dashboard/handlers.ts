@@ -48,6 +48,10 @@ export function lensHandlers(
       if (!approveServer) return { ok: false, error: 'Approving servers is not available from this dashboard; run `mcp-lens tools` in a terminal.' };
       return settle(() => approveServer(name));
     },
+    async signInServer(p) {
+      const name = str(p, 'name');
+      return settle(() => lens.signIn(name));
+    },
     stats: async () => stats(),
     indexStatus: async () => lens.indexStatus(),
     async callTool(p) {

@@ -1,0 +1,127 @@
+/**
+ * OAuth for one remote server: the provider the transports carry (lensOAuthProvider.ts), what
+ * the server last asked for (challenges.ts), and the sign-in itself. The sign-in drives the
+ * SDK's `auth()` as the SDK means it to be driven: a first call that ends in a redirect to the
+ * authorization page, the code back through a loopback listener, a second call that exchanges it.
+ */
+import { randomBytes } from 'node:crypto';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RemoteServerConfig } from '../../../core/config/types';
+import { ChallengeLog } from './challenges';
+import { LensOAuthProvider } from './lensOAuthProvider';
+import { LoopbackRedirect } from './loopbackRedirect';
+import { oauthStoreKey } from './oauthStore';
+import type { OAuthEnvironment } from './types';
+
+const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** Automatic sign-ins in a row without a successful request between them (a server that keeps refusing). */
+export const AUTO_SIGN_INS = 2;
+
+/** The options a remote transport is built with when the server may need sign-in. */
+export interface AuthTransportOptions {
+  authProvider: LensOAuthProvider;
+  fetch: FetchLike;
+}
+
+export class ServerAuth {
+  readonly provider: LensOAuthProvider;
+  readonly challenges = new ChallengeLog();
+  private readonly key: string;
+  private running: Promise<void> | undefined;
+  /** Automatic sign-ins since the last success. */
+  private autoRuns = 0;
+
+  constructor(
+    private readonly config: RemoteServerConfig,
+    private readonly env: OAuthEnvironment,
+  ) {
+    this.key = oauthStoreKey(config.name, config.url);
+    this.provider = new LensOAuthProvider({
+      server: config.name,
+      store: env.store,
+      key: this.key,
+      config: config.oauth,
+      clientName: env.clientName ?? 'MCP Lens',
+    });
+  }
+
+  /** What the user does to sign in, for the server's status. */
+  get hint(): string {
+    return this.env.signInHint?.(this.config.name) ?? (this.env.door ? 'sign in to it' : 'sign in with `mcp-lens login` in a terminal');
+  }
+
+  /** Whether to sign in now, unasked, and counts it (AUTO_SIGN_INS). */
+  takeAutoSignIn(): boolean {
+    if (!this.env.autoSignIn || !this.env.door || this.autoRuns >= AUTO_SIGN_INS) return false;
+    this.autoRuns++;
+    return true;
+  }
+
+  /** A request went through with the tokens: automatic sign-ins may run again later. */
+  succeeded(): void {
+    this.autoRuns = 0;
+  }
+
+  /**
+   * The transport's options: the provider, and a fetch that notes challenges and adds the
+   * configured headers only to requests to the server's own origin (the SDK would otherwise send
+   * them to the authorization server too, during discovery and token requests).
+   */
+  transportOptions(base: FetchLike = fetch): AuthTransportOptions {
+    const origin = new URL(this.config.url).origin;
+    const headers = this.config.headers;
+    const withHeaders: FetchLike = (url, init) => {
+      if (Object.keys(headers).length === 0 || new URL(String(url)).origin !== origin) return base(url, init);
+      const merged = new Headers(init?.headers);
+      for (const [k, v] of Object.entries(headers)) merged.set(k, v);
+      return base(url, { ...init, headers: merged });
+    };
+    return { authProvider: this.provider, fetch: this.challenges.observe(withHeaders) };
+  }
+
+  /** Signs in (one at a time): the browser opens, the user agrees, tokens are stored. Rejects with the reason. */
+  signIn(signal?: AbortSignal): Promise<void> {
+    this.running ??= this.runSignIn(signal).finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Forgets the tokens and the registered client. */
+  async signOut(): Promise<void> {
+    await this.env.store.write(this.key, undefined);
+  }
+
+  private async runSignIn(signal?: AbortSignal): Promise<void> {
+    const door = this.env.door;
+    if (!door) throw new Error(`${this.config.name}: signing in is not possible here (no browser to open)`);
+    const loop = await LoopbackRedirect.open(this.config.name);
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const redirectUri = door.externalRedirect ? await door.externalRedirect(loop.uri) : loop.uri;
+      const state = randomBytes(16).toString('base64url');
+      // Listening before the page opens: a browser (or a test) may come back at once.
+      const code = loop.waitForCode(state, this.env.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS, stop.signal);
+      code.catch(() => undefined);
+      this.provider.beginSignIn({ redirectUri, state, open: (url) => door.openAuthorization(this.config.name, url) });
+      const last = this.challenges.last;
+      const scope = this.provider.wantedScope ?? last?.scope;
+      const options = {
+        serverUrl: this.config.url,
+        ...(scope && { scope }),
+        ...(last?.resourceMetadataUrl && { resourceMetadataUrl: last.resourceMetadataUrl }),
+      };
+      const fetchFn = this.transportOptions().fetch;
+      let result = await auth(this.provider, { ...options, fetchFn });
+      if (result === 'REDIRECT') result = await auth(this.provider, { ...options, authorizationCode: await code, fetchFn });
+      if (result !== 'AUTHORIZED') throw new Error(`${this.config.name}: the sign-in did not complete`);
+      this.provider.wantedScope = undefined;
+    } finally {
+      stop.abort();
+      signal?.removeEventListener('abort', onAbort);
+      this.provider.endSignIn();
+      loop.close();
+    }
+  }
+}

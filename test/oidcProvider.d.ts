@@ -1,0 +1,2 @@
+// oidc-provider ships no type declarations; test/server/oidcWorld.ts types what it uses.
+declare module 'oidc-provider';
