@@ -14,7 +14,7 @@ import { actionAgreement, actionLexicon, requestAction, toolAction, type ActionC
 import { mentionedServers, serverNames, type ServerName } from './productMentions';
 import { idShapes, LITERAL_SLOTS, splitLiterals, type LiteralKind } from './queryLiterals';
 import { synonymTable } from './synonyms';
-import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitWords, STOP_WORDS, stemWord } from './tokenize';
+import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitSentences, splitWords, STOP_WORDS, stemWord } from './tokenize';
 import { toolFields } from './toolFields';
 import type { RankedList, RankedTool, SearchOptions, ToolSearcher } from './types';
 
@@ -243,7 +243,7 @@ export class KeywordIndex implements ToolSearcher {
     const shapes = c.shapes ?? 0;
     if (shapes > 0) for (const lit of split.literals) if (lit.kind === 'id') for (const shape of idShapes(lit.text)) add(shape, shapes);
     const servers = mentionedServers(this.products, split.intent, intentWords, this.stem);
-    const sentences = split.intent.split(/[.!?]+(?:\s|$)/).filter((x) => splitWords(x).length >= 3).length;
+    const sentences = splitSentences(split.intent).filter((x) => splitWords(x).length >= 3).length;
     const focus = 1 / Math.max(1, sentences);
     return { terms: out, action, servers, focus, literalKinds: [...new Set(split.literals.map((l) => l.kind))] };
   }
