@@ -16,23 +16,13 @@ import * as listed from '../../server/src/core/search/rerankSignals';
 import type { RankedTool } from '../../server/src/core/search/types';
 import type { UsageSignal } from '../../server/src/core/search/usageSignal';
 import { ablationRows } from '../../server/src/bench/ablation';
-
-function tool(server: string, name: string, description: string, props: Record<string, string> = {}): CatalogTool {
-  const properties = Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }]));
-  return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description, inputSchema: { type: 'object', properties } };
-}
+import { describedTool, SMALL_CATALOG } from '../fixtures/catalogRows';
 
 const CATALOG: CatalogTool[] = [
-  tool('playwright', 'browser_take_screenshot', 'Take a screenshot of the current page', { fullPage: 'Capture the full scrollable page' }),
-  tool('playwright', 'browser_navigate', 'Navigate to a URL', { url: 'The URL to navigate to' }),
-  tool('playwright', 'browser_click', 'Click an element on the page', { selector: 'CSS selector' }),
-  tool('filesystem', 'read_file', 'Read the complete contents of a file from the file system', { path: 'Path of the file' }),
-  tool('filesystem', 'delete_file', 'Remove a file permanently', { path: 'Path of the file' }),
-  tool('filesystem', 'list_directory', 'List the files in a directory', { path: 'Directory path' }),
-  tool('github', 'create_repository', 'Create a new GitHub repository in your account', { name: 'Repository name' }),
-  tool('github', 'list_issues', 'List issues in a GitHub repository', { repo: 'Repository' }),
-  tool('github', 'get_file_contents', 'Get the contents of a file in a GitHub repository', { path: 'File path', repo: 'Repository' }),
-  tool('weather', 'getForecast', 'Get the weather forecast for a city', { city: 'City name' }),
+  ...SMALL_CATALOG,
+  describedTool('playwright', 'browser_click', 'Click an element on the page', { selector: 'CSS selector' }),
+  describedTool('filesystem', 'list_directory', 'List the files in a directory', { path: 'Directory path' }),
+  describedTool('github', 'get_file_contents', 'Get the contents of a file in a GitHub repository', { path: 'File path', repo: 'Repository' }),
 ];
 
 const REQUESTS = [
