@@ -66,20 +66,26 @@ export interface AnalysedRequest {
   readonly focus: number;
 }
 
-/** A catalog tool as the candidate stage indexed it: what a signal's profile may read. */
+/**
+ * A catalog tool as the candidate stage indexed it: what a signal's profile may read. Lean on
+ * purpose (the whole catalog's views are alive at once while profiles are made): a signal that
+ * needs more of a tool's text derives it with `termsOf`.
+ */
 export interface IndexedTool {
   readonly tool: CatalogTool;
   readonly server: string;
-  readonly fields: ToolFields;
-  /** Each own field's terms, in order (termsOf). */
-  readonly fieldTerms: Readonly<Record<OwnFieldName, readonly string[]>>;
-  /** Every term of its own fields. */
+  /** Its name's terms (name and title), in order. */
+  readonly nameTerms: readonly string[];
+  /** Every term of its own fields (name, server, description, parameters). */
   readonly terms: ReadonlySet<string>;
   /** How many tools its server has. */
   readonly serverSize: number;
 }
 
-/** The catalog as indexed, handed to each re-rank signal's profile once per catalog. */
+/**
+ * The catalog as indexed, handed to each re-rank signal's profile once per catalog. Valid only
+ * while the profile runs: a profile copies out what its analysis needs.
+ */
 export interface CatalogView {
   readonly config: CandidateConfig;
   readonly stem: (word: string) => string;
@@ -113,20 +119,25 @@ export class CandidateIndex {
     private readonly config: CandidateConfig,
   ) {}
 
-  /** The index over `tools`, and the catalog as indexed for the signals' profiles (not kept: profiles keep what they need). */
-  static build(tools: readonly CatalogTool[], config: CandidateConfig): { index: CandidateIndex; view: CatalogView } {
+  /**
+   * The index over `tools`; `profile` reads the catalog as indexed (the re-rank signals'
+   * profiles) while it is built. The view is emptied once `profile` returns, so what a profile
+   * did not copy out is not kept in memory, whatever its closures hold on to.
+   */
+  static build<P>(tools: readonly CatalogTool[], config: CandidateConfig, profile: (view: CatalogView) => P): { index: CandidateIndex; profiled: P } {
     const stem = STEMMERS[config.stem];
-    const termsOf = (text: string) => textTerms(text, stem, config.exact > 0);
+    const termsOf = termsFunction(stem, config.exact > 0);
     const serverSize = new Map<string, number>();
     for (const t of tools) serverSize.set(t.server, (serverSize.get(t.server) ?? 0) + 1);
     const indexed: IndexedTool[] = [];
     const fieldTerms = tools.map((tool): FieldTerms => {
       const fields = toolFields(tool);
-      const own = {} as Record<OwnFieldName, string[]>;
       const all = new Set<string>();
       const terms = {} as Record<OwnFieldName, string[]>;
+      let nameTerms: readonly string[] = [];
       for (const f of OWN_FIELDS) {
-        const unigrams = (own[f] = termsOf(fields[f]));
+        const unigrams = termsOf(fields[f]);
+        if (f === 'name') nameTerms = unigrams;
         for (const t of unigrams) all.add(t);
         terms[f] = config.bigrams > 0 ? withBigrams(unigrams) : [...unigrams];
         // GitHub is indexed as git, hub and github, so a request that writes the name whole meets it.
@@ -136,7 +147,7 @@ export class CandidateIndex {
       // ABC-123"), once each: a request's id of the same shape is a value this tool takes.
       if ((config.shapes ?? 0) > 0) terms.params.push(...exampleIdShapes(fields, tool));
       const size = serverSize.get(tool.server) ?? 0;
-      indexed.push({ tool, server: tool.server, fields, fieldTerms: own, terms: all, serverSize: size });
+      indexed.push({ tool, server: tool.server, nameTerms, terms: all, serverSize: size });
       // A tool's name and description are the sibling-tools context of the rest of its server.
       // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
       // topic: its tools lend each other no context, which would only blur their actions.
@@ -144,12 +155,11 @@ export class CandidateIndex {
       return { ...terms, group: tool.server, shared: platform ? [] : [...terms.name, ...terms.description] };
     });
     const bm25 = new Bm25fIndex(fieldTerms, config.fields, config.k1);
-    const idf = (term: string) => {
-      const id = bm25.termId(term);
-      return id === undefined ? 0 : bm25.idf(id);
-    };
     const docs = indexed.map((t) => ({ key: t.tool.key, server: t.server, terms: t.terms }));
-    return { index: new CandidateIndex(bm25, docs, config), view: { config, stem, tools: indexed, termsOf, idf } };
+    const profiled = profile({ config, stem, tools: indexed, termsOf, idf: idfFunction(bm25) });
+    indexed.length = 0;
+    serverSize.clear();
+    return { index: new CandidateIndex(bm25, docs, config), profiled };
   }
 
   get size(): number {
@@ -229,15 +239,25 @@ export class CandidateIndex {
 }
 
 /** Index terms of a text: split, stop words dropped, stemmed; with `exact`, an unstemmed word's own term too. */
-function textTerms(text: string, stem: (word: string) => string, exact: boolean): string[] {
-  const out: string[] = [];
-  for (const w of splitWords(text)) {
-    if (STOP_WORDS.has(w)) continue;
-    const s = stem(w);
-    out.push(s);
-    if (exact && s !== w) out.push(`=${w}`);
-  }
-  return out;
+function termsFunction(stem: (word: string) => string, exact: boolean): (text: string) => string[] {
+  return (text) => {
+    const out: string[] = [];
+    for (const w of splitWords(text)) {
+      if (STOP_WORDS.has(w)) continue;
+      const s = stem(w);
+      out.push(s);
+      if (exact && s !== w) out.push(`=${w}`);
+    }
+    return out;
+  };
+}
+
+/** An index term's idf, 0 when no tool holds it; made apart from build() so it holds on to the index only. */
+function idfFunction(bm25: Bm25fIndex): (term: string) => number {
+  return (term) => {
+    const id = bm25.termId(term);
+    return id === undefined ? 0 : bm25.idf(id);
+  };
 }
 
 /** The shapes of the generated ids a tool's description and schema show as examples. */

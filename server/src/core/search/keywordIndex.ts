@@ -21,7 +21,7 @@ export const RERANK_SIGNALS: readonly RerankSignal[] = Object.values(signalFiles
 const RERANK_DEPTH = 100;
 
 export class KeywordIndex implements ToolSearcher {
-  private candidates = CandidateIndex.build([], DEFAULT_KEYWORD_CONFIG).index;
+  private candidates = CandidateIndex.build([], DEFAULT_KEYWORD_CONFIG, () => undefined).index;
   private profiles: SignalProfile[] = [];
   private byKey = new Map<string, number>();
 
@@ -39,9 +39,9 @@ export class KeywordIndex implements ToolSearcher {
 
   /** Replace the document set: the BM25F index and every signal's profile (full rebuild; bench --scale times it at 10k tools). */
   setTools(tools: readonly CatalogTool[]): void {
-    const { index, view } = CandidateIndex.build(tools, this.config);
+    const { index, profiled } = CandidateIndex.build(tools, this.config, (view) => this.signals.map((s) => s.profile(view, knobValues(s, this.config))));
     this.candidates = index;
-    this.profiles = this.signals.map((s) => s.profile(view, knobValues(s, this.config)));
+    this.profiles = profiled;
     this.byKey = new Map(index.docs.map((d, i) => [d.key, i]));
   }
 

@@ -22,7 +22,11 @@ export interface RerankSignal<K extends string = string> {
   /** What it weighs ("action agreement"). */
   readonly name: string;
   readonly knobs: readonly SignalKnob<K>[];
-  /** Tool side, once per catalog: the signal bound to this catalog and these knob values. */
+  /**
+   * Tool side, once per catalog: the signal bound to this catalog and these knob values. It
+   * copies out of `catalog` what its analysis needs; the view is emptied once every profile
+   * is made.
+   */
   profile(catalog: CatalogView, knobs: Readonly<Record<K, number>>): SignalProfile;
 }
 

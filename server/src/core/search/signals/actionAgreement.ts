@@ -22,10 +22,11 @@ export const actionAgreement = rerankSignal({
   ],
   profile(catalog, k) {
     if (k.action === 0) return SAYS_NOTHING;
-    const lex = actionLexicon(catalog.stem);
+    const { stem, termsOf } = catalog;
+    const lex = actionLexicon(stem);
     const actions = catalog.tools.map((t) => {
-      const lead = catalog.termsOf(t.fields.description.split(/\s+/).slice(0, DESCRIPTION_LEAD_WORDS).join(' '));
-      return toolAction(t.fieldTerms.name, lead, lex, catalog.stem);
+      const lead = termsOf(t.tool.description.split(/\s+/).slice(0, DESCRIPTION_LEAD_WORDS).join(' '));
+      return toolAction(t.nameTerms, lead, lex, stem);
     });
     const weights = catalog.tools.map((t) => (t.serverSize === 1 ? k.action * k.soloAction : k.action));
     return {

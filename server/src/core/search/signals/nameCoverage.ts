@@ -17,9 +17,10 @@ export const nameCoverage = rerankSignal({
     if (k.nameBonus === 0) return SAYS_NOTHING;
     const synonymCredit = catalog.config.synonyms > 0 ? k.nameSynonyms : 0;
     const table = synonymTable(catalog.stem);
+    const idf = catalog.idf;
     // Each tool's distinct name terms and their idfs, which hold for the catalog's lifetime.
-    const names = catalog.tools.map((t) => [...new Set(t.fieldTerms.name)]);
-    const idfs = names.map((terms) => terms.map((term) => catalog.idf(term)));
+    const names = catalog.tools.map((t) => [...new Set(t.nameTerms)]);
+    const idfs = names.map((terms) => terms.map(idf));
     return {
       analyse(request) {
         const inQuery = new Set(request.typed.map((t) => t.term));

@@ -11,15 +11,16 @@ export const productMention = rerankSignal({
   knobs: [{ name: 'serverMention', grid: [0, 0.25, 0.5, 1, 2], off: { value: 0, ablation: 'product mentions' } }],
   profile(catalog, k) {
     if (k.serverMention === 0) return SAYS_NOTHING;
+    const stem = catalog.stem;
     const products = serverNames(
       catalog.tools.map((t) => t.tool),
-      catalog.stem,
+      stem,
       catalog.tools,
     );
     const servers = catalog.tools.map((t) => t.server);
     return {
       analyse(request) {
-        const named = mentionedServers(products, request.split.intent, request.intentWords, catalog.stem);
+        const named = mentionedServers(products, request.split.intent, request.intentWords, stem);
         if (named.size === 0) return undefined;
         const boost = 1 + k.serverMention * request.focus;
         return (doc) => (named.has(servers[doc]!) ? boost : 1);
