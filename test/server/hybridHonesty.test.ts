@@ -37,7 +37,7 @@ async function compare(ds: BenchDataset): Promise<void> {
       perHybrid.push(queryMetrics(q, h));
       perKeyword.push(queryMetrics(q, k));
       if (k.length === 0) continue;
-      // First place is keyword search's (core/hybridFusion.ts).
+      // First place is keyword search's (core/search/hybridFusion.ts).
       if (h[0] !== k[0]) {
         moved++;
         assert.fail(`${q.id} "${q.query}": first place went to ${h[0]}, keyword had ${k.slice(0, 3).join(', ')}`);

@@ -2,7 +2,7 @@
 // fusion.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fuseKeywordFirst } from '../../server/src/core/hybridFusion';
+import { fuseKeywordFirst } from '../../server/src/core/search/hybridFusion';
 import type { RankedTool } from '../../server/src/core/search/types';
 
 const W = { keyword: 1, meaning: 1, k: 60 };

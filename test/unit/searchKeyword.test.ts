@@ -4,6 +4,7 @@ import type { CatalogTool } from '../../server/src/core/catalog';
 import { Bm25fIndex, type FieldConfig, type FieldTerms } from '../../server/src/core/search/bm25f';
 import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConfig';
 import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
+import { describedTool, SMALL_CATALOG } from '../fixtures/catalogRows';
 
 const OFF = { weight: 0, b: 0 };
 
@@ -26,20 +27,8 @@ test('Bm25fIndex: field weights and length normalisation follow the BM25F formul
   assert.equal(index.termId('missing'), undefined);
 });
 
-function tool(server: string, name: string, description: string, props: Record<string, string> = {}): CatalogTool {
-  const properties = Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }]));
-  return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description, inputSchema: { type: 'object', properties } };
-}
-
-const CATALOG: CatalogTool[] = [
-  tool('playwright', 'browser_take_screenshot', 'Take a screenshot of the current page', { fullPage: 'Capture the full scrollable page' }),
-  tool('playwright', 'browser_navigate', 'Navigate to a URL', { url: 'The URL to navigate to' }),
-  tool('filesystem', 'read_file', 'Read the complete contents of a file from the file system', { path: 'Path of the file' }),
-  tool('filesystem', 'delete_file', 'Remove a file permanently', { path: 'Path of the file' }),
-  tool('github', 'create_repository', 'Create a new GitHub repository in your account', { name: 'Repository name' }),
-  tool('github', 'list_issues', 'List issues in a GitHub repository', { repo: 'Repository' }),
-  tool('weather', 'getForecast', 'Get the weather forecast for a city', { city: 'City name' }),
-];
+const CATALOG = SMALL_CATALOG;
+const tool = describedTool;
 
 const keys = (hits: { key: string }[]) => hits.map((h) => h.key);
 

@@ -52,12 +52,12 @@ export class ToolSearch {
     const options: Parameters<ToolIndex['search']>[1] = { limit };
     if (request.keywords?.length) options.keywords = request.keywords;
     if (request.server) options.server = request.server;
-    const ranked = await this.o.index.search(request.query, options);
-    // Usage re-ranks within what the query found; a session without calls is left as is.
-    const rankedHits = request.sessionId ? this.o.usage.boost(request.sessionId, ranked.hits) : ranked.hits;
+    // Usage re-ranks within what the query found (the ranking's last stage); a session without calls is left as is.
+    if (request.sessionId) options.sessionId = request.sessionId;
+    const ranked = await this.o.index.search(request.query, { ...options, usage: [this.o.usage.searchSignal] });
     const catalog = this.o.catalog();
     const hits: SearchHit[] = [];
-    for (const r of rankedHits) {
+    for (const r of ranked.hits) {
       // The index may briefly hold tools that just disappeared or were excluded: the
       // catalog is the authority on what exists.
       const tool = catalog.byKey.get(r.key);

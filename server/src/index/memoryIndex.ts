@@ -1,16 +1,16 @@
 /**
  * A keyword-only index with nothing on disk, for commands that only list tools and for
- * second processes that must not write the store. Same ranking as the hybrid index's
- * keyword side.
+ * second processes that must not write the store. The same ranking pipeline as the hybrid
+ * index (core/search/rankingPipeline.ts), without its meaning ranking.
  */
 import type { IndexStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
-import { KeywordIndex } from '../core/search/keywordIndex';
+import { RankingPipeline } from '../core/search/rankingPipeline';
 import type { RankedList, SearchOptions, ToolIndex } from '../core/search/types';
 import { ChangeEmitter } from '../core/changeEmitter';
 
 export class MemoryToolIndex implements ToolIndex {
-  private readonly keyword = new KeywordIndex();
+  private readonly pipeline = new RankingPipeline();
   private readonly changes = new ChangeEmitter<void>();
   private total = 0;
   private lastRefresh: number | undefined;
@@ -18,14 +18,14 @@ export class MemoryToolIndex implements ToolIndex {
   constructor(private readonly label: string) {}
 
   async sync(tools: readonly CatalogTool[]): Promise<void> {
-    this.keyword.setTools(tools);
+    this.pipeline.setTools(tools);
     this.total = tools.length;
     this.lastRefresh = Date.now();
     this.changes.fire();
   }
 
   async search(query: string, options: SearchOptions): Promise<RankedList> {
-    return { hits: this.keyword.searchSync(query, options), mode: { kind: 'keyword', label: this.label } };
+    return { hits: (await this.pipeline.rank(query, options)).hits, mode: { kind: 'keyword', label: this.label } };
   }
 
   status(): IndexStatus {

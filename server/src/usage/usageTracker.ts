@@ -8,6 +8,7 @@ import { plural } from '../../../protocol/figureText';
 import type { UsageStats } from '../../../protocol/model';
 import type { Logger } from '../core/logger';
 import type { RankedTool } from '../core/search/types';
+import type { UsageSignal } from '../core/search/usageSignal';
 import { ChangeEmitter } from '../core/changeEmitter';
 import { DEFAULT_BOOST, usageBoost } from '../core/usage/boost';
 import { defaultPredictor, type CombinedPredictor } from '../core/usage/combined';
@@ -143,6 +144,11 @@ export class UsageTracker {
     const session = this.sessions.get(sessionId);
     return this.predictor.predict({ sessionTools: session ? sessionTools(session) : [], now: this.now() }, k);
   }
+
+  /** The session boost as a usage signal: the last stage of the ranking pipeline (core/search/usageSignal.ts). */
+  readonly searchSignal: UsageSignal = {
+    rerank: (hits, request) => (request.sessionId === undefined ? [...hits] : this.boost(request.sessionId, [...hits])),
+  };
 
   /** Re-ranks a search's candidates with the session's prediction; unchanged for a session without calls. */
   boost(sessionId: string, candidates: RankedTool[]): RankedTool[] {

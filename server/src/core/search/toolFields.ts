@@ -46,3 +46,22 @@ function schemaText(schema: unknown, depth: number): string[] {
   }
   return out;
 }
+
+/** A JSON schema's `properties`, or none. */
+export function propertiesOf(schema: unknown): Record<string, unknown> {
+  const props = (schema as { properties?: unknown } | null)?.properties;
+  return props && typeof props === 'object' ? (props as Record<string, unknown>) : {};
+}
+
+/** String values of a JSON schema (descriptions, defaults, examples, enums), `depth` levels into properties and items. */
+export function schemaStrings(schema: unknown, depth: number): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, d: number): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, d);
+    else if (v && typeof v === 'object' && d >= 0)
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(x, k === 'properties' || k === 'items' ? d - 1 : d);
+  };
+  walk(schema, depth);
+  return out;
+}

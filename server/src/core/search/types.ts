@@ -3,12 +3,17 @@
  * stores (server/src/index) and the benchmark.
  */
 import type { MatchSignal, SearchModeInfo } from '../../../../protocol/model';
+import type { UsageSignal } from './usageSignal';
 
 export interface SearchOptions {
   keywords?: string[];
   /** Only tools of this server. */
   server?: string;
   limit: number;
+  /** The gateway session asking, for usage signals that learn per session. */
+  sessionId?: string;
+  /** The ranking's last stage for this search: usage signals, applied in order (usageSignal.ts). */
+  usage?: readonly UsageSignal[];
 }
 
 /** One ranked tool, by catalog key (`server/originalName`). */

@@ -1,0 +1,30 @@
+/**
+ * Literal kind ↔ parameter: a request holding a URL, a path or a selector (queryLiterals.ts)
+ * wants a tool with a parameter for it. Score × (1 + slots × the share of the request's
+ * literal kinds the tool has a parameter for, by the words of its parameters' names).
+ */
+import { LITERAL_SLOTS } from '../queryLiterals';
+import { rerankSignal, SAYS_NOTHING } from '../rerankSignal';
+import { splitWords } from '../tokenize';
+import { propertiesOf } from '../toolFields';
+
+export const literalSlots = rerankSignal({
+  name: 'literal kind ↔ parameter',
+  knobs: [{ name: 'slots', grid: [0, 0.2, 0.5], off: { value: 0, ablation: 'literal kind ↔ parameter' } }],
+  profile(catalog, k) {
+    if (k.slots === 0) return SAYS_NOTHING;
+    const stem = catalog.stem;
+    const paramStems = catalog.tools.map((t) => new Set(Object.keys(propertiesOf(t.tool.inputSchema)).flatMap((p) => splitWords(p).map((w) => stem(w)))));
+    return {
+      analyse(request) {
+        const kinds = [...new Set(request.split.literals.map((l) => l.kind))].filter((kind) => LITERAL_SLOTS[kind] !== undefined);
+        if (kinds.length === 0) return undefined;
+        return (doc) => {
+          const params = paramStems[doc]!;
+          const filled = kinds.filter((kind) => LITERAL_SLOTS[kind]!.some((w) => params.has(stem(w)))).length;
+          return 1 + (k.slots * filled) / kinds.length;
+        };
+      },
+    };
+  },
+});
