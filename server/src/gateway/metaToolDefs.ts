@@ -19,14 +19,10 @@ export const RUN_CODE_LIMITS = {
   maxConcurrent: 4,
 } as const;
 
-export const FIND_TOOLS = 'find_tools';
-export const CALL_TOOL = 'call_tool';
-export const GET_TOOL_SCHEMA = 'get_tool_schema';
-export const LIST_SERVERS = 'list_servers';
-export const RUN_CODE = 'run_code';
-
-/** Every meta-tool name, listed or not (an upstream tool of the same name is never listed directly). */
-export const META_TOOL_NAMES: readonly string[] = [FIND_TOOLS, CALL_TOOL, RUN_CODE, GET_TOOL_SCHEMA, LIST_SERVERS];
+// The names are protocol (the client's test hooks look for them); META_TOOL_NAMES holds them all,
+// listed or not (an upstream tool of the same name is never listed directly).
+import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, RUN_CODE } from '../../../protocol/metaToolNames';
+export { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, META_TOOL_NAMES, RUN_CODE } from '../../../protocol/metaToolNames';
 
 /**
  * Keeps the meta-tools loaded in clients that defer MCP tools behind their own tool search:
