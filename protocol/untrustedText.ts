@@ -1,45 +1,75 @@
 /**
  * Third-party text (server and tool names, descriptions, server stderr, upstream replies) made
- * safe to print or hand on, in one place. What is dangerous in it:
- *  - terminal escape sequences (`ESC[31m`, `ESC[1A`, OSC titles) that recolour, move the cursor
- *    or rewrite what a terminal shows; removed whole, so no `[31m` stays behind;
- *  - other C0/C1 control characters (a NUL, a carriage return that rewrites a line);
- *  - bidirectional overrides and isolates that make text read differently from what it is
- *    ("Trojan Source"), and invisible format characters (zero-width space, joiner, word joiner,
- *    BOM, soft hyphen) that make two different names look the same;
+ * safe to print or hand on, in one place. What is dangerous in it, by Unicode property:
+ *  - terminal escape sequences, 7-bit (`ESC [31m`, `ESC ] … BEL`) and 8-bit (the C1 CSI
+ *    U+009B, OSC U+009D, DCS…), that recolour, move the cursor or rewrite what a terminal
+ *    shows: removed whole (chalk/ansi-regex, MIT, bundled), so no `[31m` stays behind;
+ *  - control characters (`\p{Cc}`: C0, DEL, C1), such as a NUL or a carriage return that
+ *    rewrites a line;
+ *  - format characters and default-ignorables (`\p{Cf}`, `\p{Default_Ignorable_Code_Point}`):
+ *    bidirectional overrides and isolates that make text read differently from what it is
+ *    ("Trojan Source"), zero-width and invisible characters that make two different names look
+ *    the same, the tag characters U+E0000–E007F (invisible ASCII a model reads and a person
+ *    does not: "ASCII smuggling");
  *  - line and paragraph separators (U+2028/2029), which some renderers break lines on.
- * Letters, including non-Latin ones, are kept. Pure: no I/O (the webview uses it too).
+ * Two policies use these sets: text MCP Lens shows (names, descriptions, logs: stripControls,
+ * oneLine, normalizeName, escapeForDisplay) loses all of them, but keeps the variation
+ * selectors and the zero-width joiners inside an emoji (so ✔️ and 👨‍💻 stay whole) except
+ * in names, which keep neither; an upstream's reply (cleanReplyText) is data and loses only
+ * what can deceive or drive a terminal (see there). Letters of every script are kept.
+ * Pure: no I/O (the webview uses it too).
  */
+import ansiRegex from 'ansi-regex';
 
-/** CSI (`ESC [ … final`) and OSC (`ESC ] … BEL|ST`) sequences, and any other `ESC x` pair. */
-const ESCAPE_SEQUENCES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
-/** C0 except tab and newline, DEL, C1. */
-const CONTROLS_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-/**
- * Bidi controls (LRE RLE PDF LRO RLO, LRI RLI FSI PDI, LRM RLM ALM) and invisible format
- * characters: zero-width space/non-joiner/joiner, word joiner and the invisible operators,
- * BOM, soft hyphen, Mongolian vowel separator, combining grapheme joiner, Hangul fillers,
- * interlinear annotation marks and the tag characters.
- */
-const INVISIBLE =
-  /[\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\u034f|\u17b4|\u17b5|\udb40[\udc00-\udc7f]/g;
-/**
- * Variation selectors: invisible too, but only in names do they matter (emoji in prose use them).
- * Combining characters stay out of character classes, where they would be read with what precedes.
- */
-const VARIATION_SELECTORS =
-  /\ufe00|\ufe01|\ufe02|\ufe03|\ufe04|\ufe05|\ufe06|\ufe07|\ufe08|\ufe09|\ufe0a|\ufe0b|\ufe0c|\ufe0d|\ufe0e|\ufe0f|\udb40[\udd00-\uddef]/g;
+/** Escape sequences (ansi-regex: an OSC only with its terminator, so an unterminated one never swallows what follows), then any ESC it left with its one Fe byte. */
+const ESCAPES = new RegExp(`${ansiRegex().source}|\u001b[@-_]?`, 'g');
+/** `\p{Cc}` but tab and newline. */
+const CONTROLS_BUT_LINES = /[^\P{Cc}\t\n]/gu;
+/** Runs of controls and line separators, for text that must stay one line. */
+const CONTROL_RUNS = /[\p{Cc}\u2028\u2029]+/gu;
 const SEPARATORS = /[\u2028\u2029]/g;
+/** Format characters and default-ignorables: invisible, or changing how text around them reads. */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+/** Every character escapeForDisplay writes out. */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/u;
+const VARIATION_SELECTOR = /^\p{Variation_Selector}$/u;
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
+/** What may sit between a pictograph and a joiner in an emoji sequence: VS16 or a skin tone. */
+const EMOJI_MODIFIER = /[\ufe0f\p{Emoji_Modifier}]/u;
 
-/** Removes escape sequences, control characters (keeping tab and newline), bidi and invisible format characters. */
+/** Is the character at `at` (a ZWJ) inside an emoji ZWJ sequence: a pictograph (perhaps with VS16 or a skin tone) before it, one after? */
+function joinsEmoji(text: string, at: number): boolean {
+  const after = text.codePointAt(at + 1);
+  if (after === undefined || !PICTOGRAPH.test(String.fromCodePoint(after))) return false;
+  let i = at;
+  for (let steps = 0; steps < 2 && i > 0; steps++) {
+    const lead = text.charCodeAt(i - 1);
+    const start = lead >= 0xdc00 && lead <= 0xdfff && i >= 2 ? i - 2 : i - 1;
+    const ch = String.fromCodePoint(text.codePointAt(start)!);
+    if (PICTOGRAPH.test(ch)) return true;
+    if (!EMOJI_MODIFIER.test(ch)) return false;
+    i = start;
+  }
+  return false;
+}
+
+/** INVISIBLE removed, but (unless `name`) the variation selectors and the joiners inside emoji. */
+function dropInvisible(text: string, name: boolean): string {
+  return text.replace(INVISIBLE, (ch: string, at: number, whole: string) => {
+    if (name) return '';
+    if (VARIATION_SELECTOR.test(ch)) return ch;
+    return ch === '\u200d' && joinsEmoji(whole, at) ? ch : '';
+  });
+}
+
+/** Removes escape sequences, control characters (keeping tab and newline), bidi and invisible format characters; a line separator becomes a newline. */
 export function stripControls(text: string): string {
-  return text.replace(ESCAPE_SEQUENCES, '').replace(CONTROLS_KEEP_LINES, '').replace(INVISIBLE, '').replace(SEPARATORS, '\n');
+  return dropInvisible(text.replace(ESCAPES, '').replace(CONTROLS_BUT_LINES, ''), false).replace(SEPARATORS, '\n');
 }
 
 /** Like stripControls, and every run of control characters (newlines too) becomes one space. */
 export function oneLine(text: string): string {
-  return text.replace(ESCAPE_SEQUENCES, '').replace(INVISIBLE, '').replace(CONTROLS, ' ').trim();
+  return dropInvisible(text.replace(ESCAPES, ''), false).replace(CONTROL_RUNS, ' ').trim();
 }
 
 /**
@@ -49,7 +79,7 @@ export function oneLine(text: string): string {
  * called by the name it listed.
  */
 export function normalizeName(name: string): string {
-  return name.normalize('NFKC').replace(ESCAPE_SEQUENCES, '').replace(CONTROLS, '').replace(INVISIBLE, '').replace(VARIATION_SELECTORS, '');
+  return dropInvisible(name.normalize('NFKC').replace(ESCAPES, '').replace(CONTROL_RUNS, ''), true);
 }
 
 /**
@@ -84,8 +114,7 @@ export function hasHiddenCharacters(text: string): boolean {
 }
 
 function isHidden(ch: string): boolean {
-  const cp = ch.codePointAt(0)!;
-  return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || isInvisible(ch);
+  return HIDDEN.test(ch);
 }
 
 /** escapeForDisplay in double quotes (inner quotes escaped): shows leading and trailing spaces and an empty string. */
@@ -93,28 +122,24 @@ export function quotedForDisplay(text: string): string {
   return `"${escapeForDisplay(text).replace(/"/g, '\\"')}"`;
 }
 
-function isInvisible(ch: string): boolean {
-  return ch.replace(INVISIBLE, '').replace(VARIATION_SELECTORS, '') !== ch;
-}
-
 /**
  * What an upstream's reply (a tool result, an error, a prompt, a resource) may not carry to an
- * agent or a person: terminal escape sequences (removed whole; an OSC only with its terminator,
- * so an unterminated `ESC ]` never swallows the rest of the data), C0 controls other than tab,
- * newline and carriage return, DEL and C1; bidi embeddings, overrides and isolates (LRE RLE PDF
- * LRO RLO, LRI RLI FSI PDI: "Trojan Source"); and the tag characters U+E0000–E007F (invisible
- * ASCII look-alikes a model reads and a person does not: "ASCII smuggling"). Replies are data,
- * so everything else stays: zero-width joiners (emoji, Indic and Persian scripts), LRM/RLM marks
- * (right-to-left text), variation selectors, line separators.
+ * agent or a person: escape sequences (ESCAPES), controls (`\p{Cc}`) other than tab, newline
+ * and carriage return, the bidi embeddings, overrides and isolates (LRE RLE PDF LRO RLO,
+ * LRI RLI FSI PDI: "Trojan Source") and the tag characters U+E0000–E007F ("ASCII
+ * smuggling"). Replies are data, so the other format characters stay: zero-width joiners and
+ * non-joiners (emoji, Indic and Persian scripts), LRM/RLM marks (right-to-left text),
+ * variation selectors (emoji, ideographic variants), line separators.
  */
-const REPLY_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]?/g;
-const REPLY_HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/g;
-const REPLY_NEEDS_CLEANING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/;
+const REPLY_HIDDEN_CLASS = String.raw`[^\P{Cc}\t\n\r]|[\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]`;
+const REPLY_HIDDEN = new RegExp(REPLY_HIDDEN_CLASS, 'gu');
+/** Every escape sequence starts with a control character (ESC or a C1), so most replies match nothing here and are returned as they are. */
+const REPLY_NEEDS_CLEANING = new RegExp(REPLY_HIDDEN_CLASS, 'u');
 
 /** An upstream's reply text without escape sequences, controls (but tab, newline, CR), bidi controls and tag characters. */
 export function cleanReplyText(text: string): string {
   if (!REPLY_NEEDS_CLEANING.test(text)) return text;
-  return text.replace(REPLY_ESCAPES, '').replace(REPLY_HIDDEN, '');
+  return text.replace(ESCAPES, '').replace(REPLY_HIDDEN, '');
 }
 
 /**

@@ -101,7 +101,7 @@ const properties = {
     default: 'search',
     scope: 'resource',
     enumDescriptions: [
-      'Only the meta-tools (find_tools, call_tool, get_tool_schema, list_servers).',
+      'Only the meta-tools (find_tools, call_tool, run_code, get_tool_schema, list_servers).',
       'The meta-tools plus the tools in mcpLens.pinnedTools.',
       'Every tool (no savings; for comparison).',
       'The meta-tools plus tools predicted from your usage.',

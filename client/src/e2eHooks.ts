@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { MCP_SERVER_LABEL } from './mcpProvider';
 import type { ExtensionServices } from './services';
 import { errorText } from './sidecar';
+import { CALL_TOOL, FIND_TOOLS, META_TOOL_NAMES } from '../../protocol/metaToolNames';
 
 interface E2eReport {
   ok: boolean;
@@ -63,7 +64,7 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
     (await step('tools listed', async () => (await waitForTools(60_000)).join(', '))) &&
     (await step('invoke find_tools', async () => {
       const started = Date.now();
-      report.findTools = await invoke(lensTool('find_tools'), { query });
+      report.findTools = await invoke(lensTool(FIND_TOOLS), { query });
       report.findToolsMs = Date.now() - started;
       // The servers as they were when find_tools answered (a hanging one is still starting).
       report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({ name: x.name, state: x.state, source: x.source, toolCount: x.toolCount }));
@@ -71,7 +72,7 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
     })) &&
     (await step('invoke call_tool', async () => {
       const top = topMatch(report.findTools ?? '');
-      report.callTool = await invoke(lensTool('call_tool'), { tool_name: top, arguments: args });
+      report.callTool = await invoke(lensTool(CALL_TOOL), { tool_name: top, arguments: args });
       return report.callTool.slice(0, 200);
     }));
   report.lmTools = vscode.lm.tools.map((t) => t.name);
@@ -90,7 +91,7 @@ function topMatch(findToolsText: string): string {
 }
 
 function lensTools(): vscode.LanguageModelToolInformation[] {
-  return vscode.lm.tools.filter((t) => /lens/i.test(t.name) && /(find_tools|call_tool|get_tool_schema|list_servers)$/.test(t.name));
+  return vscode.lm.tools.filter((t) => /lens/i.test(t.name) && META_TOOL_NAMES.some((m) => t.name.endsWith(m)));
 }
 
 function lensTool(suffix: string): string {
@@ -104,7 +105,7 @@ async function waitForTools(timeoutMs: number): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const names = lensTools().map((t) => t.name);
-    if (names.some((n) => n.endsWith('find_tools')) && names.some((n) => n.endsWith('call_tool'))) return names;
+    if (names.some((n) => n.endsWith(FIND_TOOLS)) && names.some((n) => n.endsWith(CALL_TOOL))) return names;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`MCP Lens tools did not appear in vscode.lm.tools within ${timeoutMs} ms; have: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);

@@ -6,11 +6,14 @@ import './heapFlags';
 import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
 import { markLensProcess } from './adapters/processProbe';
 import { installStdoutGuard } from './adapters/stdoutGuard';
+import { o200kTokenizer } from './adapters/tokens/o200kCounter';
+import { useTokenCounter } from './core/tokens';
 import { connectionLogger } from './lsp/connectionLogger';
 import { bindConnection } from './lsp/connection';
 
 function main(): void {
   markLensProcess('sidecar');
+  useTokenCounter(o200kTokenizer);
   const connection = createConnection(ProposedFeatures.all);
   const log = connectionLogger(connection);
   // Libraries that print with console.log must not reach any stdio the transport might use.

@@ -2,11 +2,12 @@
 // generated workspace whose .vscode/mcp.json names server-everything and server-memory, driven
 // by headless Chromium. Checks the commands in the palette, MCP Lens in "MCP: List Servers", the
 // agent path (vscode.lm.invokeTool on MCP Lens's find_tools and call_tool, through the test-only
-// command), the sidecar's log, and takes screenshots of the palette and the dashboard.
+// command), the sidecar's log, and takes screenshots of the palette and the dashboard into
+// test-results/ (`npm run screenshots` copies them to media/screenshots/).
 // Needs: scripts/install-code-server.sh, `npm run package`, /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -16,7 +17,6 @@ import { fixtureServer, fixtureServers, writeFixtureWorkspace, writeMcpJson } fr
 import { paletteRows, runCommand, waitForPickRow, closeQuickInput } from './workbench';
 
 const RESULTS = join(ROOT, 'test-results');
-const SCREENSHOTS = join(ROOT, 'media', 'screenshots');
 const INVOKE_KEY = 'ctrl+alt+shift+e';
 
 const confirmedDialogs: string[] = [];
@@ -95,10 +95,7 @@ async function answerDialog(page: Page, text: RegExp, button: RegExp): Promise<s
 
 async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(RESULTS, { recursive: true });
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = join(RESULTS, `${name}.png`);
-  await page.screenshot({ path: file });
-  copyFileSync(file, join(SCREENSHOTS, `${name}.png`));
+  await page.screenshot({ path: join(RESULTS, `${name}.png`) });
 }
 
 test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { timeout: 10 * 60_000 }, async (t) => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { META_TOOL_NAMES } from '../../protocol/metaToolNames';
 
 const ROOT = join(__dirname, '..', '..');
 const dist = (f: string) => join(ROOT, 'dist', f);
@@ -35,4 +36,12 @@ test("`mcp-lens --version` is package.json's version, built in", () => {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const r = spawnSync(process.execPath, [dist('cli.js'), '--version'], { encoding: 'utf8', env: { ...process.env, MCP_LENS_VERSION: '9.9.9' } });
   assert.equal(r.stdout, `${version}\n`);
+});
+
+test('`mcp-lens serve --help` names every meta-tool, from the one declaration', () => {
+  const r = spawnSync(process.execPath, [dist('cli.js'), 'serve', '--help'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  // On stderr: serve's stdout is for MCP messages only.
+  assert.ok(r.stderr.includes(`meta-tools (${META_TOOL_NAMES.join(', ')})`), r.stderr);
+  assert.ok(META_TOOL_NAMES.includes('run_code'));
 });

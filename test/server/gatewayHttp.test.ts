@@ -11,7 +11,7 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import type { LensStats } from '../../protocol/model';
 import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { META_TOOL_NAMES } from '../../server/src/gateway/metaToolDefs';
+import { MAX_QUERY_CHARS, META_TOOL_NAMES } from '../../server/src/gateway/metaToolDefs';
 import { CRASH, EVERYTHING, SLOW, filesystem, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
 
 const TOKEN = 'test-token-' + Math.random().toString(36).slice(2);
@@ -94,9 +94,9 @@ describe('gateway over HTTP', () => {
     const notObject = await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: [1, 2] } });
     assert.equal(notObject.isError, true);
     assert.match(text(notObject), /must be an object/);
-    const long = await client.callTool({ name: 'find_tools', arguments: { query: 'x'.repeat(1001) } });
+    const long = await client.callTool({ name: 'find_tools', arguments: { query: 'x'.repeat(MAX_QUERY_CHARS + 1) } });
     assert.equal(long.isError, true);
-    assert.match(text(long), /limit is 1000/);
+    assert.equal(text(long), `find_tools: "query" is longer than ${MAX_QUERY_CHARS} characters, the limit.`);
   });
 
   it("find_tools with no match says so and what to try: rephrase with the servers' words, or list_servers", async () => {

@@ -82,7 +82,9 @@ describe('find_tools rendering', () => {
     assert.equal(truncateDescription('short'), 'short');
     const long = truncateDescription('x'.repeat(2000));
     assert.ok(long.endsWith(TRUNCATED_MARK) && long.length === MAX_DESCRIPTION_CHARS + TRUNCATED_MARK.length);
-    assert.equal(truncateDescription('a\u0000b\u001bc'), 'abc');
+    assert.equal(truncateDescription('a\u0000b\u001bé'), 'abé');
+    // ESC c resets a terminal: it goes whole.
+    assert.equal(truncateDescription('a\u001bcb'), 'ab');
   });
 
   const render = (scores: number[], inline = 2, extra: Partial<SearchResponse> = {}) => {

@@ -241,3 +241,35 @@ test("a second instance on the same folder is read-only and uses the writer's ve
   assert.equal(fake.embedInputs.length, 0, "the reader embedded nothing: it read the writer's rows");
   assert.equal(reader.status().mode.kind, 'hybrid');
 });
+
+test("hybrid's first hit is its keyword ranking's, whatever the vectors say (core/hybridFusion.ts, wired)", async (t) => {
+  const index = closeAtEnd(t, await open(tempDir(t)));
+  await index.sync(catalog());
+  await index.whenIdle();
+  const keyword = closeAtEnd(
+    t,
+    await HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: tempDir(t), log: silentLogger }), log: silentLogger }),
+  );
+  await keyword.sync(catalog());
+  // Queries whose words the test server's bag-of-words vectors weigh differently from BM25F.
+  const queries = [
+    ...catalog().map((c) => c.description),
+    'new content for a file',
+    'open a new file',
+    'search for a new issue',
+    'send the forecast to attendees',
+    'list the calendar entries',
+    'a message for the repository owner',
+    'city events next days',
+    'read the issue title',
+  ];
+  let compared = 0;
+  for (const q of queries) {
+    const [h, k] = [await index.search(q, { limit: 5 }), await keyword.search(q, { limit: 5 })];
+    assert.equal(h.mode.kind, 'hybrid');
+    if (k.hits.length === 0) continue;
+    compared++;
+    assert.equal(h.hits[0]!.key, k.hits[0]!.key, `"${q}": hybrid ${h.hits.map((x) => x.key).join(', ')}; keyword ${k.hits.map((x) => x.key).join(', ')}`);
+  }
+  assert.ok(compared >= 12, `${compared} queries compared`);
+});

@@ -6,7 +6,10 @@ import { REFERENCE_SEARCHER, belowReference, formatMarkdown, formatTable } from 
 import { runBench, type PerQueryRow } from '../../server/src/bench/runBench';
 import { keywordFactory, referenceFactories } from '../../server/src/bench/searchers';
 import { embeddingText } from '../../server/src/core/search/documentText';
-import { toolListTokens } from '../../server/src/core/tokens';
+import { toolListTokens, useTokenCounter } from '../../server/src/core/tokens';
+import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
+
+useTokenCounter(o200kTokenizer);
 
 const dataset: BenchDataset = {
   name: 'tiny',

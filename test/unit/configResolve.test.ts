@@ -207,7 +207,7 @@ test('envFile: dotenv values under env, relative to the workspace', () => {
     env: { A: 'from-file', B: 'from-env', D: '4', E: 'true' },
     removeEnv: ['C'],
   });
-  assert.deepEqual(problems(r), [`warning .vscode/mcp.json: servers.s.envFile: ${WS}/.env line 5: expected KEY=VALUE; line ignored`]);
+  assert.deepEqual(problems(r), [`warning .vscode/mcp.json: servers.s.envFile: ${WS}/.env line 5: expected KEY=VALUE or KEY: VALUE; line ignored`]);
   assert.ok(r.files.includes(`${WS}/.env`), 'env file listed for watching');
 });
 

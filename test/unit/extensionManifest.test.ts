@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../protocol/settings';
+import { META_TOOL_NAMES } from '../../protocol/metaToolNames';
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -55,4 +56,10 @@ test('the MCP provider, walkthrough, trust and marketplace fields are there', ()
   assert.equal(icon.readUInt32BE(16), 128, 'icon width');
   assert.equal(icon.readUInt32BE(20), 128, 'icon height');
   for (const w of pkg.contributes.walkthroughs) for (const s of w.steps) assert.ok(existsSync(join(root, s.media.markdown)), s.media.markdown);
+});
+
+test('the "search" exposure names every meta-tool (protocol/metaToolNames.ts)', () => {
+  const exposure = pkg.contributes.configuration.properties['mcpLens.exposure'] as { enum: string[]; enumDescriptions: string[] };
+  const search = exposure.enumDescriptions[exposure.enum.indexOf('search')]!;
+  assert.ok(search.includes(`(${META_TOOL_NAMES.join(', ')})`), search);
 });

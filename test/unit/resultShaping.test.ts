@@ -2,7 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { applySelect, cutToTokens, resultJson, selectProblem, tokenPrefix, utf8Length } from '../../server/src/core/resultShaping';
-import { countTokens } from '../../server/src/core/tokens';
+import { countTokens, useTokenCounter } from '../../server/src/core/tokens';
+import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
+
+useTokenCounter(o200kTokenizer);
 import { MAX_RESULTS_PER_SESSION, RESULT_URI_PREFIX, ResultStore } from '../../server/src/gateway/resultStore';
 import { shapeResult } from '../../server/src/gateway/shapeResult';
 import { workspaceDomains } from '../../server/src/gateway/workspaceDomains';

@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { catalogTool } from '../fixtures/catalogRows';
-import { ServerListTokens, toolListTokens } from '../../server/src/core/tokens';
+import { ServerListTokens, toolListTokens, useTokenCounter } from '../../server/src/core/tokens';
+import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
+
+useTokenCounter(o200kTokenizer);
 
 const tool = (server: string, originalName: string, description: string) =>
   catalogTool(server, originalName, description, { type: 'object', properties: { path: { type: 'string' } } });

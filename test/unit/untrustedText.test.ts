@@ -83,3 +83,68 @@ test('exclude meets the raw, normalized and look-alike name; include only the no
   assert.equal(f('g\u0068\u200b', 'list_repos'), true, 'an invisible character changes nothing');
   assert.equal(f('gһ', 'list_repos'), false, 'a Cyrillic look-alike is another server: include does not let it in');
 });
+
+const SHOWN = { stripControls, oneLine, normalizeName };
+const ALL = { ...SHOWN, cleanReplyText };
+
+test('terminal escapes go whole, 7-bit and 8-bit (C1 CSI U+009B, OSC U+009D, DCS), everywhere', () => {
+  const cases: [string, string][] = [
+    ['a\u009b31mred\u009b0m!', 'ared!'],
+    ['a\u001b[1;31mred\u001b[0m!', 'ared!'],
+    ['\u009b2J\u009bHtop', 'top'],
+    ['\u009d0;title\u0007x', 'x'],
+    ['\u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\', 'link'],
+    ['\u001bPq#0;2;0;0;0\u001b\\x', 'x'],
+    ['\u001b7saved\u001b8', 'saved'],
+  ];
+  for (const [name, clean] of Object.entries(ALL)) {
+    for (const [input, want] of cases) assert.equal(clean(input), want, `${name}(${JSON.stringify(input)})`);
+  }
+  assert.equal(cleanReplyText('keep \u009d unterminated OSC'), 'keep  unterminated OSC', 'an unterminated OSC swallows nothing');
+});
+
+test('bidi controls, tag characters and zero-width characters: gone from what is shown; replies keep what text needs', () => {
+  const text = 'a\u202eb\u2066c\u2069 \u200fR\u061c \u200bz\u200cw\u2060j \udb40\udc41\udb40\udc42t';
+  for (const [name, clean] of Object.entries(SHOWN)) assert.equal(clean(text), 'abc R zwj t', name);
+  // Replies lose bidi embeddings/overrides/isolates and tags; LRM/RLM/ALM and zero-width (non-)joiners are text.
+  assert.equal(cleanReplyText(text), 'abc \u200fR\u061c \u200bz\u200cw\u2060j t');
+  for (const ch of ['\u202e', '\u2066', '\u200f', '\u061c', '\u200b', '\u200c', '\u2060', '\u{e0041}', '\u0600', '\u{1d173}']) {
+    assert.equal(hasHiddenCharacters(`x${ch}y`), true, `U+${ch.codePointAt(0)!.toString(16)}`);
+  }
+});
+
+test('emoji survive what is shown and replies; names lose variation selectors and joiners', () => {
+  const emoji = 'done ✔️ by 👨‍💻 👍🏽 🏳️‍🌈 ❤️‍🔥 and 1️⃣';
+  assert.equal(stripControls(emoji), emoji);
+  assert.equal(oneLine(emoji), emoji);
+  assert.equal(cleanReplyText(emoji), emoji);
+  assert.equal(normalizeName('ok✔️'), 'ok✔');
+  // A joiner between letters is not an emoji's: it only makes two names look alike.
+  assert.equal(stripControls('git\u200dhub'), 'github');
+  assert.equal(oneLine('\u200d👍'), '👍');
+  assert.equal(hasHiddenCharacters('✔️'), true, 'a name with VS16 is shown escaped in an approval prompt');
+  assert.equal(escapeForDisplay('👨‍💻'), '👨\\u{200d}💻');
+});
+
+test('long adversarial input is cleaned in linear time', () => {
+  const n = 200_000;
+  const inputs = [
+    '\u001b['.repeat(n),
+    '\u001b[' + '1;'.repeat(n),
+    '\u009b'.repeat(n) + 'x',
+    '\u001b]'.repeat(n),
+    '\u001b]' + 'a'.repeat(n),
+    '\u001bP' + ' '.repeat(n),
+    '\u001b' + ' '.repeat(n),
+    '\u200d'.repeat(n),
+    '👍\u200d'.repeat(n / 2),
+    '\u202e\u{e0041}'.repeat(n / 2),
+  ];
+  for (const input of inputs) {
+    const started = performance.now();
+    for (const clean of Object.values(ALL)) clean(input);
+    const ms = performance.now() - started;
+    // Quadratic would be minutes at this size; linear is milliseconds, even on a loaded machine.
+    assert.ok(ms < 2000, `${JSON.stringify(input.slice(0, 6))}… took ${Math.round(ms)} ms`);
+  }
+});

@@ -24,7 +24,8 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Lens } from '../app/lens';
-import { countTokens } from '../core/tokens';
+import { countTokens, useTokenCounter } from '../core/tokens';
+import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { resultText } from '../core/resultShaping';
 import { runSandboxed } from '../adapters/sandbox/quickjsSandbox';
 import { openBenchGateway } from './benchGateway';
@@ -308,6 +309,7 @@ export function formatCodeModeMarkdown(r: CodeModeReport): string {
 }
 
 if (require.main === module) {
+  useTokenCounter(o200kTokenizer);
   const argv = process.argv.slice(2);
   const w = argv.indexOf('--write');
   measureCodeMode(resolve(__dirname, '../../..')).then(

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sanitizeSettings } from '../../../protocol/settings';
-import { countTokens, toolListTokens } from '../core/tokens';
+import { countTokens, toolListTokens, useTokenCounter } from '../core/tokens';
+import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { openBenchGateway } from './benchGateway';
 import { recordedCatalogFile } from './benchFiles';
 import { writeSection } from './markdownSection';
@@ -134,6 +135,7 @@ export function formatCatalogMarkdown(r: CatalogReport): string {
 }
 
 if (require.main === module) {
+  useTokenCounter(o200kTokenizer);
   const argv = process.argv.slice(2);
   const i = argv.indexOf('--fixture');
   const w = argv.indexOf('--write');

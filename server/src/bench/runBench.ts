@@ -3,7 +3,8 @@
  * metrics, query latency, the tokens a client would pay (whole catalog vs the top 5 results),
  * index build time and peak memory. Everything is measured in this process, on this data.
  */
-import { toolListTokens, toolTokens } from '../core/tokens';
+import { toolListTokens, toolTokens, useTokenCounter } from '../core/tokens';
+import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import type { CatalogTool } from '../core/catalog';
 import { isConfident } from '../core/rankConfidence';
 import { isHeldOut } from './benchSplit';
@@ -82,6 +83,8 @@ const SCALE_QUERY_CAP = 2000;
 
 export async function runBench(dataset: BenchDataset, factories: readonly SearcherFactory[], options: RunBenchOptions = {}): Promise<BenchReport> {
   const { scale, perQuery } = options;
+  // Counted as the gateway counts; set here because dist/bench.js is a bundle of its own, with its own core/tokens.
+  useTokenCounter(o200kTokenizer);
   const rows: PerQueryRow[] | undefined = perQuery ? dataset.queries.map((q) => perQueryRow(dataset.name, q)) : undefined;
   const catalog = toolListTokens(dataset.tools.map(definition));
   const perTool = new Map(dataset.tools.map((t) => [t.key, toolTokens(definition(t))]));

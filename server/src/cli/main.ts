@@ -6,6 +6,8 @@
 import '../heapFlags';
 import { markLensProcess } from '../adapters/processProbe';
 import { installStdoutGuard } from '../adapters/stdoutGuard';
+import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
+import { useTokenCounter } from '../core/tokens';
 import { benchEntry } from './benchEntry';
 import type { CliCommand } from './command';
 import { login, logout } from './login';
@@ -35,6 +37,7 @@ export function usage(): string {
 async function main(argv: string[]): Promise<number> {
   // stdout carries results or MCP messages: a library's stray console.log must not land there.
   installStdoutGuard(stderrLogger());
+  useTokenCounter(o200kTokenizer);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');

@@ -16,10 +16,11 @@ import { serveStdio } from '../gateway/stdio';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { stderrLogger } from './stderrLogger';
+import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
 
 const HELP = `Usage: mcp-lens serve [--http [PORT]] [--workspace DIR] [--config FILE] [--trust]
 
-Serves one MCP server whose meta-tools (find_tools, call_tool, get_tool_schema, list_servers)
+Serves one MCP server whose meta-tools (${META_TOOL_NAMES.join(', ')})
 stand in for every tool of every MCP server the workspace configures.
 
   --http [PORT]         streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio

@@ -1,8 +1,10 @@
 /**
- * Validates call_tool arguments against the upstream tool's input schema before anything is
- * sent, so the model gets every problem at once, in words it can correct from. A schema
- * that cannot be compiled (malformed, `$ref` loops, an unknown draft) is not our call to
- * reject: the arguments go through and the upstream server judges them.
+ * Validates arguments against a JSON schema, so the model gets every problem at once, in
+ * words it can correct from: call_tool's arguments against the upstream tool's input schema
+ * before anything is sent (app/toolCalls.ts), and each meta-tool's own arguments against its
+ * declared schema (gateway/metaToolArgs.ts). A schema that cannot be compiled (malformed,
+ * `$ref` loops, an unknown draft) is not our call to reject: the arguments go through and
+ * the upstream server judges them. Every validator shares one Ajv.
  */
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -10,13 +12,14 @@ import { errorMessage } from './errorMessage';
 
 export type ArgsCheck = { ok: true } | { ok: false; problems: string[] } | { ok: 'unchecked'; reason: string };
 
+/** Loaded and made at the first check anywhere: building Ajv costs milliseconds a start has better use for. */
+let sharedAjv: Ajv2020 | undefined;
+
 export class ArgsValidator {
-  /** Loaded and made at the first check: building Ajv costs milliseconds a start has better use for. */
-  private ajv: Ajv2020 | undefined;
   private readonly cache = new Map<string, ValidateFunction | string>();
 
-  /** `cacheKey` must change when the schema does (e.g. tool key + schema hash). */
-  check(cacheKey: string, schema: Record<string, unknown>, args: unknown): ArgsCheck {
+  /** `cacheKey` must change when the schema does (e.g. tool key + schema hash). `describe` words each problem. */
+  check(cacheKey: string, schema: Record<string, unknown>, args: unknown, describe: (e: ErrorObject) => string = describeError): ArgsCheck {
     let validate = this.cache.get(cacheKey);
     if (validate === undefined) {
       validate = this.compile(schema);
@@ -25,7 +28,7 @@ export class ArgsValidator {
     }
     if (typeof validate === 'string') return { ok: 'unchecked', reason: validate };
     if (validate(args)) return { ok: true };
-    return { ok: false, problems: (validate.errors ?? []).map(describeError) };
+    return { ok: false, problems: (validate.errors ?? []).map(describe) };
   }
 
   private compile(schema: Record<string, unknown>): ValidateFunction | string {
@@ -34,13 +37,13 @@ export class ArgsValidator {
       // for all avoids failing on a `$schema` we do not have loaded.
       const { $schema: _ignored, ...rest } = schema;
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      this.ajv ??= new (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default({
+      sharedAjv ??= new (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default({
         strict: false,
         allErrors: true,
         validateFormats: false,
         validateSchema: false,
       });
-      return this.ajv.compile(rest);
+      return sharedAjv.compile(rest);
     } catch (err) {
       return `schema could not be compiled: ${errorMessage(err)}`;
     }

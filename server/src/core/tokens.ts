@@ -4,8 +4,8 @@
  * ends up in every request's tool definitions.
  *
  * The counter is plugged in (`useTokenCounter`): the app installs the compact o200k counter
- * (adapters/tokens), which loads its table on first use; without it, gpt-tokenizer is loaded
- * on the first count. Counts of whole tools/list texts are remembered by content hash
+ * (adapters/tokens), which loads its table on first use. A count before one is installed is
+ * a bug and throws: a second tokenizer to fall back on would hide it and cost ~70 MB. Counts of whole tools/list texts are remembered by content hash
  * (`rememberTokenCounts`), so a catalog counted in an earlier run is not counted again.
  */
 import { createHash } from 'node:crypto';
@@ -28,32 +28,17 @@ export function useTokenCounter(c: TokenCounter): void {
 /** Tokens of a text, o200k_base. Special-token markers in third-party text are counted as text. */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  counter ??= gptTokenizerCounter();
-  return counter.count(text);
+  return installed().count(text);
 }
 
 /** The first `n` o200k tokens of a text, as text. */
 export function tokenPrefix(text: string, n: number): string {
-  counter ??= gptTokenizerCounter();
-  return counter.prefix(text, n);
+  return installed().prefix(text, n);
 }
 
-function gptTokenizerCounter(): TokenCounter {
-  // Loaded here, on the first count, not when this module is imported (~70 MB of heap).
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const gpt = require('gpt-tokenizer/encoding/o200k_base') as typeof import('gpt-tokenizer/encoding/o200k_base');
-  const options = { allowedSpecial: 'all' } as never;
-  return {
-    count: (text) => gpt.countTokens(text, options),
-    prefix: (text, n) => {
-      const tokens: number[] = [];
-      for (const chunk of gpt.encodeGenerator(text, options)) {
-        tokens.push(...chunk);
-        if (tokens.length >= n) break;
-      }
-      return gpt.decode(tokens.slice(0, n)).replace(/\uFFFD+$/, '');
-    },
-  };
+function installed(): TokenCounter {
+  if (!counter) throw new Error('no token counter: call useTokenCounter (with adapters/tokens/o200kCounter) before counting tokens');
+  return counter;
 }
 
 /** Counts of tools/list texts by content hash; kept across runs by the catalog cache. */

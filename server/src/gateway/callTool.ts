@@ -1,6 +1,7 @@
 /**
  * call_tool's side of the one call path: the meta-tool's own arguments (tool_name,
- * arguments, select, max_output_tokens) checked in words a model can act on, then
+ * arguments, select, max_output_tokens), already validated against its schema
+ * (metaToolArgs.ts), then
  * forwardCall → Lens.callTool (app/toolCalls.ts owns every limit, check and the timeout),
  * then shaping for the model. run_code's call_tool() goes through shapedCall too.
  * Tool arguments are never logged.
@@ -29,19 +30,17 @@ export function errorText(text: string): CallToolResult {
 }
 
 export async function callToolMetaTool(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
-  const { tool_name: toolName, arguments: toolArgs } = args;
-  if (typeof toolName !== 'string' || toolName === '') return errorText('call_tool needs "tool_name": the exact name find_tools returned.');
-  const problem = argumentsProblem(toolName, toolArgs);
-  if (problem) return errorText(problem);
+  const toolName = args.tool_name as string;
+  const toolArgs = args.arguments as Record<string, unknown> | undefined;
   const shape = parseShapeRequest(args, ctx.lens.settings().maxOutputTokens);
   if ('problem' in shape) return errorText(shape.problem);
-  const shaped = await shapedCall(toolName, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, ctx);
+  const shaped = await shapedCall(toolName, toolArgs ?? {}, shape, ctx);
   // A result passed on as it came costs no count: nothing was saved on it.
   if (shaped.changed && shaped.returnedTokens !== shaped.fullTokens) ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
   return shaped.result;
 }
 
-/** Why `args` cannot be a tool's arguments, or undefined. */
+/** Why `args` cannot be a tool's arguments, or undefined: for run_code's call_tool(), which no schema checks. */
 export function argumentsProblem(toolName: string, args: unknown): string | undefined {
   if (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))) return undefined;
   const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args;

@@ -19,14 +19,10 @@ export const RUN_CODE_LIMITS = {
   maxConcurrent: 4,
 } as const;
 
-export const FIND_TOOLS = 'find_tools';
-export const CALL_TOOL = 'call_tool';
-export const GET_TOOL_SCHEMA = 'get_tool_schema';
-export const LIST_SERVERS = 'list_servers';
-export const RUN_CODE = 'run_code';
-
-/** Every meta-tool name, listed or not (an upstream tool of the same name is never listed directly). */
-export const META_TOOL_NAMES: readonly string[] = [FIND_TOOLS, CALL_TOOL, RUN_CODE, GET_TOOL_SCHEMA, LIST_SERVERS];
+// The names are protocol (the client's test hooks look for them); META_TOOL_NAMES holds them all,
+// listed or not (an upstream tool of the same name is never listed directly).
+import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, RUN_CODE } from '../../../protocol/metaToolNames';
+export { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, META_TOOL_NAMES, RUN_CODE } from '../../../protocol/metaToolNames';
 
 /**
  * Keeps the meta-tools loaded in clients that defer MCP tools behind their own tool search:
@@ -50,8 +46,18 @@ export interface MetaToolOptions {
   domains: string;
 }
 
-/** Hard limits on meta-tool input, checked before anything reaches the core. */
-export const MAX_QUERY_CHARS = 1000;
+/**
+ * Caps on every meta-tool argument, declared in the schemas below and enforced by validating
+ * each call against its schema (metaToolArgs.ts) before anything reaches the Lens. Far past
+ * what an agent writes (the longest query of the bench datasets is 1,089 characters, the
+ * longest tool name MCP Lens lists 64), short of what could make the gateway work hard.
+ */
+export const MAX_QUERY_CHARS = 2000;
+export const MAX_KEYWORDS = 32;
+/** A keyword is a tool or parameter name (MCP allows names of up to 128 characters). */
+export const MAX_KEYWORD_CHARS = 128;
+/** tool_name and server: listed names are at most 64 characters; an upstream's own name may be 128 beside its server's. */
+export const MAX_NAME_CHARS = 256;
 export const MAX_LIMIT = 50;
 
 /** Result shaping, the same for call_tool and for call_tool() inside run_code. */
@@ -83,8 +89,13 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
         type: 'object',
         properties: {
           query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'What you want to do, in plain words.' },
-          keywords: { type: 'array', items: { type: 'string' }, description: 'Optional exact words to weigh more (tool or parameter names).' },
-          server: { type: 'string', description: "Optional: only this server's tools." },
+          keywords: {
+            type: 'array',
+            items: { type: 'string', maxLength: MAX_KEYWORD_CHARS },
+            maxItems: MAX_KEYWORDS,
+            description: 'Optional exact words to weigh more (tool or parameter names).',
+          },
+          server: { type: 'string', maxLength: MAX_NAME_CHARS, description: "Optional: only this server's tools." },
           limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many matches to return (default ${defaultLimit}).` },
           input_format: {
             type: 'string',
@@ -107,7 +118,7 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          tool_name: { type: 'string', description: 'The exact name returned by find_tools.' },
+          tool_name: { type: 'string', maxLength: MAX_NAME_CHARS, description: 'The exact name returned by find_tools.' },
           arguments: { type: 'object', description: "The tool's arguments, as its input schema describes. Omit for none." },
           ...SHAPE_PROPERTIES,
         },
@@ -125,7 +136,7 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
         'find_tools returned. Use it before call_tool when find_tools did not include the input schema inline.',
       inputSchema: {
         type: 'object',
-        properties: { tool_name: { type: 'string', description: 'The name returned by find_tools.' } },
+        properties: { tool_name: { type: 'string', maxLength: MAX_NAME_CHARS, description: 'The name returned by find_tools.' } },
         required: ['tool_name'],
         additionalProperties: false,
       },

@@ -1,7 +1,8 @@
 /**
  * Which meta-tool a request is for, and what find_tools, get_tool_schema and list_servers do.
- * call_tool lives in callTool.ts and run_code in runCode.ts. Arguments are checked with
- * messages a model can act on; everything else is the Lens's job.
+ * call_tool lives in callTool.ts and run_code in runCode.ts. Arguments are first validated
+ * against the meta-tool's own schema (metaToolArgs.ts); the handlers check only what a schema
+ * cannot say; everything else is the Lens's job.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Lens, SearchRequest } from '../app/lens';
@@ -9,7 +10,8 @@ import type { CatalogTool } from '../core/catalog';
 import { closestNames, unknownToolMessage } from '../core/nameSuggestions';
 import { SIGNATURE_DESCRIPTION_CHARS, renderFindTools, truncateDescription } from './findToolsResult';
 import { toolSignature } from '../core/schemaSignature';
-import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, MAX_LIMIT, MAX_QUERY_CHARS, RUN_CODE } from './metaToolDefs';
+import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, RUN_CODE } from './metaToolDefs';
+import { metaToolArgsProblem } from './metaToolArgs';
 import { callToolMetaTool, errorText, type MetaToolContext } from './callTool';
 import { runCode, type CodeRuns } from './runCode';
 import { summarizeTools } from './serverSummary';
@@ -27,15 +29,18 @@ export async function runMetaTool(
   args: Record<string, unknown>,
   ctx: MetaToolContext & { codeRuns: CodeRuns },
 ): Promise<CallToolResult | undefined> {
+  if (name === RUN_CODE && !ctx.lens.settings().codeMode.enabled) {
+    return errorText('run_code is turned off in this workspace (mcpLens.codeMode.enabled); use call_tool for each step.');
+  }
+  const problem = metaToolArgsProblem(name, args);
+  if (problem) return errorText(problem);
   switch (name) {
     case FIND_TOOLS:
       return findTools(args, ctx);
     case CALL_TOOL:
       return callToolMetaTool(args, ctx);
     case RUN_CODE:
-      return ctx.lens.settings().codeMode.enabled
-        ? runCode(args, ctx)
-        : errorText('run_code is turned off in this workspace (mcpLens.codeMode.enabled); use call_tool for each step.');
+      return runCode(args, ctx);
     case GET_TOOL_SCHEMA:
       return getToolSchema(args, ctx.lens);
     case LIST_SERVERS:
@@ -45,19 +50,19 @@ export async function runMetaTool(
   }
 }
 
+/** find_tools' arguments once its schema has passed them. */
+interface FindToolsArgs {
+  query: string;
+  keywords?: string[];
+  server?: string;
+  limit?: number;
+  input_format?: 'schema' | 'signature';
+}
+
 async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
-  const { query, keywords, server, limit, input_format: inputFormat } = args;
-  if (typeof query !== 'string' || query.trim() === '') return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
-  if (query.length > MAX_QUERY_CHARS)
-    return errorText(`"query" is ${query.length} characters; the limit is ${MAX_QUERY_CHARS}. Describe the task in a sentence.`);
-  if (keywords !== undefined && !(Array.isArray(keywords) && keywords.every((k) => typeof k === 'string'))) {
-    return errorText('"keywords" must be an array of strings.');
-  }
-  if (server !== undefined && typeof server !== 'string') return errorText('"server" must be a server name (see list_servers).');
-  if (limit !== undefined && !(typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT)) {
-    return errorText(`"limit" must be an integer from 1 to ${MAX_LIMIT}.`);
-  }
-  if (inputFormat !== undefined && inputFormat !== 'schema' && inputFormat !== 'signature') return errorText('"input_format" must be "schema" or "signature".');
+  const { query, keywords, server, limit, input_format: inputFormat } = args as unknown as FindToolsArgs;
+  // The schema says "not empty"; blank is a schema pattern's worth of tokens in every tools/list.
+  if (query.trim() === '') return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
   const settings = ctx.lens.settings();
   if (typeof server === 'string' && !ctx.lens.servers().some((s) => s.name === server)) {
     const near = closestNames(
@@ -68,8 +73,8 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
       `Unknown server "${truncateDescription(server, 100)}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Call list_servers to see them.`,
     );
   }
-  const request: SearchRequest = { query, limit: (limit as number | undefined) ?? settings.search.defaultLimit, sessionId: ctx.sessionId };
-  if (Array.isArray(keywords) && keywords.length) request.keywords = keywords as string[];
+  const request: SearchRequest = { query, limit: limit ?? settings.search.defaultLimit, sessionId: ctx.sessionId };
+  if (keywords?.length) request.keywords = keywords;
   if (typeof server === 'string') request.server = server;
   const response = await ctx.lens.search(request);
   const cost = ctx.accounting.catalogCost(ctx.lens.tools());
@@ -79,8 +84,7 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
 }
 
 function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResult {
-  const name = args.tool_name;
-  if (typeof name !== 'string' || name === '') return errorText('get_tool_schema needs "tool_name": the exact name find_tools returned.');
+  const name = args.tool_name as string;
   const tool = lens.findTool(name);
   if (!tool)
     return errorText(

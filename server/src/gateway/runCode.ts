@@ -31,13 +31,14 @@ export class CodeRuns {
 
 export async function runCode(args: Record<string, unknown>, ctx: MetaToolContext & { codeRuns: CodeRuns }): Promise<CallToolResult> {
   const settings = ctx.lens.settings();
-  const { code, timeout_ms: timeout } = args;
-  if (typeof code !== 'string' || code.trim() === '') {
+  // Types, the length cap and the 1000 ms floor are the schema's (metaToolArgs.ts); blank code and the user's ceiling are not.
+  const code = args.code as string;
+  const timeout = args.timeout_ms as number | undefined;
+  if (code.trim() === '') {
     return errorText('run_code needs "code": the body of an async JavaScript function, e.g. `const r = await call_tool("x_list", {}); return r.items.length;`');
   }
-  if (code.length > RUN_CODE_LIMITS.maxCodeChars) return errorText(`"code" is ${code.length} characters; the limit is ${RUN_CODE_LIMITS.maxCodeChars}.`);
   const maxTimeout = settings.codeMode.maxTimeoutMs;
-  if (timeout !== undefined && !(typeof timeout === 'number' && Number.isInteger(timeout) && timeout >= 1000 && timeout <= maxTimeout)) {
+  if (timeout !== undefined && timeout > maxTimeout) {
     return errorText(`"timeout_ms" must be an integer from 1000 to ${maxTimeout} (mcpLens.codeMode.maxTimeoutMs).`);
   }
   if (!ctx.codeRuns.tryEnter()) {
@@ -46,7 +47,7 @@ export async function runCode(args: Record<string, unknown>, ctx: MetaToolContex
   let innerTokens = 0;
   let run: SandboxRun;
   try {
-    const wallTimeMs = (timeout as number | undefined) ?? Math.min(RUN_CODE_LIMITS.defaultTimeoutMs, maxTimeout);
+    const wallTimeMs = timeout ?? Math.min(RUN_CODE_LIMITS.defaultTimeoutMs, maxTimeout);
     run = await runSandboxed(
       code,
       {

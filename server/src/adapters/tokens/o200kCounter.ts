@@ -1,9 +1,12 @@
 /**
  * The o200k_base token counter MCP Lens runs with: the ranks as one compact table (core/bpe),
  * loaded on the first count. The bundles carry them as dist/o200k.ranks (written by
- * esbuild.mjs from gpt-tokenizer's data); run from source, they are read from gpt-tokenizer's
- * own file. Either way the counts equal gpt-tokenizer's (test/unit/bpeCounter.test.ts) at a
- * fraction of its memory (~5 MB instead of ~70 MB).
+ * esbuild.mjs); run from source, they are read from the rank file gpt-tokenizer publishes,
+ * `gpt-tokenizer/data/o200k_base.tiktoken` (tiktoken's own format: one base64 token and its
+ * rank per line). When neither is there, the first count fails with an error that says so:
+ * there is no second tokenizer to fall back on. The counts equal gpt-tokenizer's
+ * (test/unit/bpeCounter.test.ts) in a fraction of its memory (the table is ~5 MB of typed
+ * arrays; gpt-tokenizer keeps 200,000 strings and a map of them).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,28 +37,50 @@ export function countO200kTokens(text: string): number {
   return bpe().count(text);
 }
 
-function loadRanks(): RankTable {
-  const bundled = join(__dirname, O200K_RANKS_FILE);
-  if (existsSync(bundled)) return RankTable.fromBinary(readFileSync(bundled));
-  return RankTable.fromTokens(ranksFromGptTokenizer());
-}
+/** The published rank file: an export of gpt-tokenizer's package.json (`./data/*`). */
+export const O200K_TIKTOKEN = 'gpt-tokenizer/data/o200k_base.tiktoken';
+/** o200k_base's ordinary tokens (ranks 0–199,997; its special tokens are counted as text). */
+const O200K_RANKS = 199_998;
 
 /**
- * Every rank's bytes, from gpt-tokenizer's bpeRanks/o200k_base.js: its two array literals
- * (strings, and byte arrays for the tokens that are not UTF-8) are evaluated one at a time and
- * dropped once encoded; requiring the module would keep its 200,000 strings for good.
+ * The table from `bundled` when it is there, else from the published rank file; an error
+ * naming both when neither is. `resolve` finds the published file (a parameter for the test).
  */
-export function ranksFromGptTokenizer(): Uint8Array[] {
-  const text = readFileSync(require.resolve('gpt-tokenizer/bpeRanks/o200k_base'), 'utf8');
-  const encoder = new TextEncoder();
-  const out: Uint8Array[] = [];
-  for (const m of text.matchAll(/^const c\d+ = \[\n([\s\S]*?)\n\];$/gm)) {
-    // A JavaScript array literal (JS escapes such as \v are not JSON), from an installed package.
-    const items = new Function(`return [${m[1]!}];`)() as (string | number[])[];
-    for (const item of items) out.push(typeof item === 'string' ? encoder.encode(item) : Uint8Array.from(item));
+export function loadRanks(bundled = join(__dirname, O200K_RANKS_FILE), resolve: (id: string) => string = require.resolve): RankTable {
+  if (existsSync(bundled)) return RankTable.fromBinary(readFileSync(bundled));
+  let file: string;
+  try {
+    file = resolve(O200K_TIKTOKEN);
+  } catch {
+    throw new Error(
+      `MCP Lens cannot count tokens: neither ${bundled} (the build writes it beside the bundle) nor ${O200K_TIKTOKEN} (a source checkout's npm install) is there`,
+    );
   }
-  if (out.length < 199_000) throw new Error(`gpt-tokenizer's o200k ranks: read ${out.length}, expected ~200,000`);
+  return RankTable.fromTokens(ranksFromTiktokenFile(readFileSync(file, 'latin1'), file));
+}
+
+/** Every rank's bytes from tiktoken's format (`<base64 token> <rank>` per line, ranks in order); throws naming the file and line on anything else. */
+export function ranksFromTiktokenFile(text: string, file: string): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line === '') continue;
+    const space = line.indexOf(' ');
+    if (space < 1 || Number(line.slice(space + 1)) !== out.length) throw new Error(`${file} line ${out.length + 1}: expected "<base64 token> ${out.length}"`);
+    out.push(Uint8Array.from(Buffer.from(line.slice(0, space), 'base64')));
+  }
+  if (out.length !== O200K_RANKS) throw new Error(`${file}: ${out.length} ranks, expected ${O200K_RANKS}`);
   return out;
+}
+
+/** Every rank's bytes, from gpt-tokenizer's published rank file. */
+export function ranksFromGptTokenizer(): Uint8Array[] {
+  const file = require.resolve(O200K_TIKTOKEN);
+  return ranksFromTiktokenFile(readFileSync(file, 'latin1'), file);
 }
 
 /** The compact table as the bundles carry it (esbuild.mjs writes it next to dist/cli.js). */

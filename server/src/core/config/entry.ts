@@ -188,7 +188,7 @@ function readEnvFile(r: EntryReader, scope: EntryScope, envFiles: string[]): { v
   }
   envFiles.push(file);
   const parsed = parseDotenv(text);
-  for (const e of parsed.errors) r.report('warning', ['envFile'], `${shown} line ${e.line}: ${e.message}; line ignored`);
+  for (const w of parsed.warnings) r.report('warning', ['envFile'], `${shown} line ${w.line}: ${w.message}`);
   return { values: parsed.values, shown };
 }
 
