@@ -35,8 +35,14 @@ const client = {
 const server = {
   ...common,
   // The sidecar (LSP front door) and the CLI share one core; both are plain Node. `mcp-lens
-  // bench` is a bundle of its own, loaded by the CLI only for that command.
-  entryPoints: { server: 'server/src/main.ts', cli: 'server/src/cli/main.ts', bench: 'server/src/cli/bench.ts' },
+  // bench` is a bundle of its own, loaded by the CLI only for that command. selectChild is the
+  // process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts).
+  entryPoints: {
+    server: 'server/src/main.ts',
+    cli: 'server/src/cli/main.ts',
+    bench: 'server/src/cli/bench.ts',
+    selectChild: 'server/src/adapters/select/selectChild.ts',
+  },
   platform: 'node',
   format: 'cjs',
   target: 'node20',
@@ -77,7 +83,7 @@ async function main() {
   }
   await Promise.all(selected.map((o) => esbuild.build(o)));
   if (selected.includes(server)) {
-    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/bench.js']) asciiOnly(f);
+    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/bench.js', 'dist/selectChild.js']) asciiOnly(f);
     await writeO200kRanks();
   }
 }

@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ROOT } from '../fixtures/gatewayLens';
 
 export { ROOT };
@@ -218,4 +220,49 @@ export async function recorder(reply: (path: string) => { status: number; body: 
 /** A token strong enough for MCP_LENS_TOKEN (256 random bits, hex). */
 export function strongToken(): string {
   return [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** `mcp-lens serve --http` on a workspace, with SDK clients that connect to it with its token. */
+export interface ServedGateway {
+  serve: RunningCli;
+  url: string;
+  token: string;
+  connect(): Promise<Client>;
+  /** Closes the clients, stops the CLI with SIGTERM and waits for its end. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the workspace over HTTP; resolves once the gateway listens and each server named in
+ * `ready` logged that it is ready (its tools are in the catalog).
+ */
+export async function serveHttp(
+  ws: HostileWorkspace,
+  extraEnv: Record<string, string> = {},
+  ready: string[] = [],
+  config = ws.path('.vscode/mcp.json'),
+): Promise<ServedGateway> {
+  const token = strongToken();
+  // Info level: "[server] ready: N tools" is an info line.
+  const env = cliEnv(ws, { MCP_LENS_TOKEN: token, ...(ready.length > 0 && { MCP_LENS_LOG: 'info' }), ...extraEnv });
+  const serve = startCli(['serve', '--http', '--workspace', ws.dir, '--config', config], env);
+  const url = (await serve.waitFor(/MCP Lens listening on (\S+)/))[1]!;
+  await serve.waitFor(/Press Ctrl\+C to stop/);
+  for (const name of ready) await serve.waitFor(new RegExp(`\\[${name}\\] ready: \\d+ tools`));
+  const clients: Client[] = [];
+  return {
+    serve,
+    url,
+    token,
+    async connect() {
+      const c = new Client({ name: 'security-suite', version: '1.0.0' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      clients.push(c);
+      return c;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await serve.stop('SIGTERM');
+    },
+  };
 }
