@@ -14,6 +14,7 @@ import { StderrTail } from './stderrTail';
 import { closeSessionProcess, openSession, type ListKind, type Session, type SessionHooks } from './session';
 import { describeSpawnError, transportCandidates } from './transports';
 import { OversizedMessageError } from './stdioReader';
+import { BodyLimitError } from './boundedFetch';
 import {
   UpstreamCallError,
   type CallToolOptions,
@@ -71,6 +72,8 @@ export class UpstreamConnection {
   private idleTimeoutMs: number | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private activeCalls = 0;
+  /** Why the transport closed itself (a body over its limit), for the calls it fails and the restart. */
+  private breach: string | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -250,6 +253,7 @@ export class UpstreamConnection {
    */
   private onTransportError(error: Error): void {
     if (error instanceof OversizedMessageError) return this.opts.log.warn(`[${this.name}] ${error.message}`);
+    if (error instanceof BodyLimitError) return void (this.breach = error.message);
     this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
   }
 
@@ -282,7 +286,8 @@ export class UpstreamConnection {
   }
 
   private callFailed(session: Session, error: unknown, timeoutMs: number, signal?: AbortSignal, tool?: string, what?: string): UpstreamCallError {
-    const failure = classifyCallError(error, this.name, { timeoutMs, signal, tool, what, stderrLine: this.stderr.lastLine() });
+    let failure = classifyCallError(error, this.name, { timeoutMs, signal, tool, what, stderrLine: this.stderr.lastLine() });
+    if (failure.kind === 'disconnected' && this.breach) failure = new UpstreamCallError('disconnected', this.name, this.breach, tool);
     // A timeout or a broken pipe may mean the server hung or died: check before the next caller finds out.
     if (failure.kind === 'timeout' || failure.kind === 'disconnected') void this.probe(session);
     return failure;
@@ -312,12 +317,13 @@ export class UpstreamConnection {
     } catch (error) {
       // Stopped or restarted meanwhile (MCP Lens closing, a config change): not a failure.
       if (gen !== this.generation) return;
-      this.fail(errorMessage(error));
+      this.fail(this.breach ?? errorMessage(error));
     }
   }
 
   private async connect(): Promise<void> {
     const gen = ++this.generation;
+    this.breach = undefined;
     this.setState('starting');
     const release = await this.opts.beforeConnect?.();
     try {
@@ -373,7 +379,7 @@ export class UpstreamConnection {
     if (session.closing || session !== this.session) return;
     this.session = undefined;
     const last = this.stderr.lastLine();
-    const reason = this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed';
+    const reason = this.breach ?? (this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed');
     this.opts.log.warn(`[${this.name}] ${reason}`);
     this.scheduleRestart(reason, this.uptime());
   }

@@ -12,6 +12,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../../core/config/types';
 import type { StderrTail } from './stderrTail';
+import { boundedFetch } from './boundedFetch';
 
 /** One way to reach a server; 'http' servers have two, tried in order. */
 export interface TransportCandidate {
@@ -48,12 +49,26 @@ function stdioTransport(config: StdioServerConfig, stderr: StderrTail): ProcessG
 }
 
 function streamableTransport(config: RemoteServerConfig): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    fetch: boundedFetch(config.name, (error) => closeOnBreach(transport, error)),
+  });
+  return transport;
 }
 
 function sseTransport(config: RemoteServerConfig): SSEClientTransport {
   // The SDK sends requestInit headers on the event stream and on every POST.
-  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  const transport: SSEClientTransport = new SSEClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    fetch: boundedFetch(config.name, (error) => closeOnBreach(transport, error)),
+  });
+  return transport;
+}
+
+/** A body over its budget (boundedFetch.ts): reported first, so the calls it fails name it, then the transport is closed. */
+function closeOnBreach(transport: Transport, error: Error): void {
+  transport.onerror?.(error);
+  void transport.close().catch(() => undefined);
 }
 
 /**
