@@ -105,22 +105,36 @@ export class EventStreamBudget implements Budget {
     if (now - this.windowStart >= SSE_WINDOW_MS) ((this.windowStart = now), (this.windowBytes = 0));
     this.windowBytes += chunk.byteLength;
     if (this.windowBytes > SSE_WINDOW_BYTES) return `streamed more than ${mb(SSE_WINDOW_BYTES)} in ${SSE_WINDOW_MS / 1000} s, the limit for an event stream`;
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i]!;
-      if (b === LF && this.lastWasCR) {
+    // Runs between line endings are found natively (indexOf); the next CR and LF are looked up
+    // again only once passed, so a chunk of many lines is still scanned once.
+    let nextLF = -1;
+    let nextCR = -1;
+    for (let i = 0; i < chunk.length;) {
+      if (this.lastWasCR && chunk[i] === LF) {
         // The LF of a CRLF: the CR already ended the line.
         this.lastWasCR = false;
+        i++;
         continue;
       }
-      this.lastWasCR = b === CR;
-      if (b === LF || b === CR) {
-        if (this.lineBytes === 0) this.eventBytes = 0;
-        else this.lineBytes = 0;
-        continue;
-      }
-      this.lineBytes++;
-      if (++this.eventBytes > MAX_MESSAGE_BYTES + SSE_FRAMING_BYTES) return `sent an event of more than ${mb(MAX_MESSAGE_BYTES)}, the limit for one message`;
+      if (nextLF < i) nextLF = indexOrInfinity(chunk, LF, i);
+      if (nextCR < i) nextCR = indexOrInfinity(chunk, CR, i);
+      const end = Math.min(nextLF, nextCR);
+      const run = Math.min(end, chunk.length) - i;
+      this.lineBytes += run;
+      this.eventBytes += run;
+      if (this.eventBytes > MAX_MESSAGE_BYTES + SSE_FRAMING_BYTES) return `sent an event of more than ${mb(MAX_MESSAGE_BYTES)}, the limit for one message`;
+      if (end === Infinity) break;
+      // A line ended at `end`; an empty one ends the event.
+      if (this.lineBytes === 0) this.eventBytes = 0;
+      this.lineBytes = 0;
+      this.lastWasCR = chunk[end] === CR;
+      i = end + 1;
     }
     return undefined;
   }
+}
+
+function indexOrInfinity(chunk: Uint8Array, byte: number, from: number): number {
+  const at = chunk.indexOf(byte, from);
+  return at < 0 ? Infinity : at;
 }
