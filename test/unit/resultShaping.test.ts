@@ -14,13 +14,14 @@ import {
 import { boundedJson, evaluateSelect } from '../../server/src/core/selectEvaluation';
 import type { SelectRunner } from '../../server/src/adapters/select/selectRunner';
 import { countTokens } from '../../server/src/core/tokens';
-import { MAX_RESULTS_PER_SESSION, RESULT_URI_PREFIX, ResultStore } from '../../server/src/gateway/resultStore';
+import { MAX_RESULTS_PER_SESSION, MAX_SESSION_BYTES, MAX_TOTAL_BYTES, RESULT_URI_PREFIX, ResultStore } from '../../server/src/gateway/resultStore';
 import { shapeResult } from '../../server/src/gateway/shapeResult';
 import { workspaceDomains } from '../../server/src/gateway/workspaceDomains';
 import { gatewayInstructions } from '../../server/src/gateway/instructions';
 import type { CatalogTool } from '../../server/src/core/catalog';
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
+const MB = 1024 * 1024;
 /** The evaluation the child process runs, in this process: shaping's logic without a process per test. */
 const inProcess: SelectRunner = { run: async (input, expr) => evaluateSelect(input, expr, SELECT_LIMITS.maxOutputBytes), close: () => undefined };
 
@@ -179,7 +180,7 @@ describe('kept results', () => {
     const store = new ResultStore();
     const uris = Array.from({ length: MAX_RESULTS_PER_SESSION }, (_, i) => store.keep('s', 't', text(`r${i}`), 1, i));
     store.get('s', uris[0]!); // used: now the most recent
-    const newest = store.keep('s', 't', text('new'), 1);
+    const newest = store.keep('s', 't', text('new'), 1)!;
     assert.equal(store.list('s').length, MAX_RESULTS_PER_SESSION);
     assert.ok(store.get('s', uris[0]!), 'the one just read stays');
     assert.equal(store.get('s', uris[1]!), undefined, 'the least recently used went');
@@ -187,6 +188,18 @@ describe('kept results', () => {
     store.dropSession('s');
     assert.equal(store.list('s').length, 0);
     assert.equal(store.bytes(), 0);
+  });
+
+  test('a result counts by all it holds, and all sessions together stay under the total', () => {
+    const store = new ResultStore();
+    const bulky: CallToolResult = { content: [{ type: 'text', text: 'short' }], structuredContent: { blob: 'x'.repeat(3 * MB) } };
+    const uri = store.keep('s', 't', bulky, 1)!;
+    assert.ok(store.list('s')[0]!.bytes > 3 * MB, `counted ${store.list('s')[0]!.bytes} bytes`);
+    assert.ok(store.get('s', uri));
+    for (let session = 0; session < MAX_TOTAL_BYTES / (3 * MB) + 5; session++) store.keep(`s${session}`, 't', bulky, 1);
+    assert.ok(store.bytes() <= MAX_TOTAL_BYTES, `${store.bytes()} bytes kept`);
+    const tooLarge: CallToolResult = { content: [{ type: 'image', data: 'A'.repeat(MAX_SESSION_BYTES), mimeType: 'image/png' }] };
+    assert.equal(store.keep('s', 't', tooLarge, 1), undefined, 'larger than a session may keep: not kept');
   });
 });
 

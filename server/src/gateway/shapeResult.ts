@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, cutToTokens, projectionResult, resultTokens, selectInput, selectProblem } from '../core/resultShaping';
 import { PLAIN_TEXT_PROBLEM } from '../core/selectEvaluation';
 import type { SelectRunner } from '../adapters/select/selectRunner';
-import type { ResultStore } from './resultStore';
+import { EVICTION_RULE, type ResultStore } from './resultStore';
 
 export interface ShapeRequest {
   /** JMESPath projection, already checked with selectProblem. */
@@ -76,10 +76,12 @@ export async function shapeResult(raw: CallToolResult, tool: string, request: Sh
   if (cut) {
     keptAs = ctx.results.keep(ctx.sessionId, tool, shaped, cut.fullTokens);
     const pct = Math.round((1 - cut.keptTokens / cut.fullTokens) * 100);
+    const where = keptAs
+      ? `The whole result is kept for this session as ${keptAs}: read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
+        'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.'
+      : `The whole result is too large to keep (${EVICTION_RULE}): call again with "select" (a JMESPath projection) or a larger max_output_tokens.`;
     notes.push(
-      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ` +
-        `The whole result is kept for this session as ${keptAs}: read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
-        'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.',
+      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ${where}`,
     );
     shaped = cut.result;
   }
