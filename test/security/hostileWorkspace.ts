@@ -4,7 +4,7 @@
  * (`node --import tsx server/src/cli/main.ts …`), on a pseudo-terminal when a test must answer a
  * prompt (util-linux `script`), and small loopback servers that record what reaches them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,8 +19,11 @@ export const CLI = join(ROOT, 'server/src/cli/main.ts');
 export const LISTED_TOOLS = join(ROOT, 'test/security/fixtures/listedTools.mjs');
 const EVERYTHING_JS = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-/** A file's text, a symbolic link (`{ link: target }`; `OUTSIDE` in it stands for the outside folder), or text with a mode. */
-export type Entry = string | { link: string } | { text: string; mode: number };
+/**
+ * A file's text, a symbolic link (`{ link: target }`; `OUTSIDE` in it stands for the outside
+ * folder), text with a mode, or a FIFO (`{ fifo: true }`, nothing ever writes to it).
+ */
+export type Entry = string | { link: string } | { text: string; mode: number } | { fifo: true };
 
 export interface HostileWorkspace {
   dir: string;
@@ -42,6 +45,7 @@ export function hostileWorkspace(files: Record<string, Entry>, outsideFiles: Rec
     mkdirSync(dirname(p), { recursive: true });
     if (typeof entry === 'string') writeFileSync(p, entry, { mode: 0o644 });
     else if ('link' in entry) symlinkSync(entry.link.replace('OUTSIDE', outside), p);
+    else if ('fifo' in entry) execFileSync('mkfifo', ['-m', '600', p]);
     else {
       writeFileSync(p, entry.text);
       chmodSync(p, entry.mode);
