@@ -29,6 +29,8 @@ export interface HostileWorkspace {
   dir: string;
   /** A folder beside the workspace, for the files links point at. */
   outside: string;
+  /** The user's state folder for CLI runs (XDG_STATE_HOME), beside both: MCP Lens's caches, index and usage. */
+  state: string;
   path(rel: string): string;
   close(): void;
 }
@@ -51,7 +53,8 @@ export function hostileWorkspace(files: Record<string, Entry>, outsideFiles: Rec
       chmodSync(p, entry.mode);
     }
   }
-  return { dir, outside, path: (rel) => join(dir, rel), close: () => rmSync(root, { recursive: true, force: true }) };
+  const state = join(root, 'state');
+  return { dir, outside, state, path: (rel) => join(dir, rel), close: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 /** A `.vscode/mcp.json` text with these servers. */
@@ -67,9 +70,15 @@ export function listedTools(toolsFile: string, label: string): { command: string
   return { command: process.execPath, args: [LISTED_TOOLS, '--tools', toolsFile, '--label', label] };
 }
 
-/** The environment a CLI run gets: no token, no Ollama, approvals in the temp folder. */
+/** The environment a CLI run gets: no token, no Ollama, approvals and state in the temp folder. */
 export function cliEnv(ws: HostileWorkspace, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, OLLAMA_HOST: '127.0.0.1:9', MCP_LENS_APPROVALS_FILE: join(ws.outside, 'approvals.json'), ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OLLAMA_HOST: '127.0.0.1:9',
+    MCP_LENS_APPROVALS_FILE: join(ws.outside, 'approvals.json'),
+    XDG_STATE_HOME: ws.state,
+    ...extra,
+  };
   if (!('MCP_LENS_TOKEN' in extra)) delete env.MCP_LENS_TOKEN;
   return env;
 }
