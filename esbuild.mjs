@@ -8,6 +8,10 @@ import { join, resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// The e2e build (test/e2e, `npm run package:e2e`) alone keeps the extension's test-only hooks
+// (client/src/e2eHooks.ts, one of which approves servers without asking); every other build,
+// and so every VSIX that ships, leaves them out.
+const e2e = process.argv.includes('--e2e');
 
 /** @type {esbuild.BuildOptions} */
 const common = {
@@ -27,6 +31,7 @@ const client = {
   target: 'node20',
   outdir: 'dist',
   external: ['vscode'],
+  define: { __E2E_HOOKS__: String(e2e) },
   // jsonc-parser's "main" is a UMD build with runtime requires esbuild cannot follow.
   mainFields: ['module', 'main'],
 };
