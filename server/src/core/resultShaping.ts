@@ -32,7 +32,10 @@ export const SELECT_LIMITS = {
    * a projection meant to narrow a result has no business being larger than any result.
    */
   maxOutputBytes: 10 * 1024 * 1024,
-  /** Time for one evaluation, from when the evaluator is ready: a projection over 10 MB of JSON takes well under a second. */
+  /**
+   * Time for one evaluation, from when the evaluator is ready. A filter over 100,000 objects
+   * (6 MB of JSON), sent, evaluated and sent back, took ~1 s on two loaded cores.
+   */
   deadlineMs: 5000,
   /** Heap of the evaluating process: room to parse a 10 MB result several times over. */
   memoryMb: 256,
