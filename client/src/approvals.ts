@@ -52,10 +52,12 @@ export class Approvals implements vscode.Disposable {
 
   /**
    * "Approve Servers" (the command, the status bar item, List Servers, the dashboard): asks
-   * again, refused servers included; `names` narrows it to some of them.
+   * again, refused servers included; `names` narrows it to some of them, and `fingerprint` (the
+   * dashboard's) to that exact definition of them. What is approved is always the fingerprint of
+   * what the prompt showed.
    */
-  async promptAll(names?: readonly string[]): Promise<boolean> {
-    const servers = this.pending.filter((s) => !names || names.includes(s.name));
+  async promptAll(names?: readonly string[], fingerprint?: string): Promise<boolean> {
+    const servers = this.pending.filter((s) => (!names || names.includes(s.name)) && (fingerprint === undefined || s.fingerprint === fingerprint));
     for (const s of servers) this.refused.delete(s.fingerprint);
     if (servers.length === 0) {
       void vscode.window.showInformationMessage(

@@ -19,7 +19,7 @@ import { Approvals } from './approvals';
 import { registerCommands } from './commands/register';
 import { ConfigDiagnostics } from './configDiagnostics';
 import { watchDuplicates } from './duplicates';
-import { registerE2eHooks } from './e2eHooks';
+import { e2eAutoApprove, registerE2eHooks } from './e2eHooks';
 import { trackIndexProgress } from './indexProgress';
 import { InputStore } from './inputStore';
 import { hasMcpConfiguration, watchForConfiguration } from './mcpConfigPresence';
@@ -55,7 +55,8 @@ export async function deactivate(): Promise<void> {
 async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<ExtensionServices> {
   const inputs = new InputStore(context.secrets);
   await inputs.load();
-  const approvals = new Approvals(context.workspaceState, e2eAutoApprove());
+  // Test-only hooks exist in the e2e build alone (esbuild.mjs --e2e); elsewhere this is `false` and they are not in the bundle.
+  const approvals = new Approvals(context.workspaceState, __E2E_HOOKS__ ? e2eAutoApprove() : () => false);
   initRestrictedSettings(context.workspaceState);
   const storage = context.storageUri ?? context.globalStorageUri;
   await vscode.workspace.fs.createDirectory(storage);
@@ -120,7 +121,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     createStatusBar(sidecar, approvals),
     trackIndexProgress(sidecar),
     watchDuplicates(context, sidecar, approvals),
-    registerE2eHooks(s),
+    __E2E_HOOKS__ ? registerE2eHooks(s) : new vscode.Disposable(() => undefined),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const kind = changeKind(e);
       if (!started) {
@@ -160,17 +161,4 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     log.info('no MCP configuration in this window (.vscode/mcp.json, .mcp.json, mcpLens.servers): MCP Lens waits until one appears or a command needs it');
   }
   return s;
-}
-
-/**
- * Test-only: the end-to-end test sets both variables so servers in its fixture workspace start
- * without the modal approval prompt: `1` approves every server, a comma-separated list only
- * those (the others get the real prompt). Both are needed, so a stray one does nothing.
- */
-function e2eAutoApprove(): (name: string) => boolean {
-  const value = process.env.MCP_LENS_E2E_AUTO_APPROVE;
-  if (!value || !process.env.MCP_LENS_E2E_OUT) return () => false;
-  if (value === '1') return () => true;
-  const names = new Set(value.split(',').map((n) => n.trim()));
-  return (name) => names.has(name);
 }

@@ -1,18 +1,33 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { applySelect, cutToTokens, resultJson, selectProblem, tokenPrefix, utf8Length } from '../../server/src/core/resultShaping';
+import {
+  SELECT_LIMITS,
+  cutToTokens,
+  projectionResult,
+  resultJson,
+  selectInput,
+  selectProblem,
+  tokenPrefix,
+  utf8Length,
+} from '../../server/src/core/resultShaping';
+import { boundedJson, evaluateSelect } from '../../server/src/core/selectEvaluation';
+import type { SelectRunner } from '../../server/src/adapters/select/selectRunner';
 import { countTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
+import { MAX_RESULTS_PER_SESSION, MAX_SESSION_BYTES, MAX_TOTAL_BYTES, RESULT_URI_PREFIX, ResultStore } from '../../server/src/gateway/resultStore';
 
-useTokenCounter(o200kTokenizer);
-import { MAX_RESULTS_PER_SESSION, RESULT_URI_PREFIX, ResultStore } from '../../server/src/gateway/resultStore';
 import { shapeResult } from '../../server/src/gateway/shapeResult';
 import { workspaceDomains } from '../../server/src/gateway/workspaceDomains';
 import { gatewayInstructions } from '../../server/src/gateway/instructions';
 import type { CatalogTool } from '../../server/src/core/catalog';
 
+useTokenCounter(o200kTokenizer);
+
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
+const MB = 1024 * 1024;
+/** The evaluation the child process runs, in this process: shaping's logic without a process per test. */
+const inProcess: SelectRunner = { run: async (input, expr) => evaluateSelect(input, expr, SELECT_LIMITS.maxOutputBytes), close: () => undefined };
 
 describe('select (JMESPath)', () => {
   test('checks the expression before any call', () => {
@@ -39,18 +54,41 @@ describe('select (JMESPath)', () => {
   ];
   for (const [name, result, expr, expected] of cases) {
     test(name, () => {
-      const r = applySelect(result, expr);
-      assert.equal(r.problem, undefined);
+      const outcome = evaluateSelect(selectInput(result)!, expr, 1024);
+      assert.ok(outcome.ok, JSON.stringify(outcome));
+      const r = projectionResult(outcome.json);
       assert.deepEqual(r.projected, expected);
       assert.deepEqual(JSON.parse((r.result.content![0] as { text: string }).text), expected);
     });
   }
 
-  test('plain text is returned whole with the reason', () => {
-    const r = applySelect(text('just words'), 'a');
-    assert.match(r.problem!, /plain text, not JSON/);
-    assert.deepEqual(r.result, text('just words'));
+  test('plain text is returned whole with the reason', async () => {
+    assert.equal(selectInput(text('just words')), undefined);
+    const shaped = await shapeResult(
+      text('just words'),
+      'x',
+      { select: 'a', maxOutputTokens: 8000 },
+      { results: new ResultStore(), sessionId: 's', select: inProcess },
+    );
+    assert.match((shaped.result.content!.at(-1) as { text: string }).text, /plain text, not JSON/);
+    assert.deepEqual(shaped.result.content![0], { type: 'text', text: 'just words' });
     assert.equal(resultJson(text('42')), undefined, 'a bare scalar text is prose, not data');
+    assert.deepEqual(evaluateSelect({ texts: ['[1', '2]'] }, '@', 1024), { ok: false, problem: 'select was not applied: the result is plain text, not JSON' });
+  });
+
+  test('a projection whose JSON passes the byte limit is refused before it is written out', () => {
+    // 2^40 copies of the input through shared references, and a string of 10^8 characters V8 never flattens.
+    const dag = `@${' | {a: @, b: @}'.repeat(40)}`;
+    const started = Date.now();
+    for (const expr of [dag, "pad_left('a', `100000000`)"]) {
+      const outcome = evaluateSelect({ structured: { n: 1 } }, expr, 1024 * 1024);
+      assert.equal(outcome.ok, false, expr);
+      assert.match((outcome as { problem: string }).problem, /larger than 1 MB, the limit for one projection/);
+      assert.equal((outcome as { limit?: true }).limit, true);
+    }
+    assert.ok(Date.now() - started < 10_000, 'refused while counting, not after building');
+    assert.equal(boundedJson({ é: ['日本', 1, null, true] }, 100), '{"é":["日本",1,null,true]}');
+    assert.equal(boundedJson('日本語', 8), undefined, 'counted in UTF-8 bytes at the end');
   });
 });
 
@@ -77,16 +115,21 @@ describe('max_output_tokens', () => {
     assert.equal(counted, 1);
   });
 
-  test('call_tool counts no tokens for a result it passes on as it came', () => {
+  test('call_tool counts no tokens for a result it passes on as it came', async () => {
     const store = new ResultStore(() => undefined);
     const raw = text('The sum of 2 and 3 is 5.');
-    const shaped = shapeResult(raw, 'get_sum', { maxOutputTokens: 8000 }, { results: store, sessionId: 's' });
+    const shaped = await shapeResult(raw, 'get_sum', { maxOutputTokens: 8000 }, { results: store, sessionId: 's', select: inProcess });
     assert.equal(shaped.result, raw);
     assert.equal(shaped.changed, false);
     // Counted only when read (run_code's accounting reads it), and then exactly.
     assert.equal(shaped.fullTokens, countTokens('The sum of 2 and 3 is 5.'));
     assert.equal(shaped.returnedTokens, shaped.fullTokens);
-    const selected = shapeResult(text('{"a": 1, "b": 2}'), 'x', { select: 'a', maxOutputTokens: 8000 }, { results: store, sessionId: 's' });
+    const selected = await shapeResult(
+      text('{"a": 1, "b": 2}'),
+      'x',
+      { select: 'a', maxOutputTokens: 8000 },
+      { results: store, sessionId: 's', select: inProcess },
+    );
     assert.equal(selected.changed, true);
   });
 
@@ -120,9 +163,9 @@ describe('max_output_tokens', () => {
     assert.ok(!p.includes('\uFFFD'));
   });
 
-  test('shapeResult keeps the whole result and the note says how much was cut and where it is', () => {
+  test('shapeResult keeps the whole result and the note says how much was cut and where it is', async () => {
     const store = new ResultStore();
-    const shaped = shapeResult(text(long), 'files_read', { maxOutputTokens: 300 }, { results: store, sessionId: 's1' });
+    const shaped = await shapeResult(text(long), 'files_read', { maxOutputTokens: 300 }, { results: store, sessionId: 's1', select: inProcess });
     assert.ok(shaped.keptAs?.startsWith(RESULT_URI_PREFIX));
     const note = (shaped.result.content!.at(-1) as { text: string }).text;
     assert.match(
@@ -141,7 +184,7 @@ describe('kept results', () => {
     const store = new ResultStore();
     const uris = Array.from({ length: MAX_RESULTS_PER_SESSION }, (_, i) => store.keep('s', 't', text(`r${i}`), 1, i));
     store.get('s', uris[0]!); // used: now the most recent
-    const newest = store.keep('s', 't', text('new'), 1);
+    const newest = store.keep('s', 't', text('new'), 1)!;
     assert.equal(store.list('s').length, MAX_RESULTS_PER_SESSION);
     assert.ok(store.get('s', uris[0]!), 'the one just read stays');
     assert.equal(store.get('s', uris[1]!), undefined, 'the least recently used went');
@@ -149,6 +192,18 @@ describe('kept results', () => {
     store.dropSession('s');
     assert.equal(store.list('s').length, 0);
     assert.equal(store.bytes(), 0);
+  });
+
+  test('a result counts by all it holds, and all sessions together stay under the total', () => {
+    const store = new ResultStore();
+    const bulky: CallToolResult = { content: [{ type: 'text', text: 'short' }], structuredContent: { blob: 'x'.repeat(3 * MB) } };
+    const uri = store.keep('s', 't', bulky, 1)!;
+    assert.ok(store.list('s')[0]!.bytes > 3 * MB, `counted ${store.list('s')[0]!.bytes} bytes`);
+    assert.ok(store.get('s', uri));
+    for (let session = 0; session < MAX_TOTAL_BYTES / (3 * MB) + 5; session++) store.keep(`s${session}`, 't', bulky, 1);
+    assert.ok(store.bytes() <= MAX_TOTAL_BYTES, `${store.bytes()} bytes kept`);
+    const tooLarge: CallToolResult = { content: [{ type: 'image', data: 'A'.repeat(MAX_SESSION_BYTES), mimeType: 'image/png' }] };
+    assert.equal(store.keep('s', 't', tooLarge, 1), undefined, 'larger than a session may keep: not kept');
   });
 });
 

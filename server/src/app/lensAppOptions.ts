@@ -13,7 +13,7 @@ export interface LensAppOptions {
    * `<folder>/<server>` (core/config/folders.ts). Absent or one folder: `workspaceFolder` alone.
    */
   workspaceFolders?: FolderInput[];
-  /** Folder for the tool index and usage data (CLI: <workspace>/.mcp-lens, editor: workspace storage). */
+  /** Folder for the catalog cache, the tool index and usage data, outside the workspace (CLI: the user's state folder, adapters/workspaceState.ts; editor: workspace storage). */
   storageDir: string;
   settings: McpLensSettings;
   /** A config file named by the user (`--config`): read alone, and approved by naming it. */

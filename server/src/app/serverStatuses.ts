@@ -4,7 +4,7 @@
  */
 import type { ServerStatus } from '../../../protocol/model';
 import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource } from '../core/config/types';
-import { describeServer } from '../core/config/describe';
+import { approvalLines, describeServer } from '../core/config/describe';
 import { displayPath, folderOf, type ConfigFolder } from '../core/config/folders';
 import type { UpstreamStatus } from '../adapters/upstream/pool';
 
@@ -55,6 +55,7 @@ export function mergeStatuses(
         h.reason === 'awaiting-approval'
           ? `Not started: this server is new or its definition changed, and needs your approval. It runs: ${describeServer(h.config)}`
           : 'Not started: the workspace is not trusted.',
+      ...(h.reason === 'awaiting-approval' && { approval: { fingerprint: h.config.fingerprint, details: approvalLines(h.config) } }),
     });
   }
   for (const d of disabled) {

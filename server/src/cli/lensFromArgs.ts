@@ -19,7 +19,8 @@ import {
 import type { Logger } from '../core/logger';
 import { readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
-import { createPrivateFile, ensurePrivateDir, ensurePrivateDirIfPresent } from '../adapters/privateFiles';
+import { ensurePrivateDirIfPresent } from '../adapters/privateFiles';
+import { ensureWorkspaceStateDir, legacyWorkspaceState } from '../adapters/workspaceState';
 import type { Lens } from '../app/lens';
 import { LensApp } from '../app/lensApp';
 import type { LensAppOptions } from '../app/lensAppOptions';
@@ -82,12 +83,16 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
   for (const p of ws.problems) o.log.warn(`${p.file}: ${p.path ? p.path + ': ' : ''}${p.message}`);
   const ask = o.interactive && canPrompt();
   const settings = await workspaceSettings(workspaceFolder, { trust: o.trust === true, ask, log: o.log });
-  // `.mcp-lens/` is ours, not the repository's: a symlink there is refused, the folder is 0700.
-  const storageDir = ensurePrivateDir(join(workspaceFolder, '.mcp-lens'));
+  // What MCP Lens learns about the workspace lives in the user's state folder, never in the
+  // workspace, where a repository could ship it (adapters/workspaceState.ts).
+  const storageDir = ensureWorkspaceStateDir(workspaceFolder);
   // The tool index's folder too (usage/ is checked where the usage store opens it).
   ensurePrivateDirIfPresent(join(storageDir, 'index'));
-  // Never committed by accident (it holds the token and usage): the folder ignores itself.
-  await createPrivateFile(join(storageDir, '.gitignore'), '*\n').catch(() => undefined);
+  const legacy = legacyWorkspaceState(workspaceFolder);
+  if (legacy.length > 0)
+    o.log.info(
+      `MCP Lens keeps this workspace's catalog cache, index and usage in ${storageDir} now; ${legacy.join(', ')} are no longer read and can be deleted`,
+    );
   const options: LensAppOptions = {
     workspaceFolder,
     storageDir,

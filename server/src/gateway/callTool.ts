@@ -8,6 +8,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, Lens } from '../app/lens';
+import type { SelectRunner } from '../adapters/select/selectRunner';
 import { truncateDescription } from './findToolsResult';
 import type { ResultStore } from './resultStore';
 import type { TokenAccounting } from './savings';
@@ -18,6 +19,8 @@ export interface MetaToolContext {
   accounting: TokenAccounting;
   /** This gateway's kept results (cut outputs), read per session. */
   results: ResultStore;
+  /** Where this gateway evaluates select projections. */
+  select: SelectRunner;
   sessionId: string;
   signal: AbortSignal;
   onProgress?: CallOptions['onProgress'];
@@ -50,7 +53,7 @@ export function argumentsProblem(toolName: string, args: unknown): string | unde
 /** One call as call_tool makes it, for call_tool and for run_code's call_tool(): the call, then shaping. */
 export async function shapedCall(toolName: string, args: Record<string, unknown>, shape: ShapeRequest, ctx: MetaToolContext): Promise<Shaped> {
   const raw = await forwardCall(toolName, args, ctx);
-  return shapeResult(raw, toolName, shape, { results: ctx.results, sessionId: ctx.sessionId });
+  return shapeResult(raw, toolName, shape, { results: ctx.results, sessionId: ctx.sessionId, select: ctx.select, signal: ctx.signal });
 }
 
 /**

@@ -16,6 +16,7 @@ import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
+import { ChildSelectRunner } from '../adapters/select/selectRunner';
 import { MCP_LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 
@@ -45,6 +46,8 @@ export class Gateway {
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
   private readonly codeRuns = new CodeRuns();
+  /** select projections, evaluated in child processes with a deadline and a heap limit. */
+  private readonly select = new ChildSelectRunner();
   private readonly sessions = new Map<string, Session>();
   private readonly subscription: Disposable;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -78,6 +81,7 @@ export class Gateway {
         lens: this.lens,
         accounting: this.accounting,
         results: this.results,
+        select: this.select,
         codeRuns: this.codeRuns,
         log: this.log,
         version: MCP_LENS_VERSION,
@@ -136,6 +140,7 @@ export class Gateway {
   async close(): Promise<void> {
     this.subscription.dispose();
     clearTimeout(this.refreshTimer);
+    this.select.close();
     const servers = [...this.sessions.values()].map((s) => s.server);
     this.sessions.clear();
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));

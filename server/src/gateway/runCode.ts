@@ -83,7 +83,12 @@ export async function runCode(args: Record<string, unknown>, ctx: MetaToolContex
     ctx.codeRuns.leave();
   }
   const raw = run.ok ? successResult(run) : failureResult(run.error!, run.logs, maxTimeout);
-  const shaped = shapeResult(raw, 'run_code', { maxOutputTokens: settings.maxOutputTokens }, { results: ctx.results, sessionId: ctx.sessionId });
+  const shaped = await shapeResult(
+    raw,
+    'run_code',
+    { maxOutputTokens: settings.maxOutputTokens },
+    { results: ctx.results, sessionId: ctx.sessionId, select: ctx.select },
+  );
   ctx.accounting.recordRunCode(ctx.sessionId, run.calls, innerTokens, shaped.returnedTokens);
   return shaped.result;
 }

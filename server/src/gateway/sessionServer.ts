@@ -25,6 +25,7 @@ import { keptResourceList, readKeptResource } from './keptResources';
 import { runMetaTool } from './metaTools';
 import { forwardCall, type MetaToolContext } from './callTool';
 import type { CodeRuns } from './runCode';
+import type { SelectRunner } from '../adapters/select/selectRunner';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
@@ -35,6 +36,8 @@ export interface SessionDeps {
   accounting: TokenAccounting;
   /** Cut results kept whole, listed and read as this session's own resources. */
   results: ResultStore;
+  /** Where select projections run (off this process, bounded). */
+  select: SelectRunner;
   /** run_code scripts running in this gateway. */
   codeRuns: CodeRuns;
   log: Logger;
@@ -69,6 +72,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       lens,
       accounting: deps.accounting,
       results: deps.results,
+      select: deps.select,
       codeRuns: deps.codeRuns,
       sessionId: sessionId(),
       signal: extra.signal,

@@ -15,6 +15,7 @@ import { StderrTail } from './stderrTail';
 import { closeSessionProcess, openFirstSession, type ListKind, type Session, type SessionHooks } from './session';
 import { OversizedMessageError } from './stdioReader';
 import { UpstreamLists } from './upstreamLists';
+import { BodyLimitError } from './boundedFetch';
 import {
   UpstreamCallError,
   type CallToolOptions,
@@ -75,6 +76,8 @@ export class UpstreamConnection {
   private readonly idle: IdleStop;
   /** A remote server's OAuth (absent for stdio, and for one whose headers set Authorization themselves). */
   private readonly auth: ServerAuth | undefined;
+  /** Why the transport closed itself (a body over its limit), for the calls it fails and the restart. */
+  private breach: string | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -296,6 +299,7 @@ export class UpstreamConnection {
    */
   private onTransportError(error: Error): void {
     if (error instanceof OversizedMessageError) return this.opts.log.warn(`[${this.name}] ${error.message}`);
+    if (error instanceof BodyLimitError) return void (this.breach = error.message);
     this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
   }
 
@@ -335,7 +339,8 @@ export class UpstreamConnection {
   }
 
   private callFailed(session: Session, error: unknown, timeoutMs: number, signal?: AbortSignal, tool?: string, what?: string): UpstreamCallError {
-    const failure = classifyCallError(error, this.name, { timeoutMs, signal, tool, what, stderrLine: this.stderr.lastLine() });
+    let failure = classifyCallError(error, this.name, { timeoutMs, signal, tool, what, stderrLine: this.stderr.lastLine() });
+    if (failure.kind === 'disconnected' && this.breach) failure = new UpstreamCallError('disconnected', this.name, this.breach, tool);
     // A timeout or a broken pipe may mean the server hung or died: check before the next caller finds out.
     if (failure.kind === 'timeout' || failure.kind === 'disconnected') void this.probe(session);
     return failure;
@@ -366,12 +371,13 @@ export class UpstreamConnection {
       // Stopped or restarted meanwhile (MCP Lens closing, a config change): not a failure.
       if (gen !== this.generation) return;
       if (isNeedsSignIn(error)) return this.needsSignIn();
-      this.fail(errorMessage(error));
+      this.fail(this.breach ?? errorMessage(error));
     }
   }
 
   private async connect(): Promise<void> {
     const gen = ++this.generation;
+    this.breach = undefined;
     this.setState('starting');
     const release = await this.opts.beforeConnect?.();
     try {
@@ -411,7 +417,7 @@ export class UpstreamConnection {
     if (session.closing || session !== this.session) return;
     this.session = undefined;
     const last = this.stderr.lastLine();
-    const reason = this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed';
+    const reason = this.breach ?? (this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed');
     this.opts.log.warn(`[${this.name}] ${reason}`);
     this.scheduleRestart(reason, this.uptime());
   }

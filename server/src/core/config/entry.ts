@@ -34,7 +34,8 @@ export interface EntryInput {
 
 export interface EntryScope extends VariableScope {
   /** Text of an env file, or undefined when it does not exist. */
-  readEnvFile(path: string): string | undefined;
+  /** An `envFile`'s text; undefined when there is none; `refused` with the reason when it cannot be read as one (adapters/config/configFileReader.ts). */
+  readEnvFile(path: string): string | { refused: string } | undefined;
 }
 
 export interface EntryResult {
@@ -184,6 +185,10 @@ function readEnvFile(r: EntryReader, scope: EntryScope, envFiles: string[]): { v
   const text = scope.readEnvFile(file);
   if (text === undefined) {
     r.report('error', ['envFile'], `env file not found: ${shown}`);
+    return { values: {}, shown };
+  }
+  if (typeof text !== 'string') {
+    r.report('error', ['envFile'], `env file refused: ${shown}: ${text.refused}`);
     return { values: {}, shown };
   }
   envFiles.push(file);

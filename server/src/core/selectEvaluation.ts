@@ -1,0 +1,100 @@
+/**
+ * `select` evaluated: a JMESPath expression over a result's JSON, the projection serialized
+ * under a byte budget. Pure and synchronous, and for that reason never run on the gateway's
+ * own thread: JMESPath functions build values far larger than their input (`pad_left` with a
+ * width of 1e8, `join` of those, nested `map` over generated arrays) and the interpreter cannot
+ * be interrupted, so one expression took every session down (issue #23). It runs in a child
+ * process with a deadline and a heap limit (adapters/select/selectRunner.ts), and the budget
+ * here stops a projection whose JSON grows past the limit before it is written out whole.
+ */
+import type * as Jmespath from '@jmespath-community/jmespath' with { 'resolution-mode': 'import' };
+import { errorMessage } from './errorMessage';
+import { utf8Length } from './utf8Length';
+
+// The package's "types" condition names its ESM typings although it ships a CommonJS build
+// too; TypeScript would refuse a value import from this CommonJS module, so require that build,
+// on first use (most sessions never select).
+let jmespathModule: typeof Jmespath | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const jmespath = (): typeof Jmespath => (jmespathModule ??= require('@jmespath-community/jmespath') as typeof Jmespath);
+
+/** What a result gives select: its structuredContent, or its text items (each parsed as JSON where select runs). */
+export type SelectInput = { structured: unknown } | { texts: string[] };
+
+/** A projection's JSON, or why there is none; `limit` when a bound stopped it (the model must change the expression). */
+export type SelectOutcome = { ok: true; json: string } | { ok: false; problem: string; limit?: true };
+
+/** The plain-text refusal, the same wherever it is decided. */
+export const PLAIN_TEXT_PROBLEM = 'select was not applied: the result is plain text, not JSON';
+
+/**
+ * Evaluates `expression` over `input` and returns the projection as JSON text, or why not.
+ * `maxBytes` bounds that text (UTF-8): serialization stops as soon as it is passed.
+ */
+export function evaluateSelect(input: SelectInput, expression: string, maxBytes: number): SelectOutcome {
+  const value = 'structured' in input ? input.structured : parseTexts(input.texts);
+  if (value === undefined) return { ok: false, problem: PLAIN_TEXT_PROBLEM };
+  let projected: unknown;
+  try {
+    projected = jmespath().search(value as Jmespath.JSONValue, expression);
+  } catch (err) {
+    return { ok: false, problem: `select was not applied: ${errorMessage(err)}` };
+  }
+  const json = boundedJson(projected ?? null, maxBytes);
+  if (json === undefined) return { ok: false, limit: true, problem: outputProblem(maxBytes) };
+  return { ok: true, json };
+}
+
+function outputProblem(maxBytes: number): string {
+  const mb = Math.round((maxBytes / (1024 * 1024)) * 10) / 10;
+  return `select stopped: its result is larger than ${mb} MB, the limit for one projection. Select fewer fields or elements`;
+}
+
+/** Text items parsed as JSON (one value per item; several become an array); undefined when one is not JSON. */
+export function parseTexts(texts: string[]): unknown {
+  const values: unknown[] = [];
+  for (const text of texts) {
+    const t = text.trim();
+    // Only objects and arrays: "42" or "true" as a whole text is prose more often than data.
+    if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+    try {
+      values.push(JSON.parse(t));
+    } catch {
+      return undefined;
+    }
+  }
+  if (values.length === 0) return undefined;
+  return values.length === 1 ? values[0] : values;
+}
+
+class OverBudget extends Error {}
+
+/**
+ * JSON.stringify that gives up once the text would pass `maxBytes`. Each value is counted
+ * before it is written, from its length alone, so a string of 10^8 characters (a rope V8 has
+ * not flattened yet) and an object reached a million times over shared references (`{a: @,
+ * b: @}` nested) are refused without being built. Counts are in UTF-16 units; the exact UTF-8
+ * length is checked at the end.
+ */
+export function boundedJson(value: unknown, maxBytes: number): string | undefined {
+  let budget = maxBytes;
+  const spend = (n: number) => {
+    budget -= n;
+    if (budget < 0) throw new OverBudget();
+  };
+  let text: string;
+  try {
+    text = JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
+      // A key (quotes and colon) inside an object; an element's separator inside an array.
+      spend(Array.isArray(this) ? 1 : key.length + 3);
+      if (typeof v === 'string') spend(v.length + 2);
+      else if (typeof v === 'number' || typeof v === 'boolean' || v === null) spend(24);
+      else spend(2);
+      return v;
+    });
+  } catch (err) {
+    if (err instanceof OverBudget) return undefined;
+    throw err;
+  }
+  return utf8Length(text) <= maxBytes ? text : undefined;
+}
