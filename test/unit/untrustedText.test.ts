@@ -144,7 +144,8 @@ test('long adversarial input is cleaned in linear time', () => {
     const started = performance.now();
     for (const clean of Object.values(ALL)) clean(input);
     const ms = performance.now() - started;
-    // Quadratic would be minutes at this size; linear is milliseconds, even on a loaded machine.
-    assert.ok(ms < 2000, `${JSON.stringify(input.slice(0, 6))}… took ${Math.round(ms)} ms`);
+    // Quadratic would be minutes at this size; linear is a few hundred milliseconds, and the
+    // budget leaves room for a machine loaded by other suites (2.3 s was seen at load 16).
+    assert.ok(ms < 10_000, `${JSON.stringify(input.slice(0, 6))}… took ${Math.round(ms)} ms`);
   }
 });
