@@ -24,7 +24,8 @@ export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.
     if (sidecar.state === 'stopped' && !sidecar.lens) item.hide();
     else item.show();
     show(item, sidecar.state, sidecar.lens);
-    const text = sidecar.isRunning ? approvalText(approvals.waiting.map((s) => s.name)) : undefined;
+    const servers = approvals.waiting.filter((s) => s.kind !== 'tool-filter').map((s) => s.name);
+    const text = sidecar.isRunning ? approvalText(servers, servers.length < approvals.waiting.length) : undefined;
     if (!text || approvals.prompting) return waiting.hide();
     waiting.text = text.text;
     waiting.tooltip = text.tooltip;
