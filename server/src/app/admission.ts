@@ -13,7 +13,7 @@
 import type { ToolFilterLevel, ToolFilterLevels } from '../../../protocol/settings';
 import { TOOL_FILTER_APPROVAL_NAME, toolFilterValue } from '../../../protocol/settings';
 import type { LoadedConfig, ServerConfig } from '../core/config/types';
-import { decideApproval } from '../core/config/approval';
+import { explainApproval } from '../core/config/approval';
 import { effectiveFilter, filterWidening, withWorkspace } from '../core/config/filterWidening';
 import type { ToolFilterSpec } from '../core/config/toolFilter';
 import type { HeldServer } from './serverStatuses';
@@ -73,9 +73,9 @@ export function admit(config: LoadedConfig, grants: Grants, levels?: ToolFilterL
   const running: ServerConfig[] = [];
   const held: HeldServer[] = [];
   for (const server of config.servers) {
-    const decision = decideApproval(server, grants);
+    const { decision, reason } = explainApproval(server, grants);
     if (decision === 'start') running.push(server);
-    else held.push({ config: server, reason: decision === 'needs-approval' ? 'awaiting-approval' : 'untrusted' });
+    else held.push({ config: server, reason: decision === 'needs-approval' ? 'awaiting-approval' : 'untrusted', why: reason });
   }
   const approvedAtStart = grants.approvedAtStart ? { ...grants.approvedAtStart } : Object.fromEntries(running.map((s) => [s.name, s.fingerprint]));
   return { running, held, approvedAtStart, ...admitFilter(levels ?? { user: {}, workspace: { include: config.include, exclude: config.exclude } }, grants) };

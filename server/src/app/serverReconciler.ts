@@ -12,8 +12,9 @@ import type { ServerStatus } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import { parseToolFilterValue, TOOL_FILTER_APPROVAL_NAME, toolFilterValue, type ToolFilterLevels } from '../../../protocol/settings';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
-import type { LoadedConfig, ServerConfig } from '../core/config/types';
-import { displayPath, type FolderInput } from '../core/config/folders';
+import type { LoadedConfig } from '../core/config/types';
+import type { FolderInput } from '../core/config/folders';
+import { ADDED_WHILE_SERVING } from '../core/config/approval';
 import { approvalLines, describeServer } from '../core/config/describe';
 import { errorMessage } from '../core/errorMessage';
 import type { UpstreamPool, ServerLifecycle } from '../adapters/upstream/pool';
@@ -22,7 +23,7 @@ import { ConfigSource } from './configSource';
 import type { KnownCatalog } from './knownCatalog';
 import type { EditorState, PendingApproval } from './lensControl';
 import type { LensAppOptions } from './lensAppOptions';
-import { configFileRows, mergeStatuses } from './serverStatuses';
+import { configFileRows, mergeStatuses, pendingFilterRow } from './serverStatuses';
 
 export type ServerReconcilerOptions = Pick<
   LensAppOptions,
@@ -203,7 +204,9 @@ export class ServerReconciler {
       row.fromCache = true;
       if (row.state === 'stopped') row.state = 'idle';
     }
-    return [...rows, ...configFileRows(this.loaded.problems, this.loaded.folders), ...this.pendingFilterRows()];
+    const filter = this.admission.pendingFilter;
+    const filterRows = filter ? [pendingFilterRow(filter.changes, this.settingsFile(), this.loaded.folders)] : [];
+    return [...rows, ...configFileRows(this.loaded.problems, this.loaded.folders), ...filterRows];
   }
 
   pauseReloads(): void {
@@ -250,29 +253,6 @@ export class ServerReconciler {
     return join(this.o.workspaceFolder, '.vscode', 'settings.json');
   }
 
-  /** A wider tool filter waiting for approval, as a row beside the servers (list_servers, the dashboard, the status bar). */
-  private pendingFilterRows(): ServerStatus[] {
-    const pending = this.admission.pendingFilter;
-    if (!pending) return [];
-    const file = this.settingsFile();
-    return [
-      {
-        name: displayPath(file, this.loaded.folders),
-        transport: 'stdio',
-        state: 'awaiting-approval',
-        source: 'settings',
-        sourceFile: file,
-        toolCount: 0,
-        promptCount: 0,
-        resourceCount: 0,
-        stderrTail: [],
-        restarts: 0,
-        configFile: true,
-        error: `Not applied: the workspace's tool filter changed and would show more tools (${pending.changes.join('; ')}). Tools hidden before stay hidden until you approve the change.`,
-      },
-    ];
-  }
-
   /** Says once per definition (and per pending tool filter) what waits for approval, and how to give it. */
   private announcePending(): void {
     const now = new Set<string>();
@@ -286,9 +266,7 @@ export class ServerReconciler {
   }
 
   private serverWarning(p: PendingApproval): string {
-    const addedWhileServing = this.admission.held.some(
-      (h) => h.config.name === p.name && h.reason === 'awaiting-approval' && this.startOnlyApproval(h.config.source.kind),
-    );
+    const addedWhileServing = this.admission.held.some((h) => h.config.name === p.name && h.why === ADDED_WHILE_SERVING);
     const how = this.o.insideEditor
       ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"'
       : addedWhileServing
@@ -306,11 +284,6 @@ export class ServerReconciler {
       `[${escapeForDisplay(p.sourceFile)}] not applied: the workspace's tool filter changed and would show more tools (${p.details.join('; ')}); ` +
       `the tools it hid stay hidden until you approve (${how})`
     );
-  }
-
-  /** Whether --trust or naming the file approved this kind of definition at start only. */
-  private startOnlyApproval(kind: ServerConfig['source']['kind']): boolean {
-    return this.grants.autoApprove || kind === 'cli-config';
   }
 
   /** Which servers start now and which wait for their first call (lazy startup, cached search). */

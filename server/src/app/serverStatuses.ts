@@ -11,6 +11,8 @@ import type { UpstreamStatus } from '../adapters/upstream/pool';
 export interface HeldServer {
   config: ServerConfig;
   reason: 'awaiting-approval' | 'untrusted';
+  /** Why, as core/config/approval.ts says it (e.g. ADDED_WHILE_SERVING). */
+  why?: string;
 }
 
 export function mergeStatuses(
@@ -89,6 +91,19 @@ export function configFileRows(problems: readonly ConfigProblem[], where: string
     });
   }
   return [...rows.values()];
+}
+
+/**
+ * A workspace tool filter that would show more tools, waiting for approval (app/admission.ts), as
+ * a row beside the servers: list_servers, the dashboard and the editor's status show it waiting.
+ */
+export function pendingFilterRow(changes: readonly string[], settingsFile: string, folders: readonly ConfigFolder[]): ServerStatus {
+  return {
+    ...idle(displayPath(settingsFile, folders), 'stdio', 'settings', settingsFile),
+    state: 'awaiting-approval',
+    configFile: true,
+    error: `Not applied: the workspace's tool filter changed and would show more tools (${changes.join('; ')}). Tools hidden before stay hidden until you approve the change.`,
+  };
 }
 
 /** The source kind a config file is read as, from its name (for a problem that names only the file). */
