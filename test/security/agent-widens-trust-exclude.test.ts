@@ -66,7 +66,7 @@ describe('agent-widens-trust-exclude: a shorter exclude written while serving', 
     assert.ok(!(await agent.findTools('move or rename a file')).includes('files_move_file'));
     assert.equal(readFileSync(ws.path('a.txt'), 'utf8'), 'a', 'nothing moved');
     assert.ok((await agent.call('files_create_directory', { path: ws.path('d2') })).isError, 'the narrowing part applied at once');
-    const row = (await agent.servers()).find((s) => s.name === '.vscode/settings.json');
+    const row = (await agent.servers()).find((s) => s.name === 'mcpLens.toolFilter');
     assert.equal(row?.state, 'awaiting-approval', JSON.stringify(row));
     assert.match(row?.error ?? '', /"files\/move_file" removed/);
   });

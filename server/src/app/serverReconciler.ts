@@ -205,7 +205,7 @@ export class ServerReconciler {
       if (row.state === 'stopped') row.state = 'idle';
     }
     const filter = this.admission.pendingFilter;
-    const filterRows = filter ? [pendingFilterRow(filter.changes, this.settingsFile(), this.loaded.folders)] : [];
+    const filterRows = filter ? [pendingFilterRow(filter.changes, this.settingsFile())] : [];
     return [...rows, ...configFileRows(this.loaded.problems, this.loaded.folders), ...filterRows];
   }
 

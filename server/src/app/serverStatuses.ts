@@ -3,6 +3,7 @@
  * approval, an untrusted workspace, or the live state of its connection.
  */
 import type { ServerStatus } from '../../../protocol/model';
+import { TOOL_FILTER_APPROVAL_NAME } from '../../../protocol/settings';
 import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource } from '../core/config/types';
 import { describeServer } from '../core/config/describe';
 import { displayPath, folderOf, type ConfigFolder } from '../core/config/folders';
@@ -96,10 +97,11 @@ export function configFileRows(problems: readonly ConfigProblem[], where: string
 /**
  * A workspace tool filter that would show more tools, waiting for approval (app/admission.ts), as
  * a row beside the servers: list_servers, the dashboard and the editor's status show it waiting.
+ * It goes by the name its approval is recorded under, so the dashboard's Approve finds it.
  */
-export function pendingFilterRow(changes: readonly string[], settingsFile: string, folders: readonly ConfigFolder[]): ServerStatus {
+export function pendingFilterRow(changes: readonly string[], settingsFile: string): ServerStatus {
   return {
-    ...idle(displayPath(settingsFile, folders), 'stdio', 'settings', settingsFile),
+    ...idle(TOOL_FILTER_APPROVAL_NAME, 'stdio', 'settings', settingsFile),
     state: 'awaiting-approval',
     configFile: true,
     error: `Not applied: the workspace's tool filter changed and would show more tools (${changes.join('; ')}). Tools hidden before stay hidden until you approve the change.`,
