@@ -130,6 +130,10 @@ export class LensApp implements Lens, LensControl {
     return this.reconciler.pendingApprovals();
   }
 
+  acceptedToolFilter(): string {
+    return this.reconciler.acceptedToolFilter();
+  }
+
   approve(approvals: Record<string, string>): Promise<void> {
     return this.reconciler.approve(approvals);
   }
