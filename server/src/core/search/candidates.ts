@@ -18,6 +18,7 @@ import { idShapes, splitLiterals, type QuerySplit } from './queryLiterals';
 import { synonymTable } from './synonyms';
 import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitSentences, splitWords, STOP_WORDS, stemWord } from './tokenize';
 import { schemaStrings, toolFields, type ToolFields } from './toolFields';
+import { foldForMatching } from './wordRuns';
 
 /** The candidate stage's knobs, for the tuner and the ablation (its parameters are typed in CandidateConfig). */
 export const CANDIDATE_KNOBS: readonly Knob[] = [
@@ -175,7 +176,10 @@ export class CandidateIndex {
    * bigrams at reduced weight. Words of literal values (queryLiterals.ts) count at `literal`
    * weight and never as the request's own words (no synonyms, bigrams or coverage).
    */
-  analyse(text: string): AnalysedRequest {
+  analyse(request: string): AnalysedRequest {
+    // Folded once (wordRuns.ts), so every later stage reads full-width forms and accented
+    // letters as the index holds them.
+    const text = foldForMatching(request);
     const c = this.config;
     const stem = this.stem;
     const split = splitLiterals(text);
