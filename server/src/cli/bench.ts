@@ -3,10 +3,10 @@
  * with the peers' reference searchers (bm25-reference, tfidf-reference) measured in the same
  * run on the same data.
  */
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { allDatasetDirs, repoRoot } from '../bench/benchFiles';
+import { allDatasetDirs, datasetToolsFile, repoRoot } from '../bench/benchFiles';
 import { loadDataset } from '../bench/dataset';
 import { writeSection } from '../bench/markdownSection';
 import { BENCH_MODES, modeFactory, type BenchMode } from '../bench/modes';
@@ -74,7 +74,7 @@ export const bench: CliCommand = {
     if (scale !== undefined && !(Number.isInteger(scale) && scale > 0)) return usageError(`--scale wants a positive integer, got "${args.scale}"`);
     const dirs = args.all ? allDatasetDirs() : args.dataset ? [resolve(args.dataset)] : [];
     if (dirs.length === 0) return usageError(args.all ? 'no datasets found (set MCP_LENS_BENCH_DIR)' : 'give --dataset DIR or --all');
-    for (const dir of dirs) if (!existsSync(join(dir, 'tools.json'))) return usageError(`${dir}: no tools.json`);
+    for (const dir of dirs) if (datasetToolsFile(dir) === undefined) return usageError(`${dir}: no tools.json (nor tools_from in meta.json)`);
 
     const factory = await modeFactory(mode, args['ollama-host']);
     if ('error' in factory) {
