@@ -57,6 +57,11 @@ export interface AnalysedRequest {
   readonly terms: readonly QueryTerm[];
   /** The terms of the words the request typed (those with a `surface`), in order. */
   readonly typed: readonly QueryTerm[];
+  /**
+   * The distinct terms of the request's own words (stop and filler words left out), whether
+   * any tool holds them or not: how much of the request a tool covers is read against these.
+   */
+  readonly contentTerms: readonly string[];
   /** Its literal values and the intent text around them (queryLiterals.ts). */
   readonly split: QuerySplit;
   /** The intent's words in order, stop words kept (splitRequestWords). */
@@ -228,6 +233,7 @@ export class CandidateIndex {
     return {
       terms: out,
       typed: out.filter((t) => t.surface !== undefined),
+      contentTerms: [...new Set(stems)],
       split,
       intentWords: splitRequestWords(split.intent),
       action,
