@@ -137,6 +137,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
  * folded: the form a person reads (embeddingText); splitWords folds first.
  */
 export function identifierWords(text: string): string[] {
+  // One case throughout and no digit or separator: nothing to split ("file", "G", "HTTP", "日本").
+  // The common case, and a long request in a mix of scripts is tens of thousands of such runs.
+  if (ONE_CASE_LOWER.test(text)) return text === '' ? [] : [text];
+  if (ONE_CASE_UPPER.test(text)) return [text.toLowerCase()];
   const spaced = text
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
@@ -145,6 +149,9 @@ export function identifierWords(text: string): string[] {
     .toLowerCase();
   return spaced.split(/[^\p{L}\p{N}\p{M}]+/u).filter((w) => w.length > 0);
 }
+
+const ONE_CASE_LOWER = /^[\p{Ll}\p{Lo}\p{Lm}\p{M}]*$/u;
+const ONE_CASE_UPPER = /^[\p{Lu}\p{Lo}\p{Lm}\p{M}]+$/u;
 
 /** Camel case inside one word: a lowercase letter followed by a capital. */
 const CAMEL = /\p{Ll}\p{Lu}/u;

@@ -77,22 +77,34 @@ export interface WordRun {
 }
 
 const ASCII_RUN = /[A-Za-z0-9]+/g;
-const UNSPACED_CHAR = new RegExp(`[${UNSPACED_SCRIPTS}]`, 'u');
 /**
  * An unspaced run (its characters with their marks), or a spaced word: a letter or digit, then
  * letters, digits and marks (a Devanagari word keeps its vowel signs), none of them unspaced.
  * Every character is tested a fixed number of times: linear.
  */
-const ANY_RUN = new RegExp(`(?:[${UNSPACED_SCRIPTS}]\\p{M}*)+|(?![${UNSPACED_SCRIPTS}])[\\p{L}\\p{N}](?:(?![${UNSPACED_SCRIPTS}])[\\p{L}\\p{N}\\p{M}])*`, 'gu');
+const ANY_RUN = new RegExp(
+  `((?:[${UNSPACED_SCRIPTS}]\\p{M}*)+)|(?![${UNSPACED_SCRIPTS}])[\\p{L}\\p{N}](?:(?![${UNSPACED_SCRIPTS}])[\\p{L}\\p{N}\\p{M}])*`,
+  'gu',
+);
 
-/** The runs of a text, folded for matching (foldForMatching), in order. */
-export function wordRuns(text: string): WordRun[] {
+/**
+ * The last text cut into runs, and its runs: a request's analysis reads the same text several
+ * times (its words, its camel-case names, its action, the products it names), and a long one in
+ * a mix of scripts is tens of thousands of runs. One entry: nothing else is kept.
+ */
+let lastRuns: { text: string; runs: readonly WordRun[] } | undefined;
+
+/** The runs of a text, folded for matching (foldForMatching), in order. Not to be changed by the caller. */
+export function wordRuns(text: string): readonly WordRun[] {
+  if (lastRuns?.text === text) return lastRuns.runs;
   const out: WordRun[] = [];
   if (!/[^\x00-\x7f]/.test(text)) {
     for (const m of text.matchAll(ASCII_RUN)) out.push({ text: m[0], unspaced: false });
-    return out;
+  } else {
+    for (const m of foldForMatching(text).matchAll(ANY_RUN)) out.push({ text: m[0], unspaced: m[1] !== undefined });
   }
-  for (const m of foldForMatching(text).matchAll(ANY_RUN)) out.push({ text: m[0], unspaced: UNSPACED_CHAR.test(m[0][0]!) });
+  // Short texts (tool fields at indexing, one word) are cheap to cut again, and many.
+  if (text.length >= 256) lastRuns = { text, runs: out };
   return out;
 }
 
@@ -101,7 +113,7 @@ export function wordRuns(text: string): WordRun[] {
  * marks counts as one), or the one character of a run of one. Lowercase has no meaning here.
  */
 export function unspacedTerms(run: string): string[] {
-  const chars = run.match(/\P{M}\p{M}*/gu) ?? [];
+  const chars = /\p{M}/u.test(run) ? (run.match(/\P{M}\p{M}*/gu) ?? []) : Array.from(run);
   if (chars.length <= 1) return chars;
   const out: string[] = [];
   for (let i = 1; i < chars.length; i++) out.push(chars[i - 1]! + chars[i]!);
