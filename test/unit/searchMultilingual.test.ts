@@ -47,6 +47,8 @@ test('compatibility forms become plain: full-width Latin and punctuation, half-w
 test('unspaced scripts become overlapping character pairs; a run of one stays one', () => {
   assert.deepEqual(splitWords('截取网页截图'), ['截取', '取网', '网页', '页截', '截图']);
   assert.deepEqual(splitWords('表'), ['表']);
+  // Characters outside the BMP (CJK Extension B) are one character each, not two halves.
+  assert.deepEqual(splitWords('𠀀𠀁𠀂'), ['𠀀𠀁', '𠀁𠀂']);
   assert.deepEqual(unspacedTerms('ภาษา'), ['ภา', 'าษ', 'ษา']);
   // A character with its marks counts as one.
   assert.deepEqual(unspacedTerms('กินข้าว'), ['กิน', 'นข้', 'ข้า', 'าว'], 'a Thai vowel or tone mark stays on its letter');
