@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import { layersRule } from './scripts/lint/layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', 'test-results/**', 'bench/datasets/**', '**/*.d.ts'] },
+  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', '.conformance/**', 'test-results/**', 'bench/datasets/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
