@@ -4,11 +4,11 @@
  * the `Lens` interface; it knows neither of them.
  */
 import { join } from 'node:path';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, SearchHit, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import { cleanReplyInPlace, escapeForDisplay } from '../../../protocol/untrustedText';
-import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
+import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { ConfigProblem, LoadedConfig, ServerConfig } from '../core/config/types';
 import type { FolderInput } from '../core/config/folders';
 import type { ToolIndex } from '../core/search/types';
@@ -19,7 +19,9 @@ import { ServerListTokens, rememberTokenCounts, rememberedTokenCounts, serverLis
 import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { noMatchHint } from '../core/noMatchHint';
 import { UpstreamPool, type ServerLifecycle } from '../adapters/upstream/pool';
-import { parseResourceUri, type Catalog } from './catalogBuilder';
+import type { Catalog } from './catalogBuilder';
+import { ResourceRouting } from './resourceRouting';
+import { UpstreamRequests } from './upstreamRequests';
 import { CatalogComposer, type CatalogSource } from './catalogComposer';
 import { ConfigSource } from './configSource';
 import { KnownCatalog } from './knownCatalog';
@@ -61,6 +63,9 @@ export class LensApp implements Lens {
   private readonly configSource: ConfigSource;
   private readonly known: KnownCatalog;
   private readonly composer: CatalogComposer;
+  private readonly routing: ResourceRouting;
+  /** Where upstreams' sampling, elicitation, roots, logging and updates meet the gateway's sessions. */
+  readonly clients: UpstreamRequests;
   private syncing: Promise<void> = Promise.resolve();
   private syncQueued = false;
   private firstSync: Promise<void> | undefined;
@@ -82,8 +87,17 @@ export class LensApp implements Lens {
   private constructor(
     private readonly options: LensAppOptions,
     private readonly pool: UpstreamPool,
+    inbound: UpstreamRequests,
   ) {
     this.workspaceFolder = options.workspaceFolder;
+    this.clients = inbound;
+    this.routing = new ResourceRouting({
+      pool,
+      prompts: () => this.catalog.prompts,
+      resources: () => this.catalog.resources,
+      isRunning: (server) => this.running.some((s) => s.name === server),
+    });
+    inbound.usePool(pool);
     this.calls = new ToolCalls({
       pool,
       validator: new ArgsValidator(),
@@ -121,12 +135,15 @@ export class LensApp implements Lens {
    * last known catalog; unless `waitForServers` is false, resolves once each server settled once.
    */
   static async start(options: LensAppOptions): Promise<LensApp> {
+    // The inbound side resolves our resource URIs through the app, built just below (called only once it is).
+    const inbound = new UpstreamRequests({ log: options.log, resolveUri: (uri: string) => app.routing.resolveUri(uri) });
     const pool = new UpstreamPool({
       log: options.log,
       connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000,
+      inbound,
       ...options.pool,
     });
-    const app = new LensApp(options, pool);
+    const app: LensApp = new LensApp(options, pool, inbound);
     pool.onDidChange((change) => app.onPoolChange(change.kind));
     app.configSource.onDidChange(() => app.reloadFromDisk());
     try {
@@ -357,10 +374,16 @@ export class LensApp implements Lens {
     return this.catalog.resources;
   }
 
-  async readResource(uri: string): Promise<ReadResourceResult> {
-    const parsed = parseResourceUri(uri);
-    if (!parsed || !this.running.some((s) => s.name === parsed.server)) throw new Error(`Unknown resource "${uri}"`);
-    return cleanReplyInPlace(await this.pool.readResource(parsed.server, parsed.originalUri));
+  resourceTemplates(): CatalogResourceTemplate[] {
+    return this.routing.resourceTemplates();
+  }
+
+  readResource(uri: string): Promise<ReadResourceResult> {
+    return this.routing.readResource(uri);
+  }
+
+  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.routing.complete(params);
   }
 
   indexStatus(): IndexStatus {

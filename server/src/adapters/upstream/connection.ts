@@ -3,13 +3,25 @@
  * list_changed notifications, restarts it with backoff when it exits or stops answering, and
  * kills its process on stop. State and failures are values read through status().
  */
-import { CallToolResultSchema, type CallToolResult, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CompleteResultSchema,
+  EmptyResultSchema,
+  type CallToolResult,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptResult,
+  type LoggingLevel,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import type { Logger } from '../../core/logger';
 import { Backoff, type RestartPolicy } from '../../core/backoff';
 import { classifyCallError } from './callErrors';
 import { ListRefresh } from './listRefresh';
-import { listPrompts, listResources, listTools } from './listing';
+import { listPrompts, listResourceTemplates, listResources, listTools } from './listing';
+import { InFlightCalls, outsideCalls } from './inFlightCalls';
+import { UPSTREAM_CLIENT_CAPABILITIES, UpstreamFollowUps } from './followUps';
 import { StderrTail } from './stderrTail';
 import { closeSessionProcess, openSession, type ListKind, type Session, type SessionHooks } from './session';
 import { describeSpawnError, transportCandidates } from './transports';
@@ -18,7 +30,9 @@ import {
   UpstreamCallError,
   type CallToolOptions,
   type UpstreamPrompt,
+  type UpstreamInbound,
   type UpstreamResource,
+  type UpstreamResourceTemplate,
   type UpstreamState,
   type UpstreamStatus,
   type UpstreamTool,
@@ -40,6 +54,8 @@ export interface ConnectionOptions {
    */
   beforeConnect?: () => Promise<() => void>;
   onChange(kind: 'state' | ListKind): void;
+  /** Where requests and notifications the server sends unasked go (see UpstreamPoolOptions.inbound). */
+  inbound?: UpstreamInbound;
 }
 
 /** How often new stderr lines may announce a state change. */
@@ -57,7 +73,16 @@ export class UpstreamConnection {
   private session: Session | undefined;
   /** A session still in initialize; stop() must be able to kill it too. */
   private opening: Session | undefined;
-  private lists: { tools: UpstreamTool[]; prompts: UpstreamPrompt[]; resources: UpstreamResource[] } = { tools: [], prompts: [], resources: [] };
+  private lists: { tools: UpstreamTool[]; prompts: UpstreamPrompt[]; resources: UpstreamResource[]; templates: UpstreamResourceTemplate[] } = {
+    tools: [],
+    prompts: [],
+    resources: [],
+    templates: [],
+  };
+  /** Our calls in flight, for attributing what the server asks back (inFlightCalls.ts). */
+  private readonly calls = new InFlightCalls();
+  /** The log level and subscriptions asked of this server, sent again after a reconnect. */
+  private readonly followUps: UpstreamFollowUps;
   private readonly backoff: Backoff;
   private readonly refresh: Record<ListKind, ListRefresh>;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -77,8 +102,15 @@ export class UpstreamConnection {
     private readonly opts: ConnectionOptions,
   ) {
     this.backoff = new Backoff(opts.restart);
+    this.followUps = new UpstreamFollowUps(config.name, opts.requestTimeoutMs, opts.log);
+    const inbound = opts.inbound;
     this.hooks = {
       clientInfo: this.opts.clientInfo,
+      capabilities: inbound ? UPSTREAM_CLIENT_CAPABILITIES : {},
+      ...(inbound && {
+        onServerRequest: (request, signal) => inbound.request(this.name, request.method, request.params, this.calls.attribute(), signal),
+        onServerNotification: (n) => inbound.notification(this.name, n.method, n.params, this.calls.attribute()),
+      }),
       onCreated: (session) => void (this.opening = session),
       onSettled: (session) => void (this.opening === session && (this.opening = undefined)),
       onSpawned: () => this.opts.onChange('state'), // the status now shows the pid
@@ -181,6 +213,9 @@ export class UpstreamConnection {
   resources(): UpstreamResource[] {
     return this.lists.resources;
   }
+  resourceTemplates(): UpstreamResourceTemplate[] {
+    return this.lists.templates;
+  }
 
   private noticeStderr(): void {
     if (this.stderrNotice) return;
@@ -231,11 +266,13 @@ export class UpstreamConnection {
     this.activeCalls++;
     clearTimeout(this.idleTimer);
     try {
-      return await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-        timeout: opts.timeoutMs,
-        ...(opts.signal && { signal: opts.signal }),
-        ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
-      });
+      return await this.calls.track(opts.caller, () =>
+        session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+          timeout: opts.timeoutMs,
+          ...(opts.signal && { signal: opts.signal }),
+          ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
+        }),
+      );
     } catch (error) {
       throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
     } finally {
@@ -253,21 +290,49 @@ export class UpstreamConnection {
     this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
   }
 
-  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    const session = this.readySession();
-    try {
-      return await session.client.getPrompt({ name, arguments: args }, { timeout: this.opts.requestTimeoutMs });
-    } catch (error) {
-      throw this.callFailed(session, error, this.opts.requestTimeoutMs, undefined, undefined, `prompt ${name}`);
-    }
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return this.ask(`prompt ${name}`, (client, timeout) => client.getPrompt({ name, arguments: args }, { timeout }));
   }
 
-  async readResource(uri: string): Promise<ReadResourceResult> {
+  readResource(uri: string): Promise<ReadResourceResult> {
+    return this.ask(`resource ${uri}`, (client, timeout) => client.readResource({ uri }, { timeout }));
+  }
+
+  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.ask('completion', (client, timeout) => client.request({ method: 'completion/complete', params }, CompleteResultSchema, { timeout }));
+  }
+
+  /** Subscribes (once per URI, kept across reconnects) to a resource's updates. */
+  async subscribe(uri: string): Promise<void> {
+    await this.ask(`subscribe ${uri}`, (client, timeout) => client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout }));
+    this.followUps.subscriptions.add(uri);
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    this.followUps.subscriptions.delete(uri);
+    await this.ask(`unsubscribe ${uri}`, (client, timeout) =>
+      client.request({ method: 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, { timeout }),
+    );
+  }
+
+  /** Sets the server's log level now, when it logs, and again after every reconnect. */
+  setLogLevel(level: LoggingLevel): void {
+    this.followUps.logLevel = level;
+    if (this.isReady) this.followUps.sendLogLevel(this.session!.client);
+  }
+
+  /** Tells the server the roots changed (it asks for them again with roots/list). */
+  rootsChanged(): void {
+    if (this.isReady) this.followUps.sendRootsChanged(this.session!.client);
+  }
+
+  /** One request to the ready server, its failure named and classified as a call's is. */
+  private async ask<T>(what: string, request: (client: Session['client'], timeoutMs: number) => Promise<T>): Promise<T> {
     const session = this.readySession();
     try {
-      return await session.client.readResource({ uri }, { timeout: this.opts.requestTimeoutMs });
+      return await request(session.client, this.opts.requestTimeoutMs);
     } catch (error) {
-      throw this.callFailed(session, error, this.opts.requestTimeoutMs, undefined, undefined, `resource ${uri}`);
+      throw this.callFailed(session, error, this.opts.requestTimeoutMs, undefined, undefined, what);
     }
   }
 
@@ -316,7 +381,12 @@ export class UpstreamConnection {
     }
   }
 
-  private async connect(): Promise<void> {
+  /** Never inside a call's context, whoever triggered it (a lazy start, a failed call's probe): see inFlightCalls.ts. */
+  private connect(): Promise<void> {
+    return outsideCalls(() => this.connectNow());
+  }
+
+  private async connectNow(): Promise<void> {
     const gen = ++this.generation;
     this.setState('starting');
     const release = await this.opts.beforeConnect?.();
@@ -363,6 +433,7 @@ export class UpstreamConnection {
     this.error = undefined;
     this.setState('ready');
     this.opts.log.info(`[${this.name}] ready: ${this.lists.tools.length} tools`);
+    this.followUps.afterConnect(session.client);
   }
 
   private onListChanged(session: Session, kind: ListKind): void {
@@ -419,13 +490,15 @@ export class UpstreamConnection {
     // hold up startup (and every caller waiting for it) longer than the connect timeout.
     const t = Math.min(this.opts.requestTimeoutMs, this.opts.connectTimeoutMs);
     // The three lists at once: one round trip to a server busy starting, not three in a row.
-    const [tools, prompts, resources] = await Promise.all([
+    const [tools, prompts, resources, templates] = await Promise.all([
       caps.tools ? listTools(session.client, this.name, t, this.opts.log) : [],
       caps.prompts ? this.optional('prompts', () => listPrompts(session.client, this.name, t)) : [],
       caps.resources ? this.optional('resources', () => listResources(session.client, this.name, t)) : [],
+      caps.resources ? this.optional('resource templates', () => listResourceTemplates(session.client, this.name, t)) : [],
     ]);
     this.replace('tools', tools);
     this.replace('prompts', prompts);
+    this.lists.templates = templates;
     this.replace('resources', resources);
   }
 
@@ -444,25 +517,35 @@ export class UpstreamConnection {
     if (!session || this.state !== 'ready') return;
     const t = this.opts.requestTimeoutMs;
     try {
-      const items =
-        kind === 'tools'
-          ? await listTools(session.client, this.name, t, this.opts.log)
-          : kind === 'prompts'
-            ? await listPrompts(session.client, this.name, t)
-            : await listResources(session.client, this.name, t);
+      if (kind === 'resources') {
+        // Templates change with resources (one list_changed for both).
+        const [resources, templates] = await Promise.all([
+          listResources(session.client, this.name, t),
+          this.optional('resource templates', () => listResourceTemplates(session.client, this.name, t)),
+        ]);
+        if (session !== this.session) return;
+        const templatesChanged = JSON.stringify(templates) !== JSON.stringify(this.lists.templates);
+        this.lists.templates = templates;
+        if (!this.replace('resources', resources) && templatesChanged) this.opts.onChange('resources');
+        return;
+      }
+      const items = kind === 'tools' ? await listTools(session.client, this.name, t, this.opts.log) : await listPrompts(session.client, this.name, t);
       if (session === this.session) this.replace(kind, items);
     } catch (error) {
       this.opts.log.warn(`[${this.name}] re-listing ${kind} failed: ${errorMessage(error)}`);
     }
   }
 
-  private replace<K extends ListKind>(kind: K, items: (typeof this.lists)[K]): void {
-    if (JSON.stringify(items) === JSON.stringify(this.lists[kind])) return;
+  /** True when the list changed (and the change was announced). */
+  private replace<K extends ListKind>(kind: K, items: (typeof this.lists)[K]): boolean {
+    if (JSON.stringify(items) === JSON.stringify(this.lists[kind])) return false;
     this.lists[kind] = items;
     this.opts.onChange(kind);
+    return true;
   }
 
   private clearLists(): void {
+    this.lists.templates = [];
     this.replace('tools', []);
     this.replace('prompts', []);
     this.replace('resources', []);

@@ -7,7 +7,7 @@ import * as z from 'zod/v4';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger } from '../../core/logger';
 import { capLength } from '../../../../protocol/untrustedText';
-import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from './types';
+import type { UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate, UpstreamTool } from './types';
 
 /**
  * Descriptions are kept up to this many characters. A megabyte of description helps no one
@@ -77,6 +77,8 @@ function toUpstreamTool(server: string, item: unknown, log: Logger): UpstreamToo
   if (tool.title !== undefined) tool.title = capLength(tool.title, MAX_TITLE_CHARS);
   if (isObject(item.outputSchema)) tool.outputSchema = item.outputSchema;
   if (isObject(item.annotations)) tool.annotations = item.annotations;
+  if (Array.isArray(item.icons)) tool.icons = item.icons;
+  if (isObject(item._meta)) tool._meta = item._meta;
   return tool;
 }
 
@@ -88,6 +90,13 @@ function inputSchemaOf(server: string, tool: string, schema: unknown, log: Logge
   }
   log.warn(`[${server}] tool ${tool}: inputSchema is not an object schema; replaced with {type:'object'}`);
   return { type: 'object' };
+}
+
+/** The fields a listing passes on as they came (besides the ones the catalog reads). */
+function extraOf(item: Obj, keys: readonly string[]): { extra?: Obj } {
+  const extra: Obj = {};
+  for (const k of keys) if (item[k] !== undefined) extra[k] = item[k];
+  return Object.keys(extra).length ? { extra } : {};
 }
 
 export async function listPrompts(client: Client, server: string, timeoutMs: number): Promise<UpstreamPrompt[]> {
@@ -106,6 +115,7 @@ export async function listPrompts(client: Client, server: string, timeoutMs: num
         ...(a.required !== undefined && { required: a.required }),
       })),
     }),
+    ...extraOf(p, ['title', 'icons', '_meta']),
   }));
 }
 
@@ -120,5 +130,21 @@ export async function listResources(client: Client, server: string, timeoutMs: n
     name: r.name,
     ...(r.description !== undefined && { description: r.description }),
     ...(r.mimeType !== undefined && { mimeType: r.mimeType }),
+    ...extraOf(r, ['title', 'size', 'annotations', 'icons', '_meta']),
+  }));
+}
+
+export async function listResourceTemplates(client: Client, server: string, timeoutMs: number): Promise<UpstreamResourceTemplate[]> {
+  const templates = await collectPages(async (cursor) => {
+    const page = await client.listResourceTemplates(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+  });
+  return templates.map((t) => ({
+    server,
+    uriTemplate: t.uriTemplate,
+    name: t.name,
+    ...(t.description !== undefined && { description: t.description }),
+    ...(t.mimeType !== undefined && { mimeType: t.mimeType }),
+    ...extraOf(t, ['title', 'annotations', 'icons', '_meta']),
   }));
 }

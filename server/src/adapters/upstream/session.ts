@@ -9,6 +9,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities, JSONRPCNotification, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { terminate, trackChild } from './childReaper';
@@ -30,6 +31,14 @@ export interface Session {
 /** How a session reports back to its connection. */
 export interface SessionHooks {
   clientInfo: { name: string; version: string };
+  /** What MCP Lens's client declares at initialize. */
+  capabilities: ClientCapabilities;
+  /**
+   * A request from the server (sampling, elicitation, roots) or a notification without a
+   * handler of its own (logging, resources/updated, …), taken raw so nothing in it is lost.
+   */
+  onServerRequest?(request: JSONRPCRequest, signal: AbortSignal): Promise<Record<string, unknown>>;
+  onServerNotification?(notification: JSONRPCNotification): void;
   /** Called at once, before anything can hang, so the caller can kill it if need be. */
   onCreated(session: Session): void;
   /** Called when opening succeeded or failed. */
@@ -56,7 +65,11 @@ const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??
 export async function openSession(candidate: TransportCandidate, timeoutMs: number, hooks: SessionHooks, connectTimeoutMs = timeoutMs): Promise<Session> {
   if (timeoutMs <= 0) throw new Error('connect timed out');
   const transport = candidate.create();
-  const client = new Client(hooks.clientInfo, { capabilities: {}, jsonSchemaValidator: sharedValidator });
+  const client = new Client(hooks.clientInfo, { capabilities: hooks.capabilities, jsonSchemaValidator: sharedValidator });
+  // Raw handlers, not the SDK's typed ones: those parse (and so strip) what they do not know.
+  const { onServerRequest, onServerNotification } = hooks;
+  if (onServerRequest) client.fallbackRequestHandler = (request, extra) => onServerRequest(request, extra.signal);
+  if (onServerNotification) client.fallbackNotificationHandler = async (notification) => onServerNotification(notification as JSONRPCNotification);
   let markExited!: () => void;
   const session: Session = { client, closing: false, exited: new Promise<void>((r) => (markExited = r)) };
   watchSpawn(transport, session, hooks);

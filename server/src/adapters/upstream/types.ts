@@ -15,6 +15,46 @@ export interface UpstreamPoolOptions {
   clientInfo?: { name: string; version: string };
   /** Servers launching at once (launchWindow.ts); default two per core, at least four. */
   launchWindow?: number;
+  /**
+   * Where what an upstream sends us unasked goes (sampling, elicitation and roots requests, log
+   * messages, resource updates). With it, every upstream is told MCP Lens's client can sample,
+   * elicit (form and URL) and list roots; without it (one-shot CLI commands), nothing is
+   * declared and such requests get -32601.
+   */
+  inbound?: UpstreamInbound;
+}
+
+/** A JSON-RPC params or result object, passed on as it came. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * The downstream client behind one of our calls to an upstream: who answers what the upstream
+ * asks back while the call runs (the gateway's session that made the call, bound to that call).
+ */
+export interface UpstreamCaller {
+  /** The downstream session: several calls of one session are one caller. */
+  readonly sessionId: string;
+  /**
+   * Sends a server-to-client request (sampling/createMessage, elicitation/create, roots/list) on
+   * to the client; rejects with the protocol's error (an McpError) when the client cannot answer.
+   */
+  request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<JsonObject>;
+  /** A notification about this call (a log message, an URL elicitation's completion). */
+  notify(method: string, params: JsonObject | undefined): void;
+}
+
+/**
+ * Which downstream call caused what an upstream sent: the call whose transport stream carried
+ * it, else the only session with calls in flight on that upstream (adapters/upstream/inFlightCalls.ts).
+ */
+export type Attribution = { caller: UpstreamCaller } | { caller?: undefined; reason: 'no-call' | 'ambiguous' };
+
+/** What the pool hands up of what upstreams send unasked (implemented by app/upstreamRequests.ts). */
+export interface UpstreamInbound {
+  /** A server-to-client request; resolves with the result or rejects with an McpError, never hangs on a client that cannot answer. */
+  request(server: string, method: string, params: JsonObject | undefined, attribution: Attribution, signal: AbortSignal): Promise<JsonObject>;
+  /** A notification other than list_changed and progress (logging, resources/updated, elicitation/complete). */
+  notification(server: string, method: string, params: JsonObject | undefined, attribution: Attribution): void;
 }
 
 export interface UpstreamTool {
@@ -25,6 +65,8 @@ export interface UpstreamTool {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  icons?: unknown[];
+  _meta?: Record<string, unknown>;
 }
 
 export interface UpstreamPrompt {
@@ -32,6 +74,8 @@ export interface UpstreamPrompt {
   name: string;
   description?: string;
   arguments?: { name: string; description?: string; required?: boolean }[];
+  /** title, icons, _meta: passed on as listed. */
+  extra?: Record<string, unknown>;
 }
 
 export interface UpstreamResource {
@@ -40,6 +84,18 @@ export interface UpstreamResource {
   name: string;
   description?: string;
   mimeType?: string;
+  /** title, size, annotations, icons, _meta: passed on as listed. */
+  extra?: Record<string, unknown>;
+}
+
+export interface UpstreamResourceTemplate {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+  /** title, annotations, icons, _meta: passed on as listed. */
+  extra?: Record<string, unknown>;
 }
 
 export type UpstreamState = 'starting' | 'ready' | 'error' | 'stopped';
@@ -97,4 +153,6 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   timeoutMs: number;
   onProgress?: (p: CallProgress) => void;
+  /** The downstream call behind this one, for what the upstream asks back while it runs. */
+  caller?: UpstreamCaller;
 }
