@@ -236,16 +236,22 @@ describe('server-to-client requests from a stdio upstream (no transport to tell 
     assert.match(text(r), /username":"caller"/);
   });
 
-  it('refuses, never guesses, when calls from two sessions are in flight on the upstream', async () => {
+  it('with calls from two sessions in flight, asks the client of the latest call, which answers or refuses itself', async () => {
     const a = await connect('a');
     const b = await connect('b');
+    const bare = new Client({ name: 'bare', version: '1.0.0' }, { capabilities: {} });
+    await bare.connect(new StreamableHTTPClientTransport(new URL(world.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    clients.push(bare);
     const controller = new AbortController();
     const waiting = a.callTool({ name: 'conf_test_wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal }).catch(() => undefined);
     const running = async () => (JSON.parse(text(await b.callTool({ name: 'conf_test_state', arguments: {} }))) as { running: number }).running;
     for (let i = 0; i < 500 && (await running()) === 0; i++) await new Promise((res) => setTimeout(res, 10));
-    const r = (await b.callTool({ name: 'conf_test_elicitation', arguments: { message: 'whose?' } })) as CallToolResult;
-    assert.equal(r?.isError, true);
-    assert.match(text(r), /calls from several of MCP Lens's clients are in flight on "conf"/);
+    // A's call is in flight; B's is the latest: B is asked, not A.
+    const r = await b.callTool({ name: 'conf_test_elicitation', arguments: { message: 'whose?' } });
+    assert.match(text(r), /username":"b"/);
+    // The latest caller cannot elicit: the upstream is refused at once, A is never asked in its place.
+    const refused = await bare.callTool({ name: 'conf_test_elicitation', arguments: { message: 'whose?' } });
+    assert.match(text(refused), /\(bare\) does not support elicitation/);
     controller.abort();
     await waiting;
   });

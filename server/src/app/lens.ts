@@ -3,15 +3,7 @@
  * dashboard's HTTP routes all drive the core through this interface and nothing else, so
  * none of them knows which other front door is in use.
  */
-import type {
-  CallToolResult,
-  ClientCapabilities,
-  CompleteRequest,
-  CompleteResult,
-  GetPromptResult,
-  LoggingLevel,
-  ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
@@ -45,11 +37,8 @@ export interface CallOptions {
   caller?: UpstreamCaller;
 }
 
-/** A downstream client session (one per gateway session), as upstream requests reach it. */
-export interface DownstreamClient extends UpstreamCaller {
-  /** What the client declared at initialize; undefined before it did. */
-  capabilities(): ClientCapabilities | undefined;
-}
+/** A downstream client session (one per gateway session), as upstream requests reach it outside any one call. */
+export type DownstreamClient = UpstreamCaller;
 
 /**
  * The downstream side of what upstreams ask and send unasked: the gateway attaches each session

@@ -1,24 +1,29 @@
 /**
- * What upstreams ask and send unasked, taken to the downstream client it belongs to. The pool
- * says which call caused it (adapters/upstream/inFlightCalls.ts); this decides, per method:
+ * What upstreams ask and send unasked, taken to the downstream client it belongs to. The
+ * connection says what it knows of the call behind it (adapters/upstream/inFlightCalls.ts): the
+ * exact call when the transport stream that carried it belongs to one; else the sessions with
+ * calls in flight on that upstream. The causing call is then:
  *
- * - sampling/createMessage, elicitation/create: the causing call's client, which refuses at
- *   once with -32601 when it lacks the capability (gateway/downstreamClient.ts). With no call in
- *   flight, the only connected session if there is exactly one; otherwise (no session, or calls
- *   from several sessions in flight) the upstream gets an error at once: guessing could show one
- *   client's question to another client's user.
- * - roots/list: the causing call's client; with no call (a server asks right after it
- *   started, before any client connected, or on roots/list_changed) the roots of every session
- *   whose client lists roots, merged; -32601 when none does. Sessions coming and going with
- *   roots send notifications/roots/list_changed to the upstreams, so they ask again.
- * - notifications/message: logged here at its level, server named; sent to the causing call's
- *   session, or with no call to the sessions that asked for a level that admits it.
- * - notifications/resources/updated: to the sessions subscribed to that resource, under the URI
- *   each subscribed with. notifications/elicitation/complete: to the causing call's session, or
- *   to the session the URL elicitation with that id was sent to.
+ * - the exact one (streamable HTTP, a server that relates its request to the call: always right);
+ * - else the latest call in flight on that upstream: with one session calling (the common case)
+ *   that is its call; with calls from several sessions overlapping on a server that does not
+ *   relate its requests (stdio, or a standalone SSE stream) it is the likeliest, since a tool
+ *   asks as it starts, but can be the wrong one — nothing on the wire tells them apart, and
+ *   refusing instead broke every overlap, such as a call a client abandoned still running;
+ * - with no call in flight: for sampling and elicitation, the only connected session if there
+ *   is exactly one, else the upstream gets an error at once; for roots, the roots of every
+ *   session whose client lists them, merged (servers ask right after they start, before any
+ *   client is there, and again on roots/list_changed, which sessions coming and going with roots
+ *   send to every upstream).
+ *
+ * The causing client answers, or refuses at once with -32601 when it did not declare the
+ * capability (`missingCapability`): an upstream never waits on a client that cannot answer.
+ * Log messages are logged here at their level, server named, and sent to the causing call's
+ * session (filtered by the level it set), or with no call to the sessions that set a level that
+ * admits them; resource updates go to the sessions subscribed, under the URI each subscribed with.
  */
-import { ErrorCode, McpError, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { Attribution, JsonObject, UpstreamInbound } from '../adapters/upstream/types';
+import { ErrorCode, McpError, type ClientCapabilities, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Attribution, JsonObject, UpstreamCaller, UpstreamInbound } from '../adapters/upstream/types';
 import type { UpstreamPool } from '../adapters/upstream/pool';
 import type { Logger } from '../core/logger';
 import { capLength } from '../../../protocol/untrustedText';
@@ -31,6 +36,31 @@ const rank = (level: unknown): number => {
 };
 /** An upstream's log line in our own log is cut here: the full message goes to the client. */
 const MAX_LOG_CHARS = 500;
+
+/** Why a client with these capabilities cannot answer `method`, or undefined when it can. */
+export function missingCapability(caps: ClientCapabilities | undefined, method: string, params: JsonObject | undefined): string | undefined {
+  switch (method) {
+    case 'sampling/createMessage':
+      if (!caps?.sampling) return 'sampling';
+      return params?.tools !== undefined && !caps.sampling.tools ? 'sampling with tools' : undefined;
+    case 'elicitation/create': {
+      if (!caps?.elicitation) return 'elicitation';
+      const modes = caps.elicitation as { form?: unknown; url?: unknown };
+      if (params?.mode === 'url') return modes.url ? undefined : 'URL elicitation';
+      // An empty elicitation capability means form mode (the 2025-06-18 shape).
+      return modes.form || !modes.url ? undefined : 'form elicitation';
+    }
+    case 'roots/list':
+      return caps?.roots ? undefined : 'roots';
+    default:
+      return 'this request';
+  }
+}
+
+/** The call behind what an upstream sent: the exact one, else the latest in flight (see the file comment). */
+function causing(attribution: Attribution): UpstreamCaller | undefined {
+  return attribution.exact ?? attribution.inFlight.at(-1);
+}
 
 export interface UpstreamRequestsDeps {
   log: Logger;
@@ -122,29 +152,23 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
   }
 
   async request(server: string, method: string, params: JsonObject | undefined, attribution: Attribution, signal: AbortSignal): Promise<JsonObject> {
-    if (method === 'roots/list') return attribution.caller ? attribution.caller.request(method, params, signal) : this.allRoots(server, signal);
+    const caller = causing(attribution);
+    if (method === 'roots/list') return caller ? caller.request(method, params, signal) : this.allRoots(server, signal);
     if (method !== 'sampling/createMessage' && method !== 'elicitation/create') {
       throw new McpError(ErrorCode.MethodNotFound, `MCP Lens does not pass "${capLength(method, 100)}" requests on to its clients`);
     }
-    const client = attribution.caller ?? this.onlySession(attribution);
+    const client = caller ?? (this.sessions.size === 1 ? [...this.sessions.values()][0] : undefined);
     if (!client) {
       const why =
-        attribution.caller === undefined && attribution.reason === 'ambiguous'
-          ? `calls from several of MCP Lens's clients are in flight on "${server}" and its transport does not say which one this request belongs to`
-          : this.sessions.size === 0
-            ? 'no client is connected to MCP Lens'
-            : `no call to "${server}" is in flight and ${this.sessions.size} clients are connected to MCP Lens`;
+        this.sessions.size === 0
+          ? 'no client is connected to MCP Lens'
+          : `${this.sessions.size} clients are connected and none has a call to "${server}" in flight`;
       throw new McpError(ErrorCode.InvalidRequest, `MCP Lens cannot tell which client should answer ${method}: ${why}`);
     }
     if (method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string') {
       this.urlElicitations.set(params.elicitationId, client.sessionId);
     }
     return client.request(method, params, signal);
-  }
-
-  private onlySession(attribution: Attribution): DownstreamClient | undefined {
-    if (attribution.caller || attribution.reason !== 'no-call' || this.sessions.size !== 1) return undefined;
-    return [...this.sessions.values()][0];
   }
 
   /** roots/list outside any call: the roots of every session that lists them, merged by URI. */
@@ -171,7 +195,7 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
         const id = params?.elicitationId;
         const session = typeof id === 'string' ? this.sessions.get(this.urlElicitations.get(id) ?? '') : undefined;
         if (typeof id === 'string') this.urlElicitations.delete(id);
-        return (attribution.caller ?? session)?.notify(method, params);
+        return (causing(attribution) ?? session)?.notify(method, params);
       }
       default:
         this.deps.log.debug(`[${server}] ${capLength(method, 100)}: not passed on`);
@@ -191,8 +215,9 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
       const asked = this.levels.get(sessionId);
       return asked === undefined || level >= rank(asked);
     };
-    if (attribution.caller) {
-      if (admits(attribution.caller.sessionId)) attribution.caller.notify('notifications/message', params);
+    const caller = causing(attribution);
+    if (caller) {
+      if (admits(caller.sessionId)) caller.notify('notifications/message', params);
       return;
     }
     for (const [id, session] of this.sessions) if (this.levels.has(id) && admits(id)) session.notify('notifications/message', params);

@@ -7,9 +7,10 @@
  * streamable HTTP they travel on that request's own SSE stream.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, ResultSchema, type ClientCapabilities, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, UpstreamCaller } from '../adapters/upstream/types';
 import type { DownstreamClient } from '../app/lens';
+import { missingCapability } from '../app/upstreamRequests';
 
 /**
  * How long a passed-on request may wait for the client: a person may take a while to answer an
@@ -18,32 +19,12 @@ import type { DownstreamClient } from '../app/lens';
  */
 const CLIENT_ANSWER_MS = 60 * 60 * 1000;
 
-/** Why the client cannot answer `method`, or undefined when it declared what it needs. */
-export function missingCapability(caps: ClientCapabilities | undefined, method: string, params: JsonObject | undefined): string | undefined {
-  switch (method) {
-    case 'sampling/createMessage':
-      if (!caps?.sampling) return 'sampling';
-      if (params?.tools !== undefined && !caps.sampling.tools) return 'sampling with tools';
-      return undefined;
-    case 'elicitation/create': {
-      if (!caps?.elicitation) return 'elicitation';
-      const modes = caps.elicitation as { form?: unknown; url?: unknown };
-      if (params?.mode === 'url') return modes.url ? undefined : 'URL elicitation';
-      // An empty elicitation capability means form mode (the 2025-06-18 shape).
-      return modes.form || !modes.url ? undefined : 'form elicitation';
-    }
-    case 'roots/list':
-      return caps?.roots ? undefined : 'roots';
-    default:
-      return 'this request';
-  }
-}
-
 type Send = (request: ServerRequest, signal: AbortSignal) => Promise<JsonObject>;
 
 function caller(sessionId: string, server: Server, send: Send, notify: (n: ServerNotification) => Promise<void>): UpstreamCaller {
   return {
     sessionId,
+    capabilities: () => server.getClientCapabilities(),
     async request(method, params, signal) {
       const missing = missingCapability(server.getClientCapabilities(), method, params);
       if (missing) {
@@ -60,13 +41,12 @@ function caller(sessionId: string, server: Server, send: Send, notify: (n: Serve
 
 /** The session's client, for requests and notifications that belong to no one call. */
 export function sessionClient(server: Server, sessionId: string): DownstreamClient {
-  const base = caller(
+  return caller(
     sessionId,
     server,
     (request, signal) => server.request(request, ResultSchema, { signal, timeout: CLIENT_ANSWER_MS }),
     (n) => server.notification(n),
   );
-  return { ...base, capabilities: () => server.getClientCapabilities() };
 }
 
 /** The client as one tools/call sees it: what its upstream asks goes related to that call. */

@@ -1,17 +1,16 @@
 /**
- * Which downstream call caused what an upstream sends us unasked (a sampling or elicitation
- * request, a log message). One upstream connection serves every downstream session, so this is
- * decided per message, in this order:
+ * What a connection knows about which downstream call caused what an upstream sends us unasked
+ * (a sampling or elicitation request, a log message). One upstream connection serves every
+ * downstream session, so this is worked out per message:
  *
- * 1. The transport says so. Over streamable HTTP an upstream sends what belongs to a request
- *    (the SDK's `extra.sendRequest`/`sendNotification`) on the SSE stream of the POST that
- *    carried it; the SDK reads that stream in the async context of the call that sent the
- *    POST, so an AsyncLocalStorage set around each call names it exactly, however many calls
- *    from however many sessions are in flight.
- * 2. Otherwise (stdio, or an HTTP server that uses its standalone GET stream) the calls in
- *    flight on this upstream decide: all from one session → that session (its latest call);
- *    none → 'no-call'; calls from several sessions → 'ambiguous'. A guess between sessions
- *    could show one client's question to another's user, so it is never made.
+ * - `exact`: the transport says so. Over streamable HTTP an upstream sends what belongs to a
+ *   request (the SDK's `extra.sendRequest`/`sendNotification`) on the SSE stream of the POST
+ *   that carried it; the SDK reads that stream in the async context of the call that sent the
+ *   POST, so an AsyncLocalStorage set around each call names it, however many calls from however
+ *   many sessions are in flight.
+ * - `inFlight`: otherwise (stdio, or an HTTP server that uses its standalone GET stream) only
+ *   the callers with calls in flight on this upstream are known, latest last; the app decides
+ *   (app/upstreamRequests.ts).
  *
  * Everything a connection does on its own (spawn, connect, restart, the standalone GET stream)
  * runs `outsideCalls`, or a process started by a lazy call would carry that call's context for
@@ -48,13 +47,18 @@ export class InFlightCalls {
     }
   }
 
-  /** The call that caused a message arriving now (see the file comment). */
+  /** What is known of the call behind a message arriving now (see the file comment). */
   attribute(): Attribution {
     const current = scope.getStore();
-    if (current?.owner === this && this.entries.includes(current)) return { caller: current.caller };
-    const last = this.entries.at(-1);
-    if (!last) return { reason: 'no-call' };
-    return this.entries.every((e) => e.caller.sessionId === last.caller.sessionId) ? { caller: last.caller } : { reason: 'ambiguous' };
+    const exact = current?.owner === this && this.entries.includes(current) ? current.caller : undefined;
+    // One caller per session, at the place of its latest call.
+    const bySession = new Map<string, UpstreamCaller>();
+    for (const e of this.entries) {
+      bySession.delete(e.caller.sessionId);
+      bySession.set(e.caller.sessionId, e.caller);
+    }
+    const inFlight = [...bySession.values()];
+    return exact ? { exact, inFlight } : { inFlight };
   }
 
   get size(): number {

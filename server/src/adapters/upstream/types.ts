@@ -2,6 +2,7 @@
  * The contract of the upstream pool: one MCP client per configured server, what it lists,
  * what state each connection is in, and the one error type calls throw.
  */
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { RestartPolicy } from '../../core/backoff';
 import type { Logger } from '../../core/logger';
 
@@ -34,6 +35,8 @@ export type JsonObject = Record<string, unknown>;
 export interface UpstreamCaller {
   /** The downstream session: several calls of one session are one caller. */
   readonly sessionId: string;
+  /** What the client declared at initialize; undefined before it did. */
+  capabilities(): ClientCapabilities | undefined;
   /**
    * Sends a server-to-client request (sampling/createMessage, elicitation/create, roots/list) on
    * to the client; rejects with the protocol's error (an McpError) when the client cannot answer.
@@ -44,10 +47,14 @@ export interface UpstreamCaller {
 }
 
 /**
- * Which downstream call caused what an upstream sent: the call whose transport stream carried
- * it, else the only session with calls in flight on that upstream (adapters/upstream/inFlightCalls.ts).
+ * What the connection knows of the call behind something an upstream sent
+ * (adapters/upstream/inFlightCalls.ts): `exact` when the transport stream that carried it
+ * belongs to one call; always the callers with calls in flight on that upstream, latest last.
  */
-export type Attribution = { caller: UpstreamCaller } | { caller?: undefined; reason: 'no-call' | 'ambiguous' };
+export interface Attribution {
+  exact?: UpstreamCaller;
+  inFlight: readonly UpstreamCaller[];
+}
 
 /** What the pool hands up of what upstreams send unasked (implemented by app/upstreamRequests.ts). */
 export interface UpstreamInbound {
