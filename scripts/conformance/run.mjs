@@ -123,7 +123,8 @@ async function startUpstream(reference) {
 
 /** Starts `mcp-lens serve --http` over a workspace whose only server is the upstream. */
 async function startLens(upstreamUrl, exposure) {
-  const cli = join(root, 'dist/cli.js');
+  // Another build of MCP Lens can be measured the same way (MCP_LENS_CONFORMANCE_CLI=<its dist/cli.js>).
+  const cli = process.env.MCP_LENS_CONFORMANCE_CLI ?? join(root, 'dist/cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `node esbuild.mjs server` first');
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-conformance-'));
   writeFileSync(join(ws, 'mcp.json'), JSON.stringify({ servers: { [SERVER_NAME]: { type: 'http', url: upstreamUrl } } }));
