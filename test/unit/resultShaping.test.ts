@@ -125,10 +125,12 @@ describe('max_output_tokens', () => {
     assert.match(
       note,
       new RegExp(
-        `^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as ${shaped.keptAs}`,
+        `^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as resource "${shaped.keptAs}"\\. `,
       ),
     );
     assert.equal(store.get('s1', shaped.keptAs!)!.text, long);
+    // Copied from the note with its quotes, or with the full stop after it: still found.
+    assert.equal(store.get('s1', `"${shaped.keptAs}".`)!.text, long);
     assert.equal(store.get('other-session', shaped.keptAs!), undefined);
   });
 });
@@ -175,5 +177,25 @@ describe('workspace domains and instructions', () => {
   test('instructions say when to use run_code only when it is offered', () => {
     assert.match(gatewayInstructions(['a'], true), /ONE run_code script instead of many call_tool calls[\s\S]*For a single call, call_tool is enough/);
     assert.doesNotMatch(gatewayInstructions(['a'], false), /run_code/);
+  });
+});
+
+describe('select reaches into JSON held in strings', () => {
+  const file = JSON.stringify({ items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] }, null, 2);
+  // What the filesystem server's read_text_file returns for a JSON file.
+  const wrapped: CallToolResult = { content: [{ type: 'text', text: file }], structuredContent: { content: file } };
+
+  test('a JSON file read through a server that wraps its text: the path the agent sees works', () => {
+    assert.equal(applySelect(wrapped, 'items[3].name').projected, 'd');
+  });
+
+  test('JSON inside a structuredContent string is opened when the text is prose', () => {
+    const r: CallToolResult = { content: [{ type: 'text', text: 'the file:' }], structuredContent: { content: file } };
+    assert.equal(applySelect(r, 'content.items[1].name').projected, 'b');
+  });
+
+  test('a string that only looks like JSON stays a string', () => {
+    const r: CallToolResult = { content: [], structuredContent: { note: '[not json', n: '42' } };
+    assert.deepEqual(applySelect(r, '@').projected, { note: '[not json', n: '42' });
   });
 });

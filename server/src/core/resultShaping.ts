@@ -11,6 +11,7 @@ import type * as Jmespath from '@jmespath-community/jmespath' with { 'resolution
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens, tokenPrefix } from './tokens';
 import { errorMessage } from './errorMessage';
+import { selectSubject } from './selectSubject';
 
 // The package's "types" condition names its ESM typings although it ships a CommonJS build
 // too; TypeScript would refuse a value import from this CommonJS module, so require that build,
@@ -55,12 +56,13 @@ export function resultJson(result: CallToolResult): { value: unknown } | undefin
 }
 
 /**
- * Applies `select` to a successful result. The projection replaces the content (compact
+ * Applies `select` to a successful result, on what the agent reads (core/selectSubject.ts:
+ * JSON in text, or structuredContent with JSON strings opened). The projection replaces the content (compact
  * JSON text, and structuredContent when it is an object); when the result carries no JSON or
  * the expression fails on it, the result comes back whole with the reason.
  */
 export function applySelect(result: CallToolResult, expression: string): { result: CallToolResult; projected?: unknown; problem?: string } {
-  const json = resultJson(result);
+  const json = selectSubject(result);
   if (!json) return { result, problem: 'select was not applied: the result is plain text, not JSON' };
   let projected: unknown;
   try {

@@ -73,7 +73,8 @@ export function shapeResult(raw: CallToolResult, tool: string, request: ShapeReq
     const pct = Math.round((1 - cut.keptTokens / cut.fullTokens) * 100);
     notes.push(
       `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ` +
-        `The whole result is kept for this session as ${keptAs}: read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
+        // The URI stands alone, quoted: a reader that copies it must not take punctuation along.
+        `The whole result is kept for this session as resource "${keptAs}". Read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
         'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.',
     );
     shaped = cut.result;
