@@ -81,6 +81,17 @@ describe('server-to-client requests through the gateway', () => {
     assert.match(text(rb), /user-b/);
   });
 
+  it("cleans what an upstream asks a person as it cleans the upstream's replies", async () => {
+    const client = await connect({ elicitation: {} });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'decline' };
+    });
+    await client.callTool({ name: 'conf_test_elicitation', arguments: { message: 'approve \u001b[31mthis\u001b[0m \u202eplease' } });
+    assert.deepEqual(asked, ['approve this please']);
+  });
+
   it('refuses at once, with the protocol error, what the causing client cannot answer', async () => {
     const bare = await connect({}, 'capability-less');
     const r = await bare.callTool({ name: 'conf_test_elicitation', arguments: { message: 'anyone?' } });

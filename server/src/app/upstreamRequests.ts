@@ -16,7 +16,7 @@
  *   client is there, and again on roots/list_changed, which sessions coming and going with roots
  *   send to every upstream).
  *
- * The causing client answers, or refuses at once with -32601 when it did not declare the
+ * Their text is cleaned as replies are (protocol/untrustedText.ts). The causing client answers, or refuses at once with -32601 when it did not declare the
  * capability (`missingCapability`): an upstream never waits on a client that cannot answer.
  * Log messages are logged here at their level, server named, and sent to the causing call's
  * session (filtered by the level it set), or with no call to the sessions that set a level that
@@ -26,7 +26,7 @@ import { ErrorCode, McpError, type ClientCapabilities, type LoggingLevel } from 
 import type { Attribution, JsonObject, UpstreamCaller, UpstreamInbound } from '../adapters/upstream/types';
 import type { UpstreamPool } from '../adapters/upstream/pool';
 import type { Logger } from '../core/logger';
-import { capLength } from '../../../protocol/untrustedText';
+import { capLength, cleanReplyInPlace } from '../../../protocol/untrustedText';
 import type { Disposable, DownstreamClient, DownstreamClients } from './lens';
 
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -151,7 +151,9 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
     return target;
   }
 
-  async request(server: string, method: string, params: JsonObject | undefined, attribution: Attribution, signal: AbortSignal): Promise<JsonObject> {
+  async request(server: string, method: string, rawParams: JsonObject | undefined, attribution: Attribution, signal: AbortSignal): Promise<JsonObject> {
+    // What an upstream asks a person or a model is untrusted text, as its replies are (app/toolCalls.ts).
+    const params = cleanReplyInPlace(rawParams);
     const caller = causing(attribution);
     if (method === 'roots/list') return caller ? caller.request(method, params, signal) : this.allRoots(server, signal);
     if (method !== 'sampling/createMessage' && method !== 'elicitation/create') {
@@ -185,7 +187,8 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
     return { roots: [...roots.values()] };
   }
 
-  notification(server: string, method: string, params: JsonObject | undefined, attribution: Attribution): void {
+  notification(server: string, method: string, rawParams: JsonObject | undefined, attribution: Attribution): void {
+    const params = cleanReplyInPlace(rawParams);
     switch (method) {
       case 'notifications/message':
         return this.logMessage(server, params ?? {}, attribution);
