@@ -122,6 +122,18 @@ describe('server-to-client requests through the gateway', () => {
     assert.match(text(script), /answer to script/);
   });
 
+  it("keeps an HTTP upstream's standalone stream open when the SDK gives up reconnecting it", async () => {
+    const client = await connect({ sampling: {} });
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'still here' }, model: 'm' }));
+    const ask = () => client.callTool({ name: 'conf_test_sampling_unrelated', arguments: { prompt: 'p' } });
+    assert.match(text(await ask()), /LLM response: still here/);
+    const before = upstream.streamsOpened();
+    // The stream breaks and the server refuses the SDK's two reconnects, as seen with the reference server.
+    upstream.breakStandaloneStreams(2);
+    await until('the stream to be open again', () => upstream.streamsOpened() > before, 30_000);
+    assert.match(text(await ask()), /LLM response: still here/);
+  });
+
   it("answers an upstream's roots/list with the causing client's roots, and says when they change", async () => {
     const client = await connect({ roots: { listChanged: true } });
     let roots = [{ uri: 'file:///work/one', name: 'one' }];

@@ -105,6 +105,8 @@ export class UpstreamConnection {
     this.followUps = new UpstreamFollowUps(config.name, opts.requestTimeoutMs, opts.log);
     const inbound = opts.inbound;
     this.hooks = {
+      server: config.name,
+      log: opts.log,
       clientInfo: this.opts.clientInfo,
       capabilities: inbound ? UPSTREAM_CLIENT_CAPABILITIES : {},
       ...(inbound && {

@@ -12,7 +12,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, JSONRPCNotification, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Logger } from '../../core/logger';
 import { terminate, trackChild } from './childReaper';
+import { StandaloneStreamWatch } from './standaloneStream';
 import type { TransportCandidate } from './transports';
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
@@ -30,6 +33,9 @@ export interface Session {
 
 /** How a session reports back to its connection. */
 export interface SessionHooks {
+  /** The server's name, for log lines. */
+  server: string;
+  log: Logger;
   clientInfo: { name: string; version: string };
   /** What MCP Lens's client declares at initialize. */
   capabilities: ClientCapabilities;
@@ -74,12 +80,17 @@ export async function openSession(candidate: TransportCandidate, timeoutMs: numb
   const session: Session = { client, closing: false, exited: new Promise<void>((r) => (markExited = r)) };
   watchSpawn(transport, session, hooks);
   hooks.onCreated(session);
+  const watch = transport instanceof StreamableHTTPClientTransport ? new StandaloneStreamWatch(transport, hooks.server, hooks.log) : undefined;
   client.onclose = () => {
+    watch?.stop();
     markExited();
     hooks.onClosed(session);
   };
   // Garbage on stdout, a broken SSE stream...: the SDK reports and keeps going; so do we.
-  client.onerror = (error) => hooks.onTransportError(error);
+  client.onerror = (error) => {
+    watch?.onTransportError(error);
+    hooks.onTransportError(error);
+  };
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => hooks.onListChanged(session, 'tools'));
   client.setNotificationHandler(PromptListChangedNotificationSchema, async () => hooks.onListChanged(session, 'prompts'));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => hooks.onListChanged(session, 'resources'));
