@@ -29,11 +29,16 @@ export function registerE2eHooks(s: ExtensionServices): vscode.Disposable {
   const out = process.env.MCP_LENS_E2E_OUT;
   if (!out) return new vscode.Disposable(() => undefined);
   s.log.warn('end-to-end test hooks are enabled (MCP_LENS_E2E_OUT is set)');
-  return vscode.commands.registerCommand('mcpLens.e2e.invokeTools', async (query?: string, args?: Record<string, unknown>) => {
-    const report = await invokeTools(s, query ?? 'echo a message back', args ?? { message: 'hello from e2e' });
-    await writeFile(out, JSON.stringify(report, null, 2));
-    return report.ok;
-  });
+  // A keybinding passes its `args` as one object: { query, args }.
+  return vscode.commands.registerCommand(
+    'mcpLens.e2e.invokeTools',
+    async (first?: string | { query?: string; args?: Record<string, unknown> }, second?: Record<string, unknown>) => {
+      const { query, args } = typeof first === 'object' && first !== null ? first : { query: first, args: second };
+      const report = await invokeTools(s, query ?? 'echo a message back', args ?? { message: 'hello from e2e' });
+      await writeFile(out, JSON.stringify(report, null, 2));
+      return report.ok;
+    },
+  );
 }
 
 /** Finds tools for `query`, then calls the top match with `args`, as an agent would. */

@@ -3,25 +3,16 @@
  * list_changed notifications, restarts it with backoff when it exits or stops answering, and
  * kills its process on stop. State and failures are values read through status().
  */
-import {
-  CallToolResultSchema,
-  CompleteResultSchema,
-  EmptyResultSchema,
-  type CallToolResult,
-  type CompleteRequest,
-  type CompleteResult,
-  type GetPromptResult,
-  type LoggingLevel,
-  type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import type { Logger } from '../../core/logger';
 import { Backoff, type RestartPolicy } from '../../core/backoff';
 import { classifyCallError } from './callErrors';
 import { ListRefresh } from './listRefresh';
-import { listPrompts, listResourceTemplates, listResources, listTools } from './listing';
+import { listAgain, listEverything, type UpstreamLists } from './listing';
 import { InFlightCalls, outsideCalls } from './inFlightCalls';
 import { UPSTREAM_CLIENT_CAPABILITIES, UpstreamFollowUps } from './followUps';
+import { SessionRequests } from './sessionRequests';
 import { StderrTail } from './stderrTail';
 import { closeSessionProcess, openSession, type ListKind, type Session, type SessionHooks } from './session';
 import { describeSpawnError, transportCandidates } from './transports';
@@ -73,16 +64,11 @@ export class UpstreamConnection {
   private session: Session | undefined;
   /** A session still in initialize; stop() must be able to kill it too. */
   private opening: Session | undefined;
-  private lists: { tools: UpstreamTool[]; prompts: UpstreamPrompt[]; resources: UpstreamResource[]; templates: UpstreamResourceTemplate[] } = {
-    tools: [],
-    prompts: [],
-    resources: [],
-    templates: [],
-  };
+  private lists: UpstreamLists = { tools: [], prompts: [], resources: [], templates: [] };
   /** Our calls in flight, for attributing what the server asks back (inFlightCalls.ts). */
   private readonly calls = new InFlightCalls();
-  /** The log level and subscriptions asked of this server, sent again after a reconnect. */
-  private readonly followUps: UpstreamFollowUps;
+  /** Prompts, resources, completions, subscriptions, log level and roots (sessionRequests.ts). */
+  readonly requests: SessionRequests;
   private readonly backoff: Backoff;
   private readonly refresh: Record<ListKind, ListRefresh>;
   private restartTimer: NodeJS.Timeout | undefined;
@@ -102,7 +88,15 @@ export class UpstreamConnection {
     private readonly opts: ConnectionOptions,
   ) {
     this.backoff = new Backoff(opts.restart);
-    this.followUps = new UpstreamFollowUps(config.name, opts.requestTimeoutMs, opts.log);
+    this.requests = new SessionRequests(
+      {
+        requestTimeoutMs: opts.requestTimeoutMs,
+        ready: () => this.readySession(),
+        current: () => (this.isReady ? this.session : undefined),
+        failed: (session, error, what) => this.callFailed(session, error, opts.requestTimeoutMs, undefined, undefined, what),
+      },
+      new UpstreamFollowUps(config.name, opts.requestTimeoutMs, opts.log),
+    );
     const inbound = opts.inbound;
     this.hooks = {
       server: config.name,
@@ -292,52 +286,6 @@ export class UpstreamConnection {
     this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
   }
 
-  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.ask(`prompt ${name}`, (client, timeout) => client.getPrompt({ name, arguments: args }, { timeout }));
-  }
-
-  readResource(uri: string): Promise<ReadResourceResult> {
-    return this.ask(`resource ${uri}`, (client, timeout) => client.readResource({ uri }, { timeout }));
-  }
-
-  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
-    return this.ask('completion', (client, timeout) => client.request({ method: 'completion/complete', params }, CompleteResultSchema, { timeout }));
-  }
-
-  /** Subscribes (once per URI, kept across reconnects) to a resource's updates. */
-  async subscribe(uri: string): Promise<void> {
-    await this.ask(`subscribe ${uri}`, (client, timeout) => client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout }));
-    this.followUps.subscriptions.add(uri);
-  }
-
-  async unsubscribe(uri: string): Promise<void> {
-    this.followUps.subscriptions.delete(uri);
-    await this.ask(`unsubscribe ${uri}`, (client, timeout) =>
-      client.request({ method: 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, { timeout }),
-    );
-  }
-
-  /** Sets the server's log level now, when it logs, and again after every reconnect. */
-  setLogLevel(level: LoggingLevel): void {
-    this.followUps.logLevel = level;
-    if (this.isReady) this.followUps.sendLogLevel(this.session!.client);
-  }
-
-  /** Tells the server the roots changed (it asks for them again with roots/list). */
-  rootsChanged(): void {
-    if (this.isReady) this.followUps.sendRootsChanged(this.session!.client);
-  }
-
-  /** One request to the ready server, its failure named and classified as a call's is. */
-  private async ask<T>(what: string, request: (client: Session['client'], timeoutMs: number) => Promise<T>): Promise<T> {
-    const session = this.readySession();
-    try {
-      return await request(session.client, this.opts.requestTimeoutMs);
-    } catch (error) {
-      throw this.callFailed(session, error, this.opts.requestTimeoutMs, undefined, undefined, what);
-    }
-  }
-
   private readySession(tool?: string): Session {
     if (this.state === 'ready' && this.session) return this.session;
     throw this.notReady(tool);
@@ -435,7 +383,7 @@ export class UpstreamConnection {
     this.error = undefined;
     this.setState('ready');
     this.opts.log.info(`[${this.name}] ready: ${this.lists.tools.length} tools`);
-    this.followUps.afterConnect(session.client);
+    this.requests.followUps.afterConnect(session.client);
   }
 
   private onListChanged(session: Session, kind: ListKind): void {
@@ -487,70 +435,36 @@ export class UpstreamConnection {
   }
 
   private async listAll(session: Session): Promise<void> {
-    const caps = session.client.getServerCapabilities() ?? {};
     // The first listing is part of connecting: a server that never answers tools/list must not
     // hold up startup (and every caller waiting for it) longer than the connect timeout.
     const t = Math.min(this.opts.requestTimeoutMs, this.opts.connectTimeoutMs);
-    // The three lists at once: one round trip to a server busy starting, not three in a row.
-    const [tools, prompts, resources, templates] = await Promise.all([
-      caps.tools ? listTools(session.client, this.name, t, this.opts.log) : [],
-      caps.prompts ? this.optional('prompts', () => listPrompts(session.client, this.name, t)) : [],
-      caps.resources ? this.optional('resources', () => listResources(session.client, this.name, t)) : [],
-      caps.resources ? this.optional('resource templates', () => listResourceTemplates(session.client, this.name, t)) : [],
-    ]);
-    this.replace('tools', tools);
-    this.replace('prompts', prompts);
-    this.lists.templates = templates;
-    this.replace('resources', resources);
-  }
-
-  /** Prompts and resources are extras: a failure to list them is a warning, not a dead server. */
-  private async optional<T>(kind: string, list: () => Promise<T[]>): Promise<T[]> {
-    try {
-      return await list();
-    } catch (error) {
-      this.opts.log.warn(`[${this.name}] could not list ${kind}: ${errorMessage(error)}`);
-      return [];
-    }
+    this.apply(await listEverything(session.client, this.name, t, this.opts.log));
   }
 
   private async relist(kind: ListKind): Promise<void> {
     const session = this.session;
     if (!session || this.state !== 'ready') return;
-    const t = this.opts.requestTimeoutMs;
     try {
-      if (kind === 'resources') {
-        // Templates change with resources (one list_changed for both).
-        const [resources, templates] = await Promise.all([
-          listResources(session.client, this.name, t),
-          this.optional('resource templates', () => listResourceTemplates(session.client, this.name, t)),
-        ]);
-        if (session !== this.session) return;
-        const templatesChanged = JSON.stringify(templates) !== JSON.stringify(this.lists.templates);
-        this.lists.templates = templates;
-        if (!this.replace('resources', resources) && templatesChanged) this.opts.onChange('resources');
-        return;
-      }
-      const items = kind === 'tools' ? await listTools(session.client, this.name, t, this.opts.log) : await listPrompts(session.client, this.name, t);
-      if (session === this.session) this.replace(kind, items);
+      const lists = await listAgain(session.client, this.name, kind, this.opts.requestTimeoutMs, this.opts.log);
+      if (session === this.session) this.apply(lists);
     } catch (error) {
       this.opts.log.warn(`[${this.name}] re-listing ${kind} failed: ${errorMessage(error)}`);
     }
   }
 
-  /** True when the list changed (and the change was announced). */
-  private replace<K extends ListKind>(kind: K, items: (typeof this.lists)[K]): boolean {
-    if (JSON.stringify(items) === JSON.stringify(this.lists[kind])) return false;
-    this.lists[kind] = items;
-    this.opts.onChange(kind);
-    return true;
+  /** Takes new lists and announces each kind that changed (templates change with resources). */
+  private apply(lists: Partial<UpstreamLists>): void {
+    const changed = new Set<ListKind>();
+    for (const key of Object.keys(lists) as (keyof UpstreamLists)[]) {
+      if (JSON.stringify(lists[key]) === JSON.stringify(this.lists[key])) continue;
+      (this.lists as Record<keyof UpstreamLists, unknown>)[key] = lists[key];
+      changed.add(key === 'templates' ? 'resources' : key);
+    }
+    for (const kind of changed) this.opts.onChange(kind);
   }
 
   private clearLists(): void {
-    this.lists.templates = [];
-    this.replace('tools', []);
-    this.replace('prompts', []);
-    this.replace('resources', []);
+    this.apply({ tools: [], prompts: [], resources: [], templates: [] });
   }
 
   private setState(state: UpstreamState): void {

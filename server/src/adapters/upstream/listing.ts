@@ -6,6 +6,7 @@
 import * as z from 'zod/v4';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger } from '../../core/logger';
+import { errorMessage } from '../../core/errorMessage';
 import { capLength } from '../../../../protocol/untrustedText';
 import type { UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate, UpstreamTool } from './types';
 
@@ -147,4 +148,51 @@ export async function listResourceTemplates(client: Client, server: string, time
     ...(t.mimeType !== undefined && { mimeType: t.mimeType }),
     ...extraOf(t, ['title', 'annotations', 'icons', '_meta']),
   }));
+}
+
+/** What one server lists. */
+export interface UpstreamLists {
+  tools: UpstreamTool[];
+  prompts: UpstreamPrompt[];
+  resources: UpstreamResource[];
+  templates: UpstreamResourceTemplate[];
+}
+
+/** Prompts and resources are extras: a failure to list them is a warning, not a dead server. */
+async function optional<T>(server: string, kind: string, log: Logger, list: () => Promise<T[]>): Promise<T[]> {
+  try {
+    return await list();
+  } catch (error) {
+    log.warn(`[${server}] could not list ${kind}: ${errorMessage(error)}`);
+    return [];
+  }
+}
+
+/** Everything the server says it has, at once: one round trip to a server busy starting, not four in a row. */
+export async function listEverything(client: Client, server: string, timeoutMs: number, log: Logger): Promise<UpstreamLists> {
+  const caps = client.getServerCapabilities() ?? {};
+  const [tools, prompts, resources, templates] = await Promise.all([
+    caps.tools ? listTools(client, server, timeoutMs, log) : [],
+    caps.prompts ? optional(server, 'prompts', log, () => listPrompts(client, server, timeoutMs)) : [],
+    caps.resources ? optional(server, 'resources', log, () => listResources(client, server, timeoutMs)) : [],
+    caps.resources ? optional(server, 'resource templates', log, () => listResourceTemplates(client, server, timeoutMs)) : [],
+  ]);
+  return { tools, prompts, resources, templates };
+}
+
+/** One kind again, after its list_changed; resources bring their templates along (one notification covers both). */
+export async function listAgain(
+  client: Client,
+  server: string,
+  kind: 'tools' | 'prompts' | 'resources',
+  timeoutMs: number,
+  log: Logger,
+): Promise<Partial<UpstreamLists>> {
+  if (kind === 'tools') return { tools: await listTools(client, server, timeoutMs, log) };
+  if (kind === 'prompts') return { prompts: await listPrompts(client, server, timeoutMs) };
+  const [resources, templates] = await Promise.all([
+    listResources(client, server, timeoutMs),
+    optional(server, 'resource templates', log, () => listResourceTemplates(client, server, timeoutMs)),
+  ]);
+  return { resources, templates };
 }

@@ -117,34 +117,34 @@ export class UpstreamPool {
   }
 
   async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.connection(server).getPrompt(name, args);
+    return this.connection(server).requests.getPrompt(name, args);
   }
 
   async readResource(server: string, uri: string): Promise<ReadResourceResult> {
-    return this.connection(server).readResource(uri);
+    return this.connection(server).requests.readResource(uri);
   }
 
   async complete(server: string, params: CompleteRequest['params']): Promise<CompleteResult> {
-    return this.connection(server).complete(params);
+    return this.connection(server).requests.complete(params);
   }
 
   async subscribe(server: string, uri: string): Promise<void> {
-    await this.connection(server).subscribe(uri);
+    await this.connection(server).requests.subscribe(uri);
   }
 
   async unsubscribe(server: string, uri: string): Promise<void> {
-    await this.connection(server).unsubscribe(uri);
+    await this.connection(server).requests.unsubscribe(uri);
   }
 
   /** logging/setLevel on every server that logs, now and after each (re)connect. */
   setLogLevel(level: LoggingLevel): void {
     this.logLevel = level;
-    for (const c of this.connections.values()) c.setLogLevel(level);
+    for (const c of this.connections.values()) c.requests.setLogLevel(level);
   }
 
   /** notifications/roots/list_changed to every ready server. */
   rootsChanged(): void {
-    for (const c of this.connections.values()) c.rootsChanged();
+    for (const c of this.connections.values()) c.requests.rootsChanged();
   }
 
   /** Kills and reconnects one server, forgetting earlier failures. */
@@ -240,7 +240,7 @@ export class UpstreamPool {
         return release;
       },
     });
-    if (this.logLevel) connection.setLogLevel(this.logLevel);
+    if (this.logLevel) connection.requests.setLogLevel(this.logLevel);
     return connection;
   }
 }
