@@ -55,11 +55,11 @@ export class ResourceRouting {
     if (ref.type === 'ref/prompt') {
       const prompt = this.deps.prompts().find((p) => p.name === ref.name);
       if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${capLength(ref.name, 200)}"`);
-      return this.deps.pool.complete(prompt.server, { ...params, ref: { ...ref, name: prompt.originalName } });
+      return cleanReplyInPlace(await this.deps.pool.complete(prompt.server, { ...params, ref: { ...ref, name: prompt.originalName } }));
     }
     const template = this.resourceTemplates().find((t) => t.uriTemplate === ref.uri);
     const target = template ? { server: template.server, originalUri: template.originalTemplate } : this.resolveUri(ref.uri);
     if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown resource template "${capLength(ref.uri, 200)}"`);
-    return this.deps.pool.complete(target.server, { ...params, ref: { ...ref, uri: target.originalUri } });
+    return cleanReplyInPlace(await this.deps.pool.complete(target.server, { ...params, ref: { ...ref, uri: target.originalUri } }));
   }
 }
