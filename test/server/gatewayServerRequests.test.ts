@@ -134,6 +134,17 @@ describe('server-to-client requests through the gateway', () => {
     assert.match(text(await ask()), /LLM response: still here/);
   });
 
+  it('starts a new upstream session when the server keeps refusing the stream to the old one', async () => {
+    const client = await connect({ sampling: {} });
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'new session' }, model: 'm' }));
+    const sessions = upstream.sessionsOpened();
+    upstream.breakStandaloneStreams(1000);
+    await until('a new upstream session', () => upstream.sessionsOpened() > sessions, 30_000);
+    await until('conf ready again', () => world.lens.servers().some((s) => s.name === 'conf' && s.state === 'ready'));
+    const r = await client.callTool({ name: 'conf_test_sampling_unrelated', arguments: { prompt: 'p' } });
+    assert.match(text(r), /LLM response: new session/);
+  });
+
   it("answers an upstream's roots/list with the causing client's roots, and says when they change", async () => {
     const client = await connect({ roots: { listChanged: true } });
     let roots = [{ uri: 'file:///work/one', name: 'one' }];

@@ -82,6 +82,8 @@ export class UpstreamConnection {
   private idleTimeoutMs: number | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private activeCalls = 0;
+  /** A session to replace once no call is in flight on it (its server-to-client stream is lost). */
+  private renewing: Session | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -113,6 +115,7 @@ export class UpstreamConnection {
       onClosed: (session) => this.onSessionClosed(session),
       onListChanged: (session, kind) => this.onListChanged(session, kind),
       onTransportError: (error) => this.onTransportError(error),
+      onStreamLost: (session) => this.renewWhenIdle(session),
     };
     const delay = opts.listChangedDelayMs ?? 100;
     this.refresh = {
@@ -274,7 +277,21 @@ export class UpstreamConnection {
     } finally {
       this.activeCalls--;
       this.armIdle();
+      if (this.renewing && this.activeCalls === 0) this.renewWhenIdle(this.renewing);
     }
+  }
+
+  /**
+   * A new session in place of one whose server-to-client stream the server refuses for good:
+   * without it, sampling, elicitation, logs and list changes sent outside a call are lost.
+   * Waits for the calls in flight on it, which would otherwise fail.
+   */
+  private renewWhenIdle(session: Session): void {
+    if (session !== this.session || session.closing) return void (this.renewing = undefined);
+    if (this.activeCalls > 0) return void (this.renewing = session);
+    this.renewing = undefined;
+    this.opts.log.warn(`[${this.name}] the server no longer opens its server-to-client stream to this session; starting a new one`);
+    void this.restart();
   }
 
   /**

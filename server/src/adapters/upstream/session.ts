@@ -53,6 +53,8 @@ export interface SessionHooks {
   onClosed(session: Session): void;
   onListChanged(session: Session, kind: ListKind): void;
   onTransportError(error: Error): void;
+  /** An HTTP server refuses this session its server-to-client stream for good (standaloneStream.ts). */
+  onStreamLost(session: Session): void;
 }
 
 /**
@@ -80,7 +82,10 @@ export async function openSession(candidate: TransportCandidate, timeoutMs: numb
   const session: Session = { client, closing: false, exited: new Promise<void>((r) => (markExited = r)) };
   watchSpawn(transport, session, hooks);
   hooks.onCreated(session);
-  const watch = transport instanceof StreamableHTTPClientTransport ? new StandaloneStreamWatch(transport, hooks.server, hooks.log) : undefined;
+  const watch =
+    transport instanceof StreamableHTTPClientTransport
+      ? new StandaloneStreamWatch(transport, hooks.server, hooks.log, () => hooks.onStreamLost(session))
+      : undefined;
   client.onclose = () => {
     watch?.stop();
     markExited();

@@ -9,15 +9,17 @@
  * timeout instead of reaching the client. Measured with the conformance suite's reference server
  * behind MCP Lens: the stream was gone for good 10 minutes after start.
  *
- * So when the SDK gives up, the stream is opened again, later and later (2 s doubling to 5 min),
- * for as long as the session lives.
+ * So when the SDK gives up, the stream is opened again (2 s, then 4 s). A server that keeps
+ * refusing (measured: the reference server answered 409 for 10 minutes, holding the dead stream)
+ * holds it for this session for good: the connection then starts a new session (`onLost`).
  */
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Logger } from '../../core/logger';
 import { errorMessage } from '../../core/errorMessage';
 
 const FIRST_RETRY_MS = 2000;
-const MAX_RETRY_MS = 5 * 60_000;
+/** Reopen attempts before the session is given up. */
+const REOPENS = 2;
 
 /** The SDK's words when it stops reconnecting the standalone stream (client/streamableHttp.js). */
 const GAVE_UP = /Maximum reconnection attempts/;
@@ -25,12 +27,15 @@ const GAVE_UP = /Maximum reconnection attempts/;
 export class StandaloneStreamWatch {
   private timer: NodeJS.Timeout | undefined;
   private delay = FIRST_RETRY_MS;
+  private failures = 0;
   private stopped = false;
 
   constructor(
     private readonly transport: StreamableHTTPClientTransport,
     private readonly server: string,
     private readonly log: Logger,
+    /** The stream cannot be had again in this session. */
+    private readonly onLost: () => void,
   ) {}
 
   /** Every transport error passes here; only the SDK giving up on the stream starts a reopen. */
@@ -54,11 +59,17 @@ export class StandaloneStreamWatch {
       await this.transport.resumeStream(undefined as unknown as string);
       this.timer = undefined;
       this.delay = FIRST_RETRY_MS;
+      this.failures = 0;
       this.log.info(`[${this.server}] server-to-client stream open again`);
     } catch (err) {
       if (this.stopped) return;
-      this.log.debug(`[${this.server}] reopening the server-to-client stream: ${errorMessage(err)}; next try in ${Math.round(this.delay / 1000)} s`);
-      this.delay = Math.min(this.delay * 2, MAX_RETRY_MS);
+      this.log.debug(`[${this.server}] reopening the server-to-client stream: ${errorMessage(err)}`);
+      if (++this.failures >= REOPENS) {
+        this.stop();
+        this.onLost();
+        return;
+      }
+      this.delay *= 2;
       this.schedule();
     }
   }
