@@ -1,17 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  SELECT_LIMITS,
-  cutToTokens,
-  projectionResult,
-  resultJson,
-  selectInput,
-  selectProblem,
-  tokenPrefix,
-  utf8Length,
-} from '../../server/src/core/resultShaping';
+import { SELECT_LIMITS, cutToTokens, projectionResult, resultJson, selectProblem, tokenPrefix, utf8Length } from '../../server/src/core/resultShaping';
 import { boundedJson, evaluateSelect } from '../../server/src/core/selectEvaluation';
+import { selectInput } from '../../server/src/core/selectSubject';
 import type { SelectRunner } from '../../server/src/adapters/select/selectRunner';
 import { countTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
@@ -81,7 +73,7 @@ describe('select (JMESPath)', () => {
     const dag = `@${' | {a: @, b: @}'.repeat(40)}`;
     const started = Date.now();
     for (const expr of [dag, "pad_left('a', `100000000`)"]) {
-      const outcome = evaluateSelect({ structured: { n: 1 } }, expr, 1024 * 1024);
+      const outcome = evaluateSelect({ texts: [], structured: { n: 1 } }, expr, 1024 * 1024);
       assert.equal(outcome.ok, false, expr);
       assert.match((outcome as { problem: string }).problem, /larger than 1 MB, the limit for one projection/);
       assert.equal((outcome as { limit?: true }).limit, true);
@@ -171,10 +163,12 @@ describe('max_output_tokens', () => {
     assert.match(
       note,
       new RegExp(
-        `^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as ${shaped.keptAs}`,
+        `^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as resource "${shaped.keptAs}"\\. `,
       ),
     );
     assert.equal(store.get('s1', shaped.keptAs!)!.text, long);
+    // Copied from the note with its quotes, or with the full stop after it: still found.
+    assert.equal(store.get('s1', `"${shaped.keptAs}".`)!.text, long);
     assert.equal(store.get('other-session', shaped.keptAs!), undefined);
   });
 });
@@ -233,5 +227,30 @@ describe('workspace domains and instructions', () => {
   test('instructions say when to use run_code only when it is offered', () => {
     assert.match(gatewayInstructions(['a'], true), /ONE run_code script instead of many call_tool calls[\s\S]*For a single call, call_tool is enough/);
     assert.doesNotMatch(gatewayInstructions(['a'], false), /run_code/);
+  });
+});
+
+describe('select reaches into JSON held in strings', () => {
+  const project = (r: CallToolResult, expr: string): unknown => {
+    const outcome = evaluateSelect(selectInput(r)!, expr, 1 << 20);
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.problem);
+    return JSON.parse(outcome.json);
+  };
+  const file = JSON.stringify({ items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] }, null, 2);
+  // What the filesystem server's read_text_file returns for a JSON file.
+  const wrapped: CallToolResult = { content: [{ type: 'text', text: file }], structuredContent: { content: file } };
+
+  test('a JSON file read through a server that wraps its text: the path the agent sees works', () => {
+    assert.equal(project(wrapped, 'items[3].name'), 'd');
+  });
+
+  test('JSON inside a structuredContent string is opened when the text is prose', () => {
+    const r: CallToolResult = { content: [{ type: 'text', text: 'the file:' }], structuredContent: { content: file } };
+    assert.equal(project(r, 'content.items[1].name'), 'b');
+  });
+
+  test('a string that only looks like JSON stays a string', () => {
+    const r: CallToolResult = { content: [], structuredContent: { note: '[not json', n: '42' } };
+    assert.deepEqual(project(r, '@'), { note: '[not json', n: '42' });
   });
 });

@@ -7,12 +7,13 @@
  * can be read and tested alone.
  */
 import { join } from 'node:path';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
-import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
+import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { ConfigProblem } from '../core/config/types';
 import type { ToolIndex } from '../core/search/types';
+import { UpstreamRequests } from './upstreamRequests';
 import { ChangeEmitter } from '../core/changeEmitter';
 import { useTokenCounter } from '../core/tokens';
 import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
@@ -44,6 +45,8 @@ export class LensApp implements Lens, LensControl {
   private readonly finder: ToolSearch;
   private readonly calls: ToolCalls;
   private readonly forwarding: UpstreamForwarding;
+  /** Where upstreams' sampling, elicitation, roots, logging and updates meet the gateway's sessions. */
+  readonly clients: UpstreamRequests;
 
   private constructor(
     options: LensAppOptions,
@@ -51,10 +54,12 @@ export class LensApp implements Lens, LensControl {
     private readonly index: ToolIndex,
     private readonly usage: UsageTracker,
     startedAt: number,
+    inbound: UpstreamRequests,
   ) {
     this.workspaceFolder = options.workspaceFolder;
     this.currentSettings = options.settings;
     const catalog = () => this.composer.catalog;
+    this.clients = inbound;
     this.known = new KnownCatalog(join(options.storageDir, 'catalog.json'), options.log);
     this.composer = new CatalogComposer(pool, this.known);
     this.reconciler = new ServerReconciler({
@@ -104,8 +109,11 @@ export class LensApp implements Lens, LensControl {
     // Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
     useTokenCounter(o200kTokenizer);
     const { index, usage } = await openLensStores(options);
-    const pool = new UpstreamPool({ log: options.log, connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000, ...options.pool });
-    const app = new LensApp(options, pool, index, usage, startedAt);
+    // The inbound side resolves our resource URIs through the app, built just below (called only once it is).
+    const inbound = new UpstreamRequests({ log: options.log, resolveUri: (uri: string) => app.forwarding.resolveUri(uri) });
+    const pool = new UpstreamPool({ log: options.log, connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000, inbound, ...options.pool });
+    const app: LensApp = new LensApp(options, pool, index, usage, startedAt, inbound);
+    inbound.usePool(pool);
     // The catalog (from the cache) is indexed before the servers start: on a small machine,
     // twenty starting processes would otherwise take the CPU the first answer needs. They
     // start a few milliseconds later, one per turn of the event loop (pool.ts).
@@ -180,8 +188,16 @@ export class LensApp implements Lens, LensControl {
     return this.composer.catalog.resources;
   }
 
+  resourceTemplates(): CatalogResourceTemplate[] {
+    return this.forwarding.resourceTemplates();
+  }
+
   readResource(uri: string): Promise<ReadResourceResult> {
     return this.forwarding.readResource(uri);
+  }
+
+  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.forwarding.complete(params);
   }
 
   indexStatus(): IndexStatus {
