@@ -14,7 +14,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { ROOT, assertInstalled, QUIET_EDITOR, openWorkbench, startCodeServer } from './codeServer';
 import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { fixtureServer, fixtureServers, writeFixtureWorkspace, writeMcpJson } from './fixtureWorkspace';
-import { paletteRows, runCommand, waitForPickRow, closeQuickInput } from './workbench';
+import { paletteRows, runCommand, waitForPickRow, closeQuickInput, fillQuickPick, SEARCH_TOOLS_PLACEHOLDER } from './workbench';
 
 const RESULTS = join(ROOT, 'test-results');
 const INVOKE_KEY = 'ctrl+alt+shift+e';
@@ -178,8 +178,7 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
 
     await t.test('Search Tools finds a tool as the user types', async () => {
       await runCommand(page, 'MCP Lens: Search Tools');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('echo back a message');
+      await fillQuickPick(page, SEARCH_TOOLS_PLACEHOLDER, 'echo back a message');
       const rows = await waitForPickRow(page, 'echo');
       assert.match(rows[0] ?? '', /echo/, `top hit is the echo tool: ${rows.join(' | ')}`);
       assert.ok(
@@ -266,9 +265,7 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       writeMcpJson(workspace, { ...fixtureServers(workspace), added: fixtureServer('gated.mjs', ['--prefix', 'added']) });
       await untilStatusBarTools(page, before + 1);
       await runCommand(page, 'MCP Lens: Search Tools');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      // The whole query at once: keys typed while the pick is opening can be lost.
-      await page.fill('.quick-input-widget input', 'pong from added');
+      await fillQuickPick(page, SEARCH_TOOLS_PLACEHOLDER, 'pong from added');
       const rows = await waitForPickRow(page, 'added_ping');
       assert.match(rows[0] ?? '', /added_ping/, rows.join(' | '));
       await shot(page, 'vscode-added-server-found');
