@@ -68,6 +68,21 @@ describe('select (JMESPath)', () => {
     assert.deepEqual(evaluateSelect({ texts: ['[1', '2]'] }, '@', 1024), { ok: false, problem: 'select was not applied: the result is plain text, not JSON' });
   });
 
+  test('what select decodes is cleaned as a reply is: the subject as it is parsed, the projection before it is written', () => {
+    // JSON escapes: the texts hold no control character until they are parsed.
+    const report = String.raw`{"name":"\u001b[31mevil\u202e","k\u202e":"tags\udb40\udc48","vs":"\udb40\udd00","eye":"\ud83d\udc41","ok":"\ud83d\udc68\u200d\ud83d\udcbb \u65e5\u672c"}`;
+    const json = (outcome: ReturnType<typeof evaluateSelect>) => (outcome.ok ? outcome.json : assert.fail(outcome.problem));
+    assert.equal(
+      json(evaluateSelect({ texts: [report] }, '@', 4096)),
+      '{"name":"evil","vs":"\u{e0100}","eye":"\u{1f441}","ok":"\u{1f468}\u200d\u{1f4bb} 日本","k":"tags"}',
+    );
+    assert.equal(json(evaluateSelect({ texts: [], structured: { file: report } }, 'file.name', 4096)), '"evil"', 'JSON inside structuredContent strings too');
+    // Halves of two kept characters joined into U+E0041 (a tag), and the expression's own JSON literal.
+    assert.equal(json(evaluateSelect({ texts: [report] }, "join('', [split(vs, '')[0], split(eye, '')[1]])", 4096)), '""');
+    assert.equal(json(evaluateSelect({ texts: [report] }, '{a: `"\\u202ex\\u001b[1m"`}', 4096)), '{"a":"x"}');
+    assert.deepEqual(resultJson(text(report))?.value, { name: 'evil', vs: '\u{e0100}', eye: '\u{1f441}', ok: '\u{1f468}\u200d\u{1f4bb} 日本', k: 'tags' });
+  });
+
   test('a projection whose JSON passes the byte limit is refused before it is written out', () => {
     // 2^40 copies of the input through shared references, and a string of 10^8 characters V8 never flattens.
     const dag = `@${' | {a: @, b: @}'.repeat(40)}`;

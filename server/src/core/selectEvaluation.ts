@@ -6,8 +6,13 @@
  * be interrupted, so one expression took every session down (issue #23). It runs in a child
  * process with a deadline and a heap limit (adapters/select/selectRunner.ts), and the budget
  * here stops a projection whose JSON grows past the limit before it is written out whole.
+ * The projection is cleaned as an upstream's reply is before it is written out: its subject was
+ * (selectSubject.ts), but JMESPath builds new strings and keys (`split` cuts a string into
+ * UTF-16 halves and `join` glues halves of two harmless characters into a tag character), and
+ * the expression's own JSON literals are decoded here too.
  */
 import type * as Jmespath from '@jmespath-community/jmespath' with { 'resolution-mode': 'import' };
+import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 import { errorMessage } from './errorMessage';
 import { selectSubject, type SelectInput } from './selectSubject';
 import { utf8Length } from './utf8Length';
@@ -39,7 +44,8 @@ export function evaluateSelect(input: SelectInput, expression: string, maxBytes:
   } catch (err) {
     return { ok: false, problem: `select was not applied: ${errorMessage(err)}` };
   }
-  const json = boundedJson(projected ?? null, maxBytes);
+  // Shared: a projection may reach one object along many paths (`{a: @, b: @}`, nested).
+  const json = boundedJson(cleanReplyInPlace(projected ?? null, { shared: true }), maxBytes);
   if (json === undefined) return { ok: false, limit: true, problem: outputProblem(maxBytes) };
   return { ok: true, json };
 }

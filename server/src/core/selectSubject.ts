@@ -6,8 +6,15 @@
  * "<the file>"}`, so `items[3].name` on a JSON file reaches into the file. Otherwise the
  * structuredContent, with every string in it that holds a JSON object or array parsed in place
  * (so `content.items[3].name` works on such a wrapper too). Undefined for plain text.
+ *
+ * Every value parsed here is cleaned as an upstream's reply is (protocol/untrustedText.ts): the
+ * reply was cleaned as text in the one call path, but JSON writes `\u001b`, `\u202e` or a tag
+ * character as six ASCII characters, which only parsing turns into the character. What is
+ * parsed here reaches the agent through select and through run_code's call_tool() and
+ * read_result() (core/resultShaping.ts resultJson).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
 /** How deep JSON inside a string inside JSON is opened. */
 const MAX_NESTING = 3;
@@ -56,12 +63,12 @@ export function openJsonStrings(value: unknown, depth: number): unknown {
   return value;
 }
 
-/** Only objects and arrays: "42" or "true" as a whole text is prose more often than data. */
+/** Only objects and arrays: "42" or "true" as a whole text is prose more often than data. Cleaned as it is decoded. */
 function parseJson(text: string): { value: unknown } | undefined {
   const t = text.trim();
   if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
   try {
-    return { value: JSON.parse(t) };
+    return { value: cleanReplyInPlace(JSON.parse(t) as unknown) };
   } catch {
     return undefined;
   }
