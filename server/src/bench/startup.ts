@@ -21,20 +21,20 @@
  *
  * Defaults: 5 runs, 300 calls (what `npm run bench:startup` records in bench-results.md).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { recordedCatalogFile } from './benchFiles';
+import { benchServers, configServers, type BenchServerEntry } from './benchServers';
 import { writeSection } from './markdownSection';
 
 const ROOT = resolve(__dirname, '../../..');
 const CLK_TCK = 100;
 
-type Entry = { command: string; args: string[]; env?: Record<string, string> };
+type Entry = BenchServerEntry;
 
 export interface LensRun {
   firstAnswerMs: number;
@@ -58,35 +58,14 @@ export interface StartupReport {
   machine: { cores: number; loadBefore: number; loadAfter: number };
 }
 
-/** The recorded catalog (test/fixtures/catalog, or MCP_LENS_CATALOG). */
-export function catalogFile(): string {
-  const file = recordedCatalogFile();
-  if (!existsSync(file)) throw new Error(`no recorded catalog at ${file} (set MCP_LENS_CATALOG)`);
-  return file;
-}
-
-function servers(dir: string, withHang: boolean): Record<string, Entry> {
-  const catalog = catalogFile();
-  const names = Object.keys((JSON.parse(readFileSync(catalog, 'utf8')) as { servers: object }).servers);
-  const replay = join(ROOT, 'test', 'fixtures', 'servers', 'replay.mjs');
-  const real = (n: string) => join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${n}`, 'dist', 'index.js');
-  const out: Record<string, Entry> = {};
-  for (const n of names) out[n] = { command: process.execPath, args: [replay, n, '--file', catalog] };
-  out['test-everything'] = { command: process.execPath, args: [real('everything'), 'stdio'] };
-  out['test-filesystem'] = { command: process.execPath, args: [real('filesystem'), dir] };
-  out['test-memory'] = { command: process.execPath, args: [real('memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } };
-  if (withHang) out['test-hang'] = { command: process.execPath, args: [join(ROOT, 'test', 'fixtures', 'servers', 'hang-init.mjs')] };
-  return out;
-}
-
 function workspace(withHang: boolean): { dir: string; config: string; servers: Record<string, Entry> } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-startup-'));
   mkdirSync(join(dir, '.vscode'));
   // Keyword mode: no embeddings (what the RSS target is about).
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.connectTimeoutSeconds': 600 }));
-  const s = servers(dir, withHang);
+  const s = benchServers(dir, withHang);
   const config = join(dir, 'mcp.json');
-  writeFileSync(config, JSON.stringify({ servers: Object.fromEntries(Object.entries(s).map(([n, e]) => [n, { type: 'stdio', ...e }])) }));
+  writeFileSync(config, JSON.stringify({ servers: configServers(s) }));
   return { dir, config, servers: s };
 }
 
