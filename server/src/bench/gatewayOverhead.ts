@@ -5,11 +5,13 @@
  * The gateway runs as users run it (dist/cli.js, default settings: usage tracking, savings
  * accounting, argument validation and result cleaning on) in front of the bench workspace's
  * 22 servers (benchServers.ts), and is measured once every one of them is ready (list_servers
- * says so), so the calls never race the start-up. Then 200 concurrent call_tool across three
- * upstreams, counting errors.
+ * says so), so the calls never race the start-up. A bare SDK pass-through to the same server
+ * (test/fixtures/servers/sdk-passthrough.mjs: no search, validation, shaping or usage) is timed
+ * in the same rounds: the floor of any SDK-built stdio gateway. Then 200 concurrent call_tool
+ * across three upstreams, counting errors.
  *
  *   node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts
- *     [--iterations N] [--json] [--cpu-prof DIR]
+ *     [--iterations N] [--json] [--cpu-prof DIR] [--write bench-results.md]
  *
  * --cpu-prof DIR: the gateway process writes a V8 CPU profile (node --cpu-prof) into DIR when
  * it exits, for where its time goes (open it in Chrome DevTools, or summarize it with
@@ -23,12 +25,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EVERYTHING_SERVER, benchServers, configServers } from './benchServers';
+import { writeSection } from './markdownSection';
 
 export interface OverheadReport {
   servers: number;
   iterations: number;
   directMedianMs: number;
   gatewayMedianMs: number;
+  /** The bare SDK pass-through's median, and its ratio to the direct call. */
+  passthroughMedianMs: number;
+  passthroughRatio: number;
+  passthroughP90Ms: number;
   overheadMedianMs: number;
   /** gateway median / direct median. */
   ratio: number;
@@ -86,6 +93,11 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
   writeFileSync(join(ws, 'note.txt'), 'hello');
   const everything = servers[EVERYTHING_SERVER]!;
   const direct = await connect(everything.command, everything.args, root);
+  const passthrough = await connect(
+    process.execPath,
+    [join(root, 'test', 'fixtures', 'servers', 'sdk-passthrough.mjs'), everything.command, ...everything.args],
+    root,
+  );
   // 100 µs samples: a call takes about a millisecond, the default 1 ms interval sees almost none of it.
   const profile = cpuProfDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', resolve(cpuProfDir)] : [];
   const gateway = await connect(process.execPath, [...profile, join(root, 'dist', 'cli.js'), 'serve', '--workspace', ws, '--config', config], root);
@@ -98,19 +110,23 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
     };
     const directTimes: number[] = [];
     const gatewayTimes: number[] = [];
+    const passthroughTimes: number[] = [];
     const loadBefore = loadavg()[0]!;
     for (let i = 0; i < iterations + 10; i++) {
       const d = await timed(() => direct.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
       const g = await timed(() => gateway.callTool({ name: 'call_tool', arguments: { tool_name: sumName, arguments: { a: i, b: 1 } } }));
+      const p = await timed(() => passthrough.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
       if (i >= 10) {
         directTimes.push(d);
         gatewayTimes.push(g);
+        passthroughTimes.push(p);
       }
     }
     const loadAfter = loadavg()[0]!;
     const concurrent = await concurrentCalls(gateway, sumName, names, ws);
     const dm = percentile(directTimes, 50);
     const gm = percentile(gatewayTimes, 50);
+    const pm = percentile(passthroughTimes, 50);
     return {
       servers: Object.keys(servers).length,
       iterations,
@@ -118,6 +134,9 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
       gatewayMedianMs: gm,
       overheadMedianMs: Math.round((gm - dm) * 1000) / 1000,
       ratio: Math.round((gm / dm) * 100) / 100,
+      passthroughMedianMs: pm,
+      passthroughRatio: Math.round((pm / dm) * 100) / 100,
+      passthroughP90Ms: percentile(passthroughTimes, 90),
       directP90Ms: percentile(directTimes, 90),
       gatewayP90Ms: percentile(gatewayTimes, 90),
       concurrent,
@@ -125,6 +144,7 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
     };
   } finally {
     await direct.close();
+    await passthrough.close();
     await gateway.close();
     rmSync(ws, { recursive: true, force: true });
   }
@@ -165,17 +185,42 @@ export function formatOverhead(r: OverheadReport): string {
     `  direct           median ${r.directMedianMs} ms   p90 ${r.directP90Ms} ms`,
     `  via MCP Lens     median ${r.gatewayMedianMs} ms   p90 ${r.gatewayP90Ms} ms`,
     `  overhead         median ${r.overheadMedianMs} ms (${r.ratio}× the direct call)`,
+    `  SDK pass-through median ${r.passthroughMedianMs} ms (${r.passthroughRatio}× the direct call: the floor of an SDK stdio gateway)`,
     `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall`,
     `load average (1 min): ${r.load.before.toFixed(2)} before the calls, ${r.load.after.toFixed(2)} after`,
   ].join('\n');
 }
 
+export function formatOverheadMarkdown(r: OverheadReport): string {
+  return [
+    '## Call overhead (`node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts --write bench-results.md`)',
+    '',
+    `get-sum on server-everything, ${r.iterations} calls each way, interleaved in one run: directly (SDK client → server over stdio), through \`mcp-lens serve\` (dist/cli.js at default settings: usage tracking, savings accounting, argument validation, result cleaning) in front of ${r.servers} servers, all ready, and through a bare SDK pass-through (no search, validation, shaping or usage: the floor of an SDK-built stdio gateway).`,
+    '',
+    '| path | median | p90 | ratio to direct |',
+    '|---|---:|---:|---:|',
+    `| direct | ${r.directMedianMs} ms | ${r.directP90Ms} ms | 1× |`,
+    `| SDK pass-through | ${r.passthroughMedianMs} ms | ${r.passthroughP90Ms} ms | ${r.passthroughRatio}× |`,
+    `| MCP Lens call_tool | ${r.gatewayMedianMs} ms | ${r.gatewayP90Ms} ms | **${r.ratio}×** (+${r.overheadMedianMs} ms) |`,
+    '',
+    `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall. Machine: 1-minute load average ${r.load.before.toFixed(2)} when the calls began, ${r.load.after.toFixed(2)} when they ended.`,
+  ].join('\n');
+}
+
 if (require.main === module) {
   const { values } = parseArgs({
-    options: { iterations: { type: 'string', default: '200' }, json: { type: 'boolean', default: false }, 'cpu-prof': { type: 'string' } },
+    options: {
+      iterations: { type: 'string', default: '200' },
+      json: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
+      write: { type: 'string' },
+    },
   });
   measureGatewayOverhead(resolve(__dirname, '../../..'), Number(values.iterations), values['cpu-prof']).then(
-    (r) => process.stdout.write((values.json ? JSON.stringify(r, null, 2) : formatOverhead(r)) + '\n'),
+    (r) => {
+      process.stdout.write((values.json ? JSON.stringify(r, null, 2) : formatOverhead(r)) + '\n');
+      if (values.write) writeSection(resolve(values.write), 'overhead', formatOverheadMarkdown(r));
+    },
     (err: unknown) => {
       process.stderr.write(`gateway overhead bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
       process.exitCode = 1;
