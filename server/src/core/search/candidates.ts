@@ -11,7 +11,8 @@
  */
 import type { CatalogTool } from '../catalog';
 import { actionLexicon, requestAction, type RequestAction } from './actions';
-import { Bm25fIndex, OWN_FIELDS, type FieldTerms, type OwnFieldName } from './bm25f';
+import { Bm25fIndex, OWN_FIELDS } from './bm25f';
+import { DocTermSets, DocTokensBuilder, type TermSet } from './docTokens';
 import type { CandidateConfig, Knob, Stemmer } from './keywordConfig';
 import { QUERY_FILLER } from './queryFiller';
 import { idShapes, splitLiterals, type QuerySplit } from './queryLiterals';
@@ -77,7 +78,7 @@ export interface IndexedTool {
   /** Its name's terms (name and title), in order. */
   readonly nameTerms: readonly string[];
   /** Every term of its own fields (name, server, description, parameters). */
-  readonly terms: ReadonlySet<string>;
+  readonly terms: TermSet;
   /** How many tools its server has. */
   readonly serverSize: number;
 }
@@ -101,7 +102,7 @@ export interface CatalogView {
 interface CandidateDoc {
   key: string;
   server: string;
-  terms: ReadonlySet<string>;
+  terms: TermSet;
 }
 
 export interface Scored {
@@ -129,35 +130,46 @@ export class CandidateIndex {
     const termsOf = termsFunction(stem, config.exact > 0);
     const serverSize = new Map<string, number>();
     for (const t of tools) serverSize.set(t.server, (serverSize.get(t.server) ?? 0) + 1);
-    const indexed: IndexedTool[] = [];
-    const fieldTerms = tools.map((tool): FieldTerms => {
+    const tokens = new DocTokensBuilder();
+    // Each tool's own-field words (unigrams), as ids: its TermSet, once all are read.
+    const words = new DocTokensBuilder(tokens.table);
+    const nameTerms: (readonly string[])[] = [];
+    for (const tool of tools) {
       const fields = toolFields(tool);
-      const all = new Set<string>();
-      const terms = {} as Record<OwnFieldName, string[]>;
-      let nameTerms: readonly string[] = [];
       for (const f of OWN_FIELDS) {
         const unigrams = termsOf(fields[f]);
-        if (f === 'name') nameTerms = unigrams;
-        for (const t of unigrams) all.add(t);
-        terms[f] = config.bigrams > 0 ? withBigrams(unigrams) : [...unigrams];
+        if (f === 'name') nameTerms.push(unigrams);
+        for (const t of unigrams) tokens.push(t);
+        for (const id of tokens.currentField()) words.pushId(id);
+        if (config.bigrams > 0) for (let i = 1; i < unigrams.length; i++) tokens.push(`${unigrams[i - 1]} ${unigrams[i]}`);
         // GitHub is indexed as git, hub and github, so a request that writes the name whole meets it.
-        for (const w of joinedCamelWords(fields[f])) if (!STOP_WORDS.has(w)) terms[f].push(stem(w));
+        for (const w of joinedCamelWords(fields[f])) if (!STOP_WORDS.has(w)) tokens.push(stem(w));
+        // The shapes of the ids a tool shows as examples ("IMDb id, ex: tt0000002", "e.g.,
+        // ABC-123"), once each: a request's id of the same shape is a value this tool takes.
+        if (f === 'params' && (config.shapes ?? 0) > 0) for (const shape of exampleIdShapes(fields, tool)) tokens.push(shape);
+        tokens.endField();
       }
-      // The shapes of the ids a tool shows as examples ("IMDb id, ex: tt0000002", "e.g.,
-      // ABC-123"), once each: a request's id of the same shape is a value this tool takes.
-      if ((config.shapes ?? 0) > 0) terms.params.push(...exampleIdShapes(fields, tool));
-      const size = serverSize.get(tool.server) ?? 0;
-      indexed.push({ tool, server: tool.server, nameTerms, terms: all, serverSize: size });
+      words.endField();
       // A tool's name and description are the sibling-tools context of the rest of its server.
       // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
       // topic: its tools lend each other no context, which would only blur their actions.
-      const platform = size > config.contextMaxTools;
-      return { ...terms, group: tool.server, shared: platform ? [] : [...terms.name, ...terms.description] };
-    });
-    const bm25 = new Bm25fIndex(fieldTerms, config.fields, config.k1);
-    const docs = indexed.map((t) => ({ key: t.tool.key, server: t.server, terms: t.terms }));
+      const platform = (serverSize.get(tool.server) ?? 0) > config.contextMaxTools;
+      tokens.endDocument(tool.server, !platform);
+    }
+    const bm25 = new Bm25fIndex(tokens.finish(), config.fields, config.k1);
+    const own = words.finish();
+    const termSets = new DocTermSets(tokens.table, tools.length, (d) => own.ids.subarray(own.fieldStart[d], own.fieldStart[d + 1]));
+    const docs = tools.map((t, i) => ({ key: t.key, server: t.server, terms: termSets.of(i) }));
+    const indexed: IndexedTool[] = tools.map((tool, i) => ({
+      tool,
+      server: tool.server,
+      nameTerms: nameTerms[i]!,
+      terms: docs[i]!.terms,
+      serverSize: serverSize.get(tool.server) ?? 0,
+    }));
     const profiled = profile({ config, stem, tools: indexed, termsOf, idf: idfFunction(bm25) });
     indexed.length = 0;
+    nameTerms.length = 0;
     serverSize.clear();
     return { index: new CandidateIndex(bm25, docs, config), profiled };
   }
@@ -294,11 +306,5 @@ function topK(docs: Int32Array, scores: Float64Array, k: number, accept: (doc: n
     }
     out[j] = { doc: d, score: s };
   }
-  return out;
-}
-
-function withBigrams(terms: readonly string[]): string[] {
-  const out = [...terms];
-  for (let i = 1; i < terms.length; i++) out.push(`${terms[i - 1]} ${terms[i]}`);
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import type { CatalogTool } from '../catalog';
 import { camelCaseParts, splitRequestWords, splitWords, STOP_WORDS } from './tokenize';
+import type { TermSet } from './docTokens';
 
 /** A server-name word used by more than this share of other servers' tools is not a product mention. */
 const SERVER_WORD_ELSEWHERE = 0.01;
@@ -12,7 +13,7 @@ const SERVER_WORD_ELSEWHERE = 0.01;
 /** What serverNames needs of each indexed tool: its server and its (stemmed) words. */
 export interface ToolWords {
   server: string;
-  terms: ReadonlySet<string>;
+  terms: TermSet;
 }
 
 export interface ServerName {
@@ -124,10 +125,36 @@ export function mentionedServers(names: readonly ServerName[], text: string, wor
   const present = new Set([...words, ...camelCaseParts(text)].map(stem));
   const capitalised = capitalisedStems(text, stem);
   const topics = topicStems(words, stem);
-  for (const n of names) {
+  // Only the names whose first word the request holds, in the list's order: an organisation's
+  // catalog has thousands of names, a request a few words.
+  const byFirst = firstStemIndex(names);
+  const candidates: number[] = [];
+  for (const t of present) for (const i of byFirst.get(t) ?? []) candidates.push(i);
+  candidates.sort((a, b) => a - b);
+  for (const i of candidates) {
+    const n = names[i]!;
     if (!n.stems.every((t) => present.has(t))) continue;
     if (n.stems.every((t) => topics.has(t))) continue;
     if (n.ownWords || n.stems.some((t) => capitalised.has(t))) servers.add(n.server);
   }
   return servers;
+}
+
+/** Each name list's positions by the first stem of each name, built once per list (a catalog's lifetime). */
+const FIRST_STEM_INDEX = new WeakMap<readonly ServerName[], Map<string, number[]>>();
+
+function firstStemIndex(names: readonly ServerName[]): Map<string, number[]> {
+  let index = FIRST_STEM_INDEX.get(names);
+  if (!index) {
+    index = new Map();
+    names.forEach((n, i) => {
+      const first = n.stems[0];
+      if (first === undefined) return;
+      const list = index!.get(first);
+      if (list) list.push(i);
+      else index!.set(first, [i]);
+    });
+    FIRST_STEM_INDEX.set(names, index);
+  }
+  return index;
 }
