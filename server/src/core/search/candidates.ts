@@ -11,14 +11,14 @@
  */
 import type { CatalogTool } from '../catalog';
 import { actionLexicon, requestAction, type RequestAction } from './actions';
-import { Bm25fIndex, OWN_FIELDS } from './bm25f';
-import { DocTermSets, DocTokensBuilder, type TermSet } from './docTokens';
+import { Bm25fIndex } from './bm25f';
+import { tokenizeCatalog } from './catalogTokens';
+import { DocTermSets, type TermSet } from './docTokens';
 import type { CandidateConfig, Knob, Stemmer } from './keywordConfig';
 import { QUERY_FILLER } from './queryFiller';
 import { idShapes, splitLiterals, type QuerySplit } from './queryLiterals';
 import { synonymTable } from './synonyms';
-import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitSentences, splitWords, STOP_WORDS, stemWord } from './tokenize';
-import { schemaStrings, toolFields, type ToolFields } from './toolFields';
+import { camelCaseParts, lightStem, splitRequestWords, splitSentences, splitWords, STOP_WORDS, stemWord } from './tokenize';
 
 /** The candidate stage's knobs, for the tuner and the ablation (its parameters are typed in CandidateConfig). */
 export const CANDIDATE_KNOBS: readonly Knob[] = [
@@ -130,35 +130,18 @@ export class CandidateIndex {
     const termsOf = termsFunction(stem, config.exact > 0);
     const serverSize = new Map<string, number>();
     for (const t of tools) serverSize.set(t.server, (serverSize.get(t.server) ?? 0) + 1);
-    const tokens = new DocTokensBuilder();
-    // Each tool's own-field words (unigrams), as ids: its TermSet, once all are read.
-    const words = new DocTokensBuilder(tokens.table);
-    const nameTerms: (readonly string[])[] = [];
-    for (const tool of tools) {
-      const fields = toolFields(tool);
-      for (const f of OWN_FIELDS) {
-        const unigrams = termsOf(fields[f]);
-        if (f === 'name') nameTerms.push(unigrams);
-        for (const t of unigrams) tokens.push(t);
-        for (const id of tokens.currentField()) words.pushId(id);
-        if (config.bigrams > 0) for (let i = 1; i < unigrams.length; i++) tokens.push(`${unigrams[i - 1]} ${unigrams[i]}`);
-        // GitHub is indexed as git, hub and github, so a request that writes the name whole meets it.
-        for (const w of joinedCamelWords(fields[f])) if (!STOP_WORDS.has(w)) tokens.push(stem(w));
-        // The shapes of the ids a tool shows as examples ("IMDb id, ex: tt0000002", "e.g.,
-        // ABC-123"), once each: a request's id of the same shape is a value this tool takes.
-        if (f === 'params' && (config.shapes ?? 0) > 0) for (const shape of exampleIdShapes(fields, tool)) tokens.push(shape);
-        tokens.endField();
-      }
-      words.endField();
-      // A tool's name and description are the sibling-tools context of the rest of its server.
-      // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
-      // topic: its tools lend each other no context, which would only blur their actions.
-      const platform = (serverSize.get(tool.server) ?? 0) > config.contextMaxTools;
-      tokens.endDocument(tool.server, !platform);
-    }
-    const bm25 = new Bm25fIndex(tokens.finish(), config.fields, config.k1);
-    const own = words.finish();
-    const termSets = new DocTermSets(tokens.table, tools.length, (d) => own.ids.subarray(own.fieldStart[d], own.fieldStart[d + 1]));
+    // A tool's name and description are the sibling-tools context of the rest of its server.
+    // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
+    // topic: its tools lend each other no context, which would only blur their actions.
+    const { tokens, words, nameTerms } = tokenizeCatalog(tools, {
+      termsOf,
+      stem,
+      bigrams: config.bigrams > 0,
+      shapes: (config.shapes ?? 0) > 0,
+      lends: (tool) => (serverSize.get(tool.server) ?? 0) <= config.contextMaxTools,
+    });
+    const bm25 = new Bm25fIndex(tokens, config.fields, config.k1);
+    const termSets = new DocTermSets(tokens.table, words);
     const docs = tools.map((t, i) => ({ key: t.key, server: t.server, terms: termSets.of(i) }));
     const indexed: IndexedTool[] = tools.map((tool, i) => ({
       tool,
@@ -270,21 +253,6 @@ function idfFunction(bm25: Bm25fIndex): (term: string) => number {
     const id = bm25.termId(term);
     return id === undefined ? 0 : bm25.idf(id);
   };
-}
-
-/** The shapes of the generated ids a tool's description and schema show as examples. */
-function exampleIdShapes(fields: ToolFields, tool: CatalogTool): string[] {
-  // Only texts with a digit can hold one (most descriptions have none).
-  const texts = [fields.description, ...schemaStrings(tool.inputSchema, 2)].filter((t) => /\d/.test(t));
-  return [
-    ...new Set(
-      texts.flatMap((t) =>
-        splitLiterals(t)
-          .literals.filter((l) => l.kind === 'id')
-          .flatMap((l) => idShapes(l.text)),
-      ),
-    ),
-  ];
 }
 
 /** The k best (score > 0, accepted) documents, best first, ties by catalog order; one pass, bounded insertion. */

@@ -24,6 +24,59 @@ export class TermTable {
   get size(): number {
     return this.strings.length;
   }
+
+  /**
+   * The id of the bigram term `a b` (ids of its two terms): looked up by the pair, so the
+   * string is made once per distinct bigram, not once per occurrence (millions at 100,000
+   * tools, each hashed whole: most of the build's garbage).
+   */
+  bigram(a: number, b: number): number {
+    const at = this.pairs.find(a, b);
+    if (at.id >= 0) return at.id;
+    const id = this.intern(`${this.strings[a]} ${this.strings[b]}`);
+    this.pairs.insert(at.slot, a, b, id);
+    return id;
+  }
+
+  private readonly pairs = new PairTable();
+}
+
+/** (a, b) → id, open addressing over typed arrays: no object or string per lookup. */
+class PairTable {
+  private keysA = new Int32Array(1 << 12).fill(-1);
+  private keysB = new Int32Array(1 << 12);
+  private ids = new Int32Array(1 << 12);
+  private used = 0;
+
+  /** The pair's id (−1 when absent) and, when absent, the slot to insert it at. */
+  find(a: number, b: number): { id: number; slot: number } {
+    const mask = this.keysA.length - 1;
+    for (let slot = hashPair(a, b) & mask; ; slot = (slot + 1) & mask) {
+      const k = this.keysA[slot]!;
+      if (k === -1) return { id: -1, slot };
+      if (k === a && this.keysB[slot] === b) return { id: this.ids[slot]!, slot };
+    }
+  }
+
+  insert(slot: number, a: number, b: number, id: number): void {
+    this.keysA[slot] = a;
+    this.keysB[slot] = b;
+    this.ids[slot] = id;
+    if (++this.used * 2 > this.keysA.length) this.grow();
+  }
+
+  private grow(): void {
+    const [keysA, keysB, ids] = [this.keysA, this.keysB, this.ids];
+    this.keysA = new Int32Array(keysA.length * 2).fill(-1);
+    this.keysB = new Int32Array(keysA.length * 2);
+    this.ids = new Int32Array(keysA.length * 2);
+    this.used = 0;
+    for (let i = 0; i < keysA.length; i++) if (keysA[i] !== -1) this.insert(this.find(keysA[i]!, keysB[i]!).slot, keysA[i]!, keysB[i]!, ids[i]!);
+  }
+}
+
+function hashPair(a: number, b: number): number {
+  return (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca6b)) >>> 0;
 }
 
 /** The four fields a document holds itself, in this order (bm25f.ts OWN_FIELDS). */
@@ -106,10 +159,11 @@ export class DocTokensBuilder {
   }
 }
 
-/** What a re-rank signal may ask of a tool's terms: membership and iteration (a ReadonlySet satisfies it). */
-export interface TermSet extends Iterable<string> {
+/** What a re-rank signal may ask of a tool's terms: membership and a walk over them (a ReadonlySet satisfies it). */
+export interface TermSet {
   has(term: string): boolean;
   readonly size: number;
+  forEach(each: (term: string) => void): void;
 }
 
 /**
@@ -120,26 +174,27 @@ export class DocTermSets {
   private readonly offsets: Int32Array;
   private readonly ids: Int32Array;
 
-  /** `termsOf(d)`: document d's term ids (repeats allowed), every one already in `table`. */
+  /** `words`: each document's term ids in its four fields (repeats allowed), every id in `table`. */
   constructor(
     private readonly table: TermTable,
-    count: number,
-    termsOf: (doc: number) => Iterable<number>,
+    words: DocTokens,
   ) {
+    const count = words.count;
     const offsets = new Int32Array(count + 1);
     let ids = new Int32Array(1 << 16);
     let length = 0;
     const seen = new Int32Array(table.size).fill(-1);
     const distinct: number[] = [];
     for (let d = 0; d < count; d++) {
-      for (const id of termsOf(d)) {
+      for (let i = words.fieldStart[d * OWN_FIELD_COUNT]!, end = words.fieldStart[(d + 1) * OWN_FIELD_COUNT]!; i < end; i++) {
+        const id = words.ids[i]!;
         if (seen[id] === d) continue;
         seen[id] = d;
         distinct.push(id);
       }
       distinct.sort((a, b) => a - b);
       if (length + distinct.length > ids.length) ids = grown(ids, Math.max(ids.length * 2, length + distinct.length));
-      ids.set(distinct, length);
+      for (let i = 0; i < distinct.length; i++) ids[length + i] = distinct[i]!;
       length += distinct.length;
       offsets[d + 1] = length;
       distinct.length = 0;
@@ -172,8 +227,8 @@ export class DocTermSets {
     return this.offsets[doc + 1]! - this.offsets[doc]!;
   }
 
-  *terms(doc: number): IterableIterator<string> {
-    for (let i = this.offsets[doc]!; i < this.offsets[doc + 1]!; i++) yield this.table.strings[this.ids[i]!]!;
+  forEach(doc: number, each: (term: string) => void): void {
+    for (let i = this.offsets[doc]!; i < this.offsets[doc + 1]!; i++) each(this.table.strings[this.ids[i]!]!);
   }
 }
 
@@ -191,8 +246,8 @@ class DocTermSet implements TermSet {
     return this.sets.size(this.doc);
   }
 
-  [Symbol.iterator](): Iterator<string> {
-    return this.sets.terms(this.doc);
+  forEach(each: (term: string) => void): void {
+    this.sets.forEach(this.doc, each);
   }
 }
 

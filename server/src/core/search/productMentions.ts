@@ -84,10 +84,10 @@ export function serverNames(tools: readonly CatalogTool[], stem: (w: string) => 
   for (const d of docs) {
     let own = byServerCount.get(d.server);
     if (!own) byServerCount.set(d.server, (own = new Map()));
-    for (const t of d.terms) {
+    d.terms.forEach((t) => {
       total.set(t, (total.get(t) ?? 0) + 1);
-      own.set(t, (own.get(t) ?? 0) + 1);
-    }
+      own!.set(t, (own!.get(t) ?? 0) + 1);
+    });
   }
   const elsewhere = (word: string, server: string) => (total.get(word) ?? 0) - (byServerCount.get(server)?.get(word) ?? 0);
   const limit = Math.max(2, docs.length * SERVER_WORD_ELSEWHERE);

@@ -18,10 +18,10 @@ export const literalSlots = rerankSignal({
     // across servers (a Set per tool was 21 MB at 100,000 tools).
     const shared = new Map<string, ReadonlySet<string>>();
     const paramStems = catalog.tools.map((t) => {
-      const stems = Object.keys(propertiesOf(t.tool.inputSchema)).flatMap((p) => splitWords(p).map((w) => stem(w)));
-      const key = stems.join(' ');
+      const names = Object.keys(propertiesOf(t.tool.inputSchema));
+      const key = names.join('\n');
       let set = shared.get(key);
-      if (!set) shared.set(key, (set = new Set(stems)));
+      if (!set) shared.set(key, (set = new Set(names.flatMap((p) => splitWords(p).map((w) => stem(w))))));
       return set;
     });
     shared.clear();
