@@ -11,7 +11,7 @@
  * are O(total tokens) however many tools a server has; a query walks its terms' postings and
  * the members of the groups that hold them, never a scan of every tool.
  */
-import { buildPostings, type Postings } from './bm25fPostings';
+import { buildPostings, PSEUDO_EPSILON, type Postings } from './bm25fPostings';
 import { OWN_FIELD_COUNT, type DocTokens, type TermTable } from './docTokens';
 import type { FieldName } from './toolFields';
 
@@ -31,9 +31,6 @@ export type OwnFieldName = (typeof OWN_FIELDS)[number];
 
 /** Where name and description sit among OWN_FIELDS: what a document lends its group as context. */
 const LENT_FIELDS = [OWN_FIELDS.indexOf('name'), OWN_FIELDS.indexOf('description')] as const;
-
-/** Pseudo frequencies at or below this are cancellation residue, not a posting (as when the context was materialized). */
-const EPSILON = 1e-9;
 
 export class Bm25fIndex {
   private readonly p: Postings;
@@ -111,10 +108,10 @@ export class Bm25fIndex {
     let cursor = p.offsets[id];
     // Documents whose group does not share the term: their own fields only.
     for (const inside = p.inside[id]; cursor < inside; cursor++) {
-      if (p.direct[cursor] <= EPSILON) continue;
+      // Rounded as the postings once stored it (float32), so scores match that exactly; 0 is residue.
+      const tf = p.tf[cursor];
+      if (tf === 0) continue;
       const d = p.docs[cursor];
-      // Rounded as the postings once stored it (float32), so scores match that exactly.
-      const tf = Math.fround(p.direct[cursor]);
       if (touchedMark[d] === 0) {
         touchedMark[d] = 1;
         touched[n++] = d;
@@ -124,6 +121,7 @@ export class Bm25fIndex {
     }
     // Members of groups that share it: own fields + context from the group's count. The
     // remaining postings are in (group, document) order, as the members are walked.
+    const base = p.insideStart[id] - p.inside[id];
     for (let e = p.groupOffsets[id], end = p.groupOffsets[id + 1]; e < end; e++) {
       const g = p.groups[e];
       const groupCount = p.groupCounts[e];
@@ -132,8 +130,8 @@ export class Bm25fIndex {
         let pseudo = 0;
         let own = 0;
         if (cursor < last && p.docs[cursor] === d) {
-          pseudo = p.direct[cursor];
-          own = p.own[cursor++];
+          pseudo = p.insideDirect[base + cursor];
+          own = p.insideOwn[base + cursor++];
         }
         const unit = memberUnit[m];
         if (unit > 0) {
@@ -143,7 +141,7 @@ export class Bm25fIndex {
           pseudo += unit * groupCount;
           for (; own > 0; own--) pseudo -= unit;
         }
-        if (pseudo <= EPSILON) continue;
+        if (pseudo <= PSEUDO_EPSILON) continue;
         const tf = Math.fround(pseudo);
         if (touchedMark[d] === 0) {
           touchedMark[d] = 1;
