@@ -32,11 +32,12 @@ export function registerE2eHooks(s: ExtensionServices): vscode.Disposable {
   const out = process.env.MCP_LENS_E2E_OUT;
   if (!out) return new vscode.Disposable(() => undefined);
   s.log.warn('end-to-end test hooks are enabled (MCP_LENS_E2E_OUT is set)');
-  // A keybinding passes one value: `{ query, arguments }` names what to find and call.
+  // A keybinding passes one value: `{ query, arguments }` (or `args`) names what to find and call.
   return vscode.commands.registerCommand(
     'mcpLens.e2e.invokeTools',
-    async (query?: string | { query: string; arguments: Record<string, unknown> }, args?: Record<string, unknown>) => {
-      if (typeof query === 'object') [query, args] = [query.query, query.arguments];
+    async (first?: string | { query?: string; arguments?: Record<string, unknown>; args?: Record<string, unknown> }, second?: Record<string, unknown>) => {
+      const { query, args } =
+        typeof first === 'object' && first !== null ? { query: first.query, args: first.arguments ?? first.args } : { query: first, args: second };
       const report = await invokeTools(s, query ?? 'echo a message back', args ?? { message: 'hello from e2e' });
       await writeFile(out, JSON.stringify(report, null, 2));
       return report.ok;

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
+  AcceptedToolFilterNotification,
   ApprovalNeededNotification,
   ConfigProblemsNotification,
   InputsNeededNotification,
@@ -27,7 +28,7 @@ import { registerMcpProvider } from './mcpProvider';
 import { ReadOnlyDocuments } from './readOnlyDocuments';
 import type { ExtensionServices } from './services';
 import { initRestrictedSettings, restrictedGate, reviewRestrictedSettings } from './restrictedSettings';
-import { SECTION, changeKind, readSettings, workspaceFolderInfos } from './settingsReader';
+import { SECTION, changeKind, readSettings, toolFilterLevels, workspaceFolderInfos } from './settingsReader';
 import { Sidecar, errorText } from './sidecar';
 import { createStatusBar } from './statusBar';
 import { registerOAuthBridge } from './oauthBridge';
@@ -67,6 +68,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
     folders: workspaceFolderInfos(),
     settings: readSettings(),
+    toolFilterLevels: toolFilterLevels(),
     trusted: vscode.workspace.isTrusted,
     approvals: approvals.all(),
     inputs: inputs.all(),
@@ -77,7 +79,14 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const diagnostics = new ConfigDiagnostics();
   const pushSettings = async (): Promise<void> => {
     const o = initOptions();
-    const params: UpdateSettingsParams = { settings: o.settings, approvals: o.approvals, inputs: o.inputs, trusted: o.trusted, folders: o.folders ?? [] };
+    const params: UpdateSettingsParams = {
+      settings: o.settings,
+      approvals: o.approvals,
+      inputs: o.inputs,
+      trusted: o.trusted,
+      folders: o.folders ?? [],
+      ...(o.toolFilterLevels && { toolFilterLevels: o.toolFilterLevels }),
+    };
     await sidecar.notify(UpdateSettingsNotification, params);
   };
   let started: Promise<void> | undefined;
@@ -102,6 +111,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     });
   });
   sidecar.onNotification(ConfigProblemsNotification, (p) => void diagnostics.show(p));
+  sidecar.onNotification(AcceptedToolFilterNotification, (p) => void approvals.recordAcceptedToolFilter(p.value));
   sidecar.onDidChangeState((state) => {
     log.info(`sidecar ${state}`);
     if (state !== 'running') diagnostics.clear();

@@ -20,19 +20,19 @@ const chars = "split(pad_left('a', `2000`), '')";
 export const TIME_BOMB = `length(map(&length(map(&length(map(&@, ${chars})), ${chars})), ${chars}))`;
 
 test('a projection within the limits comes back as JSON', async () => {
-  assert.deepEqual(await runner.run({ structured: letters }, 'a[:3]'), { ok: true, json: '["a","b","c"]' });
+  assert.deepEqual(await runner.run({ texts: [], structured: letters }, 'a[:3]'), { ok: true, json: '["a","b","c"]' });
   assert.deepEqual(await runner.run({ texts: ['{"x": [1, 2]}', '{"x": [3]}'] }, '[].x[]'), { ok: true, json: '[1,2,3]' });
 });
 
 test('an expression that builds more than the heap limit stops with the limit named; the next select runs', async () => {
-  const out = await runner.run({ structured: letters }, MEMORY_BOMB);
+  const out = await runner.run({ texts: [], structured: letters }, MEMORY_BOMB);
   assert.equal(out.ok, false);
   assert.match((out as { problem: string }).problem, new RegExp(`needed more than ${SELECT_LIMITS.memoryMb} MB of memory, the limit for one select`));
-  assert.deepEqual(await runner.run({ structured: letters }, 'length(a)'), { ok: true, json: '26' });
+  assert.deepEqual(await runner.run({ texts: [], structured: letters }, 'length(a)'), { ok: true, json: '26' });
 });
 
 test('an expression that runs past the deadline is stopped with the limit named', async () => {
-  const out = await runner.run({ structured: {} }, TIME_BOMB);
+  const out = await runner.run({ texts: [], structured: {} }, TIME_BOMB);
   assert.deepEqual(out, {
     ok: false,
     limit: true,
@@ -41,16 +41,16 @@ test('an expression that runs past the deadline is stopped with the limit named'
 });
 
 test('a projection larger than the byte limit is refused, not built', async () => {
-  const out = await runner.run({ structured: letters }, 'map(&pad_left(@, `1000000`), a)');
+  const out = await runner.run({ texts: [], structured: letters }, 'map(&pad_left(@, `1000000`), a)');
   assert.equal(out.ok, false);
   assert.match((out as { problem: string }).problem, /larger than 10 MB, the limit for one projection/);
 });
 
 test('selects beyond the concurrency limit wait their turn, and a cancelled one stops', async () => {
-  const all = await Promise.all(Array.from({ length: 3 }, () => runner.run({ structured: {} }, TIME_BOMB)));
+  const all = await Promise.all(Array.from({ length: 3 }, () => runner.run({ texts: [], structured: {} }, TIME_BOMB)));
   for (const out of all) assert.match((out as { problem: string }).problem, /ran longer than 1.5 s/);
   const controller = new AbortController();
-  const pending = runner.run({ structured: {} }, TIME_BOMB, controller.signal);
+  const pending = runner.run({ texts: [], structured: {} }, TIME_BOMB, controller.signal);
   controller.abort();
   assert.deepEqual(await pending, { ok: false, problem: 'select was cancelled' });
 });

@@ -1,17 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  SELECT_LIMITS,
-  cutToTokens,
-  projectionResult,
-  resultJson,
-  selectInput,
-  selectProblem,
-  tokenPrefix,
-  utf8Length,
-} from '../../server/src/core/resultShaping';
+import { SELECT_LIMITS, cutToTokens, projectionResult, resultJson, selectProblem, tokenPrefix, utf8Length } from '../../server/src/core/resultShaping';
 import { boundedJson, evaluateSelect } from '../../server/src/core/selectEvaluation';
+import { selectInput } from '../../server/src/core/selectSubject';
 import type { SelectRunner } from '../../server/src/adapters/select/selectRunner';
 import { countTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
@@ -76,12 +68,27 @@ describe('select (JMESPath)', () => {
     assert.deepEqual(evaluateSelect({ texts: ['[1', '2]'] }, '@', 1024), { ok: false, problem: 'select was not applied: the result is plain text, not JSON' });
   });
 
+  test('what select decodes is cleaned as a reply is: the subject as it is parsed, the projection before it is written', () => {
+    // JSON escapes: the texts hold no control character until they are parsed.
+    const report = String.raw`{"name":"\u001b[31mevil\u202e","k\u202e":"tags\udb40\udc48","vs":"\udb40\udd00","eye":"\ud83d\udc41","ok":"\ud83d\udc68\u200d\ud83d\udcbb \u65e5\u672c"}`;
+    const json = (outcome: ReturnType<typeof evaluateSelect>) => (outcome.ok ? outcome.json : assert.fail(outcome.problem));
+    assert.equal(
+      json(evaluateSelect({ texts: [report] }, '@', 4096)),
+      '{"name":"evil","vs":"\u{e0100}","eye":"\u{1f441}","ok":"\u{1f468}\u200d\u{1f4bb} 日本","k":"tags"}',
+    );
+    assert.equal(json(evaluateSelect({ texts: [], structured: { file: report } }, 'file.name', 4096)), '"evil"', 'JSON inside structuredContent strings too');
+    // Halves of two kept characters joined into U+E0041 (a tag), and the expression's own JSON literal.
+    assert.equal(json(evaluateSelect({ texts: [report] }, "join('', [split(vs, '')[0], split(eye, '')[1]])", 4096)), '""');
+    assert.equal(json(evaluateSelect({ texts: [report] }, '{a: `"\\u202ex\\u001b[1m"`}', 4096)), '{"a":"x"}');
+    assert.deepEqual(resultJson(text(report))?.value, { name: 'evil', vs: '\u{e0100}', eye: '\u{1f441}', ok: '\u{1f468}\u200d\u{1f4bb} 日本', k: 'tags' });
+  });
+
   test('a projection whose JSON passes the byte limit is refused before it is written out', () => {
     // 2^40 copies of the input through shared references, and a string of 10^8 characters V8 never flattens.
     const dag = `@${' | {a: @, b: @}'.repeat(40)}`;
     const started = Date.now();
     for (const expr of [dag, "pad_left('a', `100000000`)"]) {
-      const outcome = evaluateSelect({ structured: { n: 1 } }, expr, 1024 * 1024);
+      const outcome = evaluateSelect({ texts: [], structured: { n: 1 } }, expr, 1024 * 1024);
       assert.equal(outcome.ok, false, expr);
       assert.match((outcome as { problem: string }).problem, /larger than 1 MB, the limit for one projection/);
       assert.equal((outcome as { limit?: true }).limit, true);
@@ -171,10 +178,12 @@ describe('max_output_tokens', () => {
     assert.match(
       note,
       new RegExp(
-        `^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as ${shaped.keptAs}`,
+        `^\\[MCP Lens\\] Output cut at 300 of ${shaped.fullTokens.toLocaleString('en-US')} tokens \\(\\d+% cut, max_output_tokens 300\\)\\. The whole result is kept for this session as resource "${shaped.keptAs}"\\. `,
       ),
     );
     assert.equal(store.get('s1', shaped.keptAs!)!.text, long);
+    // Copied from the note with its quotes, or with the full stop after it: still found.
+    assert.equal(store.get('s1', `"${shaped.keptAs}".`)!.text, long);
     assert.equal(store.get('other-session', shaped.keptAs!), undefined);
   });
 });
@@ -233,5 +242,30 @@ describe('workspace domains and instructions', () => {
   test('instructions say when to use run_code only when it is offered', () => {
     assert.match(gatewayInstructions(['a'], true), /ONE run_code script instead of many call_tool calls[\s\S]*For a single call, call_tool is enough/);
     assert.doesNotMatch(gatewayInstructions(['a'], false), /run_code/);
+  });
+});
+
+describe('select reaches into JSON held in strings', () => {
+  const project = (r: CallToolResult, expr: string): unknown => {
+    const outcome = evaluateSelect(selectInput(r)!, expr, 1 << 20);
+    assert.ok(outcome.ok, outcome.ok ? '' : outcome.problem);
+    return JSON.parse(outcome.json);
+  };
+  const file = JSON.stringify({ items: [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }] }, null, 2);
+  // What the filesystem server's read_text_file returns for a JSON file.
+  const wrapped: CallToolResult = { content: [{ type: 'text', text: file }], structuredContent: { content: file } };
+
+  test('a JSON file read through a server that wraps its text: the path the agent sees works', () => {
+    assert.equal(project(wrapped, 'items[3].name'), 'd');
+  });
+
+  test('JSON inside a structuredContent string is opened when the text is prose', () => {
+    const r: CallToolResult = { content: [{ type: 'text', text: 'the file:' }], structuredContent: { content: file } };
+    assert.equal(project(r, 'content.items[1].name'), 'b');
+  });
+
+  test('a string that only looks like JSON stays a string', () => {
+    const r: CallToolResult = { content: [], structuredContent: { note: '[not json', n: '42' } };
+    assert.deepEqual(project(r, '@'), { note: '[not json', n: '42' });
   });
 });

@@ -1,5 +1,5 @@
 /** How a LensApp is set up by each front door (the sidecar, each CLI command, tests, benches). */
-import type { McpLensSettings } from '../../../protocol/settings';
+import type { McpLensSettings, ToolFilterLevels } from '../../../protocol/settings';
 import type { FolderInput } from '../core/config/folders';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
@@ -22,8 +22,19 @@ export interface LensAppOptions {
   trusted: boolean;
   /** server name (folder-qualified in a multi-root workspace) → approved fingerprint. */
   approvals: Record<string, string>;
-  /** `--trust`: approve every server found. */
+  /** `--trust`: approve every server found at start (not those added while serving). */
   autoApprove: boolean;
+  /**
+   * The editor: which of `settings.include`/`exclude` the user's own settings set and which the
+   * workspace's files do. A change from the workspace that shows more tools waits for approval;
+   * the user's own applies at once. Absent (the CLI): every pattern is the workspace's.
+   */
+  toolFilterLevels?: ToolFilterLevels;
+  /**
+   * The workspace's include/exclude accepted before (toolFilterValue; the editor keeps it across
+   * sidecar restarts). Absent: what is read at start is accepted.
+   */
+  acceptedToolFilter?: string;
   inputs: Record<string, string>;
   log: Logger;
   /** Replaces the index built from settings (tests, benchmarks). */

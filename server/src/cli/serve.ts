@@ -17,6 +17,8 @@ import { errorMessage } from '../core/errorMessage';
 import { serveStdio } from '../gateway/stdio';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { promptWhileServing } from './livePrompts';
+import { canPrompt } from './prompt';
 import { stderrLogger } from './stderrLogger';
 import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
 
@@ -70,6 +72,8 @@ export const serve: CliCommand = {
     if (http) givenToken(process.env);
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
     const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http, live: true });
+    // On a terminal, what comes to wait for approval while serving is asked about there.
+    const prompts = http && canPrompt() ? promptWhileServing(lens, log) : undefined;
     try {
       if (http) await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint));
       else {
@@ -79,6 +83,7 @@ export const serve: CliCommand = {
       }
       return 0;
     } finally {
+      prompts?.dispose();
       await lens.close();
     }
   },

@@ -10,8 +10,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens, tokenPrefix } from './tokens';
 import { errorMessage } from './errorMessage';
-import { jmespath, parseTexts, type SelectInput } from './selectEvaluation';
 import { utf8Length } from './utf8Length';
+import { jmespath } from './selectEvaluation';
+import { selectInput, selectSubject } from './selectSubject';
 
 export { utf8Length };
 
@@ -60,19 +61,8 @@ export function selectProblem(expression: string): string | undefined {
  */
 export function resultJson(result: CallToolResult): { value: unknown } | undefined {
   if (result.structuredContent !== undefined) return { value: result.structuredContent };
-  const value = parseTexts(resultTexts(result));
-  return value === undefined ? undefined : { value };
-}
-
-/**
- * What `select` reads from a result, undefined when it plainly carries no JSON. Text items are
- * handed over unparsed: the evaluator parses them, off this thread.
- */
-export function selectInput(result: CallToolResult): SelectInput | undefined {
-  if (result.structuredContent !== undefined) return { structured: result.structuredContent };
-  const texts = resultTexts(result);
-  if (texts.length === 0 || !texts.every((t) => /^\s*[[{]/.test(t))) return undefined;
-  return { texts };
+  const input = selectInput(result);
+  return input && selectSubject({ texts: input.texts });
 }
 
 /**
@@ -84,10 +74,6 @@ export function projectionResult(json: string): { result: CallToolResult; projec
   const result: CallToolResult = { content: [{ type: 'text', text: json }] };
   if (projected !== null && typeof projected === 'object' && !Array.isArray(projected)) result.structuredContent = projected as Record<string, unknown>;
   return { result, projected };
-}
-
-function resultTexts(result: CallToolResult): string[] {
-  return (result.content ?? []).filter((c) => c.type === 'text').map((c) => (c as { text: string }).text);
 }
 
 /** Tokens of the text a model reads from a result (text items, or structuredContent when there is none). */

@@ -6,9 +6,15 @@
  * be interrupted, so one expression took every session down (issue #23). It runs in a child
  * process with a deadline and a heap limit (adapters/select/selectRunner.ts), and the budget
  * here stops a projection whose JSON grows past the limit before it is written out whole.
+ * The projection is cleaned as an upstream's reply is before it is written out: its subject was
+ * (selectSubject.ts), but JMESPath builds new strings and keys (`split` cuts a string into
+ * UTF-16 halves and `join` glues halves of two harmless characters into a tag character), and
+ * the expression's own JSON literals are decoded here too.
  */
 import type * as Jmespath from '@jmespath-community/jmespath' with { 'resolution-mode': 'import' };
+import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 import { errorMessage } from './errorMessage';
+import { selectSubject, type SelectInput } from './selectSubject';
 import { utf8Length } from './utf8Length';
 
 // The package's "types" condition names its ESM typings although it ships a CommonJS build
@@ -17,9 +23,6 @@ import { utf8Length } from './utf8Length';
 let jmespathModule: typeof Jmespath | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const jmespath = (): typeof Jmespath => (jmespathModule ??= require('@jmespath-community/jmespath') as typeof Jmespath);
-
-/** What a result gives select: its structuredContent, or its text items (each parsed as JSON where select runs). */
-export type SelectInput = { structured: unknown } | { texts: string[] };
 
 /** A projection's JSON, or why there is none; `limit` when a bound stopped it (the model must change the expression). */
 export type SelectOutcome = { ok: true; json: string } | { ok: false; problem: string; limit?: true };
@@ -32,15 +35,17 @@ export const PLAIN_TEXT_PROBLEM = 'select was not applied: the result is plain t
  * `maxBytes` bounds that text (UTF-8): serialization stops as soon as it is passed.
  */
 export function evaluateSelect(input: SelectInput, expression: string, maxBytes: number): SelectOutcome {
-  const value = 'structured' in input ? input.structured : parseTexts(input.texts);
-  if (value === undefined) return { ok: false, problem: PLAIN_TEXT_PROBLEM };
+  const subject = selectSubject(input);
+  if (subject === undefined) return { ok: false, problem: PLAIN_TEXT_PROBLEM };
+  const value = subject.value;
   let projected: unknown;
   try {
     projected = jmespath().search(value as Jmespath.JSONValue, expression);
   } catch (err) {
     return { ok: false, problem: `select was not applied: ${errorMessage(err)}` };
   }
-  const json = boundedJson(projected ?? null, maxBytes);
+  // Shared: a projection may reach one object along many paths (`{a: @, b: @}`, nested).
+  const json = boundedJson(cleanReplyInPlace(projected ?? null, { shared: true }), maxBytes);
   if (json === undefined) return { ok: false, limit: true, problem: outputProblem(maxBytes) };
   return { ok: true, json };
 }
@@ -48,23 +53,6 @@ export function evaluateSelect(input: SelectInput, expression: string, maxBytes:
 function outputProblem(maxBytes: number): string {
   const mb = Math.round((maxBytes / (1024 * 1024)) * 10) / 10;
   return `select stopped: its result is larger than ${mb} MB, the limit for one projection. Select fewer fields or elements`;
-}
-
-/** Text items parsed as JSON (one value per item; several become an array); undefined when one is not JSON. */
-export function parseTexts(texts: string[]): unknown {
-  const values: unknown[] = [];
-  for (const text of texts) {
-    const t = text.trim();
-    // Only objects and arrays: "42" or "true" as a whole text is prose more often than data.
-    if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
-    try {
-      values.push(JSON.parse(t));
-    } catch {
-      return undefined;
-    }
-  }
-  if (values.length === 0) return undefined;
-  return values.length === 1 ? values[0] : values;
 }
 
 class OverBudget extends Error {}

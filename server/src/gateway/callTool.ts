@@ -9,6 +9,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, Lens } from '../app/lens';
 import type { SelectRunner } from '../adapters/select/selectRunner';
+import type { UpstreamCaller } from '../adapters/upstream/types';
 import { truncateDescription } from './findToolsResult';
 import type { ResultStore } from './resultStore';
 import type { TokenAccounting } from './savings';
@@ -26,6 +27,8 @@ export interface MetaToolContext {
   onProgress?: CallOptions['onProgress'];
   /** Which caller the usage log and the call log name (default: the gateway). */
   origin?: CallOptions['origin'];
+  /** The client behind this call, for what the upstream asks back (sampling, elicitation, roots, logs). */
+  caller?: UpstreamCaller;
 }
 
 export function errorText(text: string): CallToolResult {
@@ -63,5 +66,6 @@ export async function shapedCall(toolName: string, args: Record<string, unknown>
 export function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
   const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
+  if (ctx.caller) options.caller = ctx.caller;
   return ctx.lens.callTool(toolName, args, options);
 }

@@ -14,6 +14,7 @@ import type { Logger } from '../core/logger';
 import { exposedDefinitions } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
+import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
 import { ChildSelectRunner } from '../adapters/select/selectRunner';
@@ -95,7 +96,10 @@ export class Gateway {
     server.oninitialized = () => {
       const id = idOf();
       this.sessions.set(id, { server, toolsSignature: '', promptsSignature: this.promptsSignature(), resourcesSignature: this.resourcesSignature(id) });
+      // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
+      const attached = this.lens.clients?.attach(sessionClient(server, id));
       server.onclose = () => {
+        attached?.dispose();
         this.sessions.delete(id);
         this.accounting.dropSession(id);
         this.results.dropSession(id);

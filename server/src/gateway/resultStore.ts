@@ -63,7 +63,8 @@ export class ResultStore {
 
   /** The session's own kept result, marked as used; undefined when unknown, evicted or another session's. */
   get(sessionId: string, uri: string): KeptResult | undefined {
-    const r = this.results.get(uri);
+    // Quotes or punctuation a reader copied along with the URI from the note are not part of it.
+    const r = this.results.get(uri.trim().replace(/^["'`]+|[^0-9a-f]+$/g, ''));
     if (!r || r.sessionId !== sessionId) return undefined;
     r.usedAt = ++this.clock;
     return r;

@@ -4,7 +4,8 @@
  * in the session's ResultStore and the note points to it, so nothing is lost.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, cutToTokens, projectionResult, resultTokens, selectInput, selectProblem } from '../core/resultShaping';
+import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, cutToTokens, projectionResult, resultTokens, selectProblem } from '../core/resultShaping';
+import { selectInput } from '../core/selectSubject';
 import { PLAIN_TEXT_PROBLEM } from '../core/selectEvaluation';
 import type { SelectRunner } from '../adapters/select/selectRunner';
 import { EVICTION_RULE, type ResultStore } from './resultStore';
@@ -76,8 +77,9 @@ export async function shapeResult(raw: CallToolResult, tool: string, request: Sh
   if (cut) {
     keptAs = ctx.results.keep(ctx.sessionId, tool, shaped, cut.fullTokens);
     const pct = Math.round((1 - cut.keptTokens / cut.fullTokens) * 100);
+    // The URI stands alone, quoted: a reader that copies it must not take punctuation along.
     const where = keptAs
-      ? `The whole result is kept for this session as ${keptAs}: read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
+      ? `The whole result is kept for this session as resource "${keptAs}". Read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
         'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.'
       : `The whole result is too large to keep (${EVICTION_RULE}): call again with "select" (a JMESPath projection) or a larger max_output_tokens.`;
     notes.push(

@@ -2,7 +2,8 @@
  * The messages between the gateway and its select evaluator (selectChild.ts), over the IPC
  * channel of a forked Node process. One request at a time per process.
  */
-import type { SelectInput, SelectOutcome } from '../../core/selectEvaluation';
+import type { SelectOutcome } from '../../core/selectEvaluation';
+import type { SelectInput } from '../../core/selectSubject';
 
 /** Parent → child: evaluate `expression` over `input`. */
 export interface SelectRequestMessage {

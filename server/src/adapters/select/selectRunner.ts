@@ -14,7 +14,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SELECT_LIMITS } from '../../core/resultShaping';
-import type { SelectInput, SelectOutcome } from '../../core/selectEvaluation';
+import type { SelectOutcome } from '../../core/selectEvaluation';
+import type { SelectInput } from '../../core/selectSubject';
 import type { SelectReplyMessage, SelectRequestMessage } from './selectMessages';
 
 export interface SelectRunner {
