@@ -9,13 +9,13 @@
  * - lance ANN: after building LanceDB's index on the column (IVF_HNSW_SQ or IVF_PQ), its
  *   approximate search, with recall@10 against the exact top 10.
  *
- *   node --import tsx server/src/bench/annCrossover.ts [--sizes 5000,10000,25000,50000,100000] [--index hnsw-sq|ivf-pq] [--dim 768] [--json]
+ *   node --import tsx server/src/bench/annCrossover.ts [--sizes 5000,10000,25000,50000,100000] [--index hnsw-sq|ivf-pq] [--dim 768] [--json] [--write bench-results.md]
  *
  * Each size runs in its own table; latencies are one query at a time, after a warm-up.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type * as LanceDb from '@lancedb/lancedb';
@@ -25,6 +25,7 @@ import { lanceModules } from '../adapters/store/lanceModule';
 import { VectorMatrix } from '../index/vectorMatrix';
 import { catalogToolsOf } from './dataset';
 import { repoRoot } from './benchFiles';
+import { writeSection } from './markdownSection';
 import { orgCatalog, realTools } from './orgCatalog';
 import { latency, type LatencyFigures } from './scaleKeyword';
 import { scaleQueries } from './scaleQueries';
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
       index: { type: 'string', default: 'hnsw-sq' },
       dim: { type: 'string', default: '768' },
       json: { type: 'boolean', default: false },
+      write: { type: 'string' },
     },
   }).values;
   const sizes = args.sizes ? args.sizes.split(',').map(Number) : DEFAULT_SIZES;
@@ -79,8 +81,11 @@ async function main(): Promise<void> {
     rows.push(await measure(lancedb, arrow, catalog.slice(0, size), vectors.slice(0, size), queryVectors, kind, dims));
     process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
   }
+  const command = `node --import tsx server/src/bench/annCrossover.ts ${process.argv.slice(2).join(' ')}`.trim();
+  const markdown = `## LanceDB's vector index against the in-memory scan\n\n\`${command}\`\n\n${formatTable(rows, kind, dims)}`;
   if (args.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-  else process.stdout.write(`${formatTable(rows, kind, dims)}\n`);
+  else process.stdout.write(`${markdown}\n`);
+  if (args.write) writeSection(resolve(args.write), 'vector-index', markdown);
 }
 
 async function measure(
