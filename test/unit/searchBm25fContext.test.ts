@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogTool } from '../../server/src/core/catalog';
-import { Bm25fIndex, OWN_FIELDS, type FieldConfig, type FieldTerms } from '../../server/src/core/search/bm25f';
+import { Bm25fIndex, OWN_FIELDS, type FieldConfig } from '../../server/src/core/search/bm25f';
+import { docTokensOf, type FieldTerms } from '../fixtures/fieldTerms';
 import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConfig';
 import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
 
@@ -57,7 +58,7 @@ function corpus(seed: number, size: number, groups: number, vocabulary: number):
 }
 
 function assertMatchesReference(docs: FieldTerms[], fields: FieldConfig, k1: number, terms: readonly string[]): void {
-  const index = new Bm25fIndex(docs, fields, k1);
+  const index = new Bm25fIndex(docTokensOf(docs), fields, k1);
   for (const term of terms) {
     const id = index.termId(term);
     const expected = referenceScores(docs, fields, k1, term);
@@ -99,7 +100,7 @@ test('Bm25fIndex: context alone, context off, and a context-only term agree with
     { name: ['b'], server: [], description: ['y'], params: [], group: 's', shared: ['b', 'y'] },
     { name: ['c'], server: [], description: [], params: ['x'], group: 't', shared: ['c'] },
   ];
-  const index = new Bm25fIndex(docs, contextOnly, 1.2);
+  const index = new Bm25fIndex(docTokensOf(docs), contextOnly, 1.2);
   const hit = (t: string) => [...index.score([{ id: index.termId(t)!, weight: 1 }]).docs].sort();
   assert.deepEqual(hit('x'), [1]);
   assert.deepEqual(hit('y'), [0]);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogTool } from '../../server/src/core/catalog';
-import { Bm25fIndex, type FieldConfig, type FieldTerms } from '../../server/src/core/search/bm25f';
+import { Bm25fIndex, type FieldConfig } from '../../server/src/core/search/bm25f';
+import { docTokensOf, type FieldTerms } from '../fixtures/fieldTerms';
 import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConfig';
 import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
 import { describedTool, SMALL_CATALOG } from '../fixtures/catalogRows';
@@ -15,7 +16,7 @@ function doc(partial: Partial<FieldTerms>): FieldTerms {
 test('Bm25fIndex: field weights and length normalisation follow the BM25F formula exactly', () => {
   const fields: FieldConfig = { name: { weight: 2, b: 0 }, server: OFF, description: { weight: 1, b: 1 }, params: OFF, context: OFF };
   // description lengths 1 and 3 → avg 2 → norms 0.5 and 1.5
-  const index = new Bm25fIndex([doc({ name: ['a'], description: ['x'] }), doc({ description: ['a', 'y', 'z'] })], fields, 1);
+  const index = new Bm25fIndex(docTokensOf([doc({ name: ['a'], description: ['x'] }), doc({ description: ['a', 'y', 'z'] })]), fields, 1);
   const idfA = Math.log(1 + (2 - 2 + 0.5) / (2 + 0.5));
   const a = index.termId('a')!;
   assert.ok(Math.abs(index.idf(a) - idfA) < 1e-12);
@@ -76,7 +77,11 @@ test('KeywordIndex keys with slashes stay whole', () => {
 
 test('Bm25fIndex: postings of interleaved terms keep every document, in order', () => {
   const fields: FieldConfig = { name: { weight: 1, b: 0 }, server: OFF, description: OFF, params: OFF, context: OFF };
-  const index = new Bm25fIndex([doc({ name: ['x', 'y'] }), doc({ name: ['z'] }), doc({ name: ['y', 'x', 'x'] }), doc({ name: ['y'] })], fields, 1.2);
+  const index = new Bm25fIndex(
+    docTokensOf([doc({ name: ['x', 'y'] }), doc({ name: ['z'] }), doc({ name: ['y', 'x', 'x'] }), doc({ name: ['y'] })]),
+    fields,
+    1.2,
+  );
   const df = (t: string) => index.docFrequency(index.termId(t)!);
   assert.deepEqual([df('x'), df('y'), df('z')], [2, 3, 1]);
   const { docs, scores } = index.score([{ id: index.termId('x')!, weight: 1 }]);

@@ -31,9 +31,19 @@ export interface CatalogCacheFile {
   tokenCounts?: Record<string, number>;
 }
 
+/**
+ * The largest cache written or read: an organisation's 100,000 tools are about 65 MB of it
+ * (`mcp-lens bench --scale`), so this holds several times that, and still bounds what a read
+ * puts in memory. A catalog larger than this is not cached (every start lists it again).
+ */
+export const MAX_CATALOG_CACHE_BYTES = 512 * 1024 * 1024;
+
 export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
+  const text = JSON.stringify(cache);
+  if (text.length > MAX_CATALOG_CACHE_BYTES)
+    throw new Error(`the catalog is ${Math.round(text.length / 1048576)} MB as JSON, over the cache's ${MAX_CATALOG_CACHE_BYTES / 1048576} MB`);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileAtomic(path, JSON.stringify(cache), 0o600);
+  writeFileAtomic(path, text, 0o600);
 }
 
 /**
@@ -45,7 +55,7 @@ export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
 export function readCatalogCache(path: string): { servers: Record<string, CachedServer>; tokenCounts: Record<string, number> } {
   const empty = { servers: {}, tokenCounts: {} };
   try {
-    const read = readPrivateFile(path);
+    const read = readPrivateFile(path, MAX_CATALOG_CACHE_BYTES);
     if (!('text' in read)) return empty;
     const c = JSON.parse(read.text) as Partial<CatalogCacheFile>;
     if (c.version !== 2 || !c.servers || typeof c.servers !== 'object') return empty;

@@ -13,7 +13,10 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { writeFileAtomic } from './atomicFile';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-/** A private file bigger than this is not one we wrote (and must not fill memory). */
+/**
+ * A private file bigger than this is not one we wrote (and must not fill memory), unless its
+ * reader says how big its own files get (the catalog cache of an organisation's catalog).
+ */
 const MAX_PRIVATE_FILE_BYTES = 16 * 1024 * 1024;
 
 export class PrivateFileError extends Error {
@@ -67,13 +70,13 @@ export function ensurePrivateDirIfPresent(dir: string): void {
 }
 
 /** Why a file there cannot be trusted as ours, or undefined when it can (or does not exist). */
-function distrust(st: Stats): string | undefined {
+function distrust(st: Stats, maxBytes = MAX_PRIVATE_FILE_BYTES): string | undefined {
   if (st.isSymbolicLink()) return LINK_WHY;
   if (!st.isFile()) return 'it is not a regular file';
   if (!ownedByUs(st)) return 'it belongs to another user';
   if (process.platform !== 'win32' && (st.mode & 0o077) !== 0)
     return `its mode is ${(st.mode & 0o777).toString(8)}, not 600: MCP Lens did not write it (a repository may have shipped it)`;
-  if (st.size > MAX_PRIVATE_FILE_BYTES) return 'it is larger than any file MCP Lens writes';
+  if (st.size > maxBytes) return 'it is larger than any file MCP Lens writes';
   return undefined;
 }
 
@@ -81,12 +84,13 @@ export type PrivateRead = { text: string } | { missing: true } | { refused: stri
 
 /**
  * Reads a file MCP Lens wrote: `missing` when there is none, `refused` (with the reason) when
- * what is there is a link, not a regular file, someone else's, readable by others or huge.
+ * what is there is a link, not a regular file, someone else's, readable by others or larger
+ * than `maxBytes` (default 16 MB).
  */
-export function readPrivateFile(path: string): PrivateRead {
+export function readPrivateFile(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES): PrivateRead {
   const st = lstatOrUndefined(path);
   if (!st) return { missing: true };
-  const why = distrust(st);
+  const why = distrust(st, maxBytes);
   if (why) return { refused: why };
   let fd: number;
   try {
@@ -97,17 +101,29 @@ export function readPrivateFile(path: string): PrivateRead {
     return { refused: code === 'ELOOP' ? LINK_WHY : `cannot open it (${code ?? String(err)})` };
   }
   try {
-    const now = distrust(fstatSync(fd));
+    const opened = fstatSync(fd);
+    const now = distrust(opened, maxBytes);
     if (now) return { refused: now };
-    const chunks: Buffer[] = [];
-    const buf = Buffer.alloc(64 * 1024);
+    // Read into one buffer of the size the file has (a large catalog cache is tens of MB: no
+    // chunk copies), grown only if the file grew since, never past maxBytes.
+    let buf = Buffer.allocUnsafe(opened.size);
     let total = 0;
-    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
-      total += n;
-      if (total > MAX_PRIVATE_FILE_BYTES) return { refused: 'it is larger than any file MCP Lens writes' };
-      chunks.push(Buffer.from(buf.subarray(0, n)));
+    const probe = Buffer.alloc(1);
+    for (;;) {
+      if (total < buf.length) {
+        const n = readSync(fd, buf, total, buf.length - total, null);
+        if (n === 0) break;
+        total += n;
+        continue;
+      }
+      if (readSync(fd, probe, 0, 1, null) === 0) break;
+      if (total + 1 > maxBytes) return { refused: 'it is larger than any file MCP Lens writes' };
+      const bigger = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(64 * 1024, buf.length * 2)));
+      buf.copy(bigger, 0, 0, total);
+      bigger[total++] = probe[0]!;
+      buf = bigger;
     }
-    return { text: Buffer.concat(chunks).toString('utf8') };
+    return { text: buf.toString('utf8', 0, total) };
   } finally {
     closeSync(fd);
   }

@@ -75,8 +75,12 @@ export class CatalogComposer {
 
   /** Running servers still starting that have no tools in the catalog (they are missing from answers). */
   startingWithoutTools(running: readonly ServerConfig[]): string[] {
+    // Every search asks: the pool's statuses (one object per server, thousands in an
+    // organisation's catalog) only when some running server has no tools here.
+    const without = running.filter((s) => !this.composed.has(s.name));
+    if (without.length === 0) return [];
     const states = new Map(this.pool.statuses().map((s) => [s.name, s.state]));
-    return running.filter((s) => !this.composed.has(s.name) && (states.get(s.name) ?? 'starting') === 'starting').map((s) => s.name);
+    return without.filter((s) => (states.get(s.name) ?? 'starting') === 'starting').map((s) => s.name);
   }
 
   /** Servers left stopped whose tools come from the cache (`mcp-lens search` says so). */

@@ -5,6 +5,7 @@
  * never holds up an answer, and `counted` says when the rows have them.
  */
 import { ServerListTokens, rememberTokenCounts, rememberedTokenCounts, serverListTexts } from '../core/tokens';
+import type { CatalogTool } from '../core/catalog';
 import type { Catalog } from './catalogBuilder';
 import type { KnownCatalog } from './knownCatalog';
 
@@ -50,10 +51,18 @@ export class ServerTokenCounts {
   private async countInBackground(catalog: Catalog): Promise<void> {
     if (this.counting === catalog) return;
     this.counting = catalog;
-    for (const server of new Set(catalog.tools.map((t) => t.server))) {
+    // Grouped once: filtering the whole catalog per server was quadratic (minutes of CPU at
+    // 100,000 tools on 5,000 servers).
+    const byServer = new Map<string, CatalogTool[]>();
+    for (const t of catalog.tools) {
+      const list = byServer.get(t.server);
+      if (list) list.push(t);
+      else byServer.set(t.server, [t]);
+    }
+    for (const tools of byServer.values()) {
       await new Promise((r) => setImmediate(r));
       if (this.stopped || this.counting !== catalog) return;
-      this.listTokens.count(catalog.tools.filter((t) => t.server === server));
+      this.listTokens.count(tools);
     }
     this.counting = undefined;
     if (this.o.catalog() !== catalog) return;

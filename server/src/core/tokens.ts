@@ -43,7 +43,13 @@ function installed(): TokenCounter {
 
 /** Counts of tools/list texts by content hash; kept across runs by the catalog cache. */
 const listCounts = new Map<string, number>();
-const MAX_LIST_COUNTS = 2000;
+/**
+ * One count per server list, and an organisation puts thousands of servers behind a gateway:
+ * with fewer entries than servers, every whole-catalog count evicted the first servers' counts
+ * before it reached them again and counted everything anew (seconds of CPU at 5,000 servers).
+ * An entry is a 22-character key and a number.
+ */
+const MAX_LIST_COUNTS = 100_000;
 
 function contentHash(text: string): string {
   return createHash('sha256').update(text).digest('base64url').slice(0, 22);

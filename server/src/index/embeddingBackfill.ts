@@ -17,7 +17,7 @@ import { errorMessage } from '../core/errorMessage';
 import { healthFromError, searchMode, skipsQueries, type HealthState } from './embedderHealth';
 import { LazyStore } from './lazyStore';
 import { embeddingInput, toolEntry, type ToolEntry } from './toolEntries';
-import { VectorMatrix } from './vectorMatrix';
+import { VectorMatrix, type VectorHit } from './vectorMatrix';
 import { WakeableSleep } from './wakeableSleep';
 
 /** Delays between embedder retries: Ollama down for long is retried about once a minute. */
@@ -108,6 +108,26 @@ export class EmbeddingBackfill {
       this.matrixDirty = false;
     }
     return this.vectors;
+  }
+
+  /**
+   * Past the store's size for it (annIndex.ts), the vectors nearest `vector` by LanceDB's own
+   * index; undefined when the in-memory scan should answer: a smaller catalog, no index yet, a
+   * failed search, or a hit the scan would not return (a tool gone from the catalog, another
+   * model's vector).
+   */
+  async nearest(vector: Float32Array, limit: number, server?: string): Promise<VectorHit[] | undefined> {
+    const store = this.store.current;
+    if (!store?.nearest || this.matrix().size < (store.annMinRows ?? Infinity)) return undefined;
+    try {
+      const hits = await store.nearest(vector, limit, server);
+      const id = this.embedder.id;
+      if (!hits || hits.some((h) => this.rows.get(h.id)?.model !== id || !this.entries.has(h.id))) return undefined;
+      return hits.map((h) => ({ key: h.id, similarity: h.similarity }));
+    } catch (err) {
+      this.log.debug(`tool store ${store.dir}: vector index search failed (${errorMessage(err)}); scanning in memory`);
+      return undefined;
+    }
   }
 
   /** Cheaper than building the matrix: status runs on every progress event. */

@@ -140,10 +140,9 @@ export class HybridToolIndex implements ToolIndex {
     try {
       const deadline = AbortSignal.any([AbortSignal.timeout(this.options.queryTimeoutMs ?? 1_500), backfill.stop]);
       const vector = await this.options.embedder!.embedQuery(text, deadline);
-      return backfill
-        .matrix()
-        .search(vector, depth, server)
-        .map((h) => ({ key: h.key, score: h.similarity, signals: ['meaning'], why: `meaning ${h.similarity.toFixed(2)}` }));
+      const query = Float32Array.from(vector);
+      const hits = (await backfill.nearest(query, depth, server)) ?? backfill.matrix().search(query, depth, server);
+      return hits.map((h) => ({ key: h.key, score: h.similarity, signals: ['meaning'], why: `meaning ${h.similarity.toFixed(2)}` }));
     } catch (err) {
       backfill.queryFailed(err);
       return undefined;

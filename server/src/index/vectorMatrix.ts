@@ -2,7 +2,8 @@
  * In-memory flat vector search: unit vectors packed in one Float32Array, scored by dot
  * product (= cosine), top-k kept in a small sorted buffer. Chosen over LanceDB's flat search
  * by measurement (see the index report): equal or faster at 2k–10k rows, no I/O per query,
- * and it works when the store is read-only or being rebuilt.
+ * and it works when the store is read-only or being rebuilt. Past ANN_MIN_ROWS rows LanceDB's
+ * own vector index answers instead (adapters/store/annIndex.ts); this scan stays the fallback.
  */
 export interface VectorHit {
   key: string;

@@ -15,7 +15,6 @@
  * LanceUnavailableError, never treated as damage: the store on disk is left as it is.
  */
 import type * as lancedb from '@lancedb/lancedb';
-import type { Schema, Table as ArrowTable } from 'apache-arrow';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../core/logger';
@@ -25,12 +24,10 @@ import { ensurePrivateDir, ensurePrivateDirIfPresent } from '../privateFiles';
 import type { StoredTool, StoredVector, ToolStore } from './toolStore';
 import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
 import { errorMessage } from '../../core/errorMessage';
-import { LanceUnavailableError, lanceModules, type LanceModules } from './lanceModule';
+import { LanceUnavailableError, lanceModules } from './lanceModule';
+import { ANN_MIN_ROWS, annSearch, hasAnnIndex, maintainAnnIndex } from './annIndex';
+import { readRows, schemaFor, TABLE, toRecord, vectorDimension } from './lanceRows';
 
-const TABLE = 'tools';
-const COLUMNS = ['id', 'server', 'tool', 'text', 'input_schema', 'content_hash', 'model', 'vector'] as const;
-/** What the index reads back: text and schema are kept for people inspecting the store, not re-read. */
-const READ_COLUMNS = ['id', 'server', 'content_hash', 'model', 'vector'] as const;
 /** Quiet time after the last write before the snapshot is written again (a cold start writes in many chunks). */
 const SNAPSHOT_DELAY_MS = 500;
 
@@ -48,6 +45,8 @@ export interface LanceToolStoreOptions {
   log: Logger;
   /** Open without taking the lock (a reader by choice). */
   readOnly?: boolean;
+  /** From this many rows on, LanceDB's vector index is built and `nearest` reads it (default ANN_MIN_ROWS). */
+  annMinRows?: number;
 }
 
 export class LanceToolStore implements ToolStore {
@@ -70,12 +69,16 @@ export class LanceToolStore implements ToolStore {
    * shares the vectors the index holds, so it costs map entries, not vector copies.
    */
   private mirror: Map<string, StoredVector> | undefined;
+  /** The table has LanceDB's vector index (annIndex.ts); `annCheck` is finding out or building it. */
+  private annReady = false;
+  private annCheck: Promise<void> | undefined;
 
   private constructor(
     readonly dir: string,
     readonly readOnly: boolean,
     private readonly log: Logger,
     private readonly lock: WriterLock | undefined,
+    readonly annMinRows: number,
   ) {}
 
   /** Opens (or creates) the store; damage is repaired here, so this only throws when the folder itself is unusable. */
@@ -95,7 +98,7 @@ export class LanceToolStore implements ToolStore {
         options.log.info(`tool store ${options.dir}: ${why}; opening it read-only`);
       }
     }
-    const store = new LanceToolStore(options.dir, lock === undefined, options.log, lock);
+    const store = new LanceToolStore(options.dir, lock === undefined, options.log, lock, options.annMinRows ?? ANN_MIN_ROWS);
     try {
       // A snapshot is a committed state: the table is opened (and LanceDB loaded) only if it is
       // unusable or a write comes. Without one, LanceDB will be needed at once: a platform where
@@ -178,6 +181,16 @@ export class LanceToolStore implements ToolStore {
     });
   }
 
+  /**
+   * Search by LanceDB's vector index. Undefined while the table has none (the caller scans in
+   * memory): the first such call looks for it, or has the writer build it, in the background.
+   */
+  async nearest(vector: Float32Array, limit: number, server?: string): Promise<{ id: string; similarity: number }[] | undefined> {
+    if (this.annReady && this.table) return annSearch(this.table, vector, limit, server);
+    this.annCheck ??= (this.readOnly ? this.findAnnIndex() : this.writes.run(() => this.maintainAnn())).finally(() => (this.annCheck = undefined));
+    return undefined;
+  }
+
   rebuild(reason: string): Promise<void> {
     return this.write(async () => this.rebuildNow(reason));
   }
@@ -240,12 +253,32 @@ export class LanceToolStore implements ToolStore {
       removeSnapshot(this.snapshotPath);
       this.log.debug(`tool store ${this.dir}: vector snapshot not written (${errorMessage(err)})`);
     }
+    // Writes have gone quiet: the vector index follows the rows (built, refreshed or dropped).
+    await this.maintainAnn();
+  }
+
+  /** In the write queue. A failure leaves search on the in-memory scan. */
+  private async maintainAnn(): Promise<void> {
+    if (!this.opened) await this.openTable();
+    try {
+      this.annReady = this.table !== undefined && (await maintainAnnIndex((await lanceModules()).lancedb, this.table, this.annMinRows));
+    } catch (err) {
+      this.annReady = false;
+      this.log.debug(`tool store ${this.dir}: vector index not built (${errorMessage(err)})`);
+    }
+  }
+
+  /** A reader: whether the writer has built the index. */
+  private async findAnnIndex(): Promise<void> {
+    await this.openTableOnce().catch(() => undefined);
+    this.annReady = this.table !== undefined && (await hasAnnIndex(this.table).catch(() => false));
   }
 
   private async rebuildNow(reason: string): Promise<void> {
     this.log.warn(`rebuilding tool store ${this.dir}: ${reason}`);
     this.table?.close();
     this.table = undefined;
+    this.annReady = false;
     this.dimension = undefined;
     this.readVersion = undefined;
     this.snapshotSeen = undefined;
@@ -299,6 +332,7 @@ export class LanceToolStore implements ToolStore {
       this.log.info(`tool store ${this.dir}: vector dimension ${this.dimension} → ${dimension}; recreating the table`);
       this.table.close();
     }
+    this.annReady = false;
     this.table = await (await this.connection()).createEmptyTable(TABLE, schemaFor((await lanceModules()).arrow, dimension), { mode: 'overwrite' });
     this.dimension = dimension;
     if (!this.readOnly) this.mirror = new Map();
@@ -307,57 +341,6 @@ export class LanceToolStore implements ToolStore {
 
 function dbPath(dir: string): string {
   return join(dir, 'lancedb');
-}
-
-function schemaFor({ Field, FixedSizeList, Float32, Schema, Utf8 }: LanceModules['arrow'], dimension: number): Schema {
-  const text = (name: string) => new Field(name, new Utf8(), false);
-  return new Schema([...COLUMNS.slice(0, -1).map(text), new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false)]);
-}
-
-function vectorDimension({ FixedSizeList }: LanceModules['arrow'], schema: Schema): number {
-  const names = new Set(schema.fields.map((f) => f.name));
-  const missing = COLUMNS.filter((c) => !names.has(c));
-  if (missing.length) throw new Error(`table "${TABLE}" lacks column(s) ${missing.join(', ')}`);
-  const type = schema.fields.find((f) => f.name === 'vector')!.type;
-  if (!(type instanceof FixedSizeList)) throw new Error(`column "vector" is ${String(type)}, not a fixed-size list`);
-  return type.listSize;
-}
-
-/** Reads column by column from Arrow: no row objects, and each vector is one copy out of the batch. */
-async function readRows(table: lancedb.Table): Promise<StoredVector[]> {
-  const data = (await table
-    .query()
-    .select([...READ_COLUMNS])
-    .toArrow()) as unknown as ArrowTable;
-  const out: StoredVector[] = [];
-  for (const batch of data.batches) {
-    const [id, server, hash, model, vector] = READ_COLUMNS.map((c) => batch.getChild(c));
-    if (!id || !server || !hash || !model || !vector) throw new Error(`table "${TABLE}" lacks a column`);
-    for (let i = 0; i < batch.numRows; i++) {
-      const v = vector.get(i) as { toArray(): Float32Array } | null;
-      out.push({
-        id: String(id.get(i)),
-        server: String(server.get(i)),
-        contentHash: String(hash.get(i)),
-        model: String(model.get(i)),
-        vector: v ? Float32Array.from(v.toArray()) : new Float32Array(0),
-      });
-    }
-  }
-  return out;
-}
-
-function toRecord(row: StoredTool): Record<string, unknown> {
-  return {
-    id: row.id,
-    server: row.server,
-    tool: row.tool,
-    text: row.text,
-    input_schema: row.inputSchemaJson,
-    content_hash: row.contentHash,
-    model: row.model,
-    vector: Array.from(row.vector),
-  };
 }
 
 function sqlString(value: string): string {

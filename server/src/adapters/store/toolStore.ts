@@ -37,6 +37,13 @@ export interface ToolStore {
   /** Inserts or replaces rows by id. A vector dimension change recreates the table. */
   upsert(rows: readonly StoredTool[]): Promise<void>;
   delete(ids: readonly string[]): Promise<void>;
+  /**
+   * From this many rows on the store keeps a vector index of its own and `nearest` searches it
+   * (annIndex.ts); a store without one leaves both out and the index scans in memory.
+   */
+  readonly annMinRows?: number;
+  /** The rows nearest `vector` (cosine), best first; undefined while the store has no vector index yet. */
+  nearest?(vector: Float32Array, limit: number, server?: string): Promise<{ id: string; similarity: number }[] | undefined>;
   /** Drops everything on disk and starts empty (used after a write found the store damaged). */
   rebuild(reason: string): Promise<void>;
   close(): Promise<void>;

@@ -11,7 +11,8 @@
  * are O(total tokens) however many tools a server has; a query walks its terms' postings and
  * the members of the groups that hold them, never a scan of every tool.
  */
-import { PostingsBuilder, type Postings } from './bm25fPostings';
+import { buildPostings, PSEUDO_EPSILON, type Postings } from './bm25fPostings';
+import { OWN_FIELD_COUNT, type DocTokens, type TermTable } from './docTokens';
 import type { FieldName } from './toolFields';
 
 export interface FieldParams {
@@ -21,27 +22,20 @@ export interface FieldParams {
 
 export type FieldConfig = Record<FieldName, FieldParams>;
 
-/** The fields a document holds itself (the context field is derived from its group). */
+/**
+ * The fields a document holds itself (the context field is derived from its group), in the
+ * order DocTokens stores them.
+ */
 export const OWN_FIELDS = ['name', 'server', 'description', 'params'] as const;
 export type OwnFieldName = (typeof OWN_FIELDS)[number];
 
-/**
- * One document: its own fields' terms in order, and its place in a group. Each document's
- * context field is the `shared` terms of the other documents of its group.
- */
-export type FieldTerms = Record<OwnFieldName, readonly string[]> & {
-  group: string;
-  /** The terms this document lends its group's other members as context. */
-  shared: readonly string[];
-};
-
-/** Pseudo frequencies at or below this are cancellation residue, not a posting (as when the context was materialized). */
-const EPSILON = 1e-9;
+/** Where name and description sit among OWN_FIELDS: what a document lends its group as context. */
+const LENT_FIELDS = [OWN_FIELDS.indexOf('name'), OWN_FIELDS.indexOf('description')] as const;
 
 export class Bm25fIndex {
   private readonly p: Postings;
   private readonly idfs: Float64Array;
-  private readonly termIds = new Map<string, number>();
+  private readonly table: TermTable;
   /** Group g's members are members[memberOffsets[g] .. memberOffsets[g + 1]), ascending. */
   private readonly memberOffsets: Int32Array;
   private readonly members: Int32Array;
@@ -52,33 +46,27 @@ export class Bm25fIndex {
   private readonly touched: Int32Array;
   readonly size: number;
 
+  /**
+   * Documents (docTokens.ts) whose `lends` flag says whether their name and description terms
+   * are their group's `shared` words (each document's context field is the shared terms of the
+   * other documents of its group).
+   */
   constructor(
-    docs: readonly FieldTerms[],
+    docs: DocTokens,
     fields: FieldConfig,
     readonly k1: number,
   ) {
-    const n = (this.size = docs.length);
-    const groupOf = groupIds(docs);
-    const groupCount = groupOf.reduce((max, g) => Math.max(max, g + 1), 0);
+    const n = (this.size = docs.count);
+    const groupOf = docs.groups;
+    const groupCount = docs.groupCount;
     ({ offsets: this.memberOffsets, members: this.members } = membersByGroup(groupOf, groupCount));
     const context = fields.context.weight > 0;
-    const contextUnit = context ? contextUnits(docs, groupOf, groupCount, fields.context) : new Float64Array(n);
+    const contextUnit = context ? contextUnits(docs, fields.context) : new Float64Array(n);
     this.memberUnit = Float64Array.from(this.members, (d) => contextUnit[d]);
     const live = new Int32Array(groupCount);
     for (let d = 0; d < n; d++) if (contextUnit[d] > 0) live[groupOf[d]]++;
-    const avg = averageLengths(docs);
-    const builder = new PostingsBuilder(this.termIds);
-    for (let d = 0; d < n; d++) {
-      for (const f of OWN_FIELDS) {
-        const terms = docs[d][f];
-        if (terms.length === 0 || fields[f].weight === 0) continue;
-        const unit = fields[f].weight / (1 - fields[f].b + (fields[f].b * terms.length) / (avg[f] || 1));
-        for (const t of terms) builder.add(t, unit);
-      }
-      if (context) for (const t of docs[d].shared) builder.share(t);
-      builder.endDocument(d);
-    }
-    this.p = builder.finish(groupOf, contextUnit, live);
+    this.p = buildPostings(docs, fieldUnits(docs, fields), context, LENT_FIELDS, contextUnit, live);
+    this.table = docs.table;
     const terms = this.p.df.length;
     this.idfs = new Float64Array(terms);
     for (let t = 0; t < terms; t++) this.idfs[t] = Math.log(1 + (n - this.p.df[t] + 0.5) / (this.p.df[t] + 0.5));
@@ -87,8 +75,10 @@ export class Bm25fIndex {
     this.touched = new Int32Array(n);
   }
 
+  /** A term's id, when some document holds it (in a field that counts, or as context). */
   termId(term: string): number | undefined {
-    return this.termIds.get(term);
+    const id = this.table.ids.get(term);
+    return id !== undefined && this.p.offsets[id + 1] > this.p.offsets[id] ? id : undefined;
   }
 
   idf(termId: number): number {
@@ -118,10 +108,10 @@ export class Bm25fIndex {
     let cursor = p.offsets[id];
     // Documents whose group does not share the term: their own fields only.
     for (const inside = p.inside[id]; cursor < inside; cursor++) {
-      if (p.direct[cursor] <= EPSILON) continue;
+      // Rounded as the postings once stored it (float32), so scores match that exactly; 0 is residue.
+      const tf = p.tf[cursor];
+      if (tf === 0) continue;
       const d = p.docs[cursor];
-      // Rounded as the postings once stored it (float32), so scores match that exactly.
-      const tf = Math.fround(p.direct[cursor]);
       if (touchedMark[d] === 0) {
         touchedMark[d] = 1;
         touched[n++] = d;
@@ -131,6 +121,7 @@ export class Bm25fIndex {
     }
     // Members of groups that share it: own fields + context from the group's count. The
     // remaining postings are in (group, document) order, as the members are walked.
+    const base = p.insideStart[id] - p.inside[id];
     for (let e = p.groupOffsets[id], end = p.groupOffsets[id + 1]; e < end; e++) {
       const g = p.groups[e];
       const groupCount = p.groupCounts[e];
@@ -139,8 +130,8 @@ export class Bm25fIndex {
         let pseudo = 0;
         let own = 0;
         if (cursor < last && p.docs[cursor] === d) {
-          pseudo = p.direct[cursor];
-          own = p.own[cursor++];
+          pseudo = p.insideDirect[base + cursor];
+          own = p.insideOwn[base + cursor++];
         }
         const unit = memberUnit[m];
         if (unit > 0) {
@@ -150,7 +141,7 @@ export class Bm25fIndex {
           pseudo += unit * groupCount;
           for (; own > 0; own--) pseudo -= unit;
         }
-        if (pseudo <= EPSILON) continue;
+        if (pseudo <= PSEUDO_EPSILON) continue;
         const tf = Math.fround(pseudo);
         if (touchedMark[d] === 0) {
           touchedMark[d] = 1;
@@ -164,16 +155,6 @@ export class Bm25fIndex {
   }
 }
 
-/** Dense group ids in order of first appearance. */
-function groupIds(docs: readonly FieldTerms[]): Int32Array {
-  const ids = new Map<string, number>();
-  return Int32Array.from(docs, (d) => {
-    let g = ids.get(d.group);
-    if (g === undefined) ids.set(d.group, (g = ids.size));
-    return g;
-  });
-}
-
 function membersByGroup(groupOf: Int32Array, groupCount: number): { offsets: Int32Array; members: Int32Array } {
   const offsets = new Int32Array(groupCount + 1);
   for (const g of groupOf) offsets[g + 1]++;
@@ -184,18 +165,41 @@ function membersByGroup(groupOf: Int32Array, groupCount: number): { offsets: Int
   return { offsets, members };
 }
 
+function fieldLength(docs: DocTokens, doc: number, field: number): number {
+  const at = doc * OWN_FIELD_COUNT + field;
+  return docs.fieldStart[at + 1] - docs.fieldStart[at];
+}
+
+/** What a document lends its group: its name and description terms, or nothing. */
+function sharedLength(docs: DocTokens, doc: number): number {
+  return docs.lends[doc] ? fieldLength(docs, doc, LENT_FIELDS[0]) + fieldLength(docs, doc, LENT_FIELDS[1]) : 0;
+}
+
 /** Each document's context-field length is its group's shared length minus its own. */
-function contextUnits(docs: readonly FieldTerms[], groupOf: Int32Array, groupCount: number, params: FieldParams): Float64Array {
-  const groupLength = new Float64Array(groupCount);
-  docs.forEach((d, i) => (groupLength[groupOf[i]] += d.shared.length));
-  const lengths = Float64Array.from(docs, (d, i) => groupLength[groupOf[i]] - d.shared.length);
-  const avg = lengths.reduce((a, b) => a + b, 0) / (docs.length || 1);
+function contextUnits(docs: DocTokens, params: FieldParams): Float64Array {
+  const groupOf = docs.groups;
+  const groupLength = new Float64Array(docs.groupCount);
+  for (let i = 0; i < docs.count; i++) groupLength[groupOf[i]] += sharedLength(docs, i);
+  const lengths = Float64Array.from({ length: docs.count }, (_, i) => groupLength[groupOf[i]] - sharedLength(docs, i));
+  const avg = lengths.reduce((a, b) => a + b, 0) / (docs.count || 1);
   return lengths.map((len) => (len === 0 ? 0 : params.weight / (1 - params.b + (params.b * len) / (avg || 1))));
 }
 
-function averageLengths(docs: readonly FieldTerms[]): Record<OwnFieldName, number> {
-  const sum = { name: 0, server: 0, description: 0, params: 0 };
-  for (const d of docs) for (const f of OWN_FIELDS) sum[f] += d[f].length;
-  for (const f of OWN_FIELDS) sum[f] /= docs.length || 1;
-  return sum;
+/**
+ * What one occurrence in each document's own field adds to its pseudo frequency,
+ * w / (1 − b + b · len / avglen), at [doc × 4 + field]; 0 where the field is empty or weighs nothing.
+ */
+function fieldUnits(docs: DocTokens, fields: FieldConfig): Float64Array {
+  const sum = [0, 0, 0, 0];
+  for (let d = 0; d < docs.count; d++) for (let f = 0; f < OWN_FIELD_COUNT; f++) sum[f] += fieldLength(docs, d, f);
+  const avg = sum.map((s) => s / (docs.count || 1));
+  const units = new Float64Array(docs.count * OWN_FIELD_COUNT);
+  for (let d = 0; d < docs.count; d++) {
+    for (let f = 0; f < OWN_FIELD_COUNT; f++) {
+      const length = fieldLength(docs, d, f);
+      const { weight, b } = fields[OWN_FIELDS[f]];
+      if (length > 0 && weight !== 0) units[d * OWN_FIELD_COUNT + f] = weight / (1 - b + (b * length) / (avg[f] || 1));
+    }
+  }
+  return units;
 }

@@ -11,13 +11,14 @@
  */
 import type { CatalogTool } from '../catalog';
 import { actionLexicon, requestAction, type RequestAction } from './actions';
-import { Bm25fIndex, OWN_FIELDS, type FieldTerms, type OwnFieldName } from './bm25f';
+import { Bm25fIndex } from './bm25f';
+import { tokenizeCatalog } from './catalogTokens';
+import { DocTermSets, type TermSet } from './docTokens';
 import type { CandidateConfig, Knob, Stemmer } from './keywordConfig';
 import { QUERY_FILLER } from './queryFiller';
 import { idShapes, splitLiterals, type QuerySplit } from './queryLiterals';
 import { synonymTable } from './synonyms';
-import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitSentences, splitWords, STOP_WORDS, stemWord } from './tokenize';
-import { schemaStrings, toolFields, type ToolFields } from './toolFields';
+import { camelCaseParts, lightStem, splitRequestWords, splitSentences, splitWords, STOP_WORDS, stemWord } from './tokenize';
 import { foldForMatching } from './wordRuns';
 
 /** The candidate stage's knobs, for the tuner and the ablation (its parameters are typed in CandidateConfig). */
@@ -83,7 +84,7 @@ export interface IndexedTool {
   /** Its name's terms (name and title), in order. */
   readonly nameTerms: readonly string[];
   /** Every term of its own fields (name, server, description, parameters). */
-  readonly terms: ReadonlySet<string>;
+  readonly terms: TermSet;
   /** How many tools its server has. */
   readonly serverSize: number;
 }
@@ -107,7 +108,7 @@ export interface CatalogView {
 interface CandidateDoc {
   key: string;
   server: string;
-  terms: ReadonlySet<string>;
+  terms: TermSet;
 }
 
 export interface Scored {
@@ -135,35 +136,29 @@ export class CandidateIndex {
     const termsOf = termsFunction(stem, config.exact > 0);
     const serverSize = new Map<string, number>();
     for (const t of tools) serverSize.set(t.server, (serverSize.get(t.server) ?? 0) + 1);
-    const indexed: IndexedTool[] = [];
-    const fieldTerms = tools.map((tool): FieldTerms => {
-      const fields = toolFields(tool);
-      const all = new Set<string>();
-      const terms = {} as Record<OwnFieldName, string[]>;
-      let nameTerms: readonly string[] = [];
-      for (const f of OWN_FIELDS) {
-        const unigrams = termsOf(fields[f]);
-        if (f === 'name') nameTerms = unigrams;
-        for (const t of unigrams) all.add(t);
-        terms[f] = config.bigrams > 0 ? withBigrams(unigrams) : [...unigrams];
-        // GitHub is indexed as git, hub and github, so a request that writes the name whole meets it.
-        for (const w of joinedCamelWords(fields[f])) if (!STOP_WORDS.has(w)) terms[f].push(stem(w));
-      }
-      // The shapes of the ids a tool shows as examples ("IMDb id, ex: tt0000002", "e.g.,
-      // ABC-123"), once each: a request's id of the same shape is a value this tool takes.
-      if ((config.shapes ?? 0) > 0) terms.params.push(...exampleIdShapes(fields, tool));
-      const size = serverSize.get(tool.server) ?? 0;
-      indexed.push({ tool, server: tool.server, nameTerms, terms: all, serverSize: size });
-      // A tool's name and description are the sibling-tools context of the rest of its server.
-      // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
-      // topic: its tools lend each other no context, which would only blur their actions.
-      const platform = size > config.contextMaxTools;
-      return { ...terms, group: tool.server, shared: platform ? [] : [...terms.name, ...terms.description] };
+    // A tool's name and description are the sibling-tools context of the rest of its server.
+    // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
+    // topic: its tools lend each other no context, which would only blur their actions.
+    const { tokens, words, nameTerms } = tokenizeCatalog(tools, {
+      termsOf,
+      stem,
+      bigrams: config.bigrams > 0,
+      shapes: (config.shapes ?? 0) > 0,
+      lends: (tool) => (serverSize.get(tool.server) ?? 0) <= config.contextMaxTools,
     });
-    const bm25 = new Bm25fIndex(fieldTerms, config.fields, config.k1);
-    const docs = indexed.map((t) => ({ key: t.tool.key, server: t.server, terms: t.terms }));
+    const bm25 = new Bm25fIndex(tokens, config.fields, config.k1);
+    const termSets = new DocTermSets(tokens.table, words);
+    const docs = tools.map((t, i) => ({ key: t.key, server: t.server, terms: termSets.of(i) }));
+    const indexed: IndexedTool[] = tools.map((tool, i) => ({
+      tool,
+      server: tool.server,
+      nameTerms: nameTerms[i]!,
+      terms: docs[i]!.terms,
+      serverSize: serverSize.get(tool.server) ?? 0,
+    }));
     const profiled = profile({ config, stem, tools: indexed, termsOf, idf: idfFunction(bm25) });
     indexed.length = 0;
+    nameTerms.length = 0;
     serverSize.clear();
     return { index: new CandidateIndex(bm25, docs, config), profiled };
   }
@@ -270,21 +265,6 @@ function idfFunction(bm25: Bm25fIndex): (term: string) => number {
   };
 }
 
-/** The shapes of the generated ids a tool's description and schema show as examples. */
-function exampleIdShapes(fields: ToolFields, tool: CatalogTool): string[] {
-  // Only texts with a digit can hold one (most descriptions have none).
-  const texts = [fields.description, ...schemaStrings(tool.inputSchema, 2)].filter((t) => /\d/.test(t));
-  return [
-    ...new Set(
-      texts.flatMap((t) =>
-        splitLiterals(t)
-          .literals.filter((l) => l.kind === 'id')
-          .flatMap((l) => idShapes(l.text)),
-      ),
-    ),
-  ];
-}
-
 /** The k best (score > 0, accepted) documents, best first, ties by catalog order; one pass, bounded insertion. */
 function topK(docs: Int32Array, scores: Float64Array, k: number, accept: (doc: number) => boolean): Scored[] {
   const out: Scored[] = [];
@@ -304,11 +284,5 @@ function topK(docs: Int32Array, scores: Float64Array, k: number, accept: (doc: n
     }
     out[j] = { doc: d, score: s };
   }
-  return out;
-}
-
-function withBigrams(terms: readonly string[]): string[] {
-  const out = [...terms];
-  for (let i = 1; i < terms.length; i++) out.push(`${terms[i - 1]} ${terms[i]}`);
   return out;
 }

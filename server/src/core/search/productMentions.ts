@@ -5,6 +5,7 @@
  */
 import type { CatalogTool } from '../catalog';
 import { camelCaseParts, splitRequestWords, splitWords, STOP_WORDS } from './tokenize';
+import type { TermSet } from './docTokens';
 import { UNSPACED_SCRIPTS } from './wordRuns';
 
 /** A server-name word used by more than this share of other servers' tools is not a product mention. */
@@ -13,7 +14,7 @@ const SERVER_WORD_ELSEWHERE = 0.01;
 /** What serverNames needs of each indexed tool: its server and its (stemmed) words. */
 export interface ToolWords {
   server: string;
-  terms: ReadonlySet<string>;
+  terms: TermSet;
 }
 
 export interface ServerName {
@@ -91,10 +92,10 @@ export function serverNames(tools: readonly CatalogTool[], stem: (w: string) => 
   for (const d of docs) {
     let own = byServerCount.get(d.server);
     if (!own) byServerCount.set(d.server, (own = new Map()));
-    for (const t of d.terms) {
+    d.terms.forEach((t) => {
       total.set(t, (total.get(t) ?? 0) + 1);
-      own.set(t, (own.get(t) ?? 0) + 1);
-    }
+      own!.set(t, (own!.get(t) ?? 0) + 1);
+    });
   }
   const elsewhere = (word: string, server: string) => (total.get(word) ?? 0) - (byServerCount.get(server)?.get(word) ?? 0);
   const limit = Math.max(2, docs.length * SERVER_WORD_ELSEWHERE);
@@ -132,10 +133,36 @@ export function mentionedServers(names: readonly ServerName[], text: string, wor
   const present = new Set([...words, ...camelCaseParts(text)].map(stem));
   const capitalised = capitalisedStems(text, stem);
   const topics = topicStems(words, stem);
-  for (const n of names) {
+  // Only the names whose first word the request holds, in the list's order: an organisation's
+  // catalog has thousands of names, a request a few words.
+  const byFirst = firstStemIndex(names);
+  const candidates: number[] = [];
+  for (const t of present) for (const i of byFirst.get(t) ?? []) candidates.push(i);
+  candidates.sort((a, b) => a - b);
+  for (const i of candidates) {
+    const n = names[i]!;
     if (!n.stems.every((t) => present.has(t))) continue;
     if (n.stems.every((t) => topics.has(t))) continue;
     if (n.ownWords || n.stems.some((t) => capitalised.has(t))) servers.add(n.server);
   }
   return servers;
+}
+
+/** Each name list's positions by the first stem of each name, built once per list (a catalog's lifetime). */
+const FIRST_STEM_INDEX = new WeakMap<readonly ServerName[], Map<string, number[]>>();
+
+function firstStemIndex(names: readonly ServerName[]): Map<string, number[]> {
+  let index = FIRST_STEM_INDEX.get(names);
+  if (!index) {
+    index = new Map();
+    names.forEach((n, i) => {
+      const first = n.stems[0];
+      if (first === undefined) return;
+      const list = index!.get(first);
+      if (list) list.push(i);
+      else index!.set(first, [i]);
+    });
+    FIRST_STEM_INDEX.set(names, index);
+  }
+  return index;
 }

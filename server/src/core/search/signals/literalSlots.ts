@@ -14,7 +14,17 @@ export const literalSlots = rerankSignal({
   profile(catalog, k) {
     if (k.slots === 0) return SAYS_NOTHING;
     const stem = catalog.stem;
-    const paramStems = catalog.tools.map((t) => new Set(Object.keys(propertiesOf(t.tool.inputSchema)).flatMap((p) => splitWords(p).map((w) => stem(w)))));
+    // One Set per distinct parameter list: an organisation's catalog repeats the same schemas
+    // across servers (a Set per tool was 21 MB at 100,000 tools).
+    const shared = new Map<string, ReadonlySet<string>>();
+    const paramStems = catalog.tools.map((t) => {
+      const names = Object.keys(propertiesOf(t.tool.inputSchema));
+      const key = names.join('\n');
+      let set = shared.get(key);
+      if (!set) shared.set(key, (set = new Set(names.flatMap((p) => splitWords(p).map((w) => stem(w))))));
+      return set;
+    });
+    shared.clear();
     return {
       analyse(request) {
         const kinds = [...new Set(request.split.literals.map((l) => l.kind))].filter((kind) => LITERAL_SLOTS[kind] !== undefined);

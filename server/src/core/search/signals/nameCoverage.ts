@@ -18,9 +18,21 @@ export const nameCoverage = rerankSignal({
     const synonymCredit = catalog.config.synonyms > 0 ? k.nameSynonyms : 0;
     const table = synonymTable(catalog.stem);
     const idf = catalog.idf;
-    // Each tool's distinct name terms and their idfs, which hold for the catalog's lifetime.
-    const names = catalog.tools.map((t) => [...new Set(t.nameTerms)]);
-    const idfs = names.map((terms) => terms.map(idf));
+    // Each tool's distinct name terms and their idfs, which hold for the catalog's lifetime;
+    // tools of the same name share them (an organisation's catalog repeats names across servers).
+    const byName = new Map<string, { terms: string[]; idfs: number[] }>();
+    const named = catalog.tools.map((t) => {
+      const key = t.nameTerms.join(' ');
+      let entry = byName.get(key);
+      if (!entry) {
+        const terms = [...new Set(t.nameTerms)];
+        byName.set(key, (entry = { terms, idfs: terms.map(idf) }));
+      }
+      return entry;
+    });
+    byName.clear();
+    const names = named.map((e) => e.terms);
+    const idfs = named.map((e) => e.idfs);
     return {
       analyse(request) {
         const inQuery = new Set(request.typed.map((t) => t.term));

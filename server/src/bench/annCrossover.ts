@@ -1,0 +1,192 @@
+/**
+ * When does LanceDB's own vector index beat scanning every vector? At each size, the org
+ * catalog's tools (orgCatalog.ts) as the Ollama-protocol test server embeds them
+ * (test/fixtures/fakeOllama.ts hashedVector: a hashed bag of words, the dimension of
+ * nomic-embed-text) in a LanceDB table, and the scale queries (scaleQueries.ts) searched:
+ *
+ * - scan: the in-memory flat scan the index uses today (index/vectorMatrix.ts);
+ * - lance flat: LanceDB's exact search (bypassVectorIndex);
+ * - lance ANN: after building LanceDB's index on the column (IVF_HNSW_SQ or IVF_PQ), its
+ *   approximate search, with recall@10 against the exact top 10.
+ *
+ *   node --import tsx server/src/bench/annCrossover.ts [--sizes 5000,10000,25000,50000,100000] [--index hnsw-sq|ivf-pq] [--dim 768] [--json] [--write bench-results.md]
+ *
+ * Each size runs in its own table; latencies are one query at a time, after a warm-up.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import type * as LanceDb from '@lancedb/lancedb';
+import { embeddingText } from '../core/search/documentText';
+import { DEFAULT_FUSION } from '../core/search/hybridFusion';
+import { lanceModules } from '../adapters/store/lanceModule';
+import { VectorMatrix } from '../index/vectorMatrix';
+import { catalogToolsOf } from './dataset';
+import { repoRoot } from './benchFiles';
+import { writeSection } from './markdownSection';
+import { orgCatalog, realTools } from './orgCatalog';
+import { latency, type LatencyFigures } from './scaleKeyword';
+import { scaleQueries } from './scaleQueries';
+import { annIndexConfig, ANN_QUERY, type AnnKind } from '../adapters/store/annIndex';
+
+const DEFAULT_SIZES = [5_000, 10_000, 25_000, 50_000, 100_000];
+const QUERIES = 300;
+const WARM_UP = 20;
+/** What hybrid search asks the meaning ranking for (DEFAULT_FUSION.depth). */
+const K = DEFAULT_FUSION.depth;
+const TOP = 10;
+
+export interface AnnRow {
+  tools: number;
+  scan_ms: LatencyFigures;
+  lance_flat_ms: LatencyFigures;
+  index_build_ms: number;
+  lance_ann_ms: LatencyFigures;
+  /** Share of the exact top K (the fusion depth) the ANN search returns. */
+  recall_at_depth: number;
+  /** Share of the exact top 10 in the ANN search's top 10. */
+  recall_at_10: number;
+}
+
+type HashedVector = (text: string, dims: number) => number[];
+
+async function main(): Promise<void> {
+  const args = parseArgs({
+    options: {
+      sizes: { type: 'string' },
+      index: { type: 'string', default: 'hnsw-sq' },
+      dim: { type: 'string', default: '768' },
+      json: { type: 'boolean', default: false },
+      write: { type: 'string' },
+    },
+  }).values;
+  const sizes = args.sizes ? args.sizes.split(',').map(Number) : DEFAULT_SIZES;
+  const kind = args.index as AnnKind;
+  if (kind !== 'hnsw-sq' && kind !== 'ivf-pq') throw new Error(`--index wants hnsw-sq or ivf-pq, got "${args.index}"`);
+  const dims = Number(args.dim);
+  // The test server's own vector function, so the bench's vectors are the ones hybrid tests see.
+  const fixture = (await import(pathToFileURL(join(repoRoot(), 'test', 'fixtures', 'fakeOllama.ts')).href)) as { hashedVector: HashedVector };
+  const catalog = catalogToolsOf(orgCatalog(realTools(), Math.max(...sizes)));
+  const all = scaleQueries();
+  const queries = Array.from({ length: QUERIES }, (_, i) => all[Math.floor((i * all.length) / QUERIES)]!);
+  const queryVectors = queries.map((q) => Float32Array.from(fixture.hashedVector(`search_query: ${q.query}`, dims)));
+  process.stderr.write(`ann: embedding ${catalog.length} tools at ${dims} dimensions…\n`);
+  const vectors = catalog.map((t) => Float32Array.from(fixture.hashedVector(`search_document: ${embeddingText(t)}`, dims)));
+  const { lancedb, arrow } = await lanceModules();
+  const rows: AnnRow[] = [];
+  for (const size of sizes) {
+    process.stderr.write(`ann: ${size} tools (${kind})…\n`);
+    rows.push(await measure(lancedb, arrow, catalog.slice(0, size), vectors.slice(0, size), queryVectors, kind, dims));
+    process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
+  }
+  const command = `node --import tsx server/src/bench/annCrossover.ts ${process.argv.slice(2).join(' ')}`.trim();
+  const markdown = `## LanceDB's vector index against the in-memory scan\n\n\`${command}\`\n\n${formatTable(rows, kind, dims)}`;
+  if (args.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  else process.stdout.write(`${markdown}\n`);
+  if (args.write) writeSection(resolve(args.write), 'vector-index', markdown);
+}
+
+async function measure(
+  lancedb: typeof LanceDb,
+  arrow: Awaited<ReturnType<typeof lanceModules>>['arrow'],
+  tools: readonly { key: string; server: string }[],
+  vectors: readonly Float32Array[],
+  queryVectors: readonly Float32Array[],
+  kind: AnnKind,
+  dims: number,
+): Promise<AnnRow> {
+  const matrix = new VectorMatrix();
+  matrix.load(tools.map((t, i) => ({ key: t.key, server: t.server, vector: vectors[i]! })));
+  const scanTimes = timeEach(queryVectors, (q) => matrix.search(q, K));
+  const exact = queryVectors.map((q) => matrix.search(q, K).map((h) => h.key));
+
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-ann-'));
+  const db = await lancedb.connect(join(dir, 'lancedb'));
+  try {
+    const schema = new arrow.Schema([
+      new arrow.Field('key', new arrow.Utf8(), false),
+      new arrow.Field('vector', new arrow.FixedSizeList(dims, new arrow.Field('item', new arrow.Float32(), true)), false),
+    ]);
+    const table = await db.createEmptyTable('tools', schema);
+    const BATCH = 10_000;
+    for (let i = 0; i < tools.length; i += BATCH) {
+      await table.add(tools.slice(i, i + BATCH).map((t, j) => ({ key: t.key, vector: Array.from(vectors[i + j]!) })));
+    }
+    const flatTimes = await timeEachAsync(queryVectors, (q) =>
+      table.vectorSearch(q).distanceType('cosine').bypassVectorIndex().limit(K).select(['key']).toArray(),
+    );
+    const start = performance.now();
+    await table.createIndex('vector', { config: annIndexConfig(lancedb, kind, tools.length) });
+    const buildMs = performance.now() - start;
+    const found: string[][] = [];
+    const annTimes = await timeEachAsync(queryVectors, async (q) => {
+      const hits = (await ANN_QUERY[kind](table.vectorSearch(q).distanceType('cosine'), K).limit(K).select(['key']).toArray()) as { key: string }[];
+      found.push(hits.map((h) => h.key));
+    });
+    // The timed pass pushed one set per query after the warm-up's.
+    const timed = found.slice(-queryVectors.length);
+    const recall = (n: number) => {
+      let hit = 0;
+      let total = 0;
+      timed.forEach((keys, i) => {
+        const got = new Set(keys.slice(0, n));
+        for (const key of exact[i]!.slice(0, n)) if (got.has(key)) hit++;
+        total += Math.min(n, exact[i]!.length);
+      });
+      return Math.round((hit / Math.max(1, total)) * 1000) / 1000;
+    };
+    table.close();
+    return {
+      tools: tools.length,
+      scan_ms: latency(scanTimes),
+      lance_flat_ms: latency(flatTimes),
+      index_build_ms: Math.round(buildMs),
+      lance_ann_ms: latency(annTimes),
+      recall_at_depth: recall(K),
+      recall_at_10: recall(TOP),
+    };
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function timeEach(queries: readonly Float32Array[], run: (q: Float32Array) => unknown): number[] {
+  for (const q of queries.slice(0, WARM_UP)) run(q);
+  return queries.map((q) => {
+    const t = performance.now();
+    run(q);
+    return performance.now() - t;
+  });
+}
+
+async function timeEachAsync(queries: readonly Float32Array[], run: (q: Float32Array) => Promise<unknown>): Promise<number[]> {
+  for (const q of queries.slice(0, WARM_UP)) await run(q);
+  const out: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    await run(q);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+function formatTable(rows: readonly AnnRow[], kind: AnnKind, dims: number): string {
+  return [
+    `Vector search, ${dims} dimensions (the test server's hashed-bag vectors), ${QUERIES} queries, top ${K} (hybrid fusion's depth); LanceDB index ${kind}:`,
+    '',
+    `| tools | in-memory scan p50 / p99 ms | LanceDB flat p50 / p99 ms | index build ms | LanceDB ANN p50 / p99 ms | ANN recall@${K} | recall@${TOP} |`,
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.tools} | ${r.scan_ms.p50} / ${r.scan_ms.p99} | ${r.lance_flat_ms.p50} / ${r.lance_flat_ms.p99} | ${r.index_build_ms} | ${r.lance_ann_ms.p50} / ${r.lance_ann_ms.p99} | ${r.recall_at_depth} | ${r.recall_at_10} |`,
+    ),
+  ].join('\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`annCrossover: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
