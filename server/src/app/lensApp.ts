@@ -1,14 +1,14 @@
 /**
  * The sidecar's core, wired: config → upstream pool (ServerReconciler) → catalog
  * (CatalogComposer) → tool index (CatalogSync), searched by ToolSearch, called through
- * ToolCalls, with usage learning. Both front doors (the LSP connection and the CLI) start one
+ * ToolCalls, with usage learning and search learning. Both front doors (the LSP connection and the CLI) start one
  * and drive it through `Lens` and `LensControl`; it knows neither of them. Each part is handed
  * what it reads (functions, or this object as a slice of `Lens`), never this class, so each
  * can be read and tested alone.
  */
 import { join } from 'node:path';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IndexStatus, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
+import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
 import type { ConfigProblem } from '../core/config/types';
@@ -17,6 +17,7 @@ import { ChangeEmitter } from '../core/changeEmitter';
 import { useTokenCounter } from '../core/tokens';
 import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { UpstreamPool } from '../adapters/upstream/pool';
+import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
 import { CatalogComposer } from './catalogComposer';
 import { CatalogSync } from './catalogSync';
@@ -50,6 +51,7 @@ export class LensApp implements Lens, LensControl {
     private readonly pool: UpstreamPool,
     private readonly index: ToolIndex,
     private readonly usage: UsageTracker,
+    private readonly learning: SearchLearning,
     startedAt: number,
   ) {
     this.workspaceFolder = options.workspaceFolder;
@@ -78,12 +80,18 @@ export class LensApp implements Lens, LensControl {
       lens: this,
       index,
       usage,
+      learning,
       sync: this.sync,
       catalog,
       startingWithoutTools: () => this.composer.startingWithoutTools(this.reconciler.admitted.running),
       startedAt,
     });
-    this.calls = new ToolCalls({ lens: this, pool, log: options.log, usage });
+    // Search learning hears every finished call beside usage (searchLearning.ts: only an agent's teach).
+    const record = (call: Parameters<UsageTracker['record']>[0]) => {
+      usage.record(call);
+      learning.noteCall(call);
+    };
+    this.calls = new ToolCalls({ lens: this, pool, log: options.log, usage: { record } });
     this.forwarding = new UpstreamForwarding({ pool, catalog, isRunning: (name) => this.reconciler.isRunning(name) });
     pool.onDidChange((change) => {
       if (this.closed) return;
@@ -92,6 +100,7 @@ export class LensApp implements Lens, LensControl {
     });
     index.onDidChange(() => this.changes.fire('index'));
     usage.onDidChange(() => this.changes.fire('usage'));
+    learning.onDidChange(() => this.changes.fire('usage'));
   }
 
   /**
@@ -103,9 +112,9 @@ export class LensApp implements Lens, LensControl {
     const startedAt = Date.now();
     // Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
     useTokenCounter(o200kTokenizer);
-    const { index, usage } = await openLensStores(options);
+    const { index, usage, learning } = await openLensStores(options);
     const pool = new UpstreamPool({ log: options.log, connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000, ...options.pool });
-    const app = new LensApp(options, pool, index, usage, startedAt);
+    const app = new LensApp(options, pool, index, usage, learning, startedAt);
     // The catalog (from the cache) is indexed before the servers start: on a small machine,
     // twenty starting processes would otherwise take the CPU the first answer needs. They
     // start a few milliseconds later, one per turn of the event loop (pool.ts).
@@ -192,8 +201,18 @@ export class LensApp implements Lens, LensControl {
     return this.finder.predicted(sessionId);
   }
 
+  /** Deletes every recorded call, and what search learned from them. */
   async clearUsage(): Promise<void> {
     await this.usage.clear();
+    this.learning.forget();
+  }
+
+  learnedSearch(): LearnedSearchView {
+    return this.learning.view((key) => this.composer.catalog.byKey.get(key)?.name);
+  }
+
+  async forgetLearnedSearch(): Promise<void> {
+    this.learning.forget();
   }
 
   restartServer(name: string): Promise<void> {
@@ -217,6 +236,7 @@ export class LensApp implements Lens, LensControl {
   async updateSettings(settings: McpLensSettings): Promise<void> {
     this.currentSettings = settings;
     await this.usage.setEnabled(settings.usage.enabled);
+    this.learning.setEnabled(settings.search.learnFromUsage);
     await this.reconciler.apply();
     this.changes.fire('settings');
   }
@@ -236,6 +256,7 @@ export class LensApp implements Lens, LensControl {
     await this.sync.current();
     await this.index.close();
     await this.usage.close();
+    this.learning.close();
   }
 
   catalogSource(): CatalogSource {

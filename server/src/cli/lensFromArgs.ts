@@ -75,6 +75,14 @@ export interface OpenLensOptions {
   signIn?: { openBrowser: boolean };
 }
 
+/**
+ * Where the CLI keeps a workspace's state (catalog cache, index, usage log, learned search):
+ * the one place `openLens` and `mcp-lens forget` find it.
+ */
+export function workspaceStorageDir(workspaceFolder: string): string {
+  return join(workspaceFolder, '.mcp-lens');
+}
+
 export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> {
   const workspaceFolder = resolve(o.workspace ?? process.cwd());
   if (!existsSync(workspaceFolder)) throw new Error(`workspace folder does not exist: ${workspaceFolder}`);
@@ -83,7 +91,7 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
   const ask = o.interactive && canPrompt();
   const settings = await workspaceSettings(workspaceFolder, { trust: o.trust === true, ask, log: o.log });
   // `.mcp-lens/` is ours, not the repository's: a symlink there is refused, the folder is 0700.
-  const storageDir = ensurePrivateDir(join(workspaceFolder, '.mcp-lens'));
+  const storageDir = ensurePrivateDir(workspaceStorageDir(workspaceFolder));
   // The tool index's folder too (usage/ is checked where the usage store opens it).
   ensurePrivateDirIfPresent(join(storageDir, 'index'));
   // Never committed by accident (it holds the token and usage): the folder ignores itself.

@@ -1,0 +1,63 @@
+/**
+ * Using what search learning knows in the ranking's last stage (core/search/usageSignal.ts):
+ * each tool's vote (learnedDocuments.ts: how well its learned words match the request, times
+ * the evidence behind them) is added to the keyword (or hybrid) ranking. Pure.
+ *
+ * A tool's final score is its share of the top hit's score plus `weight` × its vote; a tool
+ * the vote names that the ranking did not hold joins with the vote alone. That is how learning
+ * closes vocabulary gaps ("literature" for a tool that says "papers"): the earlier stages never
+ * find such a tool, the past requests do. A negative vote (words known not to lead to a tool)
+ * moves a hit down. With nothing learned, or nothing learned that matches, the hits come back
+ * as they are: a cold start is the ranking without learning, exactly.
+ */
+import type { RankedTool } from '../search/types';
+import type { ToolVote } from './learnedDocuments';
+
+export interface VoteKnobs {
+  /** The vote's weight against the top hit's score (1). */
+  weight: number;
+  /** A tool's vote × weight / (weight + evidence), its learned weight being its requests' summed weights. */
+  evidence: number;
+}
+
+/**
+ * Chosen on the dev halves of the replay (bench/replay.ts: `mcp-lens bench --history 0.5`,
+ * seeds 1-10) at 10% wrong calls, every set held to its cold start at 30%: see
+ * bench-results.md, "Search learning".
+ */
+export const VOTE_KNOBS: VoteKnobs = { weight: 3, evidence: 2 };
+
+/**
+ * `hits` re-ranked with `votes` (see the file's comment), at most `limit`; `hits` as they are
+ * when no vote is positive. Scores stay on the hits' scale.
+ */
+export function rerankByVotes(hits: readonly RankedTool[], votes: ReadonlyMap<string, ToolVote>, weight: number, limit: number): RankedTool[] {
+  if (weight <= 0 || ![...votes.values()].some((v) => v.vote !== 0)) return [...hits];
+  const top = hits[0]?.score && hits[0].score > 0 ? hits[0].score : 1;
+  const scored = hits.map((h, position) => {
+    const v = votes.get(h.key);
+    const score = h.score / top + weight * (v?.vote ?? 0);
+    return { tool: v && v.vote !== 0 ? voted(h, v, score * top) : h, score, position };
+  });
+  const held = new Set(hits.map((h) => h.key));
+  for (const [key, v] of votes) {
+    if (held.has(key) || v.vote <= 0) continue;
+    const score = weight * v.vote;
+    scored.push({ tool: voted({ key, score: 0, signals: [], why: '' }, v, score * top), score, position: scored.length });
+  }
+  scored.sort((a, b) => b.score - a.score || a.position - b.position);
+  return scored.slice(0, Math.max(0, limit)).map((s) => s.tool);
+}
+
+function voted(hit: RankedTool, v: ToolVote, score: number): RankedTool {
+  const reason =
+    v.vote > 0
+      ? `learned: ${v.requests} past request${v.requests === 1 ? '' : 's'} with these words led here`
+      : 'learned: past requests with these words did not lead here';
+  return {
+    ...hit,
+    score,
+    signals: hit.signals.includes('usage') ? hit.signals : [...hit.signals, 'usage'],
+    why: hit.why ? `${hit.why}; ${reason}` : reason,
+  };
+}
