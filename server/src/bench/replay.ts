@@ -28,10 +28,8 @@ import { seededRandom } from './seededRandom';
 export interface ReplayOptions {
   /** Share of each tool's requests fed as history. */
   history: number;
-  /** The shares of wrong calls to measure, each a run of its own. */
-  wrong: readonly number[];
-  /** Share of the wrong calls that are noticed (an error, or a quick re-search). */
-  noticed: number;
+  /** The runs to measure: a share of wrong calls, and the share of those that are noticed (an error, or a quick re-search). */
+  runs: readonly ReplayRun[];
   seed: number;
   /** The vote's knobs (default: the shipped ones). */
   knobs?: VoteKnobs;
@@ -56,18 +54,23 @@ export interface ReplayParts {
   'held-out': ReplayFigures;
 }
 
+export interface ReplayRun {
+  wrong: number;
+  noticed: number;
+}
+
 export interface ReplayReport {
   dataset: string;
   history: number;
-  seed: number;
-  noticed: number;
-  /** Requests fed as history, and evaluated. */
+  /** The seeds the figures are the mean over. */
+  seeds: number[];
+  /** Requests fed as history, and evaluated (per seed, on average). */
   fed: number;
   evaluated: number;
   /** The evaluated requests ranked without learning (the cold start). */
   without: ReplayParts;
-  /** With learning, per share of wrong calls. */
-  with: { wrong: number; learned: number; figures: ReplayParts }[];
+  /** With learning, per run; `learned`: past requests kept at the end. */
+  with: (ReplayRun & { learned: number; figures: ReplayParts })[];
 }
 
 const SESSION_GAP_MS = 60_000;
@@ -82,7 +85,7 @@ export async function runReplay(dataset: BenchDataset, options: ReplayOptions): 
     (await pipeline.rank(q, { limit: LIMIT, ...(usage ? { usage: [usage.signal] } : {}) })).hits.map((h) => h.key);
   const without = await evaluate(split.evaluated, (q) => rank(q, undefined));
   const runs: ReplayReport['with'] = [];
-  for (const wrong of options.wrong) {
+  for (const { wrong, noticed } of options.runs) {
     let clock = 0;
     const learning = new SearchLearning({
       enabled: true,
@@ -93,7 +96,7 @@ export async function runReplay(dataset: BenchDataset, options: ReplayOptions): 
       ...(options.rules ? { rules: options.rules } : {}),
     });
     learning.syncCatalog(dataset.tools);
-    const random = seededRandom(options.seed * 7919 + Math.round(wrong * 1000));
+    const random = seededRandom(options.seed * 7919 + Math.round(wrong * 1000) + Math.round(noticed * 100_000));
     for (const [i, q] of split.history.entries()) {
       clock += SESSION_GAP_MS;
       const session = `replay-${i}`;
@@ -108,7 +111,7 @@ export async function runReplay(dataset: BenchDataset, options: ReplayOptions): 
         continue;
       }
       const bad = wrongTool(q, answer, dataset.tools, random);
-      if (random() >= options.noticed) {
+      if (random() >= noticed) {
         call(bad);
         continue;
       }
@@ -120,18 +123,48 @@ export async function runReplay(dataset: BenchDataset, options: ReplayOptions): 
       }
       for (const g of q.gold) call(g);
     }
-    runs.push({ wrong, learned: learning.size, figures: await evaluate(split.evaluated, (q) => rank(q, learning)) });
+    runs.push({ wrong, noticed, learned: learning.size, figures: await evaluate(split.evaluated, (q) => rank(q, learning)) });
     learning.close();
   }
   return {
     dataset: dataset.name,
     history: options.history,
-    seed: options.seed,
-    noticed: options.noticed,
+    seeds: [options.seed],
     fed: split.history.length,
     evaluated: split.evaluated.length,
     without,
     with: runs,
+  };
+}
+
+/** The replay at each of `seeds` seeds from `options.seed` on, its figures the mean over them. */
+export async function runReplaySeeds(dataset: BenchDataset, options: ReplayOptions, seeds: number): Promise<ReplayReport> {
+  const reports: ReplayReport[] = [];
+  for (let i = 0; i < Math.max(1, seeds); i++) reports.push(await runReplay(dataset, { ...options, seed: options.seed + i }));
+  const first = reports[0]!;
+  const mean = (pick: (r: ReplayReport) => number) => reports.reduce((s, r) => s + pick(r), 0) / reports.length;
+  const parts = (pick: (r: ReplayReport) => ReplayParts): ReplayParts => {
+    const figures = (part: keyof ReplayParts): ReplayFigures => ({
+      queries: r1(mean((r) => pick(r)[part].queries)),
+      'recall@1': r3(mean((r) => pick(r)[part]['recall@1'])),
+      'recall@5': r3(mean((r) => pick(r)[part]['recall@5'])),
+      'mrr@10': r3(mean((r) => pick(r)[part]['mrr@10'])),
+    });
+    return { all: figures('all'), dev: figures('dev'), 'held-out': figures('held-out') };
+  };
+  return {
+    dataset: first.dataset,
+    history: first.history,
+    seeds: reports.flatMap((r) => r.seeds),
+    fed: r1(mean((r) => r.fed)),
+    evaluated: r1(mean((r) => r.evaluated)),
+    without: parts((r) => r.without),
+    with: first.with.map((run, i) => ({
+      wrong: run.wrong,
+      noticed: run.noticed,
+      learned: r1(mean((r) => r.with[i]!.learned)),
+      figures: parts((r) => r.with[i]!.figures),
+    })),
   };
 }
 
@@ -157,6 +190,10 @@ async function evaluate(queries: readonly BenchQuery[], rank: (q: string) => Pro
     return { queries: chosen.length, 'recall@1': r3(m['recall@1']), 'recall@5': r3(m['recall@5']), 'mrr@10': r3(m['mrr@10']) };
   };
   return { all: figures(() => true), dev: figures((q) => !isHeldOut(q)), 'held-out': figures(isHeldOut) };
+}
+
+function r1(x: number): number {
+  return Math.round(x * 10) / 10;
 }
 
 function r3(x: number): number {
