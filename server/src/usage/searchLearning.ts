@@ -2,14 +2,16 @@
  * Search that learns from the workspace (mcpLens.search.learnFromUsage, on by default): every
  * find_tools → call pair of a gateway session is a labelled example of this user's words for
  * this catalog's tools. The rules of what teaches what are core/usage/searchSteps.ts; what is
- * kept, bounded, is core/usage/learnedExamples.ts; how it ranks (the nearest past requests
- * vote, in the pipeline's last stage) is core/usage/learnedVote.ts. This class holds them per
- * workspace: a SessionSteps per live session, the examples, the catalog's tool fingerprints
- * (a changed or removed tool forgets what was learned for it), and the file they are kept in
- * (adapters/usage/learnedFile.ts: the user's state folder, 0600, never sent anywhere).
+ * kept, bounded, is core/usage/learnedExamples.ts; how it ranks (each tool's learned words
+ * against the request, in the pipeline's last stage) is core/usage/learnedDocuments.ts and
+ * learnedVote.ts. This class holds them per workspace: a SessionSteps per live session, the
+ * examples, the catalog's tool fingerprints (a changed or removed tool forgets what was learned
+ * for it), and the file they are kept in (adapters/usage/learnedFile.ts: the user's state
+ * folder, 0600, never sent anywhere).
  *
  * The bench's replay (bench/replay.ts) drives this same class, in memory, with its own clock.
  */
+import { dirname, join } from 'node:path';
 import type { LearnedSearchView } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { ChangeEmitter } from '../core/changeEmitter';
@@ -27,7 +29,6 @@ import { toolFingerprint } from '../core/usage/toolFingerprint';
 import type { CallOutcome } from '../core/usage/types';
 import { ensureLearnedFolder, learnedFileStamp, readLearnedFile, removeLearnedFile, writeLearnedFile } from '../adapters/usage/learnedFile';
 import { WriterLock } from '../adapters/writerLock';
-import { join, dirname } from 'node:path';
 
 /** Live sessions whose current step is remembered. */
 const LIVE_SESSIONS = 2000;

@@ -27,8 +27,6 @@ import type { Lesson } from './learnedExamples';
 
 export interface StepRules {
   unshownWeight: number;
-  /** A call of the step's last answer's first hit: what the ranking already believed. */
-  firstHitWeight: number;
   extraToolWeight: number;
   researchWindowMs: number;
   researchOverlap: number;
@@ -40,7 +38,6 @@ export interface StepRules {
 
 export const STEP_RULES: StepRules = {
   unshownWeight: 0.5,
-  firstHitWeight: 1,
   extraToolWeight: 0.5,
   researchWindowMs: 60_000,
   researchOverlap: 0.6,
@@ -66,8 +63,6 @@ interface Taught {
 interface Step {
   terms: string[];
   shown: Set<string>;
-  /** The first hit of the step's last answer. */
-  first: string | undefined;
   called: Set<string>;
   taught: Taught[];
   lastCallAt?: number;
@@ -130,13 +125,12 @@ export class SessionSteps {
   }
 
   private fresh(terms: readonly string[], answer: readonly string[]): Step {
-    return { terms: terms.slice(0, this.rules.maxStepTerms), shown: new Set(answer), first: answer[0], called: new Set(), taught: [] };
+    return { terms: terms.slice(0, this.rules.maxStepTerms), shown: new Set(answer), called: new Set(), taught: [] };
   }
 
   private extend(step: Step, terms: readonly string[], answer: readonly string[]): void {
     for (const t of terms) if (step.terms.length < this.rules.maxStepTerms && !step.terms.includes(t)) step.terms.push(t);
     for (const k of answer) step.shown.add(k);
-    step.first = answer[0];
   }
 
   /** See rule 4. */
@@ -148,7 +142,7 @@ export class SessionSteps {
 
   /** Teaches `tool` the step's words at `weight` (× unshownWeight when no answer of the step showed it). */
   private teach(step: Step, tool: CalledTool, weight: number): Lesson {
-    const w = weight * (step.shown.has(tool.key) ? (step.first === tool.key ? this.rules.firstHitWeight : 1) : this.rules.unshownWeight);
+    const w = weight * (step.shown.has(tool.key) ? 1 : this.rules.unshownWeight);
     const taught: Taught = { tool, terms: [...step.terms], weight: 0 };
     step.taught.push(taught);
     return this.adjust(taught, w);
