@@ -34,6 +34,8 @@ export interface StepRules {
   against: number;
   /** A step keeps at most this many words (its rephrasings' together). */
   maxStepTerms: number;
+  /** …and remembers at most this many tools its answers showed (an agent may rephrase a hundred times). */
+  maxShown: number;
 }
 
 export const STEP_RULES: StepRules = {
@@ -44,6 +46,7 @@ export const STEP_RULES: StepRules = {
   doubtShare: 0.5,
   against: 0.5,
   maxStepTerms: 48,
+  maxShown: 256,
 };
 
 /** The tool a call reached, as learning keys it. */
@@ -125,12 +128,12 @@ export class SessionSteps {
   }
 
   private fresh(terms: readonly string[], answer: readonly string[]): Step {
-    return { terms: terms.slice(0, this.rules.maxStepTerms), shown: new Set(answer), called: new Set(), taught: [] };
+    return { terms: terms.slice(0, this.rules.maxStepTerms), shown: new Set(answer.slice(0, this.rules.maxShown)), called: new Set(), taught: [] };
   }
 
   private extend(step: Step, terms: readonly string[], answer: readonly string[]): void {
     for (const t of terms) if (step.terms.length < this.rules.maxStepTerms && !step.terms.includes(t)) step.terms.push(t);
-    for (const k of answer) step.shown.add(k);
+    for (const k of answer) if (step.shown.size < this.rules.maxShown) step.shown.add(k);
   }
 
   /** See rule 4. */
