@@ -37,9 +37,13 @@ export interface VoteKnobs {
  *   12, 16                       → .684/.775, .617  .668           .369           .655
  *   16, 20                       → .678/.772, .604  .668           .376           .655
  *
- * Tried and not kept: teaching a call of the answer's first hit at half weight (what the
- * ranking already believed, and what a careless agent calls when wrong): it held workspace-19
- * at 30% wrong with weight 3 but cost metatool 0.010 R@1 at every weight tried.
+ * Tried and not kept (dev halves): teaching a call of the answer's first hit at half weight
+ * (what the ranking already believed, and what a careless agent calls when wrong) held
+ * workspace-19 at 30% wrong with weight 3 but cost metatool 0.010 R@1 at every weight tried; a
+ * floor on how much of the request a tool's learned words must match (0.15) took mcp-servers'
+ * gain away (0.668 → 0.637) and 0.25 most of metatool's; leaving the server's own name out of
+ * what a tool learns (the keyword ranking's product mentions weigh it already) cost metatool
+ * 0.021 R@1 and gained nothing elsewhere.
  */
 export const VOTE_KNOBS: VoteKnobs = { weight: 12, evidence: 12 };
 
