@@ -59,6 +59,8 @@ export class SearchLearning {
   private readonly sessions = new BoundedMap<string, SessionSteps>(LIVE_SESSIONS);
   /** The catalog's tools as learning keys them: key → server and fingerprint. */
   private tools = new Map<string, { server: string; fingerprint: string }>();
+  /** The same, per server that listed tools: what `reconcile` holds the examples to. */
+  private listed = new Map<string, Map<string, string>>();
   private readonly changes: ChangeEmitter<void>;
   private readonly now: () => number;
   private readonly knobs: VoteKnobs;
@@ -111,6 +113,7 @@ export class SearchLearning {
       server.set(t.key, fingerprint);
     }
     this.tools = next;
+    this.listed = listed;
     if (!this.isEnabled) return;
     this.refresh();
     const gone = this.examples.reconcile(listed);
@@ -249,6 +252,8 @@ export class SearchLearning {
     if (!('examples' in read)) return;
     if (read.dropped > 0) this.opts.log.warn(`search learning: dropped ${read.dropped} damaged entr${read.dropped === 1 ? 'y' : 'ies'} of ${file}`);
     this.examples.load(read.examples);
+    // What was learned for tools that changed while this process was not looking goes at once.
+    this.examples.reconcile(this.listed);
   }
 
   /** Something was learned or forgotten: tell listeners, and write soon. */
