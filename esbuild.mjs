@@ -8,6 +8,10 @@ import { join, resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// The e2e build (test/e2e, `npm run package:e2e`) alone keeps the extension's test-only hooks
+// (client/src/e2eHooks.ts, one of which approves servers without asking); every other build,
+// and so every VSIX that ships, leaves them out.
+const e2e = process.argv.includes('--e2e');
 
 /** @type {esbuild.BuildOptions} */
 const common = {
@@ -27,6 +31,7 @@ const client = {
   target: 'node20',
   outdir: 'dist',
   external: ['vscode'],
+  define: { __E2E_HOOKS__: String(e2e) },
   // jsonc-parser's "main" is a UMD build with runtime requires esbuild cannot follow.
   mainFields: ['module', 'main'],
 };
@@ -35,8 +40,14 @@ const client = {
 const server = {
   ...common,
   // The sidecar (LSP front door) and the CLI share one core; both are plain Node. `mcp-lens
-  // bench` is a bundle of its own, loaded by the CLI only for that command.
-  entryPoints: { server: 'server/src/main.ts', cli: 'server/src/cli/main.ts', bench: 'server/src/cli/bench.ts' },
+  // bench` is a bundle of its own, loaded by the CLI only for that command. selectChild is the
+  // process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts).
+  entryPoints: {
+    server: 'server/src/main.ts',
+    cli: 'server/src/cli/main.ts',
+    bench: 'server/src/cli/bench.ts',
+    selectChild: 'server/src/adapters/select/selectChild.ts',
+  },
   platform: 'node',
   format: 'cjs',
   target: 'node20',
@@ -77,7 +88,7 @@ async function main() {
   }
   await Promise.all(selected.map((o) => esbuild.build(o)));
   if (selected.includes(server)) {
-    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/bench.js']) asciiOnly(f);
+    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/bench.js', 'dist/selectChild.js']) asciiOnly(f);
     await writeO200kRanks();
   }
 }

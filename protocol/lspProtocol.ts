@@ -12,7 +12,7 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { ConfigProblem, IndexStatus, LensStats, SearchResponse, ServerStatus, ToolCallOutcome, ToolSummary } from './model';
-import type { McpLensSettings } from './settings';
+import type { McpLensSettings, ToolFilterLevels } from './settings';
 import type { DashboardMethod } from './webviewProtocol';
 
 /** One folder of the open workspace, as the editor has it. */
@@ -41,9 +41,18 @@ export interface SidecarInitOptions {
    */
   folders?: WorkspaceFolderInfo[];
   settings: McpLensSettings;
+  /**
+   * Which of `settings.include`/`exclude` the user's own settings set and which the workspace's
+   * files do: a workspace change that shows more tools waits for the user's approval.
+   */
+  toolFilterLevels?: ToolFilterLevels;
   /** Whether the workspace is trusted; untrusted workspaces start no workspace-configured server. */
   trusted: boolean;
-  /** Fingerprints of server definitions the user approved (server name, folder-qualified in a multi-root workspace → fingerprint). */
+  /**
+   * Fingerprints of server definitions the user approved (server name, folder-qualified in a
+   * multi-root workspace → fingerprint), and under TOOL_FILTER_APPROVAL_NAME the workspace's
+   * include/exclude last accepted (what a restarted sidecar starts from).
+   */
   approvals: Record<string, string>;
   /** `${input:id}` values from SecretStorage. */
   inputs: Record<string, string>;
@@ -144,6 +153,8 @@ export interface UpdateSettingsParams {
   trusted: boolean;
   /** The workspace folders with their own settings now (a folder's `mcpLens.servers` changed). */
   folders?: WorkspaceFolderInfo[];
+  /** As in SidecarInitOptions. */
+  toolFilterLevels?: ToolFilterLevels;
 }
 /** Settings, approvals, inputs or trust changed in the editor. */
 export const UpdateSettingsNotification = new NotificationType<UpdateSettingsParams>('mcpLens/updateSettings');
@@ -204,11 +215,27 @@ export interface StateChangedParams {
 export const StateChangedNotification = new NotificationType<StateChangedParams>('mcpLens/stateChanged');
 
 export interface ApprovalNeededParams {
-  /** `details`: every field of the definition, one per line, already escaped (what the prompt shows). */
-  servers: { name: string; fingerprint: string; summary: string; details: string[]; sourceFile: string }[];
+  /**
+   * `details`: every field of the definition, one per line, already escaped (what the prompt
+   * shows). `kind: 'tool-filter'`: not a server but the workspace's include/exclude, changed so
+   * that it would show more tools (`details`: each change); approving records `fingerprint`
+   * under `name` (TOOL_FILTER_APPROVAL_NAME) like a server's.
+   */
+  servers: { kind?: 'tool-filter'; name: string; fingerprint: string; summary: string; details: string[]; sourceFile: string }[];
 }
-/** A server needs the user's approval before it may start (new or changed definition). */
+/** A server needs the user's approval before it may start (new or changed definition), or a wider tool filter before it applies. */
 export const ApprovalNeededNotification = new NotificationType<ApprovalNeededParams>('mcpLens/approvalNeeded');
+
+export interface AcceptedToolFilterParams {
+  /** The workspace's include/exclude the sidecar accepted (toolFilterValue in protocol/settings.ts). */
+  value: string;
+}
+/**
+ * The workspace's include/exclude now in force as accepted: narrowing changes are accepted at
+ * once. The extension records it under TOOL_FILTER_APPROVAL_NAME with its approvals and hands it
+ * back at every start, so restarting the sidecar never accepts a change that was waiting.
+ */
+export const AcceptedToolFilterNotification = new NotificationType<AcceptedToolFilterParams>('mcpLens/acceptedToolFilter');
 
 export interface InputsNeededParams {
   inputs: { id: string; description?: string; password: boolean }[];
@@ -259,6 +286,13 @@ export const LSP_MESSAGES = {
   },
   serverToClient: {
     requests: [OAuthSecretReadRequest, OAuthSecretWriteRequest, ExternalRedirectRequest, OpenAuthorizationRequest],
-    notifications: [StateChangedNotification, ApprovalNeededNotification, InputsNeededNotification, PullProgressNotification, ConfigProblemsNotification],
+    notifications: [
+      StateChangedNotification,
+      ApprovalNeededNotification,
+      InputsNeededNotification,
+      PullProgressNotification,
+      ConfigProblemsNotification,
+      AcceptedToolFilterNotification,
+    ],
   },
 } as const;

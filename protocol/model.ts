@@ -48,6 +48,14 @@ export interface ServerStatus {
   /** A remote server MCP Lens can sign in to (OAuth): Sign in and Sign out apply to it. */
   signIn?: boolean;
   /**
+   * A server awaiting approval: what approving it approves. `details` are every field of the
+   * definition, one per line, escaped (server, command, each argument, cwd, env file, each env
+   * name with its value's source or literal value; URL and header names), as the approval
+   * prompts show them; `fingerprint` names exactly that definition. The dashboard sends it back
+   * with Approve, and the host refuses when the definition changed since it was shown.
+   */
+  approval?: { fingerprint: string; details: string[] };
+  /**
    * Not a server: a configuration file that cannot be used (a JSON syntax error, unreadable),
    * named by `name` (the path as shown) with the reason in `error`.
    */

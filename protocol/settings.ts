@@ -130,6 +130,72 @@ export function restrictedApprovalValue(values: RestrictedValues): string {
   );
 }
 
+/**
+ * `mcpLens.include` / `mcpLens.exclude` as one level of settings sets them; a key left out is
+ * not set at that level. The sidecar compares the workspace's level with the one it last
+ * accepted: a change that shows more tools waits for the user's approval
+ * (server/src/core/config/filterWidening.ts).
+ */
+export interface ToolFilterLevel {
+  include?: string[];
+  exclude?: string[];
+}
+
+/**
+ * Where the tool filter comes from, level by level: the user's own settings (applied as they
+ * change: the user's hand) and the workspace's files (`.vscode/settings.json`, a
+ * `.code-workspace` file, a folder's settings: writable by anything the agent can call).
+ */
+export interface ToolFilterLevels {
+  user: ToolFilterLevel;
+  workspace: ToolFilterLevel;
+}
+
+/**
+ * Where the workspace's accepted tool filter is recorded beside server approvals (the editor's
+ * approvals, the CLI's approval store): its canonical JSON (toolFilterValue), a name no
+ * definition file can make a server take (config loading refuses it).
+ */
+export const TOOL_FILTER_APPROVAL_NAME = 'mcpLens.toolFilter';
+
+/** The patterns of a list as the filter reads them: trimmed, empty ones dropped (core/config/toolFilter.ts). */
+export function filterPatterns(list: readonly unknown[] | undefined): string[] {
+  return (list ?? []).map((p) => (typeof p === 'string' ? p.trim() : '')).filter((p) => p !== '');
+}
+
+/** One level's filter, canonical (patterns trimmed, sorted and unique; `include` kept only when set). */
+export function toolFilterValue(level: ToolFilterLevel): string {
+  const sorted = (l: readonly unknown[] | undefined) => [...new Set(filterPatterns(l))].sort();
+  return JSON.stringify(level.include === undefined ? { exclude: sorted(level.exclude) } : { include: sorted(level.include), exclude: sorted(level.exclude) });
+}
+
+/** Levels as the editor sends them, patterns kept only where they are strings; undefined when not levels at all. */
+export function sanitizeToolFilterLevels(v: unknown): ToolFilterLevels | undefined {
+  if (!isRecord(v) || !isRecord(v.user) || !isRecord(v.workspace)) return undefined;
+  const level = (raw: Record<string, unknown>): ToolFilterLevel => {
+    const out: ToolFilterLevel = {};
+    if (Array.isArray(raw.include)) out.include = filterPatterns(raw.include);
+    if (Array.isArray(raw.exclude)) out.exclude = filterPatterns(raw.exclude);
+    return out;
+  };
+  return { user: level(v.user), workspace: level(v.workspace) };
+}
+
+/** The level a toolFilterValue recorded; undefined for anything else (fail closed: nothing accepted). */
+export function parseToolFilterValue(value: string | undefined): ToolFilterLevel | undefined {
+  if (value === undefined) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(raw) || !Array.isArray(raw.exclude) || (raw.include !== undefined && !Array.isArray(raw.include))) return undefined;
+  const level: ToolFilterLevel = { exclude: filterPatterns(raw.exclude) };
+  if (Array.isArray(raw.include)) level.include = filterPatterns(raw.include);
+  return level;
+}
+
 /** One restricted setting's value at each level, as the editor's `inspect` reports it. */
 export interface SettingLevels {
   globalValue?: unknown;

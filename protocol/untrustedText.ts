@@ -129,29 +129,48 @@ export function quotedForDisplay(text: string): string {
  * LRI RLI FSI PDI: "Trojan Source") and the tag characters U+E0000–E007F ("ASCII
  * smuggling"). Replies are data, so the other format characters stay: zero-width joiners and
  * non-joiners (emoji, Indic and Persian scripts), LRM/RLM marks (right-to-left text),
- * variation selectors (emoji, ideographic variants), line separators.
+ * variation selectors (emoji, ideographic variants), line separators. A lone surrogate (half
+ * of a UTF-16 pair, which only a JSON escape such as `\udb40` can carry) becomes U+FFFD, as
+ * any UTF-8 encoder makes it: left as it is, removing a control between two of them would join
+ * them into a character, a tag among others (`\udb40\u0007\udc41` → U+E0041).
  */
 const REPLY_HIDDEN_CLASS = String.raw`[^\P{Cc}\t\n\r]|[\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]`;
 const REPLY_HIDDEN = new RegExp(REPLY_HIDDEN_CLASS, 'gu');
+/** With the `u` flag `\p{Cs}` matches only a surrogate that is not half of a pair. */
+const LONE_SURROGATE = /\p{Cs}/gu;
 /** Every escape sequence starts with a control character (ESC or a C1), so most replies match nothing here and are returned as they are. */
-const REPLY_NEEDS_CLEANING = new RegExp(REPLY_HIDDEN_CLASS, 'u');
+const REPLY_NEEDS_CLEANING = new RegExp(String.raw`${REPLY_HIDDEN_CLASS}|\p{Cs}`, 'u');
 
-/** An upstream's reply text without escape sequences, controls (but tab, newline, CR), bidi controls and tag characters. */
+/** An upstream's reply text without escape sequences, controls (but tab, newline, CR), bidi controls and tag characters; lone surrogates become U+FFFD. */
 export function cleanReplyText(text: string): string {
   if (!REPLY_NEEDS_CLEANING.test(text)) return text;
-  return text.replace(ESCAPES, '').replace(REPLY_HIDDEN, '');
+  // Surrogates first, so that what the later passes remove cannot join two halves into a character.
+  return text.replace(LONE_SURROGATE, '\ufffd').replace(ESCAPES, '').replace(REPLY_HIDDEN, '');
 }
 
 /**
  * Cleans every string of a reply as parsed from JSON (values and object keys, at any depth)
- * with cleanReplyText, IN PLACE, and returns it. Nothing else changes: numbers, booleans,
- * nulls, the shape, and strings that need no cleaning (base64 data, URIs) stay as they are.
- * Iterative, so no nesting depth escapes it. For values no one else holds (a reply just parsed).
+ * with cleanReplyText, IN PLACE, and returns it (a string cannot change in place: its cleaned
+ * copy). Nothing else changes: numbers, booleans, nulls, the shape, and strings that need no
+ * cleaning (base64 data, URIs) stay as they are. Iterative, so no nesting depth escapes it.
+ * For values no one else holds: a reply as it arrived, and whatever a decoding step made of
+ * one (JSON parsed out of a reply's strings, a `select` projection, a run_code script's
+ * output), since decoding `\u001b` makes a character the text did not hold.
+ * `shared`: the value may reach one object along several paths (a JMESPath projection such as
+ * `{a: @, b: @}`, nested); each object is then cleaned once, where a walk would visit it once
+ * per path (2^n paths for n levels). Off by default: what JSON.parse returns is a tree, and
+ * the visited set triples the walk's time.
  */
-export function cleanReplyInPlace<T>(reply: T): T {
+export function cleanReplyInPlace<T>(reply: T, options: { shared?: boolean } = {}): T {
+  if (typeof reply === 'string') return cleanReplyText(reply) as T;
   const stack: unknown[] = [reply];
+  const visited = options.shared ? new Set<object>() : undefined;
   while (stack.length > 0) {
     const v = stack.pop();
+    if (visited && v !== null && typeof v === 'object') {
+      if (visited.has(v)) continue;
+      visited.add(v);
+    }
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];

@@ -21,8 +21,12 @@ export interface DashboardRequests {
   search: { params: { query: string; limit?: number; server?: string }; result: SearchResponse };
   listServers: { params: NoParams; result: ServerStatus[] };
   restartServer: { params: { name: string }; result: ActionResult };
-  /** Asks the user to approve a server that waits for approval (VS Code: its modal prompt). */
-  approveServer: { params: { name: string }; result: ActionResult };
+  /**
+   * Approves the definition the dashboard showed (`fingerprint`: ServerStatus.approval) of a
+   * server that waits for approval (VS Code: through its modal prompt). Refused when the
+   * definition changed since it was shown.
+   */
+  approveServer: { params: { name: string; fingerprint: string }; result: ActionResult };
   /**
    * Signs in to a remote server that needs an account (OAuth): the authorization page opens in
    * the browser; answers once the sign-in completed, failed or timed out.
@@ -40,6 +44,11 @@ export interface DashboardRequests {
   learnedSearch: { params: NoParams; result: LearnedSearchView | null };
   /** Forgets everything search learned (the command "MCP Lens: Forget Learned Search" sends this too). */
   forgetLearnedSearch: { params: NoParams; result: ActionResult };
+}
+
+/** Why approveServer refused: the server's definition is no longer the one the dashboard showed. */
+export function definitionChangedMessage(name: string): string {
+  return `"${name}" was not approved: its definition changed since the dashboard showed it. Review the definition shown now and approve it again.`;
 }
 
 export type DashboardMethod = keyof DashboardRequests;

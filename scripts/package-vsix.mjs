@@ -6,10 +6,13 @@
 // (dist/bench.js) ship in the npm package, not here. scripts/vsix/targets.mjs says which LanceDB
 // build each target gets and why; scripts/verify-vsix.mjs checks every VSIX built.
 //
-// Usage: node scripts/package-vsix.mjs [--target T ...] [--all] [--out-dir DIR] [--out FILE]
+// Usage: node scripts/package-vsix.mjs [--target T ...] [--all] [--out-dir DIR] [--out FILE] [--e2e]
 //   npm run package                     the host's target (linux-x64 here)
 //   npm run package -- --target T       one target
 //   npm run package:all                 every target
+//   npm run package:e2e                 the host's target with the e2e test hooks, as
+//                                       <name>-<target>-<version>-e2e.vsix: for test/e2e only,
+//                                       never shipped (every other build leaves the hooks out)
 // Staging and the fetched tarballs live in .vsix-build/ of this checkout (not shared by worktrees).
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -31,6 +34,7 @@ const named = argv.flatMap((a, i) => (a === '--target' ? [argv[i + 1]] : []));
 const targets = argv.includes('--all') ? TARGETS : (named.length ? named : [hostTarget()]).map(vsixTarget);
 const outDir = resolve(root, valueOf('--out-dir') ?? '.');
 const outFile = valueOf('--out');
+const e2e = argv.includes('--e2e');
 if (outFile && targets.length !== 1) throw new Error('--out names one file: use it with one --target');
 
 function run(cmd, args, cwd) {
@@ -119,7 +123,8 @@ function buildTarget({ target, lance }) {
   writeFileSync(join(stage, 'package.json'), JSON.stringify(staged, null, 2) + '\n');
   writeFileSync(join(stage, '.vscodeignore'), readFileSync(join(root, '.vscodeignore'), 'utf8'));
 
-  const out = outFile ? resolve(root, outFile) : join(outDir, vsixFileName(pkg, target));
+  const name = e2e ? vsixFileName(pkg, target).replace(/\.vsix$/, '-e2e.vsix') : vsixFileName(pkg, target);
+  const out = outFile ? resolve(root, outFile) : join(outDir, name);
   mkdirSync(dirname(out), { recursive: true });
   const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
   run(process.execPath, [vsce, 'package', '--target', target, '--out', out], stage);
@@ -128,7 +133,7 @@ function buildTarget({ target, lance }) {
   return { ...report, packages: runtime.packages.length };
 }
 
-run(process.execPath, ['esbuild.mjs', '--production'], root);
+run(process.execPath, ['esbuild.mjs', '--production', ...(e2e ? ['--e2e'] : [])], root);
 const results = [];
 for (const t of targets) results.push(buildTarget(t));
 for (const r of results) {

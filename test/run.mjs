@@ -6,7 +6,8 @@
 // need the system's Chromium. Without it the run stops at once with one line saying so, rather
 // than starting and cancelling them; MCP_LENS_SKIP_BROWSER_TESTS=1 runs everything else and
 // names what it left out.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -46,7 +47,12 @@ if (browserTests.length && !existsSync(chromium)) {
 }
 
 if (preflight) process.exit(0);
+
+// The CLI keeps each workspace's caches in the user's state folder: tests' go to a temp one.
+const state = mkdtempSync(join(tmpdir(), 'mcp-lens-test-state-'));
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   stdio: 'inherit',
+  env: { ...process.env, XDG_STATE_HOME: state },
 });
+rmSync(state, { recursive: true, force: true });
 process.exit(r.status ?? 1);

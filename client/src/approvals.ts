@@ -2,10 +2,14 @@
  * Which workspace-declared servers the user allowed to start: server name → fingerprint of its
  * definition, in workspaceState, so a changed definition needs a fresh approval. The prompt is
  * modal and names each server with the sidecar's secret-free summary (command or URL).
+ * Beside them, under TOOL_FILTER_APPROVAL_NAME, the workspace's include/exclude the sidecar
+ * accepted (or the user approved when a change would show more tools), handed back at every
+ * sidecar start so a restart never accepts what was waiting.
  */
 import * as vscode from 'vscode';
 import { plural } from '../../protocol/figureText';
 import type { ApprovalNeededParams } from '../../protocol/lspProtocol';
+import { TOOL_FILTER_APPROVAL_NAME } from '../../protocol/settings';
 import { escapeForDisplay } from '../../protocol/untrustedText';
 
 const KEY = 'mcpLens.approvals';
@@ -52,10 +56,12 @@ export class Approvals implements vscode.Disposable {
 
   /**
    * "Approve Servers" (the command, the status bar item, List Servers, the dashboard): asks
-   * again, refused servers included; `names` narrows it to some of them.
+   * again, refused servers included; `names` narrows it to some of them, and `fingerprint` (the
+   * dashboard's) to that exact definition of them. What is approved is always the fingerprint of
+   * what the prompt showed.
    */
-  async promptAll(names?: readonly string[]): Promise<boolean> {
-    const servers = this.pending.filter((s) => !names || names.includes(s.name));
+  async promptAll(names?: readonly string[], fingerprint?: string): Promise<boolean> {
+    const servers = this.pending.filter((s) => (!names || names.includes(s.name)) && (fingerprint === undefined || s.fingerprint === fingerprint));
     for (const s of servers) this.refused.delete(s.fingerprint);
     if (servers.length === 0) {
       void vscode.window.showInformationMessage(
@@ -74,6 +80,13 @@ export class Approvals implements vscode.Disposable {
     await this.state.update(KEY, undefined);
   }
 
+  /** Handles `mcpLens/acceptedToolFilter`: keeps what the sidecar accepted (no prompt: it shows no more than before). */
+  async recordAcceptedToolFilter(value: string): Promise<void> {
+    const all = this.all();
+    if (all[TOOL_FILTER_APPROVAL_NAME] === value) return;
+    await this.state.update(KEY, { ...all, [TOOL_FILTER_APPROVAL_NAME]: value });
+  }
+
   private async prompt(servers: Pending): Promise<boolean> {
     if (this.promptOpen) return false;
     this.promptOpen = true;
@@ -84,7 +97,7 @@ export class Approvals implements vscode.Disposable {
         for (const s of servers) this.refused.add(s.fingerprint);
         void vscode.window
           .showInformationMessage(
-            `MCP Lens: ${servers.map((s) => escapeForDisplay(s.name)).join(', ')} not started. Approve ${servers.length === 1 ? 'it' : 'them'} later from the status bar, "MCP Lens: List Servers" or the dashboard.`,
+            `MCP Lens: ${servers.map((s) => (s.kind === 'tool-filter' ? "the workspace's tool filter change" : escapeForDisplay(s.name))).join(', ')} not ${servers.every((s) => s.kind === 'tool-filter') ? 'applied' : 'started'}. Approve ${servers.length === 1 ? 'it' : 'them'} later from the status bar, "MCP Lens: List Servers" or the dashboard.`,
             'Approve Now',
           )
           .then((pick) => pick && vscode.commands.executeCommand('mcpLens.approveServers'));
@@ -103,16 +116,27 @@ export class Approvals implements vscode.Disposable {
 
   private async ask(servers: Pending): Promise<boolean> {
     const detail = servers
-      // Every field on its own line, escaped by the sidecar (core/config/describe.ts approvalLines).
-      .map((s) => [`from ${vscode.workspace.asRelativePath(s.sourceFile)}:`, ...(s.details ?? [s.summary]).map((l) => `   ${l}`)].join('\n'))
+      // Every field (or every change of a tool filter) on its own line, escaped by the sidecar (core/config/describe.ts approvalLines).
+      .map((s) =>
+        [
+          s.kind === 'tool-filter'
+            ? `tool filter (mcpLens.include / mcpLens.exclude) in ${vscode.workspace.asRelativePath(s.sourceFile)}:`
+            : `from ${vscode.workspace.asRelativePath(s.sourceFile)}:`,
+          ...(s.details ?? [s.summary]).map((l) => `   ${l}`),
+        ].join('\n'),
+      )
       .join('\n\n');
-    const n = servers.length;
-    const pick = await vscode.window.showWarningMessage(
-      `MCP Lens wants to start ${plural(n, 'MCP server')} declared in this workspace. Only allow servers you trust: they run on your machine.`,
-      { modal: true, detail },
-      'Allow',
-      "Don't Allow",
-    );
+    const n = servers.filter((s) => s.kind !== 'tool-filter').length;
+    const filter = servers.some((s) => s.kind === 'tool-filter');
+    const message = [
+      n > 0 ? `MCP Lens wants to start ${plural(n, 'MCP server')} declared in this workspace. Only allow servers you trust: they run on your machine.` : '',
+      filter
+        ? "This workspace's settings changed so that tools hidden until now could be found and called. Allow only a change you made yourself: an agent's file tools can write workspace settings."
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    const pick = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Allow', "Don't Allow");
     return pick === 'Allow';
   }
 }

@@ -18,7 +18,8 @@ export class ConfigDiagnostics implements vscode.Disposable {
     const entries: [vscode.Uri, vscode.Diagnostic[]][] = [];
     for (const [file, problems] of byFile) {
       const uri = vscode.Uri.file(file);
-      const text = await readText(uri);
+      // Read only to place a range: a file the sidecar refused (a FIFO, a device) has none.
+      const text = problems.some((p) => p.offset !== undefined) ? await readText(uri) : '';
       entries.push([uri, problems.map((p) => diagnostic(p, text))]);
     }
     if (generation !== this.generation) return; // a newer set arrived while reading files

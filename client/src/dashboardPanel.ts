@@ -20,8 +20,11 @@ export interface DashboardBackend {
   readonly onDidChangeLens: vscode.Event<StateChangedParams>;
   /** Every `mcpLens/pullProgress`. */
   readonly onPullProgress: vscode.Event<PullProgressParams>;
-  /** Asks the user (VS Code's modal prompt) to approve a server that waits for approval. */
-  approveServer?(name: string): Promise<void>;
+  /**
+   * Asks the user (VS Code's modal prompt) to approve a server that waits for approval, if its
+   * definition is still the one with `fingerprint` (the one the dashboard showed); rejects otherwise.
+   */
+  approveServer?(name: string, fingerprint: string): Promise<void>;
 }
 
 let current: vscode.WebviewPanel | undefined;
@@ -76,11 +79,12 @@ async function answer(m: WebviewRequestMessage, backend: DashboardBackend, post:
 }
 
 /** Approving goes through the editor's prompt; failure is a value the dashboard shows. */
-async function approve(approveServer: (name: string) => Promise<void>, params: unknown): Promise<ActionResult> {
-  const name = (params as { name?: unknown }).name;
+async function approve(approveServer: NonNullable<DashboardBackend['approveServer']>, params: unknown): Promise<ActionResult> {
+  const { name, fingerprint } = params as { name?: unknown; fingerprint?: unknown };
   if (typeof name !== 'string' || !name) return { ok: false, error: '"name" must be a non-empty string' };
+  if (typeof fingerprint !== 'string' || !fingerprint) return { ok: false, error: '"fingerprint" must be a non-empty string' };
   try {
-    await approveServer(name);
+    await approveServer(name, fingerprint);
     return { ok: true };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };

@@ -1,7 +1,9 @@
 /**
- * Test-only hooks for the end-to-end test in code-server. Registered ONLY when the environment
- * variable MCP_LENS_E2E_OUT names a file (the e2e test sets it when it starts code-server);
- * a normal install never has it, so these commands do not exist there.
+ * Test-only hooks for the end-to-end test in code-server. They exist only in the e2e build
+ * (`esbuild.mjs --e2e`, packaged by `npm run package:e2e`): everywhere else `__E2E_HOOKS__` is
+ * false and esbuild leaves this module out of the bundle, so a shipped VSIX carries no switch
+ * that skips approval (test/package/e2eHooks.test.ts checks). In the e2e build they are
+ * registered only when MCP_LENS_E2E_OUT names a file (the e2e test sets it).
  *
  * `mcpLens.e2e.invokeTools` drives the agent-side path the way a chat agent does: it starts the
  * MCP Lens server definition through VS Code's own MCP support, waits for its tools to appear in
@@ -30,11 +32,12 @@ export function registerE2eHooks(s: ExtensionServices): vscode.Disposable {
   const out = process.env.MCP_LENS_E2E_OUT;
   if (!out) return new vscode.Disposable(() => undefined);
   s.log.warn('end-to-end test hooks are enabled (MCP_LENS_E2E_OUT is set)');
-  // A keybinding passes one value: `{ query, arguments }` names what to find and call.
+  // A keybinding passes one value: `{ query, arguments }` (or `args`) names what to find and call.
   return vscode.commands.registerCommand(
     'mcpLens.e2e.invokeTools',
-    async (query?: string | { query: string; arguments: Record<string, unknown> }, args?: Record<string, unknown>) => {
-      if (typeof query === 'object') [query, args] = [query.query, query.arguments];
+    async (first?: string | { query?: string; arguments?: Record<string, unknown>; args?: Record<string, unknown> }, second?: Record<string, unknown>) => {
+      const { query, args } =
+        typeof first === 'object' && first !== null ? { query: first.query, args: first.arguments ?? first.args } : { query: first, args: second };
       const report = await invokeTools(s, query ?? 'echo a message back', args ?? { message: 'hello from e2e' });
       await writeFile(out, JSON.stringify(report, null, 2));
       return report.ok;
@@ -135,4 +138,17 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * Test-only: the end-to-end test sets both variables so servers in its fixture workspace start
+ * without the modal approval prompt: `1` approves every server, a comma-separated list only
+ * those (the others get the real prompt). Both are needed, so a stray one does nothing.
+ */
+export function e2eAutoApprove(): (name: string) => boolean {
+  const value = process.env.MCP_LENS_E2E_AUTO_APPROVE;
+  if (!value || !process.env.MCP_LENS_E2E_OUT) return () => false;
+  if (value === '1') return () => true;
+  const names = new Set(value.split(',').map((n) => n.trim()));
+  return (name) => names.has(name);
 }

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import {
+  AcceptedToolFilterNotification,
   ApprovalNeededNotification,
   ConfigProblemsNotification,
   InputsNeededNotification,
@@ -19,7 +20,7 @@ import { Approvals } from './approvals';
 import { registerCommands } from './commands/register';
 import { ConfigDiagnostics } from './configDiagnostics';
 import { watchDuplicates } from './duplicates';
-import { registerE2eHooks } from './e2eHooks';
+import { e2eAutoApprove, registerE2eHooks } from './e2eHooks';
 import { trackIndexProgress } from './indexProgress';
 import { InputStore } from './inputStore';
 import { hasMcpConfiguration, watchForConfiguration } from './mcpConfigPresence';
@@ -27,7 +28,7 @@ import { registerMcpProvider } from './mcpProvider';
 import { ReadOnlyDocuments } from './readOnlyDocuments';
 import type { ExtensionServices } from './services';
 import { initRestrictedSettings, restrictedGate, reviewRestrictedSettings } from './restrictedSettings';
-import { SECTION, changeKind, readSettings, workspaceFolderInfos } from './settingsReader';
+import { SECTION, changeKind, readSettings, toolFilterLevels, workspaceFolderInfos } from './settingsReader';
 import { Sidecar, errorText } from './sidecar';
 import { createStatusBar } from './statusBar';
 import { registerOAuthBridge } from './oauthBridge';
@@ -55,7 +56,8 @@ export async function deactivate(): Promise<void> {
 async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<ExtensionServices> {
   const inputs = new InputStore(context.secrets);
   await inputs.load();
-  const approvals = new Approvals(context.workspaceState, e2eAutoApprove());
+  // Test-only hooks exist in the e2e build alone (esbuild.mjs --e2e); elsewhere this is `false` and they are not in the bundle.
+  const approvals = new Approvals(context.workspaceState, __E2E_HOOKS__ ? e2eAutoApprove() : () => false);
   initRestrictedSettings(context.workspaceState);
   const storage = context.storageUri ?? context.globalStorageUri;
   await vscode.workspace.fs.createDirectory(storage);
@@ -66,6 +68,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
     folders: workspaceFolderInfos(),
     settings: readSettings(),
+    toolFilterLevels: toolFilterLevels(),
     trusted: vscode.workspace.isTrusted,
     approvals: approvals.all(),
     inputs: inputs.all(),
@@ -76,7 +79,14 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const diagnostics = new ConfigDiagnostics();
   const pushSettings = async (): Promise<void> => {
     const o = initOptions();
-    const params: UpdateSettingsParams = { settings: o.settings, approvals: o.approvals, inputs: o.inputs, trusted: o.trusted, folders: o.folders ?? [] };
+    const params: UpdateSettingsParams = {
+      settings: o.settings,
+      approvals: o.approvals,
+      inputs: o.inputs,
+      trusted: o.trusted,
+      folders: o.folders ?? [],
+      ...(o.toolFilterLevels && { toolFilterLevels: o.toolFilterLevels }),
+    };
     await sidecar.notify(UpdateSettingsNotification, params);
   };
   let started: Promise<void> | undefined;
@@ -101,6 +111,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     });
   });
   sidecar.onNotification(ConfigProblemsNotification, (p) => void diagnostics.show(p));
+  sidecar.onNotification(AcceptedToolFilterNotification, (p) => void approvals.recordAcceptedToolFilter(p.value));
   sidecar.onDidChangeState((state) => {
     log.info(`sidecar ${state}`);
     if (state !== 'running') diagnostics.clear();
@@ -120,7 +131,7 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     createStatusBar(sidecar, approvals),
     trackIndexProgress(sidecar),
     watchDuplicates(context, sidecar, approvals),
-    registerE2eHooks(s),
+    __E2E_HOOKS__ ? registerE2eHooks(s) : new vscode.Disposable(() => undefined),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const kind = changeKind(e);
       if (!started) {
@@ -160,17 +171,4 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     log.info('no MCP configuration in this window (.vscode/mcp.json, .mcp.json, mcpLens.servers): MCP Lens waits until one appears or a command needs it');
   }
   return s;
-}
-
-/**
- * Test-only: the end-to-end test sets both variables so servers in its fixture workspace start
- * without the modal approval prompt: `1` approves every server, a comma-separated list only
- * those (the others get the real prompt). Both are needed, so a stray one does nothing.
- */
-function e2eAutoApprove(): (name: string) => boolean {
-  const value = process.env.MCP_LENS_E2E_AUTO_APPROVE;
-  if (!value || !process.env.MCP_LENS_E2E_OUT) return () => false;
-  if (value === '1') return () => true;
-  const names = new Set(value.split(',').map((n) => n.trim()));
-  return (name) => names.has(name);
 }

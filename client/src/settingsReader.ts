@@ -4,7 +4,15 @@
  */
 import * as vscode from 'vscode';
 import type { WorkspaceFolderInfo } from '../../protocol/lspProtocol';
-import { DEFAULT_SETTINGS, RESTART_SETTINGS, excludeOfAllLevels, sanitizeSettings, withoutRestricted, type McpLensSettings } from '../../protocol/settings';
+import {
+  DEFAULT_SETTINGS,
+  RESTART_SETTINGS,
+  excludeOfAllLevels,
+  sanitizeSettings,
+  withoutRestricted,
+  type McpLensSettings,
+  type ToolFilterLevels,
+} from '../../protocol/settings';
 import { restrictedGate } from './restrictedSettings';
 
 export const SECTION = 'mcpLens';
@@ -31,6 +39,32 @@ export function readSettings(): McpLensSettings {
     target[parts[parts.length - 1]!] = value;
   }
   return sanitizeSettings(gated, process.env);
+}
+
+/**
+ * Which include/exclude patterns are the user's own (user settings, outside the workspace: the
+ * user's hand) and which come from the workspace's files (`.vscode/settings.json`, the
+ * `.code-workspace` file, each folder's settings), which any tool an agent calls may write. The
+ * sidecar applies a workspace change that shows more tools only once the user approves it.
+ */
+export function toolFilterLevels(): ToolFilterLevels {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  const include = cfg.inspect('include');
+  const exclude = cfg.inspect('exclude');
+  const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string') : undefined);
+  const level = (inc: unknown, exc: unknown) => {
+    const out: { include?: string[]; exclude?: string[] } = {};
+    const i = strings(inc);
+    const e = strings(exc);
+    if (i) out.include = i;
+    if (e) out.exclude = e;
+    return out;
+  };
+  const workspaceExclude = excludeOfAllLevels({
+    workspaceValue: exclude?.workspaceValue,
+    workspaceFolderValue: [exclude?.workspaceFolderValue, ...folderLevel('exclude')].filter(Array.isArray).flat(),
+  });
+  return { user: level(include?.globalValue, exclude?.globalValue), workspace: level(include?.workspaceValue, workspaceExclude) };
 }
 
 /** What a configuration change asks for: nothing, a live update, or a sidecar restart. */

@@ -36,7 +36,8 @@ export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.
       signIn.accessibilityInformation = { label: needs.tooltip, role: 'button' };
       signIn.show();
     } else signIn.hide();
-    const text = sidecar.isRunning ? approvalText(approvals.waiting.map((s) => s.name)) : undefined;
+    const servers = approvals.waiting.filter((s) => s.kind !== 'tool-filter').map((s) => s.name);
+    const text = sidecar.isRunning ? approvalText(servers, servers.length < approvals.waiting.length) : undefined;
     if (!text || approvals.prompting) return waiting.hide();
     waiting.text = text.text;
     waiting.tooltip = text.tooltip;

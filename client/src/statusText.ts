@@ -60,11 +60,15 @@ export function signInText(names: readonly string[]): { text: string; tooltip: s
   };
 }
 
-/** The approval item's text, or undefined when no server waits for approval. */
-export function approvalText(names: readonly string[]): { text: string; tooltip: string } | undefined {
-  if (names.length === 0) return undefined;
+/** The workspace's include/exclude changed so that more tools would show (the sidecar holds it). */
+const FILTER_TOOLTIP =
+  "The workspace's tool filter (mcpLens.include / mcpLens.exclude) changed so that hidden tools could be found and called. It applies once you approve it. Click to review.";
+
+/** The approval item's text, or undefined when nothing waits for approval (servers, or a wider tool filter). */
+export function approvalText(names: readonly string[], toolFilter = false): { text: string; tooltip: string } | undefined {
+  if (names.length === 0) return toolFilter ? { text: '$(shield) tool filter change awaiting approval', tooltip: FILTER_TOOLTIP } : undefined;
   return {
-    text: `$(shield) ${plural(names.length, 'server')} awaiting approval`,
+    text: `$(shield) ${plural(names.length, 'server')}${toolFilter ? ' and a tool filter change' : ''} awaiting approval`,
     tooltip: `Not started until you approve ${names.length === 1 ? 'it' : 'them'}: ${names.join(', ')}. Click to review and approve.`,
   };
 }

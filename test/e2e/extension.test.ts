@@ -18,6 +18,7 @@ import { paletteRows, runCommand, waitForPickRow, closeQuickInput } from './work
 
 const RESULTS = join(ROOT, 'test-results');
 const INVOKE_KEY = 'ctrl+alt+shift+e';
+const ELICIT_KEY = 'ctrl+alt+shift+l';
 
 const confirmedDialogs: string[] = [];
 
@@ -39,6 +40,24 @@ async function answerDialogsUntil<T>(page: Page, timeoutMs: number, probe: () =>
         .click();
     }
     if (Date.now() > deadline) throw new Error('timed out waiting for the invokeTools report');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Waits until `locator` is visible, confirming VS Code's tool-confirmation dialogs meanwhile. */
+async function answerDialogsUntilVisible(page: Page, locator: ReturnType<Page['locator']>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await locator.isVisible().catch(() => false))) {
+    const dialog = page.locator('.monaco-dialog-box');
+    if (await dialog.isVisible().catch(() => false)) {
+      confirmedDialogs.push((await dialog.innerText()).replace(/\s+/g, ' '));
+      await dialog
+        .locator('.monaco-button')
+        .filter({ hasText: /^(Yes|Allow|Continue)$/ })
+        .first()
+        .click();
+    }
+    if (Date.now() > deadline) throw new Error('timed out waiting for the elicitation notification');
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -107,10 +126,13 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
   const cs = await startCodeServer({
     base,
     userSettings: QUIET_EDITOR,
-    keybindings: [{ key: INVOKE_KEY, command: 'mcpLens.e2e.invokeTools' }],
+    keybindings: [
+      { key: INVOKE_KEY, command: 'mcpLens.e2e.invokeTools' },
+      { key: ELICIT_KEY, command: 'mcpLens.e2e.invokeTools', args: { query: 'ask the user for their name and greet them', args: {} } },
+    ],
     // Test-only: MCP_LENS_E2E_OUT registers mcpLens.e2e.invokeTools; with it, AUTO_APPROVE
     // approves these servers without the modal prompt (any other gets the real one).
-    env: { MCP_LENS_E2E_OUT: out, MCP_LENS_E2E_AUTO_APPROVE: 'everything,memory,hang,added' },
+    env: { MCP_LENS_E2E_OUT: out, MCP_LENS_E2E_AUTO_APPROVE: 'everything,memory,asker,hang,added' },
     vsix,
   });
   let browser: Browser | undefined;
@@ -207,6 +229,35 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
         confirmedDialogs.some((d) => /find_tools/.test(d)),
         `VS Code asked before running call_tool: ${confirmedDialogs.join(' | ')}`,
       );
+    });
+
+    await t.test('an elicitation from a server behind MCP Lens is answered in VS Code', async () => {
+      rmSync(out, { force: true });
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } });
+      await page.keyboard.press('Control+Alt+Shift+L');
+      // The asker server's ask_name, called through MCP Lens's call_tool, asks the user: VS Code
+      // shows the question as a notification from the MCP Lens server, and "Respond" opens the form.
+      const toast = page.locator('.notification-toast').filter({ hasText: 'what is your name?' });
+      await answerDialogsUntilVisible(page, toast, 120_000);
+      mkdirSync(RESULTS, { recursive: true });
+      await page.screenshot({ path: join(RESULTS, 'vscode-elicitation-through-mcp-lens.png') });
+      await toast
+        .locator('.monaco-button')
+        .filter({ hasText: /^Respond$/ })
+        .click();
+      const input = page.locator('.quick-input-widget input.input');
+      await input.waitFor({ state: 'visible', timeout: 30_000 });
+      await input.fill('Ada');
+      await page.keyboard.press('Enter');
+      const report = JSON.parse(await answerDialogsUntil(page, 120_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined))) as {
+        ok: boolean;
+        steps: unknown[];
+        findTools?: string;
+        callTool?: string;
+      };
+      assert.ok(report.ok, JSON.stringify(report.steps, null, 2));
+      assert.match(report.findTools ?? '', /asker_ask_name/);
+      assert.match(report.callTool ?? '', /hello Ada/, 'the answer typed in VS Code reached the upstream and its result came back');
     });
 
     await t.test('a server added to .vscode/mcp.json is searchable without a reload', async () => {

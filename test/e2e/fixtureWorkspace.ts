@@ -11,12 +11,13 @@ export function fixtureServer(file: string, args: string[] = []): Record<string,
   return { type: 'stdio', command: process.execPath, args: [join(ROOT, 'test', 'fixtures', 'servers', file), ...args] };
 }
 
-/** The fixture's .vscode/mcp.json servers: two real servers and one that never answers initialize. */
+/** The fixture's .vscode/mcp.json servers: two real servers, one that asks the user a question, and one that never answers initialize. */
 export function fixtureServers(ws: string): Record<string, Record<string, unknown>> {
   const mod = (p: string) => join(ROOT, 'node_modules', '@modelcontextprotocol', p, 'dist', 'index.js');
   return {
     everything: { type: 'stdio', command: process.execPath, args: [mod('server-everything'), 'stdio'] },
     memory: { type: 'stdio', command: process.execPath, args: [mod('server-memory')], env: { MEMORY_FILE_PATH: join(ws, 'memory.jsonl') } },
+    asker: fixtureServer('elicit.mjs'),
     hang: fixtureServer('hang-init.mjs'),
   };
 }

@@ -7,11 +7,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './codeServer';
 
-/** The linux-x64 VSIX `npm run package` built for this checkout's version. */
+/**
+ * The linux-x64 e2e VSIX `npm run package:e2e` built for this checkout's version: the shipped
+ * build with the test-only hooks (client/src/e2eHooks.ts) compiled in; `npm run test:e2e` builds it.
+ */
 export function vsixPath(): string {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  const p = join(ROOT, `${pkg.name}-linux-x64-${pkg.version}.vsix`);
-  if (!existsSync(p)) throw new Error(`${p} is missing: run npm run package first`);
+  const p = join(ROOT, `${pkg.name}-linux-x64-${pkg.version}-e2e.vsix`);
+  if (!existsSync(p)) throw new Error(`${p} is missing: run npm run package:e2e first`);
   return p;
 }
 

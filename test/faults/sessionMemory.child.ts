@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const world = await startLens({});
   const idleMs = Number(process.env.IDLE_MS ?? 1000);
   let clock = 0;
-  const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: idleMs, now: () => clock });
+  const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: idleMs, now: () => clock, maxSessions: SESSIONS });
   const { url } = await http.start();
   // Warm up the code paths once so the baseline includes compiled code, not just an idle heap.
   for (let i = 0; i < 20; i++) {

@@ -16,6 +16,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readLog } from '../../server/src/adapters/usage/framedLog';
 import { fromStored } from '../../server/src/adapters/usage/usageRecord';
 import { LOG_FILE } from '../../server/src/adapters/usage/usageStore';
+// serve keeps the index and usage in the user's state folder (the env it inherits says where).
+import { workspaceStateDir } from '../../server/src/adapters/workspaceState';
 import { findToolsWhenStarted } from '../fixtures/agentClient';
 import { startFakeOllama } from '../fixtures/fakeOllama';
 import { EVERYTHING, ROOT, makeWorkspace, until, type TestWorkspace } from '../fixtures/gatewayLens';
@@ -80,7 +82,7 @@ describe('sidecar processes on one workspace', () => {
     const ws = makeWorkspace({ everything: EVERYTHING }, { embedding: { enabled: true } });
     const first = await serve(ws, ollama.url);
     // The first holds the store's writer lock before the second starts: the roles are decided.
-    await until('the first sidecar to open its tool store', () => existsSync(join(ws.dir, '.mcp-lens', 'index', 'toolStore.lock')), 60_000);
+    await until('the first sidecar to open its tool store', () => existsSync(join(workspaceStateDir(ws.dir), 'index', 'toolStore.lock')), 60_000);
     const second = await serve(ws, ollama.url);
     try {
       await addViaGateway(first.client, 1);
@@ -100,7 +102,7 @@ describe('sidecar processes on one workspace', () => {
     }
     try {
       // Only the writer's two calls are on disk; the reader's stayed in its memory.
-      const { records } = await readLog(join(ws.dir, '.mcp-lens', 'usage', LOG_FILE), fromStored);
+      const { records } = await readLog(join(workspaceStateDir(ws.dir), 'usage', LOG_FILE), fromStored);
       assert.equal(records.filter((r) => r.toolKey === 'everything/get-sum').length, 2);
     } finally {
       ws.close();
@@ -109,7 +111,7 @@ describe('sidecar processes on one workspace', () => {
 
   it('kill -9 at random moments: the usage log parses and keeps every call older than a second', async (t) => {
     const ws = makeWorkspace({ everything: EVERYTHING });
-    const log = join(ws.dir, '.mcp-lens', 'usage', LOG_FILE);
+    const log = join(workspaceStateDir(ws.dir), 'usage', LOG_FILE);
     // Calls acknowledged to us, with when: what the log must hold once they are a second old.
     const acknowledged: number[] = [];
     let before = 0;

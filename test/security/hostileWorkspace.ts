@@ -4,12 +4,14 @@
  * (`node --import tsx server/src/cli/main.ts …`), on a pseudo-terminal when a test must answer a
  * prompt (util-linux `script`), and small loopback servers that record what reaches them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ROOT } from '../fixtures/gatewayLens';
 
 export { ROOT };
@@ -17,13 +19,18 @@ export const CLI = join(ROOT, 'server/src/cli/main.ts');
 export const LISTED_TOOLS = join(ROOT, 'test/security/fixtures/listedTools.mjs');
 const EVERYTHING_JS = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-/** A file's text, a symbolic link (`{ link: target }`; `OUTSIDE` in it stands for the outside folder), or text with a mode. */
-export type Entry = string | { link: string } | { text: string; mode: number };
+/**
+ * A file's text, a symbolic link (`{ link: target }`; `OUTSIDE` in it stands for the outside
+ * folder), text with a mode, or a FIFO (`{ fifo: true }`, nothing ever writes to it).
+ */
+export type Entry = string | { link: string } | { text: string; mode: number } | { fifo: true };
 
 export interface HostileWorkspace {
   dir: string;
   /** A folder beside the workspace, for the files links point at. */
   outside: string;
+  /** The user's state folder for CLI runs (XDG_STATE_HOME), beside both: MCP Lens's caches, index and usage. */
+  state: string;
   path(rel: string): string;
   close(): void;
 }
@@ -40,12 +47,14 @@ export function hostileWorkspace(files: Record<string, Entry>, outsideFiles: Rec
     mkdirSync(dirname(p), { recursive: true });
     if (typeof entry === 'string') writeFileSync(p, entry, { mode: 0o644 });
     else if ('link' in entry) symlinkSync(entry.link.replace('OUTSIDE', outside), p);
+    else if ('fifo' in entry) execFileSync('mkfifo', ['-m', '600', p]);
     else {
       writeFileSync(p, entry.text);
       chmodSync(p, entry.mode);
     }
   }
-  return { dir, outside, path: (rel) => join(dir, rel), close: () => rmSync(root, { recursive: true, force: true }) };
+  const state = join(root, 'state');
+  return { dir, outside, state, path: (rel) => join(dir, rel), close: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 /** A `.vscode/mcp.json` text with these servers. */
@@ -61,9 +70,15 @@ export function listedTools(toolsFile: string, label: string): { command: string
   return { command: process.execPath, args: [LISTED_TOOLS, '--tools', toolsFile, '--label', label] };
 }
 
-/** The environment a CLI run gets: no token, no Ollama, approvals in the temp folder. */
+/** The environment a CLI run gets: no token, no Ollama, approvals and state in the temp folder. */
 export function cliEnv(ws: HostileWorkspace, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, OLLAMA_HOST: '127.0.0.1:9', MCP_LENS_APPROVALS_FILE: join(ws.outside, 'approvals.json'), ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OLLAMA_HOST: '127.0.0.1:9',
+    MCP_LENS_APPROVALS_FILE: join(ws.outside, 'approvals.json'),
+    XDG_STATE_HOME: ws.state,
+    ...extra,
+  };
   if (!('MCP_LENS_TOKEN' in extra)) delete env.MCP_LENS_TOKEN;
   return env;
 }
@@ -218,4 +233,49 @@ export async function recorder(reply: (path: string) => { status: number; body: 
 /** A token strong enough for MCP_LENS_TOKEN (256 random bits, hex). */
 export function strongToken(): string {
   return [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** `mcp-lens serve --http` on a workspace, with SDK clients that connect to it with its token. */
+export interface ServedGateway {
+  serve: RunningCli;
+  url: string;
+  token: string;
+  connect(): Promise<Client>;
+  /** Closes the clients, stops the CLI with SIGTERM and waits for its end. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the workspace over HTTP; resolves once the gateway listens and each server named in
+ * `ready` logged that it is ready (its tools are in the catalog).
+ */
+export async function serveHttp(
+  ws: HostileWorkspace,
+  extraEnv: Record<string, string> = {},
+  ready: string[] = [],
+  config = ws.path('.vscode/mcp.json'),
+): Promise<ServedGateway> {
+  const token = strongToken();
+  // Info level: "[server] ready: N tools" is an info line.
+  const env = cliEnv(ws, { MCP_LENS_TOKEN: token, ...(ready.length > 0 && { MCP_LENS_LOG: 'info' }), ...extraEnv });
+  const serve = startCli(['serve', '--http', '--workspace', ws.dir, '--config', config], env);
+  const url = (await serve.waitFor(/MCP Lens listening on (\S+)/))[1]!;
+  await serve.waitFor(/Press Ctrl\+C to stop/);
+  for (const name of ready) await serve.waitFor(new RegExp(`\\[${name}\\] ready: \\d+ tools`));
+  const clients: Client[] = [];
+  return {
+    serve,
+    url,
+    token,
+    async connect() {
+      const c = new Client({ name: 'security-suite', version: '1.0.0' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      clients.push(c);
+      return c;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await serve.stop('SIGTERM');
+    },
+  };
 }

@@ -6,7 +6,8 @@
  * from each of its characters (nested or overlapping quantifiers), and no library call that
  * does. Each input below is 128 KB, shaped to trigger the backtracking one of the quadratic
  * steps had (a run of closing punctuation, of sentence marks, one long word for the Porter2
- * library) or drawn from a seeded generator, and is analysed and searched within a generous
+ * library; runs of other scripts, combining marks and compatibility forms, which are folded and
+ * cut into character pairs) or drawn from a seeded generator, and is analysed and searched within a generous
  * budget. Measured through MemoryToolIndex.search on 2 loaded cores: at most 0.7 s a step now; before
  * the fix a run of ")" took 27 s, of "!" 64 s, one long word over 5 minutes.
  */
@@ -21,8 +22,8 @@ import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
 import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 
 const SIZE = 128 * 1024;
-/** Generous: 4× the slowest step measured on a loaded machine, a ninth of the fastest quadratic one before the fix. */
-const BUDGET_MS = 3_000;
+/** Generous: 14× the slowest step measured on a loaded machine (2 cores, load 16 while other suites run), under half the fastest quadratic one before the fix. */
+const BUDGET_MS = 10_000;
 
 function recordedTools(): CatalogTool[] {
   const rec = readRecordedCatalog();
@@ -54,6 +55,16 @@ const ADVERSARIAL: [string, string][] = [
   ['unclosed curly quotes', repeat('\u2018')],
   ['a dotted e-mail-like token', `a@${repeat('b.', '1')}`],
   ['a long request of ordinary words', repeat('please list the open files and close them. ')],
+  // Other scripts (wordRuns.ts): folding, runs cut at script changes, character pairs.
+  ['one long run of Chinese (character pairs)', repeat('截取网页的屏幕截图')],
+  ['Chinese with Latin names inside (script boundaries, product mentions)', repeat('在GitHub上创建issue')],
+  ['scripts alternating at every character', repeat('a中')],
+  ['capitals after Chinese characters (product mentions)', repeat('上G')],
+  ['Japanese kana with voiced marks (NFKD then NFC)', repeat('ガイドを\u3099')],
+  ['combining accents piled on one letter (folding)', `e${'\u0301'.repeat(SIZE)}`],
+  ['full-width letters and half-width kana (compatibility forms)', repeat('ＧｉｔＨｕｂｶﾞｲﾄﾞ')],
+  ['German with umlauts and sharp s', repeat('Lösche die Datei Straße ')],
+  ['Thai, an unspaced script with vowel marks', repeat('ภาษาไทย')],
 ];
 
 /** A seeded LCG: the same fuzz every run, so a failure names an input that can be replayed. */
@@ -62,7 +73,11 @@ function generator(seed: number): () => number {
   return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
-const FUZZ_CHARS = [...'aAzZ19 .!?,;:-_/\\#@"\'`()[]{}<>*~+=|^$%&\n\t', '\u2018', '\u2019', '\u201c', '\u201d', 'é', 'ß'];
+const FUZZ_CHARS = [
+  ...'aAzZ19 .!?,;:-_/\\#@"\'`()[]{}<>*~+=|^$%&\n\t',
+  ...['\u2018', '\u2019', '\u201c', '\u201d', 'é', 'ß'],
+  ...['中', '文', 'ー', 'カ', '\u3099', '\u0301', 'Ｇ', '한', 'ไ', '\u0e34', 'ё'],
+];
 
 function fuzzInputs(count: number): [string, string][] {
   const rnd = generator(20_231_121);

@@ -166,7 +166,7 @@ describe('code mode through the gateway', () => {
     assert.equal(r.structuredContent, undefined, 'a cut result carries no second full copy');
     const note = (r.content as { text: string }[]).at(-1)!.text;
     const m =
-      /Output cut at 300 of ([\d,]+) tokens \((\d+)% cut, max_output_tokens 300\)\. The whole result is kept for this session as (mcp-lens:\/\/results\/[0-9a-f]+)/.exec(
+      /Output cut at 300 of ([\d,]+) tokens \((\d+)% cut, max_output_tokens 300\)\. The whole result is kept for this session as resource "(mcp-lens:\/\/results\/[0-9a-f]+)"\./.exec(
         note,
       );
     assert.ok(m, note);

@@ -277,7 +277,8 @@ describe('gateway HTTP session expiry', () => {
   // time failed with ECONNRESET under load). The capacity figures are in `npm run bench:load`.
   it('closes every abandoned session, and a closed session is gone for its client', async () => {
     const world = await startLens({});
-    const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 1_000 });
+    // More sessions than the product's cap (MAX_HTTP_SESSIONS): this is about expiry.
+    const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 1_000, maxSessions: 200 });
     try {
       const { url } = await http.start();
       const init = JSON.stringify({

@@ -4,13 +4,14 @@
  * `--http [PORT]` flag.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type McpLensSettings } from '../../protocol/settings';
 import type { SearchResponse } from '../../protocol/model';
 import type { Lens } from '../../server/src/app/lens';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { catalogTool } from '../fixtures/catalogRows';
-import { countTokens } from '../../server/src/core/tokens';
+import { countTokens, useTokenCounter } from '../../server/src/core/tokens';
+import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
 import { splitHttpFlag } from '../../server/src/cli/serve';
 import { exposedDefinitions } from '../../server/src/gateway/exposure';
 import {
@@ -34,6 +35,8 @@ function catalogLens(tools: CatalogTool[]): Lens {
   return { tools: () => tools, servers: () => [], findTool: (n: string) => tools.find((t) => t.name === n) } as unknown as Lens;
 }
 
+// Token counts are the o200k table's, as every entry point installs it.
+before(() => useTokenCounter(o200kTokenizer));
 describe('exposure modes', () => {
   const lens = catalogLens(TOOLS);
   const meta = ['find_tools', 'call_tool', 'run_code', 'get_tool_schema', 'list_servers'];

@@ -1,7 +1,9 @@
 // Live configuration, in-process: a LensApp watching a real workspace's .vscode/mcp.json while
-// the test edits it. Adding, changing and removing a server touches that server only; a syntax
-// error keeps the last good configuration running and says where; a new definition waits for
-// approval. Every wait is on a Lens change event, never a sleep.
+// the test edits it, as the editor runs one (no --trust: each definition approved by its
+// fingerprint). The user's own edits of approved definitions: adding, changing and removing a
+// server touches that server only; a syntax error keeps the last good configuration running and
+// says where; a new definition waits for approval. Every wait is on a Lens change event, never
+// a sleep.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { LensApp } from '../../server/src/app/lensApp';
 import type { LensAppOptions } from '../../server/src/app/lensAppOptions';
 import { isProcessAlive } from '../../server/src/adapters/processProbe';
 import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
+import { fingerprintsOf } from '../fixtures/fingerprints';
 import { untilChanged } from '../fixtures/untilChanged';
 
 const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');
@@ -67,8 +70,11 @@ const pidOf = (w: Live, name: string) =>
   w.lens.servers().find((s) => s.name === name)?.state === 'ready' &&
   (w.lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
 
+/** Approved as the user approves them (their fingerprints), without --trust. */
+const approved = (servers: Record<string, unknown>): Partial<LensAppOptions> => ({ autoApprove: false, approvals: fingerprintsOf(tmpdir(), servers) });
+
 test('adding, changing and removing a server in mcp.json starts, restarts or stops that server only', async (t) => {
-  const w = await live({ a: gated('a') });
+  const w = await live({ a: gated('a') }, approved({ a: gated('a'), b: gated('b') }));
   try {
     await w.until('a ready', () => w.server('a')?.state === 'ready');
     const pidA = pidOf(w, 'a');
@@ -90,6 +96,9 @@ test('adding, changing and removing a server in mcp.json starts, restarts or sto
 
     const pidB = pidOf(w, 'b');
     w.write({ a: gated('a'), b: gated('b', ['--changed']) });
+    // A changed definition is a new one: the user approves it, and it replaces the old.
+    await w.until('b changed, waiting for approval', () => w.lens.pendingApprovals().find((p) => p.name === 'b'));
+    await w.lens.approve(fingerprintsOf(tmpdir(), { b: gated('b', ['--changed']) }));
     await w.until('b restarted', () => w.server('b')?.state === 'ready' && pidOf(w, 'b') !== pidB && pidOf(w, 'b'));
     assert.equal(pidOf(w, 'a'), pidA, 'a was not restarted by a change to b');
 
@@ -102,7 +111,7 @@ test('adding, changing and removing a server in mcp.json starts, restarts or sto
 });
 
 test('a JSON syntax error keeps the last good configuration running and names file, line and column', async () => {
-  const w = await live({ a: gated('a') });
+  const w = await live({ a: gated('a') }, approved({ a: gated('a'), c: gated('c') }));
   try {
     await w.until('a ready', () => w.server('a')?.state === 'ready');
     writeFileSync(w.mcpJson, '{\n  "servers": {\n    "a": { "type": "stdio", \n');

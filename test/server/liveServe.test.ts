@@ -14,6 +14,7 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import { saveApprovals } from '../../server/src/adapters/config/approvalStore';
 import { loadWorkspaceConfig } from '../../server/src/adapters/config/loadConfig';
 import { sanitizeSettings } from '../../protocol/settings';
+import { fingerprintsOf } from '../fixtures/fingerprints';
 import { ROOT } from '../fixtures/gatewayLens';
 
 const GATED = join(ROOT, 'test', 'fixtures', 'servers', 'gated.mjs');
@@ -60,11 +61,12 @@ test('mcp-lens serve applies .vscode/mcp.json edits live', { timeout: 120_000 },
   const write = (servers: Record<string, unknown>) => writeFileSync(mcpJson, JSON.stringify({ servers }, null, 2));
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.exposure': 'all' }));
   write({ a: gated('a') });
-  saveApprovals(dir, {}, approvals);
+  // The user approved both definitions (`mcp-lens tools`): --trust would approve only what is there at start.
+  saveApprovals(dir, fingerprintsOf(dir, { a: gated('a'), b: gated('b') }), approvals);
   let stderr = '';
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', dir, '--trust'],
+    args: [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', dir],
     cwd: ROOT,
     env: { ...process.env, MCP_LENS_APPROVALS_FILE: approvals, MCP_LENS_LOG: 'warn' } as Record<string, string>,
     stderr: 'pipe',

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LensApp } from '../../server/src/app/lensApp';
 import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
+import { fingerprintsOf } from '../fixtures/fingerprints';
 
 const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');
 const gated = (prefix: string) => ({ type: 'stdio', command: process.execPath, args: [GATED, '--prefix', prefix] });
@@ -18,7 +19,8 @@ test('a change read while reloads are held waits for the last release, then star
   const write = (servers: Record<string, unknown>) => writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({ servers }));
   write({ a: gated('a') });
   // Servers settle before start() and reload() resolve: each step below is already applied.
-  const lens = await LensApp.start(inMemoryLensOptions(dir));
+  // Both definitions approved by the user (no --trust, which approves only what is there at start).
+  const lens = await LensApp.start({ ...inMemoryLensOptions(dir), autoApprove: false, approvals: fingerprintsOf(dir, { a: gated('a'), b: gated('b') }) });
   const pid = (name: string) =>
     (lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
   const names = () => lens.servers().map((s) => `${s.name}:${s.state}`);

@@ -16,9 +16,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { sanitizeSettings } from '../../protocol/settings';
 import { learnedFilePath } from '../../server/src/adapters/usage/learnedFile';
+import { workspaceStateDir } from '../../server/src/adapters/workspaceState';
 import { LensApp } from '../../server/src/app/lensApp';
 import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
-import { workspaceStorageDir } from '../../server/src/cli/lensFromArgs';
 import { lineLogger, silentLogger } from '../../server/src/core/logger';
 import { lensHandlers } from '../../server/src/gateway/dashboard/handlers';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
@@ -209,7 +209,7 @@ describe('mcp-lens forget', () => {
       await client.callTool({ name: 'call_tool', arguments: { tool_name: sum, arguments: { a: 3, b: 4 } } });
       assert.equal((await findTools(client, 'tally 7 and 8'))[0]?.name, sum);
       // The file the CLI keeps for this workspace, found the way `mcp-lens forget` finds it.
-      const file = learnedFilePath(workspaceStorageDir(workspace.dir));
+      const file = learnedFilePath(workspaceStateDir(workspace.dir));
       await until('serve wrote the learned file', () => existsSync(file), 30_000);
       const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'forget', '--workspace', workspace.dir], { encoding: 'utf8' });
       assert.equal(run.status, 0, run.stderr);

@@ -8,11 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RetrievalWindow, UsageStats } from '../../protocol/model';
+import { ensureWorkspaceStateDir } from '../../server/src/adapters/workspaceState';
 import { connectAgent } from '../fixtures/agentClient';
 import { EVERYTHING, MEMORY, ROOT, reopenLens, startHttpLens, type HttpLensWorld } from '../fixtures/gatewayLens';
 
@@ -54,13 +56,18 @@ describe('live retrieval quality through the gateway', () => {
   /** The rank judgeCall should give `tool` in `answer`, computed the obvious way. */
   const expected = (answer: string[], tool: string) => (answer.includes(tool) ? answer.indexOf(tool) + 1 : 'missed');
 
+  // The Lens keeps its usage where the CLI does (the user's state folder, here a temp one), so
+  // `mcp-lens stats` reads the same log.
+  const state = mkdtempSync(join(tmpdir(), 'mcp-lens-state-'));
+  const stateEnv = { ...process.env, XDG_STATE_HOME: state };
   before(async () => {
-    world = await startHttpLens({ everything: EVERYTHING, memory: MEMORY }, TOKEN);
+    world = await startHttpLens({ everything: EVERYTHING, memory: MEMORY }, TOKEN, {}, (dir) => ensureWorkspaceStateDir(dir, { XDG_STATE_HOME: state }));
   });
 
   after(async () => {
     for (const c of clients) await c.close().catch(() => undefined);
     await world?.close();
+    rmSync(state, { recursive: true, force: true });
   });
 
   it("judges each agent call against its session's last find_tools answer, direct calls included", async () => {
@@ -120,7 +127,7 @@ describe('live retrieval quality through the gateway', () => {
     await world.http.close();
     await world.lens.close();
     // Closing flushed the log: it holds ranks, and no query text or argument value.
-    const dir = join(world.workspace.dir, '.mcp-lens', 'usage');
+    const dir = join(world.storageDir!, 'usage');
     const stored = readdirSync(dir)
       .map((f) => readFileSync(join(dir, f), 'latin1'))
       .join('\n');
@@ -135,6 +142,7 @@ describe('live retrieval quality through the gateway', () => {
     // No gateway runs now: stats opens the workspace itself and reads the same usage log.
     const json = spawnSync(process.execPath, [...CLI, 'stats', '--json', '--workspace', world.workspace.dir, '--config', world.workspace.configFile], {
       cwd: ROOT,
+      env: stateEnv,
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -143,6 +151,7 @@ describe('live retrieval quality through the gateway', () => {
     assert.deepEqual(usage.retrieval, before);
     const text = spawnSync(process.execPath, [...CLI, 'stats', '--workspace', world.workspace.dir, '--config', world.workspace.configFile], {
       cwd: ROOT,
+      env: stateEnv,
       encoding: 'utf8',
       timeout: 60_000,
     });

@@ -41,6 +41,10 @@ test('the approval item counts the waiting servers and is absent when none wait'
   assert.equal(approvalText(['gh'])?.text, '$(shield) 1 server awaiting approval');
   assert.equal(approvalText(['gh', 'db'])?.text, '$(shield) 2 servers awaiting approval');
   assert.match(approvalText(['gh', 'db'])!.tooltip, /gh, db/);
+  // A wider workspace tool filter waiting for approval shows too, alone or beside servers.
+  assert.equal(approvalText([], true)?.text, '$(shield) tool filter change awaiting approval');
+  assert.match(approvalText([], true)!.tooltip, /mcpLens\.include \/ mcpLens\.exclude/);
+  assert.equal(approvalText(['gh'], true)?.text, '$(shield) 1 server and a tool filter change awaiting approval');
 });
 
 test('List Servers puts what needs the user first and says what picking does', () => {

@@ -61,7 +61,7 @@ test('loadWorkspaceConfig: no files is an empty config; an unreadable one is a p
   const r = loadWorkspaceConfig({ workspaceFolder: ws, settings: DEFAULT_SETTINGS, env: {} });
   assert.deepEqual(
     r.problems.map((p) => formatProblem(p, ws)),
-    ['.mcp.json: cannot read file (EISDIR)'],
+    ['.mcp.json: not read: it is a folder, not a regular file'],
   );
 });
 

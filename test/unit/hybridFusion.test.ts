@@ -1,5 +1,5 @@
-// Hybrid fusion's first place: keyword search's first hit keeps it; below it, reciprocal-rank
-// fusion.
+// Hybrid fusion's first place: keyword search's first hit keeps it unless it covers less of the
+// request than the `yield` knob; below it, reciprocal-rank fusion.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fuseKeywordFirst } from '../../server/src/core/search/hybridFusion';
@@ -50,4 +50,21 @@ test('no keyword hit: meaning answers alone; vector-only weights are plain meani
     fuseKeywordFirst(keyword, list(['a', 'b'], 'meaning'), 5, W).map((h) => h.key),
     ['a', 'b'],
   );
+});
+
+test('yield: a weak keyword first hit (little of the request covered) gives first place to meaning', () => {
+  const keyword = list(['a', 'b', 'c'], 'keyword');
+  const meaning = list(['c', 'b', ...filler(5)], 'meaning');
+  // Covering 1 of 5 words is below a yield of 0.5: meaning's first hit goes first, the rest is RRF.
+  const yielded = fuseKeywordFirst(keyword, meaning, 3, { ...W, yield: 0.5 }, 0.2);
+  assert.equal(yielded[0]!.key, 'c');
+  assert.deepEqual(yielded[0]!.signals, ['keyword', 'meaning']);
+  for (let i = 1; i < yielded.length; i++) assert.ok(yielded[i - 1]!.score >= yielded[i]!.score);
+  // Covered enough, or the knob off (its default), or no meaning ranking: keyword's first stays.
+  assert.equal(fuseKeywordFirst(keyword, meaning, 3, { ...W, yield: 0.5 }, 0.6)[0]!.key, 'a');
+  assert.equal(fuseKeywordFirst(keyword, meaning, 3, { ...W, yield: 0 }, 0)[0]!.key, 'a');
+  assert.equal(fuseKeywordFirst(keyword, meaning, 3, W, 0)[0]!.key, 'a');
+  assert.equal(fuseKeywordFirst(keyword, [], 3, { ...W, yield: 1 }, 0)[0]!.key, 'a');
+  // A meaning first hit keyword search never found takes first place too.
+  assert.equal(fuseKeywordFirst(keyword, list(['z', 'a'], 'meaning'), 3, { ...W, yield: 0.5 }, 0.25)[0]!.key, 'z');
 });

@@ -149,6 +149,26 @@ test('the pipeline: keyword ranking, then meaning fused when there is one, then 
   assert.deepEqual(await pipeline.rank('read a file', { limit: 3 }, async () => undefined), { hits: keywordOnly, fused: false });
 });
 
+test('keyword ranking reports how much of the request its first hit covers; the fusion yields on it only when asked', async () => {
+  const index = new KeywordIndex(CATALOG);
+  // "take screenshot page": the screenshot tool holds all three words.
+  assert.equal(index.rank('take a screenshot of the page', { limit: 3 }).firstCoverage, 1);
+  // One of four words (file) is what the first hit holds; Chinese character pairs count as words.
+  const weak = index.rank('file 帮我整理一下', { limit: 3 });
+  assert.ok(weak.hits.length > 0);
+  assert.ok(weak.firstCoverage > 0 && weak.firstCoverage < 0.25, String(weak.firstCoverage));
+  assert.deepEqual(index.rank('帮我整理一下', { limit: 3 }), { hits: [], firstCoverage: 0 });
+  const meaning = async () => [{ key: 'weather/getForecast', score: 0.9, signals: ['meaning' as const], why: 'meaning 0.90' }];
+  const off = new RankingPipeline();
+  off.setTools(CATALOG);
+  assert.equal((await off.rank('file 帮我整理一下', { limit: 3 }, meaning)).hits[0]!.key, weak.hits[0]!.key);
+  const yielding = new RankingPipeline({ fusion: { yield: 0.5 } });
+  yielding.setTools(CATALOG);
+  assert.equal((await yielding.rank('file 帮我整理一下', { limit: 3 }, meaning)).hits[0]!.key, 'weather/getForecast');
+  // A request keyword search covers well keeps its first hit.
+  assert.equal((await yielding.rank('take a screenshot of the page', { limit: 3 }, meaning)).hits[0]!.key, 'playwright/browser_take_screenshot');
+});
+
 test('usage signals re-rank and add tools, within the catalog, the server asked for and the limit', async () => {
   const pipeline = new RankingPipeline();
   pipeline.setTools(CATALOG);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { allDatasetDirs, datasetDir, recordedCatalogFile, repoRoot } from '../../server/src/bench/benchFiles';
+import { allDatasetDirs, datasetDir, datasetToolsFile, recordedCatalogFile, repoRoot } from '../../server/src/bench/benchFiles';
 import { loadDataset } from '../../server/src/bench/dataset';
 import { RECORDED_CATALOG_FILE, readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 
@@ -23,11 +23,11 @@ function withEnv<T>(name: string, value: string | undefined, fn: () => T): T {
 
 const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown> & { counts?: Record<string, number> };
 
-test('the bench finds its four datasets inside the repo by default, each with source and license', () => {
+test('the bench finds its five datasets inside the repo by default, each with source and license', () => {
   const dirs = withEnv('MCP_LENS_BENCH_DIR', undefined, allDatasetDirs);
   assert.deepEqual(
     dirs.map((d) => basename(d)),
-    ['mcp-servers', 'metatool', 'toolbench', 'workspace-19'],
+    ['mcp-servers', 'mcp-servers-multilingual', 'metatool', 'toolbench', 'workspace-19'],
   );
   for (const dir of dirs) {
     assert.ok(dir.startsWith(join(repoRoot(), 'bench', 'datasets')), dir);
@@ -37,6 +37,39 @@ test('the bench finds its four datasets inside the repo by default, each with so
     const ds = loadDataset(dir);
     assert.equal(ds.tools.length, m.counts?.tools, `${basename(dir)}: tools as counted in meta.json`);
     assert.equal(ds.queries.length, m.counts?.queries, `${basename(dir)}: queries as counted in meta.json`);
+  }
+});
+
+test("a set of other requests over another set's catalog names it in meta.json (tools_from) instead of copying it", () => {
+  const dir = datasetDir('mcp-servers-multilingual');
+  assert.equal(datasetToolsFile(dir), join(datasetDir('mcp-servers'), 'tools.json'));
+  const ds = loadDataset(dir);
+  const keys = new Set(ds.tools.map((t) => t.key));
+  assert.deepEqual(
+    ds.tools.map((t) => t.key),
+    loadDataset(datasetDir('mcp-servers')).tools.map((t) => t.key),
+  );
+  for (const q of ds.queries) {
+    for (const k of [...q.gold, ...Object.values(q.goldAlternatives ?? {}).flat()]) assert.ok(keys.has(k), `${q.id}: ${k} is in the catalog`);
+    assert.ok(q.kind && /^(de|zh|fr|es|ja)$/.test(q.kind), `${q.id}: kind is its language`);
+  }
+  // German and Chinese at least, each tool with two requests in each, for a replay's halves.
+  for (const lang of ['de', 'zh']) {
+    const perTool = new Map<string, number>();
+    for (const q of ds.queries.filter((x) => x.kind === lang)) perTool.set(q.gold[0]!, (perTool.get(q.gold[0]!) ?? 0) + 1);
+    assert.ok(
+      [...perTool.values()].every((n) => n >= 2),
+      `${lang}: every tool has two requests`,
+    );
+  }
+  // A folder whose meta.json names no catalog, or one that is not there, is not a dataset.
+  const other = mkdtempSync(join(tmpdir(), 'mcp-lens-datasets-'));
+  try {
+    writeFileSync(join(other, 'meta.json'), JSON.stringify({ tools_from: '../nowhere/tools.json' }));
+    assert.equal(datasetToolsFile(other), undefined);
+    assert.throws(() => loadDataset(other), /no tools\.json, and no tools_from/);
+  } finally {
+    rmSync(other, { recursive: true, force: true });
   }
 });
 

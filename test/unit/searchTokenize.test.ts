@@ -11,7 +11,7 @@ test('splitWords splits identifiers of every common shape', () => {
     ['getHTTPResponse', ['get', 'http', 'response']],
     ['v2Items', ['v', '2', 'items']],
     ['base64encode', ['base', '64', 'encode']],
-    ['Résumé parser', ['résumé', 'parser']],
+    ['Résumé parser', ['resume', 'parser']],
     ['  ', []],
   ];
   for (const [input, expected] of cases) assert.deepEqual(splitWords(input), expected, input);

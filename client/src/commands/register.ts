@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { plural } from '../../../protocol/figureText';
 import { ClearUsageRequest, DashboardRequest, ReindexRequest } from '../../../protocol/lspProtocol';
-import type { ActionResult } from '../../../protocol/webviewProtocol';
+import { definitionChangedMessage, type ActionResult } from '../../../protocol/webviewProtocol';
 import { showDashboard, type DashboardBackend } from '../dashboardPanel';
 import { moveDuplicates } from '../duplicates';
 import type { ExtensionServices } from '../services';
@@ -73,8 +73,11 @@ function dashboardBackend(s: ExtensionServices): DashboardBackend {
     dashboard: (call) => s.sidecar.request(DashboardRequest, call),
     onDidChangeLens: s.sidecar.onDidChangeLens,
     onPullProgress: s.sidecar.onPullProgress,
-    approveServer: async (name) => {
-      if (await s.approvals.promptAll([name])) await s.pushSettings();
+    approveServer: async (name, fingerprint) => {
+      // The modal shows the definition it approves; it must also be the one the dashboard showed.
+      const waiting = s.approvals.waiting.find((w) => w.name === name);
+      if (waiting && waiting.fingerprint !== fingerprint) throw new Error(definitionChangedMessage(name));
+      if (await s.approvals.promptAll([name], fingerprint)) await s.pushSettings();
     },
   };
 }

@@ -8,7 +8,7 @@
  *  - state is trusted only when it is ours: a regular file, owned by this user, not readable by
  *    others (a git checkout writes 0644: a file the repository shipped is not one we wrote).
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, chmodSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, chmodSync, writeSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { writeFileAtomic } from './atomicFile';
 
@@ -146,6 +146,22 @@ export async function openPrivateAppend(path: string): Promise<FileHandle> {
   }
   if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) await fh.chmod(0o600);
   return fh;
+}
+
+/** createPrivateFile, synchronous, and a file already there (a link included) is left as it is. */
+export function createPrivateFileSync(path: string, data: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw err;
+  }
+  try {
+    writeSync(fd, data);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Creates a new file of ours exclusively (0600); EEXIST when one is there (a link included). */

@@ -8,11 +8,12 @@
  * are kept as listed (the upstream is called by them); the client-safe name is ASCII, and
  * include/exclude see them normalized (core/config/toolFilter.ts).
  */
-import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
+import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import { toolKey } from '../core/catalog';
 import { assignToolNames } from '../core/toolNames';
 import { stripControls } from '../../../protocol/untrustedText';
-import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from '../adapters/upstream/pool';
+import { resourceTemplateUri, resourceUri } from '../core/resourceUris';
+import type { UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate, UpstreamTool } from '../adapters/upstream/pool';
 
 export interface Catalog {
   tools: CatalogTool[];
@@ -21,8 +22,6 @@ export interface Catalog {
   prompts: CatalogPrompt[];
   resources: CatalogResource[];
 }
-
-const RESOURCE_SCHEME = 'mcp-lens';
 
 export function buildCatalog(
   upstreamTools: readonly UpstreamTool[],
@@ -48,6 +47,8 @@ export function buildCatalog(
     if (t.title !== undefined) tool.title = stripControls(t.title);
     if (t.outputSchema !== undefined) tool.outputSchema = t.outputSchema;
     if (t.annotations !== undefined) tool.annotations = t.annotations;
+    if (t.icons !== undefined) tool.icons = t.icons;
+    if (t._meta !== undefined) tool._meta = t._meta;
     tools.push(tool);
   }
   tools.sort((a, b) => a.name.localeCompare(b.name));
@@ -69,6 +70,7 @@ export function catalogPrompts(upstreamPrompts: readonly UpstreamPrompt[]): Cata
     const prompt: CatalogPrompt = { name: promptNames.get(toolKey(p.server, p.name)) ?? p.name, server: p.server, originalName: p.name };
     if (p.description !== undefined) prompt.description = stripControls(p.description);
     if (p.arguments !== undefined) prompt.arguments = p.arguments;
+    if (p.extra !== undefined) prompt.extra = p.extra;
     return prompt;
   });
 }
@@ -84,20 +86,23 @@ export function catalogResources(upstreamResources: readonly UpstreamResource[])
     };
     if (r.description !== undefined) resource.description = stripControls(r.description);
     if (r.mimeType !== undefined) resource.mimeType = r.mimeType;
+    if (r.extra !== undefined) resource.extra = r.extra;
     return resource;
   });
 }
 
-function resourceUri(server: string, originalUri: string): string {
-  return `${RESOURCE_SCHEME}://${encodeURIComponent(server)}/${encodeURIComponent(originalUri)}`;
-}
-
-export function parseResourceUri(uri: string): { server: string; originalUri: string } | undefined {
-  const m = /^mcp-lens:\/\/([^/]+)\/(.+)$/.exec(uri);
-  if (!m) return undefined;
-  try {
-    return { server: decodeURIComponent(m[1]!), originalUri: decodeURIComponent(m[2]!) };
-  } catch {
-    return undefined;
-  }
+/** Resource templates under our scheme, expressions kept (core/resourceUris.ts). */
+export function catalogResourceTemplates(upstreamTemplates: readonly UpstreamResourceTemplate[]): CatalogResourceTemplate[] {
+  return upstreamTemplates.map((t) => {
+    const template: CatalogResourceTemplate = {
+      uriTemplate: resourceTemplateUri(t.server, t.uriTemplate),
+      server: t.server,
+      originalTemplate: t.uriTemplate,
+      name: stripControls(`${t.server}: ${t.name}`),
+    };
+    if (t.description !== undefined) template.description = stripControls(t.description);
+    if (t.mimeType !== undefined) template.mimeType = t.mimeType;
+    if (t.extra !== undefined) template.extra = t.extra;
+    return template;
+  });
 }

@@ -7,7 +7,7 @@
  * catalog but keep its tools (the same arrays), so they cost no reindex.
  */
 import type { ServerConfig } from '../core/config/types';
-import { createToolFilter } from '../core/config/toolFilter';
+import { createToolFilters } from '../core/config/toolFilter';
 import type { UpstreamPool, UpstreamTool } from '../adapters/upstream/pool';
 import { buildCatalog, catalogPrompts, catalogResources, type Catalog } from './catalogBuilder';
 import type { KnownCatalog } from './knownCatalog';
@@ -37,7 +37,7 @@ export class CatalogComposer {
    * them), 'others' when only prompts or resources did (the tools are the same arrays as
    * before), undefined when nothing changed.
    */
-  compose({ running, include, exclude }: Pick<Admission, 'running' | 'include' | 'exclude'>): 'tools' | 'others' | undefined {
+  compose({ running, filters }: Pick<Admission, 'running' | 'filters'>): 'tools' | 'others' | undefined {
     const statuses = new Map(this.pool.statuses().map((s) => [s.name, s]));
     const composed = new Map<string, readonly UpstreamTool[]>();
     for (const server of running) {
@@ -54,7 +54,7 @@ export class CatalogComposer {
     const resources = this.pool.resources();
     // A multi-root folder's server also answers to its name in that folder (toolFilter.ts).
     const localNames = new Map(running.map((s) => [s.name, s.source.folder?.localName]));
-    const toolsKey = JSON.stringify([include, exclude, [...localNames]]);
+    const toolsKey = JSON.stringify([filters, [...localNames]]);
     const othersKey = JSON.stringify([prompts, resources]);
     const sameTools =
       toolsKey === this.toolsKey && composed.size === this.composed.size && [...composed].every(([name, tools]) => this.composed.get(name) === tools);
@@ -68,7 +68,7 @@ export class CatalogComposer {
       this.catalog = { ...this.catalog, prompts: catalogPrompts(prompts), resources: catalogResources(resources) };
       return 'others';
     }
-    const filter = createToolFilter([...include], [...exclude]);
+    const filter = createToolFilters(filters);
     this.catalog = buildCatalog([...composed.values()].flat(), prompts, resources, (server, tool) => filter(server, tool, localNames.get(server)));
     return 'tools';
   }

@@ -4,11 +4,11 @@
  * none of them knows which other front door is in use. The two that own a Lens (the sidecar
  * session and the CLI) also steer it through `LensControl` (lensControl.ts).
  */
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
-import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
-import type { CallProgress } from '../adapters/upstream/types';
+import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
+import type { CallProgress, UpstreamCaller } from '../adapters/upstream/types';
 
 export interface SearchRequest {
   query: string;
@@ -31,6 +31,30 @@ export interface CallOptions {
   sessionId?: string;
   /** Which front door made the call (recorded in usage, never the arguments). */
   origin?: 'gateway' | 'run_code' | 'dashboard' | 'palette' | 'cli';
+  /**
+   * The downstream client's side of this call: where the upstream's sampling, elicitation and
+   * roots requests and its log messages go while the call runs (app/upstreamRequests.ts).
+   */
+  caller?: UpstreamCaller;
+}
+
+/** A downstream client session (one per gateway session), as upstream requests reach it outside any one call. */
+export type DownstreamClient = UpstreamCaller;
+
+/**
+ * The downstream side of what upstreams ask and send unasked: the gateway attaches each session
+ * and passes on what its clients say about logging, roots and subscriptions.
+ */
+export interface DownstreamClients {
+  /** A session joined; the returned Disposable is called when it closes. */
+  attach(client: DownstreamClient): Disposable;
+  /** logging/setLevel of one session: upstreams get the most verbose level any session asked for. */
+  setLogLevel(sessionId: string, level: LoggingLevel): void;
+  /** The session's client sent notifications/roots/list_changed. */
+  rootsChanged(sessionId: string): void;
+  /** resources/subscribe of one of our resource URIs; the update notifications come to this session. */
+  subscribe(sessionId: string, uri: string): Promise<void>;
+  unsubscribe(sessionId: string, uri: string): Promise<void>;
 }
 
 export type LensChange = 'servers' | 'tools' | 'index' | 'usage' | 'settings';
@@ -57,7 +81,14 @@ export interface Lens {
   prompts(): CatalogPrompt[];
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
   resources(): CatalogResource[];
+  /** Every upstream's resource templates under MCP Lens's URI scheme. */
+  resourceTemplates?(): CatalogResourceTemplate[];
+  /** Reads one of our resource URIs (listed, a template's expansion, or encoded whole). */
   readResource(uri: string): Promise<ReadResourceResult>;
+  /** completion/complete routed by its reference (our prompt name or resource template URI). */
+  complete?(params: CompleteRequest['params']): Promise<CompleteResult>;
+  /** Where server-to-client requests and notifications meet the downstream sessions. */
+  readonly clients?: DownstreamClients;
   indexStatus(): IndexStatus;
   usageStats(): UsageStats | undefined;
   /** Client-safe names the session likely needs next (predictive exposure); absent without usage learning. */

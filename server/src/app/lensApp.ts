@@ -1,50 +1,39 @@
 /**
- * The sidecar's core, wired: config → upstream pool (ServerReconciler) → catalog
- * (CatalogComposer) → tool index (CatalogSync), searched by ToolSearch, called through
- * ToolCalls, with usage learning and search learning. Both front doors (the LSP connection and the CLI) start one
- * and drive it through `Lens` and `LensControl`; it knows neither of them. Each part is handed
- * what it reads (functions, or this object as a slice of `Lens`), never this class, so each
- * can be read and tested alone.
+ * The sidecar's core: config → upstream pool (ServerReconciler) → catalog (CatalogComposer) →
+ * tool index (CatalogSync), searched by ToolSearch, called through ToolCalls, with usage
+ * learning and search learning. The parts are built and wired in lensParts.ts; this class opens
+ * the stores, starts the parts, holds the settings and the change events, and delegates every
+ * `Lens` and `LensControl` method to one part. Both front doors (the LSP connection and the CLI)
+ * start one and drive it through those interfaces; it knows neither of them. Each part is handed
+ * what it reads (functions, or this object as a slice of `Lens`), never this class, so each can
+ * be read and tested alone.
  */
-import { join } from 'node:path';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
-import type { CatalogPrompt, CatalogResource, CatalogTool } from '../core/catalog';
+import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { ConfigProblem } from '../core/config/types';
 import type { ToolIndex } from '../core/search/types';
+import { UpstreamRequests } from './upstreamRequests';
 import { ChangeEmitter } from '../core/changeEmitter';
 import { useTokenCounter } from '../core/tokens';
 import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { UpstreamPool } from '../adapters/upstream/pool';
 import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
-import { CatalogComposer } from './catalogComposer';
-import { CatalogSync } from './catalogSync';
-import { KnownCatalog } from './knownCatalog';
 import type { CallOptions, Disposable, Lens, LensChange, SearchRequest } from './lens';
 import type { LensAppOptions } from './lensAppOptions';
+import { buildLensParts, type LensHost, type LensParts } from './lensParts';
 import { openLensStores } from './lensStores';
 import type { CatalogSource, EditorState, LensControl, PendingApproval } from './lensControl';
-import { ServerReconciler } from './serverReconciler';
-import { ServerTokenCounts } from './serverTokens';
-import { ToolCalls } from './toolCalls';
-import { ToolSearch } from './toolSearch';
-import { UpstreamForwarding } from './upstreamForwarding';
 
 export class LensApp implements Lens, LensControl {
   readonly workspaceFolder: string;
   private currentSettings: McpLensSettings;
   private closed = false;
   private readonly changes = new ChangeEmitter<LensChange>();
-  private readonly known: KnownCatalog;
-  private readonly composer: CatalogComposer;
-  private readonly reconciler: ServerReconciler;
-  private readonly sync: CatalogSync;
-  private readonly tokens: ServerTokenCounts;
-  private readonly finder: ToolSearch;
-  private readonly calls: ToolCalls;
-  private readonly forwarding: UpstreamForwarding;
+  /** What answers each method (lensParts.ts): this class only delegates. */
+  private readonly parts: LensParts;
 
   private constructor(
     options: LensAppOptions,
@@ -53,54 +42,19 @@ export class LensApp implements Lens, LensControl {
     private readonly usage: UsageTracker,
     private readonly learning: SearchLearning,
     startedAt: number,
+    /** Where upstreams' sampling, elicitation, roots, logging and updates meet the gateway's sessions. */
+    readonly clients: UpstreamRequests,
   ) {
     this.workspaceFolder = options.workspaceFolder;
     this.currentSettings = options.settings;
-    const catalog = () => this.composer.catalog;
-    this.known = new KnownCatalog(join(options.storageDir, 'catalog.json'), options.log);
-    this.composer = new CatalogComposer(pool, this.known);
-    this.reconciler = new ServerReconciler({
-      ...options,
-      pool,
-      known: this.known,
-      settings: () => this.currentSettings,
-      poolChanged: () => this.sync.rebuild(),
-      serversChanged: () => this.changes.fire('servers'),
-      settingsRead: (settings) => this.updateSettings(settings),
-    });
-    this.sync = new CatalogSync({
-      compose: () => this.composer.compose(this.reconciler.admitted),
-      tools: () => this.composer.catalog.tools,
-      index,
-      log: options.log,
-      changed: () => this.changes.fire('tools'),
-    });
-    this.tokens = new ServerTokenCounts({ known: this.known, catalog, counted: () => this.changes.fire('servers') });
-    this.finder = new ToolSearch({
+    const host: LensHost = {
       lens: this,
-      index,
-      usage,
-      learning,
-      sync: this.sync,
-      catalog,
-      startingWithoutTools: () => this.composer.startingWithoutTools(this.reconciler.admitted.running),
-      startedAt,
-    });
-    // Search learning hears every finished call beside usage (searchLearning.ts: only an agent's teach).
-    const record = (call: Parameters<UsageTracker['record']>[0]) => {
-      usage.record(call);
-      learning.noteCall(call);
+      settings: () => this.currentSettings,
+      updateSettings: (settings) => this.updateSettings(settings),
+      fire: (change) => this.changes.fire(change),
+      closed: () => this.closed,
     };
-    this.calls = new ToolCalls({ lens: this, pool, log: options.log, usage: { record } });
-    this.forwarding = new UpstreamForwarding({ pool, catalog, isRunning: (name) => this.reconciler.isRunning(name) });
-    pool.onDidChange((change) => {
-      if (this.closed) return;
-      this.sync.schedule();
-      this.changes.fire(change.kind === 'state' ? 'servers' : 'tools');
-    });
-    index.onDidChange(() => this.changes.fire('index'));
-    usage.onDidChange(() => this.changes.fire('usage'));
-    learning.onDidChange(() => this.changes.fire('usage'));
+    this.parts = buildLensParts(options, { pool, index, usage, learning, startedAt }, host);
   }
 
   /**
@@ -113,13 +67,16 @@ export class LensApp implements Lens, LensControl {
     // Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
     useTokenCounter(o200kTokenizer);
     const { index, usage, learning } = await openLensStores(options);
-    const pool = new UpstreamPool({ log: options.log, connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000, ...options.pool });
-    const app = new LensApp(options, pool, index, usage, learning, startedAt);
+    // The inbound side resolves our resource URIs through the app, built just below (called only once it is).
+    const inbound = new UpstreamRequests({ log: options.log, resolveUri: (uri: string) => app.parts.forwarding.resolveUri(uri) });
+    const pool = new UpstreamPool({ log: options.log, connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000, inbound, ...options.pool });
+    const app: LensApp = new LensApp(options, pool, index, usage, learning, startedAt, inbound);
+    inbound.usePool(pool);
     // The catalog (from the cache) is indexed before the servers start: on a small machine,
     // twenty starting processes would otherwise take the CPU the first answer needs. They
     // start a few milliseconds later, one per turn of the event loop (pool.ts).
-    await app.reconciler.apply();
-    await app.sync.first();
+    await app.parts.reconciler.apply();
+    await app.parts.sync.first();
     return app;
   }
 
@@ -128,65 +85,77 @@ export class LensApp implements Lens, LensControl {
   }
 
   configProblems(): ConfigProblem[] {
-    return this.reconciler.config.problems;
+    return this.parts.reconciler.config.problems;
   }
 
   missingInputs(): string[] {
-    return this.reconciler.config.missingInputs;
+    return this.parts.reconciler.config.missingInputs;
   }
 
   pendingApprovals(): PendingApproval[] {
-    return this.reconciler.pendingApprovals();
+    return this.parts.reconciler.pendingApprovals();
+  }
+
+  acceptedToolFilter(): string {
+    return this.parts.reconciler.acceptedToolFilter();
   }
 
   approve(approvals: Record<string, string>): Promise<void> {
-    return this.reconciler.approve(approvals);
+    return this.parts.reconciler.approve(approvals);
   }
 
   setInputs(inputs: Record<string, string>): Promise<void> {
-    return this.reconciler.setInputs(inputs);
+    return this.parts.reconciler.setInputs(inputs);
   }
 
   async reconfigure(state: EditorState): Promise<void> {
-    this.reconciler.replaceEditorState(state);
+    this.parts.reconciler.replaceEditorState(state);
     await this.updateSettings(state.settings);
   }
 
   servers(): ServerStatus[] {
-    return this.reconciler.statuses(this.tokens.byServer(), (name) => this.composer.toolsOf(name));
+    return this.parts.reconciler.statuses(this.parts.tokens.byServer(), (name) => this.parts.composer.toolsOf(name));
   }
 
   tools(): CatalogTool[] {
-    return this.composer.catalog.tools;
+    return this.parts.composer.catalog.tools;
   }
 
   findTool(name: string): CatalogTool | undefined {
-    return this.composer.catalog.byName.get(name);
+    return this.parts.composer.catalog.byName.get(name);
   }
 
   search(request: SearchRequest): Promise<SearchResponse> {
-    return this.finder.search(request);
+    return this.parts.finder.search(request);
   }
 
   /** The one call path: see toolCalls.ts. */
   callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.calls.call(name, args, options);
+    return this.parts.calls.call(name, args, options);
   }
 
   prompts(): CatalogPrompt[] {
-    return this.composer.catalog.prompts;
+    return this.parts.composer.catalog.prompts;
   }
 
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.forwarding.getPrompt(name, args);
+    return this.parts.forwarding.getPrompt(name, args);
   }
 
   resources(): CatalogResource[] {
-    return this.composer.catalog.resources;
+    return this.parts.composer.catalog.resources;
+  }
+
+  resourceTemplates(): CatalogResourceTemplate[] {
+    return this.parts.forwarding.resourceTemplates();
   }
 
   readResource(uri: string): Promise<ReadResourceResult> {
-    return this.forwarding.readResource(uri);
+    return this.parts.forwarding.readResource(uri);
+  }
+
+  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.parts.forwarding.complete(params);
   }
 
   indexStatus(): IndexStatus {
@@ -194,11 +163,11 @@ export class LensApp implements Lens, LensControl {
   }
 
   usageStats(): UsageStats | undefined {
-    return this.usage.stats((key) => this.composer.catalog.byKey.get(key)?.name ?? key);
+    return this.usage.stats((key) => this.parts.composer.catalog.byKey.get(key)?.name ?? key);
   }
 
   predictedTools(sessionId: string): string[] {
-    return this.finder.predicted(sessionId);
+    return this.parts.finder.predicted(sessionId);
   }
 
   /** Deletes every recorded call, and what search learned from them. */
@@ -208,7 +177,7 @@ export class LensApp implements Lens, LensControl {
   }
 
   learnedSearch(): LearnedSearchView {
-    return this.learning.view((key) => this.composer.catalog.byKey.get(key)?.name);
+    return this.learning.view((key) => this.parts.composer.catalog.byKey.get(key)?.name);
   }
 
   async forgetLearnedSearch(): Promise<void> {
@@ -216,20 +185,20 @@ export class LensApp implements Lens, LensControl {
   }
 
   restartServer(name: string): Promise<void> {
-    return this.reconciler.restart(name);
+    return this.parts.reconciler.restart(name);
   }
 
   signIn(name: string, signal?: AbortSignal): Promise<void> {
-    return this.pool.signIn(this.reconciler.runningServer(name), signal);
+    return this.pool.signIn(this.parts.reconciler.runningServer(name), signal);
   }
 
   signOut(name: string): Promise<void> {
-    return this.pool.signOut(this.reconciler.runningServer(name));
+    return this.pool.signOut(this.parts.reconciler.runningServer(name));
   }
 
   async reindex(): Promise<void> {
-    await this.reconciler.apply();
-    await this.sync.sync();
+    await this.parts.reconciler.apply();
+    await this.parts.sync.sync();
   }
 
   /** Settings reach the core here and only here (AGENTS.md: how to add a setting). */
@@ -237,7 +206,7 @@ export class LensApp implements Lens, LensControl {
     this.currentSettings = settings;
     await this.usage.setEnabled(settings.usage.enabled);
     this.learning.setEnabled(settings.search.learnFromUsage);
-    await this.reconciler.apply();
+    await this.parts.reconciler.apply();
     this.changes.fire('settings');
   }
 
@@ -248,30 +217,30 @@ export class LensApp implements Lens, LensControl {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.sync.stop();
-    this.tokens.stop();
-    this.reconciler.close();
-    this.known.flush();
+    this.parts.sync.stop();
+    this.parts.tokens.stop();
+    this.parts.reconciler.close();
+    this.parts.known.flush();
     await this.pool.close();
-    await this.sync.current();
+    await this.parts.sync.current();
     await this.index.close();
     await this.usage.close();
     this.learning.close();
   }
 
   catalogSource(): CatalogSource {
-    return this.composer.source(this.reconciler.admitted.running, this.reconciler.deferred);
+    return this.parts.composer.source(this.parts.reconciler.admitted.running, this.parts.reconciler.deferred);
   }
 
   pauseReloads(): void {
-    this.reconciler.pauseReloads();
+    this.parts.reconciler.pauseReloads();
   }
 
   resumeReloads(): boolean {
-    return this.reconciler.resumeReloads();
+    return this.parts.reconciler.resumeReloads();
   }
 
   reload(): Promise<void> {
-    return this.reconciler.reload();
+    return this.parts.reconciler.reload();
   }
 }

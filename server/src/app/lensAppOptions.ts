@@ -1,5 +1,5 @@
 /** How a LensApp is set up by each front door (the sidecar, each CLI command, tests, benches). */
-import type { McpLensSettings } from '../../../protocol/settings';
+import type { McpLensSettings, ToolFilterLevels } from '../../../protocol/settings';
 import type { FolderInput } from '../core/config/folders';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
@@ -13,7 +13,7 @@ export interface LensAppOptions {
    * `<folder>/<server>` (core/config/folders.ts). Absent or one folder: `workspaceFolder` alone.
    */
   workspaceFolders?: FolderInput[];
-  /** Folder for the tool index and usage data (CLI: <workspace>/.mcp-lens, editor: workspace storage). */
+  /** Folder for the catalog cache, the tool index and usage data, outside the workspace (CLI: the user's state folder, adapters/workspaceState.ts; editor: workspace storage). */
   storageDir: string;
   settings: McpLensSettings;
   /** A config file named by the user (`--config`): read alone, and approved by naming it. */
@@ -22,8 +22,19 @@ export interface LensAppOptions {
   trusted: boolean;
   /** server name (folder-qualified in a multi-root workspace) → approved fingerprint. */
   approvals: Record<string, string>;
-  /** `--trust`: approve every server found. */
+  /** `--trust`: approve every server found at start (not those added while serving). */
   autoApprove: boolean;
+  /**
+   * The editor: which of `settings.include`/`exclude` the user's own settings set and which the
+   * workspace's files do. A change from the workspace that shows more tools waits for approval;
+   * the user's own applies at once. Absent (the CLI): every pattern is the workspace's.
+   */
+  toolFilterLevels?: ToolFilterLevels;
+  /**
+   * The workspace's include/exclude accepted before (toolFilterValue; the editor keeps it across
+   * sidecar restarts). Absent: what is read at start is accepted.
+   */
+  acceptedToolFilter?: string;
   inputs: Record<string, string>;
   log: Logger;
   /** Replaces the index built from settings (tests, benchmarks). */

@@ -5,20 +5,26 @@
  * `Lens & LensControl`; the MCP gateway and the dashboard's handlers hold only a `Lens`, so an
  * agent's requests can never reach these. `LensApp` implements both.
  */
-import type { McpLensSettings } from '../../../protocol/settings';
+import type { McpLensSettings, ToolFilterLevels } from '../../../protocol/settings';
 import type { ConfigProblem } from '../core/config/types';
 import type { FolderInput } from '../core/config/folders';
 
-/** A server held back until the user approves its definition. */
+/**
+ * A server held back until the user approves its definition, or (`kind: 'tool-filter'`) a change
+ * of the workspace's include/exclude that would show more tools, held back until approved.
+ */
 export interface PendingApproval {
+  /** Absent: a server. */
+  kind?: 'tool-filter';
+  /** The server's name; for a tool filter TOOL_FILTER_APPROVAL_NAME (protocol/settings.ts). */
   name: string;
-  /** The fingerprint of the definition shown: approving it approves exactly this definition. */
+  /** What approving approves, exactly: the definition's fingerprint, or the filter's toolFilterValue. */
   fingerprint: string;
-  /** What it runs, in one line, without secrets. */
+  /** What it runs (or shows), in one line, without secrets. */
   summary: string;
-  /** Every field of the definition, one per line, escaped (what an approval prompt shows). */
+  /** Every field of the definition (or every widening change), one per line, escaped (what an approval prompt shows). */
   details: string[];
-  /** The config file that declares it. */
+  /** The file that declares it. */
   sourceFile: string;
 }
 
@@ -33,6 +39,8 @@ export interface EditorState {
   trusted: boolean;
   /** A multi-root workspace's folders; absent: unchanged. */
   folders?: FolderInput[];
+  /** Which include/exclude patterns are the user's own and which the workspace's; absent: unchanged. */
+  toolFilterLevels?: ToolFilterLevels;
 }
 
 /**
@@ -46,8 +54,14 @@ export interface LensControl {
   configProblems(): ConfigProblem[];
   /** `${input:id}` ids the configuration refers to and no value was given for. */
   missingInputs(): string[];
-  /** Servers held back until the user approves them. */
+  /** Servers (and a wider tool filter) held back until the user approves them. */
   pendingApprovals(): PendingApproval[];
+  /**
+   * The workspace's include/exclude accepted now (toolFilterValue): narrowing changes are
+   * accepted at once. The editor records it with its approvals and hands it back at the next
+   * sidecar start, so a restart never accepts what was waiting.
+   */
+  acceptedToolFilter(): string;
   /** Records approvals (name → fingerprint, on top of the others) and starts what they allow. */
   approve(approvals: Record<string, string>): Promise<void>;
   /** Adds `${input:…}` values and starts what they complete. */

@@ -7,11 +7,14 @@
  * approval and how to give it, and when a watched file changes it reads everything again, one
  * reload at a time, held while a client writes several files as one change.
  */
+import { join } from 'node:path';
 import type { ServerStatus } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
+import { parseToolFilterValue, TOOL_FILTER_APPROVAL_NAME, toolFilterValue, type ToolFilterLevels } from '../../../protocol/settings';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 import type { LoadedConfig } from '../core/config/types';
 import type { FolderInput } from '../core/config/folders';
+import { ADDED_WHILE_SERVING } from '../core/config/approval';
 import { approvalLines, describeServer } from '../core/config/describe';
 import { errorMessage } from '../core/errorMessage';
 import type { UpstreamPool, ServerLifecycle } from '../adapters/upstream/pool';
@@ -20,7 +23,7 @@ import { ConfigSource } from './configSource';
 import type { KnownCatalog } from './knownCatalog';
 import type { EditorState, PendingApproval } from './lensControl';
 import type { LensAppOptions } from './lensAppOptions';
-import { configFileRows, mergeStatuses } from './serverStatuses';
+import { configFileRows, mergeStatuses, pendingFilterRow } from './serverStatuses';
 
 export type ServerReconcilerOptions = Pick<
   LensAppOptions,
@@ -39,6 +42,8 @@ export type ServerReconcilerOptions = Pick<
   | 'insideEditor'
   | 'preferCachedCatalog'
   | 'idleTimeoutMs'
+  | 'toolFilterLevels'
+  | 'acceptedToolFilter'
 > & {
   pool: UpstreamPool;
   known: KnownCatalog;
@@ -62,6 +67,7 @@ export class ServerReconciler {
   private grants: Grants;
   private inputs: Record<string, string>;
   private folders: FolderInput[] | undefined;
+  private filterLevels: ToolFilterLevels | undefined;
   private readonly source: ConfigSource;
   /** Reloads after file changes run one after another. */
   private reloading: Promise<void> = Promise.resolve();
@@ -71,8 +77,12 @@ export class ServerReconciler {
 
   constructor(private readonly o: ServerReconcilerOptions) {
     this.grants = { approvals: { ...o.approvals }, trusted: o.trusted, autoApprove: o.autoApprove };
+    // The editor keeps the accepted filter across sidecar restarts; the CLI accepts what it reads at start.
+    const accepted = parseToolFilterValue(o.acceptedToolFilter);
+    if (accepted) this.grants.acceptedFilter = accepted;
     this.inputs = { ...o.inputs };
     this.folders = o.workspaceFolders;
+    this.filterLevels = o.toolFilterLevels;
     const source: ConstructorParameters<typeof ConfigSource>[0] = { workspaceFolder: o.workspaceFolder, log: o.log, watch: o.watch === true };
     if (o.configFile) source.configFile = o.configFile;
     if (o.env) source.env = o.env;
@@ -96,9 +106,12 @@ export class ServerReconciler {
     return this.deferredNow;
   }
 
-  /** Servers held back until the user approves them, with a secret-free summary and every field (one per line, escaped). */
+  /**
+   * Servers held back until the user approves them, with a secret-free summary and every field
+   * (one per line, escaped), then a wider tool filter waiting for approval, if any.
+   */
   pendingApprovals(): PendingApproval[] {
-    return this.admission.held
+    const servers: PendingApproval[] = this.admission.held
       .filter((h) => h.reason === 'awaiting-approval')
       .map((h) => ({
         name: h.config.name,
@@ -107,6 +120,24 @@ export class ServerReconciler {
         details: approvalLines(h.config),
         sourceFile: h.config.source.file,
       }));
+    const filter = this.admission.pendingFilter;
+    if (!filter) return servers;
+    return [
+      ...servers,
+      {
+        kind: 'tool-filter',
+        name: TOOL_FILTER_APPROVAL_NAME,
+        fingerprint: filter.value,
+        summary: filter.changes.join('; '),
+        details: filter.changes,
+        sourceFile: this.settingsFile(),
+      },
+    ];
+  }
+
+  /** The workspace's include/exclude as accepted now (toolFilterValue), for the editor to keep across restarts. */
+  acceptedToolFilter(): string {
+    return toolFilterValue(this.admission.acceptedFilter);
   }
 
   async approve(approvals: Record<string, string>): Promise<void> {
@@ -122,6 +153,7 @@ export class ServerReconciler {
   /** Takes the editor's approvals, inputs, trust and folders as they are now; the next apply() uses them. */
   replaceEditorState(state: Omit<EditorState, 'settings'>): void {
     if (state.folders) this.folders = state.folders;
+    if (state.toolFilterLevels) this.filterLevels = state.toolFilterLevels;
     this.grants = { ...this.grants, approvals: { ...state.approvals }, trusted: state.trusted };
     this.inputs = { ...state.inputs };
   }
@@ -132,7 +164,10 @@ export class ServerReconciler {
    */
   async apply(): Promise<void> {
     this.loaded = this.source.load(this.o.settings(), this.inputs, this.folders);
-    this.admission = admit(this.loaded, this.grants);
+    this.admission = admit(this.loaded, this.grants, this.filterLevels);
+    // What was accepted carries to the next admission: the definitions --trust and a named file
+    // approved at start (frozen by the first admission), and the tool filter accepted now.
+    this.grants = { ...this.grants, approvedAtStart: this.admission.approvedAtStart, acceptedFilter: this.admission.acceptedFilter };
     this.announcePending();
     this.o.known.setConfigured(new Set(this.loaded.servers.map((s) => s.name)));
     const running = this.admission.running;
@@ -174,7 +209,9 @@ export class ServerReconciler {
       row.fromCache = true;
       if (row.state === 'stopped') row.state = 'idle';
     }
-    return [...rows, ...configFileRows(this.loaded.problems, this.loaded.folders)];
+    const filter = this.admission.pendingFilter;
+    const filterRows = filter ? [pendingFilterRow(filter, this.settingsFile())] : [];
+    return [...rows, ...configFileRows(this.loaded.problems, this.loaded.folders), ...filterRows];
   }
 
   pauseReloads(): void {
@@ -216,21 +253,42 @@ export class ServerReconciler {
       .catch((err: unknown) => this.o.log.error(`reloading the configuration: ${errorMessage(err)}`));
   }
 
-  /** Says once per definition that a server waits for approval, and how to give it. */
+  /** Where the workspace's include/exclude are read (the CLI reads only this file; the editor also a .code-workspace file). */
+  private settingsFile(): string {
+    return join(this.o.workspaceFolder, '.vscode', 'settings.json');
+  }
+
+  /** Says once per definition (and per pending tool filter) what waits for approval, and how to give it. */
   private announcePending(): void {
     const now = new Set<string>();
     for (const p of this.pendingApprovals()) {
       const key = `${p.name}\0${p.fingerprint}`;
       now.add(key);
       if (this.announced.has(key)) continue;
-      const how = this.o.insideEditor
-        ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"'
-        : 'run `mcp-lens tools` in a terminal to approve it, or pass --trust';
-      this.o.log.warn(
-        `[${escapeForDisplay(p.name)}] not started: its definition in ${escapeForDisplay(p.sourceFile)} is new or changed and needs your approval (${how})`,
-      );
+      this.o.log.warn(p.kind === 'tool-filter' ? this.filterWarning(p) : this.serverWarning(p));
     }
     this.announced = now;
+  }
+
+  private serverWarning(p: PendingApproval): string {
+    const addedWhileServing = this.admission.held.some((h) => h.config.name === p.name && h.why === ADDED_WHILE_SERVING);
+    const how = this.o.insideEditor
+      ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"'
+      : addedWhileServing
+        ? 'approve it when the terminal running `mcp-lens serve --http` asks, or from its dashboard, or restart mcp-lens serve'
+        : 'run `mcp-lens tools` in a terminal to approve it, or restart with --trust';
+    const what = addedWhileServing ? 'was added or changed while MCP Lens runs' : 'is new or changed';
+    return `[${escapeForDisplay(p.name)}] not started: its definition in ${escapeForDisplay(p.sourceFile)} ${what} and needs your approval (${how})`;
+  }
+
+  private filterWarning(p: PendingApproval): string {
+    const how = this.o.insideEditor
+      ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"'
+      : 'approve it when the terminal running `mcp-lens serve --http` asks, or restart mcp-lens serve to accept the file as it is';
+    return (
+      `[${escapeForDisplay(p.sourceFile)}] not applied: the workspace's tool filter changed and would show more tools (${p.details.join('; ')}); ` +
+      `the tools it hid stay hidden until you approve (${how})`
+    );
   }
 
   /** Which servers start now and which wait for their first call (lazy startup, cached search). */

@@ -3,14 +3,17 @@
  * approval, an untrusted workspace, or the live state of its connection.
  */
 import type { ServerStatus } from '../../../protocol/model';
+import { TOOL_FILTER_APPROVAL_NAME } from '../../../protocol/settings';
 import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource } from '../core/config/types';
-import { describeServer } from '../core/config/describe';
+import { approvalLines, describeServer } from '../core/config/describe';
 import { displayPath, folderOf, type ConfigFolder } from '../core/config/folders';
 import type { UpstreamStatus } from '../adapters/upstream/pool';
 
 export interface HeldServer {
   config: ServerConfig;
   reason: 'awaiting-approval' | 'untrusted';
+  /** Why, as core/config/approval.ts says it (e.g. ADDED_WHILE_SERVING). */
+  why?: string;
 }
 
 export function mergeStatuses(
@@ -55,6 +58,7 @@ export function mergeStatuses(
         h.reason === 'awaiting-approval'
           ? `Not started: this server is new or its definition changed, and needs your approval. It runs: ${describeServer(h.config)}`
           : 'Not started: the workspace is not trusted.',
+      ...(h.reason === 'awaiting-approval' && { approval: { fingerprint: h.config.fingerprint, details: approvalLines(h.config) } }),
     });
   }
   for (const d of disabled) {
@@ -90,6 +94,23 @@ export function configFileRows(problems: readonly ConfigProblem[], where: string
     });
   }
   return [...rows.values()];
+}
+
+/**
+ * A workspace tool filter that would show more tools, waiting for approval (app/admission.ts), as
+ * a row beside the servers: list_servers, the dashboard and the editor's status show it waiting.
+ * It goes by the name its approval is recorded under, so the dashboard's Approve finds it.
+ */
+export function pendingFilterRow(filter: { changes: readonly string[]; value: string }, settingsFile: string): ServerStatus {
+  const { changes } = filter;
+  return {
+    ...idle(TOOL_FILTER_APPROVAL_NAME, 'stdio', 'settings', settingsFile),
+    state: 'awaiting-approval',
+    configFile: true,
+    // The dashboard approves what the row shows: the filter's value, as servers their fingerprint.
+    approval: { fingerprint: filter.value, details: [...changes] },
+    error: `Not applied: the workspace's tool filter changed and would show more tools (${changes.join('; ')}). Tools hidden before stay hidden until you approve the change.`,
+  };
 }
 
 /** The source kind a config file is read as, from its name (for a problem that names only the file). */

@@ -90,6 +90,7 @@ export class ToolCalls {
       const callOptions: Parameters<UpstreamPool['callTool']>[3] = { timeoutMs };
       if (options.signal) callOptions.signal = options.signal;
       if (options.onProgress) callOptions.onProgress = options.onProgress;
+      if (options.caller) callOptions.caller = options.caller;
       const result = await this.deps.pool.callTool(tool.server, tool.originalName, args, callOptions);
       const bytes = approximateSize(result, MAX_RESULT_BYTES);
       if (bytes > MAX_RESULT_BYTES) {

@@ -1,13 +1,24 @@
 /**
- * Requests a front door forwards to the one upstream that owns what they name: a prompt by its
- * catalog name, a resource by its `mcp-lens://` URI. Only what the catalog lists and a running
- * server serves is forwarded; the reply is untrusted text, cleaned here as call results are in
- * toolCalls.ts. (Tool calls have their own path, toolCalls.ts.)
+ * Requests a front door forwards to the one upstream that owns what they name, under MCP Lens's
+ * names: a prompt by its catalog name; a resource URI (listed, a template's expansion, or encoded
+ * whole: see core/resourceUris.ts); a completion by its reference (our prompt name or our
+ * template URI). Only what the catalog lists and a running server serves is forwarded; the reply
+ * is untrusted text, cleaned here as call results are in toolCalls.ts. (Tool calls have their own
+ * path, toolCalls.ts; what upstreams ask back, upstreamRequests.ts.)
  */
-import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { cleanReplyInPlace } from '../../../protocol/untrustedText';
+import {
+  ErrorCode,
+  McpError,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptResult,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { cleanReplyInPlace, capLength } from '../../../protocol/untrustedText';
+import type { CatalogResourceTemplate } from '../core/catalog';
+import { resolveResourceUri } from '../core/resourceUris';
 import type { UpstreamPool } from '../adapters/upstream/pool';
-import { parseResourceUri, type Catalog } from './catalogBuilder';
+import { catalogResourceTemplates, type Catalog } from './catalogBuilder';
 
 export interface UpstreamForwardingOptions {
   pool: UpstreamPool;
@@ -17,6 +28,8 @@ export interface UpstreamForwardingOptions {
 }
 
 export class UpstreamForwarding {
+  private memo: { from: string; templates: CatalogResourceTemplate[] } | undefined;
+
   constructor(private readonly o: UpstreamForwardingOptions) {}
 
   async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
@@ -25,9 +38,42 @@ export class UpstreamForwarding {
     return cleanReplyInPlace(await this.o.pool.getPrompt(prompt.server, prompt.originalName, args));
   }
 
+  /** Every running upstream's templates, under our scheme. */
+  resourceTemplates(): CatalogResourceTemplate[] {
+    const upstream = this.o.pool.resourceTemplates().filter((t) => this.o.isRunning(t.server));
+    const from = JSON.stringify(upstream);
+    if (this.memo?.from !== from) this.memo = { from, templates: catalogResourceTemplates(upstream) };
+    return this.memo.templates;
+  }
+
+  /** Server and upstream URI of one of our resource URIs; undefined when it is not ours or its server does not run. */
+  resolveUri(uri: string): { server: string; originalUri: string } | undefined {
+    const resources = this.o.catalog().resources;
+    const templates = this.resourceTemplates();
+    const target = resolveResourceUri(
+      uri,
+      (server, originalUri) => resources.some((r) => r.server === server && r.originalUri === originalUri),
+      (server) => templates.filter((t) => t.server === server).map((t) => t.originalTemplate),
+    );
+    return target && this.o.isRunning(target.server) ? target : undefined;
+  }
+
   async readResource(uri: string): Promise<ReadResourceResult> {
-    const parsed = parseResourceUri(uri);
-    if (!parsed || !this.o.isRunning(parsed.server)) throw new Error(`Unknown resource "${uri}"`);
-    return cleanReplyInPlace(await this.o.pool.readResource(parsed.server, parsed.originalUri));
+    const target = this.resolveUri(uri);
+    if (!target) throw new Error(`Unknown resource "${uri}"`);
+    return cleanReplyInPlace(await this.o.pool.readResource(target.server, target.originalUri));
+  }
+
+  async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+    const { ref } = params;
+    if (ref.type === 'ref/prompt') {
+      const prompt = this.o.catalog().prompts.find((p) => p.name === ref.name);
+      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${capLength(ref.name, 200)}"`);
+      return cleanReplyInPlace(await this.o.pool.complete(prompt.server, { ...params, ref: { ...ref, name: prompt.originalName } }));
+    }
+    const template = this.resourceTemplates().find((t) => t.uriTemplate === ref.uri);
+    const target = template ? { server: template.server, originalUri: template.originalTemplate } : this.resolveUri(ref.uri);
+    if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown resource template "${capLength(ref.uri, 200)}"`);
+    return cleanReplyInPlace(await this.o.pool.complete(target.server, { ...params, ref: { ...ref, uri: target.originalUri } }));
   }
 }

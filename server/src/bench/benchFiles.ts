@@ -5,8 +5,8 @@
  * its source and license). MCP_LENS_BENCH_DIR points at another folder of datasets,
  * MCP_LENS_CATALOG at another recorded catalog.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /** The repo root: the folder holding package.json above this file (source) or bundle (dist/). */
 export function repoRoot(): string {
@@ -20,17 +20,38 @@ export function datasetsDir(): string {
   return process.env.MCP_LENS_BENCH_DIR || join(repoRoot(), 'bench', 'datasets');
 }
 
-/** One named dataset's folder (tools.json, queries.json, meta.json). */
+/** One named dataset's folder (tools.json or meta.json's tools_from, queries.json, meta.json). */
 export function datasetDir(name: string): string {
   return join(datasetsDir(), name);
 }
 
-/** Every dataset folder (one holding a tools.json) under datasetsDir(), by name. */
+/**
+ * A dataset folder's catalog: its own tools.json, or the one its meta.json names in
+ * `tools_from` (a path relative to the folder, e.g. `../mcp-servers/tools.json`), so a set of
+ * other requests over the same catalog does not copy it. Undefined when there is neither.
+ */
+export function datasetToolsFile(dir: string): string | undefined {
+  const own = join(dir, 'tools.json');
+  if (existsSync(own)) return own;
+  const metaFile = join(dir, 'meta.json');
+  if (!existsSync(metaFile)) return undefined;
+  let from: unknown;
+  try {
+    from = (JSON.parse(readFileSync(metaFile, 'utf8')) as { tools_from?: unknown }).tools_from;
+  } catch {
+    return undefined;
+  }
+  if (typeof from !== 'string' || from === '') return undefined;
+  const file = resolve(dir, from);
+  return existsSync(file) ? file : undefined;
+}
+
+/** Every dataset folder (one with a catalog: datasetToolsFile) under datasetsDir(), by name. */
 export function allDatasetDirs(): string[] {
   const base = datasetsDir();
   if (!existsSync(base)) return [];
   return readdirSync(base, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(base, e.name, 'tools.json')))
+    .filter((e) => e.isDirectory() && datasetToolsFile(join(base, e.name)) !== undefined)
     .map((e) => join(base, e.name))
     .sort();
 }

@@ -1,11 +1,12 @@
 /**
- * Loading a tool-retrieval dataset (bench/datasets/<name>/tools.json + queries.json) as catalog
- * tools and queries. Keys are `server/name` compared whole (names may contain `/`).
+ * Loading a tool-retrieval dataset (bench/datasets/<name>/tools.json + queries.json; the catalog
+ * may be another set's, named by meta.json's tools_from) as catalog tools and queries. Keys are `server/name` compared whole (names may contain `/`).
  */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CatalogTool } from '../core/catalog';
 import { toolKey } from '../core/catalog';
+import { datasetToolsFile } from './benchFiles';
 
 export interface BenchQuery {
   id: string;
@@ -65,7 +66,9 @@ export function catalogToolsOf(raw: readonly RawTool[]): CatalogTool[] {
 }
 
 export function loadDataset(dir: string): BenchDataset {
-  const tools = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8')) as RawTool[];
+  const toolsFile = datasetToolsFile(dir);
+  if (toolsFile === undefined) throw new Error(`${dir}: no tools.json, and no tools_from in its meta.json`);
+  const tools = JSON.parse(readFileSync(toolsFile, 'utf8')) as RawTool[];
   const queries = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')) as RawQuery[];
   return {
     name: basename(dir.replace(/[\\/]+$/, '')),

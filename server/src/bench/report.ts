@@ -49,6 +49,11 @@ const METRIC_COLUMNS: { title: string; key: keyof RetrievalMetrics }[] = [
   { title: 'C@10', key: 'complete@10' },
 ];
 
+/** A searcher as the per-subset tables name it: with its mode when that is not keyword (several MCP Lens modes may run at once). */
+function searcherLabel(r: SearcherResult): string {
+  return r.mode === 'keyword' ? r.searcher : `${r.searcher} (${r.mode})`;
+}
+
 /** Rows of a per-subset table (per kind, per half): subset, queries, searcher, then the metrics. */
 function subsetRows(report: BenchReport, pick: (r: SearcherResult) => Record<string, SubsetMetrics> | undefined): string[][] {
   const names = [...new Set(report.results.flatMap((r) => Object.keys(pick(r) ?? {})))];
@@ -56,7 +61,7 @@ function subsetRows(report: BenchReport, pick: (r: SearcherResult) => Record<str
   for (const name of names) {
     for (const r of report.results) {
       const m = pick(r)?.[name];
-      if (m) rows.push([name, String(m.queries), r.searcher, ...METRIC_COLUMNS.map((c) => m[c.key].toFixed(3))]);
+      if (m) rows.push([name, String(m.queries), searcherLabel(r), ...METRIC_COLUMNS.map((c) => m[c.key].toFixed(3))]);
     }
   }
   return rows;

@@ -11,6 +11,7 @@ import { isHeldOut } from './benchSplit';
 import { scaleTools, type BenchDataset, type BenchQuery } from './dataset';
 import { meanMetrics, percentile, queryMetrics, type RetrievalMetrics } from './metrics';
 import type { SearcherFactory } from './searchers';
+import type { Top1Changes } from './topChanges';
 
 /** Metrics over a subset of a set's queries, with how many there were. */
 export type SubsetMetrics = RetrievalMetrics & { queries: number };
@@ -46,7 +47,7 @@ export interface PerQueryRow {
   half: 'dev' | 'held-out';
   gold: string[];
   gold_alternatives?: Record<string, string[]>;
-  /** searcher → its ranked keys, best first (up to 10). */
+  /** searcher (its rowKey: `mcp-lens/hybrid` beside `mcp-lens` when several modes run) → its ranked keys, best first (up to 10). */
   top10: Record<string, string[]>;
   /** searcher → 1-based rank of the first gold tool (or alternative) in its top 10; null when none is there. */
   first_gold_rank: Record<string, number | null>;
@@ -76,6 +77,8 @@ export interface BenchReport {
   index: { build_ms: number; peak_rss_mb: number };
   scale?: ScaleResult;
   prediction?: unknown;
+  /** `mcp-lens bench --show-changes`: the requests whose first hit hybrid mode changes (topChanges.ts). */
+  top1_changes?: Top1Changes;
 }
 
 /** Queries timed at scale: enough for a stable p99 without minutes of runtime. */
@@ -117,8 +120,9 @@ export async function runBench(dataset: BenchDataset, factories: readonly Search
       }
       const row = rows?.[i];
       if (row) {
-        row.top10[factory.searcher] = keys.slice(0, 10);
-        row.first_gold_rank[factory.searcher] = metrics['mrr@10'] > 0 ? Math.round(1 / metrics['mrr@10']) : null;
+        const key = factory.rowKey ?? factory.searcher;
+        row.top10[key] = keys.slice(0, 10);
+        row.first_gold_rank[key] = metrics['mrr@10'] > 0 ? Math.round(1 / metrics['mrr@10']) : null;
       }
     }
     await searcher.close?.();

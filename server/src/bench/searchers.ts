@@ -19,6 +19,8 @@ export interface SearcherFactory {
   searcher: 'mcp-lens' | 'bm25-reference' | 'tfidf-reference';
   mode: string;
   embedder: string;
+  /** Its name in per-query rows when several MCP Lens modes run at once (`mcp-lens/hybrid`); default `searcher`. */
+  rowKey?: string;
   create(tools: readonly CatalogTool[]): Promise<BenchSearcher>;
 }
 

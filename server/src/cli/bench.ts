@@ -3,30 +3,34 @@
  * with the peers' reference searchers (bm25-reference, tfidf-reference) measured in the same
  * run on the same data.
  */
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { allDatasetDirs, repoRoot } from '../bench/benchFiles';
+import { allDatasetDirs, datasetToolsFile, repoRoot } from '../bench/benchFiles';
 import { loadDataset } from '../bench/dataset';
 import { writeSection } from '../bench/markdownSection';
-import { BENCH_MODES, modeFactory, type BenchMode } from '../bench/modes';
+import { lensFactories } from '../bench/modes';
 import { belowReference, formatMarkdown, formatTable, REFERENCE_SEARCHER } from '../bench/report';
 import { runPredictionBench } from '../bench/predict';
 import { runBench, type BenchReport, type PerQueryRow } from '../bench/runBench';
 import { runReplaySeeds, type ReplayReport, type ReplayRun } from '../bench/replay';
 import { formatReplayMarkdown, formatReplayTable } from '../bench/replayReport';
 import { referenceFactories } from '../bench/searchers';
+import { formatChanges, top1Changes, type Top1Changes } from '../bench/topChanges';
+import { lensModeOptions, SEMANTIC_HELP, SEMANTIC_OPTIONS } from '../bench/semanticOptions';
 import { BENCH_SUMMARY, BENCH_USAGE } from './benchEntry';
 import type { CliCommand } from './command';
 
 const HELP = `mcp-lens bench --dataset DIR [--mode keyword|vector|hybrid] [--json] [--ollama-host URL] [--scale N] [--predict] [--per-query FILE]
 mcp-lens bench --all [--out FILE.md] [--mode ...] [--scale N] [--per-query FILE]
 mcp-lens bench --dataset DIR|--all --history SHARE [--wrong SHARES] [--noticed SHARE] [--seed N] [--seeds K] [--json] [--out FILE.md]
+mcp-lens bench --dataset DIR|--all --embedder ollama|openai [--model NAME] [--ollama-host URL | --embed-url URL] [--fusion-yield X] [--show-changes]
 
   --dataset DIR     a folder with tools.json and queries.json (e.g. bench/datasets/toolbench)
   --all             every dataset under the bench folder (env MCP_LENS_BENCH_DIR, else bench/datasets
                     in the repo); writes its Markdown section (default bench-results.md at the repo root)
-  --mode            MCP Lens search mode (default keyword); vector and hybrid need Ollama
+  --mode            MCP Lens search mode (default keyword; with --embedder all three); vector
+                    and hybrid need an embedder (Ollama unless --embedder says otherwise)
   --ollama-host URL the Ollama to embed with (default http://127.0.0.1:11434)
   --scale N         also time MCP Lens on the catalog replicated to N tools
   --json            print one JSON document
@@ -34,7 +38,8 @@ mcp-lens bench --dataset DIR|--all --history SHARE [--wrong SHARES] [--noticed S
   --per-query FILE  write every request's top 10 from every searcher, one JSON object a line:
                     {"dataset", "id", "query", "kind"?, "half": "dev"|"held-out", "gold": [key],
                      "gold_alternatives"?, "top10": {searcher: [key, ...]},
-                     "first_gold_rank": {searcher: rank 1-10 | null}}
+                     "first_gold_rank": {searcher: rank 1-10 | null}}; with several modes,
+                    MCP Lens's vector and hybrid lists are "mcp-lens/vector", "mcp-lens/hybrid"
 
 Search learning, by replay (server/src/bench/replay.ts), keyword mode:
   --history SHARE   feed this share (0-1) of each tool's requests as find_tools → call sessions to
@@ -50,7 +55,9 @@ Search learning, by replay (server/src/bench/replay.ts), keyword mode:
 Every searcher gets recall@1/@5/@10, MRR@10 and complete@10 on the whole set, per request kind
 where the set labels kinds, and per half of the keyword config's dev/held-out split. A line
 "warning: SET: MCP Lens ... is below ${REFERENCE_SEARCHER} at ..." goes to stderr for every set
-where MCP Lens scores below plain BM25 at recall@1 or MRR@10.`;
+where MCP Lens scores below plain BM25 at recall@1 or MRR@10.
+
+${SEMANTIC_HELP}`;
 
 export const bench: CliCommand = {
   usage: BENCH_USAGE,
@@ -62,7 +69,7 @@ export const bench: CliCommand = {
         args: argv,
         options: {
           dataset: { type: 'string' },
-          mode: { type: 'string', default: 'keyword' },
+          mode: { type: 'string' },
           json: { type: 'boolean', default: false },
           'ollama-host': { type: 'string' },
           scale: { type: 'string' },
@@ -76,6 +83,7 @@ export const bench: CliCommand = {
           seed: { type: 'string' },
           seeds: { type: 'string' },
           help: { type: 'boolean', short: 'h', default: false },
+          ...SEMANTIC_OPTIONS,
         },
         strict: true,
       }).values;
@@ -87,20 +95,27 @@ export const bench: CliCommand = {
       process.stdout.write(`${HELP}\n`);
       return 0;
     }
-    const mode = args.mode as BenchMode;
-    if (!BENCH_MODES.includes(mode)) return usageError(`unknown --mode "${args.mode}" (keyword, vector or hybrid)`);
     const scale = args.scale === undefined ? undefined : Number(args.scale);
     if (scale !== undefined && !(Number.isInteger(scale) && scale > 0)) return usageError(`--scale wants a positive integer, got "${args.scale}"`);
     const dirs = args.all ? allDatasetDirs() : args.dataset ? [resolve(args.dataset)] : [];
     if (dirs.length === 0) return usageError(args.all ? 'no datasets found (set MCP_LENS_BENCH_DIR)' : 'give --dataset DIR or --all');
-    for (const dir of dirs) if (!existsSync(join(dir, 'tools.json'))) return usageError(`${dir}: no tools.json`);
-    if (args.history !== undefined) return mode === 'keyword' ? replay(dirs, args, argv) : usageError('--history replays keyword search only (no --mode)');
+    for (const dir of dirs) if (datasetToolsFile(dir) === undefined) return usageError(`${dir}: no tools.json (nor tools_from in meta.json)`);
+    if (args.history !== undefined) {
+      const semantic = (args.mode !== undefined && args.mode !== 'keyword') || args.embedder !== undefined;
+      return semantic ? usageError('--history replays keyword search only (no --mode, no --embedder)') : replay(dirs, args, argv);
+    }
     for (const flag of ['wrong', 'noticed', 'seed', 'seeds'] as const) if (args[flag] !== undefined) return usageError(`--${flag} needs --history`);
 
-    const factory = await modeFactory(mode, args['ollama-host']);
-    if ('error' in factory) {
-      process.stderr.write(`mcp-lens bench: ${factory.error}\n`);
+    const lens = await lensFactories(lensModeOptions(args, process.env));
+    if ('error' in lens) {
+      if (lens.usage) return usageError(lens.error);
+      process.stderr.write(`mcp-lens bench: ${lens.error}\n`);
       return 1;
+    }
+    const mode = lens.modes.join(', ');
+    const showChanges = args['show-changes'] ? { from: 'mcp-lens', to: 'mcp-lens/hybrid' } : undefined;
+    if (showChanges && !(lens.modes.includes('keyword') && lens.modes.includes('hybrid'))) {
+      return usageError('--show-changes compares keyword and hybrid mode: give --embedder without --mode');
     }
     let perQuery: number | undefined;
     if (args['per-query'] !== undefined) {
@@ -116,13 +131,19 @@ export const bench: CliCommand = {
     try {
       for (const dir of dirs) {
         process.stderr.write(`bench: ${dir} (${mode})…\n`);
-        const report = await runBench(loadDataset(dir), [factory, ...referenceFactories], {
+        let changes: Top1Changes | undefined;
+        const onRows = (rows: PerQueryRow[]) => {
+          writeRows?.(rows);
+          if (showChanges) changes = top1Changes(rows, showChanges.from, showChanges.to);
+        };
+        const report = await runBench(loadDataset(dir), [...lens.factories, ...referenceFactories], {
           ...(scale !== undefined ? { scale } : {}),
-          ...(writeRows ? { perQuery: writeRows } : {}),
+          ...(writeRows || showChanges ? { perQuery: onRows } : {}),
         });
         if (args.predict) report.prediction = await prediction(dir);
+        if (changes) report.top1_changes = changes;
         reports.push(report);
-        if (!args.json) process.stdout.write(`${formatTable(report)}\n\n`);
+        if (!args.json) process.stdout.write(`${formatTable(report)}\n\n${changes ? `${formatChanges(changes)}\n\n` : ''}`);
       }
     } finally {
       if (perQuery !== undefined) closeSync(perQuery);

@@ -1,7 +1,8 @@
 /**
  * `mcp-lens forget`: forgets what search learned from a workspace's use
  * (mcpLens.search.learnFromUsage): deletes the learned file in the workspace's state folder
- * (adapters/usage/learnedFile.ts). A running `mcp-lens serve` of the workspace sees the file
+ * (adapters/workspaceState.ts, adapters/usage/learnedFile.ts), where `serve` and the other
+ * commands keep it. A running `mcp-lens serve` of the workspace sees the file
  * gone at its next search and forgets too; in VS Code, the command "MCP Lens: Forget Learned
  * Search" does the same for the editor's own state.
  */
@@ -10,9 +11,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { plural } from '../../../protocol/figureText';
 import { learnedFilePath, readLearnedFile, removeLearnedFile } from '../adapters/usage/learnedFile';
+import { workspaceStateDir } from '../adapters/workspaceState';
 import { errorMessage } from '../core/errorMessage';
 import type { CliCommand } from './command';
-import { workspaceStorageDir } from './lensFromArgs';
 
 const HELP = `Usage: mcp-lens forget [--workspace DIR] [--json]
 
@@ -52,7 +53,7 @@ export const forget: CliCommand = {
       process.stderr.write(`mcp-lens forget: workspace folder does not exist: ${workspace}\n`);
       return 1;
     }
-    const file = learnedFilePath(workspaceStorageDir(workspace));
+    const file = learnedFilePath(workspaceStateDir(workspace));
     const read = readLearnedFile(file);
     if ('refused' in read) process.stderr.write(`mcp-lens forget: ${file} is not a file MCP Lens wrote (${read.refused}); removing it\n`);
     const forgotten = 'examples' in read ? read.examples.length : 0;

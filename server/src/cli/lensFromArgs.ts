@@ -2,7 +2,8 @@
  * What every CLI command that needs the core shares: where the workspace is, which config
  * to read, which servers the user has approved, `${input:…}` values, and the prompts on a
  * TTY for the rest. A config file named with `--config` counts as approved by the user who
- * named it; servers found in the workspace need approval on a TTY or `--trust`.
+ * named it; servers found in the workspace need approval on a TTY or `--trust`. Both approve
+ * what is there at start: what `serve` reads later waits for approval (app/admission.ts).
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,7 +20,8 @@ import {
 import type { Logger } from '../core/logger';
 import { readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
-import { createPrivateFile, ensurePrivateDir, ensurePrivateDirIfPresent } from '../adapters/privateFiles';
+import { ensurePrivateDirIfPresent } from '../adapters/privateFiles';
+import { ensureWorkspaceStateDir, legacyWorkspaceState } from '../adapters/workspaceState';
 import type { Lens } from '../app/lens';
 import { LensApp } from '../app/lensApp';
 import type { LensAppOptions } from '../app/lensAppOptions';
@@ -52,7 +54,8 @@ export function parseReportArgs(argv: string[], help: string) {
 export const WORKSPACE_HELP = [
   '  --workspace, -w DIR   workspace folder (default: the current directory)',
   '  --config, -c FILE     read only this MCP config file (.vscode/mcp.json, .mcp.json or mcpServers format)',
-  '  --trust               start servers found in the workspace without asking',
+  '  --trust               start servers found in the workspace without asking (those there at',
+  '                        start: what is added or widened while serving still waits for approval)',
 ].join('\n');
 
 export interface OpenLensOptions {
@@ -75,14 +78,6 @@ export interface OpenLensOptions {
   signIn?: { openBrowser: boolean };
 }
 
-/**
- * Where the CLI keeps a workspace's state (catalog cache, index, usage log, learned search):
- * the one place `openLens` and `mcp-lens forget` find it.
- */
-export function workspaceStorageDir(workspaceFolder: string): string {
-  return join(workspaceFolder, '.mcp-lens');
-}
-
 export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> {
   const workspaceFolder = resolve(o.workspace ?? process.cwd());
   if (!existsSync(workspaceFolder)) throw new Error(`workspace folder does not exist: ${workspaceFolder}`);
@@ -90,12 +85,16 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
   for (const p of ws.problems) o.log.warn(`${p.file}: ${p.path ? p.path + ': ' : ''}${p.message}`);
   const ask = o.interactive && canPrompt();
   const settings = await workspaceSettings(workspaceFolder, { trust: o.trust === true, ask, log: o.log });
-  // `.mcp-lens/` is ours, not the repository's: a symlink there is refused, the folder is 0700.
-  const storageDir = ensurePrivateDir(workspaceStorageDir(workspaceFolder));
+  // What MCP Lens learns about the workspace lives in the user's state folder, never in the
+  // workspace, where a repository could ship it (adapters/workspaceState.ts).
+  const storageDir = ensureWorkspaceStateDir(workspaceFolder);
   // The tool index's folder too (usage/ is checked where the usage store opens it).
   ensurePrivateDirIfPresent(join(storageDir, 'index'));
-  // Never committed by accident (it holds the token and usage): the folder ignores itself.
-  await createPrivateFile(join(storageDir, '.gitignore'), '*\n').catch(() => undefined);
+  const legacy = legacyWorkspaceState(workspaceFolder);
+  if (legacy.length > 0)
+    o.log.info(
+      `MCP Lens keeps this workspace's catalog cache, index and usage in ${storageDir} now; ${legacy.join(', ')} are no longer read and can be deleted`,
+    );
   const options: LensAppOptions = {
     workspaceFolder,
     storageDir,
@@ -111,10 +110,12 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
   if (o.live) {
     options.watch = true;
     options.waitForServers = false;
+    // --trust approves the restricted values there at start, not what is written while serving.
+    const atStart = o.trust === true ? restrictedApprovalValue(restrictedValuesOf(ws.settings)) : undefined;
     options.fileState = {
       files: [join(workspaceFolder, '.vscode', 'settings.json'), approvalsFilePath()],
       // A changed restricted value is honoured only if it was approved before (no prompt while serving).
-      read: () => ({ settings: workspaceSettingsNow(workspaceFolder, o.trust === true, o.log), approvals: loadApprovals(workspaceFolder) }),
+      read: () => ({ settings: workspaceSettingsNow(workspaceFolder, atStart, o.log), approvals: loadApprovals(workspaceFolder) }),
     };
   }
   // Tokens from `mcp-lens login` (the user's 0600 file); a sign-in prints its address, and opens
@@ -134,7 +135,7 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
  * left out (OLLAMA_HOST or the default applies) and a warning says so.
  */
 async function workspaceSettings(workspaceFolder: string, o: { trust: boolean; ask: boolean; log: Logger }): Promise<McpLensSettings> {
-  const read = readRestricted(workspaceFolder, o.trust);
+  const read = readRestricted(workspaceFolder, () => o.trust);
   if (read.pending && o.ask && (await askYesNo(restrictedQuestion(read.pending, read.file)))) {
     saveApprovals(workspaceFolder, { ...loadApprovals(workspaceFolder), [RESTRICTED_APPROVAL_NAME]: restrictedApprovalValue(read.pending) });
     return read.approved;
@@ -143,9 +144,12 @@ async function workspaceSettings(workspaceFolder: string, o: { trust: boolean; a
   return read.settings;
 }
 
-/** The same without asking (a file changed while serving): only an earlier approval counts. */
-function workspaceSettingsNow(workspaceFolder: string, trust: boolean, log: Logger): McpLensSettings {
-  const read = readRestricted(workspaceFolder, trust);
+/**
+ * The same without asking (a file changed while serving): only an earlier approval counts, or
+ * with --trust the very values there at start (`trustedAtStart`, their restrictedApprovalValue).
+ */
+function workspaceSettingsNow(workspaceFolder: string, trustedAtStart: string | undefined, log: Logger): McpLensSettings {
+  const read = readRestricted(workspaceFolder, (values) => restrictedApprovalValue(values) === trustedAtStart);
   if (read.pending) warnRestricted(read.pending, read.file, log);
   return read.settings;
 }
@@ -153,12 +157,13 @@ function workspaceSettingsNow(workspaceFolder: string, trust: boolean, log: Logg
 /** `settings` to use now; `pending` the restricted values waiting for approval, `approved` the settings with them. */
 function readRestricted(
   workspaceFolder: string,
-  trust: boolean,
+  trusted: (values: Record<string, string>) => boolean,
 ): { settings: McpLensSettings; approved: McpLensSettings; pending?: Record<string, string>; file: string } {
   const ws = readWorkspaceSettings(workspaceFolder);
   const values = restrictedValuesOf(ws.settings);
   const approved = sanitizeSettings(ws.settings, process.env);
-  if (Object.keys(values).length === 0 || trust || restrictedApproved(workspaceFolder, values)) return { settings: approved, approved, file: ws.file };
+  if (Object.keys(values).length === 0 || trusted(values) || restrictedApproved(workspaceFolder, values))
+    return { settings: approved, approved, file: ws.file };
   return { settings: sanitizeSettings(withoutRestricted(ws.settings), process.env), approved, pending: values, file: ws.file };
 }
 

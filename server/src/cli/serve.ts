@@ -9,12 +9,16 @@ import type { Lens } from '../app/lens';
 import type { LensControl } from '../app/lensControl';
 import { loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
 import { dashboardStaticDir } from '../gateway/dashboard/staticDir';
+import type { ApproveServer } from '../gateway/dashboard/handlers';
+import { definitionChangedMessage } from '../../../protocol/webviewProtocol';
 import { generateToken, tokenProblem } from '../gateway/httpGuards';
 import { removeGatewayFiles, writeGatewayInfo, writeTokenFile } from '../gateway/gatewayFiles';
 import { errorMessage } from '../core/errorMessage';
 import { serveStdio } from '../gateway/stdio';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { promptWhileServing } from './livePrompts';
+import { canPrompt } from './prompt';
 import { stderrLogger } from './stderrLogger';
 import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
 
@@ -68,8 +72,10 @@ export const serve: CliCommand = {
     if (http) givenToken(process.env);
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
     const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http, live: true });
+    // On a terminal, what comes to wait for approval while serving is asked about there.
+    const prompts = http && canPrompt() ? promptWhileServing(lens, log) : undefined;
     try {
-      if (http) await serveHttp(lens, port, log, (name) => approveFromDashboard(lens, name));
+      if (http) await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint));
       else {
         const stdio = await serveStdio(lens, log);
         await Promise.race([stdio.closed, stopSignal()]);
@@ -77,6 +83,7 @@ export const serve: CliCommand = {
       }
       return 0;
     } finally {
+      prompts?.dispose();
       await lens.close();
     }
   },
@@ -84,11 +91,13 @@ export const serve: CliCommand = {
 
 /**
  * The dashboard's Approve button: the same record `mcp-lens tools` writes after its prompt (the
- * approval store), for the definition the dashboard showed; the running server starts at once.
+ * approval store), for the definition the dashboard showed (its fingerprint), and only while it
+ * is still the server's definition; the running server starts at once.
  */
-async function approveFromDashboard(lens: Lens & LensControl, name: string): Promise<void> {
+async function approveFromDashboard(lens: Lens & LensControl, name: string, fingerprint: string): Promise<void> {
   const pending = lens.pendingApprovals().find((p) => p.name === name);
   if (!pending) throw new Error(`"${name}" is not waiting for approval`);
+  if (pending.fingerprint !== fingerprint) throw new Error(definitionChangedMessage(name));
   saveApprovals(lens.workspaceFolder, { ...loadApprovals(lens.workspaceFolder), [name]: pending.fingerprint });
   await lens.approve({ [name]: pending.fingerprint });
 }
@@ -102,7 +111,7 @@ export function givenToken(env: NodeJS.ProcessEnv): string | undefined {
   return given;
 }
 
-async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: (name: string) => Promise<void>): Promise<void> {
+async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: ApproveServer): Promise<void> {
   // Loaded for --http only: the HTTP transport and its server (hono) cost a stdio serve ~7 MB and 30 ms at start.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');

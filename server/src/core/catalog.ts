@@ -8,6 +8,9 @@ import type { ToolSummary } from '../../../protocol/model';
 export interface CatalogTool extends ToolSummary {
   key: string;
   outputSchema?: Record<string, unknown>;
+  /** Passed on as the upstream listed them. */
+  icons?: unknown[];
+  _meta?: Record<string, unknown>;
 }
 
 export interface CatalogPrompt {
@@ -16,6 +19,8 @@ export interface CatalogPrompt {
   originalName: string;
   description?: string;
   arguments?: { name: string; description?: string; required?: boolean }[];
+  /** title, icons, _meta as the upstream listed them. */
+  extra?: Record<string, unknown>;
 }
 
 export interface CatalogResource {
@@ -26,6 +31,20 @@ export interface CatalogResource {
   name: string;
   description?: string;
   mimeType?: string;
+  /** title, size, annotations, icons, _meta as the upstream listed them. */
+  extra?: Record<string, unknown>;
+}
+
+export interface CatalogResourceTemplate {
+  /** The template the gateway exposes (core/resourceUris.ts resourceTemplateUri). */
+  uriTemplate: string;
+  server: string;
+  originalTemplate: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+  /** title, annotations, icons, _meta as the upstream listed them. */
+  extra?: Record<string, unknown>;
 }
 
 export function toolKey(server: string, originalName: string): string {

@@ -7,24 +7,42 @@
  * JMESPath: the community edition (@jmespath-community/jmespath), maintained and a superset
  * of the original spec (let, arithmetic, more functions).
  */
-import type * as Jmespath from '@jmespath-community/jmespath' with { 'resolution-mode': 'import' };
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens, tokenPrefix } from './tokens';
 import { errorMessage } from './errorMessage';
+import { utf8Length } from './utf8Length';
+import { jmespath } from './selectEvaluation';
+import { selectInput, selectSubject } from './selectSubject';
 
-// The package's "types" condition names its ESM typings although it ships a CommonJS build
-// too; TypeScript would refuse a value import from this CommonJS module, so require that build,
-// on the first `select` (most sessions never use one).
-let jmespathModule: typeof Jmespath | undefined;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const jmespath = (): typeof Jmespath => (jmespathModule ??= require('@jmespath-community/jmespath') as typeof Jmespath);
-type JSONValue = Jmespath.JSONValue;
+export { utf8Length };
 
 /** Bounds for max_output_tokens, whoever sets it (the argument or mcpLens.maxOutputTokens). */
 export const MIN_OUTPUT_TOKENS = 100;
 export const MAX_OUTPUT_TOKENS = 1_000_000;
 /** Longest select expression accepted. */
 export const MAX_SELECT_CHARS = 2000;
+
+/**
+ * What one `select` may take. It runs in a child process (adapters/select/selectRunner.ts):
+ * JMESPath's functions build values far larger than their input and its interpreter cannot be
+ * stopped from inside, so the process is stopped from outside.
+ */
+export const SELECT_LIMITS = {
+  /**
+   * The projection as JSON: no more than one upstream result may be (app/toolCalls.ts), since
+   * a projection meant to narrow a result has no business being larger than any result.
+   */
+  maxOutputBytes: 10 * 1024 * 1024,
+  /**
+   * Time for one evaluation, from when the evaluator is ready. A filter over 100,000 objects
+   * (6 MB of JSON), sent, evaluated and sent back, took ~1 s on two loaded cores.
+   */
+  deadlineMs: 5000,
+  /** Heap of the evaluating process: room to parse a 10 MB result several times over. */
+  memoryMb: 256,
+  /** Evaluations at once; more wait their turn. Two, so one slow expression does not hold up every session's select. */
+  maxConcurrent: 2,
+} as const;
 
 /** A select expression that cannot run, in words a model can fix; undefined when it compiles. */
 export function selectProblem(expression: string): string | undefined {
@@ -43,56 +61,24 @@ export function selectProblem(expression: string): string | undefined {
  */
 export function resultJson(result: CallToolResult): { value: unknown } | undefined {
   if (result.structuredContent !== undefined) return { value: result.structuredContent };
-  const values: unknown[] = [];
-  for (const item of result.content ?? []) {
-    if (item.type !== 'text') continue;
-    const parsed = parseJson(item.text);
-    if (!parsed) return undefined;
-    values.push(parsed.value);
-  }
-  if (values.length === 0) return undefined;
-  return { value: values.length === 1 ? values[0] : values };
+  const input = selectInput(result);
+  return input && selectSubject({ texts: input.texts });
 }
 
 /**
- * Applies `select` to a successful result. The projection replaces the content (compact
- * JSON text, and structuredContent when it is an object); when the result carries no JSON or
- * the expression fails on it, the result comes back whole with the reason.
+ * A projection (its JSON text, as the evaluator wrote it) as the result the model gets:
+ * compact JSON text, and structuredContent when it is an object.
  */
-export function applySelect(result: CallToolResult, expression: string): { result: CallToolResult; projected?: unknown; problem?: string } {
-  const json = resultJson(result);
-  if (!json) return { result, problem: 'select was not applied: the result is plain text, not JSON' };
-  let projected: unknown;
-  try {
-    projected = jmespath().search(json.value as JSONValue, expression);
-  } catch (err) {
-    return { result, problem: `select was not applied: ${errorMessage(err)}` };
-  }
-  const shaped: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(projected ?? null) }] };
-  if (projected !== null && typeof projected === 'object' && !Array.isArray(projected)) shaped.structuredContent = projected as Record<string, unknown>;
-  return { result: shaped, projected: projected ?? null };
+export function projectionResult(json: string): { result: CallToolResult; projected: unknown } {
+  const projected: unknown = JSON.parse(json);
+  const result: CallToolResult = { content: [{ type: 'text', text: json }] };
+  if (projected !== null && typeof projected === 'object' && !Array.isArray(projected)) result.structuredContent = projected as Record<string, unknown>;
+  return { result, projected };
 }
 
 /** Tokens of the text a model reads from a result (text items, or structuredContent when there is none). */
 export function resultTokens(result: CallToolResult): number {
   return countTokens(resultText(result));
-}
-
-/**
- * UTF-8 length of a text, an upper bound of its o200k tokens: every token is at least one
- * byte. A text this many bytes long or shorter fits a token budget of that size uncounted.
- */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) ((bytes += 4), i++);
-    // The rest of the BMP; a lone surrogate is written as U+FFFD, also 3 bytes.
-    else bytes += 3;
-  }
-  return bytes;
 }
 
 /** A result's text content joined; its structuredContent as JSON when it has no text. */
@@ -152,14 +138,3 @@ export function cutToTokens(result: CallToolResult, maxTokens: number, fullToken
 
 /** The first `n` o200k tokens of a text (core/tokens.ts holds the tokenizer). */
 export { tokenPrefix };
-
-function parseJson(text: string): { value: unknown } | undefined {
-  const t = text.trim();
-  // Only objects and arrays: "42" or "true" as a whole text is prose more often than data.
-  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
-  try {
-    return { value: JSON.parse(t) };
-  } catch {
-    return undefined;
-  }
-}

@@ -8,6 +8,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, Lens } from '../app/lens';
+import type { SelectRunner } from '../adapters/select/selectRunner';
+import type { UpstreamCaller } from '../adapters/upstream/types';
 import { truncateDescription } from './findToolsResult';
 import type { ResultStore } from './resultStore';
 import type { TokenAccounting } from './savings';
@@ -18,11 +20,15 @@ export interface MetaToolContext {
   accounting: TokenAccounting;
   /** This gateway's kept results (cut outputs), read per session. */
   results: ResultStore;
+  /** Where this gateway evaluates select projections. */
+  select: SelectRunner;
   sessionId: string;
   signal: AbortSignal;
   onProgress?: CallOptions['onProgress'];
   /** Which caller the usage log and the call log name (default: the gateway). */
   origin?: CallOptions['origin'];
+  /** The client behind this call, for what the upstream asks back (sampling, elicitation, roots, logs). */
+  caller?: UpstreamCaller;
 }
 
 export function errorText(text: string): CallToolResult {
@@ -50,7 +56,7 @@ export function argumentsProblem(toolName: string, args: unknown): string | unde
 /** One call as call_tool makes it, for call_tool and for run_code's call_tool(): the call, then shaping. */
 export async function shapedCall(toolName: string, args: Record<string, unknown>, shape: ShapeRequest, ctx: MetaToolContext): Promise<Shaped> {
   const raw = await forwardCall(toolName, args, ctx);
-  return shapeResult(raw, toolName, shape, { results: ctx.results, sessionId: ctx.sessionId });
+  return shapeResult(raw, toolName, shape, { results: ctx.results, sessionId: ctx.sessionId, select: ctx.select, signal: ctx.signal });
 }
 
 /**
@@ -60,5 +66,6 @@ export async function shapedCall(toolName: string, args: Record<string, unknown>
 export function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
   const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
+  if (ctx.caller) options.caller = ctx.caller;
   return ctx.lens.callTool(toolName, args, options);
 }

@@ -59,6 +59,8 @@ export function toolDefinition(t: CatalogTool): Tool {
   if (t.title !== undefined) d.title = t.title;
   if (t.outputSchema !== undefined) d.outputSchema = t.outputSchema as Tool['outputSchema'];
   if (t.annotations !== undefined) d.annotations = t.annotations as Tool['annotations'];
+  if (t.icons !== undefined) d.icons = t.icons as Tool['icons'];
+  if (t._meta !== undefined) d._meta = t._meta;
   return d;
 }
 

@@ -14,8 +14,10 @@ import type { Logger } from '../core/logger';
 import { exposedDefinitions } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
+import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
+import { ChildSelectRunner } from '../adapters/select/selectRunner';
 import { MCP_LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 
@@ -45,6 +47,8 @@ export class Gateway {
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
   private readonly codeRuns = new CodeRuns();
+  /** select projections, evaluated in child processes with a deadline and a heap limit. */
+  private readonly select = new ChildSelectRunner();
   private readonly sessions = new Map<string, Session>();
   private readonly subscription: Disposable;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -78,6 +82,7 @@ export class Gateway {
         lens: this.lens,
         accounting: this.accounting,
         results: this.results,
+        select: this.select,
         codeRuns: this.codeRuns,
         log: this.log,
         version: MCP_LENS_VERSION,
@@ -91,7 +96,10 @@ export class Gateway {
     server.oninitialized = () => {
       const id = idOf();
       this.sessions.set(id, { server, toolsSignature: '', promptsSignature: this.promptsSignature(), resourcesSignature: this.resourcesSignature(id) });
+      // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
+      const attached = this.lens.clients?.attach(sessionClient(server, id));
       server.onclose = () => {
+        attached?.dispose();
         this.sessions.delete(id);
         this.accounting.dropSession(id);
         this.results.dropSession(id);
@@ -136,6 +144,7 @@ export class Gateway {
   async close(): Promise<void> {
     this.subscription.dispose();
     clearTimeout(this.refreshTimer);
+    this.select.close();
     const servers = [...this.sessions.values()].map((s) => s.server);
     this.sessions.clear();
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));

@@ -9,7 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, readPrivateFile, writePrivateFile } from '../adapters/privateFiles';
+import { createPrivateFileSync, ensurePrivateDir, readPrivateFile, writePrivateFile } from '../adapters/privateFiles';
 
 export interface GatewayInfo {
   url: string;
@@ -28,15 +28,21 @@ export function infoPath(workspaceFolder: string): string {
   return join(gatewayDir(workspaceFolder), 'gateway.json');
 }
 
+/** `.mcp-lens/` (0700, never a link), which ignores itself in git: it holds the token. */
+function ensureGatewayDir(workspaceFolder: string): void {
+  const dir = ensurePrivateDir(gatewayDir(workspaceFolder));
+  createPrivateFileSync(join(dir, '.gitignore'), '*\n');
+}
+
 export function writeTokenFile(workspaceFolder: string, token: string): string {
-  ensurePrivateDir(gatewayDir(workspaceFolder));
+  ensureGatewayDir(workspaceFolder);
   const file = tokenPath(workspaceFolder);
   writePrivateFile(file, token + '\n');
   return file;
 }
 
 export function writeGatewayInfo(workspaceFolder: string, info: GatewayInfo): string {
-  ensurePrivateDir(gatewayDir(workspaceFolder));
+  ensureGatewayDir(workspaceFolder);
   const file = infoPath(workspaceFolder);
   writePrivateFile(file, JSON.stringify(info, null, 2) + '\n');
   return file;

@@ -35,6 +35,8 @@ export interface GatewayHttpOptions {
   /** The clock idleness is measured with (default Date.now); tests drive expiry with their own. */
   now?: () => number;
   maxBodyBytes?: number;
+  /** Sessions open at once (default MAX_HTTP_SESSIONS). */
+  maxSessions?: number;
 }
 
 interface HttpSession {
@@ -46,6 +48,17 @@ interface HttpSession {
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
+/**
+ * Sessions one gateway serves at once. An abandoned session lives until it has been idle
+ * DEFAULT_SESSION_IDLE_MS, so a client that opened sessions without end grew the gateway
+ * without bound (issue #23): ~37 KB of heap each with nothing in them (1,000 took 36.5 MB,
+ * test/faults/gatewayAbuse.test.ts), more with their token accounting and MCP Server state in
+ * use. 64 is far more than the handful of clients one person runs (an editor window, an agent
+ * CLI or two, their subagents; the load bench uses 20), and little memory. Past it, sessions
+ * idle for longer than the idle time are closed first; then the answer is 503.
+ */
+export const MAX_HTTP_SESSIONS = 64;
+
 export class GatewayHttpServer {
   readonly gateway: Gateway;
   private readonly options: GatewayHttpOptions;
@@ -55,6 +68,8 @@ export class GatewayHttpServer {
   private server: HttpServer | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private port = 0;
+  /** Sessions whose initialize is being handled: counted against the cap before they have an id. */
+  private opening = 0;
 
   constructor(options: GatewayHttpOptions) {
     this.options = options;
@@ -210,8 +225,28 @@ export class GatewayHttpServer {
       sendJsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
       return;
     }
-    const session = await this.openSession();
-    return this.forward(session, req, res, body);
+    if (!this.roomForSession()) {
+      const max = this.options.maxSessions ?? MAX_HTTP_SESSIONS;
+      const idleMin = Math.round(this.idleMs / 60_000);
+      const message = `Service unavailable: MCP Lens serves at most ${max} sessions at once and all are open. Close one (DELETE /mcp with its Mcp-Session-Id) or retry once one has been idle for ${idleMin} min.`;
+      sendJsonError(res, 503, -32000, message, { 'retry-after': '60' });
+      return;
+    }
+    // Counted until initialize was answered: by then the session is in `sessions`.
+    this.opening++;
+    try {
+      await this.forward(await this.openSession(), req, res, body);
+    } finally {
+      this.opening--;
+    }
+  }
+
+  /** Whether a new session fits under the cap, once sessions idle past the idle time are closed. */
+  private roomForSession(): boolean {
+    const max = this.options.maxSessions ?? MAX_HTTP_SESSIONS;
+    if (this.sessions.size + this.opening < max) return true;
+    this.expireIdle();
+    return this.sessions.size + this.opening < max;
   }
 
   private async openSession(): Promise<HttpSession> {

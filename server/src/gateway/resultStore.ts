@@ -5,9 +5,12 @@
  *
  * Memory is bounded with one rule, oldest first: a session keeps at most MAX_RESULTS_PER_SESSION
  * results and MAX_SESSION_BYTES; all sessions together at most MAX_TOTAL_BYTES. Storing past a
- * bound drops the least recently used results (a read counts as a use) until it fits. A
- * session's results go when the session closes. Ids are random, and a session can read only
- * its own.
+ * bound drops the least recently used results (a read counts as a use) until it fits; a result
+ * larger than a session's whole allowance is not kept. A result counts by everything it holds
+ * (its JSON: images, embedded resources, structuredContent) plus the text kept beside it: counted
+ * by its text alone, one with 8 MB of structuredContent under a short text counted as a few KB,
+ * and 50 of them per session went unbounded (issue #23). A session's results go when the
+ * session closes. Ids are random, and a session can read only its own.
  */
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -45,10 +48,11 @@ export class ResultStore {
 
   constructor(private readonly onChange: (sessionId: string) => void = () => undefined) {}
 
-  /** Keeps a result for the session; returns its URI. */
-  keep(sessionId: string, tool: string, result: CallToolResult, tokens: number, now = Date.now()): string {
+  /** Keeps a result for the session; returns its URI, or undefined when it is larger than a session may keep. */
+  keep(sessionId: string, tool: string, result: CallToolResult, tokens: number, now = Date.now()): string | undefined {
     const text = resultText(result);
-    const bytes = Buffer.byteLength(text, 'utf8');
+    const bytes = keptSize(text, result);
+    if (bytes > MAX_SESSION_BYTES) return undefined;
     const uri = RESULT_URI_PREFIX + randomBytes(6).toString('hex');
     this.makeRoom(sessionId, bytes);
     this.results.set(uri, { uri, sessionId, tool, text, result, tokens, bytes, createdAt: now, usedAt: ++this.clock });
@@ -59,7 +63,8 @@ export class ResultStore {
 
   /** The session's own kept result, marked as used; undefined when unknown, evicted or another session's. */
   get(sessionId: string, uri: string): KeptResult | undefined {
-    const r = this.results.get(uri);
+    // Quotes or punctuation a reader copied along with the URI from the note are not part of it.
+    const r = this.results.get(uri.trim().replace(/^["'`]+|[^0-9a-f]+$/g, ''));
     if (!r || r.sessionId !== sessionId) return undefined;
     r.usedAt = ++this.clock;
     return r;
@@ -95,6 +100,11 @@ export class ResultStore {
     this.results.delete(r.uri);
     this.totalBytes -= r.bytes;
   }
+}
+
+/** What keeping a result holds: its text and the result itself, by their UTF-8 size (the result's as JSON). */
+export function keptSize(text: string, result: CallToolResult): number {
+  return Buffer.byteLength(text, 'utf8') + Buffer.byteLength(JSON.stringify(result), 'utf8');
 }
 
 function sum(rs: KeptResult[]): number {

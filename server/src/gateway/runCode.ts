@@ -5,6 +5,10 @@
  * shapedCall → Lens.callTool → app/toolCalls.ts path — so exclusion, schema validation,
  * approval state (only running, approved servers have tools), usage recording without
  * argument values and the per-call timeout are the same as for call_tool.
+ * What a script hands back (its return value, its console.log lines, the error that stopped
+ * it) is cleaned as an upstream's reply is (protocol/untrustedText.ts) before anything else
+ * sees it: a script can JSON.parse a reply's text, which turns `\u001b` or `\u202e` written as
+ * JSON escapes into the characters the cleaned text did not hold.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { runSandboxed, type SandboxError, type SandboxRun } from '../adapters/sandbox/quickjsSandbox';
@@ -13,6 +17,7 @@ import { argumentsProblem, errorText, shapedCall, type MetaToolContext } from '.
 import { parseShapeRequest, shapeResult } from './shapeResult';
 import { EVICTION_RULE } from './resultStore';
 import { RUN_CODE_LIMITS } from './metaToolDefs';
+import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
 /** Counts the scripts running in one gateway, so a flood of them cannot take all memory. */
 export class CodeRuns {
@@ -82,8 +87,15 @@ export async function runCode(args: Record<string, unknown>, ctx: MetaToolContex
   } finally {
     ctx.codeRuns.leave();
   }
+  // Every string in the run: value (parsed from the sandbox's JSON, keys too), logs, error.
+  cleanReplyInPlace(run);
   const raw = run.ok ? successResult(run) : failureResult(run.error!, run.logs, maxTimeout);
-  const shaped = shapeResult(raw, 'run_code', { maxOutputTokens: settings.maxOutputTokens }, { results: ctx.results, sessionId: ctx.sessionId });
+  const shaped = await shapeResult(
+    raw,
+    'run_code',
+    { maxOutputTokens: settings.maxOutputTokens },
+    { results: ctx.results, sessionId: ctx.sessionId, select: ctx.select },
+  );
   ctx.accounting.recordRunCode(ctx.sessionId, run.calls, innerTokens, shaped.returnedTokens);
   return shaped.result;
 }

@@ -7,6 +7,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -15,6 +16,10 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Lens } from '../app/lens';
@@ -24,7 +29,9 @@ import { RESULT_URI_PREFIX, type ResultStore } from './resultStore';
 import { keptResourceList, readKeptResource } from './keptResources';
 import { runMetaTool } from './metaTools';
 import { forwardCall, type MetaToolContext } from './callTool';
+import { callCaller, type CallExtra } from './downstreamClient';
 import type { CodeRuns } from './runCode';
+import type { SelectRunner } from '../adapters/select/selectRunner';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
@@ -35,6 +42,8 @@ export interface SessionDeps {
   accounting: TokenAccounting;
   /** Cut results kept whole, listed and read as this session's own resources. */
   results: ResultStore;
+  /** Where select projections run (off this process, bounded). */
+  select: SelectRunner;
   /** run_code scripts running in this gateway. */
   codeRuns: CodeRuns;
   log: Logger;
@@ -51,7 +60,13 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   const server = new Server(
     { name: 'mcp-lens', version: deps.version },
     {
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
+        logging: {},
+        completions: {},
+      },
       instructions: gatewayInstructions(
         lens.servers().map((s) => s.name),
         lens.settings().codeMode.enabled,
@@ -69,9 +84,12 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       lens,
       accounting: deps.accounting,
       results: deps.results,
+      select: deps.select,
       codeRuns: deps.codeRuns,
       sessionId: sessionId(),
       signal: extra.signal,
+      // What the upstream asks back while this call runs comes to this client, related to this call.
+      caller: callCaller(server, sessionId(), extra as unknown as CallExtra),
     };
     if (progressToken !== undefined) {
       ctx.onProgress = (p) => {
@@ -96,7 +114,10 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: lens.prompts().map((p) => {
-      const out: { name: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] } = { name: p.name };
+      const out: { name: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] } = {
+        ...p.extra,
+        name: p.name,
+      };
       if (p.description !== undefined) out.description = p.description;
       if (p.arguments !== undefined) out.arguments = p.arguments;
       return out;
@@ -115,7 +136,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       ...lens.resources().map((r) => {
-        const out: { uri: string; name: string; description?: string; mimeType?: string } = { uri: r.uri, name: r.name };
+        const out: { uri: string; name: string; description?: string; mimeType?: string } = { ...r.extra, uri: r.uri, name: r.name };
         if (r.description !== undefined) out.description = r.description;
         if (r.mimeType !== undefined) out.mimeType = r.mimeType;
         return out;
@@ -124,9 +145,16 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     ],
   }));
 
-  // Templates are not proxied (their URIs cannot be prefixed without parsing them); an empty
-  // list keeps clients that always ask from seeing an error.
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: (lens.resourceTemplates?.() ?? []).map((t) => {
+      const out: { uriTemplate: string; name: string; description?: string; mimeType?: string } = { ...t.extra, uriTemplate: t.uriTemplate, name: t.name };
+      if (t.description !== undefined) out.description = t.description;
+      if (t.mimeType !== undefined) out.mimeType = t.mimeType;
+      return out;
+    }),
+  }));
+
+  registerClientFeatures(server, lens, sessionId);
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return readKeptResource(deps.results, sessionId(), request.params.uri);
@@ -138,4 +166,46 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   });
 
   return server;
+}
+
+/** Logging, completions, subscriptions and roots: passed on through the Lens to the upstreams. */
+function registerClientFeatures(server: Server, lens: Lens, sessionId: () => string): void {
+  const upstreamError = (what: string, err: unknown) =>
+    err instanceof McpError ? err : new McpError(ErrorCode.InvalidParams, `${what}: ${cleanReplyText(errorMessage(err))}`);
+
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    lens.clients?.setLogLevel(sessionId(), request.params.level);
+    return {};
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    if (!lens.complete) return { completion: { values: [] } };
+    try {
+      return await lens.complete(request.params);
+    } catch (err) {
+      throw upstreamError('completion', err);
+    }
+  });
+
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return {}; // kept results never change
+    try {
+      await lens.clients?.subscribe(sessionId(), request.params.uri);
+      return {};
+    } catch (err) {
+      throw upstreamError(`resource "${request.params.uri}"`, err);
+    }
+  });
+
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return {};
+    try {
+      await lens.clients?.unsubscribe(sessionId(), request.params.uri);
+      return {};
+    } catch (err) {
+      throw upstreamError(`resource "${request.params.uri}"`, err);
+    }
+  });
+
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => lens.clients?.rootsChanged(sessionId()));
 }

@@ -4,8 +4,11 @@
  * in the session's ResultStore and the note points to it, so nothing is lost.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, applySelect, cutToTokens, resultTokens, selectProblem } from '../core/resultShaping';
-import type { ResultStore } from './resultStore';
+import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, cutToTokens, projectionResult, resultTokens, selectProblem } from '../core/resultShaping';
+import { selectInput } from '../core/selectSubject';
+import { PLAIN_TEXT_PROBLEM } from '../core/selectEvaluation';
+import type { SelectRunner } from '../adapters/select/selectRunner';
+import { EVICTION_RULE, type ResultStore } from './resultStore';
 
 export interface ShapeRequest {
   /** JMESPath projection, already checked with selectProblem. */
@@ -52,29 +55,35 @@ export interface Shaped {
 export interface ShapeContext {
   results: ResultStore;
   sessionId: string;
+  /** Where select runs: off this process, bounded (adapters/select). */
+  select: SelectRunner;
+  signal?: AbortSignal;
 }
 
-export function shapeResult(raw: CallToolResult, tool: string, request: ShapeRequest, ctx: ShapeContext): Shaped {
+export async function shapeResult(raw: CallToolResult, tool: string, request: ShapeRequest, ctx: ShapeContext): Promise<Shaped> {
   const fullTokens = once(() => resultTokens(raw));
   const notes: string[] = [];
   let shaped = raw;
   let projected: { value: unknown } | undefined;
   // An error is never projected: its text is the message the model needs.
   if (request.select !== undefined && !raw.isError) {
-    const selected = applySelect(raw, request.select);
-    shaped = selected.result;
-    if (selected.problem) notes.push(`${selected.problem}.`);
-    else projected = { value: selected.projected };
+    const selected = await applySelect(raw, request.select, ctx);
+    if ('limit' in selected) return selectLimited(raw, tool, selected.limit, fullTokens, ctx);
+    if ('problem' in selected) notes.push(`${selected.problem}.`);
+    else ((shaped = selected.result), (projected = { value: selected.projected }));
   }
   const cut = cutToTokens(shaped, request.maxOutputTokens, shaped === raw ? fullTokens : undefined);
   let keptAs: string | undefined;
   if (cut) {
     keptAs = ctx.results.keep(ctx.sessionId, tool, shaped, cut.fullTokens);
     const pct = Math.round((1 - cut.keptTokens / cut.fullTokens) * 100);
+    // The URI stands alone, quoted: a reader that copies it must not take punctuation along.
+    const where = keptAs
+      ? `The whole result is kept for this session as resource "${keptAs}". Read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
+        'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.'
+      : `The whole result is too large to keep (${EVICTION_RULE}): call again with "select" (a JMESPath projection) or a larger max_output_tokens.`;
     notes.push(
-      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ` +
-        `The whole result is kept for this session as ${keptAs}: read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
-        'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.',
+      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ${where}`,
     );
     shaped = cut.result;
   }
@@ -94,6 +103,34 @@ export function shapeResult(raw: CallToolResult, tool: string, request: ShapeReq
   );
   if (keptAs) shapedOut.keptAs = keptAs;
   return shapedOut;
+}
+
+/**
+ * The projection of a successful result; a problem (the result then comes back whole with it);
+ * or a limit the expression broke (an error: the model has to change the expression).
+ */
+async function applySelect(
+  raw: CallToolResult,
+  expression: string,
+  ctx: ShapeContext,
+): Promise<{ result: CallToolResult; projected: unknown } | { problem: string } | { limit: string }> {
+  const input = selectInput(raw);
+  if (!input) return { problem: PLAIN_TEXT_PROBLEM };
+  const outcome = await ctx.select.run(input, expression, ctx.signal);
+  if (outcome.ok) return projectionResult(outcome.json);
+  return outcome.limit ? { limit: outcome.problem } : { problem: outcome.problem };
+}
+
+/** A select that broke a limit: an error naming it; the result the call returned is kept, so the call need not be repeated. */
+function selectLimited(raw: CallToolResult, tool: string, problem: string, fullTokens: () => number, ctx: ShapeContext): Shaped {
+  const keptAs = ctx.results.keep(ctx.sessionId, tool, raw, fullTokens());
+  const where = keptAs
+    ? `its whole result is kept for this session as ${keptAs}: read it with resources/read or read_result("${keptAs}") in run_code, or call again with a simpler "select".`
+    : 'call again with a simpler "select".';
+  const result: CallToolResult = { content: [{ type: 'text', text: `[MCP Lens] ${problem}. The call to ${tool} itself succeeded; ${where}` }], isError: true };
+  const shaped = shapedResult(result, true, fullTokens, () => resultTokens(result));
+  if (keptAs) shaped.keptAs = keptAs;
+  return shaped;
 }
 
 function shapedResult(result: CallToolResult, changed: boolean, fullTokens: () => number, returnedTokens: () => number): Shaped {

@@ -26,7 +26,7 @@ import {
   type UpdateSettingsParams,
   type WorkspaceFolderInfo,
 } from '../../../protocol/lspProtocol';
-import { sanitizeSettings } from '../../../protocol/settings';
+import { sanitizeSettings, sanitizeToolFilterLevels } from '../../../protocol/settings';
 import { DASHBOARD_METHODS, type DashboardHandlers } from '../../../protocol/webviewProtocol';
 import { toolCallOutcome } from '../app/toolCallOutcome';
 import { errorMessage } from '../core/errorMessage';
@@ -170,6 +170,8 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
     };
     const folders = folderInfos(p?.folders);
     if (folders) params.folders = folders;
+    const levels = sanitizeToolFilterLevels(p?.toolFilterLevels);
+    if (levels) params.toolFilterLevels = levels;
     s.update(params).catch((err: unknown) => log.error(`applying settings: ${errorMessage(err)}`));
   });
 
@@ -204,10 +206,12 @@ async function pullModel(s: SidecarSession, progress: (p: PullProgressParams) =>
 function readInit(raw: unknown): SidecarInitOptions {
   const o = (raw && typeof raw === 'object' ? raw : {}) as Partial<SidecarInitOptions>;
   if (typeof o.storageDir !== 'string' || !o.storageDir) throw new ResponseError(ErrorCodes.InvalidParams, 'initializationOptions.storageDir is required');
+  const toolFilterLevels = sanitizeToolFilterLevels(o.toolFilterLevels);
   return {
     storageDir: o.storageDir,
     workspaceFolders: Array.isArray(o.workspaceFolders) ? o.workspaceFolders.filter((f): f is string => typeof f === 'string') : [],
     settings: sanitizeSettings(o.settings, process.env),
+    ...(toolFilterLevels && { toolFilterLevels }),
     trusted: o.trusted === true,
     approvals: records(o.approvals),
     inputs: records(o.inputs),

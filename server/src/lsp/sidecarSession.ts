@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import type { GatewayInfo, SidecarInitOptions, UpdateSettingsParams } from '../../../protocol/lspProtocol';
 import type { LensStats } from '../../../protocol/model';
-import type { McpLensSettings } from '../../../protocol/settings';
+import { TOOL_FILTER_APPROVAL_NAME, type McpLensSettings } from '../../../protocol/settings';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 import type { PullProgress } from '../adapters/embed/embedder';
 import type { Lens } from '../app/lens';
@@ -48,6 +48,9 @@ export class SidecarSession {
       trusted: init.trusted,
       approvals: init.approvals,
       autoApprove: false,
+      // Which filter patterns are the user's own, and the workspace's filter accepted before (kept by the extension).
+      ...(init.toolFilterLevels && { toolFilterLevels: init.toolFilterLevels }),
+      ...(init.approvals[TOOL_FILTER_APPROVAL_NAME] !== undefined && { acceptedToolFilter: init.approvals[TOOL_FILTER_APPROVAL_NAME] }),
       inputs: init.inputs,
       log,
       insideEditor: true,

@@ -1,6 +1,7 @@
 /** The state the sidecar pushes to the editor, built from the session (no LSP here). */
 import type { NotificationType } from 'vscode-jsonrpc';
 import {
+  AcceptedToolFilterNotification,
   ApprovalNeededNotification,
   ConfigProblemsNotification,
   InputsNeededNotification,
@@ -45,5 +46,7 @@ export function derivedNotifications(s: SidecarSession): DerivedNotification[] {
     notification(ApprovalNeededNotification, approvals),
     notification(InputsNeededNotification, inputs),
     notification(ConfigProblemsNotification, problems),
+    // Recorded by the extension with its approvals: a restarted sidecar starts from it.
+    notification(AcceptedToolFilterNotification, { value: s.lens.acceptedToolFilter() }),
   ];
 }

@@ -1,4 +1,8 @@
-/** Servers: state, tool count, last error, stderr tail and a Restart button for each upstream. */
+/**
+ * Servers: state, tool count, last error, stderr tail and a Restart button for each upstream. A
+ * server awaiting approval shows everything that decides what it runs (ServerStatus.approval)
+ * and an Approve button that approves exactly that definition.
+ */
 import { plural, pluralNoun } from '../../../protocol/figureText';
 import type { ServerStatus } from '../../../protocol/model';
 import { card, formatTokens, h, replaceChildren } from '../dom';
@@ -20,6 +24,8 @@ export class ServersView {
   private readonly list = h('ul', { class: 'servers' });
   /** Restarts in flight, so a state push does not re-enable their buttons. */
   private readonly restarting = new Set<string>();
+  /** Why an approval was refused (the definition changed since it was shown...), per server, until the next try. */
+  private readonly approveErrors = new Map<string, string>();
   private last: ServerStatus[] = [];
 
   constructor(private readonly messenger: DashboardMessenger) {
@@ -39,12 +45,12 @@ export class ServersView {
   private row(s: ServerStatus): HTMLElement {
     const busy = this.restarting.has(s.name);
     const restart =
-      s.state === 'awaiting-approval'
-        ? this.approveButton(s.name)
+      s.state === 'awaiting-approval' && s.approval
+        ? this.approveButton(s.name, s.approval.fingerprint)
         : s.state === 'needs-sign-in'
           ? this.signInButton(s.name)
           : h('button', { class: 'secondary', attrs: { 'data-server': s.name } }, busy ? 'Restarting…' : 'Restart');
-    if (s.state !== 'awaiting-approval' && s.state !== 'needs-sign-in') {
+    if (!(s.state === 'awaiting-approval' && s.approval) && s.state !== 'needs-sign-in') {
       restart.disabled = busy || s.configFile === true || s.state === 'disabled';
       restart.addEventListener('click', () => void this.restart(s.name));
     }
@@ -70,6 +76,7 @@ export class ServersView {
       ),
       h('div', { class: 'muted' }, counts.join(' · ')),
       s.error && h('div', { class: 'server-error' }, s.error),
+      s.approval && this.approvalDetails(s.name, s.approval.details),
       s.stderrTail.length > 0 &&
         h(
           'details',
@@ -80,16 +87,31 @@ export class ServersView {
     );
   }
 
-  /** A server refused or not yet approved can be approved here at any time. */
-  private approveButton(name: string): HTMLButtonElement {
+  /** Every field of the definition awaiting approval (escaped by the host), and why the last Approve was refused. */
+  private approvalDetails(name: string, details: string[]): HTMLElement {
+    const refused = this.approveErrors.get(name);
+    return h(
+      'div',
+      { class: 'approval', attrs: { 'data-server': name } },
+      h('div', { class: 'muted' }, 'Approve starts exactly this:'),
+      h('pre', { class: 'approval-details' }, details.join('\n')),
+      refused && h('div', { class: 'server-error approve-error', attrs: { role: 'alert' } }, refused),
+    );
+  }
+
+  /** A server refused or not yet approved can be approved here at any time: the definition shown, nothing else. */
+  private approveButton(name: string, fingerprint: string): HTMLButtonElement {
     const button = h('button', { attrs: { 'data-server': name, 'data-action': 'approve' } }, 'Approve…') as HTMLButtonElement;
     button.addEventListener('click', () => {
       button.disabled = true;
       void this.messenger
-        .request('approveServer', { name })
-        .then((r) => !r.ok && console.warn(`approving ${name}: ${r.error ?? ''}`))
-        .catch((err: unknown) => console.warn(`approving ${name} failed`, err))
-        .finally(() => (button.disabled = false));
+        .request('approveServer', { name, fingerprint })
+        .then((r) => (r.ok ? this.approveErrors.delete(name) : this.approveErrors.set(name, r.error ?? 'not approved')))
+        .catch((err: unknown) => this.approveErrors.set(name, `approving failed: ${err instanceof Error ? err.message : String(err)}`))
+        .finally(() => {
+          button.disabled = false;
+          this.update(this.last);
+        });
     });
     return button;
   }

@@ -6,11 +6,12 @@
  * fingerprints, never definitions or secrets. An unreadable or corrupt file reads as "nothing
  * approved" (fail closed) and is replaced on the next save.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../atomicFile';
 import { errorMessage } from '../../core/errorMessage';
+import { readConfigFile } from './configFileReader';
 
 export type ApprovalMap = Record<string, string>;
 type ApprovalsFile = Record<string, ApprovalMap>;
@@ -28,9 +29,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /** Keeps only `workspace → { name: fingerprint }` string pairs from whatever the file holds. */
 function readAll(file: string): ApprovalsFile {
+  // Through the one reader: a FIFO or a device there must not hang or fill memory.
+  const read = readConfigFile(file);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = 'text' in read ? JSON.parse(read.text) : {};
   } catch {
     return {};
   }

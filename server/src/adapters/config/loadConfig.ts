@@ -3,7 +3,6 @@
  * select (or the one `--config` file), then hands their texts to the pure `resolveConfig`.
  * A missing file is simply not a source; an unreadable one is a problem, not an exception.
  */
-import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseTree, type ParseError } from 'jsonc-parser';
@@ -13,6 +12,8 @@ import { resolveConfig, type ConfigFileText } from '../../core/config/resolve';
 import { configCandidates } from '../../core/config/sources';
 import type { ConfigProblem, LoadedConfig } from '../../core/config/types';
 import type { McpLensSettings } from '../../../../protocol/settings';
+
+import { readConfigFile } from './configFileReader';
 
 export { readWorkspaceSettings, type WorkspaceSettings } from './workspaceSettings';
 
@@ -45,19 +46,11 @@ export interface LoadConfigOptions {
 
 type ReadOutcome = { text: string } | { missing: true } | { problem: ConfigProblem };
 
-function readText(file: string): ReadOutcome {
-  try {
-    return { text: readFileSync(file, 'utf8') };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
-    return { problem: { severity: 'error', file, path: '', message: `cannot read file (${code ?? String(err)})` } };
-  }
-}
-
-function readEnvFile(file: string): string | undefined {
-  const r = readText(file);
-  return 'text' in r ? r.text : undefined;
+/** A config file through the one reader (configFileReader.ts); `roots`: the workspace folders. */
+function readText(file: string, roots: readonly string[]): ReadOutcome {
+  const r = readConfigFile(file, roots);
+  if ('refused' in r) return { problem: { severity: 'error', file, path: '', message: `not read: ${r.refused}` } };
+  return r;
 }
 
 /** The folders the options read, absolute and labelled (core/config/folders.ts). */
@@ -95,8 +88,9 @@ export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
         process.platform,
       );
   const kept: ConfigFileText[] = [];
+  const roots = folders.map((f) => f.path);
   for (const c of candidates) {
-    const r = readText(c.path);
+    const r = readText(c.path, roots);
     const good = opts.lastGood?.get(c.path);
     const at = { path: c.path, kind: c.kind, ...(c.folder !== undefined ? { folder: c.folder } : {}) };
     if ('text' in r && (!good || parses(r.text))) {
@@ -122,7 +116,10 @@ export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
     // With --config nothing else is a source, even when that file turns out to be missing.
     settings: opts.configFile ? { ...opts.settings, importFrom: [] } : opts.settings,
     settingsFile: opts.settingsFile ?? path.join(workspaceFolder, '.vscode', 'settings.json'),
-    readEnvFile,
+    readEnvFile: (file) => {
+      const r = readConfigFile(file, roots);
+      return 'text' in r ? r.text : 'refused' in r ? r : undefined;
+    },
   });
   return { ...loaded, problems: [...problems, ...keptProblems(kept), ...loaded.problems] };
 }

@@ -3,8 +3,8 @@
  * (JSONC) and gathers every `mcpLens.*` key, flat (`"mcpLens.search.defaultLimit": 5`) or
  * nested (`"mcpLens": { "search": { ... } }`), into one object for `sanitizeSettings`.
  */
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { readConfigFile } from './configFileReader';
 import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { lineColumn } from '../../core/config/jsonPath';
 import type { ConfigProblem } from '../../core/config/types';
@@ -54,14 +54,10 @@ function gatherLensSettings(root: Record<string, unknown>): Record<string, unkno
 
 export function readWorkspaceSettings(workspaceFolder: string): WorkspaceSettings {
   const file = path.join(path.resolve(workspaceFolder), '.vscode', 'settings.json');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { settings: {}, file, problems: [] };
-    return { settings: {}, file, problems: [{ severity: 'error', file, path: '', message: `cannot read file (${code ?? String(err)})` }] };
-  }
+  const read = readConfigFile(file, [workspaceFolder]);
+  if ('missing' in read) return { settings: {}, file, problems: [] };
+  if ('refused' in read) return { settings: {}, file, problems: [{ severity: 'error', file, path: '', message: `not read: ${read.refused}` }] };
+  const text = read.text;
   if (text.trim() === '') return { settings: {}, file, problems: [] };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });

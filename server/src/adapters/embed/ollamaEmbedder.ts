@@ -8,17 +8,11 @@
 import type { Logger } from '../../core/logger';
 import { silentLogger } from '../../core/logger';
 import { EmbedderError, type Embedder, type EmbedderHealth, type PullProgress } from './embedder';
+import { checkedVectors, DEFAULT_RETRY, embedInBatches, type BatchPlan, type RetryPolicy } from './embeddingBatches';
 import { prefixesFor, sameModel, type ModelPrefixes } from './modelPrefixes';
 import { guardedFetch, type FetchFn } from './ollamaFetch';
-import { isTransient, toEmbedderError } from './ollamaErrors';
+import { toEmbedderError } from './ollamaErrors';
 import { errorMessage } from '../../core/errorMessage';
-
-export interface RetryPolicy {
-  /** Total tries per batch, first included. */
-  attempts: number;
-  initialDelayMs: number;
-  maxDelayMs: number;
-}
 
 export interface OllamaEmbedderOptions {
   /** e.g. `http://127.0.0.1:11434` (settings `ollama.host`, already normalized). */
@@ -38,20 +32,15 @@ export interface OllamaEmbedderOptions {
   fetch?: FetchFn;
 }
 
-const DEFAULT_RETRY: RetryPolicy = { attempts: 3, initialDelayMs: 250, maxDelayMs: 4000 };
-
 export class OllamaEmbedder implements Embedder {
   readonly id: string;
   readonly model: string;
   readonly host: string;
   private readonly prefixes: ModelPrefixes;
-  private readonly log: Logger;
-  private readonly batchSize: number;
-  private readonly concurrency: number;
+  private readonly batches: BatchPlan;
   private readonly requestTimeoutMs: number;
   private readonly probeTimeoutMs: number;
   private readonly pullTimeoutMs: number;
-  private readonly retry: RetryPolicy;
   private readonly baseFetch: FetchFn;
 
   constructor(options: OllamaEmbedderOptions) {
@@ -59,31 +48,22 @@ export class OllamaEmbedder implements Embedder {
     this.model = options.model;
     this.id = `ollama:${options.model}`;
     this.prefixes = prefixesFor(options.model);
-    this.log = options.log ?? silentLogger;
-    this.batchSize = Math.max(1, options.batchSize ?? 32);
-    this.concurrency = Math.max(1, options.concurrency ?? 2);
+    this.batches = {
+      batchSize: Math.max(1, options.batchSize ?? 32),
+      concurrency: Math.max(1, options.concurrency ?? 2),
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      log: options.log ?? silentLogger,
+      service: 'ollama',
+    };
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
     this.probeTimeoutMs = options.probeTimeoutMs ?? 3_000;
     this.pullTimeoutMs = options.pullTimeoutMs ?? 60 * 60_000;
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.baseFetch = options.fetch ?? fetch;
   }
 
   async embedDocuments(texts: string[], signal?: AbortSignal): Promise<number[][]> {
-    const batches: string[][] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) {
-      batches.push(texts.slice(i, i + this.batchSize).map((t) => this.prefixes.document + t));
-    }
-    const results: number[][][] = new Array(batches.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < batches.length) {
-        const index = next++;
-        results[index] = await this.embedWithRetry(batches[index], signal);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, batches.length) }, worker));
-    return results.flat();
+    const inputs = texts.map((t) => this.prefixes.document + t);
+    return embedInBatches(inputs, this.batches, (batch, s) => this.embedBatch(batch, s), signal);
   }
 
   async embedQuery(text: string, signal?: AbortSignal): Promise<number[]> {
@@ -131,52 +111,15 @@ export class OllamaEmbedder implements Embedder {
     return new Ollama({ host: this.host, fetch: guardedFetch(timeoutMs, signal, this.baseFetch) });
   }
 
-  private async embedWithRetry(input: string[], signal?: AbortSignal): Promise<number[][]> {
-    let delay = this.retry.initialDelayMs;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.embedBatch(input, signal);
-      } catch (err) {
-        const e = err as EmbedderError;
-        if (!isTransient(e) || attempt >= this.retry.attempts || signal?.aborted) throw e;
-        this.log.debug(`ollama embed attempt ${attempt} failed (${e.message}); retrying in ${delay} ms`);
-        await sleep(delay, signal);
-        delay = Math.min(this.retry.maxDelayMs, delay * 2);
-      }
-    }
-  }
-
   private async embedBatch(input: string[], signal?: AbortSignal): Promise<number[][]> {
     try {
       const response = await (await this.client(this.requestTimeoutMs, signal)).embed({ model: this.model, input, truncate: true });
-      return checkEmbeddings(response.embeddings, input.length, this.host);
+      const vectors = checkedVectors(response.embeddings, input.length);
+      if (vectors) return vectors;
+      const got = Array.isArray(response.embeddings) ? response.embeddings.length : 'no';
+      throw new EmbedderError('bad-response', `Ollama at ${this.host} returned ${got} embeddings for ${input.length} inputs`);
     } catch (err) {
       throw toEmbedderError(err, this.host, this.model, signal);
     }
   }
-}
-
-function checkEmbeddings(embeddings: unknown, expected: number, host: string): number[][] {
-  const ok =
-    Array.isArray(embeddings) &&
-    embeddings.length === expected &&
-    embeddings.every((v) => Array.isArray(v) && v.length > 0 && v.length === (embeddings[0] as unknown[]).length && typeof v[0] === 'number');
-  if (!ok)
-    throw new EmbedderError(
-      'bad-response',
-      `Ollama at ${host} returned ${Array.isArray(embeddings) ? embeddings.length : 'no'} embeddings for ${expected} inputs`,
-    );
-  return embeddings as number[][];
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,13 +1,9 @@
 /**
  * Maps whatever the ollama client or fetch threw to an EmbedderError whose kind decides
- * retrying (network, timeout, 5xx) and the label the user sees (model missing → `ollama pull`).
+ * retrying (network, timeout, 5xx: isTransient in embeddingBatches.ts) and the label the user
+ * sees (model missing → `ollama pull`).
  */
 import { EmbedderError } from './embedder';
-
-/** Kinds worth retrying: the service may come back or stop being overloaded. */
-export function isTransient(error: EmbedderError): boolean {
-  return error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'server';
-}
 
 export function toEmbedderError(err: unknown, host: string, model: string, callerSignal?: AbortSignal): EmbedderError {
   if (err instanceof EmbedderError) return err;

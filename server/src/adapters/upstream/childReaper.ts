@@ -75,10 +75,15 @@ function treeAlive(pid: number): boolean {
   return spawnsProcessGroup(process.platform) ? isProcessGroupAlive(pid) : isProcessAlive(pid);
 }
 
-/** Resolves once `check()` is false, or after `ms` (polling: the group's other members are not our children, so nothing signals their end). */
+/**
+ * Resolves once `check()` is false, or after `ms` (polling: the group's other members are not our
+ * children, so nothing signals their end). The timers keep the event loop alive, for at most
+ * `ms`: a close that awaits the end of a tree must not be left pending because nothing else
+ * holds the process (it would then exit with the tree's end unconfirmed).
+ */
 async function whileTrue(check: () => boolean, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25).unref());
+  while (check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
 }
 
 /**
@@ -95,7 +100,9 @@ export async function terminate(pid: number, exited: Promise<void>, graceMs = TE
   await whileTrue(() => treeAlive(pid), Math.max(0, graceMs - (Date.now() - started)));
   if (treeAlive(pid) || isProcessAlive(pid)) {
     for (const step of terminationSteps(process.platform, pid, 'force')) run(step);
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 500).unref())]);
+    let last: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((r) => (last = setTimeout(r, 500)))]);
+    clearTimeout(last);
   }
   untrackChild(pid);
 }

@@ -1,31 +1,41 @@
 /**
  * One upstream server: connects (with a deadline, over the first transport that answers,
  * session.ts), lists what it offers and follows its list_changed notifications
- * (upstreamLists.ts), restarts it with backoff when it exits or stops answering, stops it when
- * idle under lazy startup (idleStop.ts), and kills its process on stop. State and failures are
- * values read through status().
+ * (upstreamLists.ts), runs tool calls (upstreamCalls.ts) and the other requests
+ * (sessionRequests.ts), hands what the server asks back to `inbound`, restarts it with backoff
+ * when it exits or stops answering, stops it when idle under lazy startup (idleStop.ts), signs in
+ * when a remote server asks (auth/connectionSignIn.ts), and kills its process on stop. State and
+ * failures are values read through status().
  */
-import { CallToolResultSchema, type CallToolResult, type GetPromptResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import type { Logger } from '../../core/logger';
-import { Backoff, type RestartPolicy } from '../../core/backoff';
+import type { RestartPolicy } from '../../core/backoff';
 import { classifyCallError } from './callErrors';
 import { IdleStop } from './idleStop';
+import { ConnectionState } from './connectionState';
+import { Recovery } from './recovery';
+import { outsideCalls } from './inFlightCalls';
+import { clientSide, UpstreamFollowUps } from './followUps';
+import { SessionRequests } from './sessionRequests';
+import { UpstreamCalls } from './upstreamCalls';
 import { StderrTail } from './stderrTail';
 import { closeSessionProcess, openFirstSession, type ListKind, type Session, type SessionHooks } from './session';
 import { OversizedMessageError } from './stdioReader';
 import { UpstreamLists } from './upstreamLists';
+import { BodyLimitError } from './boundedFetch';
 import {
   UpstreamCallError,
   type CallToolOptions,
+  type UpstreamInbound,
   type UpstreamPrompt,
   type UpstreamResource,
-  type UpstreamState,
+  type UpstreamResourceTemplate,
   type UpstreamStatus,
   type UpstreamTool,
 } from './types';
 import { errorMessage } from '../../core/errorMessage';
-import { ServerAuth } from './auth/serverAuth';
+import { ConnectionSignIn } from './auth/connectionSignIn';
 import { isNeedsSignIn } from './auth/needsSignIn';
 import type { OAuthEnvironment } from './auth/types';
 
@@ -46,58 +56,114 @@ export interface ConnectionOptions {
   /** Signing in to remote servers that ask for it (OAuth); absent: such a server fails with the server's 401. */
   oauth?: OAuthEnvironment;
   onChange(kind: 'state' | ListKind): void;
+  /** Where requests and notifications the server sends unasked go (see UpstreamPoolOptions.inbound). */
+  inbound?: UpstreamInbound;
 }
 
 /** How often new stderr lines may announce a state change. */
 const STDERR_NOTICE_MS = 250;
 
 export class UpstreamConnection {
-  private state: UpstreamState = 'stopped';
-  private error: string | undefined;
+  private readonly state: ConnectionState;
   // The stderr tail is part of what the user sees (list_servers, the dashboard), so new lines
   // announce a state change — at most every STDERR_NOTICE_MS, since a server may flood it.
   private readonly stderr = new StderrTail(20, 1000, () => this.noticeStderr());
   private stderrNotice: NodeJS.Timeout | undefined;
-  private restarts = 0;
-  private readyAt: number | undefined;
   private session: Session | undefined;
   /** A session still in initialize; stop() must be able to kill it too. */
   private opening: Session | undefined;
   private readonly lists: UpstreamLists;
-  private readonly backoff: Backoff;
-  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly recovery: Recovery;
   /** Bumped by every connect and stop; a stale attempt sees it changed and backs out. */
   private generation = 0;
   private settled: Promise<void> = Promise.resolve();
   private readonly hooks: SessionHooks;
-  /** Callers of whenReady(), told on every state change. */
-  private readonly stateWaiters = new Set<() => void>();
   private readonly idle: IdleStop;
+  private readonly calls: UpstreamCalls;
+  /** Prompts, resources, completions, subscriptions, log level and roots (sessionRequests.ts). */
+  readonly requests: SessionRequests;
   /** A remote server's OAuth (absent for stdio, and for one whose headers set Authorization themselves). */
-  private readonly auth: ServerAuth | undefined;
+  private readonly signInFlow: ConnectionSignIn | undefined;
+  /** Why the transport closed itself (a body over its limit), for the calls it fails and the restart. */
+  private breach: string | undefined;
 
   constructor(
     readonly config: ServerConfig,
     private readonly opts: ConnectionOptions,
   ) {
-    this.backoff = new Backoff(opts.restart);
-    if (config.type !== 'stdio' && opts.oauth && !Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization'))
-      this.auth = new ServerAuth(config, opts.oauth);
+    this.state = new ConnectionState({
+      name: config.name,
+      hasSession: () => this.session !== undefined,
+      start: () => void this.start(),
+      changed: (state) => {
+        if (state === 'ready') this.idle.arm();
+        this.opts.onChange('state');
+      },
+    });
+    this.recovery = new Recovery(opts.restart, {
+      name: config.name,
+      log: opts.log,
+      requestTimeoutMs: opts.requestTimeoutMs,
+      session: () => this.session,
+      closeSession: () => this.closeSession(),
+      uptime: () => this.state.uptime(),
+      generation: () => this.generation,
+      connect: () => this.connect(),
+      waiting: (reason) => this.state.show('starting', reason),
+      fail: (reason) => this.fail(reason),
+      needsSignIn: () => this.signInFlow?.refused(),
+    });
+    this.signInFlow = ConnectionSignIn.for(config, opts.oauth, {
+      log: opts.log,
+      drop: () => {
+        void this.closeSession();
+        this.lists.clear();
+      },
+      show: (state, reason) => this.state.show(state, reason),
+      reconnect: () => this.reconnect(),
+    });
+    this.idle = new IdleStop({ name: config.name, log: opts.log, isReady: () => this.state.current === 'ready', stop: () => void this.stop() });
+    this.calls = new UpstreamCalls(
+      {
+        name: config.name,
+        log: opts.log,
+        readySession: (tool) => this.readySession(tool),
+        current: () => this.session,
+        failed: (session, error, o, tool) =>
+          this.signInFlow && isNeedsSignIn(error)
+            ? this.signInFlow.refusedCall(session === this.session, tool)
+            : this.callFailed(session, error, o.timeoutMs, o.signal, tool),
+        renew: () => void this.restart(),
+      },
+      this.idle,
+    );
+    this.requests = new SessionRequests(
+      {
+        requestTimeoutMs: opts.requestTimeoutMs,
+        ready: () => this.readySession(),
+        current: () => (this.isReady ? this.session : undefined),
+        failed: (session, error, what) => this.callFailed(session, error, opts.requestTimeoutMs, undefined, undefined, what),
+      },
+      new UpstreamFollowUps(config.name, opts.requestTimeoutMs, opts.log),
+    );
     this.hooks = {
+      server: config.name,
+      log: opts.log,
       clientInfo: this.opts.clientInfo,
+      ...clientSide(config.name, opts.inbound, this.calls.inFlight),
       onCreated: (session) => void (this.opening = session),
       onSettled: (session) => void (this.opening === session && (this.opening = undefined)),
       onSpawned: () => this.opts.onChange('state'), // the status now shows the pid
       onClosed: (session) => this.onSessionClosed(session),
       onListChanged: (session, kind) => this.onListChanged(session, kind),
       onTransportError: (error) => this.onTransportError(error),
+      onStreamLost: (session) => this.calls.renewWhenIdle(session),
     };
-    this.idle = new IdleStop({ name: config.name, log: opts.log, isReady: () => this.state === 'ready', stop: () => void this.stop() });
     this.lists = new UpstreamLists({
       ...opts,
       name: config.name,
       session: () => this.session,
-      isReady: () => this.state === 'ready',
+      isReady: () => this.state.current === 'ready',
       onChange: (kind) => this.opts.onChange(kind),
     });
   }
@@ -107,7 +173,7 @@ export class UpstreamConnection {
   }
 
   get isReady(): boolean {
-    return this.state === 'ready' && this.session !== undefined;
+    return this.state.ready;
   }
 
   /** Starts a connection; the promise resolves once it is ready or in error. */
@@ -128,34 +194,7 @@ export class UpstreamConnection {
    * or `signal` aborts.
    */
   whenReady(timeoutMs: number, signal?: AbortSignal, tool?: string): Promise<void> {
-    if (this.state === 'ready' && this.session) return Promise.resolve();
-    if (this.state === 'error' || this.state === 'needs-sign-in') return Promise.reject(this.notReady(tool));
-    if (this.state === 'stopped') void this.start();
-    return new Promise<void>((resolve, reject) => {
-      const finish = (error?: Error) => {
-        clearTimeout(timer);
-        this.stateWaiters.delete(check);
-        signal?.removeEventListener('abort', aborted);
-        if (error) reject(error);
-        else resolve();
-      };
-      const check = () => {
-        if (this.state === 'ready' && this.session) finish();
-        else if (this.state === 'error' || this.state === 'stopped' || this.state === 'needs-sign-in') finish(this.notReady(tool));
-      };
-      const aborted = () => finish(new UpstreamCallError('cancelled', this.name, 'cancelled while the server was starting', tool));
-      const timer = setTimeout(
-        () =>
-          finish(
-            new UpstreamCallError('not-ready', this.name, `did not start within ${Math.round(timeoutMs / 1000)} s (${this.error ?? 'still starting'})`, tool),
-          ),
-        timeoutMs,
-      );
-      timer.unref();
-      this.stateWaiters.add(check);
-      if (signal?.aborted) return aborted();
-      signal?.addEventListener('abort', aborted, { once: true });
-    });
+    return this.state.whenReady(timeoutMs, signal, tool);
   }
 
   /** Lazy start: stop the server after `ms` without a call; undefined turns that off. */
@@ -167,16 +206,16 @@ export class UpstreamConnection {
     return {
       name: this.name,
       transport: this.config.type,
-      state: this.state,
-      ...(this.error !== undefined && { error: this.error }),
+      state: this.state.current,
+      ...(this.state.error !== undefined && { error: this.state.error }),
       stderrTail: this.stderr.snapshot(),
-      restarts: this.restarts,
-      ...(this.readyAt !== undefined && { readyAt: this.readyAt }),
+      restarts: this.recovery.count,
+      ...(this.state.readyAt !== undefined && { readyAt: this.state.readyAt }),
       toolCount: this.lists.tools.length,
       promptCount: this.lists.prompts.length,
       resourceCount: this.lists.resources.length,
       ...pidOf(this.session ?? this.opening),
-      ...(this.auth && { signIn: true }),
+      ...(this.signInFlow && { signIn: true }),
     };
   }
 
@@ -188,6 +227,9 @@ export class UpstreamConnection {
   }
   resources(): UpstreamResource[] {
     return this.lists.resources;
+  }
+  resourceTemplates(): UpstreamResourceTemplate[] {
+    return this.lists.templates;
   }
 
   private noticeStderr(): void {
@@ -203,91 +245,49 @@ export class UpstreamConnection {
   async stop(): Promise<void> {
     this.generation++;
     clearTimeout(this.stderrNotice);
-    clearTimeout(this.restartTimer);
+    this.recovery.cancel();
     this.idle.cancel();
     this.lists.cancel();
     await this.closeSession();
     this.lists.clear();
-    this.error = undefined;
-    this.setState('stopped');
+    this.state.show('stopped', undefined);
   }
 
   /** Manual restart: kills the current process, forgets earlier failures, connects again. */
   async restart(): Promise<void> {
-    this.restarts++;
+    this.recovery.count++;
     await this.reconnect();
   }
 
   private async reconnect(): Promise<void> {
     this.generation++;
-    clearTimeout(this.restartTimer);
+    this.recovery.cancel();
     await this.closeSession();
-    this.backoff.reset();
+    this.recovery.reset();
     await this.connectOrFail();
   }
 
   /** Signs in to this remote server (the browser opens through the front door), then connects with the new tokens. */
   async signIn(signal?: AbortSignal): Promise<void> {
-    if (!this.auth) throw new Error(`${this.name} does not sign in through MCP Lens (not a remote server, or its headers set Authorization)`);
-    await this.auth.signIn(signal);
-    await this.reconnect();
+    if (!this.signInFlow) throw new Error(`${this.name} does not sign in through MCP Lens (not a remote server, or its headers set Authorization)`);
+    await this.signInFlow.signIn(signal);
   }
 
   /** Forgets this server's tokens and registered client; it then needs signing in again. */
   async signOut(): Promise<void> {
-    if (!this.auth) throw new Error(`${this.name} does not sign in through MCP Lens`);
-    await this.auth.signOut();
-    await this.reconnect();
-  }
-
-  /**
-   * The server wants a sign-in no background flow can give: `needs-sign-in`, its lists cleared
-   * (find_tools answers from its last known catalog). Where sign-ins may run unasked
-   * (OAuthEnvironment.autoSignIn) one starts now, a bounded number of times in a row.
-   */
-  private needsSignIn(): void {
-    void this.closeSession();
-    this.lists.clear();
-    if (this.auth?.takeAutoSignIn()) {
-      this.error = 'signing in';
-      this.setState('starting');
-      void this.signIn().catch((error: unknown) => this.needsSignInState(`sign-in failed: ${errorMessage(error)}`));
-      return;
-    }
-    this.needsSignInState();
-  }
-
-  private needsSignInState(why?: string): void {
-    this.error = `needs sign-in (${why ?? `the server asks for an account; ${this.auth?.hint ?? 'sign in to it'}`})`;
-    this.setState('needs-sign-in');
-    this.opts.log.warn(`[${this.name}] ${this.error}`);
+    if (!this.signInFlow) throw new Error(`${this.name} does not sign in through MCP Lens`);
+    await this.signInFlow.signOut();
   }
 
   async callTool(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
     try {
-      return await this.callOnce(name, args, opts);
+      return await this.calls.call(name, args, opts);
     } catch (error) {
       // A call that asked for more access (a step-up) is tried once more after an unasked sign-in.
-      if (!(error instanceof UpstreamCallError) || error.kind !== 'needs-sign-in' || this.state !== 'starting') throw error;
-      await this.whenReady(this.opts.connectTimeoutMs + (this.opts.oauth?.signInTimeoutMs ?? 300_000), opts.signal, name);
-      return this.callOnce(name, args, opts);
+      if (!this.signInFlow || !(error instanceof UpstreamCallError) || error.kind !== 'needs-sign-in' || this.state.current !== 'starting') throw error;
+      await this.whenReady(this.signInFlow.waitMs(this.opts.connectTimeoutMs), opts.signal, name);
+      return this.calls.call(name, args, opts);
     }
-  }
-
-  private async callOnce(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
-    const session = this.readySession(name);
-    return this.idle.during(async () => {
-      try {
-        return await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-          timeout: opts.timeoutMs,
-          ...(opts.signal && { signal: opts.signal }),
-          ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
-        });
-      } catch (error) {
-        if (isNeedsSignIn(error)) throw this.signInFailedCall(session, name);
-        throw this.callFailed(session, error, opts.timeoutMs, opts.signal, name);
-      }
-    });
   }
 
   /**
@@ -296,65 +296,21 @@ export class UpstreamConnection {
    */
   private onTransportError(error: Error): void {
     if (error instanceof OversizedMessageError) return this.opts.log.warn(`[${this.name}] ${error.message}`);
+    if (error instanceof BodyLimitError) return void (this.breach = error.message);
     this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
   }
 
-  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    const session = this.readySession();
-    try {
-      return await session.client.getPrompt({ name, arguments: args }, { timeout: this.opts.requestTimeoutMs });
-    } catch (error) {
-      throw this.callFailed(session, error, this.opts.requestTimeoutMs, undefined, undefined, `prompt ${name}`);
-    }
-  }
-
-  async readResource(uri: string): Promise<ReadResourceResult> {
-    const session = this.readySession();
-    try {
-      return await session.client.readResource({ uri }, { timeout: this.opts.requestTimeoutMs });
-    } catch (error) {
-      throw this.callFailed(session, error, this.opts.requestTimeoutMs, undefined, undefined, `resource ${uri}`);
-    }
-  }
-
   private readySession(tool?: string): Session {
-    if (this.state === 'ready' && this.session) return this.session;
-    throw this.notReady(tool);
-  }
-
-  /** A call the server refused until the user signs in (expired and unrefreshable tokens, or more scopes wanted). */
-  private signInFailedCall(session: Session, tool: string): UpstreamCallError {
-    if (session === this.session) this.needsSignIn();
-    return new UpstreamCallError('needs-sign-in', this.name, `sign in to ${this.name} first`, tool);
-  }
-
-  private notReady(tool?: string): UpstreamCallError {
-    if (this.state === 'needs-sign-in') return new UpstreamCallError('needs-sign-in', this.name, `sign in to ${this.name} first`, tool);
-    const why = this.state === 'error' ? `not ready (error: ${this.error ?? 'unknown'})` : `not ready (${this.state}${this.error ? `: ${this.error}` : ''})`;
-    return new UpstreamCallError('not-ready', this.name, why, tool);
+    if (this.state.ready && this.session) return this.session;
+    throw this.state.notReady(tool);
   }
 
   private callFailed(session: Session, error: unknown, timeoutMs: number, signal?: AbortSignal, tool?: string, what?: string): UpstreamCallError {
-    const failure = classifyCallError(error, this.name, { timeoutMs, signal, tool, what, stderrLine: this.stderr.lastLine() });
+    let failure = classifyCallError(error, this.name, { timeoutMs, signal, tool, what, stderrLine: this.stderr.lastLine() });
+    if (failure.kind === 'disconnected' && this.breach) failure = new UpstreamCallError('disconnected', this.name, this.breach, tool);
     // A timeout or a broken pipe may mean the server hung or died: check before the next caller finds out.
-    if (failure.kind === 'timeout' || failure.kind === 'disconnected') void this.probe(session);
+    if (failure.kind === 'timeout' || failure.kind === 'disconnected') void this.recovery.probe(session);
     return failure;
-  }
-
-  /** Pings a session that just failed a call; one that does not answer is killed and restarted. */
-  private async probe(session: Session): Promise<void> {
-    if (session !== this.session || session.closing) return;
-    try {
-      await session.client.ping({ timeout: Math.min(this.opts.requestTimeoutMs, 5000) });
-    } catch {
-      if (session !== this.session || session.closing) return;
-      this.opts.log.warn(`[${this.name}] not answering; restarting`);
-      // Callers arriving while the process is being killed must see why, not "not ready (ready)".
-      this.error = 'not answering; restarting';
-      this.setState('starting');
-      await this.closeSession();
-      this.scheduleRestart('server stopped answering', this.uptime());
-    }
   }
 
   /** One connect attempt; on failure the state becomes 'error' with the reason. */
@@ -365,14 +321,20 @@ export class UpstreamConnection {
     } catch (error) {
       // Stopped or restarted meanwhile (MCP Lens closing, a config change): not a failure.
       if (gen !== this.generation) return;
-      if (isNeedsSignIn(error)) return this.needsSignIn();
-      this.fail(errorMessage(error));
+      if (isNeedsSignIn(error)) return this.signInFlow?.refused();
+      this.fail(this.breach ?? errorMessage(error));
     }
   }
 
-  private async connect(): Promise<void> {
+  /** Never inside a call's context, whoever triggered it (a lazy start, a failed call's probe): see inFlightCalls.ts. */
+  private connect(): Promise<void> {
+    return outsideCalls(() => this.connectNow());
+  }
+
+  private async connectNow(): Promise<void> {
     const gen = ++this.generation;
-    this.setState('starting');
+    this.breach = undefined;
+    this.state.set('starting');
     const release = await this.opts.beforeConnect?.();
     try {
       await this.launch(gen);
@@ -385,7 +347,7 @@ export class UpstreamConnection {
   private async launch(gen: number): Promise<void> {
     if (gen !== this.generation) return;
     this.stderr.clear(); // the tail belongs to the process about to start
-    const session = await openFirstSession(this.config, this.stderr, this.hooks, this.opts.connectTimeoutMs, this.auth);
+    const session = await openFirstSession(this.config, this.stderr, this.hooks, this.opts.connectTimeoutMs, this.signInFlow?.auth);
     if (gen !== this.generation) return void (await closeSessionProcess(session));
     this.session = session;
     try {
@@ -395,12 +357,11 @@ export class UpstreamConnection {
       if (isNeedsSignIn(error)) throw error;
       throw new Error(`listing failed: ${errorMessage(error)}`);
     }
-    this.auth?.succeeded();
+    this.signInFlow?.auth.succeeded();
     if (gen !== this.generation) return;
-    this.readyAt = Date.now();
-    this.error = undefined;
-    this.setState('ready');
+    this.state.show('ready', undefined);
     this.opts.log.info(`[${this.name}] ready: ${this.lists.tools.length} tools`);
+    this.requests.followUps.afterConnect(session.client);
   }
 
   private onListChanged(session: Session, kind: ListKind): void {
@@ -411,52 +372,15 @@ export class UpstreamConnection {
     if (session.closing || session !== this.session) return;
     this.session = undefined;
     const last = this.stderr.lastLine();
-    const reason = this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed';
+    const reason = this.breach ?? (this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed');
     this.opts.log.warn(`[${this.name}] ${reason}`);
-    this.scheduleRestart(reason, this.uptime());
-  }
-
-  private uptime(): number {
-    return this.readyAt === undefined ? 0 : Date.now() - this.readyAt;
-  }
-
-  private scheduleRestart(reason: string, uptimeMs: number): void {
-    const delay = this.backoff.next(uptimeMs);
-    if (delay === undefined) {
-      this.fail(`${reason} (gave up after ${this.backoff.attempts} restart attempts)`);
-      return;
-    }
-    this.error = `${reason}; restart ${this.backoff.attempts}/${this.opts.restart.maxAttempts} in ${delay} ms`;
-    this.setState('starting');
-    const gen = this.generation;
-    this.restartTimer = setTimeout(() => void this.runRestart(gen), delay);
-  }
-
-  private async runRestart(gen: number): Promise<void> {
-    if (gen !== this.generation) return;
-    this.restarts++;
-    try {
-      await this.connect();
-    } catch (error) {
-      if (gen + 1 !== this.generation) return; // stopped or restarted meanwhile
-      if (isNeedsSignIn(error)) return this.needsSignIn();
-      this.opts.log.warn(`[${this.name}] restart failed: ${errorMessage(error)}`);
-      this.scheduleRestart(errorMessage(error), 0);
-    }
+    this.recovery.schedule(reason);
   }
 
   private fail(reason: string): void {
-    this.error = reason;
     this.lists.clear();
-    this.setState('error');
+    this.state.show('error', reason);
     this.opts.log.error(`[${this.name}] ${reason}`);
-  }
-
-  private setState(state: UpstreamState): void {
-    this.state = state;
-    if (state === 'ready') this.idle.arm();
-    for (const waiter of [...this.stateWaiters]) waiter();
-    this.opts.onChange('state');
   }
 
   private async closeSession(): Promise<void> {

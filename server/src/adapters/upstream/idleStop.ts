@@ -50,6 +50,11 @@ export class IdleStop {
     }
   }
 
+  /** Whether a call is in progress. */
+  get busy(): boolean {
+    return this.activeCalls > 0;
+  }
+
   cancel(): void {
     clearTimeout(this.timer);
   }

@@ -6,8 +6,9 @@
 import * as z from 'zod/v4';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger } from '../../core/logger';
+import { errorMessage } from '../../core/errorMessage';
 import { capLength } from '../../../../protocol/untrustedText';
-import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from './types';
+import type { UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate, UpstreamTool } from './types';
 
 /**
  * Descriptions are kept up to this many characters. A megabyte of description helps no one
@@ -77,6 +78,8 @@ function toUpstreamTool(server: string, item: unknown, log: Logger): UpstreamToo
   if (tool.title !== undefined) tool.title = capLength(tool.title, MAX_TITLE_CHARS);
   if (isObject(item.outputSchema)) tool.outputSchema = item.outputSchema;
   if (isObject(item.annotations)) tool.annotations = item.annotations;
+  if (Array.isArray(item.icons)) tool.icons = item.icons;
+  if (isObject(item._meta)) tool._meta = item._meta;
   return tool;
 }
 
@@ -88,6 +91,13 @@ function inputSchemaOf(server: string, tool: string, schema: unknown, log: Logge
   }
   log.warn(`[${server}] tool ${tool}: inputSchema is not an object schema; replaced with {type:'object'}`);
   return { type: 'object' };
+}
+
+/** The fields a listing passes on as they came (besides the ones the catalog reads). */
+function extraOf(item: Obj, keys: readonly string[]): { extra?: Obj } {
+  const extra: Obj = {};
+  for (const k of keys) if (item[k] !== undefined) extra[k] = item[k];
+  return Object.keys(extra).length ? { extra } : {};
 }
 
 export async function listPrompts(client: Client, server: string, timeoutMs: number): Promise<UpstreamPrompt[]> {
@@ -106,6 +116,7 @@ export async function listPrompts(client: Client, server: string, timeoutMs: num
         ...(a.required !== undefined && { required: a.required }),
       })),
     }),
+    ...extraOf(p, ['title', 'icons', '_meta']),
   }));
 }
 
@@ -120,5 +131,68 @@ export async function listResources(client: Client, server: string, timeoutMs: n
     name: r.name,
     ...(r.description !== undefined && { description: r.description }),
     ...(r.mimeType !== undefined && { mimeType: r.mimeType }),
+    ...extraOf(r, ['title', 'size', 'annotations', 'icons', '_meta']),
   }));
+}
+
+export async function listResourceTemplates(client: Client, server: string, timeoutMs: number): Promise<UpstreamResourceTemplate[]> {
+  const templates = await collectPages(async (cursor) => {
+    const page = await client.listResourceTemplates(cursor ? { cursor } : {}, { timeout: timeoutMs });
+    return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+  });
+  return templates.map((t) => ({
+    server,
+    uriTemplate: t.uriTemplate,
+    name: t.name,
+    ...(t.description !== undefined && { description: t.description }),
+    ...(t.mimeType !== undefined && { mimeType: t.mimeType }),
+    ...extraOf(t, ['title', 'annotations', 'icons', '_meta']),
+  }));
+}
+
+/** What one server lists. */
+export interface ServerLists {
+  tools: UpstreamTool[];
+  prompts: UpstreamPrompt[];
+  resources: UpstreamResource[];
+  templates: UpstreamResourceTemplate[];
+}
+
+/** Prompts and resources are extras: a failure to list them is a warning, not a dead server. */
+async function optional<T>(server: string, kind: string, log: Logger, list: () => Promise<T[]>): Promise<T[]> {
+  try {
+    return await list();
+  } catch (error) {
+    log.warn(`[${server}] could not list ${kind}: ${errorMessage(error)}`);
+    return [];
+  }
+}
+
+/** Everything the server says it has, at once: one round trip to a server busy starting, not four in a row. */
+export async function listEverything(client: Client, server: string, timeoutMs: number, log: Logger): Promise<ServerLists> {
+  const caps = client.getServerCapabilities() ?? {};
+  const [tools, prompts, resources, templates] = await Promise.all([
+    caps.tools ? listTools(client, server, timeoutMs, log) : [],
+    caps.prompts ? optional(server, 'prompts', log, () => listPrompts(client, server, timeoutMs)) : [],
+    caps.resources ? optional(server, 'resources', log, () => listResources(client, server, timeoutMs)) : [],
+    caps.resources ? optional(server, 'resource templates', log, () => listResourceTemplates(client, server, timeoutMs)) : [],
+  ]);
+  return { tools, prompts, resources, templates };
+}
+
+/** One kind again, after its list_changed; resources bring their templates along (one notification covers both). */
+export async function listAgain(
+  client: Client,
+  server: string,
+  kind: 'tools' | 'prompts' | 'resources',
+  timeoutMs: number,
+  log: Logger,
+): Promise<Partial<ServerLists>> {
+  if (kind === 'tools') return { tools: await listTools(client, server, timeoutMs, log) };
+  if (kind === 'prompts') return { prompts: await listPrompts(client, server, timeoutMs) };
+  const [resources, templates] = await Promise.all([
+    listResources(client, server, timeoutMs),
+    optional(server, 'resource templates', log, () => listResourceTemplates(client, server, timeoutMs)),
+  ]);
+  return { resources, templates };
 }

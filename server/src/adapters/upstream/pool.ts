@@ -3,7 +3,7 @@
  * with the union of their tools, prompts and resources and one change event stream. One
  * failing server is a status, never an exception out of the pool.
  */
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import { ChangeEmitter } from '../../core/changeEmitter';
 import { DEFAULT_RESTART } from '../../core/backoff';
@@ -18,6 +18,7 @@ import {
   type UpstreamPoolOptions,
   type UpstreamPrompt,
   type UpstreamResource,
+  type UpstreamResourceTemplate,
   type UpstreamStatus,
   type UpstreamTool,
 } from './types';
@@ -53,6 +54,8 @@ export class UpstreamPool {
   private inTurn = 0;
   private readonly launches: LaunchWindow;
   private closed = false;
+  /** The level the downstream clients asked for, for servers that connect later. */
+  private logLevel: LoggingLevel | undefined;
 
   constructor(private readonly options: UpstreamPoolOptions) {
     this.changes = new ChangeEmitter((error) => options.log.error(`upstream change listener failed: ${errorMessage(error)}`));
@@ -97,6 +100,9 @@ export class UpstreamPool {
   resources(): UpstreamResource[] {
     return [...this.connections.values()].flatMap((c) => c.resources());
   }
+  resourceTemplates(): UpstreamResourceTemplate[] {
+    return [...this.connections.values()].flatMap((c) => c.resourceTemplates());
+  }
 
   /**
    * Calls a tool. Upstream `isError` results come back untouched; JSON-RPC errors, timeouts,
@@ -111,11 +117,34 @@ export class UpstreamPool {
   }
 
   async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.connection(server).getPrompt(name, args);
+    return this.connection(server).requests.getPrompt(name, args);
   }
 
   async readResource(server: string, uri: string): Promise<ReadResourceResult> {
-    return this.connection(server).readResource(uri);
+    return this.connection(server).requests.readResource(uri);
+  }
+
+  async complete(server: string, params: CompleteRequest['params']): Promise<CompleteResult> {
+    return this.connection(server).requests.complete(params);
+  }
+
+  async subscribe(server: string, uri: string): Promise<void> {
+    await this.connection(server).requests.subscribe(uri);
+  }
+
+  async unsubscribe(server: string, uri: string): Promise<void> {
+    await this.connection(server).requests.unsubscribe(uri);
+  }
+
+  /** logging/setLevel on every server that logs, now and after each (re)connect. */
+  setLogLevel(level: LoggingLevel): void {
+    this.logLevel = level;
+    for (const c of this.connections.values()) c.requests.setLogLevel(level);
+  }
+
+  /** notifications/roots/list_changed to every ready server. */
+  rootsChanged(): void {
+    for (const c of this.connections.values()) c.requests.rootsChanged();
   }
 
   /** Kills and reconnects one server, forgetting earlier failures. */
@@ -207,8 +236,9 @@ export class UpstreamPool {
 
   private create(config: ServerConfig): UpstreamConnection {
     const o = this.options;
-    return new UpstreamConnection(config, {
+    const connection = new UpstreamConnection(config, {
       log: o.log,
+      ...(o.inbound && { inbound: o.inbound }),
       connectTimeoutMs: o.connectTimeoutMs,
       requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       restart: o.restart ?? DEFAULT_RESTART,
@@ -221,5 +251,7 @@ export class UpstreamPool {
         return release;
       },
     });
+    if (this.logLevel) connection.requests.setLogLevel(this.logLevel);
+    return connection;
   }
 }

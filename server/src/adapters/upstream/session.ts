@@ -9,11 +9,15 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities, JSONRPCNotification, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ServerConfig } from '../../core/config/types';
+import type { Logger } from '../../core/logger';
 import { errorMessage } from '../../core/errorMessage';
 import { terminate, trackChild } from './childReaper';
+import { StandaloneStreamWatch } from './standaloneStream';
 import type { StderrTail } from './stderrTail';
 import { describeSpawnError, transportCandidates, type TransportCandidate } from './transports';
 import type { ServerAuth } from './auth/serverAuth';
@@ -34,7 +38,18 @@ export interface Session {
 
 /** How a session reports back to its connection. */
 export interface SessionHooks {
+  /** The server's name, for log lines. */
+  server: string;
+  log: Logger;
   clientInfo: { name: string; version: string };
+  /** What MCP Lens's client declares at initialize. */
+  capabilities: ClientCapabilities;
+  /**
+   * A request from the server (sampling, elicitation, roots) or a notification without a
+   * handler of its own (logging, resources/updated, …), taken raw so nothing in it is lost.
+   */
+  onServerRequest?(request: JSONRPCRequest, signal: AbortSignal): Promise<Record<string, unknown>>;
+  onServerNotification?(notification: JSONRPCNotification): void;
   /** Called at once, before anything can hang, so the caller can kill it if need be. */
   onCreated(session: Session): void;
   /** Called when opening succeeded or failed. */
@@ -43,6 +58,8 @@ export interface SessionHooks {
   onClosed(session: Session): void;
   onListChanged(session: Session, kind: ListKind): void;
   onTransportError(error: Error): void;
+  /** An HTTP server refuses this session its server-to-client stream for good (standaloneStream.ts). */
+  onStreamLost(session: Session): void;
 }
 
 /**
@@ -54,10 +71,6 @@ export interface SessionHooks {
 let ajv: AjvJsonSchemaValidator | undefined;
 const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 
-/**
- * Creates the transport and client and runs initialize within timeoutMs (what is left of the
- * connect deadline); errors name `connectTimeoutMs`, the limit the user configured.
- */
 /**
  * Opens a session over the first of the server's transports that answers (transports.ts), all
  * within one connect deadline. A failure names each attempt and, for a process that died while
@@ -89,20 +102,36 @@ export async function openFirstSession(
   throw new Error(failures.join('; ') + (last && config.type === 'stdio' ? ` (stderr: ${last})` : ''));
 }
 
+/**
+ * Creates the transport and client and runs initialize within timeoutMs (what is left of the
+ * connect deadline); errors name `connectTimeoutMs`, the limit the user configured.
+ */
 export async function openSession(candidate: TransportCandidate, timeoutMs: number, hooks: SessionHooks, connectTimeoutMs = timeoutMs): Promise<Session> {
   if (timeoutMs <= 0) throw new Error('connect timed out');
   const transport = candidate.create();
-  const client = new Client(hooks.clientInfo, { capabilities: {}, jsonSchemaValidator: sharedValidator });
+  const client = new Client(hooks.clientInfo, { capabilities: hooks.capabilities, jsonSchemaValidator: sharedValidator });
+  // Raw handlers, not the SDK's typed ones: those parse (and so strip) what they do not know.
+  const { onServerRequest, onServerNotification } = hooks;
+  if (onServerRequest) client.fallbackRequestHandler = (request, extra) => onServerRequest(request, extra.signal);
+  if (onServerNotification) client.fallbackNotificationHandler = async (notification) => onServerNotification(notification as JSONRPCNotification);
   let markExited!: () => void;
   const session: Session = { client, closing: false, exited: new Promise<void>((r) => (markExited = r)) };
   watchSpawn(transport, session, hooks);
   hooks.onCreated(session);
+  const watch =
+    transport instanceof StreamableHTTPClientTransport
+      ? new StandaloneStreamWatch(transport, hooks.server, hooks.log, () => hooks.onStreamLost(session))
+      : undefined;
   client.onclose = () => {
+    watch?.stop();
     markExited();
     hooks.onClosed(session);
   };
   // Garbage on stdout, a broken SSE stream...: the SDK reports and keeps going; so do we.
-  client.onerror = (error) => hooks.onTransportError(error);
+  client.onerror = (error) => {
+    watch?.onTransportError(error);
+    hooks.onTransportError(error);
+  };
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => hooks.onListChanged(session, 'tools'));
   client.setNotificationHandler(PromptListChangedNotificationSchema, async () => hooks.onListChanged(session, 'prompts'));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => hooks.onListChanged(session, 'resources'));

@@ -13,6 +13,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../../core/config/types';
 import type { StderrTail } from './stderrTail';
 import type { ServerAuth } from './auth/serverAuth';
+import { boundedFetch } from './boundedFetch';
 
 /** One way to reach a server; 'http' servers have two, tried in order. */
 export interface TransportCandidate {
@@ -50,12 +51,36 @@ function stdioTransport(config: StdioServerConfig, stderr: StderrTail): ProcessG
 }
 
 function streamableTransport(config: RemoteServerConfig, auth?: ServerAuth): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(config.url), auth ? auth.transportOptions() : { requestInit: { headers: config.headers } });
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(
+    new URL(config.url),
+    remoteOptions(config, auth, () => transport),
+  );
+  return transport;
 }
 
 function sseTransport(config: RemoteServerConfig, auth?: ServerAuth): SSEClientTransport {
   // The SDK sends requestInit headers on the event stream and on every POST.
-  return new SSEClientTransport(new URL(config.url), auth ? auth.transportOptions() : { requestInit: { headers: config.headers } });
+  const transport: SSEClientTransport = new SSEClientTransport(
+    new URL(config.url),
+    remoteOptions(config, auth, () => transport),
+  );
+  return transport;
+}
+
+/**
+ * What both remote transports are given: every body counted while it streams (boundedFetch.ts),
+ * under the sign-in's provider and header rules when the server has OAuth, else the configured
+ * headers on every request.
+ */
+function remoteOptions(config: RemoteServerConfig, auth: ServerAuth | undefined, transport: () => Transport) {
+  const fetch = boundedFetch(config.name, (error) => closeOnBreach(transport(), error));
+  return auth ? auth.transportOptions(fetch) : { requestInit: { headers: config.headers }, fetch };
+}
+
+/** A body over its budget (boundedFetch.ts): reported first, so the calls it fails name it, then the transport is closed. */
+function closeOnBreach(transport: Transport, error: Error): void {
+  transport.onerror?.(error);
+  void transport.close().catch(() => undefined);
 }
 
 /**

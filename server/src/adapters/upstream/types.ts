@@ -2,6 +2,7 @@
  * The contract of the upstream pool: one MCP client per configured server, what it lists,
  * what state each connection is in, and the one error type calls throw.
  */
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { RestartPolicy } from '../../core/backoff';
 import type { Logger } from '../../core/logger';
 import type { OAuthEnvironment } from './auth/types';
@@ -18,6 +19,52 @@ export interface UpstreamPoolOptions {
   launchWindow?: number;
   /** Signing in to remote servers that need an account (OAuth): the token store and how the user sees the page. */
   oauth?: OAuthEnvironment;
+  /**
+   * Where what an upstream sends us unasked goes (sampling, elicitation and roots requests, log
+   * messages, resource updates). With it, every upstream is told MCP Lens's client can sample,
+   * elicit (form and URL) and list roots; without it (one-shot CLI commands), nothing is
+   * declared and such requests get -32601.
+   */
+  inbound?: UpstreamInbound;
+}
+
+/** A JSON-RPC params or result object, passed on as it came. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * The downstream client behind one of our calls to an upstream: who answers what the upstream
+ * asks back while the call runs (the gateway's session that made the call, bound to that call).
+ */
+export interface UpstreamCaller {
+  /** The downstream session: several calls of one session are one caller. */
+  readonly sessionId: string;
+  /** What the client declared at initialize; undefined before it did. */
+  capabilities(): ClientCapabilities | undefined;
+  /**
+   * Sends a server-to-client request (sampling/createMessage, elicitation/create, roots/list) on
+   * to the client; rejects with the protocol's error (an McpError) when the client cannot answer.
+   */
+  request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<JsonObject>;
+  /** A notification about this call (a log message, an URL elicitation's completion). */
+  notify(method: string, params: JsonObject | undefined): void;
+}
+
+/**
+ * What the connection knows of the call behind something an upstream sent
+ * (adapters/upstream/inFlightCalls.ts): `exact` when the transport stream that carried it
+ * belongs to one call; always the callers with calls in flight on that upstream, latest last.
+ */
+export interface Attribution {
+  exact?: UpstreamCaller;
+  inFlight: readonly UpstreamCaller[];
+}
+
+/** What the pool hands up of what upstreams send unasked (implemented by app/upstreamRequests.ts). */
+export interface UpstreamInbound {
+  /** A server-to-client request; resolves with the result or rejects with an McpError, never hangs on a client that cannot answer. */
+  request(server: string, method: string, params: JsonObject | undefined, attribution: Attribution, signal: AbortSignal): Promise<JsonObject>;
+  /** A notification other than list_changed and progress (logging, resources/updated, elicitation/complete). */
+  notification(server: string, method: string, params: JsonObject | undefined, attribution: Attribution): void;
 }
 
 export interface UpstreamTool {
@@ -28,6 +75,8 @@ export interface UpstreamTool {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  icons?: unknown[];
+  _meta?: Record<string, unknown>;
 }
 
 export interface UpstreamPrompt {
@@ -35,6 +84,8 @@ export interface UpstreamPrompt {
   name: string;
   description?: string;
   arguments?: { name: string; description?: string; required?: boolean }[];
+  /** title, icons, _meta: passed on as listed. */
+  extra?: Record<string, unknown>;
 }
 
 export interface UpstreamResource {
@@ -43,6 +94,18 @@ export interface UpstreamResource {
   name: string;
   description?: string;
   mimeType?: string;
+  /** title, size, annotations, icons, _meta: passed on as listed. */
+  extra?: Record<string, unknown>;
+}
+
+export interface UpstreamResourceTemplate {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+  /** title, annotations, icons, _meta: passed on as listed. */
+  extra?: Record<string, unknown>;
 }
 
 /** `needs-sign-in`: a remote server that wants an account (OAuth) and has no usable token; it waits for a sign-in. */
@@ -103,4 +166,6 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   timeoutMs: number;
   onProgress?: (p: CallProgress) => void;
+  /** The downstream call behind this one, for what the upstream asks back while it runs. */
+  caller?: UpstreamCaller;
 }

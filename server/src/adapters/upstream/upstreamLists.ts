@@ -1,14 +1,15 @@
 /**
- * What one upstream server offers — its tools, prompts and resources — as listed when it
- * connects, and again after its list_changed notifications (coalesced per kind, listRefresh.ts).
- * A list that comes back equal is no change; a re-listing that fails keeps the last list.
+ * What one upstream server offers — its tools, prompts, resources and resource templates — as
+ * listed when it connects, and again after its list_changed notifications (coalesced per kind,
+ * listRefresh.ts). A list that comes back equal is no change; a re-listing that fails keeps the
+ * last list.
  */
 import type { Logger } from '../../core/logger';
 import { errorMessage } from '../../core/errorMessage';
 import { ListRefresh } from './listRefresh';
-import { listPrompts, listResources, listTools } from './listing';
+import { listAgain, listEverything, type ServerLists } from './listing';
 import type { ListKind, Session } from './session';
-import type { UpstreamPrompt, UpstreamResource, UpstreamTool } from './types';
+import type { UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate, UpstreamTool } from './types';
 
 export interface UpstreamListsOptions {
   /** The server's name, in log lines. */
@@ -25,7 +26,7 @@ export interface UpstreamListsOptions {
 }
 
 export class UpstreamLists {
-  private lists: { tools: UpstreamTool[]; prompts: UpstreamPrompt[]; resources: UpstreamResource[] } = { tools: [], prompts: [], resources: [] };
+  private lists: ServerLists = { tools: [], prompts: [], resources: [], templates: [] };
   private readonly refresh: Record<ListKind, ListRefresh>;
 
   constructor(private readonly o: UpstreamListsOptions) {
@@ -49,21 +50,16 @@ export class UpstreamLists {
     return this.lists.resources;
   }
 
-  /** The first listing, part of connecting: the three lists at once. */
+  get templates(): UpstreamResourceTemplate[] {
+    return this.lists.templates;
+  }
+
+  /** The first listing, part of connecting: every list at once (listing.ts listEverything). */
   async listAll(session: Session): Promise<void> {
-    const caps = session.client.getServerCapabilities() ?? {};
     // A server that never answers tools/list must not hold up startup (and every caller
     // waiting for it) longer than the connect timeout.
     const t = Math.min(this.o.requestTimeoutMs, this.o.connectTimeoutMs);
-    // One round trip to a server busy starting, not three in a row.
-    const [tools, prompts, resources] = await Promise.all([
-      caps.tools ? listTools(session.client, this.o.name, t, this.o.log) : [],
-      caps.prompts ? this.optional('prompts', () => listPrompts(session.client, this.o.name, t)) : [],
-      caps.resources ? this.optional('resources', () => listResources(session.client, this.o.name, t)) : [],
-    ]);
-    this.replace('tools', tools);
-    this.replace('prompts', prompts);
-    this.replace('resources', resources);
+    this.apply(await listEverything(session.client, this.o.name, t, this.o.log));
   }
 
   /** The server said a list changed: it is listed again shortly. */
@@ -77,41 +73,28 @@ export class UpstreamLists {
   }
 
   clear(): void {
-    this.replace('tools', []);
-    this.replace('prompts', []);
-    this.replace('resources', []);
-  }
-
-  /** Prompts and resources are extras: a failure to list them is a warning, not a dead server. */
-  private async optional<T>(kind: string, list: () => Promise<T[]>): Promise<T[]> {
-    try {
-      return await list();
-    } catch (error) {
-      this.o.log.warn(`[${this.o.name}] could not list ${kind}: ${errorMessage(error)}`);
-      return [];
-    }
+    this.apply({ tools: [], prompts: [], resources: [], templates: [] });
   }
 
   private async relist(kind: ListKind): Promise<void> {
     const session = this.o.session();
     if (!session || !this.o.isReady()) return;
-    const t = this.o.requestTimeoutMs;
     try {
-      const items =
-        kind === 'tools'
-          ? await listTools(session.client, this.o.name, t, this.o.log)
-          : kind === 'prompts'
-            ? await listPrompts(session.client, this.o.name, t)
-            : await listResources(session.client, this.o.name, t);
-      if (session === this.o.session()) this.replace(kind, items);
+      const lists = await listAgain(session.client, this.o.name, kind, this.o.requestTimeoutMs, this.o.log);
+      if (session === this.o.session()) this.apply(lists);
     } catch (error) {
       this.o.log.warn(`[${this.o.name}] re-listing ${kind} failed: ${errorMessage(error)}`);
     }
   }
 
-  private replace<K extends ListKind>(kind: K, items: (typeof this.lists)[K]): void {
-    if (JSON.stringify(items) === JSON.stringify(this.lists[kind])) return;
-    this.lists[kind] = items;
-    this.o.onChange(kind);
+  /** Takes new lists and announces each kind that changed (templates change with resources). */
+  private apply(lists: Partial<ServerLists>): void {
+    const changed = new Set<ListKind>();
+    for (const key of Object.keys(lists) as (keyof ServerLists)[]) {
+      if (JSON.stringify(lists[key]) === JSON.stringify(this.lists[key])) continue;
+      (this.lists as Record<keyof ServerLists, unknown>)[key] = lists[key];
+      changed.add(key === 'templates' ? 'resources' : key);
+    }
+    for (const kind of changed) this.o.onChange(kind);
   }
 }

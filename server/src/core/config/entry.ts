@@ -13,7 +13,7 @@ import { formatJsonPath, type JsonPath, type Locator } from './jsonPath';
 import type { VariableScope } from './variables';
 import type { ConfigProblem, DisabledServer, ServerConfig, ServerSource, ShownStdio } from './types';
 import type { ConfigSourceKind } from '../../../../protocol/model';
-import { RESTRICTED_APPROVAL_NAME } from '../../../../protocol/settings';
+import { RESTRICTED_APPROVAL_NAME, TOOL_FILTER_APPROVAL_NAME } from '../../../../protocol/settings';
 import { escapeForDisplay, hasHiddenCharacters, quotedForDisplay } from '../../../../protocol/untrustedText';
 
 export interface EntryInput {
@@ -34,7 +34,8 @@ export interface EntryInput {
 
 export interface EntryScope extends VariableScope {
   /** Text of an env file, or undefined when it does not exist. */
-  readEnvFile(path: string): string | undefined;
+  /** An `envFile`'s text; undefined when there is none; `refused` with the reason when it cannot be read as one (adapters/config/configFileReader.ts). */
+  readEnvFile(path: string): string | { refused: string } | undefined;
 }
 
 export interface EntryResult {
@@ -64,9 +65,9 @@ export function readEntry(input: EntryInput, entryScope: EntryScope): EntryResul
   let server: ServerConfig | undefined;
   if (input.name.trim() === '') r.report('error', [], 'server name must not be empty');
   if (name !== qualified) r.report('error', [], hiddenCharactersMessage(input.name, qualified));
-  // Approvals of restricted settings are recorded under this name beside server approvals.
-  if (input.name === RESTRICTED_APPROVAL_NAME)
-    r.report('error', [], `the server name "${RESTRICTED_APPROVAL_NAME}" is reserved by MCP Lens; rename the server`);
+  // Approvals of restricted settings and of the tool filter are recorded under these names beside server approvals.
+  if (input.name === RESTRICTED_APPROVAL_NAME || input.name === TOOL_FILTER_APPROVAL_NAME)
+    r.report('error', [], `the server name "${input.name}" is reserved by MCP Lens; rename the server`);
   if (!isRecord(input.raw)) {
     r.report('error', [], 'expected an object with "command" or "url"');
   } else {
@@ -184,6 +185,10 @@ function readEnvFile(r: EntryReader, scope: EntryScope, envFiles: string[]): { v
   const text = scope.readEnvFile(file);
   if (text === undefined) {
     r.report('error', ['envFile'], `env file not found: ${shown}`);
+    return { values: {}, shown };
+  }
+  if (typeof text !== 'string') {
+    r.report('error', ['envFile'], `env file refused: ${shown}: ${text.refused}`);
     return { values: {}, shown };
   }
   envFiles.push(file);

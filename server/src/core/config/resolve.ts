@@ -39,8 +39,8 @@ export interface ResolveContext {
   settings: McpLensSettings;
   /** The file `mcpLens.servers` problems are reported against. */
   settingsFile: string;
-  /** Text of an `envFile`, or undefined when it does not exist. */
-  readEnvFile(path: string): string | undefined;
+  /** Text of an `envFile`, undefined when it does not exist, or why it was refused. */
+  readEnvFile(path: string): string | { refused: string } | undefined;
 }
 
 interface Gathered {

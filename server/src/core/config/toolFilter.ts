@@ -23,6 +23,12 @@ import picomatch from 'picomatch/posix';
 import { normalizeName } from '../../../../protocol/untrustedText';
 import { nameSkeleton, patternSkeleton } from '../nameSkeleton';
 
+/** One include/exclude pair, as settings give it. */
+export interface ToolFilterSpec {
+  include: readonly string[];
+  exclude: readonly string[];
+}
+
 /** `localServer`: the server's name within its folder, when a multi-root folder declared it. */
 export type ToolFilter = (server: string, tool: string, localServer?: string) => boolean;
 type PairMatcher = (server: string, tool: string) => boolean;
@@ -83,4 +89,13 @@ export function createToolFilter(include: readonly string[], exclude: readonly s
     }
     return inc.length === 0 || servers.some((s) => inc.some((m) => m(normalizeName(s), nt)));
   };
+}
+
+/**
+ * Several filters at once: a tool is exposed only when every one lets it through (what stays in
+ * force while a wider filter waits for the user's approval: core/config/filterWidening.ts).
+ */
+export function createToolFilters(specs: readonly ToolFilterSpec[]): ToolFilter {
+  const filters = specs.map((s) => createToolFilter(s.include, s.exclude));
+  return (server, tool, localServer) => filters.every((f) => f(server, tool, localServer));
 }

@@ -18,6 +18,7 @@ import { idShapes, splitLiterals, type QuerySplit } from './queryLiterals';
 import { synonymTable } from './synonyms';
 import { camelCaseParts, joinedCamelWords, lightStem, splitRequestWords, splitSentences, splitWords, STOP_WORDS, stemWord } from './tokenize';
 import { schemaStrings, toolFields, type ToolFields } from './toolFields';
+import { foldForMatching } from './wordRuns';
 
 /** The candidate stage's knobs, for the tuner and the ablation (its parameters are typed in CandidateConfig). */
 export const CANDIDATE_KNOBS: readonly Knob[] = [
@@ -56,6 +57,11 @@ export interface AnalysedRequest {
   readonly terms: readonly QueryTerm[];
   /** The terms of the words the request typed (those with a `surface`), in order. */
   readonly typed: readonly QueryTerm[];
+  /**
+   * The distinct terms of the request's own words (stop and filler words left out), whether
+   * any tool holds them or not: how much of the request a tool covers is read against these.
+   */
+  readonly contentTerms: readonly string[];
   /** Its literal values and the intent text around them (queryLiterals.ts). */
   readonly split: QuerySplit;
   /** The intent's words in order, stop words kept (splitRequestWords). */
@@ -175,7 +181,10 @@ export class CandidateIndex {
    * bigrams at reduced weight. Words of literal values (queryLiterals.ts) count at `literal`
    * weight and never as the request's own words (no synonyms, bigrams or coverage).
    */
-  analyse(text: string): AnalysedRequest {
+  analyse(request: string): AnalysedRequest {
+    // Folded once (wordRuns.ts), so every later stage reads full-width forms and accented
+    // letters as the index holds them.
+    const text = foldForMatching(request);
     const c = this.config;
     const stem = this.stem;
     const split = splitLiterals(text);
@@ -224,6 +233,7 @@ export class CandidateIndex {
     return {
       terms: out,
       typed: out.filter((t) => t.surface !== undefined),
+      contentTerms: [...new Set(stems)],
       split,
       intentWords: splitRequestWords(split.intent),
       action,

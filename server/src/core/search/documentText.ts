@@ -9,16 +9,16 @@
  * the text short, since long inputs dilute a mean-pooled embedding.
  */
 import type { CatalogTool } from '../catalog';
-import { splitWords } from './tokenize';
+import { identifierWords } from './tokenize';
 
 /** At most this many characters of description: the first sentences carry the purpose. */
 const MAX_DESCRIPTION = 1000;
 
 export function embeddingText(tool: CatalogTool, serverDescription?: string): string {
-  const name = splitWords(tool.title ? `${tool.originalName} ${tool.title}` : tool.originalName).join(' ');
-  const server = splitWords(tool.server).join(' ');
+  const name = identifierWords(tool.title ? `${tool.originalName} ${tool.title}` : tool.originalName).join(' ');
+  const server = identifierWords(tool.server).join(' ');
   const props = (tool.inputSchema as { properties?: unknown }).properties;
-  const params = props && typeof props === 'object' ? Object.keys(props as object).map((p) => splitWords(p).join(' ')) : [];
+  const params = props && typeof props === 'object' ? Object.keys(props as object).map((p) => identifierWords(p).join(' ')) : [];
   const lines = [`${name}: ${tool.description.trim().slice(0, MAX_DESCRIPTION)}`];
   lines.push(serverDescription ? `server: ${server} (${serverDescription.trim().slice(0, 200)})` : `server: ${server}`);
   if (params.length > 0) lines.push(`parameters: ${params.join(', ')}`);

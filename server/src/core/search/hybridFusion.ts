@@ -4,11 +4,21 @@
  * plain BM25 on every retrieval set (bench-results.md). Embeddings could not be measured with a
  * real model where this was built, and with the Ollama-protocol test server's vectors (a hashed
  * bag of words) every rule that let them move the first hit — even only to break a near-tie
- * between keyword search's first two — lowered recall@1 on mcp-servers and metatool. So
- * keyword search's first hit stays first, and below it the two rankings are merged by weighted
- * reciprocal-rank fusion (fusion.ts), where meaning adds the tools whose descriptions use other
- * words than the request. When a real model is measured to pick better firsts, this is the one
- * place to change.
+ * between keyword search's first two — lowered recall@1 on mcp-servers and metatool. So by
+ * default keyword search's first hit stays first, and below it the two rankings are merged by
+ * weighted reciprocal-rank fusion (fusion.ts), where meaning adds the tools whose descriptions
+ * use other words than the request.
+ *
+ * That rule also means embeddings can never fix a wrong first hit, which is where they help
+ * most: a vocabulary gap ("literature" for a tool that says "papers", a request in German for
+ * a tool described in English). The `yield` knob lets them: when the keyword first hit holds
+ * less than `yield` of the request's own words (KeywordRanking.firstCoverage), the keyword
+ * match is weak and the meaning ranking's first hit takes first place. Coverage, not the score
+ * margin between keyword's first two (core/rankConfidence.ts), is what says a match is weak
+ * here: a request that keyword search matches by one word of five has a lone hit, and a lone
+ * hit's margin is the largest there is. `yield` is 0 (off) until someone measures a real
+ * model: `mcp-lens bench --embedder … --fusion-yield X --show-changes` lists every request
+ * whose first hit it changes.
  *
  * With no keyword hit at all (a request in words no tool uses), the meaning ranking alone answers.
  */
@@ -18,13 +28,18 @@ import type { RankedTool } from './types';
 /**
  * Weighted reciprocal-rank fusion of the keyword and meaning lists below first place. Equal
  * weights are a default, not a finding: no real embedding model could be measured where this
- * was built, so the weights stay configurable until `mcp-lens bench` runs against a real Ollama.
+ * was built, so the weights stay configurable until `mcp-lens bench` runs against a real one.
  */
 export interface HybridFusion {
   keyword: number;
   meaning: number;
   /** RRF's k. */
   k: number;
+  /**
+   * The keyword first hit yields first place to the meaning ranking's first hit when it holds
+   * less than this share (0–1) of the request's own words. 0: never (the default).
+   */
+  yield: number;
 }
 
 /** The fusion's weights, and how many candidates each list contributes (at least the requested limit). */
@@ -32,9 +47,20 @@ export interface FusionWeights extends HybridFusion {
   depth: number;
 }
 
-export const DEFAULT_FUSION: FusionWeights = { keyword: 1, meaning: 1, k: DEFAULT_RRF_K, depth: 50 };
+export const DEFAULT_FUSION: FusionWeights = { keyword: 1, meaning: 1, k: DEFAULT_RRF_K, depth: 50, yield: 0 };
 
-export function fuseKeywordFirst(keyword: readonly RankedTool[], meaning: readonly RankedTool[], limit: number, w: HybridFusion): RankedTool[] {
+/**
+ * The fused ranking, first place decided by the rule above. `keywordCoverage` is the share of
+ * the request's own words keyword search's first hit holds (KeywordRanking.firstCoverage); left
+ * out, the keyword first hit counts as covering the whole request.
+ */
+export function fuseKeywordFirst(
+  keyword: readonly RankedTool[],
+  meaning: readonly RankedTool[],
+  limit: number,
+  w: Omit<HybridFusion, 'yield'> & Partial<Pick<HybridFusion, 'yield'>>,
+  keywordCoverage = 1,
+): RankedTool[] {
   const all = keyword.length + meaning.length;
   const fused = fuseRankings(
     [
@@ -45,7 +71,9 @@ export function fuseKeywordFirst(keyword: readonly RankedTool[], meaning: readon
     w.k,
   );
   // Vector-only mode (keyword weight 0) is plain meaning ranking; nothing to protect.
-  const first = w.keyword > 0 && w.meaning > 0 ? keyword[0]?.key : undefined;
+  const both = w.keyword > 0 && w.meaning > 0;
+  const weak = keywordCoverage < (w.yield ?? 0);
+  const first = !both ? undefined : weak && meaning.length > 0 ? meaning[0]!.key : keyword[0]?.key;
   if (first === undefined || fused[0]?.key === first) return fused.slice(0, Math.max(0, limit));
   const i = fused.findIndex((h) => h.key === first);
   const head = fused[i]!;

@@ -17,6 +17,13 @@ import type { RankedList, RankedTool, SearchOptions, ToolSearcher } from './type
  */
 export const RERANK_SIGNALS: readonly RerankSignal[] = Object.values(signalFiles).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
+/** The keyword ranking of one request, with how much of it the first hit covers. */
+export interface KeywordRanking {
+  hits: RankedTool[];
+  /** Share (0–1) of the request's own words the first hit holds; 0 when there is no hit. */
+  firstCoverage: number;
+}
+
 /** Candidates re-ranked by the signals; the rest keep their BM25F order. */
 const RERANK_DEPTH = 100;
 
@@ -53,15 +60,26 @@ export class KeywordIndex implements ToolSearcher {
 
   /** Ranked tools for a query; `why` lists the query words a tool matched. */
   searchSync(query: string, options: SearchOptions): RankedTool[] {
-    if (options.limit <= 0 || this.candidates.size === 0) return [];
+    return this.rank(query, options).hits;
+  }
+
+  /**
+   * Ranked tools, and the share of the request's own words (AnalysedRequest.contentTerms) the
+   * first one holds: 0 with no hit. Hybrid fusion reads it to judge how strong the keyword
+   * match is (hybridFusion.ts).
+   */
+  rank(query: string, options: SearchOptions): KeywordRanking {
+    if (options.limit <= 0 || this.candidates.size === 0) return { hits: [], firstCoverage: 0 };
     const request = this.candidates.analyse([query, ...(options.keywords ?? [])].join(' '));
-    if (request.terms.length === 0) return [];
+    if (request.terms.length === 0) return { hits: [], firstCoverage: 0 };
     const docs = this.candidates.docs;
     const depth = Math.max(options.limit, RERANK_DEPTH);
     const top = this.candidates.top(request, depth, (d) => options.server === undefined || docs[d]!.server === options.server);
-    return this.rerank(top, request)
-      .slice(0, options.limit)
-      .map(({ doc, score }) => ({ key: docs[doc]!.key, score, signals: ['keyword'], why: this.why(doc, request) }));
+    const ranked = this.rerank(top, request).slice(0, options.limit);
+    const first = ranked[0];
+    const content = request.contentTerms;
+    const firstCoverage = first && content.length > 0 ? content.filter((t) => docs[first.doc]!.terms.has(t)).length / content.length : 0;
+    return { hits: ranked.map(({ doc, score }) => ({ key: docs[doc]!.key, score, signals: ['keyword'], why: this.why(doc, request) })), firstCoverage };
   }
 
   async search(query: string, options: SearchOptions): Promise<RankedList> {

@@ -5,6 +5,7 @@
  */
 import type { CatalogTool } from '../catalog';
 import { camelCaseParts, splitRequestWords, splitWords, STOP_WORDS } from './tokenize';
+import { UNSPACED_SCRIPTS } from './wordRuns';
 
 /** A server-name word used by more than this share of other servers' tools is not a product mention. */
 const SERVER_WORD_ELSEWHERE = 0.01;
@@ -39,12 +40,19 @@ function topicStems(words: readonly string[], stem: (w: string) => string): Set<
 }
 
 /**
+ * A word written with a capital letter, after a space, an opening mark, a sentence's end, or a
+ * character of an unspaced script ("在GitHub上", "GitHubのリポジトリ"); it ends where such a
+ * script starts again.
+ */
+const CAPITALISED = new RegExp(`(^|[.!?]\\s+|\\s|[("'\`]|[${UNSPACED_SCRIPTS}])(\\p{Lu}(?:(?![${UNSPACED_SCRIPTS}])[\\p{L}\\p{N}])*)`, 'gu');
+
+/**
  * Stems of the words a request writes with a capital letter, other than a sentence's first
  * word: how people write product names ("in Sentry", "on GitHub", "the Supabase project").
  */
 function capitalisedStems(text: string, stem: (w: string) => string): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(/(^|[.!?]\s+|\s|[("'`])(\p{Lu}[\p{L}\p{N}]*)/gu)) {
+  for (const m of text.matchAll(CAPITALISED)) {
     if (m.index === 0 || /[.!?]\s+$/.test(m[1] ?? '')) {
       // A sentence's first word is capitalised whatever it is; count it only when the rest of
       // it is capitalised too (GitHub, SQL), which ordinary words are not.

@@ -8,7 +8,8 @@
  *    it names, its literal values, how much of it and of a tool's name is covered). Stages 1
  *    and 2 are the keyword ranking, KeywordIndex.
  * 3. Hybrid fusion (hybridFusion.ts): when the index has vectors, the keyword ranking and the
- *    meaning ranking are fused; keyword search's first hit keeps first place.
+ *    meaning ranking are fused; keyword search's first hit keeps first place, unless it covers
+ *    less of the request than the fusion's `yield` (off by default).
  * 4. Usage signals (usageSignal.ts): what a session or a workspace has shown it uses re-ranks
  *    the answer and may add to it.
  *
@@ -67,9 +68,9 @@ export class RankingPipeline {
   async rank(query: string, options: SearchOptions, meaning?: MeaningRanking): Promise<PipelineAnswer> {
     const text = [query, ...(options.keywords ?? [])].join(' ');
     const depth = meaning ? Math.max(options.limit, this.fusion.depth) : options.limit;
-    const keyword = this.keyword.searchSync(query, { ...options, limit: depth });
+    const keyword = this.keyword.rank(query, { ...options, limit: depth });
     const vector = meaning ? await meaning(text, depth, options.server) : undefined;
-    const hits = vector ? fuseKeywordFirst(keyword, vector, options.limit, this.fusion) : keyword.slice(0, options.limit);
+    const hits = vector ? fuseKeywordFirst(keyword.hits, vector, options.limit, this.fusion, keyword.firstCoverage) : keyword.hits.slice(0, options.limit);
     if (!options.usage?.length) return { hits, fused: vector !== undefined };
     const request = {
       text,

@@ -3,9 +3,12 @@
  * (`browser_take_screenshot`, `getFileInfo`, `kebab-case`, `v2.list/items`), so they are split
  * into words before anything else; words are then lowercased, stop words dropped and, for the
  * keyword index, reduced to their Porter2 stem so `screenshots`/`screenshot` and
- * `creating`/`create` meet.
+ * `creating`/`create` meet. Text in other languages and scripts is folded and cut into runs
+ * first (wordRuns.ts): accents dropped where optional, Chinese, Japanese, Korean and Thai as
+ * character pairs, Latin words inside them on their own.
  */
 import stem from 'wink-porter2-stemmer';
+import { unspacedTerms, wordRuns } from './wordRuns';
 
 /**
  * A small English stop-word list: function words that carry no tool meaning. The BM25
@@ -128,19 +131,42 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Splits identifiers and prose into lowercase words: camelCase / PascalCase / acronym
- * boundaries (`getHTTPResponse` → get http response), letter/digit boundaries (`v2` → v 2,
- * `base64` → base 64), and anything not a letter or digit (`_ - . / : space`). Unicode letters
- * are kept (tool descriptions are not all English).
+ * One word of a spaced script split as an identifier, lowercased: camelCase / PascalCase /
+ * acronym boundaries (`getHTTPResponse` → get http response), letter/digit boundaries (`v2` →
+ * v 2, `base64` → base 64), and anything not a letter or digit (`_ - . / : space`). Not
+ * folded: the form a person reads (embeddingText); splitWords folds first.
  */
-export function splitWords(text: string): string[] {
+export function identifierWords(text: string): string[] {
+  // One case throughout and no digit or separator: nothing to split ("file", "G", "HTTP", "日本").
+  // The common case, and a long request in a mix of scripts is tens of thousands of such runs.
+  if (ONE_CASE_LOWER.test(text)) return text === '' ? [] : [text];
+  if (ONE_CASE_UPPER.test(text)) return [text.toLowerCase()];
   const spaced = text
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
     .replace(/(\p{L})(\p{N})/gu, '$1 $2')
     .replace(/(\p{N})(\p{L})/gu, '$1 $2')
     .toLowerCase();
-  return spaced.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  return spaced.split(/[^\p{L}\p{N}\p{M}]+/u).filter((w) => w.length > 0);
+}
+
+const ONE_CASE_LOWER = /^[\p{Ll}\p{Lo}\p{Lm}\p{M}]*$/u;
+const ONE_CASE_UPPER = /^[\p{Lu}\p{Lo}\p{Lm}\p{M}]+$/u;
+
+/** Camel case inside one word: a lowercase letter followed by a capital. */
+const CAMEL = /\p{Ll}\p{Lu}/u;
+
+/**
+ * Splits identifiers and prose into lowercase terms, in any script (wordRuns.ts): text is
+ * folded for matching (accents dropped where optional, full-width forms made plain), each word
+ * of a spaced script is split as an identifier (identifierWords), and each run of an unspaced
+ * script (Chinese, Japanese, Korean, Thai…) becomes its character pairs. Unicode letters are
+ * kept (tool descriptions are not all English).
+ */
+export function splitWords(text: string): string[] {
+  const out: string[] = [];
+  for (const run of wordRuns(text)) append(out, run.unspaced ? unspacedTerms(run.text) : identifierWords(run.text));
+  return out;
 }
 
 /**
@@ -150,7 +176,7 @@ export function splitWords(text: string): string[] {
  */
 export function joinedCamelWords(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) if (/\p{Ll}\p{Lu}/u.test(m[0])) out.push(m[0].toLowerCase());
+  for (const run of wordRuns(text)) if (!run.unspaced && CAMEL.test(run.text)) out.push(run.text.toLowerCase());
   return out;
 }
 
@@ -161,9 +187,10 @@ export function joinedCamelWords(text: string): string[] {
  */
 export function splitRequestWords(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    if (/\p{Ll}\p{Lu}/u.test(m[0])) out.push(m[0].toLowerCase());
-    else out.push(...splitWords(m[0]));
+  for (const run of wordRuns(text)) {
+    if (run.unspaced) append(out, unspacedTerms(run.text));
+    else if (CAMEL.test(run.text)) out.push(run.text.toLowerCase());
+    else append(out, identifierWords(run.text));
   }
   return out;
 }
@@ -171,8 +198,13 @@ export function splitRequestWords(text: string): string[] {
 /** The words inside the camel-case names of a text ("GitHub and HubSpot" → git, hub, hub, spot). */
 export function camelCaseParts(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) if (/\p{Ll}\p{Lu}/u.test(m[0])) out.push(...splitWords(m[0]));
+  for (const run of wordRuns(text)) if (!run.unspaced && CAMEL.test(run.text)) append(out, identifierWords(run.text));
   return out;
+}
+
+/** `out.push(...items)` without spreading: one run of a long request can hold more words than a call has arguments. */
+function append(out: string[], items: readonly string[]): void {
+  for (const item of items) out.push(item);
 }
 
 const stemCache = new Map<string, string>();
@@ -187,11 +219,12 @@ const MAX_STEMMED_LENGTH = 64;
 
 /** Porter2 stem of one lowercase word, cached (the same words recur across thousands of tools). */
 export function stemWord(word: string): string {
-  if (word.length > MAX_STEMMED_LENGTH) return word;
+  // Porter2 is an English algorithm: words with other letters or digits stay as they are, and
+  // uncached (a long request in Chinese is thousands of character pairs).
+  if (word.length > MAX_STEMMED_LENGTH || !/^[a-z]+$/.test(word)) return word;
   let s = stemCache.get(word);
   if (s === undefined) {
-    // Porter2 is an English algorithm: leave words with non-ASCII letters or digits as they are.
-    s = /^[a-z]+$/.test(word) ? stem(word) : word;
+    s = stem(word);
     if (stemCache.size > 200_000) stemCache.clear();
     stemCache.set(word, s);
   }

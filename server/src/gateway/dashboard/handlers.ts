@@ -15,8 +15,11 @@ export type PullModel = (onProgress: (p: DashboardEvents['pullProgress']) => voi
 /** Thrown for malformed params; the routes answer 400 with its message. */
 export class BadParams extends Error {}
 
-/** Approves a server waiting for approval where the host can (`serve`: the approval store). */
-export type ApproveServer = (name: string) => Promise<void>;
+/**
+ * Approves the definition with `fingerprint` of a server waiting for approval, where the host
+ * can (`serve`: the approval store); rejects, saying so, when that is no longer its definition.
+ */
+export type ApproveServer = (name: string, fingerprint: string) => Promise<void>;
 
 export function lensHandlers(
   lens: Lens,
@@ -45,8 +48,9 @@ export function lensHandlers(
     },
     async approveServer(p) {
       const name = str(p, 'name');
+      const fingerprint = str(p, 'fingerprint');
       if (!approveServer) return { ok: false, error: 'Approving servers is not available from this dashboard; run `mcp-lens tools` in a terminal.' };
-      return settle(() => approveServer(name));
+      return settle(() => approveServer(name, fingerprint));
     },
     async signInServer(p) {
       const name = str(p, 'name');

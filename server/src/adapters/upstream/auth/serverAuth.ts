@@ -14,7 +14,8 @@ import { LoopbackRedirect } from './loopbackRedirect';
 import { oauthStoreKey } from './oauthStore';
 import type { OAuthEnvironment } from './types';
 
-const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** How long a sign-in waits for the user; a call waiting on an unasked sign-in waits as long (connectionSignIn.ts). */
+export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 /** Automatic sign-ins in a row without a successful request between them (a server that keeps refusing). */
 export const AUTO_SIGN_INS = 2;
 

@@ -1,0 +1,315 @@
+// An HTTP-level proxy that lets the conformance suite, which knows only the upstream's own tool,
+// prompt and resource names, talk to an upstream through MCP Lens. It undoes what MCP Lens does
+// on purpose — `<server>_` before tool and prompt names, resources under `mcp-lens://<server>/…`,
+// and in search mode the meta-tool indirection (tools/list answered from find_tools and
+// get_tool_schema, tools/call sent as call_tool) — and nothing else: requests, SSE streams
+// (event ids, retry fields, priming events), headers, status codes and every message it does not
+// rename pass through byte for byte, so the transport the suite checks is MCP Lens's own. It adds
+// MCP Lens's bearer token, and points a Host or Origin that names the proxy at MCP Lens (any other
+// Host or Origin, as in the DNS-rebinding scenario, goes through as it came).
+import { createServer, request as httpRequest } from 'node:http';
+
+/** The literal text and `{…}` expressions of a URI template, in order. */
+function templateParts(template) {
+  const parts = [];
+  const re = /\{[^{}]*\}/g;
+  let at = 0;
+  for (let m = re.exec(template); m; m = re.exec(template)) {
+    if (m.index > at) parts.push({ literal: true, text: template.slice(at, m.index) });
+    parts.push({ literal: false, text: m[0] });
+    at = m.index + m[0].length;
+  }
+  if (at < template.length) parts.push({ literal: true, text: template.slice(at) });
+  return parts;
+}
+
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The upstream's template from one MCP Lens lists (its literal parts are URI-encoded there). */
+function originalTemplate(ours, prefix) {
+  return templateParts(ours.slice(prefix.length))
+    .map((p) => (p.literal ? decodeURIComponent(p.text) : p.text))
+    .join('');
+}
+
+/**
+ * Starts the proxy on 127.0.0.1. `target` is MCP Lens's /mcp URL, `server` the upstream's name
+ * under MCP Lens, `mode` 'all' (tools listed directly) or 'search' (meta-tools only).
+ */
+export async function startProxy({ target, token, server, mode }) {
+  const lens = new URL(target);
+  const toolPrefix = `${server}_`;
+  const uriPrefix = `mcp-lens://${encodeURIComponent(server)}/`;
+  /** Session id → our templates (MCP Lens's), fetched on first use. */
+  const templatesBySession = new Map();
+  let own;
+
+  const toLensUri = async (sessionId, uri) => {
+    for (const ours of await templatesOf(sessionId)) {
+      const parts = templateParts(originalTemplate(ours, uriPrefix));
+      if (!parts.some((p) => !p.literal)) continue;
+      const m = new RegExp(`^${parts.map((p) => (p.literal ? escapeRegExp(p.text) : '(.*?)')).join('')}$`, 's').exec(uri);
+      if (!m) continue;
+      let g = 1;
+      return uriPrefix + parts.map((p) => (p.literal ? encodeURIComponent(p.text) : m[g++])).join('');
+    }
+    return uriPrefix + encodeURIComponent(uri);
+  };
+  const fromLensUri = (uri) => (typeof uri === 'string' && uri.startsWith(uriPrefix) ? decodeURIComponent(uri.slice(uriPrefix.length)) : uri);
+  const strip = (name) => (typeof name === 'string' && name.startsWith(toolPrefix) ? name.slice(toolPrefix.length) : name);
+
+  async function templatesOf(sessionId) {
+    if (!templatesBySession.has(sessionId)) {
+      const r = await lensCall(sessionId, 'resources/templates/list', {});
+      templatesBySession.set(
+        sessionId,
+        (r.result?.resourceTemplates ?? []).map((t) => t.uriTemplate).filter((t) => t.startsWith(uriPrefix)),
+      );
+    }
+    return templatesBySession.get(sessionId);
+  }
+
+  /** One request of the proxy's own to MCP Lens, inside the client's session. */
+  let ownId = 0;
+  async function lensCall(sessionId, method, params) {
+    const id = `conformance-proxy-${++ownId}`;
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      host: lens.host,
+      'mcp-protocol-version': '2025-11-25',
+      ...(sessionId && { 'mcp-session-id': sessionId }),
+    };
+    const res = await fetch(target, { method: 'POST', headers, body });
+    const text = await res.text();
+    const messages = res.headers.get('content-type')?.includes('text/event-stream')
+      ? text
+          .split(/\r?\n\r?\n/)
+          .map((event) =>
+            event
+              .split(/\r?\n/)
+              .filter((l) => l.startsWith('data:'))
+              .map((l) => l.slice(5).trimStart())
+              .join('\n'),
+          )
+          .filter(Boolean)
+          .map((d) => JSON.parse(d))
+      : [JSON.parse(text)];
+    const answer = messages.find((m) => m.id === id);
+    if (!answer) throw new Error(`MCP Lens did not answer ${method}`);
+    return answer;
+  }
+
+  /** Search mode: the upstream's tools as MCP Lens describes them, found and fetched through its meta-tools. */
+  async function searchModeTools(sessionId) {
+    const found = await lensCall(sessionId, 'tools/call', { name: 'find_tools', arguments: { query: 'test tool', server, limit: 50 } });
+    const matches = found.result?.structuredContent?.matches ?? [];
+    const tools = [];
+    for (const match of matches) {
+      const schema = await lensCall(sessionId, 'tools/call', { name: 'get_tool_schema', arguments: { tool_name: match.name } });
+      const d = JSON.parse(schema.result.content[0].text);
+      const tool = { name: strip(d.name), description: d.description, inputSchema: d.input_schema };
+      if (d.title !== undefined) tool.title = d.title;
+      if (d.output_schema !== undefined) tool.outputSchema = d.output_schema;
+      if (d.annotations !== undefined) tool.annotations = d.annotations;
+      tools.push(tool);
+    }
+    return tools;
+  }
+
+  /** A client message on its way to MCP Lens; returns the message, or a reply the proxy gives itself. */
+  async function rewriteRequest(message, sessionId) {
+    if (!message || typeof message !== 'object' || typeof message.method !== 'string' || message.id === undefined) return { forward: message };
+    const params = message.params ?? {};
+    switch (message.method) {
+      case 'tools/list':
+        if (mode === 'search') return { reply: { jsonrpc: '2.0', id: message.id, result: { tools: await searchModeTools(sessionId) } } };
+        return { forward: message };
+      case 'tools/call': {
+        const name = toolPrefix + params.name;
+        if (mode === 'all') return { forward: { ...message, params: { ...params, name } } };
+        const inner = { tool_name: name, arguments: params.arguments ?? {} };
+        return { forward: { ...message, params: { ...(params._meta && { _meta: params._meta }), name: 'call_tool', arguments: inner } } };
+      }
+      case 'prompts/get':
+        return { forward: { ...message, params: { ...params, name: toolPrefix + params.name } } };
+      case 'resources/read':
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        return { forward: { ...message, params: { ...params, uri: await toLensUri(sessionId, params.uri) } } };
+      case 'completion/complete': {
+        const ref = params.ref ?? {};
+        if (ref.type === 'ref/prompt') return { forward: { ...message, params: { ...params, ref: { ...ref, name: toolPrefix + ref.name } } } };
+        const ours = (await templatesOf(sessionId)).find((t) => originalTemplate(t, uriPrefix) === ref.uri);
+        return { forward: { ...message, params: { ...params, ref: { ...ref, uri: ours ?? (await toLensUri(sessionId, ref.uri)) } } } };
+      }
+      default:
+        return { forward: message };
+    }
+  }
+
+  /** A message from MCP Lens on its way to the client; `methods` maps this POST's request ids to their methods. */
+  function rewriteResponse(message, methods) {
+    if (!message || typeof message !== 'object') return message;
+    if (message.method === 'notifications/resources/updated') return { ...message, params: { ...message.params, uri: fromLensUri(message.params?.uri) } };
+    if (message.result === undefined || message.id === undefined) return message;
+    const method = methods.get(JSON.stringify(message.id));
+    const r = message.result;
+    switch (method) {
+      case 'tools/list':
+        return { ...message, result: { ...r, tools: (r.tools ?? []).map((t) => ({ ...t, name: strip(t.name) })) } };
+      case 'prompts/list':
+        return { ...message, result: { ...r, prompts: (r.prompts ?? []).map((p) => ({ ...p, name: strip(p.name) })) } };
+      case 'resources/list':
+        return { ...message, result: { ...r, resources: (r.resources ?? []).map((x) => ({ ...x, uri: fromLensUri(x.uri) })) } };
+      case 'resources/templates/list':
+        return {
+          ...message,
+          result: {
+            ...r,
+            resourceTemplates: (r.resourceTemplates ?? []).map((t) =>
+              t.uriTemplate.startsWith(uriPrefix) ? { ...t, uriTemplate: originalTemplate(t.uriTemplate, uriPrefix) } : t,
+            ),
+          },
+        };
+      default:
+        return message;
+    }
+  }
+
+  /** Rewrites an SSE body event by event; everything but `data:` lines passes as it came. */
+  function sseRewriter(methods) {
+    let buffer = '';
+    let data = [];
+    return (chunk, flush = false) => {
+      buffer += chunk;
+      let out = '';
+      let nl;
+      while ((nl = buffer.search(/\r?\n/)) >= 0) {
+        const line = buffer.slice(0, nl);
+        const eol = buffer.slice(nl, buffer[nl] === '\r' ? nl + 2 : nl + 1);
+        buffer = buffer.slice(nl + eol.length);
+        if (line.startsWith('data:')) {
+          data.push(line.slice(5).replace(/^ /, ''));
+          continue;
+        }
+        if (line === '' && data.length) {
+          const raw = data.join('\n');
+          data = [];
+          let text = raw;
+          try {
+            text = JSON.stringify(rewriteResponse(JSON.parse(raw), methods));
+          } catch {
+            // not JSON: passed on as it came
+          }
+          out += `data: ${text}${eol}`;
+        }
+        out += line + eol;
+      }
+      if (flush && buffer) ((out += buffer), (buffer = ''));
+      return out;
+    };
+  }
+
+  const ownHost = () => [`127.0.0.1:${own}`, `localhost:${own}`];
+  function upstreamHeaders(req) {
+    const headers = { ...req.headers };
+    for (const h of ['connection', 'content-length', 'transfer-encoding', 'keep-alive']) delete headers[h];
+    headers.authorization = `Bearer ${token}`;
+    if (ownHost().includes(headers.host)) headers.host = headers.host.startsWith('localhost') ? `localhost:${lens.port}` : lens.host;
+    if (typeof headers.origin === 'string') {
+      try {
+        const origin = new URL(headers.origin);
+        if (ownHost().includes(origin.host)) headers.origin = `${origin.protocol}//${origin.hostname}:${lens.port}`;
+      } catch {
+        // an Origin that is not a URL goes through as it came
+      }
+    }
+    return headers;
+  }
+
+  async function handle(req, res) {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const sessionId = typeof req.headers['mcp-session-id'] === 'string' ? req.headers['mcp-session-id'] : undefined;
+    const methods = new Map();
+    let body = Buffer.concat(chunks);
+    if (req.method === 'POST' && body.length) {
+      let parsed;
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        parsed = undefined;
+      }
+      if (parsed !== undefined) {
+        const batch = Array.isArray(parsed);
+        const forward = [];
+        for (const message of batch ? parsed : [parsed]) {
+          if (message?.id !== undefined && typeof message.method === 'string') methods.set(JSON.stringify(message.id), message.method);
+          const step = await rewriteRequest(message, sessionId);
+          if (step.reply) {
+            res.writeHead(200, { 'content-type': 'application/json', ...(sessionId && { 'mcp-session-id': sessionId }) });
+            res.end(JSON.stringify(step.reply));
+            return;
+          }
+          forward.push(step.forward);
+        }
+        body = Buffer.from(JSON.stringify(batch ? forward : forward[0]));
+      }
+    }
+    const out = httpRequest({ host: lens.hostname, port: lens.port, path: lens.pathname, method: req.method, headers: upstreamHeaders(req) }, (answer) => {
+      const headers = { ...answer.headers };
+      delete headers['content-length'];
+      delete headers['transfer-encoding'];
+      res.writeHead(answer.statusCode ?? 502, headers);
+      const type = String(answer.headers['content-type'] ?? '');
+      answer.setEncoding('utf8');
+      if (type.includes('text/event-stream')) {
+        const rewrite = sseRewriter(methods);
+        res.flushHeaders();
+        answer.on('data', (chunk) => res.write(rewrite(chunk)));
+        answer.on('end', () => res.end(rewrite('', true)));
+        return;
+      }
+      let text = '';
+      answer.on('data', (chunk) => (text += chunk));
+      answer.on('end', () => {
+        if (type.includes('application/json') && text) {
+          try {
+            const parsed = JSON.parse(text);
+            text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => rewriteResponse(m, methods)) : rewriteResponse(parsed, methods));
+          } catch {
+            // not JSON: passed on as it came
+          }
+        }
+        res.end(text);
+      });
+    });
+    out.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy: ${err.message}`);
+    });
+    // The client went away (or the answer is complete): so does the request to MCP Lens.
+    res.on('close', () => out.destroy());
+    out.end(body.length ? body : undefined);
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  own = http.address().port;
+  return {
+    url: `http://localhost:${own}/mcp`,
+    close: () =>
+      new Promise((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * A remote server's sign-in as its connection lives it (connection.ts): signing in and out, each
+ * followed by a reconnect with the tokens there are then, and what happens when the server
+ * refuses the tokens it has — the `needs-sign-in` state, or, where sign-ins may run unasked
+ * (OAuthEnvironment.autoSignIn), a sign-in started at once, a bounded number of times in a row
+ * (serverAuth.ts AUTO_SIGN_INS).
+ */
+import type { ServerConfig, RemoteServerConfig } from '../../../core/config/types';
+import type { Logger } from '../../../core/logger';
+import { errorMessage } from '../../../core/errorMessage';
+import { UpstreamCallError } from '../types';
+import { DEFAULT_SIGN_IN_TIMEOUT_MS, ServerAuth } from './serverAuth';
+import type { OAuthEnvironment } from './types';
+
+/** What the sign-in changes on its connection. */
+export interface SignInHost {
+  log: Logger;
+  /** Closes the refused session and clears the server's lists (find_tools answers from its last known catalog). */
+  drop(): void;
+  /** The state the server shows now, with its reason. */
+  show(state: 'starting' | 'needs-sign-in', reason: string): void;
+  /** Connects again, with the tokens there are now. */
+  reconnect(): Promise<void>;
+}
+
+export class ConnectionSignIn {
+  readonly auth: ServerAuth;
+
+  private constructor(
+    private readonly config: RemoteServerConfig,
+    private readonly env: OAuthEnvironment,
+    private readonly host: SignInHost,
+  ) {
+    this.auth = new ServerAuth(config, env);
+  }
+
+  /** A remote server's sign-in, where sign-ins are possible and its headers do not set Authorization themselves. */
+  static for(config: ServerConfig, env: OAuthEnvironment | undefined, host: SignInHost): ConnectionSignIn | undefined {
+    if (config.type === 'stdio' || !env) return undefined;
+    if (Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
+    return new ConnectionSignIn(config, env, host);
+  }
+
+  /** How long a call refused for more access waits for the unasked sign-in it caused, and the reconnect after it. */
+  waitMs(connectTimeoutMs: number): number {
+    return connectTimeoutMs + (this.env.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS);
+  }
+
+  /** Signs in (the browser opens through the front door), then connects with the new tokens. */
+  async signIn(signal?: AbortSignal): Promise<void> {
+    await this.auth.signIn(signal);
+    await this.host.reconnect();
+  }
+
+  /** Forgets the tokens and the registered client; the server then needs signing in again. */
+  async signOut(): Promise<void> {
+    await this.auth.signOut();
+    await this.host.reconnect();
+  }
+
+  /** The server wants a sign-in no background flow can give (expired and unrefreshable tokens, or more scopes). */
+  refused(): void {
+    this.host.drop();
+    if (this.auth.takeAutoSignIn()) {
+      this.host.show('starting', 'signing in');
+      void this.signIn().catch((error: unknown) => this.waitForUser(`sign-in failed: ${errorMessage(error)}`));
+      return;
+    }
+    this.waitForUser();
+  }
+
+  /** A call the server refused until the user signs in; `current`: on the connection's session now (not one already replaced). */
+  refusedCall(current: boolean, tool: string): UpstreamCallError {
+    if (current) this.refused();
+    return new UpstreamCallError('needs-sign-in', this.config.name, `sign in to ${this.config.name} first`, tool);
+  }
+
+  private waitForUser(why?: string): void {
+    const reason = `needs sign-in (${why ?? `the server asks for an account; ${this.auth.hint}`})`;
+    this.host.show('needs-sign-in', reason);
+    this.host.log.warn(`[${this.config.name}] ${reason}`);
+  }
+}

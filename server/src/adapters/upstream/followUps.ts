@@ -1,0 +1,79 @@
+/**
+ * What MCP Lens's client declares to every upstream and where what the server asks goes, and the
+ * state a client keeps with a server beyond single requests — the log level it asked for and the resources it subscribed to — sent
+ * again after every reconnect, since a new process knows none of it.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { EmptyResultSchema, type ClientCapabilities, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../core/logger';
+import { errorMessage } from '../../core/errorMessage';
+import type { InFlightCalls } from './inFlightCalls';
+import type { SessionHooks } from './session';
+import type { UpstreamInbound } from './types';
+
+/**
+ * Declared always, though upstreams connect before any downstream client exists: what a client
+ * can do is known only per session, and reconnecting every server when a session with other
+ * capabilities arrives would cost a start each time. Each request is answered by the client
+ * whose call caused it, or refused at once with the protocol's error when it cannot answer
+ * (app/upstreamRequests.ts). A server that adapts to a capability-less client therefore asks
+ * anyway and gets that error.
+ */
+export const UPSTREAM_CLIENT_CAPABILITIES: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
+
+/**
+ * The client side of a session: what it declares, and where the server's requests and
+ * notifications go, each with what is known of the call behind it (inFlightCalls.ts). Without
+ * `inbound` (one-shot CLI commands) nothing is declared and such requests get -32601.
+ */
+export function clientSide(
+  server: string,
+  inbound: UpstreamInbound | undefined,
+  calls: InFlightCalls,
+): Pick<SessionHooks, 'capabilities' | 'onServerRequest' | 'onServerNotification'> {
+  if (!inbound) return { capabilities: {} };
+  return {
+    capabilities: UPSTREAM_CLIENT_CAPABILITIES,
+    onServerRequest: (request, signal) => inbound.request(server, request.method, request.params, calls.attribute(), signal),
+    onServerNotification: (n) => inbound.notification(server, n.method, n.params, calls.attribute()),
+  };
+}
+
+export class UpstreamFollowUps {
+  logLevel: LoggingLevel | undefined;
+  readonly subscriptions = new Set<string>();
+
+  constructor(
+    private readonly server: string,
+    private readonly timeoutMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  /** A new session: the level and subscriptions the old one had. */
+  afterConnect(client: Client): void {
+    this.sendLogLevel(client);
+    if (!client.getServerCapabilities()?.resources?.subscribe) return;
+    for (const uri of this.subscriptions) {
+      client
+        .request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs })
+        .catch((err: unknown) => this.log.warn(`[${this.server}] subscribing again to ${uri.slice(0, 200)}: ${errorMessage(err)}`));
+    }
+  }
+
+  /** logging/setLevel, when a level was asked for and the server logs. */
+  sendLogLevel(client: Client): void {
+    const level = this.logLevel;
+    if (level === undefined || !client.getServerCapabilities()?.logging) return;
+    client
+      .request({ method: 'logging/setLevel', params: { level } }, EmptyResultSchema, { timeout: this.timeoutMs })
+      .catch((err: unknown) => this.log.debug(`[${this.server}] logging/setLevel ${level}: ${errorMessage(err)}`));
+  }
+
+  sendRootsChanged(client: Client): void {
+    client.sendRootsListChanged().catch((err: unknown) => this.log.debug(`[${this.server}] roots/list_changed: ${errorMessage(err)}`));
+  }
+}

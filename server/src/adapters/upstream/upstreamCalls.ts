@@ -1,0 +1,73 @@
+/**
+ * The tool calls one connection runs on its session: each keeps the server from being stopped
+ * as idle while it lasts (idleStop.ts) and names its downstream caller, so what the server asks
+ * back while it runs reaches that caller (inFlightCalls.ts). A session whose server-to-client
+ * stream is lost for good (standaloneStream.ts) is renewed here, once no call is in flight on it.
+ */
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../core/logger';
+import type { IdleStop } from './idleStop';
+import { InFlightCalls } from './inFlightCalls';
+import type { Session } from './session';
+import type { CallToolOptions, UpstreamCallError } from './types';
+
+/** What the calls need of their connection. */
+export interface UpstreamCallsHost {
+  /** The server's name, in log lines. */
+  name: string;
+  log: Logger;
+  /** The ready session; throws the not-ready error otherwise. */
+  readySession(tool: string): Session;
+  /** The session now, ready or not. */
+  current(): Session | undefined;
+  /** A failed call as its caller gets it (classified, a dead server probed, a sign-in asked for: connection.ts). */
+  failed(session: Session, error: unknown, opts: CallToolOptions, tool: string): UpstreamCallError;
+  /** Replaces the current session with a new one. */
+  renew(): void;
+}
+
+export class UpstreamCalls {
+  /** Our calls in flight, for attributing what the server asks back. */
+  readonly inFlight = new InFlightCalls();
+  /** A session to replace once no call is in flight on it. */
+  private renewing: Session | undefined;
+
+  constructor(
+    private readonly host: UpstreamCallsHost,
+    private readonly idle: IdleStop,
+  ) {}
+
+  async call(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
+    const session = this.host.readySession(name);
+    try {
+      return await this.idle.during(async () => {
+        try {
+          return await this.inFlight.track(opts.caller, () =>
+            session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+              timeout: opts.timeoutMs,
+              ...(opts.signal && { signal: opts.signal }),
+              ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
+            }),
+          );
+        } catch (error) {
+          throw this.host.failed(session, error, opts, name);
+        }
+      });
+    } finally {
+      if (this.renewing && !this.idle.busy) this.renewWhenIdle(this.renewing);
+    }
+  }
+
+  /**
+   * A new session in place of one whose server-to-client stream the server refuses for good:
+   * without it, sampling, elicitation, logs and list changes sent outside a call are lost.
+   * Waits for the calls in flight on it, which would otherwise fail.
+   */
+  renewWhenIdle(session: Session): void {
+    if (session !== this.host.current() || session.closing) return void (this.renewing = undefined);
+    if (this.idle.busy) return void (this.renewing = session);
+    this.renewing = undefined;
+    this.host.log.warn(`[${this.host.name}] the server no longer opens its server-to-client stream to this session; starting a new one`);
+    this.host.renew();
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The parts behind a LensApp and how they feed each other, built in one place: config → upstream
+ * pool (ServerReconciler) → catalog (CatalogComposer, from the pool's listings and the last known
+ * catalog) → tool index (CatalogSync), read by the search (ToolSearch, with what search
+ * learning kept), the one call path (ToolCalls, whose finished calls usage and search learning hear), prompts and resources (UpstreamForwarding) and the token counts per server. What
+ * a part needs of the app as a whole — its settings, the slice of `Lens` it reads, where a change
+ * is announced — comes in as a `LensHost`, so `LensApp` keeps only the delegation to these parts.
+ */
+import { join } from 'node:path';
+import type { McpLensSettings } from '../../../protocol/settings';
+import type { ToolIndex } from '../core/search/types';
+import type { UpstreamPool } from '../adapters/upstream/pool';
+import type { SearchLearning } from '../usage/searchLearning';
+import type { UsageTracker } from '../usage/usageTracker';
+import { CatalogComposer } from './catalogComposer';
+import { CatalogSync } from './catalogSync';
+import { KnownCatalog } from './knownCatalog';
+import type { Lens, LensChange } from './lens';
+import type { LensAppOptions } from './lensAppOptions';
+import { ServerReconciler } from './serverReconciler';
+import { ServerTokenCounts } from './serverTokens';
+import { ToolCalls } from './toolCalls';
+import { ToolSearch } from './toolSearch';
+import { UpstreamForwarding } from './upstreamForwarding';
+
+/** What the parts read of the app that holds them. */
+export interface LensHost {
+  /** The app as the search and the call path read it. */
+  lens: Lens;
+  settings(): McpLensSettings;
+  /** Settings read from the workspace's files while serving reach the app here. */
+  updateSettings(settings: McpLensSettings): Promise<void>;
+  /** Announces a change to the app's listeners. */
+  fire(change: LensChange): void;
+  /** True once the app is closing: the pool's last events are not acted on. */
+  closed(): boolean;
+}
+
+/** The stores and the pool a LensApp opened for its parts. */
+export interface LensResources {
+  pool: UpstreamPool;
+  index: ToolIndex;
+  usage: UsageTracker;
+  learning: SearchLearning;
+  startedAt: number;
+}
+
+export interface LensParts {
+  known: KnownCatalog;
+  composer: CatalogComposer;
+  reconciler: ServerReconciler;
+  sync: CatalogSync;
+  tokens: ServerTokenCounts;
+  finder: ToolSearch;
+  calls: ToolCalls;
+  forwarding: UpstreamForwarding;
+}
+
+/** Builds the parts and subscribes them to the pool's, the index's, usage's and search learning's changes. */
+export function buildLensParts(options: LensAppOptions, { pool, index, usage, learning, startedAt }: LensResources, host: LensHost): LensParts {
+  const known = new KnownCatalog(join(options.storageDir, 'catalog.json'), options.log);
+  const composer = new CatalogComposer(pool, known);
+  const catalog = () => composer.catalog;
+  const reconciler: ServerReconciler = new ServerReconciler({
+    ...options,
+    pool,
+    known,
+    settings: () => host.settings(),
+    poolChanged: () => sync.rebuild(),
+    serversChanged: () => host.fire('servers'),
+    settingsRead: (settings) => host.updateSettings(settings),
+  });
+  const sync: CatalogSync = new CatalogSync({
+    compose: () => composer.compose(reconciler.admitted),
+    tools: () => composer.catalog.tools,
+    index,
+    log: options.log,
+    changed: () => host.fire('tools'),
+  });
+  // Search learning hears every finished call beside usage (searchLearning.ts: only an agent's teach).
+  const record = (call: Parameters<UsageTracker['record']>[0]) => {
+    usage.record(call);
+    learning.noteCall(call);
+  };
+  const parts: LensParts = {
+    known,
+    composer,
+    reconciler,
+    sync,
+    tokens: new ServerTokenCounts({ known, catalog, counted: () => host.fire('servers') }),
+    finder: new ToolSearch({
+      lens: host.lens,
+      index,
+      usage,
+      learning,
+      sync,
+      catalog,
+      startingWithoutTools: () => composer.startingWithoutTools(reconciler.admitted.running),
+      startedAt,
+    }),
+    calls: new ToolCalls({ lens: host.lens, pool, log: options.log, usage: { record } }),
+    forwarding: new UpstreamForwarding({ pool, catalog, isRunning: (name) => reconciler.isRunning(name) }),
+  };
+  pool.onDidChange((change) => {
+    if (host.closed()) return;
+    sync.schedule();
+    host.fire(change.kind === 'state' ? 'servers' : 'tools');
+  });
+  index.onDidChange(() => host.fire('index'));
+  usage.onDidChange(() => host.fire('usage'));
+  learning.onDidChange(() => host.fire('usage'));
+  return parts;
+}
