@@ -184,7 +184,8 @@ describe('search learning through the gateway', () => {
     const b = await connect();
     assert.deepEqual(await findTools(b, 'tally 7 and 8'), []);
     assert.equal(lens.learnedSearch().enabled, false);
-    await lens.close();
+    // The gateway too: a listening one left behind would keep the test process running.
+    await stop();
     assert.equal(existsSync(learnedFilePath(state)), false);
     await start();
   });
