@@ -60,7 +60,7 @@ export const DEFAULT_SETTINGS: McpLensSettings = {
   connectTimeoutSeconds: 30,
   startup: 'eager',
   idleTimeoutMinutes: 10,
-  search: { inlineSchemas: 3, defaultLimit: 8, learnFromUsage: true },
+  search: { inlineSchemas: 3, defaultLimit: 5, learnFromUsage: true },
   ollama: { host: 'http://127.0.0.1:11434' },
   embedding: { model: 'nomic-embed-text', enabled: true },
   usage: { enabled: true, retentionDays: 90 },

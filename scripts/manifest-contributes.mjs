@@ -161,7 +161,7 @@ const properties = {
   },
   'mcpLens.search.defaultLimit': {
     type: 'number',
-    default: 8,
+    default: 5,
     minimum: 1,
     maximum: 50,
     scope: 'resource',

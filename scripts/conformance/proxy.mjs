@@ -9,26 +9,15 @@
 // Host or Origin, as in the DNS-rebinding scenario, goes through as it came).
 import { createServer, request as httpRequest } from 'node:http';
 
-/** The literal text and `{…}` expressions of a URI template, in order. */
-function templateParts(template) {
-  const parts = [];
-  const re = /\{[^{}]*\}/g;
-  let at = 0;
-  for (let m = re.exec(template); m; m = re.exec(template)) {
-    if (m.index > at) parts.push({ literal: true, text: template.slice(at, m.index) });
-    parts.push({ literal: false, text: m[0] });
-    at = m.index + m[0].length;
-  }
-  if (at < template.length) parts.push({ literal: true, text: template.slice(at) });
-  return parts;
-}
+/** A URI template split at its `{…}` expressions: literal text at even indexes, expressions at odd ones. */
+const templatePieces = (template) => template.split(/(\{[^{}]*\})/);
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The upstream's template from one MCP Lens lists (its literal parts are URI-encoded there). */
 function originalTemplate(ours, prefix) {
-  return templateParts(ours.slice(prefix.length))
-    .map((p) => (p.literal ? decodeURIComponent(p.text) : p.text))
+  return templatePieces(ours.slice(prefix.length))
+    .map((p, i) => (i % 2 ? p : decodeURIComponent(p)))
     .join('');
 }
 
@@ -46,12 +35,12 @@ export async function startProxy({ target, token, server, mode }) {
 
   const toLensUri = async (sessionId, uri) => {
     for (const ours of await templatesOf(sessionId)) {
-      const parts = templateParts(originalTemplate(ours, uriPrefix));
-      if (!parts.some((p) => !p.literal)) continue;
-      const m = new RegExp(`^${parts.map((p) => (p.literal ? escapeRegExp(p.text) : '(.*?)')).join('')}$`, 's').exec(uri);
+      const pieces = templatePieces(originalTemplate(ours, uriPrefix));
+      if (pieces.length < 3) continue;
+      const m = new RegExp(`^${pieces.map((p, i) => (i % 2 ? '(.*?)' : escapeRegExp(p))).join('')}$`, 's').exec(uri);
       if (!m) continue;
       let g = 1;
-      return uriPrefix + parts.map((p) => (p.literal ? encodeURIComponent(p.text) : m[g++])).join('');
+      return uriPrefix + pieces.map((p, i) => (i % 2 ? m[g++] : encodeURIComponent(p))).join('');
     }
     return uriPrefix + encodeURIComponent(uri);
   };

@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { ROOT, assertInstalled, QUIET_EDITOR, openWorkbench, startCodeServer } from './codeServer';
+import { answerDialogsUntil as answerDialogs } from './dialogs';
 import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { fixtureServer, fixtureServers, writeFixtureWorkspace, writeMcpJson } from './fixtureWorkspace';
-import { paletteRows, runCommand, waitForPickRow, closeQuickInput } from './workbench';
+import { paletteRows, runCommand, waitForPickRow, closeQuickInput, fillQuickPick, SEARCH_TOOLS_PLACEHOLDER } from './workbench';
 
 const RESULTS = join(ROOT, 'test-results');
 const INVOKE_KEY = 'ctrl+alt+shift+e';
@@ -22,44 +23,12 @@ const ELICIT_KEY = 'ctrl+alt+shift+l';
 
 const confirmedDialogs: string[] = [];
 
-/** Polls `probe`; meanwhile confirms VS Code's tool-confirmation dialogs (recording their text). */
-async function answerDialogsUntil<T>(page: Page, timeoutMs: number, probe: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    const dialog = page.locator('.monaco-dialog-box');
-    if (await dialog.isVisible().catch(() => false)) {
-      const text = await dialog.innerText();
-      if (confirmedDialogs.length === 0) await shot(page, 'vscode-tool-confirmation');
-      confirmedDialogs.push(text.replace(/\s+/g, ' '));
-      await dialog
-        .locator('.monaco-button')
-        .filter({ hasText: /^(Yes|Allow|Continue)$/ })
-        .first()
-        .click();
-    }
-    if (Date.now() > deadline) throw new Error('timed out waiting for the invokeTools report');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Waits until `locator` is visible, confirming VS Code's tool-confirmation dialogs meanwhile. */
-async function answerDialogsUntilVisible(page: Page, locator: ReturnType<Page['locator']>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await locator.isVisible().catch(() => false))) {
-    const dialog = page.locator('.monaco-dialog-box');
-    if (await dialog.isVisible().catch(() => false)) {
-      confirmedDialogs.push((await dialog.innerText()).replace(/\s+/g, ' '));
-      await dialog
-        .locator('.monaco-button')
-        .filter({ hasText: /^(Yes|Allow|Continue)$/ })
-        .first()
-        .click();
-    }
-    if (Date.now() > deadline) throw new Error('timed out waiting for the elicitation notification');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+/** Confirms VS Code's dialogs until `probe` returns a value, recording their text (the first one's picture too). */
+function answerDialogsUntil<T>(page: Page, what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  return answerDialogs(page, what, timeoutMs, probe, async (text) => {
+    if (confirmedDialogs.length === 0) await shot(page, 'vscode-tool-confirmation');
+    confirmedDialogs.push(text);
+  });
 }
 
 /** Waits until some frame (the webview's inner document) shows text matching `re`. */
@@ -178,8 +147,7 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
 
     await t.test('Search Tools finds a tool as the user types', async () => {
       await runCommand(page, 'MCP Lens: Search Tools');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      await page.keyboard.type('echo back a message');
+      await fillQuickPick(page, SEARCH_TOOLS_PLACEHOLDER, 'echo back a message');
       const rows = await waitForPickRow(page, 'echo');
       assert.match(rows[0] ?? '', /echo/, `top hit is the echo tool: ${rows.join(' | ')}`);
       assert.ok(
@@ -205,7 +173,7 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       await page.keyboard.press('Control+Alt+Shift+E');
       // VS Code asks the user before running a tool that is not read-only (call_tool): approve it
       // in the dialog as a user would, then wait for the report.
-      const report = await answerDialogsUntil(page, 180_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined));
+      const report = await answerDialogsUntil(page, 'the invokeTools report', 180_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined));
       const r = JSON.parse(report) as {
         ok: boolean;
         steps: { step: string; ok: boolean; detail: string }[];
@@ -238,7 +206,7 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       // The asker server's ask_name, called through MCP Lens's call_tool, asks the user: VS Code
       // shows the question as a notification from the MCP Lens server, and "Respond" opens the form.
       const toast = page.locator('.notification-toast').filter({ hasText: 'what is your name?' });
-      await answerDialogsUntilVisible(page, toast, 120_000);
+      await answerDialogsUntil(page, 'the elicitation notification', 120_000, async () => ((await toast.isVisible().catch(() => false)) ? true : undefined));
       mkdirSync(RESULTS, { recursive: true });
       await page.screenshot({ path: join(RESULTS, 'vscode-elicitation-through-mcp-lens.png') });
       await toast
@@ -249,7 +217,9 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       await input.waitFor({ state: 'visible', timeout: 30_000 });
       await input.fill('Ada');
       await page.keyboard.press('Enter');
-      const report = JSON.parse(await answerDialogsUntil(page, 120_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined))) as {
+      const report = JSON.parse(
+        await answerDialogsUntil(page, 'the invokeTools report', 120_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined)),
+      ) as {
         ok: boolean;
         steps: unknown[];
         findTools?: string;
@@ -266,9 +236,7 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       writeMcpJson(workspace, { ...fixtureServers(workspace), added: fixtureServer('gated.mjs', ['--prefix', 'added']) });
       await untilStatusBarTools(page, before + 1);
       await runCommand(page, 'MCP Lens: Search Tools');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-      // The whole query at once: keys typed while the pick is opening can be lost.
-      await page.fill('.quick-input-widget input', 'pong from added');
+      await fillQuickPick(page, SEARCH_TOOLS_PLACEHOLDER, 'pong from added');
       const rows = await waitForPickRow(page, 'added_ping');
       assert.match(rows[0] ?? '', /added_ping/, rows.join(' | '));
       await shot(page, 'vscode-added-server-found');

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ROOT, assertInstalled, QUIET_EDITOR, openWorkbench, startCodeServer } from './codeServer';
 import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { fixtureServer, writeMcpJson } from './fixtureWorkspace';
-import { closeQuickInput, runCommand, waitForPickRow } from './workbench';
+import { closeQuickInput, fillQuickPick, runCommand, SEARCH_TOOLS_PLACEHOLDER, waitForPickRow } from './workbench';
 
 /** The tool count the status bar shows (0 while it shows none). */
 async function statusBarTools(page: Page): Promise<number> {
@@ -27,8 +27,7 @@ async function statusBarTools(page: Page): Promise<number> {
 async function searchRows(page: Page, query: string, expect: string): Promise<string[]> {
   await closeQuickInput(page);
   await runCommand(page, 'MCP Lens: Search Tools');
-  await page.waitForSelector('.quick-input-widget input', { state: 'visible' });
-  await page.fill('.quick-input-widget input', query);
+  await fillQuickPick(page, SEARCH_TOOLS_PLACEHOLDER, query);
   const rows = await waitForPickRow(page, expect);
   await closeQuickInput(page);
   return rows;

@@ -12,30 +12,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { assertInstalled, QUIET_EDITOR, openWorkbench, startCodeServer } from './codeServer';
+import { answerDialogsUntil } from './dialogs';
 import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { startOidcWorld, type OidcWorld } from '../server/oidcWorld';
 
 const INVOKE_KEY = 'ctrl+alt+shift+e';
-
-/** Confirms VS Code's tool-confirmation dialogs until `probe` returns a value. */
-async function confirmUntil<T>(page: Page, timeoutMs: number, probe: () => T | undefined): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    const dialog = page.locator('.monaco-dialog-box');
-    if (await dialog.isVisible().catch(() => false))
-      await dialog
-        .locator('.monaco-button')
-        .filter({ hasText: /^(Yes|Allow|Continue)$/ })
-        .first()
-        .click();
-    if (Date.now() > deadline) throw new Error('timed out waiting for the invokeTools report');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 test('a remote server that needs an account: needs sign-in, signed in from VS Code, its tools found and called', { timeout: 10 * 60_000 }, async (t) => {
   assertInstalled();
@@ -106,7 +89,9 @@ test('a remote server that needs an account: needs sign-in, signed in from VS Co
     await t.test("an agent finds the server's tool and calls it (vscode.lm.invokeTool)", async () => {
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } });
       await page.keyboard.press('Control+Alt+Shift+E');
-      const r = JSON.parse(await confirmUntil(page, 180_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined))) as {
+      const r = JSON.parse(
+        await answerDialogsUntil(page, 'the invokeTools report', 180_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined)),
+      ) as {
         ok: boolean;
         steps: unknown[];
         findTools?: string;

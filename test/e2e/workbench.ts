@@ -34,6 +34,29 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await row.click();
 }
 
+/**
+ * Types `text` into the quick pick whose placeholder starts with `placeholder`, once that pick (and
+ * not the palette that opened it: both share one input) holds the input; keys sent earlier land in
+ * the palette and are lost. Returns once the input holds the whole text.
+ */
+export async function fillQuickPick(page: Page, placeholder: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    ([input, want]) => {
+      const el = document.querySelector<HTMLInputElement>(input!);
+      return !!el && el.offsetParent !== null && el.placeholder.startsWith(want!);
+    },
+    [INPUT, placeholder] as const,
+    { timeout: 30_000 },
+  );
+  await page.fill(INPUT, text);
+  await page.waitForFunction(([input, want]) => document.querySelector<HTMLInputElement>(input!)?.value === want, [INPUT, text] as const, {
+    timeout: 30_000,
+  });
+}
+
+/** The placeholder of MCP Lens: Search Tools (client/src/commands/searchTools.ts). */
+export const SEARCH_TOOLS_PLACEHOLDER = 'Describe what you want to do';
+
 /** Waits for a quick pick (not the palette) to show a row containing `text`. */
 export async function waitForPickRow(page: Page, text: string): Promise<string[]> {
   await page.waitForFunction(

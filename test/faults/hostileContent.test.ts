@@ -73,10 +73,12 @@ describe('hostile tool text', () => {
   });
 
   it('prompt injection and markup are returned as inert data, and only as long as the limit', async () => {
-    const { matches } = await find('weather renders markup');
-    const inject = matches.find((m) => m.name === 'hostile_inject')!;
+    // One search each: a hit far below the first carries only its first sentence (#25), and the
+    // point here is what a hit shown in full carries.
+    const inject = (await find('reads the weather')).matches.find((m) => m.name === 'hostile_inject')!;
     assert.ok(inject.description.includes(INJECTION), 'the text is data: shown, not obeyed, not hidden');
-    assert.ok(matches.find((m) => m.name === 'hostile_markup')!.description.includes(MARKUP));
+    const markup = (await find('renders markup')).matches.find((m) => m.name === 'hostile_markup')!;
+    assert.ok(markup.description.includes(MARKUP));
     await g.healthy();
   });
 

@@ -101,7 +101,7 @@ test('arguments at the caps still work', async () => {
 
 test('wrong types are refused with what the schema wants, and a missing argument with what it is for', async () => {
   const cases: [string, Record<string, unknown>, string][] = [
-    ['find_tools', {}, 'find_tools: needs "query" (What you want to do, in plain words).'],
+    ['find_tools', {}, 'find_tools: needs "query" (The task in plain words, e.g. "open a pull request").'],
     ['find_tools', { query: 'add', keywords: 'sum' }, 'find_tools: "keywords" must be an array.'],
     ['find_tools', { query: 'add', limit: 0 }, 'find_tools: "limit" must be at least 1.'],
     ['find_tools', { query: 'add', input_format: 'yaml' }, 'find_tools: "input_format" must be one of "schema", "signature".'],

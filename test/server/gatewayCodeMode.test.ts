@@ -18,10 +18,11 @@ import { GatewayHttpServer } from '../../server/src/gateway/http';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CRASH, EVERYTHING, MEMORY, ROOT, filesystem, makeWorkspace, startLens, type LensWorld, type TestWorkspace } from '../fixtures/gatewayLens';
 import { findToolsWhenStarted } from '../fixtures/agentClient';
+import { CLOSE_SHARE } from '../../server/src/core/rankConfidence';
 
 interface Match {
+  /** `<server>_<tool>`: the signature format names no server apart. */
   name: string;
-  server: string;
   input?: string;
 }
 
@@ -96,15 +97,27 @@ describe('code mode through the gateway', () => {
     rmSync(files, { recursive: true, force: true });
   });
 
-  it('find_tools gives every match its input as a signature on request; get_tool_schema gives the same', async () => {
+  it('find_tools gives the close matches their input as a signature on request, the far ones a line; get_tool_schema gives the same', async () => {
     const found = await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers', input_format: 'signature', limit: 5 } });
     assert.ok(!found.isError, text(found));
-    const matches = (found.structuredContent as { matches: { name: string; input?: string; input_schema?: unknown }[] }).matches;
+    const matches = (found.structuredContent as { matches: { name: string; server?: string; description: string; input?: string; input_schema?: unknown }[] })
+      .matches;
     assert.equal(matches.length, 5);
-    for (const m of matches) {
-      assert.equal(typeof m.input, 'string', `${m.name} has a signature`);
+    // The scores are not shown in this format; the same search in the schema format shows them.
+    const scored = await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers', limit: 5 } });
+    const scores = (scored.structuredContent as { matches: { name: string; score: number }[] }).matches;
+    assert.deepEqual(
+      scores.map((m) => m.name),
+      matches.map((m) => m.name),
+    );
+    const close = scores.filter((m) => m.score >= CLOSE_SHARE * scores[0]!.score).length;
+    assert.ok(close >= 1 && close < 5, `some close, some far: ${JSON.stringify(scores)}`);
+    matches.forEach((m, i) => {
       assert.equal(m.input_schema, undefined);
-    }
+      assert.equal(m.server, undefined, 'the name starts with the server');
+      if (i < close) assert.equal(typeof m.input, 'string', `${m.name} is close: it has a signature`);
+      else assert.deepEqual(Object.keys(m), ['name', 'description'], `${m.name} is far: a name and a line`);
+    });
     const sum = matches.find((m) => m.name === name('everything', 'get-sum'));
     assert.ok(sum, 'get-sum found');
     assert.match(sum.input!, /^\{ a: number \/\* .* \*\/; b: number \/\* .* \*\/ \}$/);
@@ -208,7 +221,7 @@ describe('code mode through the gateway', () => {
       'create entities in the knowledge graph memory',
       'read the whole knowledge graph',
     ]);
-    const pick = (server: string, re: RegExp) => found.find((m) => m.server === server && re.test(m.name))!.name;
+    const pick = (server: string, re: RegExp) => found.find((m) => m.name.startsWith(`${server}_`) && re.test(m.name))!.name;
     const read = pick('files', /read_text_file$/);
     assert.match(found.find((m) => m.name === read)!.input!, /path: string/);
     const code = chainScript(files, read, pick('everything', /get-sum$/), pick('memory', /create_entities$/), pick('memory', /read_graph$/));
@@ -408,7 +421,7 @@ describe('code mode through the gateway', () => {
     const find = tools.find((t) => t.name === 'find_tools')!;
     assert.match(
       find.description!,
-      /This workspace's servers and what their tools cover: crash \([^)]*\), everything \([^)]*\), files \([^)]*director[^)]*\), memory \([^)]*\)\./,
+      /Servers and what their tools cover: crash \([^)]*\), everything \([^)]*\), files \([^)]*director[^)]*\), memory \([^)]*\)\./,
     );
     const again = await connect();
     try {
@@ -455,7 +468,7 @@ describe('code mode over stdio (mcp-lens serve)', () => {
       'read the whole knowledge graph',
     ]);
     const pick = (server: string, re: RegExp) => {
-      const m = found.find((x) => x.server === server && re.test(x.name));
+      const m = found.find((x) => x.name.startsWith(`${server}_`) && re.test(x.name));
       assert.ok(m, `${server} ${re} in ${found.map((x) => x.name).join(', ')}`);
       return m.name;
     };

@@ -10,11 +10,13 @@ import type { SearchResponse } from '../../protocol/model';
 import type { Lens } from '../../server/src/app/lens';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { catalogTool } from '../fixtures/catalogRows';
-import { countTokens, useTokenCounter } from '../../server/src/core/tokens';
+import { countTokens, toolListTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
+import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 import { splitHttpFlag } from '../../server/src/cli/serve';
 import { exposedDefinitions } from '../../server/src/gateway/exposure';
 import {
+  FAR_DESCRIPTION_CHARS,
   MAX_DESCRIPTION_CHARS,
   NO_MATCH_HINT,
   TRUNCATED_MARK,
@@ -72,6 +74,24 @@ describe('exposure modes', () => {
   }
 });
 
+describe('the meta-tools cost', () => {
+  it('at most 1,000 o200k tokens of tools/list in search mode, on the recorded 19-server catalog (issue #25)', () => {
+    const recorded = readRecordedCatalog().servers;
+    const tools = Object.entries(recorded).flatMap(([server, s]) =>
+      s.tools.map((t) => ({ ...tool(server, t.name, t.description ?? ''), inputSchema: t.inputSchema })),
+    );
+    const lens = { ...catalogLens(tools), servers: () => Object.keys(recorded).map((name) => ({ name })) } as unknown as Lens;
+    const listed = exposedDefinitions(lens, DEFAULT_SETTINGS, 's1');
+    assert.deepEqual(
+      listed.map((t) => t.name),
+      ['find_tools', 'call_tool', 'run_code', 'get_tool_schema', 'list_servers'],
+    );
+    assert.match(listed[0]!.description!, /github \([^)]+\)/, 'the domains line is there');
+    const tokens = toolListTokens(listed);
+    assert.ok(tokens <= 1000, `tools/list costs ${tokens} tokens`);
+  });
+});
+
 describe('instructions', () => {
   it('depend only on the set of server names', () => {
     assert.equal(gatewayInstructions(['b', 'a', 'a']), gatewayInstructions(['a', 'b']));
@@ -124,6 +144,49 @@ describe('find_tools rendering', () => {
     );
     assert.ok(out.matches.every((m) => m.description.endsWith(TRUNCATED_MARK)));
     assert.equal(out.no_match, undefined);
+  });
+
+  it('a hit far below the first gets a name and its first sentence, in either format', () => {
+    const far = (scores: number[], format: 'schema' | 'signature') => {
+      const hits = TOOLS.slice(0, scores.length).map((t, i) => ({
+        name: t.name,
+        server: t.server,
+        originalName: t.originalName,
+        description: `Does thing ${i}. Then much more about it: ${'x'.repeat(600)}`,
+        score: scores[i]!,
+        signals: ['keyword' as const],
+        why: 'matched',
+      }));
+      const { result } = renderFindTools(
+        { query: 'q', hits, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1 },
+        (n) => TOOLS.find((t) => t.name === n),
+        3,
+        100_000,
+        format,
+      );
+      return (result.structuredContent as FindToolsOutput).matches;
+    };
+    // 10 and 9 are close (not confident: signatures); 4 is under half the first: far.
+    const schema = far([10, 9, 4], 'schema');
+    assert.deepEqual(
+      schema.map((m) => m.input),
+      ['{}', '{}', undefined],
+    );
+    assert.deepEqual(schema[2], { name: TOOLS[2]!.name, server: TOOLS[2]!.server, description: 'Does thing 2.', score: 4 });
+    const signature = far([10, 9, 4], 'signature');
+    assert.deepEqual(
+      signature.map((m) => [m.server, typeof m.input]),
+      [
+        [undefined, 'string'],
+        [undefined, 'string'],
+        [undefined, 'undefined'],
+      ],
+    );
+    assert.deepEqual(signature[2], { name: TOOLS[2]!.name, description: 'Does thing 2.' });
+    // A first sentence longer than a line is cut with the mark.
+    const long = TOOLS.slice(0, 2).map((t, i) => ({ ...t, description: 'y'.repeat(300), score: [10, 1][i]!, signals: [], why: '' }));
+    const cut = renderFindTools({ query: 'q', hits: long, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1 }, () => undefined, 3, 1, 'signature');
+    assert.equal((cut.result.structuredContent as FindToolsOutput).matches[1]!.description, `${'y'.repeat(FAR_DESCRIPTION_CHARS)}${TRUNCATED_MARK}`);
   });
 
   it('a confident top hit alone carries its full input schema', () => {
@@ -179,6 +242,16 @@ describe('server summaries', () => {
     assert.match(s, /issue/);
     assert.match(s, /repository/);
     assert.equal(summarizeTools([]), 'no tools');
+  });
+
+  it('counts a plural and its singular as one word, shown as the tools write it most', () => {
+    const s = summarizeTools([
+      tool('fs', 'read_file', 'Read a file'),
+      tool('fs', 'write_file', 'Write a file'),
+      tool('fs', 'list_files', 'List the files of a directory'),
+      tool('fs', 'tree', 'The directories under a path'),
+    ]);
+    assert.equal(s, '4 tools: file, directories, path, read, tree, under', 'file and files as one (3 tools), directory and directories too (2)');
   });
 });
 

@@ -116,7 +116,7 @@ test("find_tools's description and the whole tools/list are byte-identical acros
     const first = await ws.start({}, { waitForServers: true });
     const before = await listed(first);
     await first.close();
-    assert.match(before.findTools, /This workspace's servers and what their tools cover: a \(.*\), b \(.*\)\./);
+    assert.match(before.findTools, /Servers and what their tools cover: a \(.*\), b \(.*\)\./);
 
     // The restart: `a` cannot come up yet, so the list comes from the catalog it listed last.
     rmSync(gate);

@@ -225,3 +225,27 @@ test('clear() deletes everything, setEnabled toggles recording, changes are anno
   assert.equal(a.stats().callsRecorded, 0);
   sub.dispose();
 });
+
+test('a call is learned from after its reply, yet judged against the answer it followed and seen by every reader at once', async (t) => {
+  const { dir, log } = await world(t);
+  const a = await UsageTracker.open({ dir, enabled: true, retentionDays: 90, log });
+  t.after(() => a.close());
+  a.noteAnswer('s', ['k/get', 'k/logs']);
+  a.record(call('s', 'k/logs', Date.now(), { fromAgent: true }));
+  // A new answer in the same tick: the call before it still counts against the first one (rank 2).
+  a.noteAnswer('s', ['k/other']);
+  a.record(call('s', 'k/get', Date.now(), { fromAgent: true }));
+  const stats = a.stats();
+  assert.equal(stats.callsRecorded, 2);
+  assert.deepEqual(
+    { picks: stats.retrieval?.recent.picks, top1: stats.retrieval?.recent.top1, top5: stats.retrieval?.recent.top5, missed: stats.retrieval?.recent.missed },
+    { picks: 2, top1: 0, top5: 1, missed: 1 },
+  );
+  assert.deepEqual(
+    a
+      .predict('s', 5)
+      .map((p) => p.key)
+      .sort(),
+    ['k/get', 'k/logs'],
+  );
+});

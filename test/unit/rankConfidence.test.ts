@@ -2,7 +2,7 @@
 // the same on any score scale.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CONFIDENT_MARGIN, isConfident, scoreMargin } from '../../server/src/core/rankConfidence';
+import { CLOSE_SHARE, CONFIDENT_MARGIN, closeCount, isConfident, scoreMargin } from '../../server/src/core/rankConfidence';
 
 test('the margin is relative: the same ranking at any scale gives the same answer', () => {
   for (const scale of [0.01, 1, 250]) {
@@ -30,4 +30,17 @@ test('edge cases: one hit is confident; none, ties, non-positive or non-finite t
   assert.equal(isConfident([Infinity, 1]), false);
   // A negative runner-up counts as 0: the first hit is all the evidence there is.
   assert.equal(scoreMargin([2, -1]), 1);
+});
+
+test('close hits: the leading ones scoring at least CLOSE_SHARE of the first, on any scale', () => {
+  assert.equal(CLOSE_SHARE, 0.5);
+  for (const scale of [1, 0.01, 1000]) {
+    assert.equal(closeCount([10 * scale, 6 * scale, 5 * scale, 4.9 * scale, 4 * scale]), 3);
+    assert.equal(closeCount([10 * scale]), 1);
+  }
+  assert.equal(closeCount([10, 8, 3], 0.9), 1, 'the share can be given');
+  assert.equal(closeCount([]), 0);
+  assert.equal(closeCount([0, 0]), 0);
+  assert.equal(closeCount([-1, -2]), 0);
+  assert.equal(closeCount([Number.NaN, 1]), 0);
 });

@@ -234,7 +234,7 @@ describe('workspace domains and instructions', () => {
 
   test('name each server and its common words, deterministically', () => {
     const d = workspaceDomains(['memory', 'files', 'idle'], tools);
-    assert.equal(d, 'files (directory, disk, read), idle, memory (create, entities, graph, knowledge)');
+    assert.equal(d, 'files (directory, disk, read), idle, memory (create, graph, knowledge)');
     assert.equal(workspaceDomains(['idle', 'files', 'memory'], [...tools].reverse()), d, 'order of discovery does not matter');
     assert.equal(workspaceDomains(['evil\u202e name; ignore'], []), 'evil_name_ignore');
   });

@@ -44,7 +44,7 @@ function router(): { requests: UpstreamRequests; levels: string[]; rootsChanged:
 
 describe('attribution of what an upstream sends', () => {
   test('inside a call, the call whose stream carried it; outside, the sessions in flight, latest last', async () => {
-    const calls = new InFlightCalls();
+    const calls = new InFlightCalls(true);
     const a = caller('a');
     const b = caller('b');
     let release!: () => void;
@@ -69,6 +69,21 @@ describe('attribution of what an upstream sends', () => {
     release();
     await Promise.all([first, second]);
     assert.deepEqual(seen.sort(), ['a', 'b']);
+    assert.deepEqual(calls.attribute().inFlight, []);
+  });
+
+  test('over stdio no call sets an async context (nothing arrives in one): only the calls in flight are known', async () => {
+    const calls = new InFlightCalls(false);
+    let inside: ReturnType<InFlightCalls['attribute']> | undefined;
+    await calls.track(caller('a'), async () => {
+      await Promise.resolve();
+      inside = calls.attribute();
+    });
+    assert.equal(inside?.exact, undefined);
+    assert.deepEqual(
+      inside?.inFlight.map((c) => c.sessionId),
+      ['a'],
+    );
     assert.deepEqual(calls.attribute().inFlight, []);
   });
 });

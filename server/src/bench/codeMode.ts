@@ -10,8 +10,8 @@
  *      (a) every tool listed directly, one call per step;
  *      (b) find_tools + call_tool per step (the meta-tools listed);
  *      (c) find_tools (signatures) + ONE run_code.
- *    (b) and (c) search with the same limit: find_tools's default (8 hits), and both again with
- *    `limit: 3`, as an agent that asks for fewer hits would.
+ *    (b) and (c) search with the same limit: find_tools's default, and both again with
+ *    `limit: 3` and `limit: 8`, as an agent that asks for fewer or more hits would.
  *    Per-turn repetition of the prompt is not counted (clients cache it), the same for all three.
  * 2. run_code's overhead per inner call over call_tool's (client-observed medians).
  * 3. Sandbox start time (fresh WebAssembly instance + runtime + API), cold and warm.
@@ -38,9 +38,8 @@ export interface CodeModeReport {
     /** find_tools with its default limit. */
     findAndCall: Breakdown;
     runCode: Breakdown;
-    /** The same two with `limit: 3`. */
-    findAndCallLimit3: Breakdown;
-    runCodeLimit3: Breakdown;
+    /** The same two with other limits (3 and 8). */
+    otherLimits: { limit: number; findAndCall: Breakdown; runCode: Breakdown }[];
   };
   /** find_tools's default limit, as (b) and (c) used it. */
   defaultLimit: number;
@@ -92,6 +91,9 @@ function report(name: string, total: number): string {
   return lines.join('\n');
 }
 
+/** The limits (b) and (c) also run with, beside the default. */
+const OTHER_LIMITS = [3, 8];
+
 const FILES: [string, number][] = [
   ['a.txt', 12],
   ['b.txt', 30],
@@ -133,9 +135,15 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
       allTools: await allToolsTranscript(client, lens, ws, toolName),
       findAndCall: await findAndCallTranscript(client, meta, ws, 'b'),
       runCode: await runCodeTranscript(client, meta, ws, 'c'),
-      findAndCallLimit3: await findAndCallTranscript(client, meta, ws, 'b3', 3),
-      runCodeLimit3: await runCodeTranscript(client, meta, ws, 'c3', 3),
+      otherLimits: [] as CodeModeReport['tokens']['otherLimits'],
     };
+    for (const limit of OTHER_LIMITS) {
+      tokens.otherLimits.push({
+        limit,
+        findAndCall: await findAndCallTranscript(client, meta, ws, `b${limit}`, limit),
+        runCode: await runCodeTranscript(client, meta, ws, `c${limit}`, limit),
+      });
+    }
     const overhead = await measureOverhead(client, toolName('everything', 'get-sum'));
     const task = 'read 3 files (~100 lines each), extract total=N from each, add them with get-sum, store a summary in memory, return it';
     return { task, tokens, defaultLimit: lens.settings().search.defaultLimit, overhead, sandboxStart };
@@ -295,10 +303,12 @@ export function formatCodeModeMarkdown(r: CodeModeReport): string {
     row('(a) every tool listed, one call per step', r.tokens.allTools),
     row(`(b) find_tools + call_tool per step (default limit, ${r.defaultLimit} hits)`, r.tokens.findAndCall),
     row(`(c) find_tools (signatures, default limit, ${r.defaultLimit} hits) + one run_code`, r.tokens.runCode),
-    row('(b) with find_tools `limit: 3`', r.tokens.findAndCallLimit3),
-    row('(c) with find_tools `limit: 3`', r.tokens.runCodeLimit3),
+    ...r.tokens.otherLimits.flatMap((o) => [
+      row(`(b) with find_tools \`limit: ${o.limit}\``, o.findAndCall),
+      row(`(c) with find_tools \`limit: ${o.limit}\``, o.runCode),
+    ]),
     '',
-    `(b) and (c) search with the same limit in each pair of rows. Goal for (c): at most 2,000 tokens — ${r.tokens.runCode.total <= 2000 ? 'met' : 'not met'} at the default limit (${r.tokens.runCode.total}), ${r.tokens.runCodeLimit3.total <= 2000 ? 'met' : 'not met'} with \`limit: 3\` (${r.tokens.runCodeLimit3.total}).`,
+    `(b) and (c) search with the same limit in each pair of rows. Goal for (c): at most 2,000 tokens at the default limit — ${r.tokens.runCode.total <= 2000 ? 'met' : 'not met'} (${r.tokens.runCode.total}; ${r.tokens.otherLimits.map((o) => `limit ${o.limit}: ${o.runCode.total}`).join(', ')}).`,
     '',
     `run_code vs call_tool over ${r.overhead.calls} calls of get-sum each way: call_tool (timed by the client) median ${r.overhead.callToolMedianMs} ms, a call inside a script (timed by the script, median of rounds of 50) ${r.overhead.innerCallMedianMs} ms: overhead ${r.overhead.overheadMedianMs} ms per inner call. The sandbox boundary alone (a host that answers at once) costs ${r.overhead.sandboxCrossingMedianMs} ms per call.`,
     '',

@@ -2,25 +2,48 @@
  * What routing a call through MCP Lens costs: the same `get-sum` call on server-everything,
  * directly (client → server over stdio) and through the gateway (client → `mcp-lens serve`
  * over stdio → server over stdio), interleaved in one run so both see the same machine load.
- * Then 200 concurrent call_tool across three upstreams, counting errors.
+ * The gateway runs as users run it (dist/cli.js, default settings: usage tracking, savings
+ * accounting, argument validation and result cleaning on) in front of the bench workspace's
+ * 22 servers (benchServers.ts), and is measured once every one of them is ready (list_servers
+ * says so), so the calls never race the start-up. A bare SDK pass-through to the same server
+ * (test/fixtures/servers/sdk-passthrough.mjs: no search, validation, shaping or usage) is timed
+ * in the same rounds: the floor of any SDK-built stdio gateway. Then 200 concurrent call_tool
+ * across three upstreams, counting errors.
  *
- *   node --import tsx server/src/bench/gatewayOverhead.ts [--iterations N] [--json]
+ *   node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts
+ *     [--iterations N] [--json] [--cpu-prof DIR] [--write bench-results.md]
+ *
+ * --cpu-prof DIR: the gateway process writes a V8 CPU profile (node --cpu-prof) into DIR when
+ * it exits, for where its time goes (open it in Chrome DevTools, or summarize it with
+ * server/src/bench/cpuProfileSummary.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { EVERYTHING_SERVER, benchServers, configServers } from './benchServers';
+import { writeSection } from './markdownSection';
 
 export interface OverheadReport {
+  servers: number;
   iterations: number;
   directMedianMs: number;
   gatewayMedianMs: number;
+  /** The bare SDK pass-through's median, and its ratio to the direct call. */
+  passthroughMedianMs: number;
+  passthroughRatio: number;
+  passthroughP90Ms: number;
   overheadMedianMs: number;
+  /** gateway median / direct median. */
+  ratio: number;
   directP90Ms: number;
   gatewayP90Ms: number;
   concurrent: { calls: number; errors: number; wallMs: number; servers: string[] };
+  /** 1-minute load average when the calls began and when they ended. */
+  load: { before: number; after: number };
 }
 
 function percentile(values: number[], p: number): number {
@@ -29,9 +52,9 @@ function percentile(values: number[], p: number): number {
   return Math.round((s[i] ?? 0) * 1000) / 1000;
 }
 
-async function connect(command: string, args: string[], cwd: string): Promise<Client> {
+async function connect(command: string, args: string[], cwd: string, env?: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'mcp-lens-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command, args, cwd, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command, args, cwd, stderr: 'ignore', env: { ...(process.env as Record<string, string>), ...env } }));
   return client;
 }
 
@@ -41,76 +64,97 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-export async function measureGatewayOverhead(root: string, iterations = 200): Promise<OverheadReport> {
-  const nm = join(root, 'node_modules/@modelcontextprotocol');
-  const everything = [join(nm, 'server-everything/dist/index.js'), 'stdio'];
+/** Until list_servers says every server is ready (each answer is a fresh look; nothing is timed here). */
+async function untilAllReady(gateway: Client, expected: number, deadlineMs = 120_000): Promise<void> {
+  const deadline = performance.now() + deadlineMs;
+  for (;;) {
+    const r = (await gateway.callTool({ name: 'list_servers', arguments: {} })) as CallToolResult;
+    const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const servers = (JSON.parse(text) as { servers: { name: string; state: string }[] }).servers;
+    const ready = servers.filter((s) => s.state === 'ready').length;
+    if (ready === expected) return;
+    if (performance.now() > deadline) {
+      throw new Error(
+        `servers not ready after ${deadlineMs / 1000} s: ${servers
+          .filter((s) => s.state !== 'ready')
+          .map((s) => `${s.name} (${s.state})`)
+          .join(', ')}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function measureGatewayOverhead(root: string, iterations = 200, cpuProfDir?: string): Promise<OverheadReport> {
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-overhead-'));
+  const servers = benchServers(ws);
   const config = join(ws, 'mcp.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      servers: {
-        everything: { command: process.execPath, args: everything },
-        memory: { command: process.execPath, args: [join(nm, 'server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(ws, 'memory.jsonl') } },
-        files: { command: process.execPath, args: [join(nm, 'server-filesystem/dist/index.js'), ws] },
-      },
-    }),
-  );
+  writeFileSync(config, JSON.stringify({ servers: configServers(servers) }));
   writeFileSync(join(ws, 'note.txt'), 'hello');
-  const direct = await connect(process.execPath, everything, root);
-  const gateway = await connect(
+  const everything = servers[EVERYTHING_SERVER]!;
+  const direct = await connect(everything.command, everything.args, root);
+  const passthrough = await connect(
     process.execPath,
-    ['--import', 'tsx', join(root, 'server/src/cli/main.ts'), 'serve', '--workspace', ws, '--config', config],
+    [join(root, 'test', 'fixtures', 'servers', 'sdk-passthrough.mjs'), everything.command, ...everything.args],
     root,
   );
+  // 100 µs samples: a call takes about a millisecond, the default 1 ms interval sees almost none of it.
+  const profile = cpuProfDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', resolve(cpuProfDir)] : [];
+  const gateway = await connect(process.execPath, [...profile, join(root, 'dist', 'cli.js'), 'serve', '--workspace', ws, '--config', config], root);
   try {
-    const tools = (await gateway.callTool({
-      name: 'find_tools',
-      arguments: { query: 'sum of two numbers', server: 'everything', limit: 3 },
-    })) as CallToolResult;
-    const sumName = (tools.structuredContent as { matches: { name: string }[] }).matches.find((m) => /sum/.test(m.name))?.name;
-    if (!sumName) throw new Error('find_tools did not return the get-sum tool');
-    const names = await toolNamesByServer(gateway);
+    await untilAllReady(gateway, Object.keys(servers).length);
+    const sumName = await toolName(gateway, 'sum of two numbers', EVERYTHING_SERVER, /get-sum$/);
+    const names = {
+      readGraph: await toolName(gateway, 'read the knowledge graph', 'test-memory', /read_graph/),
+      listDir: await toolName(gateway, 'list directory contents', 'test-filesystem', /list_directory$/),
+    };
     const directTimes: number[] = [];
     const gatewayTimes: number[] = [];
+    const passthroughTimes: number[] = [];
+    const loadBefore = loadavg()[0]!;
     for (let i = 0; i < iterations + 10; i++) {
       const d = await timed(() => direct.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
       const g = await timed(() => gateway.callTool({ name: 'call_tool', arguments: { tool_name: sumName, arguments: { a: i, b: 1 } } }));
+      const p = await timed(() => passthrough.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
       if (i >= 10) {
         directTimes.push(d);
         gatewayTimes.push(g);
+        passthroughTimes.push(p);
       }
     }
+    const loadAfter = loadavg()[0]!;
     const concurrent = await concurrentCalls(gateway, sumName, names, ws);
     const dm = percentile(directTimes, 50);
     const gm = percentile(gatewayTimes, 50);
+    const pm = percentile(passthroughTimes, 50);
     return {
+      servers: Object.keys(servers).length,
       iterations,
       directMedianMs: dm,
       gatewayMedianMs: gm,
       overheadMedianMs: Math.round((gm - dm) * 1000) / 1000,
+      ratio: Math.round((gm / dm) * 100) / 100,
+      passthroughMedianMs: pm,
+      passthroughRatio: Math.round((pm / dm) * 100) / 100,
+      passthroughP90Ms: percentile(passthroughTimes, 90),
       directP90Ms: percentile(directTimes, 90),
       gatewayP90Ms: percentile(gatewayTimes, 90),
       concurrent,
+      load: { before: loadBefore, after: loadAfter },
     };
   } finally {
     await direct.close();
+    await passthrough.close();
     await gateway.close();
     rmSync(ws, { recursive: true, force: true });
   }
 }
 
-async function toolNamesByServer(gateway: Client): Promise<{ readGraph: string; listDir: string }> {
-  const pick = async (query: string, server: string, re: RegExp) => {
-    const r = (await gateway.callTool({ name: 'find_tools', arguments: { query, server, limit: 10 } })) as CallToolResult;
-    const name = (r.structuredContent as { matches: { name: string }[] }).matches.find((m) => re.test(m.name))?.name;
-    if (!name) throw new Error(`no ${re} tool on ${server}`);
-    return name;
-  };
-  return {
-    readGraph: await pick('read the knowledge graph', 'memory', /read_graph/),
-    listDir: await pick('list directory contents', 'files', /list_directory$/),
-  };
+async function toolName(gateway: Client, query: string, server: string, re: RegExp): Promise<string> {
+  const r = (await gateway.callTool({ name: 'find_tools', arguments: { query, server, limit: 10 } })) as CallToolResult;
+  const name = (r.structuredContent as { matches?: { name: string }[] }).matches?.find((m) => re.test(m.name))?.name;
+  if (!name) throw new Error(`find_tools found no ${re} tool on ${server}`);
+  return name;
 }
 
 async function concurrentCalls(
@@ -132,28 +176,54 @@ async function concurrentCalls(
   const started = performance.now();
   const results = await Promise.allSettled(calls.map((args) => gateway.callTool({ name: 'call_tool', arguments: args })));
   const errors = results.filter((r) => r.status === 'rejected' || (r.value as CallToolResult).isError).length;
-  return { calls: calls.length, errors, wallMs: Math.round(performance.now() - started), servers: ['everything', 'memory', 'files'] };
+  return { calls: calls.length, errors, wallMs: Math.round(performance.now() - started), servers: [EVERYTHING_SERVER, 'test-memory', 'test-filesystem'] };
+}
+
+export function formatOverhead(r: OverheadReport): string {
+  return [
+    `get-sum on server-everything, ${r.iterations} calls each, interleaved (MCP Lens in front of ${r.servers} servers, all ready):`,
+    `  direct           median ${r.directMedianMs} ms   p90 ${r.directP90Ms} ms`,
+    `  via MCP Lens     median ${r.gatewayMedianMs} ms   p90 ${r.gatewayP90Ms} ms`,
+    `  overhead         median ${r.overheadMedianMs} ms (${r.ratio}× the direct call)`,
+    `  SDK pass-through median ${r.passthroughMedianMs} ms (${r.passthroughRatio}× the direct call: the floor of an SDK stdio gateway)`,
+    `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall`,
+    `load average (1 min): ${r.load.before.toFixed(2)} before the calls, ${r.load.after.toFixed(2)} after`,
+  ].join('\n');
+}
+
+export function formatOverheadMarkdown(r: OverheadReport): string {
+  return [
+    '## Call overhead (`node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts --write bench-results.md`)',
+    '',
+    `get-sum on server-everything, ${r.iterations} calls each way, interleaved in one run: directly (SDK client → server over stdio), through \`mcp-lens serve\` (dist/cli.js at default settings: usage tracking, savings accounting, argument validation, result cleaning) in front of ${r.servers} servers, all ready, and through a bare SDK pass-through (no search, validation, shaping or usage: the floor of an SDK-built stdio gateway).`,
+    '',
+    '| path | median | p90 | ratio to direct |',
+    '|---|---:|---:|---:|',
+    `| direct | ${r.directMedianMs} ms | ${r.directP90Ms} ms | 1× |`,
+    `| SDK pass-through | ${r.passthroughMedianMs} ms | ${r.passthroughP90Ms} ms | ${r.passthroughRatio}× |`,
+    `| MCP Lens call_tool | ${r.gatewayMedianMs} ms | ${r.gatewayP90Ms} ms | **${r.ratio}×** (+${r.overheadMedianMs} ms) |`,
+    '',
+    `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall. Machine: 1-minute load average ${r.load.before.toFixed(2)} when the calls began, ${r.load.after.toFixed(2)} when they ended.`,
+  ].join('\n');
 }
 
 if (require.main === module) {
-  const argv = process.argv.slice(2);
-  const i = argv.indexOf('--iterations');
-  const iterations = i >= 0 ? Number(argv[i + 1]) : 200;
-  measureGatewayOverhead(resolve(__dirname, '../../..'), iterations).then(
-    (r) => process.stdout.write((argv.includes('--json') ? JSON.stringify(r, null, 2) : formatOverhead(r)) + '\n'),
+  const { values } = parseArgs({
+    options: {
+      iterations: { type: 'string', default: '200' },
+      json: { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
+      write: { type: 'string' },
+    },
+  });
+  measureGatewayOverhead(resolve(__dirname, '../../..'), Number(values.iterations), values['cpu-prof']).then(
+    (r) => {
+      process.stdout.write((values.json ? JSON.stringify(r, null, 2) : formatOverhead(r)) + '\n');
+      if (values.write) writeSection(resolve(values.write), 'overhead', formatOverheadMarkdown(r));
+    },
     (err: unknown) => {
       process.stderr.write(`gateway overhead bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
       process.exitCode = 1;
     },
   );
-}
-
-export function formatOverhead(r: OverheadReport): string {
-  return [
-    `get-sum on server-everything, ${r.iterations} calls each, interleaved:`,
-    `  direct           median ${r.directMedianMs} ms   p90 ${r.directP90Ms} ms`,
-    `  via MCP Lens     median ${r.gatewayMedianMs} ms   p90 ${r.gatewayP90Ms} ms`,
-    `  overhead         median ${r.overheadMedianMs} ms`,
-    `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall`,
-  ].join('\n');
 }

@@ -5,8 +5,10 @@
  * -filesystem, -memory) — side by side with a direct SDK client starting the same servers in
  * the same run, with and without one server that never answers initialize:
  *
- *  - first answer: process start → the first find_tools result with matches (the catalog cache
- *    is warm: one run before the measured ones fills it);
+ *  - first answer: process start → the first find_tools result; warm: the catalog cache filled
+ *    by one run before the measured ones (the answer must have matches); cold: a fresh state
+ *    folder in each run, no catalog cache (the answer holds what is listed by then, maybe
+ *    nothing: find_tools never waits for a server), with the matches it had;
  *  - all connected: process start → every server listed its tools (MCP Lens: its "[x] ready"
  *    log lines; direct: connect + tools/list of every server, in parallel; with the hanging
  *    server, every other one, the hanging one started by both all the same);
@@ -21,23 +23,25 @@
  *
  * Defaults: 5 runs, 300 calls (what `npm run bench:startup` records in bench-results.md).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { recordedCatalogFile } from './benchFiles';
+import { benchServers, configServers, type BenchServerEntry } from './benchServers';
 import { writeSection } from './markdownSection';
 
 const ROOT = resolve(__dirname, '../../..');
 const CLK_TCK = 100;
 
-type Entry = { command: string; args: string[]; env?: Record<string, string> };
+type Entry = BenchServerEntry;
 
 export interface LensRun {
   firstAnswerMs: number;
+  /** Matches in that first answer. */
+  firstAnswerMatches: number;
   /** undefined when some server never connects (the hanging one). */
   allConnectedMs: number | undefined;
   connectedServers: number;
@@ -51,6 +55,8 @@ export interface StartupReport {
   tools: number;
   runs: number;
   withoutHang: { lens: LensRun[]; directAllConnectedMs: number[] };
+  /** The same 22 servers with no catalog cache (a fresh state folder each run), after the warm run. */
+  cold: { lens: LensRun[] };
   withHang: { lens: LensRun[]; directAllButHangMs: number[] };
   /** Medians over the runs of each run's medians; `overheadPerRunMs`, each run's own. */
   overhead: { calls: number; directMedianMs: number; lensMedianMs: number; overheadMedianMs: number; overheadPerRunMs: number[] };
@@ -58,36 +64,23 @@ export interface StartupReport {
   machine: { cores: number; loadBefore: number; loadAfter: number };
 }
 
-/** The recorded catalog (test/fixtures/catalog, or MCP_LENS_CATALOG). */
-export function catalogFile(): string {
-  const file = recordedCatalogFile();
-  if (!existsSync(file)) throw new Error(`no recorded catalog at ${file} (set MCP_LENS_CATALOG)`);
-  return file;
+interface BenchWorkspace {
+  dir: string;
+  config: string;
+  servers: Record<string, Entry>;
+  /** XDG_STATE_HOME for MCP Lens: its catalog cache lives under it. */
+  state: string;
 }
 
-function servers(dir: string, withHang: boolean): Record<string, Entry> {
-  const catalog = catalogFile();
-  const names = Object.keys((JSON.parse(readFileSync(catalog, 'utf8')) as { servers: object }).servers);
-  const replay = join(ROOT, 'test', 'fixtures', 'servers', 'replay.mjs');
-  const real = (n: string) => join(ROOT, 'node_modules', '@modelcontextprotocol', `server-${n}`, 'dist', 'index.js');
-  const out: Record<string, Entry> = {};
-  for (const n of names) out[n] = { command: process.execPath, args: [replay, n, '--file', catalog] };
-  out['test-everything'] = { command: process.execPath, args: [real('everything'), 'stdio'] };
-  out['test-filesystem'] = { command: process.execPath, args: [real('filesystem'), dir] };
-  out['test-memory'] = { command: process.execPath, args: [real('memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } };
-  if (withHang) out['test-hang'] = { command: process.execPath, args: [join(ROOT, 'test', 'fixtures', 'servers', 'hang-init.mjs')] };
-  return out;
-}
-
-function workspace(withHang: boolean): { dir: string; config: string; servers: Record<string, Entry> } {
+function workspace(withHang: boolean): BenchWorkspace {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-startup-'));
   mkdirSync(join(dir, '.vscode'));
   // Keyword mode: no embeddings (what the RSS target is about).
   writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.connectTimeoutSeconds': 600 }));
-  const s = servers(dir, withHang);
+  const s = benchServers(dir, withHang);
   const config = join(dir, 'mcp.json');
-  writeFileSync(config, JSON.stringify({ servers: Object.fromEntries(Object.entries(s).map(([n, e]) => [n, { type: 'stdio', ...e }])) }));
-  return { dir, config, servers: s };
+  writeFileSync(config, JSON.stringify({ servers: configServers(s) }));
+  return { dir, config, servers: s, state: join(dir, 'state') };
 }
 
 /** utime + stime of a process, in ms. */
@@ -108,7 +101,7 @@ function peakRssMb(pid: number): number {
  * (find_tools never waits for one), so it may have no matches.
  */
 async function lensRun(
-  ws: { dir: string; config: string },
+  ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'>,
   expected: string[],
   onReady?: (client: Client) => Promise<void>,
   coldCache = false,
@@ -118,7 +111,7 @@ async function lensRun(
     command: process.execPath,
     args: [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.config],
     cwd: ROOT,
-    env: { ...process.env, MCP_LENS_LOG: 'info' } as Record<string, string>,
+    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state } as Record<string, string>,
     stderr: 'pipe',
   });
   const ready = new Set<string>();
@@ -151,6 +144,7 @@ async function lensRun(
   await client.close();
   return {
     firstAnswerMs,
+    firstAnswerMatches: matches,
     allConnectedMs: allConnected?.ms,
     connectedServers: ready.size,
     cpuAtFirstAnswerMs,
@@ -239,6 +233,7 @@ export async function measureStartup(runs = DEFAULT_RUNS, calls = DEFAULT_CALLS)
       tools: 0,
       runs,
       withoutHang: { lens: [], directAllConnectedMs: [] },
+      cold: { lens: [] },
       withHang: { lens: [], directAllButHangMs: [] },
       overhead: { calls, directMedianMs: NaN, lensMedianMs: NaN, overheadMedianMs: NaN, overheadPerRunMs: [] },
     };
@@ -250,6 +245,10 @@ export async function measureStartup(runs = DEFAULT_RUNS, calls = DEFAULT_CALLS)
       report.withoutHang.directAllConnectedMs.push(direct.ms);
       report.withoutHang.lens.push(await lensRun(plain, names, async (lens) => void perRun.push(await overhead(direct.kept!, lens, calls))));
       await direct.close();
+      // Cold: nothing cached, so the first answer comes before, or while, the servers list.
+      const cold = { ...plain, state: mkdtempSync(join(plain.dir, 'cold-state-')) };
+      report.cold.lens.push(await lensRun(cold, names, undefined, true));
+      rmSync(cold.state, { recursive: true, force: true });
       // With a hanging server, the direct client's "all" can only be all but that one.
       const directHang = await directRun(hanging.servers, undefined, 'test-hang');
       report.withHang.directAllButHangMs.push(directHang.ms);
@@ -275,17 +274,23 @@ export async function measureStartup(runs = DEFAULT_RUNS, calls = DEFAULT_CALLS)
 export function formatStartupMarkdown(r: StartupReport): string {
   const ms = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? 'n/a' : `${Math.round(x)} ms`);
   const med = (xs: (number | undefined)[]) => median(xs.filter((x): x is number => x !== undefined));
-  const row = (label: string, lens: LensRun[], direct: number[], directLabel: string) =>
-    `| ${label} | ${ms(med(lens.map((x) => x.firstAnswerMs)))} | ${ms(med(lens.map((x) => x.allConnectedMs)))} | ${ms(med(direct))} (${directLabel}) | ${(med(lens.map((x) => x.allConnectedMs)) / med(direct)).toFixed(2)}× | ${ms(med(lens.map((x) => x.cpuAtFirstAnswerMs)))} / ${ms(med(lens.map((x) => x.cpuAtAllConnectedMs)))} | ${Math.max(...lens.map((x) => x.peakRssMb))} MB |`;
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+  const row = (label: string, cache: string, lens: LensRun[], direct: number[], directLabel: string) => {
+    const first = med(lens.map((x) => x.firstAnswerMs));
+    const all = med(lens.map((x) => x.allConnectedMs));
+    const matches = med(lens.map((x) => x.firstAnswerMatches));
+    return `| ${label} | ${cache} | ${ms(first)} (${matches} matches) | ${ratio(first, med(direct))} | ${ms(all)} | ${ms(med(direct))} (${directLabel}) | ${ratio(all, med(direct))} | ${ms(med(lens.map((x) => x.cpuAtFirstAnswerMs)))} / ${ms(med(lens.map((x) => x.cpuAtAllConnectedMs)))} | ${Math.max(...lens.map((x) => x.peakRssMb))} MB |`;
+  };
   return [
     '## Start-up, call overhead and memory (`npm run bench:startup`)',
     '',
-    `\`mcp-lens serve\` (dist/cli.js, stdio, keyword mode) on ${r.servers} servers with ${r.tools} tools: the 19-server replay of the recorded workspace plus server-everything, -filesystem and -memory; a direct SDK client starts the same servers in the same run. Catalog cache warm (one run before). Medians of ${r.runs} runs; times from process start.`,
+    `\`mcp-lens serve\` (dist/cli.js, stdio, keyword mode) on ${r.servers} servers with ${r.tools} tools: the 19-server replay of the recorded workspace plus server-everything, -filesystem and -memory; a direct SDK client starts the same servers in the same run (connect + tools/list of every server, in parallel). Warm: the catalog cache of one run before; cold: a fresh state folder in each run, no catalog cache. Medians of ${r.runs} runs; times from process start; first answer and all connected given as ratios to the direct client's time to list every tool in the same run (goals: first answer ≤ 0.07×, all connected ≤ 1.1×).`,
     '',
-    '| servers | first find_tools answer | all connected (MCP Lens) | all connected (direct client) | ratio | MCP Lens CPU at first answer / all connected | peak RSS |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    row(`${r.servers}`, r.withoutHang.lens, r.withoutHang.directAllConnectedMs, 'all'),
-    row(`${r.servers} + 1 hanging`, r.withHang.lens, r.withHang.directAllButHangMs, 'all but the hanging one, which it starts too'),
+    '| servers | catalog cache | first find_tools answer | ratio | all connected (MCP Lens) | all connected (direct client) | ratio | MCP Lens CPU at first answer / all connected | peak RSS |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    row(`${r.servers}`, 'warm', r.withoutHang.lens, r.withoutHang.directAllConnectedMs, 'all'),
+    row(`${r.servers}`, 'cold', r.cold.lens, r.withoutHang.directAllConnectedMs, 'all'),
+    row(`${r.servers} + 1 hanging`, 'warm', r.withHang.lens, r.withHang.directAllButHangMs, 'all but the hanging one, which it starts too'),
     '',
     `Call overhead (get-sum on server-everything, ${r.overhead.calls} calls each way, interleaved, in each run without the hanging server; medians of the runs' medians): direct ${r.overhead.directMedianMs} ms, through call_tool ${r.overhead.lensMedianMs} ms, overhead **${r.overhead.overheadMedianMs} ms** (per run: ${r.overhead.overheadPerRunMs.join(', ')} ms). MCP Lens logs at info here (the bench reads its "ready" lines); a call's own log line is at debug, so no call writes one.`,
     '',

@@ -4,11 +4,14 @@
  * where they help (below), token figures that count the text they sit in, and, when nothing
  * matched, what to try instead.
  *
- * Inputs inline (format "schema"): when the ranking is confident in its first hit
- * (core/rankConfidence.ts), that hit carries its full input schema — the agent will most
- * likely call it next — and the others none; when it is not, the top hits carry compact
- * TypeScript-style signatures, enough to choose between them and write the call, and
- * get_tool_schema gives the full schema. `inlineSchemas` caps how many hits carry either.
+ * What each hit carries depends on how close it scores to the first (core/rankConfidence.ts):
+ * a hit far below it is rarely the one called, so it gets its name and a short line, and its
+ * inputs would cost as much as a close one's. Inputs inline, format "schema": when the
+ * ranking is confident in its first hit, that hit carries its full input schema — the agent
+ * will most likely call it next — and the others none; when it is not, the close top hits
+ * carry compact TypeScript-style signatures, enough to choose between them and write the
+ * call, and get_tool_schema gives the full schema (`inlineSchemas` caps how many hits carry
+ * either). Format "signature" (for run_code): every close hit its input and output types.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { NoMatchHint, SearchResponse, TokenMetrics } from '../../../protocol/model';
@@ -17,7 +20,7 @@ import { savingsPercent } from '../core/tokens';
 import { TRUNCATED_MARK, capLength, stripControls } from '../../../protocol/untrustedText';
 import { selfCountingTokens } from './savings';
 import { schemaSignature } from '../core/schemaSignature';
-import { isConfident } from '../core/rankConfidence';
+import { closeCount, isConfident } from '../core/rankConfidence';
 import { plural } from '../../../protocol/figureText';
 
 /** How find_tools gives each hit's input: JSON Schema for the top hits, or a signature for all. */
@@ -26,6 +29,8 @@ export type InputFormat = 'schema' | 'signature';
 export const SIGNATURE_DESCRIPTION_CHARS = 48;
 /** A tool's description in the signature format: enough to choose, the types say the rest. */
 const SIGNATURE_TOOL_DESCRIPTION_CHARS = 160;
+/** A far hit's description (any format): enough to tell what it is, should the close ones not fit. */
+export const FAR_DESCRIPTION_CHARS = 100;
 
 /** Descriptions are untrusted third-party text and can be huge; this much is plenty to choose. */
 export const MAX_DESCRIPTION_CHARS = 500;
@@ -35,7 +40,8 @@ export const MAX_INLINE_SCHEMA_CHARS = 8000;
 
 export interface FindToolsMatch {
   name: string;
-  server: string;
+  /** Absent in the signature format (the name starts with it). */
+  server?: string;
   description: string;
   /** score, why and signals are absent in the signature format: they do not help write a call. */
   score?: number;
@@ -94,8 +100,11 @@ export function renderFindTools(
   baselineTokens: number,
   inputFormat: InputFormat = 'schema',
 ): { result: CallToolResult; returnedTokens: number } {
-  const confident = isConfident(response.hits.map((h) => h.score));
+  const scores = response.hits.map((h) => h.score);
+  const confident = isConfident(scores);
+  const close = closeCount(scores);
   const matches: FindToolsMatch[] = response.hits.map((hit, i) => {
+    if (i >= close) return farMatch(hit, inputFormat);
     if (inputFormat === 'signature') return signatureMatch(hit, findTool(hit.name));
     const m: FindToolsMatch = {
       name: hit.name,
@@ -134,16 +143,31 @@ export function renderFindTools(
   return { result: { content: [{ type: 'text', text }], structuredContent: structured }, returnedTokens: tokens };
 }
 
-/** A match in the signature format, for writing calls and run_code scripts: what it does and its types. */
+/**
+ * A close match in the signature format, for writing calls and run_code scripts: what it does
+ * and its types. No server: a listed name starts with its server's (core/toolNames.ts).
+ */
 function signatureMatch(hit: SearchResponse['hits'][number], tool: CatalogTool | undefined): FindToolsMatch {
   const m: FindToolsMatch = {
     name: hit.name,
-    server: hit.server,
     description: truncateDescription(hit.description, SIGNATURE_TOOL_DESCRIPTION_CHARS),
     input: schemaSignature(hit.inputSchema ?? tool?.inputSchema, { descriptions: SIGNATURE_DESCRIPTION_CHARS }),
   };
   if (tool?.outputSchema !== undefined) m.output = schemaSignature(tool.outputSchema, { maxDepth: 2, maxLength: 200 });
   return m;
+}
+
+/** A hit far below the first: its name and what it is, in a line (its score too in the schema format, so the gap shows). */
+function farMatch(hit: SearchResponse['hits'][number], inputFormat: InputFormat): FindToolsMatch {
+  const description = truncateDescription(firstSentence(hit.description), FAR_DESCRIPTION_CHARS);
+  if (inputFormat === 'signature') return { name: hit.name, description };
+  return { name: hit.name, server: hit.server, description, score: Math.round(hit.score * 1000) / 1000 };
+}
+
+/** The first sentence of a description (a full stop, "!" or "?" before a space or a line end): what a tool is. */
+function firstSentence(text: string): string {
+  const end = /[.!?](\s|$)/.exec(text);
+  return end ? text.slice(0, end.index + 1) : text;
 }
 
 /** The no-match hint as the agent reads it; every name and word is third-party text, cut and cleaned. */

@@ -15,17 +15,16 @@ export function gatewayInstructions(serverNames: readonly string[], codeMode = f
   const names = [...new Set(serverNames.map(safeName))].sort();
   const servers = names.length ? `This workspace's MCP servers: ${names.join(', ')}.` : 'This workspace has no MCP servers configured yet.';
   const code = codeMode
-    ? 'When a task needs several dependent calls, a loop, or filtering or joining results, write ONE run_code script ' +
-      'instead of many call_tool calls: find the tools with find_tools (input_format "signature" gives their argument ' +
-      'types), then chain them with await call_tool(name, args) and return only the answer; intermediate results then ' +
-      'never enter the conversation. For a single call, call_tool is enough. Large results are cut to ' +
-      'max_output_tokens and kept whole as mcp-lens://results/<id> resources; use select (JMESPath) to fetch only the fields you need. '
+    ? 'For several dependent calls, a loop, or filtering or joining results, write ONE run_code script instead of many ' +
+      'call_tool calls (find_tools with input_format "signature" gives the types) and return only the answer: ' +
+      'intermediate results then never enter the conversation. For a single call, call_tool is enough. '
     : '';
   return (
     'MCP Lens stands in for every MCP server of this workspace. To do something you have no tool for, call ' +
     'find_tools with the task in plain words, then call_tool with the exact tool_name it returned and arguments ' +
-    "matching the tool's input schema. A clear best match comes with its input_schema, close ones with their input types; when a match has neither, or a call is refused, call get_tool_schema. " +
+    'matching its input schema; when find_tools gave no schema, or a call is refused, call get_tool_schema. ' +
     code +
-    `Call list_servers for an overview of the servers and what their tools do. Tools listed directly can be called as usual. ${servers}`
+    'Long results are cut to max_output_tokens and kept whole as mcp-lens://results/<id> resources; select (JMESPath) ' +
+    `keeps only the fields you need. list_servers gives an overview. Tools listed directly are called as usual. ${servers}`
   );
 }

@@ -51,6 +51,8 @@ export interface MetaToolOptions {
  * each call against its schema (metaToolArgs.ts) before anything reaches the Lens. Far past
  * what an agent writes (the longest query of the bench datasets is 1,089 characters, the
  * longest tool name MCP Lens lists 64), short of what could make the gateway work hard.
+ * They are listed too: the schema a client sees is the one enforced. They cost 24 o200k
+ * tokens of tools/list, and the list stays under its 1,000-token budget with them (issue #25).
  */
 export const MAX_QUERY_CHARS = 2000;
 export const MAX_KEYWORDS = 32;
@@ -62,94 +64,91 @@ export const MAX_LIMIT = 50;
 
 /** Result shaping, the same for call_tool and for call_tool() inside run_code. */
 const SHAPE_PROPERTIES = {
-  select: {
-    type: 'string',
-    maxLength: MAX_SELECT_CHARS,
-    description: 'Optional JMESPath to keep only what you need of a JSON result, e.g. "items[].{id: id}".',
-  },
-  max_output_tokens: { type: 'integer', minimum: MIN_OUTPUT_TOKENS, maximum: MAX_OUTPUT_TOKENS, description: 'Optional cap on the result in tokens.' },
+  select: { type: 'string', maxLength: MAX_SELECT_CHARS, description: 'JMESPath keeping only what you need of a JSON result, e.g. "items[].id".' },
+  max_output_tokens: { type: 'integer', minimum: MIN_OUTPUT_TOKENS, maximum: MAX_OUTPUT_TOKENS, description: 'Cap on the result, in tokens.' },
 } as const;
 
-/** The meta-tools' definitions, in the order they are listed. */
+/**
+ * Read-only tools say so (clients may run them without asking); the others keep the spec's
+ * defaults (not read-only, destructive, open world), which need no words.
+ */
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+/**
+ * The meta-tools' definitions, in the order they are listed. Every word here rides in every
+ * request of every session, so each sentence is one an agent acts on (issue #25 measured
+ * them line by line): when to use the tool, how to phrase its input, what comes back and what
+ * to do next. Titles are for people (clients show them); annotations only where they differ
+ * from the spec's defaults.
+ */
 export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
-  const defaultLimit = o.defaultLimit;
   const tools: Tool[] = [
     {
       name: FIND_TOOLS,
       title: 'Find tools',
       // No outputSchema: its ~250 tokens would ride in every request; structuredContent is still sent.
       description:
-        'Search every tool of every MCP server in this workspace by what you want to do. Use this FIRST whenever a task ' +
-        'needs a capability you do not see in your tool list. ' +
-        (o.domains ? `This workspace's servers and what their tools cover: ${o.domains}. ` : '') +
-        'Describe the task in plain words (e.g. "add two numbers", "open a pull request"); add exact keywords or a server ' +
-        'name to narrow it. Returns the best matching tools, best first, with name, server, description and why it ' +
-        'matched; a clear best match with its input schema, close ones with their input types. Then call one with call_tool, or chain several with run_code.',
+        'Search the tools of every MCP server in this workspace. Use it FIRST when a task needs a tool you do not have. ' +
+        (o.domains ? `Servers and what their tools cover: ${o.domains}. ` : '') +
+        'Returns the best matches, best first: a clear best match with its input schema, close ones with their input types. ' +
+        'Then call one with call_tool, or chain several with run_code.',
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'What you want to do, in plain words.' },
+          query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'The task in plain words, e.g. "open a pull request".' },
           keywords: {
             type: 'array',
             items: { type: 'string', maxLength: MAX_KEYWORD_CHARS },
             maxItems: MAX_KEYWORDS,
-            description: 'Optional exact words to weigh more (tool or parameter names).',
+            description: 'Exact words to weigh more (tool or parameter names).',
           },
-          server: { type: 'string', maxLength: MAX_NAME_CHARS, description: "Optional: only this server's tools." },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `How many matches to return (default ${defaultLimit}).` },
-          input_format: {
-            type: 'string',
-            enum: ['schema', 'signature'],
-            description: "signature: each match's input and output as compact TypeScript types (for run_code). Default: schema.",
-          },
+          server: { type: 'string', maxLength: MAX_NAME_CHARS, description: "Only this server's tools." },
+          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `Default ${o.defaultLimit}; ask for more when none fits.` },
+          input_format: { type: 'string', enum: ['schema', 'signature'], description: 'signature: TypeScript types of inputs and outputs, for run_code.' },
         },
         required: ['query'],
         additionalProperties: false,
       },
-      annotations: { title: 'Find tools', readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     {
       name: CALL_TOOL,
       title: 'Call a tool',
       description:
-        'Run one tool found with find_tools: pass its exact name as tool_name and its arguments as an object matching the ' +
-        "tool's input schema. Returns the tool's own result, cut to max_output_tokens when long (the whole result is kept " +
-        'as a resource). If the name or arguments are wrong, the error says what to fix.',
+        'Call a tool find_tools returned, by its exact name, with arguments matching its input schema. Returns its result, ' +
+        'cut to max_output_tokens when long (kept whole as a resource). Errors say what to fix.',
       inputSchema: {
         type: 'object',
         properties: {
-          tool_name: { type: 'string', maxLength: MAX_NAME_CHARS, description: 'The exact name returned by find_tools.' },
-          arguments: { type: 'object', description: "The tool's arguments, as its input schema describes. Omit for none." },
+          tool_name: { type: 'string', maxLength: MAX_NAME_CHARS },
+          arguments: { type: 'object' },
           ...SHAPE_PROPERTIES,
         },
         required: ['tool_name'],
         additionalProperties: false,
       },
-      annotations: { title: 'Call a tool', readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
     ...(o.codeMode ? [runCodeDefinition()] : []),
     {
       name: GET_TOOL_SCHEMA,
       title: 'Get a tool schema',
       description:
-        'Get the full definition of one tool (description, input schema, output schema, annotations) by the name ' +
-        'find_tools returned. Use it before call_tool when find_tools did not include the input schema inline.',
+        "A tool's full definition (input and output schemas) by the name find_tools returned. Use it before call_tool when find_tools gave no input schema.",
       inputSchema: {
         type: 'object',
-        properties: { tool_name: { type: 'string', maxLength: MAX_NAME_CHARS, description: 'The name returned by find_tools.' } },
+        properties: { tool_name: { type: 'string', maxLength: MAX_NAME_CHARS } },
         required: ['tool_name'],
         additionalProperties: false,
       },
-      annotations: { title: 'Get a tool schema', readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
     {
       name: LIST_SERVERS,
       title: 'List servers',
       description:
-        'List the MCP servers behind this gateway: each server name, its state (ready, error, …), how many tools it has ' +
-        'and a one-line summary of what they do. Use it for an overview or to pick a server for find_tools.',
+        "The MCP servers behind this gateway: each one's state, tool count and what its tools do. For an overview, or to pick a server for find_tools.",
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      annotations: { title: 'List servers', readOnlyHint: true, openWorldHint: false },
+      annotations: READ_ONLY,
     },
   ];
   return tools.map((t) => ({ ...t, _meta: { ...ALWAYS_LOAD_META } }));
@@ -160,26 +159,19 @@ function runCodeDefinition(): Tool {
     name: RUN_CODE,
     title: 'Run code',
     description:
-      'Run JavaScript that chains several tool calls; only its return value and console.log output come back. Use it ' +
-      'for dependent calls, loops, filtering or joining results; for one call, call_tool is enough. `code` is an async ' +
-      'function body (ES2023) using `await call_tool(name, args, {select?})` or `await tools[name](args)` with names ' +
-      'from find_tools (input_format "signature" gives their types). A call returns the tool\'s structuredContent, ' +
-      'else its text (parsed if JSON), and throws on a tool error. No require, import, process, files, network or ' +
-      `timers. Limits: timeout_ms (default ${RUN_CODE_LIMITS.defaultTimeoutMs / 1000} s), ${RUN_CODE_LIMITS.memoryBytes / (1024 * 1024)} MB, ${RUN_CODE_LIMITS.maxCalls} tool calls.`,
+      'Run JavaScript that chains tool calls; only its return value and console.log output come back. Use it for ' +
+      'dependent calls, loops, filtering or joining results; for one call, call_tool is enough. `code` is an async ' +
+      'function body calling `await call_tool(name, args, {select?})` with names from find_tools (input_format ' +
+      '"signature" gives their types). A call returns the tool\'s structuredContent, else its text (parsed if JSON), ' +
+      `and throws on a tool error. No require, import, files, network or timers; at most ${RUN_CODE_LIMITS.maxCalls} calls.`,
     inputSchema: {
       type: 'object',
       properties: {
-        code: {
-          type: 'string',
-          minLength: 1,
-          maxLength: RUN_CODE_LIMITS.maxCodeChars,
-          description: 'e.g. `const r = await call_tool("x_list", {}); return r.items.length;`',
-        },
-        timeout_ms: { type: 'integer', minimum: 1000, description: 'Wall-time limit in ms.' },
+        code: { type: 'string', minLength: 1, maxLength: RUN_CODE_LIMITS.maxCodeChars },
+        timeout_ms: { type: 'integer', minimum: 1000, description: `Default ${RUN_CODE_LIMITS.defaultTimeoutMs}.` },
       },
       required: ['code'],
       additionalProperties: false,
     },
-    annotations: { title: 'Run code', readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   };
 }

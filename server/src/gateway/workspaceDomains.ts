@@ -9,7 +9,7 @@
 import type { CatalogTool } from '../core/catalog';
 import { topWords } from '../core/toolVocabulary';
 
-const WORDS_PER_SERVER = 4;
+const WORDS_PER_SERVER = 3;
 const MAX_SERVERS = 24;
 
 /** Server names are third-party text shown to the model: plain characters only. */

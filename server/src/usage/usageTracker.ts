@@ -77,6 +77,9 @@ export class UsageTracker {
   private statsCache?: UsageStats | undefined;
   private retrievalCache?: { stats: UsageStats['retrieval'] } | undefined;
   private changeQueued = false;
+  /** Calls recorded but not yet learned from: see `record`. */
+  private pending: CallRecord[] = [];
+  private drainQueued = false;
 
   private readonly opts: UsageTrackerOptions;
 
@@ -97,8 +100,29 @@ export class UsageTracker {
     return this.opts.enabled;
   }
 
-  /** Records one call. Non-blocking: the disk write is batched. */
+  /**
+   * Records one call. Non-blocking: the call is learned from (prediction, argument hash,
+   * aggregates: ~0.1 ms of CPU) once the reply is on its way, in order, and before anything
+   * reads what was learned (every reader drains first); the disk write is batched.
+   */
   record(call: CallRecord): void {
+    if (!this.opts.enabled) return;
+    this.pending.push(call);
+    if (this.drainQueued) return;
+    this.drainQueued = true;
+    setImmediate(() => this.drain());
+  }
+
+  /** Learns from the calls recorded so far. */
+  private drain(): void {
+    this.drainQueued = false;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    for (const call of batch) this.learn(call);
+  }
+
+  private learn(call: CallRecord): void {
     if (!this.opts.enabled) return;
     const session = this.session(call.sessionId);
     const before = this.predictor.predict({ sessionTools: sessionTools(session), now: call.startedAt }, this.opts.predictK ?? 10);
@@ -135,12 +159,14 @@ export class UsageTracker {
    */
   noteAnswer(sessionId: string, answerKeys: readonly string[]): void {
     if (!this.opts.enabled) return;
+    this.drain();
     this.session(sessionId).answer = { keys: [...answerKeys], judged: false };
   }
 
   /** The k tools this session most likely calls next, best first (frequency alone for a new session). */
   predict(sessionId: string, k: number): Prediction[] {
     if (!this.opts.enabled) return [];
+    this.drain();
     const session = this.sessions.get(sessionId);
     return this.predictor.predict({ sessionTools: session ? sessionTools(session) : [], now: this.now() }, k);
   }
@@ -152,12 +178,14 @@ export class UsageTracker {
 
   /** Re-ranks a search's candidates with the session's prediction; unchanged for a session without calls. */
   boost(sessionId: string, candidates: RankedTool[]): RankedTool[] {
+    this.drain();
     if (!this.opts.enabled || this.sessions.get(sessionId)?.last === undefined) return candidates;
     return usageBoost(candidates, this.predict(sessionId, BOOST_DEPTH), DEFAULT_BOOST);
   }
 
   stats(resolveName?: (key: string) => string): UsageStats {
     if (!this.opts.enabled) return { enabled: false, callsRecorded: 0, topTools: [], pairs: [] };
+    this.drain();
     const stats = resolveName ? this.aggregate.stats(resolveName) : (this.statsCache ??= this.aggregate.stats());
     // Computed from the call list (newest sessions first), once per change.
     const retrieval = (this.retrievalCache ??= { stats: retrievalStats(this.events) }).stats;
@@ -166,6 +194,7 @@ export class UsageTracker {
 
   async setEnabled(enabled: boolean): Promise<void> {
     if (enabled === this.opts.enabled) return;
+    this.drain();
     this.opts.enabled = enabled;
     if (enabled) await this.activate();
     else await this.deactivate();
@@ -174,6 +203,7 @@ export class UsageTracker {
 
   /** Deletes every recorded call, on disk and in memory. */
   async clear(): Promise<void> {
+    this.pending = [];
     this.forget();
     await this.store?.clear().catch((err: unknown) => this.opts.log.warn(`usage: clearing ${this.opts.dir} failed: ${String(err)}`));
     this.changed();
@@ -181,10 +211,12 @@ export class UsageTracker {
 
   /** Writes and fsyncs what is queued. */
   async flush(): Promise<void> {
+    this.drain();
     await this.store?.flush();
   }
 
   async close(): Promise<void> {
+    this.drain();
     await this.deactivate();
     this.changes.clear();
   }
@@ -217,6 +249,7 @@ export class UsageTracker {
 
   /** Drops calls older than the retention and compacts the log when any went. */
   private async prune(): Promise<void> {
+    this.drain();
     const cutoff = this.now() - this.opts.retentionDays * DAY_MS;
     const kept = this.events.filter((e) => e.at >= cutoff);
     if (kept.length === this.events.length) return;

@@ -136,6 +136,7 @@ export class UpstreamConnection {
         renew: () => void this.restart(),
       },
       this.idle,
+      config.type !== 'stdio',
     );
     this.requests = new SessionRequests(
       {

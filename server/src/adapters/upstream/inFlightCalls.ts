@@ -35,13 +35,21 @@ export class InFlightCalls {
   /** In order of start: the last one of a session is its latest call. */
   private readonly entries: CallEntry[] = [];
 
+  /**
+   * `byContext`: the transport reads what belongs to a call in that call's async context (HTTP).
+   * Over stdio every message arrives in the context of the stream's start, so setting one per
+   * call would tell nothing, and on Node 20 the first `run` turns on promise hooks that every
+   * promise in the process pays for on each call.
+   */
+  constructor(private readonly byContext: boolean) {}
+
   /** Runs one call; what its transport stream carries is attributed to `caller` while it runs. */
   async track<T>(caller: UpstreamCaller | undefined, call: () => Promise<T>): Promise<T> {
     if (!caller) return outsideCalls(call);
     const entry: CallEntry = { owner: this, caller };
     this.entries.push(entry);
     try {
-      return await scope.run(entry, call);
+      return await (this.byContext ? scope.run(entry, call) : call());
     } finally {
       this.entries.splice(this.entries.indexOf(entry), 1);
     }

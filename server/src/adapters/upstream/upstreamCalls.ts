@@ -28,14 +28,18 @@ export interface UpstreamCallsHost {
 
 export class UpstreamCalls {
   /** Our calls in flight, for attributing what the server asks back. */
-  readonly inFlight = new InFlightCalls();
+  readonly inFlight: InFlightCalls;
   /** A session to replace once no call is in flight on it. */
   private renewing: Session | undefined;
 
+  /** `overHttp`: the transport carries a call's follow-ups in its async context (inFlightCalls.ts). */
   constructor(
     private readonly host: UpstreamCallsHost,
     private readonly idle: IdleStop,
-  ) {}
+    overHttp: boolean,
+  ) {
+    this.inFlight = new InFlightCalls(overHttp);
+  }
 
   async call(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
     const session = this.host.readySession(name);

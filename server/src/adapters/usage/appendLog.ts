@@ -1,5 +1,7 @@
 /**
- * The batched appender of the usage log. `append` only queues; queued lines are written every
+ * The batched appender of the usage log. `append` only queues the record; queued records are
+ * framed (encodeLine: JSON + CRC) when the batch is written, so a call pays for neither, and
+ * written every
  * WRITE_DELAY_MS and fsynced at most once a second, so a `kill -9` loses at most the last
  * moment of calls and a call never waits on the disk. A failed write (ENOSPC, EIO) is undone
  * by truncating back to the last good size, logged once, and retried with the next batch; the
@@ -7,15 +9,16 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { openPrivateAppend } from '../privateFiles';
+import { encodeLine } from './framedLog';
 import type { Logger } from '../../core/logger';
 
 const WRITE_DELAY_MS = 200;
 const SYNC_INTERVAL_MS = 1000;
-/** Lines kept while the disk refuses writes; the oldest go first past this. */
+/** Records kept while the disk refuses writes; the oldest go first past this. */
 const MAX_QUEUED = 100_000;
 
 export class AppendLog {
-  private queue: string[] = [];
+  private queue: unknown[] = [];
   private writeTimer?: NodeJS.Timeout | undefined;
   private syncTimer?: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
@@ -42,14 +45,15 @@ export class AppendLog {
     return new AppendLog(fh, Math.min(size, validBytes), path, log);
   }
 
-  /** Lines queued but not yet written (e.g. while the disk is full). */
+  /** Records queued but not yet written (e.g. while the disk is full). */
   get pending(): number {
     return this.queue.length;
   }
 
-  append(line: string): void {
+  /** Queues one record (a fresh object the caller no longer changes); it is framed when written. */
+  append(record: unknown): void {
     if (this.closed) return;
-    this.queue.push(line);
+    this.queue.push(record);
     if (this.queue.length > MAX_QUEUED) this.queue.splice(0, this.queue.length - MAX_QUEUED);
     if (!this.writeTimer) {
       this.writeTimer = setTimeout(() => {
@@ -79,7 +83,7 @@ export class AppendLog {
     if (this.closed) return;
     const batch = this.queue.splice(0);
     if (batch.length > 0) {
-      const data = Buffer.from(batch.join(''), 'utf8');
+      const data = Buffer.from(batch.map(encodeLine).join(''), 'utf8');
       try {
         await this.fh.write(data, 0, data.length);
         this.size += data.length;

@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger';
 import type { UsageEvent } from '../../core/usage/types';
 import { AppendLog } from './appendLog';
 import { hashArgs, loadSalt } from './argsHash';
-import { encodeLine, readLog, rewriteLog } from './framedLog';
+import { readLog, rewriteLog } from './framedLog';
 import { WriterLock } from '../writerLock';
 import { fromStored, toStored } from './usageRecord';
 
@@ -51,7 +51,7 @@ export class UsageStore {
 
   /** Queues one call for writing (no-op for a reader: its calls stay in its memory). */
   append(event: UsageEvent): void {
-    this.appender?.append(encodeLine(toStored(event)));
+    this.appender?.append(toStored(event));
   }
 
   hashArgs(args: unknown): string {
