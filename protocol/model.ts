@@ -181,6 +181,35 @@ export interface UsageStats {
 }
 
 /**
+ * What search learning (mcpLens.search.learnFromUsage) has learned in this workspace: for each
+ * tool, the words of past find_tools requests that led an agent to call it. Words are stems of
+ * the agent's requests (never their text, never tool arguments): untrusted text, shown escaped.
+ */
+export interface LearnedSearchView {
+  enabled: boolean;
+  /** Past requests kept, and the most that are kept (the oldest go first past it). */
+  requests: number;
+  maxRequests: number;
+  /** Tools with something learned, most weight first (at most 100). */
+  tools: LearnedToolSummary[];
+}
+
+export interface LearnedToolSummary {
+  /** The client-safe name, or the catalog key for a tool the catalog does not hold now. */
+  name: string;
+  server: string;
+  /** Past requests that led to it, and that are known not to have (a wrong call found out). */
+  requests: number;
+  against: number;
+  /** Net weight of what was learned for it (each request 1 at most once, less when in doubt). */
+  weight: number;
+  /** Its learned words, most weight first (at most 12): weight summed over the requests that hold it. */
+  words: { word: string; weight: number; requests: number }[];
+  /** When it was last taught (epoch ms). */
+  lastAt: number;
+}
+
+/**
  * Agent calls of some gateway sessions, each judged against its session's most recent
  * find_tools answer. Counts, not rates, so every reader sees the sample size.
  */

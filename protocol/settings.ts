@@ -33,7 +33,11 @@ export interface McpLensSettings {
   startup: 'eager' | 'lazy';
   /** Lazy start: minutes without a call after which a server is stopped. */
   idleTimeoutMinutes: number;
-  search: { inlineSchemas: number; defaultLimit: number };
+  /**
+   * `learnFromUsage`: every find_tools → call of an agent teaches the ranking the workspace's
+   * words for its tools (kept in the user's state folder, never sent anywhere).
+   */
+  search: { inlineSchemas: number; defaultLimit: number; learnFromUsage: boolean };
   ollama: { host: string };
   embedding: { model: string; enabled: boolean };
   usage: { enabled: boolean; retentionDays: number };
@@ -56,7 +60,7 @@ export const DEFAULT_SETTINGS: McpLensSettings = {
   connectTimeoutSeconds: 30,
   startup: 'eager',
   idleTimeoutMinutes: 10,
-  search: { inlineSchemas: 3, defaultLimit: 5 },
+  search: { inlineSchemas: 3, defaultLimit: 5, learnFromUsage: true },
   ollama: { host: 'http://127.0.0.1:11434' },
   embedding: { model: 'nomic-embed-text', enabled: true },
   usage: { enabled: true, retentionDays: 90 },
@@ -298,6 +302,7 @@ export function sanitizeSettings(input: unknown, env: Record<string, string | un
     search: {
       inlineSchemas: int(sub('search').inlineSchemas, d.search.inlineSchemas, 0, 50),
       defaultLimit: int(sub('search').defaultLimit, d.search.defaultLimit, 1, 50),
+      learnFromUsage: bool(sub('search').learnFromUsage, d.search.learnFromUsage),
     },
     ollama: { host: ollamaHost },
     embedding: {

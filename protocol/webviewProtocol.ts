@@ -5,7 +5,7 @@
  * server/src/gateway/dashboard/). Both hosts and the page import these types; nothing
  * re-declares them. Plain JSON-safe types only.
  */
-import type { IndexStatus, LensStats, SearchResponse, ServerStatus, ToolCallOutcome, UsageStats } from './model';
+import type { IndexStatus, LearnedSearchView, LensStats, SearchResponse, ServerStatus, ToolCallOutcome, UsageStats } from './model';
 
 /** A request that needs no parameters. */
 export type NoParams = Record<string, never>;
@@ -40,6 +40,10 @@ export interface DashboardRequests {
   pullModel: { params: NoParams; result: ActionResult };
   /** `null` while usage learning is off or not available. */
   usage: { params: NoParams; result: UsageStats | null };
+  /** What search learned from this workspace's use, per tool; `null` where it is not kept. */
+  learnedSearch: { params: NoParams; result: LearnedSearchView | null };
+  /** Forgets everything search learned (the command "MCP Lens: Forget Learned Search" sends this too). */
+  forgetLearnedSearch: { params: NoParams; result: ActionResult };
 }
 
 /** Why approveServer refused: the server's definition is no longer the one the dashboard showed. */
@@ -98,4 +102,6 @@ export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
   'callTool',
   'pullModel',
   'usage',
+  'learnedSearch',
+  'forgetLearnedSearch',
 ];

@@ -18,6 +18,7 @@ const commands = [
   cmd('mcpLens.approveServers', 'Approve Servers'),
   cmd('mcpLens.listServers', 'List Servers', '$(server)'),
   cmd('mcpLens.clearUsage', 'Clear Usage Data'),
+  cmd('mcpLens.forgetLearnedSearch', 'Forget Learned Search'),
   cmd('mcpLens.signIn', 'Sign In to a Server', '$(sign-in)'),
   cmd('mcpLens.signOut', 'Sign Out of a Server', '$(sign-out)'),
 ];
@@ -165,6 +166,13 @@ const properties = {
     maximum: 50,
     scope: 'resource',
     description: 'Hits find_tools returns when the agent gives no limit.',
+  },
+  'mcpLens.search.learnFromUsage': {
+    type: 'boolean',
+    default: true,
+    scope: 'resource',
+    markdownDescription:
+      "Learn from this workspace's own use: when an agent calls a tool after `find_tools`, the words of its request count for that tool in later searches. Kept per workspace in your state folder (never in the workspace, never sent anywhere); see the dashboard's *Learned search* section, and **MCP Lens: Forget Learned Search** to clear it.",
   },
   'mcpLens.ollama.host': {
     type: 'string',

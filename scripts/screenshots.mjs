@@ -17,7 +17,7 @@ const withE2e = !process.argv.includes('--no-e2e');
 const started = Date.now();
 const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
 let failed = run(['esbuild.mjs']) !== 0;
-failed ||= run(['--import', 'tsx', '--test', 'test/server/dashboard.test.ts', 'test/server/dashboardUx.test.ts']) !== 0;
+failed ||= run(['--import', 'tsx', '--test', 'test/server/dashboard.test.ts', 'test/server/dashboardUx.test.ts', 'test/server/dashboardLearned.test.ts']) !== 0;
 if (withE2e) failed ||= run(['test/run.mjs', 'test/e2e']) !== 0;
 if (failed) {
   console.error('screenshots: a suite failed; media/screenshots/ is left as it was');

@@ -108,7 +108,7 @@ test('readWorkspaceSettings gathers flat and nested mcpLens.* keys', (t) => {
   });
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   const s = sanitizeSettings(r.settings);
-  assert.deepEqual([s.search, s.importFrom], [{ defaultLimit: 5, inlineSchemas: 1 }, ['vscode', 'cursor']]);
+  assert.deepEqual([s.search, s.importFrom], [{ defaultLimit: 5, inlineSchemas: 1, learnFromUsage: true }, ['vscode', 'cursor']]);
 });
 
 test('readWorkspaceSettings: missing file is empty, invalid JSONC is one problem', (t) => {

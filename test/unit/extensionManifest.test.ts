@@ -39,7 +39,7 @@ test('every registered command is contributed and every contributed command is r
   const source = readFileSync(join(root, 'client', 'src', 'commands', 'register.ts'), 'utf8');
   const registered = [...source.matchAll(/^\s+'(mcpLens\.[A-Za-z]+)':/gm)].map((m) => m[1]).sort();
   const contributed = (pkg.contributes.commands as { command: string; category: string }[]).map((c) => c.command).sort();
-  assert.equal(registered.length, 13);
+  assert.equal(registered.length, 14);
   assert.deepEqual(contributed, registered);
   for (const c of pkg.contributes.commands) assert.equal(c.category, 'MCP Lens');
 });

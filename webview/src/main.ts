@@ -12,6 +12,7 @@ import { PostMessageMessenger, type VsCodeApi } from './messenger/postMessageMes
 import { localStateStore, vsCodeStateStore, type PageStateStore } from './pageState';
 import { adoptStyles, browserTheme, followVsCodeTheme } from './theme';
 import { IndexView } from './views/indexView';
+import { LearnedView } from './views/learnedView';
 import { RetrievalView } from './views/retrievalView';
 import { SavingsView } from './views/savingsView';
 import { SearchView } from './views/searchView';
@@ -55,18 +56,20 @@ function start(): void {
   const index = new IndexView(messenger);
   const usage = new UsageView();
   const retrieval = new RetrievalView();
+  const learned = new LearnedView(messenger, () => void refreshUsage());
   const root = h(
     'main',
     {},
     header,
-    h('div', { class: 'grid' }, savings.element, search.element, servers.element, index.element, usage.element, retrieval.element),
+    h('div', { class: 'grid' }, savings.element, search.element, servers.element, index.element, usage.element, retrieval.element, learned.element),
   );
   replaceChildren(document.body, root);
 
   const refreshUsage = () =>
-    messenger.request('usage', {}).then((u) => {
+    Promise.all([messenger.request('usage', {}), messenger.request('learnedSearch', {})]).then(([u, l]) => {
       usage.update(u);
       retrieval.update(u);
+      learned.update(l);
     }, showError);
   const showError = (err: unknown) =>
     replaceChildren(status, h('span', { class: 'conn-error' }, `Not connected: ${err instanceof Error ? err.message : String(err)}`));

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { plural } from '../../../protocol/figureText';
 import { ClearUsageRequest, DashboardRequest, ReindexRequest } from '../../../protocol/lspProtocol';
-import { definitionChangedMessage } from '../../../protocol/webviewProtocol';
+import { definitionChangedMessage, type ActionResult } from '../../../protocol/webviewProtocol';
 import { showDashboard, type DashboardBackend } from '../dashboardPanel';
 import { moveDuplicates } from '../duplicates';
 import type { ExtensionServices } from '../services';
@@ -49,6 +49,18 @@ const COMMANDS: Record<string, Handler> = {
     if (pick !== 'Clear') return;
     await s.sidecar.request(ClearUsageRequest);
     void vscode.window.showInformationMessage('MCP Lens: usage data cleared.');
+  },
+  'mcpLens.forgetLearnedSearch': async (s) => {
+    const pick = await vscode.window.showWarningMessage(
+      "Forget what MCP Lens search learned from this workspace's find_tools requests?",
+      { modal: true },
+      'Forget',
+    );
+    if (pick !== 'Forget') return;
+    // The dashboard's own request: one place forgets, whether the panel or the palette asks.
+    const result = (await s.sidecar.request(DashboardRequest, { method: 'forgetLearnedSearch', params: {} })) as ActionResult;
+    if (!result.ok) throw new Error(result.error ?? 'forgetting learned search failed');
+    void vscode.window.showInformationMessage('MCP Lens: learned search forgotten.');
   },
 };
 

@@ -5,7 +5,7 @@
  * session and the CLI) also steer it through `LensControl` (lensControl.ts).
  */
 import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IndexStatus, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
+import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { CallProgress, UpstreamCaller } from '../adapters/upstream/types';
@@ -93,8 +93,12 @@ export interface Lens {
   usageStats(): UsageStats | undefined;
   /** Client-safe names the session likely needs next (predictive exposure); absent without usage learning. */
   predictedTools?(sessionId: string): string[];
-  /** Deletes every recorded call. */
+  /** Deletes every recorded call (and what search learned from them). */
   clearUsage?(): Promise<void>;
+  /** What search learned from this workspace's use, per tool (mcpLens.search.learnFromUsage); absent where it is not kept. */
+  learnedSearch?(): LearnedSearchView;
+  /** Forgets everything search learned, in memory and on disk. */
+  forgetLearnedSearch?(): Promise<void>;
   restartServer(name: string): Promise<void>;
   /**
    * Signs in to a remote server that needs an account (OAuth): the front door shows the

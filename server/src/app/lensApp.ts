@@ -1,15 +1,15 @@
 /**
  * The sidecar's core: config → upstream pool (ServerReconciler) → catalog (CatalogComposer) →
  * tool index (CatalogSync), searched by ToolSearch, called through ToolCalls, with usage
- * learning. The parts are built and wired in lensParts.ts; this class opens the stores, starts
- * the parts, holds the settings and the change events, and delegates every `Lens` and
- * `LensControl` method to one part. Both front doors (the LSP connection and the CLI) start one
- * and drive it through those interfaces; it knows neither of them. Each part is handed what it
- * reads (functions, or this object as a slice of `Lens`), never this class, so each can be read
- * and tested alone.
+ * learning and search learning. The parts are built and wired in lensParts.ts; this class opens
+ * the stores, starts the parts, holds the settings and the change events, and delegates every
+ * `Lens` and `LensControl` method to one part. Both front doors (the LSP connection and the CLI)
+ * start one and drive it through those interfaces; it knows neither of them. Each part is handed
+ * what it reads (functions, or this object as a slice of `Lens`), never this class, so each can
+ * be read and tested alone.
  */
 import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import type { IndexStatus, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
+import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { ConfigProblem } from '../core/config/types';
@@ -19,6 +19,7 @@ import { ChangeEmitter } from '../core/changeEmitter';
 import { useTokenCounter } from '../core/tokens';
 import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { UpstreamPool } from '../adapters/upstream/pool';
+import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
 import type { CallOptions, Disposable, Lens, LensChange, SearchRequest } from './lens';
 import type { LensAppOptions } from './lensAppOptions';
@@ -39,6 +40,7 @@ export class LensApp implements Lens, LensControl {
     private readonly pool: UpstreamPool,
     private readonly index: ToolIndex,
     private readonly usage: UsageTracker,
+    private readonly learning: SearchLearning,
     startedAt: number,
     /** Where upstreams' sampling, elicitation, roots, logging and updates meet the gateway's sessions. */
     readonly clients: UpstreamRequests,
@@ -52,7 +54,7 @@ export class LensApp implements Lens, LensControl {
       fire: (change) => this.changes.fire(change),
       closed: () => this.closed,
     };
-    this.parts = buildLensParts(options, { pool, index, usage, startedAt }, host);
+    this.parts = buildLensParts(options, { pool, index, usage, learning, startedAt }, host);
   }
 
   /**
@@ -64,11 +66,11 @@ export class LensApp implements Lens, LensControl {
     const startedAt = Date.now();
     // Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
     useTokenCounter(o200kTokenizer);
-    const { index, usage } = await openLensStores(options);
+    const { index, usage, learning } = await openLensStores(options);
     // The inbound side resolves our resource URIs through the app, built just below (called only once it is).
     const inbound = new UpstreamRequests({ log: options.log, resolveUri: (uri: string) => app.parts.forwarding.resolveUri(uri) });
     const pool = new UpstreamPool({ log: options.log, connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000, inbound, ...options.pool });
-    const app: LensApp = new LensApp(options, pool, index, usage, startedAt, inbound);
+    const app: LensApp = new LensApp(options, pool, index, usage, learning, startedAt, inbound);
     inbound.usePool(pool);
     // The catalog (from the cache) is indexed before the servers start: on a small machine,
     // twenty starting processes would otherwise take the CPU the first answer needs. They
@@ -168,8 +170,18 @@ export class LensApp implements Lens, LensControl {
     return this.parts.finder.predicted(sessionId);
   }
 
+  /** Deletes every recorded call, and what search learned from them. */
   async clearUsage(): Promise<void> {
     await this.usage.clear();
+    this.learning.forget();
+  }
+
+  learnedSearch(): LearnedSearchView {
+    return this.learning.view((key) => this.parts.composer.catalog.byKey.get(key)?.name);
+  }
+
+  async forgetLearnedSearch(): Promise<void> {
+    this.learning.forget();
   }
 
   restartServer(name: string): Promise<void> {
@@ -193,6 +205,7 @@ export class LensApp implements Lens, LensControl {
   async updateSettings(settings: McpLensSettings): Promise<void> {
     this.currentSettings = settings;
     await this.usage.setEnabled(settings.usage.enabled);
+    this.learning.setEnabled(settings.search.learnFromUsage);
     await this.parts.reconciler.apply();
     this.changes.fire('settings');
   }
@@ -212,6 +225,7 @@ export class LensApp implements Lens, LensControl {
     await this.parts.sync.current();
     await this.index.close();
     await this.usage.close();
+    this.learning.close();
   }
 
   catalogSource(): CatalogSource {

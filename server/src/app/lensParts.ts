@@ -1,8 +1,8 @@
 /**
  * The parts behind a LensApp and how they feed each other, built in one place: config → upstream
  * pool (ServerReconciler) → catalog (CatalogComposer, from the pool's listings and the last known
- * catalog) → tool index (CatalogSync), read by the search (ToolSearch), the one call path
- * (ToolCalls), prompts and resources (UpstreamForwarding) and the token counts per server. What
+ * catalog) → tool index (CatalogSync), read by the search (ToolSearch, with what search
+ * learning kept), the one call path (ToolCalls, whose finished calls usage and search learning hear), prompts and resources (UpstreamForwarding) and the token counts per server. What
  * a part needs of the app as a whole — its settings, the slice of `Lens` it reads, where a change
  * is announced — comes in as a `LensHost`, so `LensApp` keeps only the delegation to these parts.
  */
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { ToolIndex } from '../core/search/types';
 import type { UpstreamPool } from '../adapters/upstream/pool';
+import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
 import { CatalogComposer } from './catalogComposer';
 import { CatalogSync } from './catalogSync';
@@ -40,6 +41,7 @@ export interface LensResources {
   pool: UpstreamPool;
   index: ToolIndex;
   usage: UsageTracker;
+  learning: SearchLearning;
   startedAt: number;
 }
 
@@ -54,8 +56,8 @@ export interface LensParts {
   forwarding: UpstreamForwarding;
 }
 
-/** Builds the parts and subscribes them to the pool's, the index's and usage's changes. */
-export function buildLensParts(options: LensAppOptions, { pool, index, usage, startedAt }: LensResources, host: LensHost): LensParts {
+/** Builds the parts and subscribes them to the pool's, the index's, usage's and search learning's changes. */
+export function buildLensParts(options: LensAppOptions, { pool, index, usage, learning, startedAt }: LensResources, host: LensHost): LensParts {
   const known = new KnownCatalog(join(options.storageDir, 'catalog.json'), options.log);
   const composer = new CatalogComposer(pool, known);
   const catalog = () => composer.catalog;
@@ -75,6 +77,11 @@ export function buildLensParts(options: LensAppOptions, { pool, index, usage, st
     log: options.log,
     changed: () => host.fire('tools'),
   });
+  // Search learning hears every finished call beside usage (searchLearning.ts: only an agent's teach).
+  const record = (call: Parameters<UsageTracker['record']>[0]) => {
+    usage.record(call);
+    learning.noteCall(call);
+  };
   const parts: LensParts = {
     known,
     composer,
@@ -85,12 +92,13 @@ export function buildLensParts(options: LensAppOptions, { pool, index, usage, st
       lens: host.lens,
       index,
       usage,
+      learning,
       sync,
       catalog,
       startingWithoutTools: () => composer.startingWithoutTools(reconciler.admitted.running),
       startedAt,
     }),
-    calls: new ToolCalls({ lens: host.lens, pool, log: options.log, usage }),
+    calls: new ToolCalls({ lens: host.lens, pool, log: options.log, usage: { record } }),
     forwarding: new UpstreamForwarding({ pool, catalog, isRunning: (name) => reconciler.isRunning(name) }),
   };
   pool.onDidChange((change) => {
@@ -100,5 +108,6 @@ export function buildLensParts(options: LensAppOptions, { pool, index, usage, st
   });
   index.onDidChange(() => host.fire('index'));
   usage.onDidChange(() => host.fire('usage'));
+  learning.onDidChange(() => host.fire('usage'));
   return parts;
 }

@@ -2,11 +2,14 @@
  * A search through the core: when to answer (at once from the last known catalog, never
  * waiting for a server), the index's ranking, usage's re-ranking within it, and the answer as
  * the front doors show it: only tools the catalog still has, which servers are still starting,
- * and a hint when nothing matched. Usage also learns what this answer showed.
+ * and a hint when nothing matched. Usage also learns what this answer showed, and search
+ * learning (usage/searchLearning.ts) the request that led to it: its re-ranking is the
+ * pipeline's last stage, before the session boost.
  */
 import type { SearchHit, SearchResponse } from '../../../protocol/model';
 import type { ToolIndex } from '../core/search/types';
 import { noMatchHint } from '../core/noMatchHint';
+import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
 import type { Catalog } from './catalogBuilder';
 import type { CatalogSync } from './catalogSync';
@@ -25,6 +28,7 @@ export interface ToolSearchOptions {
   lens: Pick<Lens, 'settings' | 'servers' | 'onDidChange'>;
   index: ToolIndex;
   usage: UsageTracker;
+  learning: Pick<SearchLearning, 'signal' | 'syncCatalog' | 'noteSearch'>;
   sync: Pick<CatalogSync, 'first' | 'current'>;
   catalog(): Catalog;
   /** Running servers, still starting, with no tools in the catalog (missing from answers). */
@@ -34,6 +38,9 @@ export interface ToolSearchOptions {
 }
 
 export class ToolSearch {
+  /** The catalog search learning last saw (its tools' fingerprints key what it learned). */
+  private learnedCatalog: Catalog | undefined;
+
   constructor(private readonly o: ToolSearchOptions) {}
 
   async search(request: SearchRequest): Promise<SearchResponse> {
@@ -54,7 +61,8 @@ export class ToolSearch {
     if (request.server) options.server = request.server;
     // Usage re-ranks within what the query found (the ranking's last stage); a session without calls is left as is.
     if (request.sessionId) options.sessionId = request.sessionId;
-    const ranked = await this.o.index.search(request.query, { ...options, usage: [this.o.usage.searchSignal] });
+    this.syncLearning();
+    const ranked = await this.o.index.search(request.query, { ...options, usage: [this.o.learning.signal, this.o.usage.searchSignal] });
     const catalog = this.o.catalog();
     const hits: SearchHit[] = [];
     for (const r of ranked.hits) {
@@ -73,12 +81,13 @@ export class ToolSearch {
       });
     }
     const answer = hits.slice(0, limit);
-    // The session's next call is judged against exactly what this answer showed.
-    if (request.sessionId)
-      this.o.usage.noteAnswer(
-        request.sessionId,
-        answer.map((h) => catalog.byName.get(h.name)!.key),
-      );
+    // The session's next call is judged against exactly what this answer showed, and search
+    // learning pairs that call with this request's words.
+    if (request.sessionId) {
+      const keys = answer.map((h) => catalog.byName.get(h.name)!.key);
+      this.o.usage.noteAnswer(request.sessionId, keys);
+      this.o.learning.noteSearch(request.sessionId, [request.query, ...(request.keywords ?? [])].join(' '), keys);
+    }
     const response: SearchResponse = { query: request.query, hits: answer, mode: ranked.mode, tookMs: performance.now() - started };
     if (answer.length === 0) response.noMatch = noMatchHint(request.query, catalog.tools, this.o.lens.servers());
     const starting = this.o.startingWithoutTools();
@@ -102,6 +111,14 @@ export class ToolSearch {
       .map((k) => catalog.byKey.get(k)?.name)
       .filter((n): n is string => n !== undefined)
       .slice(0, maxTools);
+  }
+
+  /** Search learning keys what it learned by the catalog's tools: it sees each new catalog before it ranks. */
+  private syncLearning(): void {
+    const catalog = this.o.catalog();
+    if (catalog === this.learnedCatalog) return;
+    this.learnedCatalog = catalog;
+    this.o.learning.syncCatalog(catalog.tools);
   }
 
   /** See EMPTY_CATALOG_GRACE_MS. */

@@ -15,6 +15,7 @@ import { FrequencyPredictor } from '../core/usage/frequency';
 import type { ObservedCall, Predictor } from '../core/usage/types';
 import { loadDataset, type BenchQuery } from './dataset';
 import { percentile, queryMetrics } from './metrics';
+import { seededRandom, shuffled } from './seededRandom';
 
 export interface PredictionBenchOptions {
   seed?: number;
@@ -155,20 +156,7 @@ function searchRecall(
 
 /** Deterministic Fisher-Yates with mulberry32, so a seed always gives the same split. */
 function shuffle<T>(items: readonly T[], seed: number): T[] {
-  let s = seed >>> 0;
-  const rand = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
+  return shuffled(items, seededRandom(seed));
 }
 
 function round(x: number, digits = 3): number {

@@ -13,6 +13,8 @@ import { lensFactories } from '../bench/modes';
 import { belowReference, formatMarkdown, formatTable, REFERENCE_SEARCHER } from '../bench/report';
 import { runPredictionBench } from '../bench/predict';
 import { runBench, type BenchReport, type PerQueryRow } from '../bench/runBench';
+import { runReplaySeeds, type ReplayReport, type ReplayRun } from '../bench/replay';
+import { formatReplayMarkdown, formatReplayTable } from '../bench/replayReport';
 import { referenceFactories } from '../bench/searchers';
 import { formatChanges, top1Changes, type Top1Changes } from '../bench/topChanges';
 import { lensModeOptions, SEMANTIC_HELP, SEMANTIC_OPTIONS } from '../bench/semanticOptions';
@@ -21,6 +23,7 @@ import type { CliCommand } from './command';
 
 const HELP = `mcp-lens bench --dataset DIR [--mode keyword|vector|hybrid] [--json] [--ollama-host URL] [--scale N] [--predict] [--per-query FILE]
 mcp-lens bench --all [--out FILE.md] [--mode ...] [--scale N] [--per-query FILE]
+mcp-lens bench --dataset DIR|--all --history SHARE [--wrong SHARES] [--noticed SHARE] [--seed N] [--seeds K] [--json] [--out FILE.md]
 mcp-lens bench --dataset DIR|--all --embedder ollama|openai [--model NAME] [--ollama-host URL | --embed-url URL] [--fusion-yield X] [--show-changes]
 
   --dataset DIR     a folder with tools.json and queries.json (e.g. bench/datasets/toolbench)
@@ -37,6 +40,17 @@ mcp-lens bench --dataset DIR|--all --embedder ollama|openai [--model NAME] [--ol
                      "gold_alternatives"?, "top10": {searcher: [key, ...]},
                      "first_gold_rank": {searcher: rank 1-10 | null}}; with several modes,
                     MCP Lens's vector and hybrid lists are "mcp-lens/vector", "mcp-lens/hybrid"
+
+Search learning, by replay (server/src/bench/replay.ts), keyword mode:
+  --history SHARE   feed this share (0-1) of each tool's requests as find_tools → call sessions to
+                    search learning, then rank the rest with and without what it learned
+  --wrong SHARES    comma-separated shares of history sessions that call a wrong tool, one run each
+                    (default 0,0.1,0.3; a wrong call is the first hit when wrong, else another hit)
+  --noticed SHARE   share of the wrong calls that fail or are followed by a quick re-search and the
+                    right tool (default 0: silent; --all adds a 30% run with half of them noticed)
+  --seed N          the split's and the wrong calls' seed (default 1)
+  --seeds K         report the mean over seeds N to N+K-1 (default 1)
+  With --all, writes the "learning" section of the Markdown file.
 
 Every searcher gets recall@1/@5/@10, MRR@10 and complete@10 on the whole set, per request kind
 where the set labels kinds, and per half of the keyword config's dev/held-out split. A line
@@ -63,6 +77,11 @@ export const bench: CliCommand = {
           out: { type: 'string' },
           predict: { type: 'boolean', default: false },
           'per-query': { type: 'string' },
+          history: { type: 'string' },
+          wrong: { type: 'string' },
+          noticed: { type: 'string' },
+          seed: { type: 'string' },
+          seeds: { type: 'string' },
           help: { type: 'boolean', short: 'h', default: false },
           ...SEMANTIC_OPTIONS,
         },
@@ -81,6 +100,11 @@ export const bench: CliCommand = {
     const dirs = args.all ? allDatasetDirs() : args.dataset ? [resolve(args.dataset)] : [];
     if (dirs.length === 0) return usageError(args.all ? 'no datasets found (set MCP_LENS_BENCH_DIR)' : 'give --dataset DIR or --all');
     for (const dir of dirs) if (datasetToolsFile(dir) === undefined) return usageError(`${dir}: no tools.json (nor tools_from in meta.json)`);
+    if (args.history !== undefined) {
+      const semantic = (args.mode !== undefined && args.mode !== 'keyword') || args.embedder !== undefined;
+      return semantic ? usageError('--history replays keyword search only (no --mode, no --embedder)') : replay(dirs, args, argv);
+    }
+    for (const flag of ['wrong', 'noticed', 'seed', 'seeds'] as const) if (args[flag] !== undefined) return usageError(`--${flag} needs --history`);
 
     const lens = await lensFactories(lensModeOptions(args, process.env));
     if ('error' in lens) {
@@ -137,6 +161,53 @@ export const bench: CliCommand = {
     return 0;
   },
 };
+
+interface ReplayArgs {
+  history?: string | undefined;
+  wrong?: string | undefined;
+  noticed?: string | undefined;
+  seed?: string | undefined;
+  seeds?: string | undefined;
+  all?: boolean | undefined;
+  json?: boolean | undefined;
+  out?: string | undefined;
+}
+
+/** `--history`: the search-learning replay on each set (replay.ts). */
+async function replay(dirs: string[], args: ReplayArgs, argv: string[]): Promise<number> {
+  const share = (flag: string, text: string): number | string => {
+    const n = Number(text);
+    return text.trim() !== '' && Number.isFinite(n) && n >= 0 && n <= 1 ? n : `--${flag} wants a share between 0 and 1, got "${text}"`;
+  };
+  const history = share('history', args.history!);
+  if (typeof history === 'string') return usageError(history);
+  const wrong = (args.wrong ?? '0,0.1,0.3').split(',').map((w) => share('wrong', w));
+  const badWrong = wrong.find((w) => typeof w === 'string');
+  if (badWrong !== undefined) return usageError(badWrong as string);
+  const noticed = share('noticed', args.noticed ?? '0');
+  if (typeof noticed === 'string') return usageError(noticed);
+  const seed = Number(args.seed ?? '1');
+  const seeds = Number(args.seeds ?? '1');
+  if (!Number.isInteger(seed)) return usageError(`--seed wants an integer, got "${args.seed}"`);
+  if (!(Number.isInteger(seeds) && seeds > 0 && seeds <= 100)) return usageError(`--seeds wants an integer from 1 to 100, got "${args.seeds}"`);
+  const runs: ReplayRun[] = (wrong as number[]).map((w) => ({ wrong: w, noticed }));
+  // The guard's own run: wrong calls that tell on themselves, half of them.
+  if (args.all && args.wrong === undefined && args.noticed === undefined) runs.push({ wrong: 0.3, noticed: 0.5 });
+  const reports: ReplayReport[] = [];
+  for (const dir of dirs) {
+    process.stderr.write(`bench: ${dir} (search learning replay)…\n`);
+    const report = await runReplaySeeds(loadDataset(dir), { history, runs, seed }, seeds);
+    reports.push(report);
+    if (!args.json) process.stdout.write(`${formatReplayTable(report)}\n\n`);
+  }
+  if (args.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
+  if (args.all) {
+    const out = resolve(args.out ?? join(repoRoot(), 'bench-results.md'));
+    writeSection(out, 'learning', formatReplayMarkdown(reports, `mcp-lens bench ${argv.join(' ')}`));
+    process.stderr.write(`bench: wrote ${out}\n`);
+  }
+  return 0;
+}
 
 /** The usage-prediction benchmark (server/src/bench/predict.ts, owned by the usage engineer). */
 async function prediction(dir: string): Promise<unknown> {

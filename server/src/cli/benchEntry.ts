@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CliCommand } from './command';
 
-export const BENCH_USAGE = 'bench --dataset DIR|--all [--mode M] [--embedder ollama|openai] [--json] [--scale N] [--per-query FILE]';
+export const BENCH_USAGE =
+  'bench --dataset DIR|--all [--mode M] [--embedder ollama|openai] [--json] [--scale N] [--per-query FILE] [--history SHARE [--wrong SHARES] [--seed N]]';
 export const BENCH_SUMMARY = 'Measure tool search (recall, MRR, latency, tokens) against reference searchers';
 
 export const benchEntry: CliCommand = {

@@ -10,6 +10,7 @@ import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { useTokenCounter } from '../core/tokens';
 import { benchEntry } from './benchEntry';
 import type { CliCommand } from './command';
+import { forget } from './forget';
 import { login, logout } from './login';
 import { pullModel } from './pull';
 import { search } from './search';
@@ -20,7 +21,7 @@ import { tools } from './tools';
 import { errorMessage } from '../core/errorMessage';
 import { MCP_LENS_VERSION } from '../core/version';
 
-const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, login, logout, bench: benchEntry, 'pull-model': pullModel };
+const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, forget, login, logout, bench: benchEntry, 'pull-model': pullModel };
 
 export function usage(): string {
   const lines = Object.values(COMMANDS).flatMap((c) => [`  mcp-lens ${c.usage}`, `      ${c.summary}`]);

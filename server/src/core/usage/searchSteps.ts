@@ -1,0 +1,160 @@
+/**
+ * The rules of search learning: which find_tools → call pairs of a gateway session teach what.
+ * Pure; one SessionSteps per session turns its searches and calls, in order, into lessons
+ * (learnedExamples.ts) — weight changes for (request terms → tool).
+ *
+ * A *step* is what the agent is doing between two calls: one find_tools, or several in a row
+ * (rephrasings), then the call of the tool it chose. The step's words are all its requests'
+ * terms, so a tool the agent found only after rephrasing is learned under the words it first
+ * tried as well: those are the vocabulary gaps learning is for.
+ *
+ * 1. The first tool a step calls with success is taught the step's words at weight 1, or
+ *    `unshownWeight` when no answer of the step showed it (the agent found it some other way).
+ * 2. A call that fails (error, timeout, invalid arguments, cancelled) teaches nothing.
+ * 3. Another tool called with success in the same step (no search between) weighs less
+ *    (`extraToolWeight`): the step may have needed both, or the first was wrong.
+ * 4. A quick re-search — a find_tools within `researchWindowMs` of the step's last call, before
+ *    any other call, most of whose words (`researchOverlap`) the step already had — puts what
+ *    the step taught in doubt: it weighs `doubtShare` of itself until the step resolves it:
+ *    - the same tool called again: restored (the agent checked and came back);
+ *    - a different tool called: the doubted lessons count against their tool (net
+ *      −`against` × their weight), and the new tool is taught the step's words;
+ *    - nothing: they stay at the reduced weight.
+ * 5. A search that is not a re-search starts a new step; a call with no search before it in
+ *    the session teaches nothing.
+ */
+import type { Lesson } from './learnedExamples';
+
+export interface StepRules {
+  unshownWeight: number;
+  extraToolWeight: number;
+  researchWindowMs: number;
+  researchOverlap: number;
+  doubtShare: number;
+  against: number;
+  /** A step keeps at most this many words (its rephrasings' together). */
+  maxStepTerms: number;
+  /** …and remembers at most this many tools its answers showed (an agent may rephrase a hundred times). */
+  maxShown: number;
+}
+
+export const STEP_RULES: StepRules = {
+  unshownWeight: 0.5,
+  extraToolWeight: 0.5,
+  researchWindowMs: 60_000,
+  researchOverlap: 0.6,
+  doubtShare: 0.5,
+  against: 0.5,
+  maxStepTerms: 48,
+  maxShown: 256,
+};
+
+/** The tool a call reached, as learning keys it. */
+export interface CalledTool {
+  key: string;
+  server: string;
+  fingerprint: string;
+}
+
+/** A lesson the step has applied, with the net weight it put in so far. */
+interface Taught {
+  tool: CalledTool;
+  terms: readonly string[];
+  weight: number;
+}
+
+interface Step {
+  terms: string[];
+  shown: Set<string>;
+  called: Set<string>;
+  taught: Taught[];
+  lastCallAt?: number;
+  /** The lessons a quick re-search put in doubt, with the weight each had before. */
+  doubted?: { lesson: Taught; before: number }[] | undefined;
+}
+
+export class SessionSteps {
+  private step: Step | undefined;
+
+  constructor(private readonly rules: StepRules = STEP_RULES) {}
+
+  /** A find_tools with these request terms answered these keys. Returns the lessons it changes. */
+  search(terms: readonly string[], answer: readonly string[], at: number): Lesson[] {
+    const step = this.step;
+    if (!step || step.called.size === 0) {
+      // The first search, or a rephrasing before any call: the same step.
+      if (step) this.extend(step, terms, answer);
+      else this.step = this.fresh(terms, answer);
+      return [];
+    }
+    if (!this.isResearch(step, terms, at)) {
+      this.step = this.fresh(terms, answer);
+      return [];
+    }
+    this.extend(step, terms, answer);
+    if (step.doubted) return [];
+    const positive = step.taught.filter((t) => t.weight > 0);
+    if (positive.length === 0) return [];
+    step.doubted = positive.map((lesson) => ({ lesson, before: lesson.weight }));
+    return positive.map((t) => this.adjust(t, t.weight * this.rules.doubtShare));
+  }
+
+  /** A call of `tool` ended, with success or not. Returns the lessons it changes. */
+  call(tool: CalledTool, ok: boolean, at: number): Lesson[] {
+    const step = this.step;
+    if (!step || !ok) return [];
+    const out: Lesson[] = [];
+    if (step.doubted) {
+      const doubted = step.doubted;
+      step.doubted = undefined;
+      if (doubted.some((d) => d.lesson.tool.key === tool.key)) {
+        // Back to the tool it doubted: the re-search confirmed it.
+        for (const d of doubted) out.push(this.adjust(d.lesson, d.before));
+        step.lastCallAt = at;
+        return out;
+      }
+      for (const d of doubted) out.push(this.adjust(d.lesson, -this.rules.against * d.before));
+      step.called.add(tool.key);
+      step.lastCallAt = at;
+      out.push(this.teach(step, tool, 1));
+      return out;
+    }
+    step.lastCallAt = at;
+    if (step.called.has(tool.key)) return out;
+    step.called.add(tool.key);
+    const first = !step.taught.some((t) => t.weight > 0);
+    out.push(this.teach(step, tool, first ? 1 : this.rules.extraToolWeight));
+    return out;
+  }
+
+  private fresh(terms: readonly string[], answer: readonly string[]): Step {
+    return { terms: terms.slice(0, this.rules.maxStepTerms), shown: new Set(answer.slice(0, this.rules.maxShown)), called: new Set(), taught: [] };
+  }
+
+  private extend(step: Step, terms: readonly string[], answer: readonly string[]): void {
+    for (const t of terms) if (step.terms.length < this.rules.maxStepTerms && !step.terms.includes(t)) step.terms.push(t);
+    for (const k of answer) if (step.shown.size < this.rules.maxShown) step.shown.add(k);
+  }
+
+  /** See rule 4. */
+  private isResearch(step: Step, terms: readonly string[], at: number): boolean {
+    if (terms.length === 0 || step.lastCallAt === undefined || at - step.lastCallAt > this.rules.researchWindowMs) return false;
+    const shared = terms.filter((t) => step.terms.includes(t)).length;
+    return shared / terms.length >= this.rules.researchOverlap;
+  }
+
+  /** Teaches `tool` the step's words at `weight` (× unshownWeight when no answer of the step showed it). */
+  private teach(step: Step, tool: CalledTool, weight: number): Lesson {
+    const w = weight * (step.shown.has(tool.key) ? 1 : this.rules.unshownWeight);
+    const taught: Taught = { tool, terms: [...step.terms], weight: 0 };
+    step.taught.push(taught);
+    return this.adjust(taught, w);
+  }
+
+  /** Brings a taught lesson's net weight to `to`; the lesson is the difference. */
+  private adjust(t: Taught, to: number): Lesson {
+    const delta = to - t.weight;
+    t.weight = to;
+    return { terms: t.terms, key: t.tool.key, server: t.tool.server, fingerprint: t.tool.fingerprint, delta };
+  }
+}
