@@ -20,21 +20,24 @@ const tools = [
   { server: 'files', name: 'read_file', description: "Read a text file's contents" },
   { server: 'weather', name: 'get_forecast', description: 'Weather forecast for a city' },
 ];
-const q = (id: string, query: string, gold: string): BenchQuery & { gold: string[] } => ({ id, query, gold: [gold] });
+/** Requests for one gold tool, ids `<prefix>1`, `<prefix>2`, … */
+const requestsFor = (prefix: string, gold: string, texts: string[]): (BenchQuery & { gold: string[] })[] =>
+  texts.map((query, i) => ({ id: `${prefix}${i + 1}`, query, gold: [gold] }));
 const queries = [
-  q('s1', 'tally 3 and 4', 'calc/get_sum'),
-  q('s2', 'tally up 10 and 20', 'calc/get_sum'),
-  q('s3', 'tally these for me', 'calc/get_sum'),
-  q('s4', 'tally my expenses', 'calc/get_sum'),
-  q('p1', 'literature on protein folding', 'papers/search_papers'),
-  q('p2', 'recent literature about transformers', 'papers/search_papers'),
-  q('p3', 'literature review of graph neural nets', 'papers/search_papers'),
-  q('p4', 'literature on sleep', 'papers/search_papers'),
-  q('d1', 'folder contents of ~/music', 'files/list_directory'),
-  q('d2', 'show the folder contents', 'files/list_directory'),
-  q('d3', 'what are the folder contents here', 'files/list_directory'),
-  q('d4', 'folder contents please', 'files/list_directory'),
-  q('w1', 'will it rain in Paris', 'weather/get_forecast'),
+  ...requestsFor('s', 'calc/get_sum', ['tally 3 and 4', 'tally up 10 and 20', 'tally these for me', 'tally my expenses']),
+  ...requestsFor('p', 'papers/search_papers', [
+    'literature on protein folding',
+    'recent literature about transformers',
+    'literature review of graph neural nets',
+    'literature on sleep',
+  ]),
+  ...requestsFor('d', 'files/list_directory', [
+    'folder contents of ~/music',
+    'show the folder contents',
+    'what are the folder contents here',
+    'folder contents please',
+  ]),
+  ...requestsFor('w', 'weather/get_forecast', ['will it rain in Paris']),
 ];
 
 before(() => {

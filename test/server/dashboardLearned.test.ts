@@ -5,49 +5,22 @@
  * text; Forget with its inline confirmation. Screenshots go to test-results/.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser } from 'playwright-core';
-import { silentLogger } from '../../server/src/core/logger';
-import { GatewayHttpServer } from '../../server/src/gateway/http';
 import { connectAgent } from '../fixtures/agentClient';
-import { openDashboard, startWithChromium } from '../fixtures/lens/dashboardPage';
-import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
+import { useDashboardGateway, RESULTS } from '../fixtures/lens/dashboardGateway';
+import { openDashboard } from '../fixtures/lens/dashboardPage';
 import { HOSTILE_IMG } from '../fixtures/servers/hostileText';
 
-const ROOT = resolve(__dirname, '../..');
-const RESULTS = join(ROOT, 'test-results');
-const TOKEN = 'learned-token-' + Math.random().toString(36).slice(2);
-
 describe('dashboard: learned search', () => {
-  let world: DashboardWorld;
-  let browser: Browser;
-  let gateway: GatewayHttpServer;
-  let mcpUrl: string;
-  const problems: string[] = [];
+  const dash = useDashboardGateway('learned-token');
 
-  before(async () => {
-    const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-    mkdirSync(RESULTS, { recursive: true });
-    [world, browser] = await startWithChromium(startDashboardWorld);
-    gateway = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
-    ({ url: mcpUrl } = await gateway.start());
-  });
-  after(async () => {
-    await browser?.close();
-    await gateway?.close();
-    await world?.close();
-  });
-
-  const name = (original: string) => world.lens.tools().find((t) => t.originalName === original)!.name;
+  const name = (original: string) => dash.world.lens.tools().find((t) => t.originalName === original)!.name;
 
   /** One agent session: its find_tools requests, then a call. */
   async function session(queries: string[], tool: string, args: Record<string, unknown>): Promise<void> {
-    const c: Client = await connectAgent(mcpUrl, TOKEN, 'learned-agent');
+    const c: Client = await connectAgent(dash.mcpUrl, dash.token, 'learned-agent');
     try {
       for (const query of queries) await c.callTool({ name: 'find_tools', arguments: { query } });
       const r = await c.callTool({ name: 'call_tool', arguments: { tool_name: name(tool), arguments: args } });
@@ -58,7 +31,7 @@ describe('dashboard: learned search', () => {
   }
 
   it('shows what was learned per tool, words as text, and forgets it', async () => {
-    const page = await openDashboard(browser, world.dashboardUrl, problems, 'light');
+    const page = await openDashboard(dash.browser, dash.world.dashboardUrl, dash.problems, 'light');
     const card = page.locator('#learned');
     await card.locator('.empty', { hasText: 'Nothing learned yet' }).waitFor();
     assert.equal(await card.locator('[data-action="forget-learned"]').count(), 0, 'nothing to forget');
@@ -88,19 +61,19 @@ describe('dashboard: learned search', () => {
     await card.locator('[data-action="forget-learned"]').click();
     await card.locator('[data-action="forget-learned-confirm"]').click();
     await card.locator('.empty', { hasText: 'Nothing learned yet' }).waitFor();
-    assert.equal(world.lens.learnedSearch().requests, 0);
-    assert.deepEqual(problems, []);
+    assert.equal(dash.world.lens.learnedSearch().requests, 0);
+    assert.deepEqual(dash.problems, []);
     await page.context().close();
   });
 
   it('looks right in dark (screenshot in test-results/)', async () => {
     await session(['find the literature on adding numbers', 'sum of two numbers'], 'get-sum', { a: 1, b: 2 });
     await session(['say hello back to me'], 'echo', { message: 'hello' });
-    const page = await openDashboard(browser, world.dashboardUrl, problems, 'dark');
+    const page = await openDashboard(dash.browser, dash.world.dashboardUrl, dash.problems, 'dark');
     const card = page.locator('#learned');
     await card.locator(`tr[data-tool="${name('echo')}"]`).waitFor();
     await card.screenshot({ path: join(RESULTS, 'dashboard-learned-dark.png') });
-    assert.deepEqual(problems, []);
+    assert.deepEqual(dash.problems, []);
     await page.context().close();
   });
 });

@@ -6,46 +6,20 @@
  * these states go to test-results/.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, Page } from 'playwright-core';
-import { silentLogger } from '../../server/src/core/logger';
-import { GatewayHttpServer } from '../../server/src/gateway/http';
+import type { Page } from 'playwright-core';
 import { connectAgent } from '../fixtures/agentClient';
-import { openDashboard, startWithChromium } from '../fixtures/lens/dashboardPage';
-import { startDashboardWorld, type DashboardWorld } from '../fixtures/lens/dashboardWorld';
-
-const ROOT = resolve(__dirname, '../..');
-const RESULTS = join(ROOT, 'test-results');
-const TOKEN = 'ux-token-' + Math.random().toString(36).slice(2);
+import { useDashboardGateway, RESULTS } from '../fixtures/lens/dashboardGateway';
+import { openDashboard } from '../fixtures/lens/dashboardPage';
 
 describe('dashboard wording and states', () => {
-  let world: DashboardWorld;
-  let browser: Browser;
-  let gateway: GatewayHttpServer;
-  let mcpUrl: string;
-  const problems: string[] = [];
+  const dash = useDashboardGateway('ux-token');
 
-  before(async () => {
-    const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-    mkdirSync(RESULTS, { recursive: true });
-    [world, browser] = await startWithChromium(startDashboardWorld);
-    gateway = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
-    ({ url: mcpUrl } = await gateway.start());
-  });
-  after(async () => {
-    await browser?.close();
-    await gateway?.close();
-    await world?.close();
-  });
-
-  const open = (scheme: 'light' | 'dark' = 'light'): Promise<Page> => openDashboard(browser, world.dashboardUrl, problems, scheme);
-  const agent = (): Promise<Client> => connectAgent(mcpUrl, TOKEN, 'ux-agent');
-  const name = (original: string) => world.lens.tools().find((t) => t.originalName === original)!.name;
+  const open = (scheme: 'light' | 'dark' = 'light'): Promise<Page> => openDashboard(dash.browser, dash.world.dashboardUrl, dash.problems, scheme);
+  const agent = (): Promise<Client> => connectAgent(dash.mcpUrl, dash.token, 'ux-agent');
+  const name = (original: string) => dash.world.lens.tools().find((t) => t.originalName === original)!.name;
 
   it('shows search quality from agent calls, with the right nouns', async () => {
     const page = await open();
@@ -70,7 +44,7 @@ describe('dashboard wording and states', () => {
     } finally {
       await c.close();
     }
-    const retrieval = world.lens.usageStats()!.retrieval!;
+    const retrieval = dash.world.lens.usageStats()!.retrieval!;
     const top1 = `${Math.round((retrieval.recent.top1 / retrieval.recent.picks) * 100)}%`;
     await card.locator('[data-rate="hit-1"] .value', { hasText: top1 }).waitFor();
     assert.equal(await card.locator('[data-rate="hit-5"] .value').innerText(), '100%');
@@ -90,8 +64,8 @@ describe('dashboard wording and states', () => {
     // Ten sessions pick the top match; the ten after them call a tool the answer did not hold.
     // Search learning would put that tool in the answers after the first such call: the trend
     // is measured here with the ranking the agents saw standing still.
-    const settings = world.lens.settings();
-    await world.lens.updateSettings({ ...settings, search: { ...settings.search, learnFromUsage: false } });
+    const settings = dash.world.lens.settings();
+    await dash.world.lens.updateSettings({ ...settings, search: { ...settings.search, learnFromUsage: false } });
     for (let i = 0; i < 20; i++) {
       const c = await agent();
       try {
@@ -102,8 +76,8 @@ describe('dashboard wording and states', () => {
         await c.close();
       }
     }
-    await world.lens.updateSettings(settings);
-    const r = world.lens.usageStats()!.retrieval!;
+    await dash.world.lens.updateSettings(settings);
+    const r = dash.world.lens.usageStats()!.retrieval!;
     assert.equal(r.trend, 'falling', JSON.stringify(r));
     // The page may still show an update from before the last session: wait for the final one.
     const trend = card.locator('.trend.falling[role="alert"]', { hasText: 'Falling: 0% at rank 1' });
@@ -120,9 +94,9 @@ describe('dashboard wording and states', () => {
     const first = page.locator('#savings .kpi').first();
     await first.locator('.value.good').waitFor();
     const green = await first.locator('.value').evaluate((e) => getComputedStyle(e).color);
-    await world.lens.updateSettings({ ...world.lens.settings(), exposure: 'all' });
+    await dash.world.lens.updateSettings({ ...dash.world.lens.settings(), exposure: 'all' });
     try {
-      const stats = world.stats();
+      const stats = dash.world.stats();
       assert.ok(stats.tokens.exposedTokens > stats.tokens.baselineTokens, 'all mode lists more than the servers do');
       const cost = page.locator('#savings .kpi[data-tone="cost"]').first();
       await cost.waitFor();
@@ -138,7 +112,7 @@ describe('dashboard wording and states', () => {
       assert.doesNotMatch(text, /-\d+(\.\d+)?%|fewer tokens/, 'no negative saving anywhere');
       await page.screenshot({ path: join(RESULTS, 'dashboard-cost-light.png'), fullPage: false });
     } finally {
-      await world.lens.updateSettings({ ...world.lens.settings(), exposure: 'search' });
+      await dash.world.lens.updateSettings({ ...dash.world.lens.settings(), exposure: 'search' });
     }
     await first.locator('.value.good').waitFor();
     assert.match(await first.innerText(), /fewer tokens in every request/);
@@ -175,7 +149,7 @@ describe('dashboard wording and states', () => {
     for (const l of labels) assert.doesNotMatch(l, /&[a-z]+;|&#\d+;|undefined|NaN/, l);
     const bars = await page.locator('#savings .bars[role="img"]').getAttribute('aria-label');
     assert.match(bars!, /^Tool definitions per request: [\d,]+ tokens without MCP Lens, [\d,]+ with it \([\d.]+% fewer\)$/);
-    assert.deepEqual(problems, [], 'no page errors, console errors or CSP violations');
+    assert.deepEqual(dash.problems, [], 'no page errors, console errors or CSP violations');
     await page.context().close();
   });
 });
