@@ -45,3 +45,35 @@ test('a private file is read whole up to the limit its reader gives, and refused
   writeFileSync(file, '', { mode: 0o600 });
   assert.deepEqual(readPrivateFile(file), { text: '' });
 });
+
+test('the cache is written server by server as exactly the JSON of the whole, and identical schemas are read back as one object', (t) => {
+  const file = join(tempDir(t), 'catalog.json');
+  const schema = () => ({ type: 'object', properties: { repo: { type: 'string', description: 'owner/name' } }, required: ['repo'] });
+  const cache: CatalogCacheFile = {
+    version: 2,
+    servers: {
+      'payments-github': {
+        fingerprint: 'a',
+        listedAt: 1,
+        tools: [{ server: 'payments-github', name: 'get_issue', description: 'Get an issue.', inputSchema: schema() }],
+      },
+      'search-github': {
+        fingerprint: 'b',
+        listedAt: 2,
+        tools: [{ server: 'search-github', name: 'get_issue', description: 'Get an "issue".', inputSchema: schema() }],
+      },
+      other: { fingerprint: 'c', listedAt: 3, tools: [{ server: 'other', name: 'x', inputSchema: { type: 'object' } }] },
+      broken: { fingerprint: 'd', listedAt: 4, tools: [], failed: 'exited with code 1' },
+    },
+    tokenCounts: { abc: 12 },
+  };
+  writeCatalogCache(file, cache);
+  assert.deepEqual(readPrivateFile(file), { text: JSON.stringify(cache) });
+  const read = readCatalogCache(file);
+  assert.deepEqual(read, { servers: cache.servers, tokenCounts: { abc: 12 } });
+  const a = read.servers['payments-github']!.tools[0]!.inputSchema;
+  assert.equal(a, read.servers['search-github']!.tools[0]!.inputSchema, 'one object for two equal schemas');
+  assert.notEqual(a, read.servers.other!.tools[0]!.inputSchema);
+  writeCatalogCache(file, { version: 2, servers: {} });
+  assert.deepEqual(readPrivateFile(file), { text: '{"version":2,"servers":{}}' });
+});

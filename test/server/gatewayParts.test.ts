@@ -229,6 +229,20 @@ describe('find_tools rendering', () => {
     assert.deepEqual(out.no_match?.searched_from_last_known, ['gh: starting'], 'searched, from the tools it listed last');
     assert.deepEqual(out.no_match?.servers, ['gh (1 tool): issue, repository']);
   });
+
+  it('no match at organisation scale: names at most 30 servers not searched or searched from their last listing, and counts the rest', () => {
+    const many = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, state: 'stopped' as const }));
+    const { out } = render([], 2, {
+      noMatch: { closeNames: [], unavailable: many('down', 4000), lastKnown: many('lazy', 31), servers: [] },
+    });
+    const notSearched = out.no_match?.not_searched ?? [];
+    assert.equal(notSearched.length, 31);
+    assert.deepEqual(notSearched.slice(0, 2), ['down0: stopped', 'down1: stopped']);
+    assert.equal(notSearched[30], "…and 3,970 more servers (list_servers shows each one's state)");
+    assert.deepEqual(out.no_match?.searched_from_last_known?.slice(29), ['lazy29: stopped', "…and 1 more server (list_servers shows each one's state)"]);
+    const few = render([], 2, { noMatch: { closeNames: [], unavailable: many('down', 30), servers: [] } }).out;
+    assert.equal(few.no_match?.not_searched?.length, 30, 'thirty are named, without a line for the rest');
+  });
 });
 
 describe('server summaries', () => {

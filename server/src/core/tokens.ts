@@ -142,9 +142,12 @@ export class ServerListTokens {
   }
 }
 
-/** Each server's tools/list text (its definitions under their original names, as JSON). */
-export function serverListTexts(tools: readonly CatalogTool[]): string[] {
-  return [...groupDefinitions(tools).values()].map((defs) => JSON.stringify(defs));
+/**
+ * Each server's tools/list text (its definitions under their original names, as JSON), one at a
+ * time: all of them at once are the whole catalog again as strings (65 MB at 100,000 tools).
+ */
+export function* serverListTexts(tools: readonly CatalogTool[]): Generator<string> {
+  for (const defs of groupDefinitions(tools).values()) yield JSON.stringify(defs);
 }
 
 /** Each server's tool definitions under their original names, as its own tools/list has them. */

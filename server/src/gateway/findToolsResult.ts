@@ -175,11 +175,26 @@ function noMatchForAgent(hint: NoMatchHint): FindToolsNoMatch {
   const out: FindToolsNoMatch = { hint: NO_MATCH_HINT };
   if (hint.closeNames.length) out.close_names = hint.closeNames.map((h) => truncateDescription(h.name, 64));
   if (hint.unavailable.length) {
-    out.not_searched = hint.unavailable.map((s) => `${truncateDescription(s.name, 64)}: ${s.state}${s.error ? ` (${truncateDescription(s.error, 120)})` : ''}`);
+    out.not_searched = atMostServers(
+      hint.unavailable,
+      (s) => `${truncateDescription(s.name, 64)}: ${s.state}${s.error ? ` (${truncateDescription(s.error, 120)})` : ''}`,
+    );
   }
-  if (hint.lastKnown?.length) out.searched_from_last_known = hint.lastKnown.map((s) => `${truncateDescription(s.name, 64)}: ${s.state}`);
+  if (hint.lastKnown?.length) out.searched_from_last_known = atMostServers(hint.lastKnown, (s) => `${truncateDescription(s.name, 64)}: ${s.state}`);
   if (hint.servers.length) {
     out.servers = hint.servers.slice(0, NO_MATCH_SERVERS).map((s) => truncateDescription(`${s.name} (${plural(s.tools, 'tool')}): ${s.words.join(', ')}`, 160));
   }
   return out;
+}
+
+/**
+ * The first NO_MATCH_SERVERS servers of a list, and a line for the rest: an organisation's
+ * gateway has thousands of servers stopped or starting, and a no-match answer naming each one
+ * would cost the agent tens of thousands of tokens.
+ */
+function atMostServers<T>(servers: readonly T[], line: (server: T) => string): string[] {
+  const shown = servers.slice(0, NO_MATCH_SERVERS).map(line);
+  const rest = servers.length - shown.length;
+  if (rest > 0) shown.push(`…and ${plural(rest, 'more server')} (list_servers shows each one's state)`);
+  return shown;
 }
