@@ -40,8 +40,12 @@ describe('dashboard: learned search', () => {
     await session(['tally 10 and 20 please'], 'get-sum', { a: 10, b: 20 });
     await session([`show the banner ${HOSTILE_IMG}`], 'render_banner', { text: 'hi' });
 
+    // Learning runs after each call's reply is sent and the page follows it: wait for the last session's.
+    await card
+      .locator('.muted', { hasText: /^3 past requests kept \(at most 4,000, the oldest go first\) · 2 tools$/ })
+      .first()
+      .waitFor();
     const sum = card.locator(`tr[data-tool="${name('get-sum')}"]`);
-    await sum.waitFor();
     const words = await sum.locator('.learned-word').allInnerTexts();
     assert.deepEqual(
       words.map((w) => w.split(' ')[0]),
@@ -49,7 +53,6 @@ describe('dashboard: learned search', () => {
       'the word both requests had weighs most',
     );
     assert.equal(await sum.locator('td.num').first().innerText(), '2');
-    assert.match(await card.locator('.muted').first().innerText(), /^3 past requests kept \(at most 4,000, the oldest go first\) · 2 tools$/);
 
     // The request's markup became words, shown as text: nothing ran, no element was made.
     const banner = card.locator(`tr[data-tool="${name('render_banner')}"]`);
