@@ -73,6 +73,7 @@ test('--history: learning finds what keyword search cannot; without history noth
   assert.equal(report.dataset, 'gaps');
   assert.deepEqual([report.fed, report.evaluated], [6, 6]);
   assert.equal(report.without.all['recall@1'], 0, 'cold, no evaluated request finds its tool first');
+  assert.equal(report.without.all['recall@1 max'], 1, 'each request is for one tool');
   const [clean, noisy] = report.with;
   assert.deepEqual([clean!.wrong, clean!.noticed, noisy!.wrong], [0, 0, 0.5]);
   assert.equal(clean!.figures.all['recall@5'], 1, 'every evaluated request finds its tool');
@@ -92,7 +93,10 @@ test('--history --all writes its own section, and the table names what it shows'
   writeFileSync(out, '# results\n\n<!-- search bench: start -->\nkept\n<!-- search bench: end -->\n');
   const r = await runBenchCli(['--all', '--history', '0.5', '--out', out], { MCP_LENS_BENCH_DIR: dir });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^gaps: 50% of each tool's requests fed as history \(6 requests\), 6 evaluated/m);
+  assert.match(
+    r.stdout,
+    /^gaps: 50% of each tool's requests fed as history \(6 requests\), 6 evaluated \(\d+ held out; R@1 at most 1\.000, held out 1\.000: a request for n tools/m,
+  );
   assert.match(r.stdout, /with learning +30%, 50% of them noticed/);
   const md = readFileSync(out, 'utf8');
   assert.match(md, /<!-- search bench: start -->\nkept\n<!-- search bench: end -->/, 'the other sections stay');

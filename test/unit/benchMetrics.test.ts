@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BenchQuery } from '../../server/src/bench/dataset';
 import { catalogToolsOf, scaleTools } from '../../server/src/bench/dataset';
-import { meanMetrics, percentile, queryMetrics } from '../../server/src/bench/metrics';
+import { bestRecallAt1, meanMetrics, percentile, queryMetrics } from '../../server/src/bench/metrics';
 
 test('queryMetrics: recall@k, MRR@10 and complete@10 on fixed rankings', () => {
   const q1: BenchQuery = { id: '1', query: '', gold: ['s/a', 's/b'] };
@@ -15,6 +15,14 @@ test('queryMetrics: recall@k, MRR@10 and complete@10 on fixed rankings', () => {
   assert.deepEqual(queryMetrics(q3, far), { 'recall@1': 0, 'recall@5': 0, 'recall@10': 0, 'mrr@10': 0, 'complete@10': 0 });
   const mean = meanMetrics([m1, queryMetrics(q2, ['s/a2']), queryMetrics(q3, [])]);
   assert.deepEqual(mean, { 'recall@1': 1 / 3, 'recall@5': 0.5, 'recall@10': 2 / 3, 'mrr@10': 0.5, 'complete@10': 2 / 3 });
+});
+
+test('bestRecallAt1: a query for n gold tools scores at most 1/n at recall@1, whatever the ranking', () => {
+  const two: BenchQuery = { id: '1', query: '', gold: ['s/a', 's/b'], goldAlternatives: { 's/a': ['s/a2'] } };
+  assert.equal(bestRecallAt1(two), 0.5);
+  assert.equal(queryMetrics(two, ['s/a', 's/b'])['recall@1'], bestRecallAt1(two), 'the best ranking reaches it');
+  assert.equal(bestRecallAt1({ id: '2', query: '', gold: ['s/a', 's/b', 's/c'] }), 1 / 3);
+  assert.equal(bestRecallAt1({ id: '3', query: '', gold: ['s/a'] }), 1);
 });
 
 test('keys containing slashes are compared whole', () => {

@@ -34,6 +34,14 @@ export function queryMetrics(query: BenchQuery, retrieved: readonly string[]): R
   };
 }
 
+/**
+ * The most recall@1 any ranking can score on a query: one tool is first, so a query with n gold
+ * tools scores at most 1/n. Its mean over a set is that set's ceiling for recall@1.
+ */
+export function bestRecallAt1(query: BenchQuery): number {
+  return 1 / Math.max(1, query.gold.length);
+}
+
 /** Averages per-query metrics. */
 export function meanMetrics(perQuery: readonly RetrievalMetrics[]): RetrievalMetrics {
   const sum: RetrievalMetrics = { 'recall@1': 0, 'recall@5': 0, 'recall@10': 0, 'mrr@10': 0, 'complete@10': 0 };

@@ -21,7 +21,7 @@ import type { StepRules } from '../core/usage/searchSteps';
 import { SearchLearning } from '../usage/searchLearning';
 import { isHeldOut } from './benchSplit';
 import type { BenchDataset, BenchQuery } from './dataset';
-import { meanMetrics, queryMetrics, type RetrievalMetrics } from './metrics';
+import { bestRecallAt1, meanMetrics, queryMetrics, type RetrievalMetrics } from './metrics';
 import { replaySplit } from './replaySplit';
 import { seededRandom } from './seededRandom';
 
@@ -42,6 +42,8 @@ export interface ReplayOptions {
 /** R@1, R@5 and MRR@10 of a part of the evaluated requests. */
 export interface ReplayFigures {
   queries: number;
+  /** The most R@1 any ranking can score on these requests (metrics.ts: bestRecallAt1). */
+  'recall@1 max': number;
   'recall@1': number;
   'recall@5': number;
   'mrr@10': number;
@@ -146,6 +148,7 @@ export async function runReplaySeeds(dataset: BenchDataset, options: ReplayOptio
   const parts = (pick: (r: ReplayReport) => ReplayParts): ReplayParts => {
     const figures = (part: keyof ReplayParts): ReplayFigures => ({
       queries: r1(mean((r) => pick(r)[part].queries)),
+      'recall@1 max': r3(mean((r) => pick(r)[part]['recall@1 max'])),
       'recall@1': r3(mean((r) => pick(r)[part]['recall@1'])),
       'recall@5': r3(mean((r) => pick(r)[part]['recall@5'])),
       'mrr@10': r3(mean((r) => pick(r)[part]['mrr@10'])),
@@ -185,9 +188,11 @@ async function evaluate(queries: readonly BenchQuery[], rank: (q: string) => Pro
   const per: { q: BenchQuery; m: RetrievalMetrics }[] = [];
   for (const q of queries) per.push({ q, m: queryMetrics(q, await rank(q.query)) });
   const figures = (keep: (q: BenchQuery) => boolean): ReplayFigures => {
-    const chosen = per.filter((p) => keep(p.q)).map((p) => p.m);
+    const kept = per.filter((p) => keep(p.q));
+    const chosen = kept.map((p) => p.m);
     const m = meanMetrics(chosen);
-    return { queries: chosen.length, 'recall@1': r3(m['recall@1']), 'recall@5': r3(m['recall@5']), 'mrr@10': r3(m['mrr@10']) };
+    const max = kept.reduce((sum, p) => sum + bestRecallAt1(p.q), 0) / (kept.length || 1);
+    return { queries: chosen.length, 'recall@1 max': r3(max), 'recall@1': r3(m['recall@1']), 'recall@5': r3(m['recall@5']), 'mrr@10': r3(m['mrr@10']) };
   };
   return { all: figures(() => true), dev: figures((q) => !isHeldOut(q)), 'held-out': figures(isHeldOut) };
 }

@@ -34,7 +34,8 @@ function seedsText(seeds: readonly number[]): string {
 function heading(r: ReplayReport): string {
   return (
     `${r.dataset}: ${Math.round(r.history * 100)}% of each tool's requests fed as history (${r.fed} requests), ` +
-    `${r.evaluated} evaluated (${r.without['held-out'].queries} held out); ${seedsText(r.seeds)}`
+    `${r.evaluated} evaluated (${r.without['held-out'].queries} held out; R@1 at most ${r.without.all['recall@1 max'].toFixed(3)}, ` +
+    `held out ${r.without['held-out']['recall@1 max'].toFixed(3)}: a request for n tools has one of them first); ${seedsText(r.seeds)}`
   );
 }
 
