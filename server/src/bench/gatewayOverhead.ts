@@ -7,8 +7,10 @@
  * 22 servers (benchServers.ts), and is measured once every one of them is ready (list_servers
  * says so), so the calls never race the start-up. A bare SDK pass-through to the same server
  * (test/fixtures/servers/sdk-passthrough.mjs: no search, validation, shaping or usage) is timed
- * in the same rounds: the floor of any SDK-built stdio gateway. Then 200 concurrent call_tool
- * across three upstreams, counting errors.
+ * in the same rounds: the floor of any SDK-built stdio gateway; and so is a pipe pass-through
+ * (test/fixtures/servers/pipe-passthrough.mjs: bytes passed on unparsed), the floor of any
+ * stdio gateway process at all. Then 200 concurrent call_tool across three upstreams, counting
+ * errors.
  *
  *   node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts
  *     [--iterations N] [--json] [--cpu-prof DIR] [--write bench-results.md]
@@ -36,6 +38,10 @@ export interface OverheadReport {
   passthroughMedianMs: number;
   passthroughRatio: number;
   passthroughP90Ms: number;
+  /** The pipe pass-through's median (no parsing: the extra process hop alone), and its ratio to the direct call. */
+  pipeMedianMs: number;
+  pipeRatio: number;
+  pipeP90Ms: number;
   overheadMedianMs: number;
   /** gateway median / direct median. */
   ratio: number;
@@ -98,6 +104,11 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
     [join(root, 'test', 'fixtures', 'servers', 'sdk-passthrough.mjs'), everything.command, ...everything.args],
     root,
   );
+  const pipe = await connect(
+    process.execPath,
+    [join(root, 'test', 'fixtures', 'servers', 'pipe-passthrough.mjs'), everything.command, ...everything.args],
+    root,
+  );
   // 100 µs samples: a call takes about a millisecond, the default 1 ms interval sees almost none of it.
   const profile = cpuProfDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', resolve(cpuProfDir)] : [];
   const gateway = await connect(process.execPath, [...profile, join(root, 'dist', 'cli.js'), 'serve', '--workspace', ws, '--config', config], root);
@@ -111,12 +122,15 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
     const directTimes: number[] = [];
     const gatewayTimes: number[] = [];
     const passthroughTimes: number[] = [];
+    const pipeTimes: number[] = [];
     const loadBefore = loadavg()[0]!;
     for (let i = 0; i < iterations + 10; i++) {
       const d = await timed(() => direct.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
       const g = await timed(() => gateway.callTool({ name: 'call_tool', arguments: { tool_name: sumName, arguments: { a: i, b: 1 } } }));
       const p = await timed(() => passthrough.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
+      const r = await timed(() => pipe.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
       if (i >= 10) {
+        pipeTimes.push(r);
         directTimes.push(d);
         gatewayTimes.push(g);
         passthroughTimes.push(p);
@@ -127,6 +141,7 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
     const dm = percentile(directTimes, 50);
     const gm = percentile(gatewayTimes, 50);
     const pm = percentile(passthroughTimes, 50);
+    const rm = percentile(pipeTimes, 50);
     return {
       servers: Object.keys(servers).length,
       iterations,
@@ -137,6 +152,9 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
       passthroughMedianMs: pm,
       passthroughRatio: Math.round((pm / dm) * 100) / 100,
       passthroughP90Ms: percentile(passthroughTimes, 90),
+      pipeMedianMs: rm,
+      pipeRatio: Math.round((rm / dm) * 100) / 100,
+      pipeP90Ms: percentile(pipeTimes, 90),
       directP90Ms: percentile(directTimes, 90),
       gatewayP90Ms: percentile(gatewayTimes, 90),
       concurrent,
@@ -145,6 +163,7 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
   } finally {
     await direct.close();
     await passthrough.close();
+    await pipe.close();
     await gateway.close();
     rmSync(ws, { recursive: true, force: true });
   }
@@ -186,6 +205,7 @@ export function formatOverhead(r: OverheadReport): string {
     `  via MCP Lens     median ${r.gatewayMedianMs} ms   p90 ${r.gatewayP90Ms} ms`,
     `  overhead         median ${r.overheadMedianMs} ms (${r.ratio}× the direct call)`,
     `  SDK pass-through median ${r.passthroughMedianMs} ms (${r.passthroughRatio}× the direct call: the floor of an SDK stdio gateway)`,
+    `  pipe pass-through median ${r.pipeMedianMs} ms (${r.pipeRatio}× the direct call: the extra process hop alone, nothing parsed)`,
     `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall`,
     `load average (1 min): ${r.load.before.toFixed(2)} before the calls, ${r.load.after.toFixed(2)} after`,
   ].join('\n');
@@ -195,11 +215,12 @@ export function formatOverheadMarkdown(r: OverheadReport): string {
   return [
     '## Call overhead (`node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts --write bench-results.md`)',
     '',
-    `get-sum on server-everything, ${r.iterations} calls each way, interleaved in one run: directly (SDK client → server over stdio), through \`mcp-lens serve\` (dist/cli.js at default settings: usage tracking, savings accounting, argument validation, result cleaning) in front of ${r.servers} servers, all ready, and through a bare SDK pass-through (no search, validation, shaping or usage: the floor of an SDK-built stdio gateway).`,
+    `get-sum on server-everything, ${r.iterations} calls each way, interleaved in one run: directly (SDK client → server over stdio), through \`mcp-lens serve\` (dist/cli.js at default settings: usage tracking, savings accounting, argument validation, result cleaning) in front of ${r.servers} servers, all ready, through a bare SDK pass-through (no search, validation, shaping or usage: the floor of an SDK-built stdio gateway), and through a pipe pass-through (bytes passed on unparsed: the extra process hop alone, the floor of any stdio gateway).`,
     '',
     '| path | median | p90 | ratio to direct |',
     '|---|---:|---:|---:|',
     `| direct | ${r.directMedianMs} ms | ${r.directP90Ms} ms | 1× |`,
+    `| pipe pass-through | ${r.pipeMedianMs} ms | ${r.pipeP90Ms} ms | ${r.pipeRatio}× |`,
     `| SDK pass-through | ${r.passthroughMedianMs} ms | ${r.passthroughP90Ms} ms | ${r.passthroughRatio}× |`,
     `| MCP Lens call_tool | ${r.gatewayMedianMs} ms | ${r.gatewayP90Ms} ms | **${r.ratio}×** (+${r.overheadMedianMs} ms) |`,
     '',
