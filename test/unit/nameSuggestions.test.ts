@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bitParallelDistance, closestNames } from '../../server/src/core/nameSuggestions';
+import { seededRandom } from '../../server/src/bench/seededRandom';
 
 /** The textbook Levenshtein table. */
 function tableDistance(a: string, b: string): number {
@@ -16,15 +17,8 @@ function tableDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic, so a failure can be replayed. */
+const rng = seededRandom;
 
 test('the bit-parallel distance equals the table for patterns of 1 to 32 characters against any length', () => {
   const random = rng(7);

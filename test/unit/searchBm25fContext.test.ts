@@ -5,6 +5,7 @@ import { Bm25fIndex, OWN_FIELDS, type FieldConfig } from '../../server/src/core/
 import { docTokensOf, type FieldTerms } from '../fixtures/fieldTerms';
 import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConfig';
 import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
+import { seededRandom } from '../../server/src/bench/seededRandom';
 
 /**
  * BM25F by its definition, the slow way: each document's context field is the shared terms of
@@ -35,15 +36,8 @@ function referenceScores(docs: readonly FieldTerms[], fields: FieldConfig, k1: n
   return { df, scores };
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic, so a failure can be replayed. */
+const random = seededRandom;
 
 /** Documents over a small vocabulary, so terms repeat within and across groups. */
 function corpus(seed: number, size: number, groups: number, vocabulary: number): FieldTerms[] {

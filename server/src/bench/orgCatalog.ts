@@ -24,6 +24,7 @@
  * Nothing here is tuned to a dataset's queries; the same seed gives the same catalog.
  */
 import { readFileSync } from 'node:fs';
+import { seededRandom } from './seededRandom';
 import { allDatasetDirs, datasetToolsFile, recordedCatalogFile } from './benchFiles';
 
 /** A tool as a server lists it (bench/datasets tools.json rows; also what the catalog cache stores). */
@@ -97,7 +98,7 @@ export function orgCatalog(base: readonly RawTool[], size: number, seed = DEFAUL
   // servers with many (a dozen-odd on average, as in the recorded workspace), not one-tool APIs.
   const cumulative: number[] = [];
   servers.reduce((sum, s) => (cumulative.push(sum + s.tools.length), sum + s.tools.length), 0);
-  const rng = mulberry32(seed);
+  const rng = seededRandom(seed);
   const codenames = new Set<string>();
   const usedServers = new Set(base.map((t) => t.server));
   while (out.length < size) {
@@ -235,16 +236,4 @@ function lowerBound(cumulative: readonly number[], x: number): number {
 
 function pick<T>(rng: () => number, list: readonly T[]): T {
   return list[Math.floor(rng() * list.length)]!;
-}
-
-/** A small seeded PRNG (mulberry32): the same seed, the same catalog, on every machine. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
