@@ -28,6 +28,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EVERYTHING_SERVER, benchServers, configServers } from './benchServers';
 import { writeSection } from './markdownSection';
+import { untilAllReady } from './sidecarProcess';
 
 export interface OverheadReport {
   servers: number;
@@ -68,27 +69,6 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await fn();
   return performance.now() - t;
-}
-
-/** Until list_servers says every server is ready (each answer is a fresh look; nothing is timed here). */
-async function untilAllReady(gateway: Client, expected: number, deadlineMs = 120_000): Promise<void> {
-  const deadline = performance.now() + deadlineMs;
-  for (;;) {
-    const r = (await gateway.callTool({ name: 'list_servers', arguments: {} })) as CallToolResult;
-    const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-    const servers = (JSON.parse(text) as { servers: { name: string; state: string }[] }).servers;
-    const ready = servers.filter((s) => s.state === 'ready').length;
-    if (ready === expected) return;
-    if (performance.now() > deadline) {
-      throw new Error(
-        `servers not ready after ${deadlineMs / 1000} s: ${servers
-          .filter((s) => s.state !== 'ready')
-          .map((s) => `${s.name} (${s.state})`)
-          .join(', ')}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 export async function measureGatewayOverhead(root: string, iterations = 200, cpuProfDir?: string): Promise<OverheadReport> {

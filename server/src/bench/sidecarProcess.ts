@@ -114,8 +114,32 @@ export function procMemory(pid: number): { rssMb: number; peakMb: number } {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
 }
 
+/** Until list_servers says every server is ready (each answer is a fresh look; nothing is timed here). */
+export async function untilAllReady(gateway: Client, expected: number, deadlineMs = 120_000): Promise<void> {
+  const deadline = performance.now() + deadlineMs;
+  for (;;) {
+    const r = (await gateway.callTool({ name: 'list_servers', arguments: {} })) as CallToolResult;
+    const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    const servers = (JSON.parse(text) as { servers: { name: string; state: string }[] }).servers;
+    const ready = servers.filter((s) => s.state === 'ready').length;
+    if (ready === expected) return;
+    if (performance.now() > deadline) {
+      throw new Error(
+        `servers not ready after ${deadlineMs / 1000} s: ${servers
+          .filter((s) => s.state !== 'ready')
+          .map((s) => `${s.name} (${s.state})`)
+          .join(', ')}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** The three calls the benchmarks rotate through, one per upstream, resolved by find_tools. */
 export async function benchCalls(client: Client, filesDir: string): Promise<{ name: string; args: Record<string, unknown> }[]> {
+  // find_tools never waits for a server that is still starting once another has listed its
+  // tools: pick only once all three are ready, or a slow start reads as a missing tool.
+  await untilAllReady(client, 3);
   const pick = async (query: string, server: string, re: RegExp) => {
     const r = (await client.callTool({ name: 'find_tools', arguments: { query, server, limit: 10 } })) as CallToolResult;
     const name = (r.structuredContent as { matches: { name: string }[] }).matches.find((m) => re.test(m.name))?.name;
