@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { findToolsWhenStarted } from '../fixtures/agentClient';
 import { EVERYTHING, ROOT, makeWorkspace } from '../fixtures/gatewayLens';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -60,7 +61,9 @@ test('mcp-lens serve from the installed package serves a real MCP server to an S
   const client = new Client({ name: 'npm-package-test', version: '1.0.0' });
   try {
     await client.connect(transport);
-    const found = (await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers' } })) as CallToolResult;
+    // A first run in this workspace: find_tools waits at most a few seconds for the first
+    // server to list, and a loaded machine may take longer; search again until none is starting.
+    const found = (await findToolsWhenStarted(client, { query: 'add two numbers' })).result;
     const matches = (found.structuredContent as { matches: { name: string; server: string }[] }).matches;
     const sum = matches.find((m) => m.server === 'everything' && /sum/.test(m.name));
     assert.ok(sum, JSON.stringify(matches));

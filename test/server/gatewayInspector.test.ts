@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { EVERYTHING, ROOT, makeWorkspace, type TestWorkspace } from '../fixtures/gatewayLens';
+import { connectAgent, findToolsWhenStarted } from '../fixtures/agentClient';
 import { startServeWorld, type ServeWorld } from '../fixtures/lens/serveWorld';
 
 const run = promisify(execFile);
@@ -80,6 +81,14 @@ describe('MCP Inspector CLI against mcp-lens serve', () => {
   });
 
   it('over streamable HTTP (serve --http) with the bearer token', async () => {
+    // find_tools never waits for a server still starting once another has listed: on a loaded
+    // machine `everything` may still be starting here, so search again until none is.
+    const agent = await connectAgent(`${served.origin}/mcp`, served.token);
+    try {
+      await findToolsWhenStarted(agent, { query: 'add two numbers' });
+    } finally {
+      await agent.close();
+    }
     await exercise(['--transport', 'http', '--header', `Authorization: Bearer ${served.token}`], [`${served.origin}/mcp`]);
   });
 });
