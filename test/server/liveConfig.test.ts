@@ -161,17 +161,19 @@ async function restartedWithCache(
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-live-'));
   const gate = join(dir, 'gate');
   writeFileSync(gate, 'open');
-  const options = (servers: Record<string, unknown>): LensAppOptions => {
+  const options = (servers: Record<string, unknown>, s: Record<string, unknown>): LensAppOptions => {
     const config = join(dir, 'mcp.json');
     writeFileSync(config, JSON.stringify({ servers }));
-    return { ...lensOptions(dir, settings), configFile: config };
+    return { ...lensOptions(dir, s), configFile: config };
   };
   const a = gated('a', ['--gate', gate]);
-  const first = await LensApp.start({ ...options({ a }), waitForServers: true });
+  // The first run only fills the cache, with the default settings: a short connect timeout
+  // here would race the start of `a` on a loaded machine.
+  const first = await LensApp.start({ ...options({ a }, {}), waitForServers: true });
   assert.equal(first.servers().find((s) => s.name === 'a')?.state, 'ready');
   await first.close();
   rmSync(gate);
-  const lens = await LensApp.start(options({ a, ...extra }));
+  const lens = await LensApp.start(options({ a, ...extra }, settings));
   return {
     lens,
     openGate: () => writeFileSync(gate, 'open'),
@@ -243,7 +245,9 @@ test('a first run, with no tools known yet, waits for the first server to list, 
 });
 
 test('a call to a server that does not come up within the connect timeout fails with the reason', async () => {
-  const w = await restartedWithCache({}, { connectTimeoutSeconds: 1 });
+  // Lazy startup: `a` starts with the call, so its 1 s connect timeout cannot run out before the
+  // call is made (started at once, it could on a loaded machine, and its cached tool left first).
+  const w = await restartedWithCache({}, { connectTimeoutSeconds: 1, startup: 'lazy' });
   try {
     assert.equal(w.lens.findTool('a_a_ping')?.server, 'a', 'the cached tool is found');
     const result = await w.lens.callTool('a_a_ping', {});

@@ -1,11 +1,12 @@
 /**
  * Tokens of each server's own tools/list, for the server rows. Known counts (this run, or the
- * catalog cache of an earlier one: a warm start counts nothing) are used at once; a catalog with
- * new lists is counted in the background, one server per turn of the event loop, so counting
- * never holds up an answer, and `counted` says when the rows have them.
+ * catalog cache of an earlier one: a warm start tokenizes nothing) are used at once; a catalog
+ * with tools not counted yet is counted in the background, tool by tool in slices of a few
+ * milliseconds (core/toolListTokens.ts), so counting never holds up an answer, and `counted`
+ * says when the rows have them.
  */
-import { ServerListTokens, rememberTokenCounts, rememberedTokenCounts, serverListTexts } from '../core/tokens';
-import type { CatalogTool } from '../core/catalog';
+import { rememberTokenCounts } from '../core/tokens';
+import { countCatalogTokensPaced, knownCatalogTokens, pieceCounts, type CatalogTokens } from '../core/toolListTokens';
 import type { Catalog } from './catalogBuilder';
 import type { KnownCatalog } from './knownCatalog';
 
@@ -18,7 +19,6 @@ export interface ServerTokenCountsOptions {
 }
 
 export class ServerTokenCounts {
-  private readonly listTokens = new ServerListTokens();
   /** The counts of the catalog they were made for. */
   private tokensOf: { catalog: Catalog; tokens: Map<string, number> } | undefined;
   /** The catalog being counted in the background. */
@@ -27,18 +27,16 @@ export class ServerTokenCounts {
 
   constructor(private readonly o: ServerTokenCountsOptions) {
     rememberTokenCounts(o.known.tokenCounts);
-    o.known.keepTokenCounts(() => rememberedTokenCounts(serverListTexts(o.catalog().tools)));
+    o.known.keepTokenCounts(() => pieceCounts(o.catalog().tools));
   }
 
   /** Tokens per server name of the current catalog: the last complete counts while new ones are made. */
   byServer(): Map<string, number> {
     const catalog = this.o.catalog();
     if (this.tokensOf?.catalog === catalog) return this.tokensOf.tokens;
-    const known = this.listTokens.countKnown(catalog.tools);
-    if (known) {
-      this.tokensOf = { catalog, tokens: known };
-      return known;
-    }
+    // Asked on every status poll: while a count runs, its answer is awaited, not looked up again.
+    const known = this.counting === catalog ? undefined : knownCatalogTokens(catalog.tools);
+    if (known) return this.keep(catalog, known);
     void this.countInBackground(catalog);
     return this.tokensOf?.tokens ?? new Map();
   }
@@ -48,25 +46,22 @@ export class ServerTokenCounts {
     this.stopped = true;
   }
 
+  private keep(catalog: Catalog, counted: CatalogTokens): Map<string, number> {
+    const tokens = new Map([...counted.perServer].map(([server, row]) => [server, row.tokens]));
+    this.tokensOf = { catalog, tokens };
+    return tokens;
+  }
+
   private async countInBackground(catalog: Catalog): Promise<void> {
     if (this.counting === catalog) return;
     this.counting = catalog;
-    // Grouped once: filtering the whole catalog per server was quadratic (minutes of CPU at
-    // 100,000 tools on 5,000 servers).
-    const byServer = new Map<string, CatalogTool[]>();
-    for (const t of catalog.tools) {
-      const list = byServer.get(t.server);
-      if (list) list.push(t);
-      else byServer.set(t.server, [t]);
-    }
-    for (const tools of byServer.values()) {
-      await new Promise((r) => setImmediate(r));
-      if (this.stopped || this.counting !== catalog) return;
-      this.listTokens.count(tools);
-    }
-    this.counting = undefined;
-    if (this.o.catalog() !== catalog) return;
-    this.tokensOf = { catalog, tokens: this.listTokens.count(catalog.tools) };
+    const counted = await countCatalogTokensPaced(catalog.tools, {
+      pause: () => new Promise((resolve) => setImmediate(resolve)),
+      stopped: () => this.stopped || this.counting !== catalog,
+    });
+    if (this.counting === catalog) this.counting = undefined;
+    if (!counted || this.o.catalog() !== catalog) return;
+    this.keep(catalog, counted);
     this.o.known.touch();
     this.o.counted();
   }

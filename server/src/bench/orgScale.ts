@@ -72,11 +72,13 @@ function formatMarkdown(reports: readonly SizeReport[], queries: number, command
     '',
     `\`${command}\` — org catalogs generated from the real ones (distinct server, tool names and descriptions; the datasets' gold tools included), ${queries} dataset queries, keyword mode, limit 10.`,
     '',
-    '| tools | servers | index build ms | search p50 ms | search p99 ms | R@10 | MRR@10 | gateway ready ms | find_tools p50 ms | find_tools p99 ms | RSS MB | peak RSS MB |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| tools | servers | index build ms | search p50 ms | search p99 ms | R@10 | MRR@10 | gateway ready ms | first find_tools ms | gateway CPU s | find_tools p50 ms | find_tools p99 ms | RSS MB | peak RSS MB |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const { keyword: k, gateway: g } of reports) {
-    const gw = g ? [g.ready_ms, g.find_tools_ms.p50, g.find_tools_ms.p99, g.rss_mb, g.peak_rss_mb] : ['–', '–', '–', '–', '–'];
+    const gw = g
+      ? [g.ready_ms, g.first_find_tools_ms, (g.cpu_ms / 1000).toFixed(1), g.find_tools_ms.p50, g.find_tools_ms.p99, g.rss_mb, g.peak_rss_mb]
+      : ['–', '–', '–', '–', '–', '–', '–'];
     lines.push(`| ${[k.tools, k.servers, k.build_ms, k.search_ms.p50, k.search_ms.p99, k.recall_at_10, k.mrr_at_10, ...gw].join(' | ')} |`);
   }
   const first = reports[0];

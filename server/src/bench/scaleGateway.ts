@@ -29,6 +29,10 @@ import type { ScaleQuery } from './scaleQueries';
 export interface GatewayScaleFigures {
   /** Spawn to the first find_tools answer over the whole catalog, ms. */
   ready_ms: number;
+  /** The first find_tools call alone (the client's wall time), ms: what the first agent waits for once connected. */
+  first_find_tools_ms: number;
+  /** The gateway's CPU time (user + system, from /proc) from spawn to the end of the searches, ms. */
+  cpu_ms: number;
   /** find_tools over stdio, one call each, ms. */
   find_tools_ms: LatencyFigures;
   /** VmRSS after the searches, MB. */
@@ -65,7 +69,7 @@ export async function gatewayAtScale(
       // The gateway answers `initialize` once its start-up has run, index build included.
       await client.connect(transport, { timeout: READY_TIMEOUT_MS });
       const last = catalog[catalog.length - 1]!;
-      await untilFound(client, last);
+      const firstMs = await untilFound(client, last);
       const readyMs = performance.now() - start;
       const times: number[] = [];
       for (const q of queries) {
@@ -75,7 +79,14 @@ export async function gatewayAtScale(
         if (result.isError) throw new Error(`find_tools failed: ${JSON.stringify(result.content).slice(0, 300)}`);
       }
       const status = procStatus(transport.pid);
-      return { ready_ms: Math.round(readyMs), find_tools_ms: latency(times), rss_mb: status.VmRSS, peak_rss_mb: status.VmHWM };
+      return {
+        ready_ms: Math.round(readyMs),
+        first_find_tools_ms: Math.round(firstMs),
+        cpu_ms: cpuMs(transport.pid),
+        find_tools_ms: latency(times),
+        rss_mb: status.VmRSS,
+        peak_rss_mb: status.VmHWM,
+      };
     } catch (err) {
       throw new Error(`gateway at ${catalog.length} tools: ${(err as Error).message}\n${stderr}`);
     } finally {
@@ -123,18 +134,30 @@ export function writeScaleWorkspace(work: string, catalog: readonly RawTool[]): 
   return { workspace, config, env };
 }
 
-/** Polls find_tools (by the tool's own name, on its server) until the gateway's index holds `tool`. */
-async function untilFound(client: Client, tool: RawTool): Promise<void> {
+/** Polls find_tools (by the tool's own name, on its server) until the gateway's index holds `tool`; the first call's ms. */
+async function untilFound(client: Client, tool: RawTool): Promise<number> {
   const deadline = performance.now() + READY_TIMEOUT_MS;
+  let firstMs: number | undefined;
   while (performance.now() < deadline) {
+    const t = performance.now();
     const result = await client.callTool({ name: 'find_tools', arguments: { query: tool.name, server: tool.server } }, undefined, {
       timeout: READY_TIMEOUT_MS,
     });
+    firstMs ??= performance.now() - t;
     const matches = (result.structuredContent as { matches?: { server: string }[] } | undefined)?.matches ?? [];
-    if (matches.some((m) => m.server === tool.server)) return;
+    if (matches.some((m) => m.server === tool.server)) return firstMs;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`the catalog's last tool (${tool.server}/${tool.name}) was not searchable within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+/** User + system CPU time of a process so far, ms (/proc/PID/stat fields 14 and 15, in clock ticks of 10 ms). */
+function cpuMs(pid: number | null): number {
+  if (pid === null) return 0;
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** VmRSS and VmHWM of a process, in MB. */

@@ -97,7 +97,7 @@ export function renderFindTools(
   response: SearchResponse,
   findTool: (name: string) => CatalogTool | undefined,
   inlineSchemas: number,
-  baselineTokens: number,
+  baselineTokens: number | undefined,
   inputFormat: InputFormat = 'schema',
 ): { result: CallToolResult; returnedTokens: number } {
   const scores = response.hits.map((h) => h.score);
@@ -134,7 +134,8 @@ export function renderFindTools(
     }
     if (response.noMatch) out.no_match = noMatchForAgent(response.noMatch);
     // The signature format is the lean one for writing code: the savings figures stay in the stats.
-    if (inputFormat !== 'signature')
+    // No baseline yet (an organisation's catalog still being counted): no figures rather than wrong ones.
+    if (inputFormat !== 'signature' && baselineTokens !== undefined)
       out.token_metrics = { baseline_tokens: baselineTokens, returned_tokens: returned, savings_percent: savingsPercent(baselineTokens, returned) };
     return out;
   };

@@ -137,13 +137,14 @@ export class Gateway {
     };
     const usage = this.lens.usageStats();
     if (usage) stats.usage = usage;
-    if (this.url) stats.gateway = { url: this.url, catalogVersion: cost.version };
+    if (this.url) stats.gateway = { url: this.url, catalogVersion: cost?.version ?? '' };
     return stats;
   }
 
   async close(): Promise<void> {
     this.subscription.dispose();
     clearTimeout(this.refreshTimer);
+    this.accounting.stop();
     this.select.close();
     const servers = [...this.sessions.values()].map((s) => s.server);
     this.sessions.clear();

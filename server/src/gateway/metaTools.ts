@@ -77,9 +77,10 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   if (keywords?.length) request.keywords = keywords;
   if (typeof server === 'string') request.server = server;
   const response = await ctx.lens.search(request);
-  const cost = ctx.accounting.catalogCost(ctx.lens.tools());
-  const { result, returnedTokens } = renderFindTools(response, (n) => ctx.lens.findTool(n), settings.search.inlineSchemas, cost.baselineTokens, inputFormat);
-  ctx.accounting.recordFindTools(ctx.sessionId, returnedTokens, cost.baselineTokens);
+  // Undefined while an organisation's catalog is first counted: the answer leaves the baseline out.
+  const baseline = ctx.accounting.catalogCost(ctx.lens.tools())?.baselineTokens;
+  const { result, returnedTokens } = renderFindTools(response, (n) => ctx.lens.findTool(n), settings.search.inlineSchemas, baseline, inputFormat);
+  ctx.accounting.recordFindTools(ctx.sessionId, returnedTokens, baseline);
   return result;
 }
 

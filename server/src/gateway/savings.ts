@@ -8,10 +8,19 @@
 import { createHash } from 'node:crypto';
 import type { SavingsPoint, TokenStats } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
-import { countTokens, savingsPercent, ServerListTokens, toolListTokens, type ToolDefinitionLike } from '../core/tokens';
+import { countTokens, savingsPercent, toolListTokens, type ToolDefinitionLike } from '../core/tokens';
+import { countCatalogTokensPaced, countCatalogTokensUpTo, knownCatalogTokens, type CatalogTokens } from '../core/toolListTokens';
 
 /** History points kept for the dashboard's chart. */
 const MAX_HISTORY = 1000;
+/**
+ * Tools a find_tools may tokenize before it answers (tens of ms): a workspace's catalog, a few
+ * hundred tools, is counted at once as it changes; an organisation's (100,000 tools: seconds)
+ * in the background, and its answers leave the baseline out until it is known.
+ */
+const COUNT_NOW_TOOLS = 1000;
+/** find_tools calls waiting for the baseline to record their savings. */
+const MAX_PENDING = 10_000;
 
 export interface CatalogCost {
   /** Short hash of every tool definition: changes exactly when the catalog's cost can. */
@@ -30,9 +39,12 @@ export class TokenAccounting {
   private cost: CatalogCost | undefined;
   /** The tools array `cost` was computed from: the Lens hands out a new array when its catalog changes. */
   private costOf: readonly CatalogTool[] | undefined;
+  /** The tools array being counted in the background. */
+  private countingOf: readonly CatalogTool[] | undefined;
+  private stopped = false;
+  /** find_tools answers given while the baseline was being counted; recorded once it is known. */
+  private pending: { sessionId: string; returnedTokens: number; at: number }[] = [];
   private readonly listMemo = new Map<string, number>();
-  /** The same per-server counting the server statuses use, so both show one figure. */
-  private readonly serverLists = new ServerListTokens();
   private findToolsCalls = 0;
   private returnedTotal = 0;
   private savedTotal = 0;
@@ -41,20 +53,52 @@ export class TokenAccounting {
   private readonly codeMode = { runs: 0, innerCalls: 0, savedTokens: 0 };
   private readonly sessions = new Map<string, SessionSavings>();
 
-  /** Baseline and per-server cost of these tools; tokenized again only when a definition changed. */
-  catalogCost(tools: readonly CatalogTool[]): CatalogCost {
-    // Every find_tools call and every stats poll asks; hashing 400 definitions costs ~2 ms.
+  /**
+   * Baseline and per-server cost of these tools, from the same per-tool counts the server
+   * statuses use (core/toolListTokens.ts), so both show one figure. Tools not counted yet are
+   * counted now when they are few (COUNT_NOW_TOOLS), else in the background: meanwhile the last
+   * complete cost stands, or none before the first.
+   */
+  catalogCost(tools: readonly CatalogTool[]): CatalogCost | undefined {
+    // Every find_tools call and every stats poll asks.
     if (this.cost && tools === this.costOf) return this.cost;
+    if (this.countingOf === tools) return this.cost;
+    const counted = knownCatalogTokens(tools) ?? countCatalogTokensUpTo(tools, COUNT_NOW_TOOLS);
+    if (!counted) {
+      void this.countInBackground(tools);
+      return this.cost;
+    }
+    return this.adopt(tools, counted);
+  }
+
+  /** A count under way stops at its next turn (the gateway is closing). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private adopt(tools: readonly CatalogTool[], counted: CatalogTokens): CatalogCost {
     this.costOf = tools;
-    const costs = this.serverLists.costs(tools);
-    const servers = [...costs.keys()].sort();
-    const hash = createHash('sha256');
-    for (const s of servers) hash.update(s).update('\0').update(costs.get(s)!.hash);
-    const version = hash.digest('hex').slice(0, 16);
-    if (this.cost?.version === version) return this.cost;
-    const perServer = servers.map((server) => ({ server, tokens: costs.get(server)!.tokens, tools: costs.get(server)!.tools }));
-    this.cost = { version, baselineTokens: perServer.reduce((n, s) => n + s.tokens, 0), perServer };
+    if (this.cost?.version !== counted.version) {
+      const perServer = [...counted.perServer].map(([server, row]) => ({ server, tokens: row.tokens, tools: row.tools }));
+      perServer.sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
+      this.cost = { version: counted.version, baselineTokens: perServer.reduce((n, s) => n + s.tokens, 0), perServer };
+    }
+    const baseline = this.cost.baselineTokens;
+    // A session closed meanwhile keeps its late saving in the totals only.
+    for (const p of this.pending.splice(0))
+      this.addSaving(this.sessions.has(p.sessionId) ? p.sessionId : undefined, p.returnedTokens, Math.max(0, baseline - p.returnedTokens), p.at);
     return this.cost;
+  }
+
+  private async countInBackground(tools: readonly CatalogTool[]): Promise<void> {
+    this.countingOf = tools;
+    const counted = await countCatalogTokensPaced(tools, {
+      pause: () => new Promise((resolve) => setImmediate(resolve)),
+      stopped: () => this.stopped || this.countingOf !== tools,
+    });
+    if (this.countingOf !== tools) return;
+    this.countingOf = undefined;
+    if (counted) this.adopt(tools, counted);
   }
 
   /** Tokens of a tools/list we serve; memoized by content since `all` mode lists can be large. */
@@ -68,19 +112,23 @@ export class TokenAccounting {
     return tokens;
   }
 
-  /** Records one find_tools response; returns the tokens it saved. */
-  recordFindTools(sessionId: string, returnedTokens: number, baselineTokens: number, at = Date.now()): number {
-    const saved = Math.max(0, baselineTokens - returnedTokens);
+  /**
+   * Records one find_tools response; returns the tokens it saved. Without a baseline (still
+   * being counted) its saving is added once the count ends.
+   */
+  recordFindTools(sessionId: string, returnedTokens: number, baselineTokens: number | undefined, at = Date.now()): number | undefined {
     this.findToolsCalls++;
     this.returnedTotal += returnedTokens;
-    this.savedTotal += saved;
-    this.history.push({ at, returnedTokens, savedTokens: saved });
-    if (this.history.length > MAX_HISTORY) this.history.splice(0, this.history.length - MAX_HISTORY);
     const s = this.sessions.get(sessionId) ?? { findToolsCalls: 0, returnedTokens: 0, savedTokens: 0 };
     s.findToolsCalls++;
     s.returnedTokens += returnedTokens;
-    s.savedTokens += saved;
     this.sessions.set(sessionId, s);
+    if (baselineTokens === undefined) {
+      if (this.pending.length < MAX_PENDING) this.pending.push({ sessionId, returnedTokens, at });
+      return undefined;
+    }
+    const saved = Math.max(0, baselineTokens - returnedTokens);
+    this.addSaving(sessionId, returnedTokens, saved, at);
     return saved;
   }
 
@@ -104,10 +152,11 @@ export class TokenAccounting {
     this.addSaving(sessionId, returnedTokens, saved, at);
   }
 
-  private addSaving(sessionId: string, returnedTokens: number, saved: number, at: number): void {
+  private addSaving(sessionId: string | undefined, returnedTokens: number, saved: number, at: number): void {
     this.savedTotal += saved;
     this.history.push({ at, returnedTokens, savedTokens: saved });
     if (this.history.length > MAX_HISTORY) this.history.splice(0, this.history.length - MAX_HISTORY);
+    if (sessionId === undefined) return;
     const s = this.sessions.get(sessionId) ?? { findToolsCalls: 0, returnedTokens: 0, savedTokens: 0 };
     s.savedTokens += saved;
     this.sessions.set(sessionId, s);
@@ -123,7 +172,9 @@ export class TokenAccounting {
     this.sessions.delete(sessionId);
   }
 
-  tokenStats(cost: CatalogCost, exposedTokens: number): TokenStats {
+  /** `cost`: undefined while the first is being counted (a baseline of 0, no servers). */
+  tokenStats(cost: CatalogCost | undefined, exposedTokens: number): TokenStats {
+    cost ??= { version: '', baselineTokens: 0, perServer: [] };
     return {
       baselineTokens: cost.baselineTokens,
       exposedTokens,

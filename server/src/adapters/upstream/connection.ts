@@ -113,7 +113,7 @@ export class UpstreamConnection {
       fail: (reason) => this.fail(reason),
       needsSignIn: () => this.signInFlow?.refused(),
     });
-    this.signInFlow = ConnectionSignIn.for(config, opts.oauth, {
+    this.signInFlow = ConnectionSignIn.for(config, opts.oauth, opts.connectTimeoutMs, {
       log: opts.log,
       drop: () => {
         void this.closeSession();

@@ -29,16 +29,20 @@ export class ConnectionSignIn {
   private constructor(
     private readonly config: RemoteServerConfig,
     private readonly env: OAuthEnvironment,
+    connectTimeoutMs: number,
     private readonly host: SignInHost,
   ) {
-    this.auth = new ServerAuth(config, env);
+    this.auth = new ServerAuth(config, env, connectTimeoutMs);
   }
 
-  /** A remote server's sign-in, where sign-ins are possible and its headers do not set Authorization themselves. */
-  static for(config: ServerConfig, env: OAuthEnvironment | undefined, host: SignInHost): ConnectionSignIn | undefined {
+  /**
+   * A remote server's sign-in, where sign-ins are possible and its headers do not set
+   * Authorization themselves. `connectTimeoutMs` also bounds each of its OAuth requests.
+   */
+  static for(config: ServerConfig, env: OAuthEnvironment | undefined, connectTimeoutMs: number, host: SignInHost): ConnectionSignIn | undefined {
     if (config.type === 'stdio' || !env) return undefined;
     if (Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
-    return new ConnectionSignIn(config, env, host);
+    return new ConnectionSignIn(config, env, connectTimeoutMs, host);
   }
 
   /** How long a call refused for more access waits for the unasked sign-in it caused, and the reconnect after it. */

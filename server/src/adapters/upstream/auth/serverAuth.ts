@@ -12,6 +12,7 @@ import { ChallengeLog } from './challenges';
 import { LensOAuthProvider } from './lensOAuthProvider';
 import { LoopbackRedirect } from './loopbackRedirect';
 import { oauthStoreKey } from './oauthStore';
+import { OAuthRequestGuard } from './oauthRequestLimits';
 import type { OAuthEnvironment } from './types';
 
 /** How long a sign-in waits for the user; a call waiting on an unasked sign-in waits as long (connectionSignIn.ts). */
@@ -33,9 +34,14 @@ export class ServerAuth {
   /** Automatic sign-ins since the last success. */
   private autoRuns = 0;
 
+  /**
+   * `requestTimeoutMs`: the longest one OAuth request may take, body included
+   * (oauthRequestLimits.ts; the server's connect timeout).
+   */
   constructor(
     private readonly config: RemoteServerConfig,
     private readonly env: OAuthEnvironment,
+    private readonly requestTimeoutMs: number,
   ) {
     this.key = oauthStoreKey(config.name, config.url);
     this.provider = new LensOAuthProvider({
@@ -65,20 +71,33 @@ export class ServerAuth {
   }
 
   /**
-   * The transport's options: the provider, and a fetch that notes challenges and adds the
-   * configured headers only to requests to the server's own origin (the SDK would otherwise send
-   * them to the authorization server too, during discovery and token requests).
+   * The transport's options: the provider, and a fetch that notes challenges, holds the OAuth
+   * requests the transport makes on a 401 (a refresh, discovery) to the limits of
+   * oauthRequestLimits.ts, and adds the configured headers only to requests to the server's own
+   * origin (the SDK would otherwise send them to the authorization server too, during discovery
+   * and token requests). One guard per transport: a breach fails its later OAuth requests too.
    */
   transportOptions(base: FetchLike = fetch): AuthTransportOptions {
+    const guard = new OAuthRequestGuard(this.config.name, this.requestTimeoutMs);
+    return { authProvider: this.provider, fetch: this.challenges.observe(this.withHeaders(guard.oauthOnly(base))) };
+  }
+
+  /** A sign-in's fetch: every request is an OAuth one, each held to the limits (one guard per sign-in). */
+  private signInFetch(): FetchLike {
+    const guard = new OAuthRequestGuard(this.config.name, this.requestTimeoutMs);
+    return this.challenges.observe(this.withHeaders(guard.all(fetch)));
+  }
+
+  /** `base` with the configured headers on requests to the server's own origin, and only there. */
+  private withHeaders(base: FetchLike): FetchLike {
     const origin = new URL(this.config.url).origin;
     const headers = this.config.headers;
-    const withHeaders: FetchLike = (url, init) => {
+    return (url, init) => {
       if (Object.keys(headers).length === 0 || new URL(String(url)).origin !== origin) return base(url, init);
       const merged = new Headers(init?.headers);
       for (const [k, v] of Object.entries(headers)) merged.set(k, v);
       return base(url, { ...init, headers: merged });
     };
-    return { authProvider: this.provider, fetch: this.challenges.observe(withHeaders) };
   }
 
   /** Signs in (one at a time): the browser opens, the user agrees, tokens are stored. Rejects with the reason. */
@@ -113,7 +132,7 @@ export class ServerAuth {
         ...(scope && { scope }),
         ...(last?.resourceMetadataUrl && { resourceMetadataUrl: last.resourceMetadataUrl }),
       };
-      const fetchFn = this.transportOptions().fetch;
+      const fetchFn = this.signInFetch();
       let result = await auth(this.provider, { ...options, fetchFn });
       if (result === 'REDIRECT') result = await auth(this.provider, { ...options, authorizationCode: await code, fetchFn });
       if (result !== 'AUTHORIZED') throw new Error(`${this.config.name}: the sign-in did not complete`);
