@@ -74,14 +74,14 @@ export function readSnapshot(path: string): { rows: StoredVector[]; stamp: Snaps
 
 /** Writes atomically (temp file + rename), mode 0600. Rows must share one dimension (the table's). */
 export function writeSnapshot(path: string, rows: readonly StoredVector[]): void {
-  const dimension = rows[0]?.vector.length ?? 0;
+  const dimension = rows[0]?.vector?.length ?? 0;
   const header: Header = { format: FORMAT, dimension, rows: rows.map((r) => [r.id, r.server, r.contentHash, r.model]) };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const body = Buffer.alloc(align4(json.length) + rows.length * dimension * 4);
   json.copy(body);
   const floats = new Float32Array(body.buffer, body.byteOffset + align4(json.length), rows.length * dimension);
   rows.forEach((r, i) => {
-    if (r.vector.length !== dimension) throw new Error(`vector of ${r.id} has ${r.vector.length} dimensions, not ${dimension}`);
+    if (r.vector?.length !== dimension) throw new Error(`vector of ${r.id} has ${r.vector?.length ?? 'no'} dimensions, not ${dimension}`);
     floats.set(r.vector, i * dimension);
   });
   const prefix = Buffer.alloc(PREFIX);
