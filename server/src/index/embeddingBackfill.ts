@@ -23,6 +23,7 @@ import { healthFromError, searchMode, skipsQueries, type HealthState } from './e
 import { LazyStore } from './lazyStore';
 import { embeddingInput, toolEntry, type ToolEntry } from './toolEntries';
 import { HeldVectors } from './heldVectors';
+import { StoreVectorSearch } from './storeVectorSearch';
 import type { VectorHit } from './vectorMatrix';
 import { WakeableSleep } from './wakeableSleep';
 
@@ -45,8 +46,11 @@ export interface BackfillOptions {
 export class EmbeddingBackfill {
   private entries = new Map<string, ToolEntry>();
   private readonly rows: HeldVectors;
+  private readonly storeSearch: StoreVectorSearch;
   /** A reload of the vectors from the store, after the catalog shrank back below the index's size. */
   private reloading: Promise<void> | undefined;
+  /** Once per catalog change: a store that still holds more rows than its index size hands out no vectors, and is not asked again. */
+  private mayReload = false;
   private healthState: HealthState = { kind: 'unknown' };
   /** Failure kinds already logged since the embedder last answered. */
   private readonly reportedHealth = new Set<HealthState['kind']>();
@@ -68,6 +72,7 @@ export class EmbeddingBackfill {
     this.embedder = options.embedder;
     this.log = options.log;
     this.rows = new HeldVectors(options.embedder.id, (id) => this.entries.has(id));
+    this.storeSearch = new StoreVectorSearch(options.embedder.id, this.rows, options.log, (err) => this.storeFailed(err));
     this.store = new LazyStore(options.openStore, options.log);
     this.backoff = { ...EMBED_RETRY, ...options.backoff };
   }
@@ -100,6 +105,7 @@ export class EmbeddingBackfill {
     if (this.closed) return;
     this.entries = new Map(tools.map((t) => [t.key, toolEntry(t)]));
     this.rows.changed();
+    this.mayReload = true;
     // A reader picks up what the writer committed since; unchanged, it reads nothing.
     if (this.readOnly) await this.loadRows(true);
     await this.deleteRemoved();
@@ -120,33 +126,11 @@ export class EmbeddingBackfill {
     if (counts.inMemory === counts.current) return this.rows.matrix().search(vector, limit, server);
     if (!store) return undefined;
     // Back below the index's size (the catalog shrank): the store hands out vectors again.
-    if (!this.pastAnn()) this.reloading ??= this.loadRows().finally(() => (this.reloading = undefined));
-    return (await this.annSearch(store, vector, limit, server)) ?? (await this.flatSearch(store, vector, limit, server));
-  }
-
-  private async annSearch(store: ToolStore, vector: Float32Array, limit: number, server?: string): Promise<VectorHit[] | undefined> {
-    if (!store.nearest || !this.pastAnn()) return undefined;
-    try {
-      const hits = await store.nearest(vector, limit, server);
-      const id = this.embedder.id;
-      if (!hits || hits.some((h) => this.rows.get(h.id)?.model !== id || !this.entries.has(h.id))) return undefined;
-      return hits.map((h) => ({ key: h.id, similarity: h.similarity }));
-    } catch (err) {
-      this.log.debug(`tool store ${store.dir}: vector index search failed (${errorMessage(err)}); searching it flat`);
-      return undefined;
+    if (!this.pastAnn() && this.mayReload) {
+      this.mayReload = false;
+      this.reloading ??= this.loadRows().finally(() => (this.reloading = undefined));
     }
-  }
-
-  private async flatSearch(store: ToolStore, vector: Float32Array, limit: number, server?: string): Promise<VectorHit[] | undefined> {
-    if (!store.scan) return undefined;
-    try {
-      const hits = await store.scan(vector, limit, { model: this.embedder.id, ...(server !== undefined && { server }) });
-      // A tool removed from the catalog whose row is still being deleted is not an answer.
-      return hits.filter((h) => this.entries.has(h.id)).map((h) => ({ key: h.id, similarity: h.similarity }));
-    } catch (err) {
-      if (!this.storeFailed(err)) this.log.warn(`tool store ${store.dir}: vector search failed (${errorMessage(err)}); this search is keyword-only`);
-      return undefined;
-    }
+    return this.storeSearch.search(store, vector, limit, server, this.pastAnn());
   }
 
   /** Whether the catalog's vectors have reached the store's size for its own index: then they stay in the store only. */

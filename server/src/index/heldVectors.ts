@@ -63,7 +63,7 @@ export class HeldVectors {
 
   /** Cheaper than counting: status runs on every progress event. */
   hasCurrent(): boolean {
-    for (const r of this.rows.values()) if (this.isCurrent(r)) return true;
+    for (const r of this.rows.values()) if (this.current(r)) return true;
     return false;
   }
 
@@ -72,7 +72,7 @@ export class HeldVectors {
       let current = 0;
       let inMemory = 0;
       for (const r of this.rows.values()) {
-        if (!this.isCurrent(r)) continue;
+        if (!this.current(r)) continue;
         current++;
         if (r.vector) inMemory++;
       }
@@ -84,7 +84,7 @@ export class HeldVectors {
   /** The in-memory scan over the current rows that hold their vector. */
   matrix(): VectorMatrix {
     if (this.scanDirty) {
-      const rows = [...this.rows.values()].filter((r) => this.isCurrent(r) && r.vector);
+      const rows = [...this.rows.values()].filter((r) => this.current(r) && r.vector);
       this.scan.load(rows.map((r) => ({ key: r.id, server: r.server, vector: r.vector! })));
       this.scanDirty = false;
     }
@@ -104,7 +104,13 @@ export class HeldVectors {
     return this.holding;
   }
 
-  private isCurrent(r: StoredVector): boolean {
+  /** The tool is in the catalog and its row holds this model's vector (here or only in the store). */
+  isCurrent(id: string): boolean {
+    const r = this.rows.get(id);
+    return r !== undefined && this.current(r);
+  }
+
+  private current(r: StoredVector): boolean {
     return r.model === this.model && this.inCatalog(r.id);
   }
 }
