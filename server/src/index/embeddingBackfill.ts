@@ -340,7 +340,9 @@ export class EmbeddingBackfill {
         .filter(([e]) => this.entries.get(e.tool.key) === e)
         .map(([e, i]) => storedTool(e, embedder.id, Float32Array.from(vectors[i]), inputs[i]));
       // In memory only what search needs; text and schema go to the store and are dropped.
-      this.rows.put(rows.map((r) => ({ id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, vector: r.vector })));
+      // Past the index's size already, the new vectors are not kept here either.
+      const keep = !this.pastAnn();
+      this.rows.put(rows.map((r) => ({ id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, ...(keep && { vector: r.vector }) })));
       this.releaseIfPastAnn();
       this.setHealth({ kind: 'ok' });
       await this.persist(rows);

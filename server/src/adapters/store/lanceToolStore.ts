@@ -167,7 +167,9 @@ export class LanceToolStore implements ToolStore {
       const allNew = this.mirror !== undefined && rows.every((r) => !this.mirror!.has(r.id)) && new Set(rows.map((r) => r.id)).size === rows.length;
       if (allNew) await this.table!.add(data);
       else await this.table!.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
-      for (const r of rows) this.mirror?.set(r.id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, vector: r.vector });
+      const keep = !this.mirrorReleased;
+      for (const r of rows)
+        this.mirror?.set(r.id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, ...(keep && { vector: r.vector }) });
       this.releaseMirrorPastAnn();
     });
   }
