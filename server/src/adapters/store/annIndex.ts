@@ -98,9 +98,15 @@ export async function maintainAnnIndex(lancedb: typeof LanceDb, table: LanceDb.T
     const stats = await table.indexStats(index.name);
     if (stats && stats.numUnindexedRows <= STALE_SHARE * stats.numIndexedRows) return true;
   }
+  // A cold start appends a chunk at a time: thousands of small files, each opened by every
+  // search (refine reads full vectors, the flat search all of them). Compacted before the index
+  // is built over them; versions older than a minute pruned (files still in use are kept).
+  await table.optimize({ cleanupOlderThan: new Date(Date.now() - PRUNE_AFTER_MS) });
   await table.createIndex('vector', { config: annIndexConfig(lancedb, STORE_ANN_KIND, rows), replace: true });
   return true;
 }
+
+const PRUNE_AFTER_MS = 60_000;
 
 /** The `limit` rows nearest `vector` by LanceDB's index (cosine), best first; `server` restricts to one server's rows. */
 export async function annSearch(table: LanceDb.Table, vector: Float32Array, limit: number, server?: string): Promise<{ id: string; similarity: number }[]> {
