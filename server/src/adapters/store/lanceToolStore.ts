@@ -11,7 +11,9 @@
  * start whose store has not changed reads the flat snapshot beside the table instead
  * (vectorSnapshot.ts): LanceDB is then loaded by the first write, if one comes. Reads take
  * only the columns the index needs, straight from Arrow columns; caches and thread pools are
- * capped (lanceModule.ts). Where LanceDB cannot load at all, open() and writes throw
+ * capped (lanceModule.ts). From annMinRows rows on the vectors stay on disk: reads leave the
+ * vector column out, the writer's mirror drops them, no snapshot is kept (LanceDB is loaded
+ * anyway to search its index), and `nearest`/`scan` search them. Where LanceDB cannot load at all, open() and writes throw
  * LanceUnavailableError, never treated as damage: the store on disk is left as it is.
  */
 import type * as lancedb from '@lancedb/lancedb';
