@@ -4,8 +4,9 @@
  * pools and first scan cost about 75 MB RSS and 100 ms at 2,220 tools, to read 7 MB of
  * vectors (measured with `npm run bench:memory`). LanceDB stays the store of record; the
  * snapshot is kept only below the store's size for LanceDB's vector index (past it the vectors
- * are not read at start at all) and is only ever an exact copy of a committed state — the writer deletes it before each
- * commit and writes it again once writes go quiet — so a reader that finds it may trust it.
+ * are not read at start at all) and is only ever an exact copy of a committed state — the
+ * writer deletes it before each commit and writes it again once writes go quiet — so a reader
+ * that finds it may trust it.
  *
  * Layout: u32 LE header length, 64 hex chars sha256 (of everything after them), the header
  * JSON, zero padding to 4 bytes, then count × dimension float32 LE. Anything that does not
