@@ -1,6 +1,7 @@
-// Runs the tests that use LanceDB (test/server/toolStore, index and indexSnapshot) against each
-// LanceDB version the VSIXs ship (scripts/vsix/targets.mjs: 0.22.3, 0.31.0, 0.37.1), so the
-// README's claim that the store works the same in all of them has a command behind it.
+// Runs the tests that use LanceDB (test/server/annIndex, annMemory, toolStore, index and
+// indexSnapshot) against each LanceDB version the VSIXs ship (scripts/vsix/targets.mjs:
+// 0.22.3, 0.31.0, 0.37.1), so the README's claim that the store works the same in all of them
+// has a command behind it.
 //
 // The registry here carries native builds of all three only for linux-x64 (glibc), so that is
 // what runs: for each version, @lancedb/lancedb and @lancedb/lancedb-linux-x64-gnu at that
@@ -29,7 +30,13 @@ const versions = listed
       .filter(Boolean)
   : [...new Set(TARGETS.flatMap((t) => (t.lance ? [t.lance.version] : [])))].sort(semver);
 const keep = argv.includes('--keep');
-const TESTS = ['test/server/toolStore.test.ts', 'test/server/index.test.ts', 'test/server/indexSnapshot.test.ts'];
+const TESTS = [
+  'test/server/annIndex.test.ts',
+  'test/server/annMemory.test.ts',
+  'test/server/toolStore.test.ts',
+  'test/server/index.test.ts',
+  'test/server/indexSnapshot.test.ts',
+];
 const NATIVE = '@lancedb/lancedb-linux-x64-gnu';
 
 /**

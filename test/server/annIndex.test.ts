@@ -124,6 +124,7 @@ test('the hybrid index searches by LanceDB’s index past the store’s size, wi
       delete: (ids) => real.delete(ids),
       rebuild: (reason) => real.rebuild(reason),
       close: () => real.close(),
+      scan: (vector, limit, filter) => real.scan(vector, limit, filter),
       nearest: async (vector, limit, server) => {
         const hits = await real.nearest(vector, limit, server);
         if (hits) answered.push(hits.length);

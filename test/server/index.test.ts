@@ -115,7 +115,7 @@ test('a model change re-embeds everything, also across a dimension change', asyn
   await second.close();
   const rows = await storedRows(dir);
   assert.equal(rows.length, catalog().length);
-  assert.ok(rows.every((r) => r.model === 'ollama:all-minilm' && r.vector.length === 32));
+  assert.ok(rows.every((r) => r.model === 'ollama:all-minilm' && r.vector?.length === 32));
 });
 
 test('Ollama down: keyword search at once, labelled; vectors filled in when it returns', async (t) => {

@@ -78,7 +78,7 @@ test('without a snapshot the table is read (LanceDB loaded), and the writer writ
   assert.deepEqual(fresh, { rows: ['a/one', 'a/two'], lanceLoaded: true, readOnly: false });
   const again = readSnapshot(snapshotOf(dir));
   assert.deepEqual(again?.rows.map((r) => r.id).sort(), ['a/one', 'a/two'], 'rewritten when that writer closed');
-  assert.deepEqual(Array.from(again!.rows[0].vector), Array.from(row(again!.rows[0].id).vector));
+  assert.deepEqual(Array.from(again!.rows[0].vector!), Array.from(row(again!.rows[0].id).vector));
 });
 
 test('a flipped byte makes the snapshot invalid, not wrong vectors', async (t) => {
@@ -90,7 +90,7 @@ test('a flipped byte makes the snapshot invalid, not wrong vectors', async (t) =
   assert.equal(readSnapshot(snapshotOf(dir)), undefined);
   const store = await LanceToolStore.open({ dir, log: silentLogger });
   const rows = await store.readAll();
-  assert.deepEqual(Array.from(rows[0].vector), Array.from(row('a/one').vector), "the table's vector, not the damaged one");
+  assert.deepEqual(Array.from(rows[0].vector!), Array.from(row('a/one').vector), "the table's vector, not the damaged one");
   await store.close();
 });
 

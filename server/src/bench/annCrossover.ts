@@ -10,8 +10,12 @@
  *   approximate search, with recall@10 against the exact top 10.
  *
  *   node --import tsx server/src/bench/annCrossover.ts [--sizes 5000,10000,25000,50000,100000] [--index hnsw-sq|ivf-pq] [--dim 768] [--json] [--write bench-results.md]
+ *     [--sweep-sizes 50000,100000] [--builds 16:150,32:300] [--ef 2,4,8,16] [--refine none,2,5,10] [--nprobes 4]
  *
- * Each size runs in its own table; latencies are one query at a time, after a warm-up.
+ * Each size runs in its own table; latencies are one query at a time, after a warm-up. With
+ * --sweep-sizes, HNSW-SQ is also built with each --builds `m:efConstruction` and searched with
+ * each combination of nprobes, ef (× the rows asked for) and refine factor, into a second
+ * table: how the store's own settings (annIndex.ts) were chosen.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +33,8 @@ import { writeSection } from './markdownSection';
 import { orgCatalog, realTools } from './orgCatalog';
 import { latency, type LatencyFigures } from './scaleKeyword';
 import { scaleQueries } from './scaleQueries';
-import { annIndexConfig, ANN_QUERY, type AnnKind } from '../adapters/store/annIndex';
+import { annIndexConfig, ANN_SEARCH, withAnnSearch, type AnnKind } from '../adapters/store/annIndex';
+import { formatSweep, recallAt, runSweep, sweepGrid, timeEachAsync, type SweepRow } from './annSweep';
 
 const DEFAULT_SIZES = [5_000, 10_000, 25_000, 50_000, 100_000];
 const QUERIES = 300;
@@ -60,15 +65,22 @@ async function main(): Promise<void> {
       dim: { type: 'string', default: '768' },
       json: { type: 'boolean', default: false },
       write: { type: 'string' },
+      'sweep-sizes': { type: 'string' },
+      builds: { type: 'string', default: '16:150,32:300' },
+      ef: { type: 'string', default: '2,4,8,16' },
+      refine: { type: 'string', default: 'none,2,5,10' },
+      nprobes: { type: 'string', default: '4' },
     },
   }).values;
   const sizes = args.sizes ? args.sizes.split(',').map(Number) : DEFAULT_SIZES;
+  const sweepSizes = args['sweep-sizes'] ? args['sweep-sizes'].split(',').map(Number) : [];
+  const grid = sweepGrid(args);
   const kind = args.index as AnnKind;
   if (kind !== 'hnsw-sq' && kind !== 'ivf-pq') throw new Error(`--index wants hnsw-sq or ivf-pq, got "${args.index}"`);
   const dims = Number(args.dim);
   // The test server's own vector function, so the bench's vectors are the ones hybrid tests see.
   const fixture = (await import(pathToFileURL(join(repoRoot(), 'test', 'fixtures', 'fakeOllama.ts')).href)) as { hashedVector: HashedVector };
-  const catalog = catalogToolsOf(orgCatalog(realTools(), Math.max(...sizes)));
+  const catalog = catalogToolsOf(orgCatalog(realTools(), Math.max(...sizes, ...sweepSizes)));
   const all = scaleQueries();
   const queries = Array.from({ length: QUERIES }, (_, i) => all[Math.floor((i * all.length) / QUERIES)]!);
   const queryVectors = queries.map((q) => Float32Array.from(fixture.hashedVector(`search_query: ${q.query}`, dims)));
@@ -81,9 +93,15 @@ async function main(): Promise<void> {
     rows.push(await measure(lancedb, arrow, catalog.slice(0, size), vectors.slice(0, size), queryVectors, kind, dims));
     process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
   }
+  const sweep: SweepRow[] = [];
+  for (const size of sweepSizes) {
+    process.stderr.write(`ann: sweep at ${size} tools…\n`);
+    sweep.push(...(await runSweep(lancedb, arrow, catalog.slice(0, size), vectors.slice(0, size), queryVectors, dims, grid, K)));
+  }
   const command = `node --import tsx server/src/bench/annCrossover.ts ${process.argv.slice(2).join(' ')}`.trim();
-  const markdown = `## LanceDB's vector index against the in-memory scan\n\n\`${command}\`\n\n${formatTable(rows, kind, dims)}`;
-  if (args.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  const sweepText = sweep.length > 0 ? `\n\n${formatSweep(sweep, K)}` : '';
+  const markdown = `## LanceDB's vector index against the in-memory scan\n\n\`${command}\`\n\n${formatTable(rows, kind, dims)}${sweepText}`;
+  if (args.json) process.stdout.write(`${JSON.stringify({ rows, sweep }, null, 2)}\n`);
   else process.stdout.write(`${markdown}\n`);
   if (args.write) writeSection(resolve(args.write), 'vector-index', markdown);
 }
@@ -122,21 +140,13 @@ async function measure(
     const buildMs = performance.now() - start;
     const found: string[][] = [];
     const annTimes = await timeEachAsync(queryVectors, async (q) => {
-      const hits = (await ANN_QUERY[kind](table.vectorSearch(q).distanceType('cosine'), K).limit(K).select(['key']).toArray()) as { key: string }[];
+      const query = withAnnSearch(table.vectorSearch(q).distanceType('cosine'), ANN_SEARCH[kind], K);
+      const hits = (await query.limit(K).select(['key']).toArray()) as { key: string }[];
       found.push(hits.map((h) => h.key));
     });
     // The timed pass pushed one set per query after the warm-up's.
     const timed = found.slice(-queryVectors.length);
-    const recall = (n: number) => {
-      let hit = 0;
-      let total = 0;
-      timed.forEach((keys, i) => {
-        const got = new Set(keys.slice(0, n));
-        for (const key of exact[i]!.slice(0, n)) if (got.has(key)) hit++;
-        total += Math.min(n, exact[i]!.length);
-      });
-      return Math.round((hit / Math.max(1, total)) * 1000) / 1000;
-    };
+    const recall = (n: number) => recallAt(timed, exact, n);
     table.close();
     return {
       tools: tools.length,
@@ -160,17 +170,6 @@ function timeEach(queries: readonly Float32Array[], run: (q: Float32Array) => un
     run(q);
     return performance.now() - t;
   });
-}
-
-async function timeEachAsync(queries: readonly Float32Array[], run: (q: Float32Array) => Promise<unknown>): Promise<number[]> {
-  for (const q of queries.slice(0, WARM_UP)) await run(q);
-  const out: number[] = [];
-  for (const q of queries) {
-    const t = performance.now();
-    await run(q);
-    out.push(performance.now() - t);
-  }
-  return out;
 }
 
 function formatTable(rows: readonly AnnRow[], kind: AnnKind, dims: number): string {

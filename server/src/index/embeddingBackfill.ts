@@ -4,20 +4,27 @@
  * Ollama is down, slow or lacks the model — leaves search keyword-only and retries with backoff
  * until it can fill the vectors in. The store is opened only once the embedder answers
  * (lazyStore.ts); where it cannot work at all (LanceDB does not load on this platform) vectors
- * stay off for good and `storeProblem` says why. The query path (hybridIndex.ts) reads the
- * vectors it holds (`matrix`) and its view of the embedder's health.
+ * stay off for good and `storeProblem` says why. The query path (hybridIndex.ts) asks it for
+ * the nearest vectors (`search`) and reads its view of the embedder's health.
+ *
+ * Where the vectors live: below the store's size for LanceDB's vector index (annIndex.ts) in
+ * memory, scanned there (vectorMatrix.ts); from that size on in the store alone — the copies
+ * here are dropped, 300 MB at 100,000 tools × 768 dimensions — and LanceDB searches them: its
+ * index, or its exact flat search while the index is built or rebuilt, or when it fails.
  */
 import type { IndexStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import type { Logger } from '../core/logger';
 import type { Embedder } from '../adapters/embed/embedder';
-import type { StoredTool, StoredVector, ToolStore } from '../adapters/store/toolStore';
+import type { StoredTool, ToolStore } from '../adapters/store/toolStore';
 import { Backoff, type RestartPolicy } from '../core/backoff';
 import { errorMessage } from '../core/errorMessage';
 import { healthFromError, searchMode, skipsQueries, type HealthState } from './embedderHealth';
 import { LazyStore } from './lazyStore';
 import { embeddingInput, toolEntry, type ToolEntry } from './toolEntries';
-import { VectorMatrix, type VectorHit } from './vectorMatrix';
+import { HeldVectors } from './heldVectors';
+import { StoreVectorSearch } from './storeVectorSearch';
+import type { VectorHit } from './vectorMatrix';
 import { WakeableSleep } from './wakeableSleep';
 
 /** Delays between embedder retries: Ollama down for long is retried about once a minute. */
@@ -37,10 +44,13 @@ export interface BackfillOptions {
 }
 
 export class EmbeddingBackfill {
-  private readonly rows = new Map<string, StoredVector>();
   private entries = new Map<string, ToolEntry>();
-  private readonly vectors = new VectorMatrix();
-  private matrixDirty = true;
+  private readonly rows: HeldVectors;
+  private readonly storeSearch: StoreVectorSearch;
+  /** A reload of the vectors from the store, after the catalog shrank back below the index's size. */
+  private reloading: Promise<void> | undefined;
+  /** Once per catalog change: a store that still holds more rows than its index size hands out no vectors, and is not asked again. */
+  private mayReload = false;
   private healthState: HealthState = { kind: 'unknown' };
   /** Failure kinds already logged since the embedder last answered. */
   private readonly reportedHealth = new Set<HealthState['kind']>();
@@ -61,6 +71,8 @@ export class EmbeddingBackfill {
   constructor(private readonly options: BackfillOptions) {
     this.embedder = options.embedder;
     this.log = options.log;
+    this.rows = new HeldVectors(options.embedder.id, (id) => this.entries.has(id));
+    this.storeSearch = new StoreVectorSearch(options.embedder.id, this.rows, options.log, (err) => this.storeFailed(err));
     this.store = new LazyStore(options.openStore, options.log);
     this.backoff = { ...EMBED_RETRY, ...options.backoff };
   }
@@ -92,49 +104,53 @@ export class EmbeddingBackfill {
   async sync(tools: readonly CatalogTool[]): Promise<void> {
     if (this.closed) return;
     this.entries = new Map(tools.map((t) => [t.key, toolEntry(t)]));
-    this.matrixDirty = true;
+    this.rows.changed();
+    this.mayReload = true;
     // A reader picks up what the writer committed since; unchanged, it reads nothing.
     if (this.readOnly) await this.loadRows(true);
     await this.deleteRemoved();
     this.kick();
   }
 
-  /** The current vectors of this embedder's model, of catalog tools only. */
-  matrix(): VectorMatrix {
-    if (this.matrixDirty) {
-      const id = this.embedder.id;
-      const rows = [...this.rows.values()].filter((r) => r.model === id && this.entries.has(r.id));
-      this.vectors.load(rows.map((r) => ({ key: r.id, server: r.server, vector: r.vector })));
-      this.matrixDirty = false;
-    }
-    return this.vectors;
-  }
-
   /**
-   * Past the store's size for it (annIndex.ts), the vectors nearest `vector` by LanceDB's own
-   * index; undefined when the in-memory scan should answer: a smaller catalog, no index yet, a
-   * failed search, or a hit the scan would not return (a tool gone from the catalog, another
-   * model's vector).
+   * The `limit` current vectors nearest `vector` (cosine), best first; `server` restricts to
+   * one server's tools. Below the store's index size the in-memory scan; past it LanceDB's
+   * index, or — no index yet, a failed search, or a hit the scan would not return (a tool
+   * gone from the catalog, another model's vector) — LanceDB's exact flat search. Undefined
+   * when no path could answer (the store failed): that query is keyword-only.
    */
-  async nearest(vector: Float32Array, limit: number, server?: string): Promise<VectorHit[] | undefined> {
+  async search(vector: Float32Array, limit: number, server?: string): Promise<VectorHit[] | undefined> {
     const store = this.store.current;
-    if (!store?.nearest || this.matrix().size < (store.annMinRows ?? Infinity)) return undefined;
-    try {
-      const hits = await store.nearest(vector, limit, server);
-      const id = this.embedder.id;
-      if (!hits || hits.some((h) => this.rows.get(h.id)?.model !== id || !this.entries.has(h.id))) return undefined;
-      return hits.map((h) => ({ key: h.id, similarity: h.similarity }));
-    } catch (err) {
-      this.log.debug(`tool store ${store.dir}: vector index search failed (${errorMessage(err)}); scanning in memory`);
-      return undefined;
+    this.releaseIfPastAnn();
+    const counts = this.rows.currentCounts();
+    if (counts.inMemory === counts.current) return this.rows.matrix().search(vector, limit, server);
+    if (!store) return undefined;
+    // Back below the index's size (the catalog shrank): the store hands out vectors again.
+    if (!this.pastAnn() && this.mayReload) {
+      this.mayReload = false;
+      this.reloading ??= this.loadRows().finally(() => (this.reloading = undefined));
     }
+    return this.storeSearch.search(store, vector, limit, server, this.pastAnn());
   }
 
-  /** Cheaper than building the matrix: status runs on every progress event. */
+  /** Whether the catalog's vectors have reached the store's size for its own index: then they stay in the store only. */
+  private pastAnn(): boolean {
+    const min = this.store.current?.annMinRows;
+    return min !== undefined && this.rows.currentCounts().current >= min;
+  }
+
+  /** Past the index's size, drops every vector held here (the store's copy is what gets searched). */
+  private releaseIfPastAnn(): void {
+    if (this.rows.holdsVectors && this.pastAnn()) this.rows.releaseVectors();
+  }
+
   hasCurrentVectors(): boolean {
-    const id = this.embedder.id;
-    for (const r of this.rows.values()) if (r.model === id && this.entries.has(r.id)) return true;
-    return false;
+    return this.rows.hasCurrent();
+  }
+
+  /** Current vectors held in this process (none past the store's index size). */
+  vectorsInMemory(): number {
+    return this.rows.currentCounts().inMemory;
   }
 
   embeddedCount(): number {
@@ -190,8 +206,8 @@ export class EmbeddingBackfill {
       // Merged, not replaced: a read-only instance keeps the vectors it embedded in memory.
       const rows = onlyChanged ? await store.readChanged() : await store.readAll();
       if (!rows) return;
-      for (const r of rows) this.rows.set(r.id, r);
-      this.matrixDirty = true;
+      this.rows.put(rows);
+      this.releaseIfPastAnn();
     } catch (err) {
       if (this.storeFailed(err)) return;
       this.log.warn(`tool index: could not read stored vectors (${errorMessage(err)}); they will be embedded again`);
@@ -199,10 +215,9 @@ export class EmbeddingBackfill {
   }
 
   private async deleteRemoved(): Promise<void> {
-    const removed = [...this.rows.keys()].filter((k) => !this.entries.has(k));
+    const removed = this.rows.ids().filter((k) => !this.entries.has(k));
     if (removed.length === 0) return;
-    for (const k of removed) this.rows.delete(k);
-    this.matrixDirty = true;
+    this.rows.delete(removed);
     const store = this.store.current;
     if (!store || store.readOnly) return;
     try {
@@ -298,7 +313,6 @@ export class EmbeddingBackfill {
   private storeFailed(err: unknown): boolean {
     if (!this.store.failed(err)) return false;
     this.rows.clear();
-    this.matrixDirty = true;
     this.options.changed();
     return true;
   }
@@ -326,8 +340,10 @@ export class EmbeddingBackfill {
         .filter(([e]) => this.entries.get(e.tool.key) === e)
         .map(([e, i]) => storedTool(e, embedder.id, Float32Array.from(vectors[i]), inputs[i]));
       // In memory only what search needs; text and schema go to the store and are dropped.
-      for (const r of rows) this.rows.set(r.id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, vector: r.vector });
-      this.matrixDirty = true;
+      // Past the index's size already, the new vectors are not kept here either.
+      const keep = !this.pastAnn();
+      this.rows.put(rows.map((r) => ({ id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, ...(keep && { vector: r.vector }) })));
+      this.releaseIfPastAnn();
       this.setHealth({ kind: 'ok' });
       await this.persist(rows);
       return true;
@@ -348,9 +364,11 @@ export class EmbeddingBackfill {
       if (this.storeFailed(err)) return;
       this.log.warn(`tool store ${store.dir}: writing ${rows.length} vector(s) failed (${errorMessage(err)})`);
       await store.rebuild('a write failed').catch(() => undefined);
+      // A vector only the lost store held is embedded again.
+      this.rows.delete([...this.rows.values()].filter((r) => !r.vector).map((r) => r.id));
       const all = [...this.rows.values()].flatMap((r) => {
         const entry = this.entries.get(r.id);
-        return entry && r.model === this.embedder.id && r.contentHash === entry.hash ? [storedTool(entry, r.model, r.vector)] : [];
+        return entry && r.vector && r.model === this.embedder.id && r.contentHash === entry.hash ? [storedTool(entry, r.model, r.vector)] : [];
       });
       await store
         .upsert(all)

@@ -87,10 +87,13 @@ export class HybridToolIndex implements ToolIndex {
     if (backfill && backfill.health.kind === 'unknown') {
       await Promise.race([backfill.firstHealth, new Promise((r) => setTimeout(r, FIRST_PROBE_WAIT_MS).unref())]);
     }
-    const answer = await this.pipeline.rank(query, options, backfill && ((text, depth, server) => this.meaningRanking(backfill, text, depth, server)));
+    let skipped = 'index closing';
+    const meaning =
+      backfill && ((text: string, depth: number, server?: string) => this.meaningRanking(backfill, text, depth, server, (why) => (skipped = why)));
+    const answer = await this.pipeline.rank(query, options, meaning);
     const mode = this.mode();
-    // Only a closing index skips vectors while the mode still says hybrid.
-    if (!answer.fused && mode.kind !== 'keyword') return { hits: answer.hits, mode: { kind: 'keyword', label: 'keyword only: index closing' } };
+    // Only a closing index or a failed vector search skips vectors while the mode still says hybrid.
+    if (!answer.fused && mode.kind !== 'keyword') return { hits: answer.hits, mode: { kind: 'keyword', label: `keyword only: ${skipped}` } };
     return { hits: answer.hits, mode };
   }
 
@@ -111,6 +114,11 @@ export class HybridToolIndex implements ToolIndex {
     const health = this.backfill?.health;
     if (health && 'message' in health) status.error = health.message;
     return status;
+  }
+
+  /** Vectors this process holds for the in-memory scan: all of them below LanceDB's index size, none past it (the memory bench and tests read it). */
+  vectorsInMemory(): number {
+    return this.backfill?.vectorsInMemory() ?? 0;
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
@@ -134,14 +142,23 @@ export class HybridToolIndex implements ToolIndex {
     return searchMode(this.options.embedder, b?.health ?? { kind: 'unknown' }, b?.hasCurrentVectors() ?? false, b?.storeProblem);
   }
 
-  /** Undefined when the search must be keyword-only (no vectors, embedder down, or too slow for this query). */
-  private async meaningRanking(backfill: EmbeddingBackfill, text: string, depth: number, server?: string): Promise<RankedTool[] | undefined> {
-    if (skipsQueries(backfill.health) || backfill.storeProblem !== undefined || backfill.matrix().size === 0) return undefined;
+  /** Undefined when the search must be keyword-only (no vectors, embedder down, too slow for this query, or the vector search failed: `skipped` says). */
+  private async meaningRanking(
+    backfill: EmbeddingBackfill,
+    text: string,
+    depth: number,
+    server: string | undefined,
+    skipped: (why: string) => void,
+  ): Promise<RankedTool[] | undefined> {
+    if (skipsQueries(backfill.health) || backfill.storeProblem !== undefined || !backfill.hasCurrentVectors()) return undefined;
     try {
       const deadline = AbortSignal.any([AbortSignal.timeout(this.options.queryTimeoutMs ?? 1_500), backfill.stop]);
       const vector = await this.options.embedder!.embedQuery(text, deadline);
-      const query = Float32Array.from(vector);
-      const hits = (await backfill.nearest(query, depth, server)) ?? backfill.matrix().search(query, depth, server);
+      const hits = await backfill.search(Float32Array.from(vector), depth, server);
+      if (!hits) {
+        skipped('vector search failed');
+        return undefined;
+      }
       return hits.map((h) => ({ key: h.key, score: h.similarity, signals: ['meaning'], why: `meaning ${h.similarity.toFixed(2)}` }));
     } catch (err) {
       backfill.queryFailed(err);

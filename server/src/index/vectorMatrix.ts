@@ -2,8 +2,9 @@
  * In-memory flat vector search: unit vectors packed in one Float32Array, scored by dot
  * product (= cosine), top-k kept in a small sorted buffer. Chosen over LanceDB's flat search
  * by measurement (see the index report): equal or faster at 2k–10k rows, no I/O per query,
- * and it works when the store is read-only or being rebuilt. Past ANN_MIN_ROWS rows LanceDB's
- * own vector index answers instead (adapters/store/annIndex.ts); this scan stays the fallback.
+ * and it works when the store is read-only or being rebuilt. Past ANN_MIN_ROWS rows the vectors
+ * are not held in memory at all: LanceDB's own vector index answers (adapters/store/annIndex.ts),
+ * its exact flat search the fallback (index/heldVectors.ts).
  */
 export interface VectorHit {
   key: string;

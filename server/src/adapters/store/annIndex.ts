@@ -6,34 +6,64 @@
  * server's vectors at nomic-embed-text's 768 dimensions, 300 queries, top 50 as hybrid fusion
  * asks; 2 loaded cores). p50 of the scan against IVF_HNSW_SQ: 1,000 rows 0.9 vs 3.2 ms, 2,500
  * 2.3 vs 3.2, 5,000 4.6 vs 3.0 (7.1 in a noisier run), 7,500 6.9 vs 3.1, 10,000 9–17 vs
- * 2.9–4.1, 50,000 48 vs 5.3 ms; recall@50 against the exact scan 0.98 at 5,000, 0.92 at
- * 50,000. LanceDB's query has a fixed cost of about 3 ms; the scan grows with rows × dimension.
+ * 2.9–4.1, 50,000 48 vs 5.3 ms. LanceDB's query has a fixed cost of about 3 ms; the scan grows
+ * with rows × dimension. The search width (ANN_SEARCH) keeps recall@50 against the exact scan
+ * at 0.99 up to 100,000 rows.
  */
 import type * as LanceDb from '@lancedb/lancedb';
 
 export type AnnKind = 'hnsw-sq' | 'ivf-pq';
 
-/** The index LanceDB builds for `rows` vectors. */
-export function annIndexConfig(lancedb: typeof LanceDb, kind: AnnKind, rows: number): LanceDb.Index {
+/** How an HNSW-SQ index is built: graph degree, build-time search width, rows per IVF partition. */
+export interface HnswBuild {
+  m: number;
+  efConstruction: number;
+  rowsPerPartition: number;
+}
+
+/** Few, large partitions: HNSW does the narrowing inside each, and every partition a query probes costs a graph walk. */
+export const HNSW_BUILD: HnswBuild = { m: 16, efConstruction: 150, rowsPerPartition: 50_000 };
+
+/** The index LanceDB builds for `rows` vectors (`build`: the bench's sweep; the store uses the default). */
+export function annIndexConfig(lancedb: typeof LanceDb, kind: AnnKind, rows: number, build: HnswBuild = HNSW_BUILD): LanceDb.Index {
   if (kind === 'hnsw-sq') {
-    // Few, large partitions: HNSW does the narrowing inside each, and every partition a query
-    // probes costs a graph walk.
-    return lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(rows / HNSW_ROWS_PER_PARTITION)), m: 16, efConstruction: 150 });
+    const numPartitions = Math.max(1, Math.round(rows / build.rowsPerPartition));
+    return lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions, m: build.m, efConstruction: build.efConstruction });
   }
   return lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))), numSubVectors: 48 });
 }
 
-const HNSW_ROWS_PER_PARTITION = 50_000;
+/** How far a search reads the index: partitions probed, HNSW candidate list, and how many rows per hit are re-scored on the full vectors. */
+export interface AnnSearchParams {
+  nprobes: number;
+  /** HNSW's candidate list, as a multiple of the rows asked for (never under 64, nor under limit × refineFactor). */
+  efPerRow?: number;
+  refineFactor?: number;
+}
 
-/** How a search for `limit` rows reads each kind of index: enough of it probed that recall stays high. */
-export const ANN_QUERY: Record<AnnKind, (q: LanceDb.VectorQuery, limit: number) => LanceDb.VectorQuery> = {
-  'hnsw-sq': (q, limit) =>
-    q
-      .nprobes(4)
-      .ef(Math.max(2 * limit, 64))
-      .refineFactor(2),
-  'ivf-pq': (q) => q.nprobes(24).refineFactor(10),
+/**
+ * How a search for `limit` rows reads each kind of index: enough of it probed that recall stays
+ * high. HNSW-SQ, by the sweep (annCrossover.ts --sweep-sizes 50000,100000; 2 loaded cores): the
+ * scalar quantizer's error is what costs recall, and re-scoring twice the rows on the full
+ * vectors (refine 2) recovers it once HNSW's candidate list is wide enough. recall@50 at
+ * 100,000 rows: ef 100 without refine 0.875, ef 100 + refine 2 0.899 (the setting before),
+ * ef 400 + refine 2 0.976, ef 800 + refine 2 0.988 (0.989 at 50,000, 0.993 at 5,000–10,000),
+ * p50 about 11 ms against the in-memory scan's 110; refine 5 gained nothing more, and m 32 /
+ * efConstruction 200 gained 0.004 for twice the build time (91 s against 44 s).
+ */
+export const ANN_SEARCH: Record<AnnKind, AnnSearchParams> = {
+  'hnsw-sq': { nprobes: 4, efPerRow: 16, refineFactor: 2 },
+  'ivf-pq': { nprobes: 24, refineFactor: 10 },
 };
+
+/** `q` reading the index as `params` say, for `limit` rows. */
+export function withAnnSearch(q: LanceDb.VectorQuery, params: AnnSearchParams, limit: number): LanceDb.VectorQuery {
+  let out = q.nprobes(params.nprobes);
+  // LanceDB refuses an ef below the candidates it is asked for (limit × refine factor).
+  if (params.efPerRow !== undefined) out = out.ef(Math.max(Math.round(params.efPerRow * limit), limit * (params.refineFactor ?? 1), 64));
+  if (params.refineFactor !== undefined) out = out.refineFactor(params.refineFactor);
+  return out;
+}
 
 /** The kind of index the store builds (annCrossover.ts measured both). */
 export const STORE_ANN_KIND: AnnKind = 'hnsw-sq';
@@ -68,14 +98,44 @@ export async function maintainAnnIndex(lancedb: typeof LanceDb, table: LanceDb.T
     const stats = await table.indexStats(index.name);
     if (stats && stats.numUnindexedRows <= STALE_SHARE * stats.numIndexedRows) return true;
   }
+  // A cold start appends a chunk at a time: thousands of small files, each opened by every
+  // search (refine reads full vectors, the flat search all of them). Compacted before the index
+  // is built over them; versions older than a minute pruned (files still in use are kept).
+  await table.optimize({ cleanupOlderThan: new Date(Date.now() - PRUNE_AFTER_MS) });
   await table.createIndex('vector', { config: annIndexConfig(lancedb, STORE_ANN_KIND, rows), replace: true });
   return true;
 }
 
+const PRUNE_AFTER_MS = 60_000;
+
 /** The `limit` rows nearest `vector` by LanceDB's index (cosine), best first; `server` restricts to one server's rows. */
 export async function annSearch(table: LanceDb.Table, vector: Float32Array, limit: number, server?: string): Promise<{ id: string; similarity: number }[]> {
-  let query = ANN_QUERY[STORE_ANN_KIND](table.vectorSearch(vector).distanceType('cosine'), limit).limit(limit).select(['id']);
-  if (server !== undefined) query = query.where(`server = '${server.replace(/'/g, "''")}'`);
-  const rows = (await query.toArray()) as { id: string; _distance: number }[];
+  const query = withAnnSearch(table.vectorSearch(vector).distanceType('cosine'), ANN_SEARCH[STORE_ANN_KIND], limit);
+  return hitsOf(query, limit, server === undefined ? [] : [`server = ${sqlString(server)}`]);
+}
+
+/**
+ * The `limit` rows of `model` nearest `vector` by exact cosine, reading every vector from disk
+ * (LanceDB's flat search, index or not): at 100,000 rows about as quick as the in-memory scan
+ * (annCrossover.ts), without holding the vectors in memory.
+ */
+export async function flatSearch(
+  table: LanceDb.Table,
+  vector: Float32Array,
+  limit: number,
+  filter: { model: string; server?: string },
+): Promise<{ id: string; similarity: number }[]> {
+  const where = [`model = ${sqlString(filter.model)}`, ...(filter.server === undefined ? [] : [`server = ${sqlString(filter.server)}`])];
+  return hitsOf(table.vectorSearch(vector).distanceType('cosine').bypassVectorIndex(), limit, where);
+}
+
+async function hitsOf(query: LanceDb.VectorQuery, limit: number, where: string[]): Promise<{ id: string; similarity: number }[]> {
+  let q = query.limit(limit).select(['id']);
+  if (where.length > 0) q = q.where(where.join(' AND '));
+  const rows = (await q.toArray()) as { id: string; _distance: number }[];
   return rows.map((r) => ({ id: r.id, similarity: 1 - r._distance }));
+}
+
+function sqlString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
 }

@@ -25,25 +25,28 @@ export function vectorDimension({ FixedSizeList }: LanceModules['arrow'], schema
   return type.listSize;
 }
 
-/** Reads column by column from Arrow: no row objects, and each vector is one copy out of the batch. */
-export async function readRows(table: lancedb.Table): Promise<StoredVector[]> {
+/**
+ * Reads column by column from Arrow: no row objects, and each vector is one copy out of the
+ * batch. Without `vectors` the vector column is not even read.
+ */
+export async function readRows(table: lancedb.Table, vectors = true): Promise<StoredVector[]> {
+  const columns = vectors ? READ_COLUMNS : READ_COLUMNS.filter((c) => c !== 'vector');
   const data = (await table
     .query()
-    .select([...READ_COLUMNS])
+    .select([...columns])
     .toArrow()) as unknown as ArrowTable;
   const out: StoredVector[] = [];
   for (const batch of data.batches) {
-    const [id, server, hash, model, vector] = READ_COLUMNS.map((c) => batch.getChild(c));
-    if (!id || !server || !hash || !model || !vector) throw new Error(`table "${TABLE}" lacks a column`);
+    const [id, server, hash, model] = READ_COLUMNS.slice(0, 4).map((c) => batch.getChild(c));
+    const vector = vectors ? batch.getChild('vector') : undefined;
+    if (!id || !server || !hash || !model || (vectors && !vector)) throw new Error(`table "${TABLE}" lacks a column`);
     for (let i = 0; i < batch.numRows; i++) {
-      const v = vector.get(i) as { toArray(): Float32Array } | null;
-      out.push({
-        id: String(id.get(i)),
-        server: String(server.get(i)),
-        contentHash: String(hash.get(i)),
-        model: String(model.get(i)),
-        vector: v ? Float32Array.from(v.toArray()) : new Float32Array(0),
-      });
+      const row: StoredVector = { id: String(id.get(i)), server: String(server.get(i)), contentHash: String(hash.get(i)), model: String(model.get(i)) };
+      if (vector) {
+        const v = vector.get(i) as { toArray(): Float32Array } | null;
+        row.vector = v ? Float32Array.from(v.toArray()) : new Float32Array(0);
+      }
+      out.push(row);
     }
   }
   return out;

@@ -11,7 +11,9 @@
  * start whose store has not changed reads the flat snapshot beside the table instead
  * (vectorSnapshot.ts): LanceDB is then loaded by the first write, if one comes. Reads take
  * only the columns the index needs, straight from Arrow columns; caches and thread pools are
- * capped (lanceModule.ts). Where LanceDB cannot load at all, open() and writes throw
+ * capped (lanceModule.ts). From annMinRows rows on the vectors stay on disk: reads leave the
+ * vector column out, the writer's mirror drops them, no snapshot is kept (LanceDB is loaded
+ * anyway to search its index), and `nearest`/`scan` search them. Where LanceDB cannot load at all, open() and writes throw
  * LanceUnavailableError, never treated as damage: the store on disk is left as it is.
  */
 import type * as lancedb from '@lancedb/lancedb';
@@ -25,7 +27,7 @@ import type { StoredTool, StoredVector, ToolStore } from './toolStore';
 import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
 import { errorMessage } from '../../core/errorMessage';
 import { LanceUnavailableError, lanceModules } from './lanceModule';
-import { ANN_MIN_ROWS, annSearch, hasAnnIndex, maintainAnnIndex } from './annIndex';
+import { ANN_MIN_ROWS, annSearch, flatSearch, hasAnnIndex, maintainAnnIndex } from './annIndex';
 import { readRows, schemaFor, TABLE, toRecord, vectorDimension } from './lanceRows';
 
 /** Quiet time after the last write before the snapshot is written again (a cold start writes in many chunks). */
@@ -66,9 +68,12 @@ export class LanceToolStore implements ToolStore {
   /**
    * A writer's view of the table's rows, when known (after a full read, or from an empty
    * table): the snapshot is written from it, and writes of new ids become plain appends. It
-   * shares the vectors the index holds, so it costs map entries, not vector copies.
+   * shares the vectors the index holds, so it costs map entries, not vector copies; from
+   * annMinRows rows on it holds no vectors (`releaseVectors`) and no snapshot is kept.
    */
   private mirror: Map<string, StoredVector> | undefined;
+  /** The mirror's vectors were dropped (it reached annMinRows rows): the snapshot can no longer be written from it. */
+  private mirrorReleased = false;
   /** The table has LanceDB's vector index (annIndex.ts); `annCheck` is finding out or building it. */
   private annReady = false;
   private annCheck: Promise<void> | undefined;
@@ -118,19 +123,21 @@ export class LanceToolStore implements ToolStore {
     const snapshot = readSnapshot(this.snapshotPath);
     if (snapshot) {
       this.snapshotSeen = snapshot.stamp;
-      if (!this.readOnly) this.mirror = new Map(snapshot.rows.map((r) => [r.id, r]));
-      return snapshot.rows;
+      const rows = this.withoutVectorsPastAnn(snapshot.rows);
+      if (!this.readOnly) this.setMirror(rows);
+      return rows;
     }
     this.snapshotSeen = undefined;
     if (!this.table) await this.openTableOnce();
     if (!this.table) return [];
     try {
       const version = await this.table.version();
-      const rows = await readRows(this.table);
+      // Past the index's size the vectors stay on disk: LanceDB searches them.
+      const rows = await readRows(this.table, (await this.table.countRows()) < this.annMinRows);
       this.readVersion = version;
-      // A writer that had to read the table leaves a snapshot for the next start.
+      // A writer that had to read the table leaves a snapshot for the next start (below annMinRows).
       if (!this.readOnly) {
-        this.mirror = new Map(rows.map((r) => [r.id, r]));
+        this.setMirror(rows);
         this.scheduleSnapshot();
       }
       return rows;
@@ -162,7 +169,10 @@ export class LanceToolStore implements ToolStore {
       const allNew = this.mirror !== undefined && rows.every((r) => !this.mirror!.has(r.id)) && new Set(rows.map((r) => r.id)).size === rows.length;
       if (allNew) await this.table!.add(data);
       else await this.table!.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
-      for (const r of rows) this.mirror?.set(r.id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, vector: r.vector });
+      const keep = !this.mirrorReleased;
+      for (const r of rows)
+        this.mirror?.set(r.id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, ...(keep && { vector: r.vector }) });
+      this.releaseMirrorPastAnn();
     });
   }
 
@@ -189,6 +199,13 @@ export class LanceToolStore implements ToolStore {
     if (this.annReady && this.table) return annSearch(this.table, vector, limit, server);
     this.annCheck ??= (this.readOnly ? this.findAnnIndex() : this.writes.run(() => this.maintainAnn())).finally(() => (this.annCheck = undefined));
     return undefined;
+  }
+
+  /** LanceDB's exact search over the stored vectors (annIndex.ts flatSearch); nothing stored, nothing found. */
+  async scan(vector: Float32Array, limit: number, filter: { model: string; server?: string }): Promise<{ id: string; similarity: number }[]> {
+    if (!this.table) await this.openTableOnce();
+    if (!this.table || vector.length !== this.dimension) return [];
+    return flatSearch(this.table, vector, limit, filter);
   }
 
   rebuild(reason: string): Promise<void> {
@@ -247,7 +264,8 @@ export class LanceToolStore implements ToolStore {
     if (!this.snapshotDirty) return;
     this.snapshotDirty = false;
     try {
-      if (!this.table) return removeSnapshot(this.snapshotPath);
+      // Past annMinRows a snapshot would only be read to be dropped: the vectors stay in the table.
+      if (!this.table || this.mirrorReleased || (!this.mirror && (await this.table.countRows()) >= this.annMinRows)) return removeSnapshot(this.snapshotPath);
       writeSnapshot(this.snapshotPath, this.mirror ? [...this.mirror.values()] : await readRows(this.table));
     } catch (err) {
       removeSnapshot(this.snapshotPath);
@@ -282,7 +300,7 @@ export class LanceToolStore implements ToolStore {
     this.dimension = undefined;
     this.readVersion = undefined;
     this.snapshotSeen = undefined;
-    this.mirror = new Map();
+    this.setMirror([]);
     this.db?.close();
     this.db = undefined;
     // The snapshot lives in this folder too.
@@ -335,8 +353,29 @@ export class LanceToolStore implements ToolStore {
     this.annReady = false;
     this.table = await (await this.connection()).createEmptyTable(TABLE, schemaFor((await lanceModules()).arrow, dimension), { mode: 'overwrite' });
     this.dimension = dimension;
-    if (!this.readOnly) this.mirror = new Map();
+    if (!this.readOnly) this.setMirror([]);
   }
+
+  private setMirror(rows: readonly StoredVector[]): void {
+    this.mirror = new Map(rows.map((r) => [r.id, r]));
+    this.mirrorReleased = false;
+    this.releaseMirrorPastAnn();
+  }
+
+  /** From annMinRows rows on the mirror keeps no vectors: the index no longer holds them either, and LanceDB searches them. */
+  private releaseMirrorPastAnn(): void {
+    if (!this.mirror || this.mirrorReleased || this.mirror.size < this.annMinRows) return;
+    for (const [id, r] of this.mirror) if (r.vector) this.mirror.set(id, withoutVector(r));
+    this.mirrorReleased = true;
+  }
+
+  private withoutVectorsPastAnn(rows: StoredVector[]): StoredVector[] {
+    return rows.length < this.annMinRows ? rows : rows.map(withoutVector);
+  }
+}
+
+function withoutVector(r: StoredVector): StoredVector {
+  return { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model };
 }
 
 function dbPath(dir: string): string {

@@ -3,8 +3,10 @@
  * vector), so a start with an unchanged store never loads LanceDB: its native library, thread
  * pools and first scan cost about 75 MB RSS and 100 ms at 2,220 tools, to read 7 MB of
  * vectors (measured with `npm run bench:memory`). LanceDB stays the store of record; the
- * snapshot is only ever an exact copy of a committed state — the writer deletes it before each
- * commit and writes it again once writes go quiet — so a reader that finds it may trust it.
+ * snapshot is kept only below the store's size for LanceDB's vector index (past it the vectors
+ * are not read at start at all) and is only ever an exact copy of a committed state — the
+ * writer deletes it before each commit and writes it again once writes go quiet — so a reader
+ * that finds it may trust it.
  *
  * Layout: u32 LE header length, 64 hex chars sha256 (of everything after them), the header
  * JSON, zero padding to 4 bytes, then count × dimension float32 LE. Anything that does not
@@ -74,14 +76,14 @@ export function readSnapshot(path: string): { rows: StoredVector[]; stamp: Snaps
 
 /** Writes atomically (temp file + rename), mode 0600. Rows must share one dimension (the table's). */
 export function writeSnapshot(path: string, rows: readonly StoredVector[]): void {
-  const dimension = rows[0]?.vector.length ?? 0;
+  const dimension = rows[0]?.vector?.length ?? 0;
   const header: Header = { format: FORMAT, dimension, rows: rows.map((r) => [r.id, r.server, r.contentHash, r.model]) };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const body = Buffer.alloc(align4(json.length) + rows.length * dimension * 4);
   json.copy(body);
   const floats = new Float32Array(body.buffer, body.byteOffset + align4(json.length), rows.length * dimension);
   rows.forEach((r, i) => {
-    if (r.vector.length !== dimension) throw new Error(`vector of ${r.id} has ${r.vector.length} dimensions, not ${dimension}`);
+    if (r.vector?.length !== dimension) throw new Error(`vector of ${r.id} has ${r.vector?.length ?? 'no'} dimensions, not ${dimension}`);
     floats.set(r.vector, i * dimension);
   });
   const prefix = Buffer.alloc(PREFIX);
