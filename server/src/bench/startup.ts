@@ -72,7 +72,7 @@ export interface StartupReport {
   machine: { cores: number; loadBefore: number; loadAfter: number };
 }
 
-interface BenchWorkspace {
+export interface BenchWorkspace {
   dir: string;
   config: string;
   servers: Record<string, Entry>;
@@ -80,7 +80,7 @@ interface BenchWorkspace {
   state: string;
 }
 
-function workspace(withHang: boolean): BenchWorkspace {
+export function workspace(withHang: boolean): BenchWorkspace {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-startup-'));
   mkdirSync(join(dir, '.vscode'));
   // Keyword mode: no embeddings (what the RSS target is about).
