@@ -140,7 +140,7 @@ function refuseLinks(path: string): void {
  * Replaces `path` whole with `data`, mode 0600 (temp file + rename: a link there is replaced,
  * never written through; but one is refused first, so the user hears of it).
  */
-export function writePrivateFile(path: string, data: string | Uint8Array): void {
+export function writePrivateFile(path: string, data: string | Uint8Array | Iterable<string>): void {
   refuseLinks(path);
   writeFileAtomic(path, data, 0o600);
 }
