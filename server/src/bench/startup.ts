@@ -78,6 +78,8 @@ export interface BenchWorkspace {
   servers: Record<string, Entry>;
   /** XDG_STATE_HOME for MCP Lens: its catalog cache lives under it. */
   state: string;
+  /** XDG_CACHE_HOME: the CLI's code cache, made by the warm-up run and kept by every run after it (cold ones too). */
+  cache: string;
 }
 
 export function workspace(withHang: boolean): BenchWorkspace {
@@ -88,7 +90,7 @@ export function workspace(withHang: boolean): BenchWorkspace {
   const s = benchServers(dir, withHang);
   const config = join(dir, 'mcp.json');
   writeFileSync(config, JSON.stringify({ servers: configServers(s) }));
-  return { dir, config, servers: s, state: join(dir, 'state') };
+  return { dir, config, servers: s, state: join(dir, 'state'), cache: join(dir, 'cache') };
 }
 
 /** utime + stime of a process, in ms. */
@@ -109,7 +111,7 @@ function peakRssMb(pid: number): number {
  * (find_tools never waits for one), so it may have no matches.
  */
 async function lensRun(
-  ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'>,
+  ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state' | 'cache'>,
   expected: string[],
   onReady?: (client: Client) => Promise<void>,
   coldCache = false,
@@ -119,7 +121,7 @@ async function lensRun(
     command: process.execPath,
     args: [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.config],
     cwd: ROOT,
-    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state } as Record<string, string>,
+    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state, XDG_CACHE_HOME: ws.cache } as Record<string, string>,
     stderr: 'pipe',
   });
   const ready = new Set<string>();
@@ -300,7 +302,7 @@ export function formatStartupMarkdown(r: StartupReport): string {
   return [
     '## Start-up, call overhead and memory (`npm run bench:startup`)',
     '',
-    `\`mcp-lens serve\` (dist/cli.js, stdio, keyword mode) on ${r.servers} servers with ${r.tools} tools: the 19-server replay of the recorded workspace plus server-everything, -filesystem and -memory; a direct SDK client starts the same servers in the same run (connect + tools/list of every server, in parallel). Warm: the catalog cache of one run before; cold: a fresh state folder in each run, no catalog cache. Medians of ${r.runs} runs; times from process start; the first tools/list answered (after initialize: in search mode, the meta-tools; the issue's "first answer"), the first find_tools answered (after that tools/list) and all connected given as ratios to the direct client's time to list every tool in the same run (goals: first answer ≤ 0.07×, all connected ≤ 1.1×).`,
+    `\`mcp-lens serve\` (dist/cli.js, stdio, keyword mode) on ${r.servers} servers with ${r.tools} tools: the 19-server replay of the recorded workspace plus server-everything, -filesystem and -memory; a direct SDK client starts the same servers in the same run (connect + tools/list of every server, in parallel). Warm: the catalog cache of one run before; cold: a fresh state folder in each run, no catalog cache (the code cache in the user's cache folder, made by the warm-up run, is kept: cold is a new workspace, not a first start after install). Medians of ${r.runs} runs; times from process start; the first tools/list answered (after initialize: in search mode, the meta-tools; the issue's "first answer"), the first find_tools answered (after that tools/list) and all connected given as ratios to the direct client's time to list every tool in the same run (goals: first answer ≤ 0.07×, all connected ≤ 1.1×).`,
     '',
     '| servers | catalog cache | first tools/list answered | ratio | first find_tools answer | ratio | all connected (MCP Lens) | all connected (direct client) | ratio | MCP Lens CPU at first tools/list / first find_tools / all connected | peak RSS |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

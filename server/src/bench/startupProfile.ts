@@ -37,7 +37,7 @@ interface ProfiledStart {
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** `waitFor`: servers to wait for (their "ready" lines) before closing: the warm-up fills the catalog cache. */
-async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'>, profDir: string, waitFor: string[] = []): Promise<ProfiledStart> {
+async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state' | 'cache'>, profDir: string, waitFor: string[] = []): Promise<ProfiledStart> {
   const before = new Set(readdirSync(profDir));
   const started = performance.now();
   const transport = new StdioClientTransport({
@@ -56,7 +56,7 @@ async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'
       ws.config,
     ],
     cwd: ROOT,
-    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state } as Record<string, string>,
+    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state, XDG_CACHE_HOME: ws.cache } as Record<string, string>,
     stderr: 'pipe',
   });
   const ready = new Set<string>();
@@ -93,7 +93,9 @@ async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'
 
 function report(label: string, run: ProfiledStart, top: number): string {
   const profile = JSON.parse(readFileSync(run.profile, 'utf8')) as Parameters<typeof summarizeProfile>[0];
-  const out = [`### ${label}: tools/list at ${Math.round(run.listMs)} ms, find_tools at ${Math.round(run.answerMs)} ms (${run.profile})`];
+  const out = [
+    `### ${label}: tools/list at ${Math.round(run.listMs)} ms, find_tools at ${Math.round(run.answerMs)} ms (${run.profile}, cut at ${run.listAtUs} / ${run.answerAtUs} µs)`,
+  ];
   for (const [what, until] of [
     ['to the first tools/list', run.listAtUs],
     ['to the first find_tools answer', run.answerAtUs],
