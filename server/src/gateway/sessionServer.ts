@@ -69,10 +69,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
         logging: {},
         completions: {},
       },
-      instructions: gatewayInstructions(
-        lens.servers().map((s) => s.name),
-        lens.settings().codeMode.enabled,
-      ),
+      instructions: gatewayInstructions(lens.serverNames?.() ?? lens.servers().map((s) => s.name), lens.settings().codeMode.enabled),
     },
   );
 
