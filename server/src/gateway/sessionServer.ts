@@ -69,7 +69,12 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
         logging: {},
         completions: {},
       },
-      instructions: gatewayInstructions(lens.serverNames?.() ?? lens.servers().map((s) => s.name), lens.settings().codeMode.enabled),
+      // servers(), not serverNames(): its rows start the background count of each server's
+      // tools/list tokens (kept in the catalog cache), which find_tools' savings figures read.
+      instructions: gatewayInstructions(
+        lens.servers().map((s) => s.name),
+        lens.settings().codeMode.enabled,
+      ),
     },
   );
 
