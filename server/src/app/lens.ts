@@ -68,11 +68,6 @@ export interface Lens {
   settings(): McpLensSettings;
   /** Every configured server, including disabled and not-yet-approved ones. */
   servers(): ServerStatus[];
-  /**
-   * The names of servers() alone, without what makes its rows cost (each server's tools/list
-   * tokens): the gateway's instructions and tool descriptions name the servers at every start.
-   */
-  serverNames?(): string[];
   /** Tools that pass include/exclude; excluded tools are not here at all. */
   tools(): CatalogTool[];
   /** Resolves a client-safe name; undefined for unknown or excluded tools. */

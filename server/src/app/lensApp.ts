@@ -127,10 +127,6 @@ export class LensApp implements Lens, LensControl {
     return this.parts.reconciler.statuses(this.parts.tokens.byServer(), (name) => this.parts.composer.toolsOf(name));
   }
 
-  serverNames(): string[] {
-    return this.parts.reconciler.statuses(new Map(), () => undefined).map((s) => s.name);
-  }
-
   tools(): CatalogTool[] {
     return this.parts.composer.catalog.tools;
   }

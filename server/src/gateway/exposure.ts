@@ -44,7 +44,7 @@ export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessio
 const domainsMemo = new WeakMap<readonly CatalogTool[], { names: string; domains: string }>();
 function domainsOf(lens: Lens): string {
   const tools = lens.tools();
-  const serverNames = lens.serverNames?.() ?? lens.servers().map((s) => s.name);
+  const serverNames = lens.servers().map((s) => s.name);
   const names = serverNames.join('\n');
   const known = domainsMemo.get(tools);
   if (known?.names === names) return known.domains;

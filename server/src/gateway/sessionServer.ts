@@ -69,8 +69,6 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
         logging: {},
         completions: {},
       },
-      // servers(), not serverNames(): its rows start the background count of each server's
-      // tools/list tokens (kept in the catalog cache), which find_tools' savings figures read.
       instructions: gatewayInstructions(
         lens.servers().map((s) => s.name),
         lens.settings().codeMode.enabled,
