@@ -20,10 +20,13 @@ const ROOT = resolve(__dirname, '../../..');
 
 /** Outermost phases of a start, by the functions they run under (first match wins, outermost). */
 const PHASES: Record<string, RegExp> = {
+  'bundle load': /^executeUserEntryPoint$/,
   'LensApp.start': /^start$/,
   'index sync': /^sync$|setTools/,
   'serveStdio + session': /serveStdio|createSessionServer/,
   'tools/list': /exposedDefinitions|toolsFor/,
+  'find_tools (handler, search, answer)': /^runMetaTool$|^search$|^findTools$/,
+  'spawning servers': /^spawn$/,
 };
 
 interface ProfiledStart {
