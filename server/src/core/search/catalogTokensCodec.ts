@@ -69,7 +69,11 @@ export function* encodeCatalogTokens(key: string, t: CatalogTokens): Generator<s
         .join(',')
     );
   yield `],"nameOffsets":"${base64(nameOffsets)}","nameIds":"${base64(Int32Array.from(nameIds))}"`;
-  yield `,"tokens":${docTokensJson(t.tokens)},"words":${docTokensJson(t.words)}}`;
+  yield ',"tokens":';
+  yield* docTokensJson(t.tokens);
+  yield ',"words":';
+  yield* docTokensJson(t.words);
+  yield '}';
 }
 
 /** Tokens decoded from `text` when it is well-formed, for `key` and a catalog of `tools` tools; undefined otherwise. */
@@ -93,16 +97,25 @@ export function decodeCatalogTokens(text: string, key: string, tools: number): C
   return { tokens, words, nameTerms };
 }
 
-function docTokensJson(d: DocTokens): string {
-  return JSON.stringify({
-    count: d.count,
-    groupCount: d.groupCount,
-    ids: base64(d.ids),
-    fieldStart: base64(d.fieldStart),
-    groups: base64(d.groups),
-    lends: base64(d.lends),
-  });
+function* docTokensJson(d: DocTokens): Generator<string> {
+  yield `{"count":${d.count},"groupCount":${d.groupCount}`;
+  for (const [name, a] of [
+    ['ids', d.ids],
+    ['fieldStart', d.fieldStart],
+    ['groups', d.groups],
+    ['lends', d.lends],
+  ] as const) {
+    yield `,"${name}":"`;
+    // In pieces of whole 3-byte groups, so they join into the array's base64: a catalog of
+    // 20,000 tools has tens of MB of ids, never one string.
+    const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    for (let i = 0; i < bytes.length; i += BASE64_PIECE) yield base64(bytes.subarray(i, i + BASE64_PIECE));
+    yield '"';
+  }
+  yield '}';
 }
+
+const BASE64_PIECE = 3 * 65536;
 
 /** A stored DocTokens of `count` documents over `table`, every offset and id checked; undefined when any is off. */
 function docTokens(raw: unknown, table: TermTable, count: number): DocTokens | undefined {
