@@ -53,7 +53,7 @@ export class Gateway {
   private readonly subscription: Disposable;
   private refreshTimer: NodeJS.Timeout | undefined;
   private url: string | undefined;
-  private markAsked!: () => void;
+  private markAsked: (() => void) | undefined;
   private readonly asked = new Promise<void>((resolve) => (this.markAsked = resolve));
 
   constructor(options: GatewayOptions) {
@@ -92,8 +92,7 @@ export class Gateway {
         afterCall: (id) => {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
         },
-        // On the next turn of the event loop: a tools/list's answer is written by then.
-        askedForTools: () => setImmediate(this.markAsked),
+        askedForTools: () => this.noteAsked(),
       },
       idOf,
     );
@@ -119,6 +118,13 @@ export class Gateway {
    */
   firstAskedForTools(): Promise<void> {
     return this.asked;
+  }
+
+  /** Once, on the next turn of the event loop: a tools/list's answer is written by then. Every call passes here. */
+  private noteAsked(): void {
+    if (!this.markAsked) return;
+    setImmediate(this.markAsked);
+    this.markAsked = undefined;
   }
 
   /** Sessions that completed initialize and are still open. */
