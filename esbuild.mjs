@@ -44,7 +44,9 @@ const server = {
   // process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts).
   entryPoints: {
     server: 'server/src/main.ts',
-    cli: 'server/src/cli/main.ts',
+    // dist/cli.js (`mcp-lens`) is a launcher that runs dist/cliMain.js from a V8 code cache.
+    cli: 'server/src/cli/launch.ts',
+    cliMain: 'server/src/cli/main.ts',
     bench: 'server/src/cli/bench.ts',
     selectChild: 'server/src/adapters/select/selectChild.ts',
   },

@@ -43,6 +43,7 @@ export default tseslint.config(
     ignores: [
       'server/src/main.ts',
       'server/src/cli/main.ts',
+      'server/src/cli/launch.ts',
       'server/src/heapFlags.ts',
       'server/src/adapters/select/selectChild.ts',
       'server/src/bench/**',

@@ -16,10 +16,11 @@ const outArg = process.argv.indexOf('--out-dir');
 const outDir = resolve(root, outArg > 0 ? process.argv[outArg + 1] : '.');
 
 /**
- * What the CLI loads at run time: dist/cli.js requires dist/bench.js for `mcp-lens bench` only,
- * and forks dist/selectChild.js to evaluate `select`.
+ * What the CLI loads at run time: dist/cli.js runs dist/cliMain.js (from a code cache), which
+ * requires dist/bench.js for `mcp-lens bench` only and forks dist/selectChild.js to evaluate
+ * `select`.
  */
-const FILES = ['dist/cli.js', 'dist/bench.js', 'dist/selectChild.js', 'dist/o200k.ranks'];
+const FILES = ['dist/cli.js', 'dist/cliMain.js', 'dist/bench.js', 'dist/selectChild.js', 'dist/o200k.ranks'];
 
 export function cliManifest(root) {
   return {

@@ -48,11 +48,14 @@ if (browserTests.length && !existsSync(chromium)) {
 
 if (preflight) process.exit(0);
 
-// The CLI keeps each workspace's caches in the user's state folder: tests' go to a temp one.
+// The CLI keeps each workspace's caches in the user's state folder, and its code cache in the
+// user's cache folder: tests' go to temp ones.
 const state = mkdtempSync(join(tmpdir(), 'mcp-lens-test-state-'));
+const cache = mkdtempSync(join(tmpdir(), 'mcp-lens-test-cache-'));
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   stdio: 'inherit',
-  env: { ...process.env, XDG_STATE_HOME: state },
+  env: { ...process.env, XDG_STATE_HOME: state, XDG_CACHE_HOME: cache },
 });
 rmSync(state, { recursive: true, force: true });
+rmSync(cache, { recursive: true, force: true });
 process.exit(r.status ?? 1);

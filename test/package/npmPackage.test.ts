@@ -34,6 +34,7 @@ before(() => {
     'package/README.md',
     'package/dist/bench.js',
     'package/dist/cli.js',
+    'package/dist/cliMain.js',
     'package/dist/o200k.ranks',
     'package/dist/selectChild.js',
     'package/package.json',

@@ -1,6 +1,6 @@
-// The CLI bundle every command starts (dist/cli.js) carries no bench code: `mcp-lens bench`
-// is dist/bench.js, loaded only for that command, and works from dist/ like any other. The
-// version is package.json's, built in.
+// The CLI bundle every command starts (dist/cliMain.js, which dist/cli.js runs from a code
+// cache) carries no bench code: `mcp-lens bench` is dist/bench.js, loaded only for that
+// command, and works from dist/ like any other. The version is package.json's, built in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,9 +11,10 @@ import { META_TOOL_NAMES } from '../../protocol/metaToolNames';
 const ROOT = join(__dirname, '..', '..');
 const dist = (f: string) => join(ROOT, 'dist', f);
 
-test('dist/cli.js holds no bench code; dist/bench.js does', () => {
+test('dist/cli.js and the bundle it runs hold no bench code; dist/bench.js does', () => {
   // The reference searchers exist only in server/src/bench.
   assert.doesNotMatch(readFileSync(dist('cli.js'), 'utf8'), /tfidf-reference/);
+  assert.doesNotMatch(readFileSync(dist('cliMain.js'), 'utf8'), /tfidf-reference/);
   assert.match(readFileSync(dist('bench.js'), 'utf8'), /tfidf-reference/);
 });
 

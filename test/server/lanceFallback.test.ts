@@ -30,7 +30,7 @@ type LanceLayout = 'no-native-module' | 'no-lancedb';
 function installFolder(layout: LanceLayout): { dir: string; cli: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-install-'));
   mkdirSync(join(dir, 'dist'));
-  for (const f of ['cli.js', 'o200k.ranks']) cpSync(join(ROOT, 'dist', f), join(dir, 'dist', f));
+  for (const f of ['cli.js', 'cliMain.js', 'o200k.ranks']) cpSync(join(ROOT, 'dist', f), join(dir, 'dist', f));
   const nm = join(dir, 'node_modules');
   const link = (name: string) => {
     mkdirSync(dirname(join(nm, name)), { recursive: true });

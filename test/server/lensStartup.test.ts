@@ -138,3 +138,38 @@ test("find_tools's description and the whole tools/list are byte-identical acros
     ws.close();
   }
 });
+
+test('with startAfter (serve over stdio), the first tools/list is answered from the cached catalog before any server launches or the catalog is indexed; then both happen', async () => {
+  const ws = workspace({ a: gated('a'), b: gated('b') });
+  try {
+    const first = await ws.start({}, { waitForServers: true });
+    const before = await listed(first);
+    await first.close();
+
+    let startServers!: () => void;
+    const startAfter = new Promise<void>((resolve) => (startServers = resolve));
+    const second = await ws.start({}, { startAfter });
+    const { gateway, client } = await connectGatewayClient(second, 'mcp-lens-test');
+    try {
+      const { tools } = await client.listTools();
+      // The same list as when the servers were up (the cached catalog names their domains)…
+      assert.equal(JSON.stringify(tools), before.tools);
+      // …answered while no server has a process and nothing is indexed yet.
+      assert.deepEqual([pidOf(second, 'a'), pidOf(second, 'b')], [undefined, undefined]);
+      assert.equal(second.indexStatus().toolsTotal, 0);
+      // The gateway says its client asked (serve opens startAfter on it).
+      await gateway.firstAskedForTools();
+      const found = client.callTool({ name: 'find_tools', arguments: { query: 'ping a' } });
+      startServers();
+      const matches = ((await found).structuredContent as { matches: { name: string }[] }).matches.map((m) => m.name);
+      assert.ok(matches[0] === 'a_a_ping', `find_tools answers from the index built once startAfter settled: ${matches.join(', ')}`);
+      await until(second, 'both launched and ready', () => second.servers().every((s) => s.state === 'ready') && pidOf(second, 'a') && pidOf(second, 'b'));
+    } finally {
+      await client.close();
+      await gateway.close();
+      await second.close();
+    }
+  } finally {
+    ws.close();
+  }
+});

@@ -88,6 +88,12 @@ export type PrivateRead = { text: string } | { missing: true } | { refused: stri
  * than `maxBytes` (default 16 MB).
  */
 export function readPrivateFile(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES): PrivateRead {
+  const read = readPrivateBytes(path, maxBytes);
+  return 'bytes' in read ? { text: read.bytes.toString('utf8') } : read;
+}
+
+/** readPrivateFile's bytes, for a file that is not text. */
+export function readPrivateBytes(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES): { bytes: Buffer } | { missing: true } | { refused: string } {
   const st = lstatOrUndefined(path);
   if (!st) return { missing: true };
   const why = distrust(st, maxBytes);
@@ -123,7 +129,7 @@ export function readPrivateFile(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES)
       bigger[total++] = probe[0]!;
       buf = bigger;
     }
-    return { text: buf.toString('utf8', 0, total) };
+    return { bytes: buf.subarray(0, total) };
   } finally {
     closeSync(fd);
   }
@@ -140,7 +146,7 @@ function refuseLinks(path: string): void {
  * Replaces `path` whole with `data`, mode 0600 (temp file + rename: a link there is replaced,
  * never written through; but one is refused first, so the user hears of it).
  */
-export function writePrivateFile(path: string, data: string | Uint8Array): void {
+export function writePrivateFile(path: string, data: string | Uint8Array | Iterable<string>): void {
   refuseLinks(path);
   writeFileAtomic(path, data, 0o600);
 }

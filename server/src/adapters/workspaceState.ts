@@ -23,6 +23,15 @@ export function stateHome(env: Record<string, string | undefined> = process.env,
   return path.join(base, 'mcp-lens');
 }
 
+/**
+ * The user's cache folder for MCP Lens (not created): `$XDG_CACHE_HOME/mcp-lens`, else
+ * `~/.cache/mcp-lens`. What is there is made again when missing (the CLI's code cache).
+ */
+export function cacheHome(env: Record<string, string | undefined> = process.env, userHome: string = os.homedir()): string {
+  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(userHome, '.cache');
+  return path.join(base, 'mcp-lens');
+}
+
 /** This workspace's folder in it: named for people, keyed by the real path so two spellings of one folder share it. */
 export function workspaceStateDir(workspaceFolder: string, env: Record<string, string | undefined> = process.env, userHome?: string): string {
   let real = path.resolve(workspaceFolder);

@@ -21,16 +21,20 @@ export interface CatalogSyncOptions {
   log: Logger;
   /** The catalog changed. */
   changed(): void;
+  /** No sync runs before this settles (LensAppOptions.startAfter). */
+  after?: Promise<void>;
 }
 
 export class CatalogSync {
-  private syncing: Promise<void> = Promise.resolve();
+  private syncing: Promise<void>;
   private syncQueued = false;
   private firstSync: Promise<void> | undefined;
   private rebuildTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly o: CatalogSyncOptions) {}
+  constructor(private readonly o: CatalogSyncOptions) {
+    this.syncing = o.after ?? Promise.resolve();
+  }
 
   /** A pool event: the catalog is composed once the burst it belongs to is over. */
   schedule(): void {

@@ -8,20 +8,22 @@
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
+import type { CatalogTokensCache } from '../core/search/catalogTokensCodec';
 import { HybridToolIndex } from '../index/hybridIndex';
 import { LanceToolStore } from '../adapters/store/lanceToolStore';
 import { lanceMissing } from '../adapters/store/lanceModule';
 import { MemoryToolIndex } from '../index/memoryIndex';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 
-export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger): Promise<ToolIndex> {
-  if (!settings.embedding.enabled) return new MemoryToolIndex('keyword only: embeddings disabled');
+/** `tokens`: where keyword search keeps the catalog's reading between runs (adapters/catalogTokensFile.ts). */
+export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger, tokens?: CatalogTokensCache): Promise<ToolIndex> {
+  if (!settings.embedding.enabled) return new MemoryToolIndex('keyword only: embeddings disabled', tokens);
   // A keyword-only build ships no LanceDB at all: no Ollama probe, the mode says so from the start.
   const missing = lanceMissing();
   if (missing) {
     log.info(`tool index: ${missing}; searching keyword-only`);
-    return new MemoryToolIndex(`keyword only: ${missing}`);
+    return new MemoryToolIndex(`keyword only: ${missing}`, tokens);
   }
   const embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });
-  return HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: storeDir, log }), embedder, log });
+  return HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: storeDir, log }), embedder, log, ...(tokens && { tokens }) });
 }

@@ -64,19 +64,29 @@ export class LensApp implements Lens, LensControl {
    */
   static async start(options: LensAppOptions): Promise<LensApp> {
     const startedAt = Date.now();
+    // What start() would wait for launches only once startAfter settles, which is after it returns.
+    if (options.startAfter) options = { ...options, waitForServers: false };
     // Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
     useTokenCounter(o200kTokenizer);
     const { index, usage, learning } = await openLensStores(options);
     // The inbound side resolves our resource URIs through the app, built just below (called only once it is).
     const inbound = new UpstreamRequests({ log: options.log, resolveUri: (uri: string) => app.parts.forwarding.resolveUri(uri) });
-    const pool = new UpstreamPool({ log: options.log, connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000, inbound, ...options.pool });
-    const app: LensApp = new LensApp(options, pool, index, usage, learning, startedAt, inbound);
-    inbound.usePool(pool);
     // The catalog (from the cache) is indexed before the servers start: on a small machine,
     // twenty starting processes would otherwise take the CPU the first answer needs. They
-    // start a few milliseconds later, one per turn of the event loop (pool.ts).
+    // start a few milliseconds later, one per turn of the event loop (pool.ts). With
+    // `startAfter`, both wait for it (`serve`: until its client's first tools/list is answered).
+    const launchAfter = options.startAfter?.then(() => app.parts.sync.first());
+    const pool = new UpstreamPool({
+      log: options.log,
+      connectTimeoutMs: options.settings.connectTimeoutSeconds * 1000,
+      inbound,
+      ...options.pool,
+      ...(launchAfter && { launchAfter }),
+    });
+    const app: LensApp = new LensApp(options, pool, index, usage, learning, startedAt, inbound);
+    inbound.usePool(pool);
     await app.parts.reconciler.apply();
-    await app.parts.sync.first();
+    if (!options.startAfter) await app.parts.sync.first();
     return app;
   }
 

@@ -53,6 +53,12 @@ export interface LensAppOptions {
    * once from the cached catalog and let servers connect in the background.
    */
   waitForServers?: boolean;
+  /**
+   * Index the catalog and launch the servers only once this settles, and let start() resolve
+   * before (`serve`: its client's first tools/list is answered from the cached catalog first).
+   * start() then never waits for servers. Absent: start() indexes, then the servers launch.
+   */
+  startAfter?: Promise<void>;
   /** Watch the config files and apply their changes as they happen (the sidecar, `serve`). */
   watch?: boolean;
   /**

@@ -76,6 +76,7 @@ export function buildLensParts(options: LensAppOptions, { pool, index, usage, le
     index,
     log: options.log,
     changed: () => host.fire('tools'),
+    ...(options.startAfter && { after: options.startAfter }),
   });
   // Search learning hears every finished call beside usage (searchLearning.ts: only an agent's teach).
   const record = (call: Parameters<UsageTracker['record']>[0]) => {

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { ToolIndex } from '../core/search/types';
 import { learnedFilePath } from '../adapters/usage/learnedFile';
+import { CatalogTokensFile } from '../adapters/catalogTokensFile';
 import { SearchLearning } from '../usage/searchLearning';
 import { UsageTracker } from '../usage/usageTracker';
 import { openToolIndex } from './indexFactory';
@@ -20,7 +21,8 @@ export interface LensStores {
 export async function openLensStores(options: LensAppOptions): Promise<LensStores> {
   const { settings, log } = options;
   const [index, usage] = await Promise.all([
-    options.index ?? openToolIndex(join(options.storageDir, 'index'), settings, log),
+    options.index ??
+      openToolIndex(join(options.storageDir, 'index'), settings, log, new CatalogTokensFile(join(options.storageDir, 'catalog-tokens.json'), log)),
     UsageTracker.open({
       dir: options.usageDir ?? join(options.storageDir, 'usage'),
       enabled: settings.usage.enabled,

@@ -45,14 +45,20 @@ function shortUrl(url: string): string {
   return url.replace(/^file:\/\//, '') || '(native)';
 }
 
-export function summarizeProfile(profile: CpuProfile, top = 25, focus?: RegExp, after?: RegExp): ProfileSummary {
+/**
+ * `untilUs`: only the samples taken before this time, on the profile's clock (V8's monotonic
+ * microseconds, process.hrtime's clock: the start-up profile cuts at the first answer).
+ */
+export function summarizeProfile(profile: CpuProfile, top = 25, focus?: RegExp, after?: RegExp, untilUs?: number): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const first = after ? firstSampleUnder(profile, byId, after) : 0;
   const selfUs = new Map<number, number>();
   let spanUs = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
-    if (i < first) return;
     const us = profile.timeDeltas[i] ?? 0;
+    at += us;
+    if (i < first || (untilUs !== undefined && at > untilUs)) return;
     spanUs += us;
     selfUs.set(id, (selfUs.get(id) ?? 0) + us);
   });
@@ -75,7 +81,7 @@ export function summarizeProfile(profile: CpuProfile, top = 25, focus?: RegExp, 
       .slice(0, top)
       .map(([k, us]) => ({ [key]: k, selfMs: ms(us) }) as Record<K, string> & { selfMs: number });
   const summary: ProfileSummary = {
-    totalMs: ms(after ? spanUs : profile.endTime - profile.startTime),
+    totalMs: ms(after || untilUs !== undefined ? spanUs : profile.endTime - profile.startTime),
     idleMs: ms(idle),
     gcMs: ms(gc),
     byFunction: sorted(fn, 'name'),

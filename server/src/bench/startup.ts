@@ -5,7 +5,9 @@
  * -filesystem, -memory) — side by side with a direct SDK client starting the same servers in
  * the same run, with and without one server that never answers initialize:
  *
- *  - first answer: process start → the first find_tools result; warm: the catalog cache filled
+ *  - first tools/list answered: process start → initialize → the first tools/list result (in
+ *    search mode, the meta-tools): what the issue's table calls the first answer, cold and warm;
+ *  - first find_tools answer: process start → the first find_tools result (after that tools/list); warm: the catalog cache filled
  *    by one run before the measured ones (the answer must have matches); cold: a fresh state
  *    folder in each run, no catalog cache (the answer holds what is listed by then, maybe
  *    nothing: find_tools never waits for a server), with the matches it had;
@@ -39,6 +41,12 @@ const CLK_TCK = 100;
 type Entry = BenchServerEntry;
 
 export interface LensRun {
+  /** Process start → the first tools/list answered (after initialize). */
+  firstListMs: number;
+  /** Tools in that first tools/list (the meta-tools in search mode). */
+  firstListTools: number;
+  cpuAtFirstListMs: number;
+  /** Process start → the first find_tools answered. */
   firstAnswerMs: number;
   /** Matches in that first answer. */
   firstAnswerMatches: number;
@@ -64,15 +72,17 @@ export interface StartupReport {
   machine: { cores: number; loadBefore: number; loadAfter: number };
 }
 
-interface BenchWorkspace {
+export interface BenchWorkspace {
   dir: string;
   config: string;
   servers: Record<string, Entry>;
   /** XDG_STATE_HOME for MCP Lens: its catalog cache lives under it. */
   state: string;
+  /** XDG_CACHE_HOME: the CLI's code cache, made by the warm-up run and kept by every run after it (cold ones too). */
+  cache: string;
 }
 
-function workspace(withHang: boolean): BenchWorkspace {
+export function workspace(withHang: boolean): BenchWorkspace {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-startup-'));
   mkdirSync(join(dir, '.vscode'));
   // Keyword mode: no embeddings (what the RSS target is about).
@@ -80,7 +90,7 @@ function workspace(withHang: boolean): BenchWorkspace {
   const s = benchServers(dir, withHang);
   const config = join(dir, 'mcp.json');
   writeFileSync(config, JSON.stringify({ servers: configServers(s) }));
-  return { dir, config, servers: s, state: join(dir, 'state') };
+  return { dir, config, servers: s, state: join(dir, 'state'), cache: join(dir, 'cache') };
 }
 
 /** utime + stime of a process, in ms. */
@@ -101,7 +111,7 @@ function peakRssMb(pid: number): number {
  * (find_tools never waits for one), so it may have no matches.
  */
 async function lensRun(
-  ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'>,
+  ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state' | 'cache'>,
   expected: string[],
   onReady?: (client: Client) => Promise<void>,
   coldCache = false,
@@ -111,7 +121,7 @@ async function lensRun(
     command: process.execPath,
     args: [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.config],
     cwd: ROOT,
-    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state } as Record<string, string>,
+    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state, XDG_CACHE_HOME: ws.cache } as Record<string, string>,
     stderr: 'pipe',
   });
   const ready = new Set<string>();
@@ -132,6 +142,9 @@ async function lensRun(
   const client = new Client({ name: 'mcp-lens-startup-bench', version: '1.0.0' });
   await client.connect(transport);
   pid = transport.pid ?? 0;
+  const listed = await client.listTools();
+  const firstListMs = performance.now() - started;
+  const cpuAtFirstListMs = cpuMs(pid);
   const found = (await client.callTool({ name: 'find_tools', arguments: { query: 'create an issue in a repository' } })) as CallToolResult;
   const firstAnswerMs = performance.now() - started;
   const cpuAtFirstAnswerMs = cpuMs(pid);
@@ -143,6 +156,9 @@ async function lensRun(
   const rss = peakRssMb(pid);
   await client.close();
   return {
+    firstListMs,
+    firstListTools: listed.tools.length,
+    cpuAtFirstListMs,
     firstAnswerMs,
     firstAnswerMatches: matches,
     allConnectedMs: allConnected?.ms,
@@ -276,18 +292,20 @@ export function formatStartupMarkdown(r: StartupReport): string {
   const med = (xs: (number | undefined)[]) => median(xs.filter((x): x is number => x !== undefined));
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   const row = (label: string, cache: string, lens: LensRun[], direct: number[], directLabel: string) => {
+    const list = med(lens.map((x) => x.firstListMs));
     const first = med(lens.map((x) => x.firstAnswerMs));
     const all = med(lens.map((x) => x.allConnectedMs));
     const matches = med(lens.map((x) => x.firstAnswerMatches));
-    return `| ${label} | ${cache} | ${ms(first)} (${matches} matches) | ${ratio(first, med(direct))} | ${ms(all)} | ${ms(med(direct))} (${directLabel}) | ${ratio(all, med(direct))} | ${ms(med(lens.map((x) => x.cpuAtFirstAnswerMs)))} / ${ms(med(lens.map((x) => x.cpuAtAllConnectedMs)))} | ${Math.max(...lens.map((x) => x.peakRssMb))} MB |`;
+    const cpu = [(x) => x.cpuAtFirstListMs, (x) => x.cpuAtFirstAnswerMs, (x) => x.cpuAtAllConnectedMs] satisfies ((x: LensRun) => number | undefined)[];
+    return `| ${label} | ${cache} | ${ms(list)} (${med(lens.map((x) => x.firstListTools))} tools) | ${ratio(list, med(direct))} | ${ms(first)} (${matches} matches) | ${ratio(first, med(direct))} | ${ms(all)} | ${ms(med(direct))} (${directLabel}) | ${ratio(all, med(direct))} | ${cpu.map((f) => ms(med(lens.map(f)))).join(' / ')} | ${Math.max(...lens.map((x) => x.peakRssMb))} MB |`;
   };
   return [
     '## Start-up, call overhead and memory (`npm run bench:startup`)',
     '',
-    `\`mcp-lens serve\` (dist/cli.js, stdio, keyword mode) on ${r.servers} servers with ${r.tools} tools: the 19-server replay of the recorded workspace plus server-everything, -filesystem and -memory; a direct SDK client starts the same servers in the same run (connect + tools/list of every server, in parallel). Warm: the catalog cache of one run before; cold: a fresh state folder in each run, no catalog cache. Medians of ${r.runs} runs; times from process start; first answer and all connected given as ratios to the direct client's time to list every tool in the same run (goals: first answer ≤ 0.07×, all connected ≤ 1.1×).`,
+    `\`mcp-lens serve\` (dist/cli.js, stdio, keyword mode) on ${r.servers} servers with ${r.tools} tools: the 19-server replay of the recorded workspace plus server-everything, -filesystem and -memory; a direct SDK client starts the same servers in the same run (connect + tools/list of every server, in parallel). Warm: the catalog cache of one run before; cold: a fresh state folder in each run, no catalog cache (the code cache in the user's cache folder, made by the warm-up run, is kept: cold is a new workspace, not a first start after install). Medians of ${r.runs} runs; times from process start; the first tools/list answered (after initialize: in search mode, the meta-tools; the issue's "first answer"), the first find_tools answered (after that tools/list) and all connected given as ratios to the direct client's time to list every tool in the same run (goals: first answer ≤ 0.07×, all connected ≤ 1.1×).`,
     '',
-    '| servers | catalog cache | first find_tools answer | ratio | all connected (MCP Lens) | all connected (direct client) | ratio | MCP Lens CPU at first answer / all connected | peak RSS |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| servers | catalog cache | first tools/list answered | ratio | first find_tools answer | ratio | all connected (MCP Lens) | all connected (direct client) | ratio | MCP Lens CPU at first tools/list / first find_tools / all connected | peak RSS |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     row(`${r.servers}`, 'warm', r.withoutHang.lens, r.withoutHang.directAllConnectedMs, 'all'),
     row(`${r.servers}`, 'cold', r.cold.lens, r.withoutHang.directAllConnectedMs, 'all'),
     row(`${r.servers} + 1 hanging`, 'warm', r.withHang.lens, r.withHang.directAllButHangMs, 'all but the hanging one, which it starts too'),

@@ -76,6 +76,8 @@ export interface OpenLensOptions {
   live?: boolean;
   /** Signing in to remote servers (`login`, `logout`); others only use the tokens already stored. */
   signIn?: { openBrowser: boolean };
+  /** Index and launch the servers only once this settles (LensAppOptions.startAfter). */
+  startAfter?: Promise<void> | undefined;
 }
 
 export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> {
@@ -107,6 +109,7 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
   };
   if (o.config) options.configFile = resolve(o.config);
   if (o.preferCachedCatalog) options.preferCachedCatalog = true;
+  if (o.startAfter) options.startAfter = o.startAfter;
   if (o.live) {
     options.watch = true;
     options.waitForServers = false;

@@ -22,6 +22,9 @@ import { canPrompt } from './prompt';
 import { stderrLogger } from './stderrLogger';
 import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
 
+/** How long `serve` over stdio waits for its client to ask for tools before it starts the servers anyway. */
+const FIRST_ASK_WAIT_MS = 250;
+
 const HELP = `Usage: mcp-lens serve [--http [PORT]] [--workspace DIR] [--config FILE] [--trust]
 
 Serves one MCP server whose meta-tools (${META_TOOL_NAMES.join(', ')})
@@ -70,19 +73,28 @@ export const serve: CliCommand = {
     const log = stderrLogger();
     // A weak MCP_LENS_TOKEN is refused before anything starts.
     if (http) givenToken(process.env);
+    // Over stdio, the client that started us asks for its tools at once: that first tools/list is
+    // answered from the cached catalog before the servers launch and the catalog is indexed
+    // (twenty servers starting on a small machine would take the CPU it needs), or, if it does
+    // not ask, FIRST_ASK_WAIT_MS after the gateway is up.
+    let startServers: () => void = () => undefined;
+    const startAfter = http ? undefined : new Promise<void>((resolve) => (startServers = resolve));
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
-    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http, live: true });
+    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http, live: true, startAfter });
     // On a terminal, what comes to wait for approval while serving is asked about there.
     const prompts = http && canPrompt() ? promptWhileServing(lens, log) : undefined;
     try {
       if (http) await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint));
       else {
         const stdio = await serveStdio(lens, log);
+        const wait = setTimeout(startServers, FIRST_ASK_WAIT_MS);
+        void stdio.gateway.firstAskedForTools().then(() => (clearTimeout(wait), startServers()));
         await Promise.race([stdio.closed, stopSignal()]);
         await stdio.close();
       }
       return 0;
     } finally {
+      startServers();
       prompts?.dispose();
       await lens.close();
     }

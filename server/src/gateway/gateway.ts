@@ -53,6 +53,8 @@ export class Gateway {
   private readonly subscription: Disposable;
   private refreshTimer: NodeJS.Timeout | undefined;
   private url: string | undefined;
+  private markAsked: (() => void) | undefined;
+  private readonly asked = new Promise<void>((resolve) => (this.markAsked = resolve));
 
   constructor(options: GatewayOptions) {
     this.lens = options.lens;
@@ -90,6 +92,7 @@ export class Gateway {
         afterCall: (id) => {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
         },
+        askedForTools: () => this.noteAsked(),
       },
       idOf,
     );
@@ -107,6 +110,21 @@ export class Gateway {
     };
     await server.connect(transport);
     return server;
+  }
+
+  /**
+   * Resolves once a client first asked for tools: its first tools/list answered (and written),
+   * or its first tool call received. `serve` starts the servers after it (LensAppOptions.startAfter).
+   */
+  firstAskedForTools(): Promise<void> {
+    return this.asked;
+  }
+
+  /** Once, on the next turn of the event loop: a tools/list's answer is written by then. Every call passes here. */
+  private noteAsked(): void {
+    if (!this.markAsked) return;
+    setImmediate(this.markAsked);
+    this.markAsked = undefined;
   }
 
   /** Sessions that completed initialize and are still open. */

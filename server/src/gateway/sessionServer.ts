@@ -52,6 +52,8 @@ export interface SessionDeps {
   toolsFor(sessionId: string): Tool[];
   /** Called after each tool call (predictive mode may change the list). */
   afterCall(sessionId: string): void;
+  /** A client asked for tools: its tools/list was answered, or a tool call came in. */
+  askedForTools(): void;
 }
 
 /** `sessionId()` is read lazily: streamable HTTP assigns the id while handling initialize. */
@@ -74,12 +76,17 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: deps.toolsFor(sessionId()) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = deps.toolsFor(sessionId());
+    deps.askedForTools();
+    return { tools };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const progressToken = request.params._meta?.progressToken;
+    deps.askedForTools();
     const ctx: MetaToolContext & { codeRuns: CodeRuns } = {
       lens,
       accounting: deps.accounting,

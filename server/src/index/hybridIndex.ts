@@ -6,6 +6,7 @@
  * file is the query path: it embeds the request and hands the pipeline the meaning ranking.
  */
 import type { IndexStatus } from '../../../protocol/model';
+import type { CatalogTokensCache } from '../core/search/catalogTokensCodec';
 import type { CatalogTool } from '../core/catalog';
 import type { Logger } from '../core/logger';
 import { ChangeEmitter } from '../core/changeEmitter';
@@ -32,6 +33,8 @@ export interface HybridIndexOptions {
   queryTimeoutMs?: number;
   /** Tools per embedding round between progress reports and store writes. */
   chunkSize?: number;
+  /** Where the catalog's reading for keyword search is kept between runs (adapters/catalogTokensFile.ts). */
+  tokens?: CatalogTokensCache;
 }
 
 /** How long a search right after start waits for the embedder's first answer. */
@@ -48,7 +51,7 @@ export class HybridToolIndex implements ToolIndex {
   private constructor(private readonly options: HybridIndexOptions) {
     const log = options.log;
     this.changes = new ChangeEmitter((err) => log.debug(`index change listener failed: ${errorMessage(err)}`));
-    this.pipeline = new RankingPipeline(options.fusion ? { fusion: options.fusion } : {});
+    this.pipeline = new RankingPipeline({ ...(options.fusion && { fusion: options.fusion }), ...(options.tokens && { tokens: options.tokens }) });
     this.backfill = options.embedder
       ? new EmbeddingBackfill({
           openStore: options.openStore,
@@ -133,6 +136,7 @@ export class HybridToolIndex implements ToolIndex {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.options.tokens?.flush();
     await this.backfill?.close();
     this.changes.clear();
   }

@@ -5,17 +5,24 @@
  */
 import type { IndexStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
+import type { CatalogTokensCache } from '../core/search/catalogTokensCodec';
 import { RankingPipeline } from '../core/search/rankingPipeline';
 import type { RankedList, SearchOptions, ToolIndex } from '../core/search/types';
 import { ChangeEmitter } from '../core/changeEmitter';
 
 export class MemoryToolIndex implements ToolIndex {
-  private readonly pipeline = new RankingPipeline();
+  private readonly pipeline: RankingPipeline;
   private readonly changes = new ChangeEmitter<void>();
   private total = 0;
   private lastRefresh: number | undefined;
 
-  constructor(private readonly label: string) {}
+  /** `tokens`: where the catalog's reading is kept between runs (adapters/catalogTokensFile.ts). */
+  constructor(
+    private readonly label: string,
+    private readonly tokens?: CatalogTokensCache,
+  ) {
+    this.pipeline = new RankingPipeline(tokens ? { tokens } : {});
+  }
 
   async sync(tools: readonly CatalogTool[]): Promise<void> {
     this.pipeline.setTools(tools);
@@ -44,5 +51,7 @@ export class MemoryToolIndex implements ToolIndex {
     return this.changes.on(listener);
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.tokens?.flush();
+  }
 }

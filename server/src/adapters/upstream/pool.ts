@@ -246,6 +246,7 @@ export class UpstreamPool {
       ...(o.oauth && { oauth: o.oauth }),
       onChange: (kind) => this.changes.fire({ server: config.name, kind }),
       beforeConnect: async () => {
+        await o.launchAfter;
         const release = await this.launches.acquire();
         await this.nextTurn();
         return release;

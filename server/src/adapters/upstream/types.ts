@@ -26,6 +26,12 @@ export interface UpstreamPoolOptions {
    * declared and such requests get -32601.
    */
   inbound?: UpstreamInbound;
+  /**
+   * No process is spawned and no connection opened before this settles (`serve` answers its
+   * client's first tools/list and indexes the cached catalog first: twenty starting servers on
+   * a small machine would otherwise take the CPU that answer needs). Absent: at once.
+   */
+  launchAfter?: Promise<unknown>;
 }
 
 /** A JSON-RPC params or result object, passed on as it came. */

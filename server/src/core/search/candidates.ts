@@ -12,7 +12,8 @@
 import type { CatalogTool } from '../catalog';
 import { actionLexicon, requestAction, type RequestAction } from './actions';
 import { Bm25fIndex } from './bm25f';
-import { tokenizeCatalog } from './catalogTokens';
+import { tokenizeCatalog, type CatalogTokens } from './catalogTokens';
+import { catalogTokensKey, type CatalogTokensCache } from './catalogTokensCodec';
 import { DocTermSets, type TermSet } from './docTokens';
 import type { CandidateConfig, Knob, Stemmer } from './keywordConfig';
 import { QUERY_FILLER } from './queryFiller';
@@ -129,23 +130,37 @@ export class CandidateIndex {
   /**
    * The index over `tools`; `profile` reads the catalog as indexed (the re-rank signals'
    * profiles) while it is built. The view is emptied once `profile` returns, so what a profile
-   * did not copy out is not kept in memory, whatever its closures hold on to.
+   * did not copy out is not kept in memory, whatever its closures hold on to. With `cache`, the
+   * catalog's reading comes from there when it holds this very catalog's, and goes there when
+   * it was read now (catalogTokensCodec.ts).
    */
-  static build<P>(tools: readonly CatalogTool[], config: CandidateConfig, profile: (view: CatalogView) => P): { index: CandidateIndex; profiled: P } {
+  static build<P>(
+    tools: readonly CatalogTool[],
+    config: CandidateConfig,
+    profile: (view: CatalogView) => P,
+    cache?: CatalogTokensCache,
+  ): { index: CandidateIndex; profiled: P } {
     const stem = STEMMERS[config.stem];
     const termsOf = termsFunction(stem, config.exact > 0);
     const serverSize = new Map<string, number>();
     for (const t of tools) serverSize.set(t.server, (serverSize.get(t.server) ?? 0) + 1);
-    // A tool's name and description are the sibling-tools context of the rest of its server.
-    // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
-    // topic: its tools lend each other no context, which would only blur their actions.
-    const { tokens, words, nameTerms } = tokenizeCatalog(tools, {
-      termsOf,
-      stem,
-      bigrams: config.bigrams > 0,
-      shapes: (config.shapes ?? 0) > 0,
-      lends: (tool) => (serverSize.get(tool.server) ?? 0) <= config.contextMaxTools,
-    });
+    const key = cache && tools.length > 0 && tools.length <= cache.maxTools ? catalogTokensKey(tools, config, cache.build) : undefined;
+    let read: CatalogTokens | undefined = key ? cache!.get(key, tools.length) : undefined;
+    if (!read) {
+      // A tool's name and description are the sibling-tools context of the rest of its server.
+      // A server with many tools is a platform (GitHub: issues, PRs, files, releases…), not one
+      // topic: its tools lend each other no context, which would only blur their actions.
+      read = tokenizeCatalog(tools, {
+        termsOf,
+        stem,
+        bigrams: config.bigrams > 0,
+        shapes: (config.shapes ?? 0) > 0,
+        lends: (tool) => (serverSize.get(tool.server) ?? 0) <= config.contextMaxTools,
+      });
+      // Its own list of name terms: this one is emptied below.
+      if (key) cache!.set(key, { ...read, nameTerms: read.nameTerms.slice() });
+    }
+    const { tokens, words, nameTerms } = read;
     const bm25 = new Bm25fIndex(tokens, config.fields, config.k1);
     const termSets = new DocTermSets(tokens.table, words);
     const docs = tools.map((t, i) => ({ key: t.key, server: t.server, terms: termSets.of(i) }));

@@ -6,6 +6,7 @@
  */
 import type { CatalogTool } from '../catalog';
 import { CandidateIndex, type AnalysedRequest, type Scored } from './candidates';
+import type { CatalogTokensCache } from './catalogTokensCodec';
 import { DEFAULT_KEYWORD_CONFIG, knobValue, type KeywordConfig } from './keywordConfig';
 import type { RerankSignal, SignalProfile } from './rerankSignal';
 import * as signalFiles from './rerankSignals';
@@ -36,6 +37,8 @@ export class KeywordIndex implements ToolSearcher {
     tools: readonly CatalogTool[] = [],
     private readonly config: KeywordConfig = DEFAULT_KEYWORD_CONFIG,
     private readonly signals: readonly RerankSignal[] = RERANK_SIGNALS,
+    /** Where the catalog's reading is kept between runs (CandidateIndex.build). */
+    private readonly tokensCache?: CatalogTokensCache,
   ) {
     this.setTools(tools);
   }
@@ -46,7 +49,12 @@ export class KeywordIndex implements ToolSearcher {
 
   /** Replace the document set: the BM25F index and every signal's profile (full rebuild; bench --scale times it at 10k tools). */
   setTools(tools: readonly CatalogTool[]): void {
-    const { index, profiled } = CandidateIndex.build(tools, this.config, (view) => this.signals.map((s) => s.profile(view, knobValues(s, this.config))));
+    const { index, profiled } = CandidateIndex.build(
+      tools,
+      this.config,
+      (view) => this.signals.map((s) => s.profile(view, knobValues(s, this.config))),
+      this.tokensCache,
+    );
     this.candidates = index;
     this.profiles = profiled;
     this.byKey = new Map(index.docs.map((d, i) => [d.key, i]));

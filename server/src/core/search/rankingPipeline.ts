@@ -19,6 +19,7 @@
  */
 import type { CatalogTool } from '../catalog';
 import { CANDIDATE_KNOBS } from './candidates';
+import type { CatalogTokensCache } from './catalogTokensCodec';
 import { DEFAULT_FUSION, fuseKeywordFirst, type FusionWeights } from './hybridFusion';
 import { DEFAULT_KEYWORD_CONFIG, type Knob, type KeywordConfig } from './keywordConfig';
 import { KeywordIndex, RERANK_SIGNALS } from './keywordIndex';
@@ -38,6 +39,8 @@ export type MeaningRanking = (text: string, depth: number, server: string | unde
 export interface PipelineOptions {
   keyword?: KeywordConfig;
   fusion?: Partial<FusionWeights>;
+  /** Where the catalog's reading is kept between runs (catalogTokensCodec.ts). */
+  tokens?: CatalogTokensCache;
 }
 
 /** A ranked answer, and whether stage 3 had a meaning ranking to fuse. */
@@ -51,7 +54,7 @@ export class RankingPipeline {
   private readonly fusion: FusionWeights;
 
   constructor(options: PipelineOptions = {}) {
-    this.keyword = new KeywordIndex([], options.keyword ?? DEFAULT_KEYWORD_CONFIG);
+    this.keyword = new KeywordIndex([], options.keyword ?? DEFAULT_KEYWORD_CONFIG, RERANK_SIGNALS, options.tokens);
     this.fusion = { ...DEFAULT_FUSION, ...options.fusion };
   }
 
