@@ -34,6 +34,7 @@ test('every platform VSIX holds its own LanceDB binary and nothing it does not r
       if (lance) assert.ok(natives[0]!.startsWith(`extension/node_modules/${lance.package}/`), natives[0]);
       assert.equal(zip.entry('extension/dist/bench.js'), undefined);
       assert.equal(zip.entry('extension/dist/cli.js'), undefined);
+      assert.equal(zip.entry('extension/dist/cliMain.js'), undefined);
       const manifest = JSON.parse(zip.read('extension/package.json').toString('utf8')) as { extensionKind: string[]; devDependencies?: unknown };
       assert.deepEqual(manifest.extensionKind, ['workspace']);
       assert.equal(manifest.devDependencies, undefined);
