@@ -123,3 +123,44 @@ test('a search composes the burst still gathering instead of waiting for it, and
   assert.deepEqual(index.synced.at(-1), ['a_ping', 'b_echo']);
   sync.stop();
 });
+
+test('during a run of catalog changes a sync waits SYNC_SPACING × the last sync’s time; a search syncs at once; the spaced sync comes', async () => {
+  const { index, state, sync } = world();
+  sync.rebuild();
+  await sync.first();
+  // A slow sync (a big catalog on a busy machine): the hold makes it last at least 300 ms.
+  const held = index.hold();
+  state.tools = [tool('a', 'ping'), tool('b', 'echo')];
+  state.next = 'tools';
+  sync.rebuild();
+  await held.begun;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  held.release();
+  await sync.current();
+  assert.equal(index.synced.length, 2);
+
+  // The next change right after it: no sync yet (it would wait at least 600 ms)…
+  state.tools = [tool('a', 'ping'), tool('b', 'echo'), tool('c', 'add')];
+  state.next = 'tools';
+  sync.rebuild();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(index.synced.length, 2, 'the sync after a slow one is spaced');
+  // …until a search asks: it syncs at once and answers from the index that has the change.
+  await sync.current();
+  assert.deepEqual(index.synced.at(-1), ['a_ping', 'b_echo', 'c_add']);
+
+  // A change nobody searches for is indexed all the same once the spacing has passed.
+  state.tools = [tool('a', 'ping')];
+  state.next = 'tools';
+  const synced = new Promise<void>((resolve) => {
+    const original = index.sync.bind(index);
+    index.sync = async (tools) => {
+      await original(tools);
+      resolve();
+    };
+  });
+  sync.rebuild();
+  await synced;
+  assert.deepEqual(index.synced.at(-1), ['a_ping']);
+  sync.stop();
+});
