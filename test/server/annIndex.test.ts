@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
 import { lanceModules } from '../../server/src/adapters/store/lanceModule';
 import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
+import { forwardingStore } from '../../server/src/bench/forwardingStore';
 import type { StoredTool, ToolStore } from '../../server/src/adapters/store/toolStore';
 import { silentLogger } from '../../server/src/core/logger';
 import { HybridToolIndex } from '../../server/src/index/hybridIndex';
@@ -112,25 +113,13 @@ test('the hybrid index searches by LanceDB’s index past the store’s size, wi
     store = await LanceToolStore.open({ dir, log: silentLogger, annMinRows: MIN_ROWS });
     const real = store;
     // The real store, counting the searches its index answered.
-    return {
-      get readOnly() {
-        return real.readOnly;
-      },
-      dir: real.dir,
-      annMinRows: real.annMinRows,
-      readAll: () => real.readAll(),
-      readChanged: () => real.readChanged(),
-      upsert: (r) => real.upsert(r),
-      delete: (ids) => real.delete(ids),
-      rebuild: (reason) => real.rebuild(reason),
-      close: () => real.close(),
-      scan: (vector, limit, filter) => real.scan(vector, limit, filter),
+    return forwardingStore(real, {
       nearest: async (vector, limit, server) => {
         const hits = await real.nearest(vector, limit, server);
         if (hits) answered.push(hits.length);
         return hits;
       },
-    };
+    });
   };
   const embedder = new OllamaEmbedder({ host: fake.url, model: 'nomic-embed-text', retry: { attempts: 1 } });
   const index = closeAtEnd(t, await HybridToolIndex.open({ openStore, embedder, log: silentLogger, queryTimeoutMs: 5_000 }));

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
 import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
+import { forwardingStore } from '../../server/src/bench/forwardingStore';
 import type { StoredTool, ToolStore } from '../../server/src/adapters/store/toolStore';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { silentLogger } from '../../server/src/core/logger';
@@ -108,18 +109,7 @@ function steeredStore(dir: string) {
   const openStore = async (): Promise<ToolStore> => {
     const real = await LanceToolStore.open({ dir, log: silentLogger, annMinRows: MIN_ROWS });
     control.store = real;
-    return {
-      get readOnly() {
-        return real.readOnly;
-      },
-      dir: real.dir,
-      annMinRows: real.annMinRows,
-      readAll: () => real.readAll(),
-      readChanged: () => real.readChanged(),
-      upsert: (r) => real.upsert(r),
-      delete: (ids) => real.delete(ids),
-      rebuild: (reason) => real.rebuild(reason),
-      close: () => real.close(),
+    return forwardingStore(real, {
       nearest: async (vector, limit, server) => {
         // Missing: what the store says while it has no index yet (built or rebuilt in the background).
         if (control.index === 'missing') return undefined;
@@ -133,7 +123,7 @@ function steeredStore(dir: string) {
         answered.flat++;
         return real.scan(vector, limit, filter);
       },
-    };
+    });
   };
   return { answered, control, openStore };
 }

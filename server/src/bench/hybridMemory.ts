@@ -9,7 +9,7 @@
  *   node --import tsx server/src/bench/hybridMemory.ts [--sizes 10000,50000,100000] [--json] [--child-src DIR]
  *
  * --child-src: the `server/src` tree to bundle the child from (default this one), to measure
- * another build the same way (hybridMemoryChild.ts copied into its bench folder).
+ * another build the same way (hybridMemoryChild.ts and forwardingStore.ts copied into its bench folder).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -14,6 +14,7 @@ import type { ToolStore } from '../adapters/store/toolStore';
 import { silentLogger } from '../core/logger';
 import { HybridToolIndex } from '../index/hybridIndex';
 import { catalogToolsOf } from './dataset';
+import { forwardingStore } from './forwardingStore';
 import { latency, type LatencyFigures } from './scaleKeyword';
 
 /** What the parent reads back. Memory figures are MB. */
@@ -46,29 +47,14 @@ async function main(): Promise<void> {
   let annAnswers = 0;
   const openStore = async (): Promise<ToolStore> => {
     const real = await LanceToolStore.open({ dir: storeDir!, log: silentLogger });
-    // The real store, counting the searches its vector index answered (run against a build
-    // from before `scan` existed too, for the before/after figures).
-    const store: ToolStore = {
-      get readOnly() {
-        return real.readOnly;
-      },
-      dir: real.dir,
-      annMinRows: real.annMinRows,
-      readAll: () => real.readAll(),
-      readChanged: () => real.readChanged(),
-      upsert: (rows) => real.upsert(rows),
-      delete: (ids) => real.delete(ids),
-      rebuild: (reason) => real.rebuild(reason),
-      close: () => real.close(),
+    // The real store, counting the searches its vector index answered.
+    return forwardingStore(real, {
       nearest: async (vector, limit, server) => {
         const hits = await real.nearest(vector, limit, server);
         if (hits) annAnswers++;
         return hits;
       },
-    };
-    const scan = (real as Partial<Pick<ToolStore, 'scan'>>).scan;
-    if (scan) store.scan = scan.bind(real);
-    return store;
+    });
   };
   const embedder = new OllamaEmbedder({ host: ollamaUrl!, model: 'nomic-embed-text', retry: { attempts: 1 } });
   const index = await HybridToolIndex.open({ openStore, embedder, log: silentLogger, queryTimeoutMs: 30_000 });
