@@ -11,15 +11,14 @@
  * --child-src: the `server/src` tree to bundle the child from (default this one), to measure
  * another build the same way (hybridMemoryChild.ts and forwardingStore.ts copied into its bench folder).
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { repoRoot } from './benchFiles';
 import type { HybridMemoryReport } from './hybridMemoryChild';
+import { bundleMemoryChild, runMemoryChild } from './memoryChild';
 import { orgCatalog, realTools } from './orgCatalog';
 
 interface Row extends HybridMemoryReport {
@@ -33,7 +32,7 @@ async function main(): Promise<void> {
     options: { sizes: { type: 'string', default: '10000,50000,100000' }, json: { type: 'boolean', default: false }, 'child-src': { type: 'string' } },
   }).values;
   const sizes = args.sizes.split(',').map(Number);
-  const child = await bundleChild(resolve(args['child-src'] ?? join(REPO, 'server', 'src')));
+  const child = await bundleMemoryChild(join(resolve(args['child-src'] ?? join(REPO, 'server', 'src')), 'bench', 'hybridMemoryChild.ts'));
   const fixture = (await import(pathToFileURL(join(REPO, 'test', 'fixtures', 'fakeOllama.ts')).href)) as {
     startFakeOllama(o: { models: Record<string, number> }): Promise<{ url: string; close(): Promise<void> }>;
   };
@@ -47,7 +46,10 @@ async function main(): Promise<void> {
       const store = join(work, `store-${size}`);
       for (const start of ['cold', 'warm'] as const) {
         process.stderr.write(`hybrid memory: ${size} tools, ${start} start…\n`);
-        rows.push({ start, ...(await runChild(child, [toolsFile, store, ollama.url])) });
+        rows.push({
+          start,
+          ...(await runMemoryChild<HybridMemoryReport>(child, [toolsFile, store, ollama.url], { nodeArgs: ['--expose-gc'], label: 'hybrid memory child' })),
+        });
         process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
       }
     }
@@ -56,43 +58,6 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   process.stdout.write(args.json ? `${JSON.stringify(rows, null, 2)}\n` : `${table(rows)}\n`);
-}
-
-/** Bundles the child like esbuild.mjs bundles the sidecar, next to node_modules so LanceDB resolves. */
-async function bundleChild(src: string): Promise<string> {
-  const outfile = join(REPO, 'node_modules', '.cache', 'mcp-lens-bench', 'hybridMemoryChild.cjs');
-  mkdirSync(dirname(outfile), { recursive: true });
-  await build({
-    entryPoints: [join(src, 'bench', 'hybridMemoryChild.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    external: ['@lancedb/lancedb', 'apache-arrow'],
-    mainFields: ['module', 'main'],
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
-function runChild(file: string, args: string[]): Promise<HybridMemoryReport> {
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(process.execPath, ['--expose-gc', file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`hybrid memory child exited ${code}: ${err.trim()}`));
-      try {
-        resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '') as HybridMemoryReport);
-      } catch {
-        reject(new Error(`hybrid memory child printed no report: ${out.slice(0, 500)} ${err.slice(0, 500)}`));
-      }
-    });
-  });
 }
 
 function table(rows: readonly Row[]): string {

@@ -12,14 +12,13 @@
  * on an empty store and on a filled one, and a second process opening the store read-only
  * while another process holds its lock.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
 import { datasetDir, repoRoot } from './benchFiles';
+import { bundleMemoryChild, runMemoryChild } from './memoryChild';
 import type { ChildReport } from './sidecarMemoryChild';
 
 interface Row extends ChildReport {
@@ -43,7 +42,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { tools: { type: 'string' }, json: { type: 'boolean', default: false } } });
   const toolsFile = resolve(values.tools ?? DEFAULT_TOOLS);
   if (!existsSync(toolsFile)) throw new Error(`no tools file at ${toolsFile} (give --tools FILE)`);
-  const child = await bundleChild();
+  const child = await bundleMemoryChild(join(__dirname, 'sidecarMemoryChild.ts'));
   // The fake Ollama is a test fixture: loaded by path so no bundle ever includes it.
   const fixture = join(REPO, 'test', 'fixtures', 'fakeOllama.ts');
   const { startFakeOllama } = (await import(fixture)) as { startFakeOllama(o: { models: Record<string, number> }): Promise<FakeOllamaLike> };
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
     const store = join(work, 'store');
     const run = async (scenario: string, label: string, dir: string, url: string, env: Record<string, string> = {}) => {
       ollama.resetCounters();
-      const r = await runChild(child, [scenario, toolsFile, dir, url], env);
+      const r = await runMemoryChild<ChildReport>(child, [scenario, toolsFile, dir, url], { env, label: `child ${scenario}` });
       const documents = ollama.embedInputs.filter((t) => t.startsWith('search_document: ')).length;
       rows.push({ ...r, scenario: label, embeddings: documents, query_embeddings: ollama.embedInputs.length - documents });
     };
@@ -76,43 +75,6 @@ async function main(): Promise<void> {
   }
   if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else process.stdout.write(`${table(rows, toolsFile)}\n`);
-}
-
-/** Bundles the child like esbuild.mjs bundles the sidecar, next to node_modules so LanceDB resolves. */
-async function bundleChild(): Promise<string> {
-  const outfile = join(REPO, 'node_modules', '.cache', 'mcp-lens-bench', 'sidecarMemoryChild.cjs');
-  mkdirSync(dirname(outfile), { recursive: true });
-  await build({
-    entryPoints: [join(__dirname, 'sidecarMemoryChild.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outfile,
-    external: ['@lancedb/lancedb', 'apache-arrow'],
-    mainFields: ['module', 'main'],
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
-function runChild(file: string, args: string[], env: Record<string, string>): Promise<ChildReport> {
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`child ${args[0]} exited ${code}: ${err.trim()}`));
-      try {
-        resolvePromise(JSON.parse(out.trim().split('\n').pop() ?? '') as ChildReport);
-      } catch {
-        reject(new Error(`child ${args[0]} printed no report: ${out.slice(0, 500)} ${err.slice(0, 500)}`));
-      }
-    });
-  });
 }
 
 /**
