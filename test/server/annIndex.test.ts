@@ -9,40 +9,15 @@ import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
 import { lanceModules } from '../../server/src/adapters/store/lanceModule';
 import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
 import { forwardingStore } from '../../server/src/bench/forwardingStore';
-import type { StoredTool, ToolStore } from '../../server/src/adapters/store/toolStore';
+import type { ToolStore } from '../../server/src/adapters/store/toolStore';
 import { silentLogger } from '../../server/src/core/logger';
 import { HybridToolIndex } from '../../server/src/index/hybridIndex';
 import { VectorMatrix } from '../../server/src/index/vectorMatrix';
 import { hashedVector, startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
-import { closeAtEnd, tempDir, tool } from './indexHelpers';
+import { closeAtEnd, manyStoredRows, manyTools, tempDir } from './indexHelpers';
 
 const DIM = 64;
 const MIN_ROWS = 300;
-const VERBS = ['read', 'write', 'list', 'delete', 'create', 'update', 'search', 'export', 'import', 'archive'];
-const THINGS = ['file', 'issue', 'invoice', 'ticket', 'message', 'report', 'cluster', 'bucket', 'user', 'order'];
-
-/** `n` tools over `n / 20` servers, each described in words of its own (verb, thing, server). */
-function tools(n: number) {
-  return Array.from({ length: n }, (_, i) => {
-    const server = `team${Math.floor(i / 20)}`;
-    const verb = VERBS[i % VERBS.length]!;
-    const thing = THINGS[Math.floor(i / VERBS.length) % THINGS.length]!;
-    return tool(server, `${verb}_${thing}_${i}`, `${verb} a ${thing} of the ${server} service, item ${i}`);
-  });
-}
-
-function rows(n: number): StoredTool[] {
-  return tools(n).map((t) => ({
-    id: t.key,
-    server: t.server,
-    tool: t.originalName,
-    text: t.description,
-    inputSchemaJson: '{}',
-    contentHash: 'h',
-    model: 'ollama:test',
-    vector: Float32Array.from(hashedVector(t.description, DIM)),
-  }));
-}
 
 async function vectorIndexes(dir: string): Promise<string[]> {
   const { lancedb } = await lanceModules();
@@ -69,7 +44,7 @@ async function untilIndexed(store: ToolStore, vector: Float32Array, timeoutMs = 
 test('past its size the store builds LanceDB’s vector index and searches it, close to the exact scan; below it, none', async (t) => {
   const dir = tempDir(t);
   const store = closeAtEnd(t, await LanceToolStore.open({ dir, log: silentLogger, annMinRows: MIN_ROWS }));
-  const data = rows(400);
+  const data = manyStoredRows(400, 'ollama:test', DIM);
   await store.upsert(data);
   const exact = new VectorMatrix();
   exact.load(data.map((r) => ({ key: r.id, server: r.server, vector: r.vector })));
@@ -93,7 +68,7 @@ test('past its size the store builds LanceDB’s vector index and searches it, c
 
   const smallDir = tempDir(t);
   const small = await LanceToolStore.open({ dir: smallDir, log: silentLogger, annMinRows: MIN_ROWS });
-  await small.upsert(rows(100));
+  await small.upsert(manyStoredRows(100, 'ollama:test', DIM));
   assert.equal(await small.nearest(data[7]!.vector, 10), undefined);
   await small.close();
   assert.deepEqual(await vectorIndexes(smallDir), [], 'below the size, no index');
@@ -123,7 +98,7 @@ test('the hybrid index searches by LanceDB’s index past the store’s size, wi
   };
   const embedder = new OllamaEmbedder({ host: fake.url, model: 'nomic-embed-text', retry: { attempts: 1 } });
   const index = closeAtEnd(t, await HybridToolIndex.open({ openStore, embedder, log: silentLogger, queryTimeoutMs: 5_000 }));
-  const catalog = tools(400);
+  const catalog = manyTools(400);
   await index.sync(catalog);
   await index.whenIdle();
   await untilIndexed(store!, Float32Array.from(hashedVector('search_query: archive a bucket', DIM)));

@@ -10,51 +10,27 @@ import { join } from 'node:path';
 import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
 import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
 import { forwardingStore } from '../../server/src/bench/forwardingStore';
-import type { StoredTool, ToolStore } from '../../server/src/adapters/store/toolStore';
+import type { ToolStore } from '../../server/src/adapters/store/toolStore';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { silentLogger } from '../../server/src/core/logger';
 import { HybridToolIndex } from '../../server/src/index/hybridIndex';
 import { VectorMatrix } from '../../server/src/index/vectorMatrix';
 import { hashedVector, startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
-import { closeAtEnd, tempDir, tool } from './indexHelpers';
+import { closeAtEnd, manyStoredRows, manyTools, tempDir } from './indexHelpers';
 
 const DIM = 64;
 const MIN_ROWS = 300;
 const MODEL = 'ollama:nomic-embed-text';
-const VERBS = ['read', 'write', 'list', 'delete', 'create', 'update', 'search', 'export', 'import', 'archive'];
-const THINGS = ['file', 'issue', 'invoice', 'ticket', 'message', 'report', 'cluster', 'bucket', 'user', 'order'];
-
-function tools(n: number): CatalogTool[] {
-  return Array.from({ length: n }, (_, i) => {
-    const server = `team${Math.floor(i / 20)}`;
-    const verb = VERBS[i % VERBS.length]!;
-    const thing = THINGS[Math.floor(i / VERBS.length) % THINGS.length]!;
-    return tool(server, `${verb}_${thing}_${i}`, `${verb} a ${thing} of the ${server} service, item ${i}`);
-  });
-}
-
-function rows(n: number, model = MODEL): StoredTool[] {
-  return tools(n).map((t) => ({
-    id: t.key,
-    server: t.server,
-    tool: t.originalName,
-    text: t.description,
-    inputSchemaJson: '{}',
-    contentHash: 'h',
-    model,
-    vector: Float32Array.from(hashedVector(t.description, DIM)),
-  }));
-}
 
 const snapshotOf = (dir: string) => join(dir, 'lancedb', 'tools.vectors');
 
 test('past its index size the store hands out no vectors and keeps no snapshot; its flat search is exact', async (t) => {
   const dir = tempDir(t);
   const store = closeAtEnd(t, await LanceToolStore.open({ dir, log: silentLogger, annMinRows: MIN_ROWS }));
-  const data = rows(400);
+  const data = manyStoredRows(400, MODEL, DIM);
   await store.upsert(data);
   // Another model's rows (a model change half-way) are never an answer for this one.
-  await store.upsert(rows(420, 'ollama:other').slice(400));
+  await store.upsert(manyStoredRows(420, 'ollama:other', DIM).slice(400));
   const read = await store.readAll();
   assert.equal(read.length, 420);
   assert.ok(
@@ -85,7 +61,7 @@ test('past its index size the store hands out no vectors and keeps no snapshot; 
 
   const smallDir = tempDir(t);
   const small = closeAtEnd(t, await LanceToolStore.open({ dir: smallDir, log: silentLogger, annMinRows: MIN_ROWS }));
-  await small.upsert(rows(100));
+  await small.upsert(manyStoredRows(100, MODEL, DIM));
   assert.ok(
     (await small.readAll()).every((r) => r.vector?.length === DIM),
     'below the size the vectors are read back',
@@ -152,7 +128,7 @@ test('past the index size the hybrid index holds no vectors and still answers wh
   const dir = tempDir(t);
   const { answered, control, openStore } = steeredStore(dir);
   const index = await hybrid(t, openStore);
-  const catalog = tools(400);
+  const catalog = manyTools(400);
   await index.sync(catalog);
   await index.whenIdle();
   assert.equal(index.vectorsInMemory(), 0, 'the in-memory copy is released past the index size');
@@ -182,7 +158,7 @@ test('past the index size the hybrid index holds no vectors and still answers wh
 test('a restart past the index size reads no vectors and embeds nothing again; a catalog back below it scans in memory again', async (t) => {
   const dir = tempDir(t);
   const first = steeredStore(dir);
-  const catalog = tools(400);
+  const catalog = manyTools(400);
   const index = await hybrid(t, first.openStore);
   await index.sync(catalog);
   await index.whenIdle();

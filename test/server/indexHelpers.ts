@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IndexStatus } from '../../protocol/model';
+import type { StoredTool } from '../../server/src/adapters/store/toolStore';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { lineLogger, type Logger } from '../../server/src/core/logger';
 import type { ToolIndex } from '../../server/src/core/search/types';
+import { hashedVector } from '../fixtures/fakeOllama';
 import { untilChanged } from '../fixtures/untilChanged';
 
 type TestContext = { after(fn: () => void | Promise<void>): void };
@@ -78,4 +80,31 @@ export function waitForStatus(index: ToolIndex, check: (s: IndexStatus) => boole
     () => `index never reached "${what}"; last status: ${JSON.stringify(index.status())}`,
     timeoutMs,
   );
+}
+
+const VERBS = ['read', 'write', 'list', 'delete', 'create', 'update', 'search', 'export', 'import', 'archive'];
+const THINGS = ['file', 'issue', 'invoice', 'ticket', 'message', 'report', 'cluster', 'bucket', 'user', 'order'];
+
+/** `n` tools over `n / 20` servers, each described in words of its own (verb, thing, server): a catalog past LanceDB's index size in the vector-index tests. */
+export function manyTools(n: number): CatalogTool[] {
+  return Array.from({ length: n }, (_, i) => {
+    const server = `team${Math.floor(i / 20)}`;
+    const verb = VERBS[i % VERBS.length]!;
+    const thing = THINGS[Math.floor(i / VERBS.length) % THINGS.length]!;
+    return tool(server, `${verb}_${thing}_${i}`, `${verb} a ${thing} of the ${server} service, item ${i}`);
+  });
+}
+
+/** `manyTools(n)` as store rows of `model`, embedded as the Ollama-protocol test server embeds them. */
+export function manyStoredRows(n: number, model: string, dim: number): StoredTool[] {
+  return manyTools(n).map((t) => ({
+    id: t.key,
+    server: t.server,
+    tool: t.originalName,
+    text: t.description,
+    inputSchemaJson: '{}',
+    contentHash: 'h',
+    model,
+    vector: Float32Array.from(hashedVector(t.description, dim)),
+  }));
 }

@@ -65,6 +65,19 @@ function world() {
   return { index, state, sync, nextChange };
 }
 
+/** A world whose first catalog is indexed and whose second (a_ping, b_echo) is being synced, held. */
+async function secondSyncHeld() {
+  const w = world();
+  w.sync.rebuild();
+  await w.sync.first();
+  const held = w.index.hold();
+  w.state.tools = [tool('a', 'ping'), tool('b', 'echo')];
+  w.state.next = 'tools';
+  w.sync.rebuild();
+  await held.begun;
+  return { ...w, held };
+}
+
 test('a burst of pool events is composed once, after the burst, and indexed once', async () => {
   const { index, state, sync, nextChange } = world();
   const changed = nextChange();
@@ -79,14 +92,7 @@ test('a burst of pool events is composed once, after the burst, and indexed once
 });
 
 test('syncs asked for while one runs wait as one, and index the catalog as it is when they start', async () => {
-  const { index, state, sync } = world();
-  sync.rebuild();
-  await sync.first();
-  const held = index.hold();
-  state.tools = [tool('a', 'ping'), tool('b', 'echo')];
-  state.next = 'tools';
-  sync.rebuild();
-  await held.begun;
+  const { index, state, sync, held } = await secondSyncHeld();
   const waiting = [sync.sync(), sync.sync(), sync.sync()];
   assert.equal(new Set(waiting).size, 1, 'the waiting syncs are one');
   // What the catalog holds when the waiting sync starts is what it indexes.
@@ -125,15 +131,8 @@ test('a search composes the burst still gathering instead of waiting for it, and
 });
 
 test('during a run of catalog changes a sync waits SYNC_SPACING × the last sync’s time; a search syncs at once; the spaced sync comes', async () => {
-  const { index, state, sync } = world();
-  sync.rebuild();
-  await sync.first();
   // A slow sync (a big catalog on a busy machine): the hold makes it last at least 300 ms.
-  const held = index.hold();
-  state.tools = [tool('a', 'ping'), tool('b', 'echo')];
-  state.next = 'tools';
-  sync.rebuild();
-  await held.begun;
+  const { index, state, sync, held } = await secondSyncHeld();
   await new Promise((resolve) => setTimeout(resolve, 300));
   held.release();
   await sync.current();
