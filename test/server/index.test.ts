@@ -3,6 +3,8 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
 import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
+import { StoreUnavailableError } from '../../server/src/adapters/store/toolStore';
+import { forwardingStore } from '../../server/src/bench/forwardingStore';
 import { HybridToolIndex, type HybridIndexOptions } from '../../server/src/index/hybridIndex';
 import { silentLogger } from '../../server/src/core/logger';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
@@ -63,6 +65,42 @@ test('cold start embeds every tool once; a warm start with unchanged tools embed
   assert.equal(warm.status().toolsEmbedded, catalog().length);
   assert.equal((await warm.search('send a message by mail', { limit: 2 })).hits[0].key, 'mail/send_email');
   await warm.close();
+});
+
+// The editor's status bar and the dashboard redraw on change events only (lensParts.ts), so a
+// warm start must announce the vectors it read back; whenIdle above would not notice if it did not.
+test('a warm start announces its stored vectors: the last change event says ready, all embedded', async (t) => {
+  const dir = tempDir(t);
+  const cold = await open(dir);
+  await cold.sync(catalog());
+  await cold.whenIdle();
+  await cold.close();
+
+  fake.resetCounters();
+  const warm = closeAtEnd(t, await open(dir));
+  const seen: string[] = [];
+  warm.onDidChange(() => {
+    const s = warm.status();
+    seen.push(`${s.state}:${s.toolsEmbedded}/${s.toolsTotal}:${s.mode.kind}`);
+  });
+  await warm.sync(catalog());
+  await waitForStatus(warm, (s) => s.state === 'ready' && s.toolsEmbedded === catalog().length, 'ready, every tool embedded');
+  assert.equal(seen.at(-1), `ready:${catalog().length}/${catalog().length}:hybrid`);
+  assert.equal(fake.embedInputs.length, 0, 'nothing re-embedded');
+});
+
+test('a store that fails on its first read ends indexing with a change event: ready, keyword only, saying why', async (t) => {
+  const dir = tempDir(t);
+  // LanceDB loads on this machine: a store whose read says it cannot stands for a platform where it does not.
+  const openStore = async () =>
+    Object.assign(forwardingStore(await LanceToolStore.open({ dir, log: silentLogger })), {
+      readAll: () => Promise.reject(new StoreUnavailableError('no LanceDB native module for test-arch', 'not loadable here')),
+    });
+  const index = closeAtEnd(t, await open(dir, { openStore }));
+  await index.sync(catalog());
+  const s = await waitForStatus(index, (x) => x.state === 'ready', 'ready');
+  assert.equal(s.mode.label, 'keyword only: no LanceDB native module for test-arch');
+  assert.equal(s.toolsEmbedded, 0);
 });
 
 test('only changed and new tools are re-embedded; removed tools lose their rows', async (t) => {

@@ -84,17 +84,21 @@ async function openIndex(scenario: string, storeDir: string, ollamaUrl: string):
 
 /** Every tool embedded, or — when the embedder is away — keyword search labelled as such. */
 function ready(index: ToolIndex, total: number): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    // Nothing left to run and no change event said ready: say so, instead of exiting 0 with no report.
+    const quiet = () => reject(new Error(`the index went quiet without announcing it was ready; last status ${JSON.stringify(index.status())}`));
     const check = () => {
       const s = index.status();
       const embedded = s.toolsTotal === total && s.toolsEmbedded === total && s.state === 'ready';
       const keywordFinal = s.embedder?.kind === 'none' || (s.embedder?.reachable === false && s.error !== undefined);
       if (embedded || keywordFinal) {
         sub.dispose();
+        process.off('beforeExit', quiet);
         resolve();
       }
     };
     const sub = index.onDidChange(check);
+    process.on('beforeExit', quiet);
     check();
   });
 }

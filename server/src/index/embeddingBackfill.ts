@@ -208,6 +208,8 @@ export class EmbeddingBackfill {
       if (!rows) return;
       this.rows.put(rows);
       this.releaseIfPastAnn();
+      // Vectors read back count as embedded: a warm start's status goes to ready here, with no embedding round to say so.
+      this.options.changed();
     } catch (err) {
       if (this.storeFailed(err)) return;
       this.log.warn(`tool index: could not read stored vectors (${errorMessage(err)}); they will be embedded again`);
@@ -263,6 +265,8 @@ export class EmbeddingBackfill {
     }
     this.loop = this.runLoop().finally(() => {
       this.loop = undefined;
+      // `indexing` reads whether the loop runs: its end is a change of state too.
+      if (!this.closed) this.options.changed();
     });
   }
 
