@@ -17,16 +17,12 @@
  * each combination of nprobes, ef (× the rows asked for) and refine factor, into a second
  * table: how the store's own settings (annIndex.ts) were chosen.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type * as LanceDb from '@lancedb/lancedb';
 import { embeddingText } from '../core/search/documentText';
 import { DEFAULT_FUSION } from '../core/search/hybridFusion';
 import { lanceModules } from '../adapters/store/lanceModule';
-import { VectorMatrix } from '../index/vectorMatrix';
 import { catalogToolsOf } from './dataset';
 import { repoRoot } from './benchFiles';
 import { writeSection } from './markdownSection';
@@ -34,14 +30,13 @@ import { orgCatalog, realTools } from './orgCatalog';
 import { latency, type LatencyFigures } from './scaleKeyword';
 import { scaleQueries } from './scaleQueries';
 import { annIndexConfig, ANN_SEARCH, withAnnSearch, type AnnKind } from '../adapters/store/annIndex';
-import { formatSweep, recallAt, runSweep, sweepGrid, timeEachAsync, type SweepRow } from './annSweep';
+import { exactTop, recallAt, scanOf, timeEachAsync, TOP, WARM_UP, withSampleTable, type AnnSample } from './annSample';
+import { formatSweep, runSweep, sweepGrid, type SweepRow } from './annSweep';
 
 const DEFAULT_SIZES = [5_000, 10_000, 25_000, 50_000, 100_000];
 const QUERIES = 300;
-const WARM_UP = 20;
 /** What hybrid search asks the meaning ranking for (DEFAULT_FUSION.depth). */
 const K = DEFAULT_FUSION.depth;
-const TOP = 10;
 
 export interface AnnRow {
   tools: number;
@@ -87,16 +82,17 @@ async function main(): Promise<void> {
   process.stderr.write(`ann: embedding ${catalog.length} tools at ${dims} dimensions…\n`);
   const vectors = catalog.map((t) => Float32Array.from(fixture.hashedVector(`search_document: ${embeddingText(t)}`, dims)));
   const { lancedb, arrow } = await lanceModules();
+  const sample = (size: number): AnnSample => ({ lancedb, arrow, tools: catalog.slice(0, size), vectors: vectors.slice(0, size), queryVectors, dims });
   const rows: AnnRow[] = [];
   for (const size of sizes) {
     process.stderr.write(`ann: ${size} tools (${kind})…\n`);
-    rows.push(await measure(lancedb, arrow, catalog.slice(0, size), vectors.slice(0, size), queryVectors, kind, dims));
+    rows.push(await measure(sample(size), kind));
     process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
   }
   const sweep: SweepRow[] = [];
   for (const size of sweepSizes) {
     process.stderr.write(`ann: sweep at ${size} tools…\n`);
-    sweep.push(...(await runSweep(lancedb, arrow, catalog.slice(0, size), vectors.slice(0, size), queryVectors, dims, grid, K)));
+    sweep.push(...(await runSweep(sample(size), grid, K)));
   }
   const command = `node --import tsx server/src/bench/annCrossover.ts ${process.argv.slice(2).join(' ')}`.trim();
   const sweepText = sweep.length > 0 ? `\n\n${formatSweep(sweep, K)}` : '';
@@ -106,50 +102,28 @@ async function main(): Promise<void> {
   if (args.write) writeSection(resolve(args.write), 'vector-index', markdown);
 }
 
-async function measure(
-  lancedb: typeof LanceDb,
-  arrow: Awaited<ReturnType<typeof lanceModules>>['arrow'],
-  tools: readonly { key: string; server: string }[],
-  vectors: readonly Float32Array[],
-  queryVectors: readonly Float32Array[],
-  kind: AnnKind,
-  dims: number,
-): Promise<AnnRow> {
-  const matrix = new VectorMatrix();
-  matrix.load(tools.map((t, i) => ({ key: t.key, server: t.server, vector: vectors[i]! })));
-  const scanTimes = timeEach(queryVectors, (q) => matrix.search(q, K));
-  const exact = queryVectors.map((q) => matrix.search(q, K).map((h) => h.key));
-
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-ann-'));
-  const db = await lancedb.connect(join(dir, 'lancedb'));
-  try {
-    const schema = new arrow.Schema([
-      new arrow.Field('key', new arrow.Utf8(), false),
-      new arrow.Field('vector', new arrow.FixedSizeList(dims, new arrow.Field('item', new arrow.Float32(), true)), false),
-    ]);
-    const table = await db.createEmptyTable('tools', schema);
-    const BATCH = 10_000;
-    for (let i = 0; i < tools.length; i += BATCH) {
-      await table.add(tools.slice(i, i + BATCH).map((t, j) => ({ key: t.key, vector: Array.from(vectors[i + j]!) })));
-    }
-    const flatTimes = await timeEachAsync(queryVectors, (q) =>
+async function measure(s: AnnSample, kind: AnnKind): Promise<AnnRow> {
+  const matrix = scanOf(s);
+  const scanTimes = timeEach(s.queryVectors, (q) => matrix.search(q, K));
+  const exact = exactTop(matrix, s, K);
+  return withSampleTable(s, async (table) => {
+    const flatTimes = await timeEachAsync(s.queryVectors, (q) =>
       table.vectorSearch(q).distanceType('cosine').bypassVectorIndex().limit(K).select(['key']).toArray(),
     );
     const start = performance.now();
-    await table.createIndex('vector', { config: annIndexConfig(lancedb, kind, tools.length) });
+    await table.createIndex('vector', { config: annIndexConfig(s.lancedb, kind, s.tools.length) });
     const buildMs = performance.now() - start;
     const found: string[][] = [];
-    const annTimes = await timeEachAsync(queryVectors, async (q) => {
+    const annTimes = await timeEachAsync(s.queryVectors, async (q) => {
       const query = withAnnSearch(table.vectorSearch(q).distanceType('cosine'), ANN_SEARCH[kind], K);
       const hits = (await query.limit(K).select(['key']).toArray()) as { key: string }[];
       found.push(hits.map((h) => h.key));
     });
     // The timed pass pushed one set per query after the warm-up's.
-    const timed = found.slice(-queryVectors.length);
+    const timed = found.slice(-s.queryVectors.length);
     const recall = (n: number) => recallAt(timed, exact, n);
-    table.close();
     return {
-      tools: tools.length,
+      tools: s.tools.length,
       scan_ms: latency(scanTimes),
       lance_flat_ms: latency(flatTimes),
       index_build_ms: Math.round(buildMs),
@@ -157,10 +131,7 @@ async function measure(
       recall_at_depth: recall(K),
       recall_at_10: recall(TOP),
     };
-  } finally {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 function timeEach(queries: readonly Float32Array[], run: (q: Float32Array) => unknown): number[] {

@@ -5,17 +5,9 @@
  * recall against the exact in-memory scan (index/vectorMatrix.ts), whose latency is the bar
  * (ANN must stay below it to be worth asking). Run from annCrossover.ts (--sweep-sizes).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type * as LanceDb from '@lancedb/lancedb';
-import type { lanceModules } from '../adapters/store/lanceModule';
 import { annIndexConfig, HNSW_BUILD, withAnnSearch, type AnnSearchParams, type HnswBuild } from '../adapters/store/annIndex';
-import { VectorMatrix } from '../index/vectorMatrix';
+import { exactTop, recallAt, scanOf, timeEachAsync, TOP, withSampleTable, type AnnSample } from './annSample';
 import { latency, type LatencyFigures } from './scaleKeyword';
-
-const WARM_UP = 20;
-const TOP = 10;
 
 export interface SweepGrid {
   builds: HnswBuild[];
@@ -53,48 +45,28 @@ export function sweepGrid(args: { builds?: string; ef?: string; refine?: string;
   return { builds, searches };
 }
 
-export async function runSweep(
-  lancedb: typeof LanceDb,
-  arrow: Awaited<ReturnType<typeof lanceModules>>['arrow'],
-  tools: readonly { key: string; server: string }[],
-  vectors: readonly Float32Array[],
-  queryVectors: readonly Float32Array[],
-  dims: number,
-  grid: SweepGrid,
-  depth: number,
-): Promise<SweepRow[]> {
-  const matrix = new VectorMatrix();
-  matrix.load(tools.map((t, i) => ({ key: t.key, server: t.server, vector: vectors[i]! })));
-  const scanMs = latency(await timeEachAsync(queryVectors, async (q) => matrix.search(q, depth)));
-  const exact = queryVectors.map((q) => matrix.search(q, depth).map((h) => h.key));
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-ann-sweep-'));
-  const db = await lancedb.connect(join(dir, 'lancedb'));
-  const out: SweepRow[] = [];
-  try {
-    const schema = new arrow.Schema([
-      new arrow.Field('key', new arrow.Utf8(), false),
-      new arrow.Field('vector', new arrow.FixedSizeList(dims, new arrow.Field('item', new arrow.Float32(), true)), false),
-    ]);
-    const table = await db.createEmptyTable('tools', schema);
-    for (let i = 0; i < tools.length; i += 10_000) {
-      await table.add(tools.slice(i, i + 10_000).map((t, j) => ({ key: t.key, vector: Array.from(vectors[i + j]!) })));
-    }
+export async function runSweep(s: AnnSample, grid: SweepGrid, depth: number): Promise<SweepRow[]> {
+  const matrix = scanOf(s);
+  const scanMs = latency(await timeEachAsync(s.queryVectors, async (q) => matrix.search(q, depth)));
+  const exact = exactTop(matrix, s, depth);
+  return withSampleTable(s, async (table) => {
+    const out: SweepRow[] = [];
     for (const build of grid.builds) {
       const start = performance.now();
-      await table.createIndex('vector', { config: annIndexConfig(lancedb, 'hnsw-sq', tools.length, build), replace: true });
+      await table.createIndex('vector', { config: annIndexConfig(s.lancedb, 'hnsw-sq', s.tools.length, build), replace: true });
       const buildMs = Math.round(performance.now() - start);
       for (const search of grid.searches) {
         const found: string[][] = [];
-        const times = await timeEachAsync(queryVectors, async (q) => {
+        const times = await timeEachAsync(s.queryVectors, async (q) => {
           const query = withAnnSearch(table.vectorSearch(q).distanceType('cosine'), search, depth);
           found.push(((await query.limit(depth).select(['key']).toArray()) as { key: string }[]).map((h) => h.key));
         });
-        const timed = found.slice(-queryVectors.length);
+        const timed = found.slice(-s.queryVectors.length);
         const row: SweepRow = {
-          tools: tools.length,
+          tools: s.tools.length,
           m: build.m,
           ef_construction: build.efConstruction,
-          partitions: Math.max(1, Math.round(tools.length / build.rowsPerPartition)),
+          partitions: Math.max(1, Math.round(s.tools.length / build.rowsPerPartition)),
           index_build_ms: buildMs,
           nprobes: search.nprobes,
           ef_per_row: search.efPerRow ?? 0,
@@ -108,36 +80,8 @@ export async function runSweep(
         out.push(row);
       }
     }
-    table.close();
-  } finally {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return out;
-}
-
-/** Share of each exact top `n` found in the same query's top `n`. */
-export function recallAt(found: readonly string[][], exact: readonly string[][], n: number): number {
-  let hit = 0;
-  let total = 0;
-  found.forEach((keys, i) => {
-    const got = new Set(keys.slice(0, n));
-    for (const key of exact[i]!.slice(0, n)) if (got.has(key)) hit++;
-    total += Math.min(n, exact[i]!.length);
+    return out;
   });
-  return Math.round((hit / Math.max(1, total)) * 1000) / 1000;
-}
-
-/** Latency of each query, one at a time, after a warm-up on the first few. */
-export async function timeEachAsync(queries: readonly Float32Array[], run: (q: Float32Array) => Promise<unknown>): Promise<number[]> {
-  for (const q of queries.slice(0, WARM_UP)) await run(q);
-  const out: number[] = [];
-  for (const q of queries) {
-    const t = performance.now();
-    await run(q);
-    out.push(performance.now() - t);
-  }
-  return out;
 }
 
 export function formatSweep(rows: readonly SweepRow[], depth: number): string {
