@@ -10,7 +10,7 @@
  * `vscode.lm.tools`, invokes `find_tools` and `call_tool` with `vscode.lm.invokeTool`, and writes
  * what happened (JSON) to that file.
  */
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { MCP_SERVER_LABEL } from './mcpProvider';
 import type { ExtensionServices } from './services';
@@ -39,7 +39,9 @@ export function registerE2eHooks(s: ExtensionServices): vscode.Disposable {
       const { query, args } =
         typeof first === 'object' && first !== null ? { query: first.query, args: first.arguments ?? first.args } : { query: first, args: second };
       const report = await invokeTools(s, query ?? 'echo a message back', args ?? { message: 'hello from e2e' });
-      await writeFile(out, JSON.stringify(report, null, 2));
+      // Whole or not at all: the test reads the file as soon as it exists.
+      await writeFile(`${out}.part`, JSON.stringify(report, null, 2));
+      await rename(`${out}.part`, out);
       return report.ok;
     },
   );
