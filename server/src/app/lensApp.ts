@@ -229,6 +229,7 @@ export class LensApp implements Lens, LensControl {
     this.closed = true;
     this.parts.sync.stop();
     this.parts.tokens.stop();
+    this.parts.quiet.dispose();
     this.parts.reconciler.close();
     this.parts.known.flush();
     await this.pool.close();
