@@ -2,8 +2,9 @@
 // while a server is still starting, the work no one asked for — indexing the catalog, counting
 // each server's tools/list tokens, writing the catalog cache — waits (app/startupQuiet.ts), a
 // search meanwhile still finds every tool listed, and all of it happens once the last server
-// is up; a server that hangs holds it no longer than the bound. Every wait is on a change event
-// or a file event, never a sleep.
+// is up; a server that hangs holds it no longer than the bound; the gateway's clients hear that
+// the tools/list changed once, when the servers are up. Every wait is on a change event, a
+// notification or a file event, never a sleep.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ import type { CatalogTool } from '../../server/src/core/catalog';
 import { LensApp } from '../../server/src/app/lensApp';
 import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
 import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
+import { connectGatewayClient } from '../../server/src/bench/benchGateway';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { untilChanged } from '../fixtures/untilChanged';
 
 const SERVERS = join(__dirname, '..', 'fixtures', 'servers');
@@ -125,5 +128,37 @@ test('a server that hangs while starting holds the deferred work no longer than 
   } finally {
     await w.lens.close();
     rmSync(w.dir, { recursive: true, force: true });
+  }
+});
+
+test('while servers come up one by one, a client hears once that the tools/list changed, when the last is up', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-quiet-gates-'));
+  const gates = ['a', 'b', 'c'].map((n) => join(dir, n));
+  const w = await start({ a: gated('a', gates[0]), b: gated('b', gates[1]), c: gated('c', gates[2]) }, 120_000);
+  const { gateway, client } = await connectGatewayClient(w.lens, 'mcp-lens-test');
+  try {
+    let notices = 0;
+    let heard: () => void = () => undefined;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      notices++;
+      heard();
+    });
+    const findTools = async () => (await client.listTools()).tools.find((t) => t.name === 'find_tools')!.description!;
+    const before = await findTools();
+    // Each server coming up adds its domain to find_tools's description.
+    for (const [i, name] of ['a', 'b', 'c'].entries()) {
+      writeFileSync(gates[i]!, 'open');
+      await w.until(`${name} listed`, () => w.row(name)?.state === 'ready' && w.lens.tools().some((t) => t.server === name));
+    }
+    if (notices === 0) await new Promise<void>((resolve) => (heard = resolve));
+    const after = await findTools();
+    assert.notEqual(after, before, "the servers' tools changed the description");
+    assert.equal(notices, 1, 'one tools/list_changed for the whole start, not one per server');
+  } finally {
+    await client.close();
+    await gateway.close();
+    await w.lens.close();
+    rmSync(w.dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 });

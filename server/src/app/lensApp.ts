@@ -224,6 +224,10 @@ export class LensApp implements Lens, LensControl {
     return this.changes.on(listener);
   }
 
+  whenServersStarted(): Promise<void> {
+    return this.parts.quiet.whenQuiet();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
