@@ -120,7 +120,7 @@ async function tokenCountsKept(state: string, servers: number): Promise<void> {
 function report(label: string, run: ProfiledStart, top: number): string {
   const profile = JSON.parse(readFileSync(run.profile, 'utf8')) as Parameters<typeof summarizeProfile>[0];
   const out = [
-    `### ${label}: tools/list at ${Math.round(run.listMs)} ms, find_tools at ${Math.round(run.answerMs)} ms (${run.profile}, cut at ${run.listAtUs} / ${run.answerAtUs} µs)`,
+    `### ${label}: tools/list at ${Math.round(run.listMs)} ms, find_tools at ${Math.round(run.answerMs)} ms (${run.profile}, cut at ${run.listAtUs} / ${run.answerAtUs}${run.allAtUs === undefined ? '' : ` / ${run.allAtUs}`} µs)`,
   ];
   const cuts: [string, number][] = [
     ['to the first tools/list', run.listAtUs],
@@ -143,9 +143,9 @@ async function main(): Promise<void> {
     // Warm-up: fills the catalog cache.
     await profiledStart(ws, profDir, Object.keys(ws.servers));
     for (let i = 0; i < Number(values.runs); i++) {
-      process.stdout.write(`${report('warm', await profiledStart(ws, profDir), Number(values.top))}\n\n`);
+      process.stdout.write(`${report('warm', await profiledStart(ws, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`);
       const cold = { ...ws, state: mkdtempSync(join(ws.dir, 'cold-state-')) };
-      // Cold is also cut when the last server is ready: what the gateway did during the whole spawn storm.
+      // Both are also cut when the last server is ready: what the gateway did during the whole spawn storm.
       process.stdout.write(`${report('cold', await profiledStart(cold, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`);
     }
   } finally {
