@@ -48,11 +48,12 @@ export class StartupQuiet {
   whenQuiet(): Promise<void> {
     if (this.quiet) return Promise.resolve();
     // The bound counts from the first wait of this storm: deferred work is asked for as it begins.
+    // Not unref'd: a server starting keeps the process alive anyway, and close() clears it.
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       this.overdue = true;
       this.release();
-    }, this.o.maxWaitMs ?? QUIET_WAIT_MAX_MS).unref();
+    }, this.o.maxWaitMs ?? QUIET_WAIT_MAX_MS);
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
