@@ -5,13 +5,16 @@
  * more waits, and it picks up the catalog as it is when it starts, so a burst costs one sync.
  * While twenty servers come up one after another, bursts follow each other for seconds and
  * each sync reads the whole catalog again: a sync after a catalog change waits until
- * SYNC_SPACING × the last sync's time has passed since it ended (a search does not wait: it
- * syncs at once through `current()`).
+ * SYNC_SPACING × the last sync's time has passed since it ended, and not while servers are
+ * still starting (StartupQuiet, bounded): during a spawn storm the catalog is composed at once
+ * (what the servers rows, list_servers and the dashboard show) but indexed once the storm is
+ * over. A search does not wait for either: it syncs at once through `current()`.
  */
 import type { CatalogTool } from '../core/catalog';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
 import { errorMessage } from '../core/errorMessage';
+import type { StartupQuiet } from './startupQuiet';
 
 /** How long pool events are gathered into one burst before the catalog is composed. */
 export const REBUILD_DELAY_MS = 15;
@@ -36,6 +39,8 @@ export interface CatalogSyncOptions {
   changed(): void;
   /** No sync runs before this settles (LensAppOptions.startAfter). */
   after?: Promise<void>;
+  /** Syncs no one asked for wait for this (servers still starting: startupQuiet.ts). */
+  quiet?: Pick<StartupQuiet, 'whenQuiet'>;
 }
 
 export class CatalogSync {
@@ -45,6 +50,8 @@ export class CatalogSync {
   private rebuildTimer: NodeJS.Timeout | undefined;
   /** A sync spaced after the last one (SYNC_SPACING). */
   private syncTimer: NodeJS.Timeout | undefined;
+  /** A sync waiting for the servers' start to end (its identity: a later sync replaces it). */
+  private awaitingQuiet: object | undefined;
   private lastSync = { endedAt: 0, tookMs: 0 };
   private stopped = false;
 
@@ -72,9 +79,26 @@ export class CatalogSync {
     this.o.changed();
   }
 
-  /** A sync now, or once SYNC_SPACING × the last sync's time has passed since it ended. */
+  /**
+   * A sync once no server is starting, and SYNC_SPACING × the last sync's time has passed since
+   * it ended. While one waits, later changes join it; a search (`current()`) runs it at once.
+   */
   private syncSpaced(): void {
-    if (this.syncTimer) return;
+    if (this.syncTimer || this.awaitingQuiet) return;
+    if (this.o.quiet) {
+      const waiting = (this.awaitingQuiet = {});
+      void this.o.quiet.whenQuiet().then(() => {
+        // A sync since (a search's) took this one's place.
+        if (this.awaitingQuiet !== waiting) return;
+        this.awaitingQuiet = undefined;
+        if (!this.stopped) this.syncAfterSpacing();
+      });
+      return;
+    }
+    this.syncAfterSpacing();
+  }
+
+  private syncAfterSpacing(): void {
     const wait = Math.min(MAX_SYNC_WAIT_MS, this.lastSync.endedAt + SYNC_SPACING * this.lastSync.tookMs - performance.now());
     if (wait <= 0) {
       void this.sync();
@@ -91,6 +115,7 @@ export class CatalogSync {
     // The sync queued here reads the catalog as it is when it starts: a spaced one is not needed.
     clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
+    this.awaitingQuiet = undefined;
     if (this.syncQueued) return this.syncing;
     this.syncQueued = true;
     this.syncing = this.syncing
@@ -112,7 +137,7 @@ export class CatalogSync {
   /** Composes a burst still gathering now, and resolves once the index holds the catalog. */
   current(): Promise<void> {
     if (this.rebuildTimer) this.rebuild();
-    if (this.syncTimer) void this.sync();
+    if (this.syncTimer || this.awaitingQuiet) void this.sync();
     return this.syncing;
   }
 
@@ -123,5 +148,6 @@ export class CatalogSync {
     this.rebuildTimer = undefined;
     clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
+    this.awaitingQuiet = undefined;
   }
 }

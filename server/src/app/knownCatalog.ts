@@ -2,7 +2,9 @@
  * What each server listed the last time it was up, kept across runs (adapters/catalogCacheFile)
  * and keyed by the fingerprint of its definition. It lets the catalog hold a server's tools
  * before it is connected (right after start, while it starts, while lazily stopped), and the
- * live listing replaces it as soon as the server is up. Writes are coalesced.
+ * live listing replaces it as soon as the server is up. Writes are coalesced, and wait while
+ * servers are starting (StartupQuiet: each one coming up changes the catalog; the file is
+ * written once they are up, or at the latest on close).
  */
 import { createHash } from 'node:crypto';
 import type { ServerConfig } from '../core/config/types';
@@ -10,6 +12,7 @@ import type { Logger } from '../core/logger';
 import type { UpstreamTool } from '../adapters/upstream/types';
 import { readCatalogCache, writeCatalogCache, type CachedServer } from '../adapters/catalogCacheFile';
 import { errorMessage } from '../core/errorMessage';
+import type { StartupQuiet } from './startupQuiet';
 
 /** How long after the last change the cache is written (the catalog settles in bursts at start). */
 const WRITE_DELAY_MS = 1000;
@@ -23,10 +26,14 @@ export class KnownCatalog {
   /** Token counts read from the file; `countsToKeep` says which to write back. */
   readonly tokenCounts: Record<string, number>;
   private countsToKeep: () => Record<string, number> = () => ({});
+  /** Changes not written yet. */
+  private dirty = false;
 
   constructor(
     private readonly file: string,
     private readonly log: Logger,
+    /** Writes wait for this (servers still starting: startupQuiet.ts). */
+    private readonly quiet?: Pick<StartupQuiet, 'whenQuiet'>,
   ) {
     ({ servers: this.servers, tokenCounts: this.tokenCounts } = readCatalogCache(file));
   }
@@ -80,10 +87,9 @@ export class KnownCatalog {
 
   /** Writes pending changes now (on close). */
   flush(): void {
-    if (!this.timer) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.write();
+    if (this.dirty) this.write();
   }
 
   private hash(tools: readonly UpstreamTool[]): string {
@@ -93,15 +99,21 @@ export class KnownCatalog {
   }
 
   private scheduleWrite(): void {
+    this.dirty = true;
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.write();
+      if (!this.quiet) return this.write();
+      // Written once, after the wait, with every change made meanwhile (flush may have written it already).
+      void this.quiet.whenQuiet().then(() => {
+        if (this.dirty && !this.timer) this.write();
+      });
     }, WRITE_DELAY_MS);
     this.timer.unref();
   }
 
   private write(): void {
+    this.dirty = false;
     const servers = Object.fromEntries(Object.entries(this.servers).filter(([name]) => this.configured.has(name)));
     try {
       writeCatalogCache(this.file, { version: 2, servers, tokenCounts: this.countsToKeep() });

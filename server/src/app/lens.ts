@@ -110,5 +110,10 @@ export interface Lens {
   reindex(): Promise<void>;
   updateSettings(settings: McpLensSettings): Promise<void>;
   onDidChange(listener: (change: LensChange) => void): Disposable;
+  /**
+   * Resolves once no server is starting, or once the bound on that wait has passed (a server
+   * that hangs): what no one asked for waits for it (app/startupQuiet.ts). Absent: nothing waits.
+   */
+  whenServersStarted?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -224,11 +224,16 @@ export class LensApp implements Lens, LensControl {
     return this.changes.on(listener);
   }
 
+  whenServersStarted(): Promise<void> {
+    return this.parts.quiet.whenQuiet();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.parts.sync.stop();
     this.parts.tokens.stop();
+    this.parts.quiet.dispose();
     this.parts.reconciler.close();
     this.parts.known.flush();
     await this.pool.close();

@@ -79,4 +79,9 @@ export interface LensAppOptions {
    */
   idleTimeoutMs?: number;
   env?: Record<string, string | undefined>;
+  /**
+   * How long work no one asked for (indexing, token counts, the catalog cache's writes) waits at
+   * most for starting servers (startupQuiet.ts; QUIET_WAIT_MAX_MS by default): tests of a hanging server.
+   */
+  startupQuietMaxMs?: number;
 }

@@ -19,6 +19,7 @@ import type { Lens, LensChange } from './lens';
 import type { LensAppOptions } from './lensAppOptions';
 import { ServerReconciler } from './serverReconciler';
 import { ServerTokenCounts } from './serverTokens';
+import { StartupQuiet } from './startupQuiet';
 import { ToolCalls } from './toolCalls';
 import { ToolSearch } from './toolSearch';
 import { UpstreamForwarding } from './upstreamForwarding';
@@ -46,6 +47,8 @@ export interface LensResources {
 }
 
 export interface LensParts {
+  /** When work no one asked for may run: not while servers start. */
+  quiet: StartupQuiet;
   known: KnownCatalog;
   composer: CatalogComposer;
   reconciler: ServerReconciler;
@@ -58,7 +61,12 @@ export interface LensParts {
 
 /** Builds the parts and subscribes them to the pool's, the index's, usage's and search learning's changes. */
 export function buildLensParts(options: LensAppOptions, { pool, index, usage, learning, startedAt }: LensResources, host: LensHost): LensParts {
-  const known = new KnownCatalog(join(options.storageDir, 'catalog.json'), options.log);
+  const quiet = new StartupQuiet({
+    starting: () => pool.starting(),
+    onChange: (listener) => pool.onDidChange(listener),
+    ...(options.startupQuietMaxMs !== undefined && { maxWaitMs: options.startupQuietMaxMs }),
+  });
+  const known = new KnownCatalog(join(options.storageDir, 'catalog.json'), options.log, quiet);
   const composer = new CatalogComposer(pool, known);
   const catalog = () => composer.catalog;
   const reconciler: ServerReconciler = new ServerReconciler({
@@ -77,6 +85,7 @@ export function buildLensParts(options: LensAppOptions, { pool, index, usage, le
     log: options.log,
     changed: () => host.fire('tools'),
     ...(options.startAfter && { after: options.startAfter }),
+    quiet,
   });
   // Search learning hears every finished call beside usage (searchLearning.ts: only an agent's teach).
   const record = (call: Parameters<UsageTracker['record']>[0]) => {
@@ -84,11 +93,12 @@ export function buildLensParts(options: LensAppOptions, { pool, index, usage, le
     learning.noteCall(call);
   };
   const parts: LensParts = {
+    quiet,
     known,
     composer,
     reconciler,
     sync,
-    tokens: new ServerTokenCounts({ known, catalog, counted: () => host.fire('servers') }),
+    tokens: new ServerTokenCounts({ known, catalog, counted: () => host.fire('servers'), quiet }),
     finder: new ToolSearch({
       lens: host.lens,
       index,

@@ -3,12 +3,15 @@
  * catalog cache of an earlier one: a warm start tokenizes nothing) are used at once; a catalog
  * with tools not counted yet is counted in the background, tool by tool in slices of a few
  * milliseconds (core/toolListTokens.ts), so counting never holds up an answer, and `counted`
- * says when the rows have them.
+ * says when the rows have them. While servers start, counting waits until they are up
+ * (StartupQuiet): each server coming up makes a new catalog, and counting every one of them
+ * took the CPU the starting servers needed; the rows show the last counts until then.
  */
 import { rememberTokenCounts } from '../core/tokens';
 import { countCatalogTokensPaced, knownCatalogTokens, pieceCounts, type CatalogTokens } from '../core/toolListTokens';
 import type { Catalog } from './catalogBuilder';
 import type { KnownCatalog } from './knownCatalog';
+import type { StartupQuiet } from './startupQuiet';
 
 export interface ServerTokenCountsOptions {
   /** Where counts of earlier runs come from and are kept. */
@@ -16,13 +19,15 @@ export interface ServerTokenCountsOptions {
   catalog(): Catalog;
   /** A background count finished: the rows changed. */
   counted(): void;
+  /** Counting waits for this (servers still starting: startupQuiet.ts). */
+  quiet?: Pick<StartupQuiet, 'whenQuiet'>;
 }
 
 export class ServerTokenCounts {
   /** The counts of the catalog they were made for. */
   private tokensOf: { catalog: Catalog; tokens: Map<string, number> } | undefined;
-  /** The catalog being counted in the background. */
-  private counting: Catalog | undefined;
+  /** A count waiting for the servers' start to end, or under way. */
+  private pending: Promise<void> | undefined;
   private stopped = false;
 
   constructor(private readonly o: ServerTokenCountsOptions) {
@@ -34,10 +39,10 @@ export class ServerTokenCounts {
   byServer(): Map<string, number> {
     const catalog = this.o.catalog();
     if (this.tokensOf?.catalog === catalog) return this.tokensOf.tokens;
-    // Asked on every status poll: while a count runs, its answer is awaited, not looked up again.
-    const known = this.counting === catalog ? undefined : knownCatalogTokens(catalog.tools);
+    // Asked on every status poll: while a count is pending, its answer is awaited, not looked up again.
+    const known = this.pending ? undefined : knownCatalogTokens(catalog.tools);
     if (known) return this.keep(catalog, known);
-    void this.countInBackground(catalog);
+    this.pending ??= this.countInBackground().finally(() => (this.pending = undefined));
     return this.tokensOf?.tokens ?? new Map();
   }
 
@@ -52,17 +57,26 @@ export class ServerTokenCounts {
     return tokens;
   }
 
-  private async countInBackground(catalog: Catalog): Promise<void> {
-    if (this.counting === catalog) return;
-    this.counting = catalog;
-    const counted = await countCatalogTokensPaced(catalog.tools, {
-      pause: () => new Promise((resolve) => setImmediate(resolve)),
-      stopped: () => this.stopped || this.counting !== catalog,
-    });
-    if (this.counting === catalog) this.counting = undefined;
-    if (!counted || this.o.catalog() !== catalog) return;
-    this.keep(catalog, counted);
-    this.o.known.touch();
-    this.o.counted();
+  /** Counts the catalog as it is once no server is starting; again if it changes meanwhile. */
+  private async countInBackground(): Promise<void> {
+    for (;;) {
+      await this.o.quiet?.whenQuiet();
+      const catalog = this.o.catalog();
+      if (this.stopped || this.tokensOf?.catalog === catalog) return;
+      const counted =
+        knownCatalogTokens(catalog.tools) ??
+        (await countCatalogTokensPaced(catalog.tools, {
+          pause: () => new Promise((resolve) => setImmediate(resolve)),
+          stopped: () => this.stopped || this.o.catalog() !== catalog,
+        }));
+      if (this.stopped) return;
+      if (counted && this.o.catalog() === catalog) {
+        this.keep(catalog, counted);
+        this.o.known.touch();
+        this.o.counted();
+        return;
+      }
+      // The catalog changed while it was counted (its tools counted so far are remembered).
+    }
   }
 }

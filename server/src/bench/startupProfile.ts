@@ -35,6 +35,9 @@ interface ProfiledStart {
   profile: string;
   listAtUs: number;
   answerAtUs: number;
+  /** When the last awaited server's "ready" line came (undefined when none was awaited). */
+  allMs?: number;
+  allAtUs?: number;
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -65,11 +68,13 @@ async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'
   const ready = new Set<string>();
   let allReady!: () => void;
   const all = new Promise<void>((r) => (allReady = r));
+  let allAt: { ms: number; us: number } | undefined;
   let buffer = '';
   transport.stderr?.on('data', (d: Buffer) => {
     buffer += d.toString();
     for (const m of buffer.matchAll(/\] \[([^\]]+)\] ready: \d+ tools/g)) ready.add(m[1]!);
     buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
+    if (!allAt && waitFor.length > 0 && waitFor.every((n) => ready.has(n))) allAt = { ms: performance.now() - started, us: nowUs() };
     if (waitFor.every((n) => ready.has(n))) allReady();
   });
   const client = new Client({ name: 'mcp-lens-startup-profile', version: '1.0.0' });
@@ -92,7 +97,7 @@ async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'
     if (!file) await new Promise((r) => setTimeout(r, 50));
   }
   if (!file) throw new Error('no CPU profile written');
-  return { listMs, answerMs, profile: join(profDir, file), listAtUs, answerAtUs };
+  return { listMs, answerMs, profile: join(profDir, file), listAtUs, answerAtUs, ...(allAt && { allMs: allAt.ms, allAtUs: allAt.us }) };
 }
 
 /**
@@ -115,12 +120,14 @@ async function tokenCountsKept(state: string, servers: number): Promise<void> {
 function report(label: string, run: ProfiledStart, top: number): string {
   const profile = JSON.parse(readFileSync(run.profile, 'utf8')) as Parameters<typeof summarizeProfile>[0];
   const out = [
-    `### ${label}: tools/list at ${Math.round(run.listMs)} ms, find_tools at ${Math.round(run.answerMs)} ms (${run.profile}, cut at ${run.listAtUs} / ${run.answerAtUs} µs)`,
+    `### ${label}: tools/list at ${Math.round(run.listMs)} ms, find_tools at ${Math.round(run.answerMs)} ms (${run.profile}, cut at ${run.listAtUs} / ${run.answerAtUs}${run.allAtUs === undefined ? '' : ` / ${run.allAtUs}`} µs)`,
   ];
-  for (const [what, until] of [
+  const cuts: [string, number][] = [
     ['to the first tools/list', run.listAtUs],
     ['to the first find_tools answer', run.answerAtUs],
-  ] as const) {
+  ];
+  if (run.allAtUs !== undefined) cuts.push([`to all connected (${Math.round(run.allMs!)} ms)`, run.allAtUs]);
+  for (const [what, until] of cuts) {
     const phases = Object.entries(PHASES).map(([name, re]) => `${name} ${summarizeProfile(profile, 1, re, undefined, until).focus!.totalMs} ms`);
     out.push(`#### ${what}`, `phases (total under): ${phases.join(', ')}`, formatSummary(summarizeProfile(profile, top, undefined, undefined, until)));
   }
@@ -136,9 +143,10 @@ async function main(): Promise<void> {
     // Warm-up: fills the catalog cache.
     await profiledStart(ws, profDir, Object.keys(ws.servers));
     for (let i = 0; i < Number(values.runs); i++) {
-      process.stdout.write(`${report('warm', await profiledStart(ws, profDir), Number(values.top))}\n\n`);
+      process.stdout.write(`${report('warm', await profiledStart(ws, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`);
       const cold = { ...ws, state: mkdtempSync(join(ws.dir, 'cold-state-')) };
-      process.stdout.write(`${report('cold', await profiledStart(cold, profDir), Number(values.top))}\n\n`);
+      // Both are also cut when the last server is ready: what the gateway did during the whole spawn storm.
+      process.stdout.write(`${report('cold', await profiledStart(cold, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`);
     }
   } finally {
     rmSync(ws.dir, { recursive: true, force: true });

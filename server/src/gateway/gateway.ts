@@ -52,6 +52,8 @@ export class Gateway {
   private readonly sessions = new Map<string, Session>();
   private readonly subscription: Disposable;
   private refreshTimer: NodeJS.Timeout | undefined;
+  /** A refresh waiting for the servers' start to end: changes meanwhile join it. */
+  private refreshWaits = false;
   private url: string | undefined;
   private markAsked: (() => void) | undefined;
   private readonly asked = new Promise<void>((resolve) => (this.markAsked = resolve));
@@ -177,10 +179,19 @@ export class Gateway {
   }
 
   private scheduleRefresh(): void {
-    if (this.refreshTimer) return;
+    if (this.refreshTimer || this.refreshWaits) return;
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = undefined;
-      for (const id of this.sessions.keys()) this.refreshSession(id);
+      // While servers start, each one coming up changes the tools/list (find_tools names the
+      // workspace's domains): a client re-reading it twenty times during a cold start would take
+      // CPU the servers need, and miss its prompt cache each time. Sessions hear once they are up
+      // (bounded: a hanging server holds this no longer than the Lens says). A session's own
+      // changes (a kept result, a predictive list after a call) do not wait.
+      this.refreshWaits = true;
+      void (this.lens.whenServersStarted?.() ?? Promise.resolve()).then(() => {
+        this.refreshWaits = false;
+        for (const id of this.sessions.keys()) this.refreshSession(id);
+      });
     }, REFRESH_DELAY_MS);
   }
 

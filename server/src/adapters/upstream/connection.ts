@@ -31,6 +31,7 @@ import {
   type UpstreamPrompt,
   type UpstreamResource,
   type UpstreamResourceTemplate,
+  type UpstreamState,
   type UpstreamStatus,
   type UpstreamTool,
 } from './types';
@@ -181,6 +182,11 @@ export class UpstreamConnection {
   start(): Promise<void> {
     this.settled = this.connectOrFail();
     return this.settled;
+  }
+
+  /** Its state alone (status() copies the stderr tail: this is asked on every change of every server). */
+  currentState(): UpstreamState {
+    return this.state.current;
   }
 
   /** Resolves once the last start settled (ready or error); at once for a server never started. */

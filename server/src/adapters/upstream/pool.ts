@@ -84,6 +84,12 @@ export class UpstreamPool {
     await Promise.all([...this.connections.values()].map((c) => c.firstSettled()));
   }
 
+  /** Whether some server is starting (or waiting to restart) now. */
+  starting(): boolean {
+    for (const c of this.connections.values()) if (c.currentState() === 'starting') return true;
+    return false;
+  }
+
   statuses(): UpstreamStatus[] {
     return [...this.connections.values()].map((c) => c.status());
   }
