@@ -1,0 +1,155 @@
+/**
+ * tools/call on a stdio session without the SDK Client's request machinery: the request is
+ * written straight on the transport under an id of our own ("lens-N", which no SDK id can
+ * equal: the SDK counts in numbers), and its response is taken from the reader before the SDK's
+ * message schema sees it (stdioReader.ts `take`). What the SDK's `request` does for a call is
+ * kept, each in the same words, so callErrors.ts classifies a failure as before:
+ *   the result checked (and cleaned of unknown keys) with CallToolResultSchema;
+ *   an error response → McpError.fromError(code, message, data), so a reply dropped for its
+ *     size (the synthesized error carrying an OversizedMessageError) reads as it did;
+ *   the timeout → notifications/cancelled to the server, McpError RequestTimeout;
+ *   the caller's abort → notifications/cancelled with the abort reason, rejected with it;
+ *   the transport closing → McpError ConnectionClosed for every call in flight.
+ * Progress is the SDK's job (a progress token and its handler): calls that ask for it take the
+ * SDK path, decided in upstreamCalls.ts. Deadlines share one timer: every call on a session gets
+ * the timeout the setting gives at its start, so the oldest deadline is always first in the map
+ * unless the setting shrank meanwhile, which the timer's check also covers.
+ */
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ProcessGroupTransport } from './processGroupTransport';
+
+interface Pending {
+  resolve(result: CallToolResult): void;
+  reject(error: unknown): void;
+  deadline: number;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/** Ids of our direct calls; the SDK numbers its own, so the two never meet. */
+const ID_PREFIX = 'lens-';
+
+export class DirectCalls {
+  private readonly pending = new Map<string, Pending>();
+  private seq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private closed = false;
+
+  /**
+   * Hooks into a transport the SDK Client is already connected to: responses to our ids are
+   * taken before the Client sees them, and its close fails our calls first, as the Client's own.
+   */
+  constructor(private readonly transport: ProcessGroupTransport) {
+    transport.takeResponse = (value) => this.take(value);
+    const clientClose = transport.onclose;
+    transport.onclose = () => {
+      this.closeAll();
+      clientClose?.();
+    };
+  }
+
+  call(name: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<CallToolResult> {
+    return new Promise<CallToolResult>((resolve, reject) => {
+      if (this.closed) return reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+      if (signal?.aborted) return reject(signal.reason);
+      const id = `${ID_PREFIX}${++this.seq}`;
+      const entry: Pending = { resolve, reject, deadline: Date.now() + timeoutMs, timeoutMs, signal, onAbort: undefined };
+      if (signal) {
+        entry.onAbort = () => this.cancel(id, signal.reason);
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.pending.set(id, entry);
+      this.armTimer(entry.deadline);
+      const request: JSONRPCMessage = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
+      this.transport.send(request).catch((error: unknown) => this.settle(id)?.reject(error));
+    });
+  }
+
+  /** How many calls wait for their response. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** A response to one of our calls, well formed as the SDK's schema would have it: taken and answered. */
+  private take(value: unknown): boolean {
+    if (typeof value !== 'object' || value === null) return false;
+    const message = value as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
+    if (typeof message.id !== 'string' || !message.id.startsWith(ID_PREFIX) || message.jsonrpc !== '2.0' || !this.pending.has(message.id)) return false;
+    if (!isResponseShape(message)) return false;
+    const entry = this.settle(message.id)!;
+    if (message.error !== undefined) {
+      const { code, message: text, data } = message.error as { code: number; message: string; data?: unknown };
+      entry.reject(McpError.fromError(code, text, data));
+      return true;
+    }
+    const parsed = CallToolResultSchema.safeParse(message.result);
+    if (parsed.success) entry.resolve(parsed.data);
+    else entry.reject(parsed.error);
+    return true;
+  }
+
+  /** Removes a call from the waiting ones (its abort listener too); undefined when it already ended. */
+  private settle(id: string): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (!entry) return undefined;
+    this.pending.delete(id);
+    if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
+    if (this.pending.size === 0) this.stopTimer();
+    return entry;
+  }
+
+  /** The SDK's `cancel`: the server is told (with the reason), the caller gets the reason. */
+  private cancel(id: string, reason: unknown): void {
+    const entry = this.settle(id);
+    if (!entry) return;
+    const cancelled: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } };
+    this.transport.send(cancelled).catch(() => undefined);
+    entry.reject(reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason)));
+  }
+
+  private armTimer(deadline: number): void {
+    if (deadline >= this.timerAt) return;
+    this.stopTimer();
+    this.timerAt = deadline;
+    this.timer = setTimeout(() => this.expire(), Math.max(0, deadline - Date.now()));
+    this.timer.unref();
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = Infinity;
+  }
+
+  /** Cancels every call past its deadline, then waits for the next deadline. */
+  private expire(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [id, entry] of [...this.pending]) {
+      if (entry.deadline <= now) this.cancel(id, McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: entry.timeoutMs }));
+      else next = Math.min(next, entry.deadline);
+    }
+    if (next !== Infinity) this.armTimer(next);
+  }
+
+  /** The transport closed: every call in flight fails as the SDK fails its own. */
+  private closeAll(): void {
+    this.closed = true;
+    const error = new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
+  }
+}
+
+/** `{ jsonrpc, id, result: object }` or `{ jsonrpc, id, error: { code: integer, message: string } }`, nothing else (the SDK's schemas are strict). */
+function isResponseShape(message: { result?: unknown; error?: unknown }): boolean {
+  const keys = Object.keys(message);
+  if (keys.length !== 3) return false;
+  if ('result' in message) return typeof message.result === 'object' && message.result !== null && !Array.isArray(message.result);
+  if (!('error' in message) || typeof message.error !== 'object' || message.error === null) return false;
+  const error = message.error as { code?: unknown; message?: unknown };
+  return Number.isInteger(error.code) && typeof error.message === 'string';
+}
