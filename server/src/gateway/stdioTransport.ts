@@ -42,7 +42,7 @@ export class GatewayStdioTransport implements Transport {
       void this.close();
       return;
     }
-    this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
+    this.buffer = this.buffer?.length ? Buffer.concat([this.buffer, chunk]) : chunk;
     for (;;) {
       const buffer: Buffer | undefined = this.buffer;
       const newline = buffer ? buffer.indexOf(0x0a) : -1;

@@ -84,6 +84,8 @@ export class DirectCalls {
       entry.reject(McpError.fromError(code, text, data));
       return true;
     }
+    const plain = plainTextResult(message.result);
+    if (plain) return (entry.resolve(plain), true);
     const parsed = CallToolResultSchema.safeParse(message.result);
     if (parsed.success) entry.resolve(parsed.data);
     else entry.reject(parsed.error);
@@ -142,6 +144,28 @@ export class DirectCalls {
     const error = new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
   }
+}
+
+/**
+ * The commonest result, text content and perhaps isError and nothing else, for which the SDK's
+ * CallToolResultSchema (a union tried member by member for each content block: the largest
+ * single cost on a call's way back) would give back an equal object: it is passed on as it
+ * came. undefined for anything else, which the schema then checks.
+ */
+export function plainTextResult(result: unknown): CallToolResult | undefined {
+  const r = result as { content?: unknown; isError?: unknown };
+  let keys = 1;
+  if ('isError' in r) {
+    if (typeof r.isError !== 'boolean') return undefined;
+    keys++;
+  }
+  if (!Array.isArray(r.content) || Object.keys(r).length !== keys) return undefined;
+  for (const block of r.content as unknown[]) {
+    if (typeof block !== 'object' || block === null) return undefined;
+    const b = block as { type?: unknown; text?: unknown };
+    if (b.type !== 'text' || typeof b.text !== 'string' || Object.keys(b).length !== 2) return undefined;
+  }
+  return r as CallToolResult;
 }
 
 /** `{ jsonrpc, id, result: object }` or `{ jsonrpc, id, error: { code: integer, message: string } }`, nothing else (the SDK's schemas are strict). */
