@@ -11,9 +11,10 @@
  *   the caller's abort → notifications/cancelled with the abort reason, rejected with it;
  *   the transport closing → McpError ConnectionClosed for every call in flight.
  * Progress is the SDK's job (a progress token and its handler): calls that ask for it take the
- * SDK path, decided in upstreamCalls.ts. Deadlines share one timer: every call on a session gets
- * the timeout the setting gives at its start, so the oldest deadline is always first in the map
- * unless the setting shrank meanwhile, which the timer's check also covers.
+ * SDK path, decided in upstreamCalls.ts. Deadlines share one timer, left armed between calls: it
+ * is set when a call's deadline comes before the one it waits for (the first call, or a shorter
+ * timeout setting), and when it fires it cancels what is past its deadline and waits for the
+ * next one, so a steady stream of calls sets no timer of its own.
  */
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroupTransport } from './processGroupTransport';
@@ -98,7 +99,6 @@ export class DirectCalls {
     if (!entry) return undefined;
     this.pending.delete(id);
     if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
-    if (this.pending.size === 0) this.stopTimer();
     return entry;
   }
 
