@@ -37,6 +37,8 @@ export class DirectCalls {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private closed = false;
+  /** Listeners to add and remove once this turn's writes are done (`later`). */
+  private deferred: (() => void)[] = [];
 
   /**
    * Hooks into a transport the SDK Client is already connected to: responses to our ids are
@@ -57,11 +59,8 @@ export class DirectCalls {
       if (signal?.aborted) return reject(signal.reason);
       const id = `${ID_PREFIX}${++this.seq}`;
       const entry: Pending = { resolve, reject, deadline: Date.now() + timeoutMs, timeoutMs, signal, onAbort: undefined };
-      if (signal) {
-        entry.onAbort = () => this.cancel(id, signal.reason);
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
       this.pending.set(id, entry);
+      if (signal) this.later(() => this.listen(id, entry, signal));
       this.armTimer(entry.deadline);
       const request: JSONRPCMessage = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
       this.transport.send(request).catch((error: unknown) => this.settle(id)?.reject(error));
@@ -98,8 +97,33 @@ export class DirectCalls {
     const entry = this.pending.get(id);
     if (!entry) return undefined;
     this.pending.delete(id);
-    if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
+    const { signal, onAbort } = entry;
+    if (signal && onAbort) this.later(() => signal.removeEventListener('abort', onAbort));
     return entry;
+  }
+
+  /**
+   * Listens for the caller's abort, once the request is written: adding and removing a listener
+   * on an AbortSignal costs more than the rest of a call's bookkeeping in this process, and the
+   * reply cannot come before the event loop's next poll, so both run after the write (`later`).
+   * An abort in between (the caller's own code, in the same turn) is seen here.
+   */
+  private listen(id: string, entry: Pending, signal: AbortSignal): void {
+    if (!this.pending.has(id)) return;
+    if (signal.aborted) return this.cancel(id, signal.reason);
+    entry.onAbort = () => this.cancel(id, signal.reason);
+    signal.addEventListener('abort', entry.onAbort);
+  }
+
+  /** Runs `task` in this turn's check phase (setImmediate), with whatever else was put off in it. */
+  private later(task: () => void): void {
+    this.deferred.push(task);
+    if (this.deferred.length > 1) return;
+    setImmediate(() => {
+      const tasks = this.deferred;
+      this.deferred = [];
+      for (const t of tasks) t();
+    });
   }
 
   /** The SDK's `cancel`: the server is told (with the reason), the caller gets the reason. */
