@@ -9,7 +9,8 @@
  *     call path) and no response follows, as the spec and the SDK have it;
  *   what the upstream asks back during the call (sampling, elicitation, roots, logs) is sent to
  *     this client related to the call, and stops once the call was cancelled;
- *   a handler that throws answers with the SDK's error response.
+ *   a handler that throws answers with the SDK's error response;
+ *   the transport closing aborts every call still running.
  * One rule says which requests take this path (`direct`): call_tool with plain arguments, no
  * progress token, no task, no related task, every member as the SDK's schemas require. Anything
  * else, and every other message, goes to the SDK unchanged.
@@ -51,6 +52,14 @@ export function direct(message: Record<string, unknown>): ToolCallParams | undef
 export function answerToolCallsDirectly(transport: GatewayStdioTransport, server: Server, handle: ToolCallHandler): void {
   const running = new Map<RequestId, AbortController>();
   const send = (message: JSONRPCMessage) => transport.send(message).catch((error: unknown) => transport.onerror?.(asError(error)));
+  // As the SDK's Protocol does when its transport closes: every call still running is aborted
+  // (and so cancelled upstream). Installed before the Server connects, which chains onto it.
+  const closed = transport.onclose;
+  transport.onclose = () => {
+    for (const controller of running.values()) controller.abort();
+    running.clear();
+    closed?.();
+  };
 
   transport.take = (value) => {
     if (!isPlainObject(value)) return false;
