@@ -75,12 +75,14 @@ describe('call_tool over stdio: the direct path', () => {
     assert.match(text(viaSdk), /^\d+$/);
     const slept = await call('slow_sleep', { ms: 150, steps: 3 }, { onprogress: (p) => progress.push(p) });
     assert.equal(text(slept), 'slept 150 ms');
+    // The last step's progress comes just before the result, and the SDK's Protocol drops a
+    // progress notification read in the same chunk as its response (gatewayStdioScenarios.test.ts):
+    // the steps before it arrive, in order.
     assert.deepEqual(
-      progress.map((p) => [p.progress, p.total]),
+      progress.slice(0, 2).map((p) => [p.progress, p.total]),
       [
         [1, 3],
         [2, 3],
-        [3, 3],
       ],
     );
   });
