@@ -13,7 +13,9 @@ import type { Disposable, Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
 import { exposedDefinitions } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
-import { createSessionServer } from './sessionServer';
+import { createSessionServer, toolCallHandler, type SessionDeps } from './sessionServer';
+import { GatewayStdioTransport } from './stdioTransport';
+import { answerToolCallsDirectly } from './directToolCalls';
 import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
@@ -81,23 +83,23 @@ export class Gateway {
   async connect(transport: Transport, sessionId: string | (() => string | undefined) = randomUUID()): Promise<Server> {
     const fallback = randomUUID();
     const idOf = typeof sessionId === 'function' ? () => sessionId() ?? fallback : () => sessionId;
-    const server = createSessionServer(
-      {
-        lens: this.lens,
-        accounting: this.accounting,
-        results: this.results,
-        select: this.select,
-        codeRuns: this.codeRuns,
-        log: this.log,
-        version: MCP_LENS_VERSION,
-        toolsFor: (id) => this.rememberTools(id),
-        afterCall: (id) => {
-          if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
-        },
-        askedForTools: () => this.noteAsked(),
+    const deps: SessionDeps = {
+      lens: this.lens,
+      accounting: this.accounting,
+      results: this.results,
+      select: this.select,
+      codeRuns: this.codeRuns,
+      log: this.log,
+      version: MCP_LENS_VERSION,
+      toolsFor: (id) => this.rememberTools(id),
+      afterCall: (id) => {
+        if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
       },
-      idOf,
-    );
+      askedForTools: () => this.noteAsked(),
+    };
+    const server = createSessionServer(deps, idOf);
+    // Over stdio, call_tool's hot case skips the SDK's Protocol (directToolCalls.ts).
+    if (transport instanceof GatewayStdioTransport) answerToolCallsDirectly(transport, server, toolCallHandler(deps, server, idOf));
     server.oninitialized = () => {
       const id = idOf();
       this.sessions.set(id, { server, toolsSignature: '', promptsSignature: this.promptsSignature(), resourcesSignature: this.resourcesSignature(id) });

@@ -82,42 +82,8 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     return { tools };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    const progressToken = request.params._meta?.progressToken;
-    deps.askedForTools();
-    const ctx: MetaToolContext & { codeRuns: CodeRuns } = {
-      lens,
-      accounting: deps.accounting,
-      results: deps.results,
-      select: deps.select,
-      codeRuns: deps.codeRuns,
-      sessionId: sessionId(),
-      signal: extra.signal,
-      // What the upstream asks back while this call runs comes to this client, related to this call.
-      caller: callCaller(server, sessionId(), extra as unknown as CallExtra),
-    };
-    if (progressToken !== undefined) {
-      ctx.onProgress = (p) => {
-        const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: p.progress };
-        if (p.total !== undefined) params.total = p.total;
-        if (p.message !== undefined) params.message = p.message;
-        extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
-      };
-    }
-    try {
-      // Direct calls (pinned, all, predictive) go straight to the Lens, which answers unknown
-      // names with the closest real ones.
-      return (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
-    } catch (err) {
-      // The Lens turns failures into results; anything else is a bug, reported with context.
-      deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);
-      return { content: [{ type: 'text', text: `MCP Lens failed to run "${name}": ${errorMessage(err)}` }], isError: true };
-    } finally {
-      deps.afterCall(sessionId());
-    }
-  });
+  const callTool = toolCallHandler(deps, server, sessionId);
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request.params, extra as unknown as CallExtra));
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: lens.prompts().map((p) => {
@@ -173,6 +139,59 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   });
 
   return server;
+}
+
+/** A tools/call's params as the handler reads them (the SDK's schema, or directToolCalls.ts, checked them). */
+export interface ToolCallParams {
+  name: string;
+  arguments?: Record<string, unknown> | undefined;
+  _meta?: { progressToken?: string | number | undefined } | undefined;
+}
+
+export type ToolCallHandler = (params: ToolCallParams, extra: CallExtra) => Promise<CallToolResult>;
+
+/**
+ * What a session does with a tools/call, whichever way it arrived: the SDK's Protocol, or the
+ * stdio front door's direct path (directToolCalls.ts).
+ */
+export function toolCallHandler(deps: SessionDeps, server: Server, sessionId: () => string): ToolCallHandler {
+  const { lens } = deps;
+  return async (params, extra) => {
+    const { name } = params;
+    const args = params.arguments ?? {};
+    const progressToken = params._meta?.progressToken;
+    deps.askedForTools();
+    const ctx: MetaToolContext & { codeRuns: CodeRuns } = {
+      lens,
+      accounting: deps.accounting,
+      results: deps.results,
+      select: deps.select,
+      codeRuns: deps.codeRuns,
+      sessionId: sessionId(),
+      signal: extra.signal,
+      // What the upstream asks back while this call runs comes to this client, related to this call.
+      caller: callCaller(server, sessionId(), extra),
+    };
+    if (progressToken !== undefined) {
+      ctx.onProgress = (p) => {
+        const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: p.progress };
+        if (p.total !== undefined) params.total = p.total;
+        if (p.message !== undefined) params.message = p.message;
+        extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+      };
+    }
+    try {
+      // Direct calls (pinned, all, predictive) go straight to the Lens, which answers unknown
+      // names with the closest real ones.
+      return (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
+    } catch (err) {
+      // The Lens turns failures into results; anything else is a bug, reported with context.
+      deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);
+      return { content: [{ type: 'text', text: `MCP Lens failed to run "${name}": ${errorMessage(err)}` }], isError: true };
+    } finally {
+      deps.afterCall(sessionId());
+    }
+  };
 }
 
 /** Logging, completions, subscriptions and roots: passed on through the Lens to the upstreams. */

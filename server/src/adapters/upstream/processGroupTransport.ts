@@ -36,10 +36,16 @@ export class ProcessGroupTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * Offered every message's JSON value before the SDK's schema checks it (stdioReader.ts):
+   * returns true for a response it handled (the direct tool calls, directCalls.ts).
+   */
+  takeResponse?: (value: unknown) => boolean;
 
   private child: ChildProcessWithoutNullStreams | undefined;
   private readonly reader = new StdioReader({
     message: (message) => this.onmessage?.(message),
+    take: (value) => this.takeResponse?.(value) ?? false,
     // A line that is not a JSON-RPC message: reported, and reading goes on.
     error: (error) => this.onerror?.(error),
     oversized: (dropped) => this.dropped(dropped),
@@ -109,7 +115,9 @@ export class ProcessGroupTransport implements Transport {
     const error = new OversizedMessageError(dropped);
     this.onerror?.(error);
     for (const id of dropped.failed) {
-      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: error.reason, data: error } });
+      const failure: JSONRPCMessage = { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: error.reason, data: error } };
+      // Whoever sent the request reads its answer: a direct call (directCalls.ts) or the SDK Client.
+      if (!this.takeResponse?.(failure)) this.onmessage?.(failure);
     }
     if (dropped.serverRequestId !== undefined) {
       const refusal = { code: ErrorCode.InvalidRequest, message: `request larger than the client's ${MAX_STDIO_MESSAGE_MB} MB limit for one message` };

@@ -1,0 +1,147 @@
+/**
+ * call_tool's direct path through `mcp-lens serve` over stdio (gateway/directToolCalls.ts in
+ * front, adapters/upstream/directCalls.ts behind): which requests take it (the upstream sees
+ * our own string ids, and the SDK's numbers when the caller asks for progress), and that it
+ * loses nothing the SDK's path did: cancellation reaching the upstream, progress with the
+ * caller's token, an upstream that dies mid-call, an error result and a JSON-RPC error, a
+ * reply over the size limit, the timeout (the upstream told to stop), and what the upstream
+ * asks back during the call reaching this client.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CRASH, EVERYTHING, ROOT, SLOW, makeWorkspace, type TestWorkspace } from '../fixtures/gatewayLens';
+
+const CLI = ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts')];
+const FAULTY = join(ROOT, 'test/fixtures/servers/faulty/faulty.mjs');
+const SERVERS = {
+  slow: SLOW,
+  crash: CRASH,
+  huge: { type: 'stdio' as const, command: process.execPath, args: [FAULTY, '--mode', 'huge'] },
+  replies: { type: 'stdio' as const, command: process.execPath, args: [FAULTY, '--mode', 'hostile-replies'] },
+  everything: EVERYTHING,
+};
+
+function text(r: unknown): string {
+  return ((r as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+describe('call_tool over stdio: the direct path', () => {
+  let ws: TestWorkspace;
+  let client: Client;
+
+  const call = (tool: string, args: Record<string, unknown> = {}, options: Parameters<Client['callTool']>[2] = {}) =>
+    client.callTool({ name: 'call_tool', arguments: { tool_name: tool, arguments: args } }, undefined, options) as Promise<CallToolResult>;
+
+  before(async () => {
+    // One second per call, so the timeout test is quick; every other call here answers at once.
+    ws = makeWorkspace(SERVERS, { callTimeoutSeconds: 1 });
+    client = new Client({ name: 'direct-calls-test', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'sampled by the test client' },
+      model: 'test-model',
+    }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...CLI, 'serve', '--workspace', ws.dir, '--config', ws.configFile],
+        cwd: ROOT,
+        stderr: 'ignore',
+      }),
+    );
+    // Every server ready before the first call, so no call races a start.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const listed = JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as { servers: { state: string }[] };
+      if (listed.servers.filter((s) => s.state === 'ready').length === Object.keys(SERVERS).length) break;
+      assert.ok(Date.now() < deadline, `servers not ready: ${JSON.stringify(listed)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+
+  after(async () => {
+    await client?.close();
+    ws?.close();
+  });
+
+  it('sends a plain call on our own ids and one that asks for progress on the SDK path, with the caller`s token', async () => {
+    assert.match(text(await call('slow_request_id')), /^"lens-\d+"$/);
+    const progress: { progress: number; total?: number | undefined }[] = [];
+    const viaSdk = await call('slow_request_id', {}, { onprogress: (p) => progress.push(p) });
+    assert.match(text(viaSdk), /^\d+$/);
+    const slept = await call('slow_sleep', { ms: 150, steps: 3 }, { onprogress: (p) => progress.push(p) });
+    assert.equal(text(slept), 'slept 150 ms');
+    // The last step's progress comes just before the result, and the SDK's Protocol drops a
+    // progress notification read in the same chunk as its response (gatewayStdioScenarios.test.ts):
+    // the steps before it arrive, in order.
+    assert.deepEqual(
+      progress.slice(0, 2).map((p) => [p.progress, p.total]),
+      [
+        [1, 3],
+        [2, 3],
+      ],
+    );
+  });
+
+  it('passes a cancellation on to the upstream, which stops the tool', async () => {
+    const before = JSON.parse(text(await call('slow_stats'))) as { cancelled: number };
+    const controller = new AbortController();
+    const pending = call('slow_sleep', { ms: 30_000, steps: 300 }, { signal: controller.signal, timeout: 60_000 });
+    // Cancelled once the upstream runs it: its stats count it as started.
+    for (;;) {
+      const stats = JSON.parse(text(await call('slow_stats'))) as { started: number; finished: number; cancelled: number };
+      if (stats.started > stats.finished + stats.cancelled) break;
+    }
+    controller.abort('test cancels');
+    await assert.rejects(pending);
+    for (;;) {
+      const stats = JSON.parse(text(await call('slow_stats'))) as { cancelled: number };
+      if (stats.cancelled === before.cancelled + 1) break;
+    }
+  });
+
+  it('times out after the setting, tells the upstream to stop, and the next call works', async () => {
+    const before = JSON.parse(text(await call('slow_stats'))) as { cancelled: number };
+    const r = await call('slow_sleep', { ms: 20_000, steps: 200 });
+    assert.equal(r.isError, true);
+    assert.match(text(r), /The call to "sleep" on server "slow" timed out after 1 s \(mcpLens\.callTimeoutSeconds\)/);
+    for (;;) {
+      const stats = JSON.parse(text(await call('slow_stats'))) as { cancelled: number };
+      if (stats.cancelled === before.cancelled + 1) break;
+    }
+  });
+
+  it('says which server stopped when the upstream dies mid-call', async () => {
+    const r = await call('crash_crash');
+    assert.equal(r.isError, true);
+    assert.match(text(r), /Server "crash" stopped during the call to "crash" on server "crash"/);
+  });
+
+  it('passes an error result on cleaned, and names server and tool for a JSON-RPC error', async () => {
+    const failed = await call('replies_fail');
+    assert.equal(failed.isError, true);
+    assert.match(text(failed), /^failed: /);
+    assert.doesNotMatch(text(failed), /[\u001b\u0000\u202e]/);
+    const thrown = await call('replies_throw');
+    assert.equal(thrown.isError, true);
+    assert.match(text(thrown), /Server "replies" answered the call to "throw" on server "replies" with an error: .*thrown: /);
+    assert.doesNotMatch(text(thrown), /[\u001b\u0000\u202e]/);
+  });
+
+  it('fails a reply over the size limit with the reason, and the server stays up', async () => {
+    const r = await call('huge_huge', { mb: 11 });
+    assert.equal(r.isError, true);
+    assert.match(text(r), /larger than MCP Lens's 10 MB limit for one message/);
+    assert.equal(text(await call('huge_ping')), 'pong');
+  });
+
+  it('brings what the upstream asks during the call (sampling) to this client', async () => {
+    const r = await call('everything_trigger-sampling-request', { prompt: 'hello', maxTokens: 20 });
+    assert.notEqual(r.isError, true, text(r));
+    assert.match(text(r), /sampled by the test client/);
+  });
+});
