@@ -16,7 +16,7 @@ import type { CatalogTool } from '../core/catalog';
 import { lineLogger } from '../core/logger';
 import { RankingPipeline } from '../core/search/rankingPipeline';
 import type { LearnedBounds } from '../core/usage/learnedExamples';
-import type { VoteKnobs } from '../core/usage/learnedVote';
+import type { LearnedRankingKnobs } from '../core/usage/learnedRanking';
 import type { StepRules } from '../core/usage/searchSteps';
 import { SearchLearning } from '../usage/searchLearning';
 import { isHeldOut } from './benchSplit';
@@ -31,8 +31,8 @@ export interface ReplayOptions {
   /** The runs to measure: a share of wrong calls, and the share of those that are noticed (an error, or a quick re-search). */
   runs: readonly ReplayRun[];
   seed: number;
-  /** The vote's knobs (default: the shipped ones). */
-  knobs?: VoteKnobs;
+  /** The learned ranking's knobs (default: the shipped ones). */
+  knobs?: LearnedRankingKnobs;
   /** The store's bounds (default: the shipped ones). */
   bounds?: LearnedBounds;
   /** The step rules (default: the shipped ones). */

@@ -3,8 +3,7 @@
  * find_tools → call pair of a gateway session is a labelled example of this user's words for
  * this catalog's tools. The rules of what teaches what are core/usage/searchSteps.ts; what is
  * kept, bounded, is core/usage/learnedExamples.ts; how it ranks (each tool's learned words
- * against the request, in the pipeline's last stage) is core/usage/learnedDocuments.ts and
- * learnedVote.ts. This class holds them per workspace: a SessionSteps per live session, the
+ * against the request, in the pipeline's last stage) is core/usage/learnedRanking.ts. This class holds them per workspace: a SessionSteps per live session, the
  * examples, the catalog's tool fingerprints (a changed or removed tool forgets what was learned
  * for it), and the file they are kept in (adapters/usage/learnedFile.ts: the user's state
  * folder, 0600, never sent anywhere).
@@ -22,7 +21,7 @@ import type { UsageRequest, UsageSignal } from '../core/search/usageSignal';
 import { LEARNED_BOUNDS, LearnedExamples, type LearnedBounds, type Lesson } from '../core/usage/learnedExamples';
 import { learnedSummary } from '../core/usage/learnedSummary';
 import { learnedTermsOf } from '../core/usage/learnedTerms';
-import { rerankByVotes, VOTE_KNOBS, type VoteKnobs } from '../core/usage/learnedVote';
+import { LEARNED_RANKING_KNOBS, rerankByLearning, type LearnedRankingKnobs } from '../core/usage/learnedRanking';
 import { BoundedMap } from '../core/usage/ranking';
 import { SessionSteps, STEP_RULES, type StepRules } from '../core/usage/searchSteps';
 import { toolFingerprint } from '../core/usage/toolFingerprint';
@@ -41,7 +40,7 @@ export interface SearchLearningOptions {
   enabled: boolean;
   log: Logger;
   now?: () => number;
-  knobs?: VoteKnobs;
+  knobs?: LearnedRankingKnobs;
   rules?: StepRules;
   bounds?: LearnedBounds;
 }
@@ -63,7 +62,7 @@ export class SearchLearning {
   private listed = new Map<string, Map<string, string>>();
   private readonly changes: ChangeEmitter<void>;
   private readonly now: () => number;
-  private readonly knobs: VoteKnobs;
+  private readonly knobs: LearnedRankingKnobs;
   private readonly rules: StepRules;
   /** Taken at the first write: a one-shot command that only searches never takes it from a gateway. */
   private lock: WriterLock | undefined;
@@ -78,7 +77,7 @@ export class SearchLearning {
   constructor(private readonly opts: SearchLearningOptions) {
     this.examples = new LearnedExamples(opts.bounds ?? LEARNED_BOUNDS);
     this.now = opts.now ?? Date.now;
-    this.knobs = opts.knobs ?? VOTE_KNOBS;
+    this.knobs = opts.knobs ?? LEARNED_RANKING_KNOBS;
     this.rules = opts.rules ?? STEP_RULES;
     this.isEnabled = opts.enabled;
     this.changes = new ChangeEmitter((err) => opts.log.warn(`search learning: a change listener failed: ${errorMessage(err)}`));
@@ -195,8 +194,14 @@ export class SearchLearning {
     if (!this.isEnabled) return [...hits];
     this.refresh();
     if (this.examples.size === 0) return [...hits];
-    const votes = this.examples.documents.votes(learnedTermsOf(request.text), this.knobs.evidence);
-    return rerankByVotes(hits, votes, this.knobs.weight, request.limit);
+    const learned = {
+      terms: learnedTermsOf(request.text),
+      limit: request.limit,
+      catalogSize: this.tools.size,
+      documentFrequency: request.documentFrequency,
+      keywordTop: request.keywordTop,
+    };
+    return rerankByLearning(hits, this.examples.documents, learned, this.knobs);
   }
 
   private apply(lessons: readonly Lesson[]): void {

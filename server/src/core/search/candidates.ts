@@ -251,6 +251,12 @@ export class CandidateIndex {
     };
   }
 
+  /** How many tools hold an index term (in a field that counts, or as context); 0 for one none holds. */
+  documentFrequency(term: string): number {
+    const id = this.bm25.termId(term);
+    return id === undefined ? 0 : this.bm25.docFrequency(id);
+  }
+
   /** The k best documents for a request (score > 0, `accept`ed), best first, ties by catalog order. */
   top(request: AnalysedRequest, k: number, accept: (doc: number) => boolean): Scored[] {
     const { docs, scores } = this.bm25.score(request.terms);

@@ -66,6 +66,11 @@ export class KeywordIndex implements ToolSearcher {
     return doc === undefined ? undefined : this.candidates.docs[doc]!.server;
   }
 
+  /** How many tools hold an index term; 0 for one none holds. */
+  documentFrequency(term: string): number {
+    return this.candidates.documentFrequency(term);
+  }
+
   /** Ranked tools for a query; `why` lists the query words a tool matched. */
   searchSync(query: string, options: SearchOptions): RankedTool[] {
     return this.rank(query, options).hits;

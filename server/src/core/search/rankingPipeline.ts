@@ -78,6 +78,8 @@ export class RankingPipeline {
     const request = {
       text,
       limit: options.limit,
+      documentFrequency: (term: string) => this.keyword.documentFrequency(term),
+      keywordTop: keyword.hits[0]?.score ?? 0,
       ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
       ...(options.server !== undefined && { server: options.server }),
     };

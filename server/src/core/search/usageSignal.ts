@@ -16,6 +16,13 @@ export interface UsageRequest {
   readonly server?: string;
   /** How many tools the answer holds. */
   readonly limit: number;
+  /** How many of the catalog's tools hold an index term (0 for a term none holds): a learned field's idf. */
+  readonly documentFrequency: (term: string) => number;
+  /**
+   * The keyword ranking's first score (0 with no keyword hit): a signal that scores on the
+   * keyword ranking's scale (a learned field) converts by it to the hits' (fused, in hybrid).
+   */
+  readonly keywordTop: number;
 }
 
 export interface UsageSignal {

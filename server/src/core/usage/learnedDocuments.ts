@@ -7,6 +7,9 @@
  * counts for less than twenty. Words known *not* to lead to a tool (learnedExamples.ts:
  * negative weights) make a second document of the tool, scored the same way and subtracted.
  *
+ * The same documents are also read as a learned field of each tool (`fieldScores`: BM25 on the
+ * keyword ranking's scale, not normalised); learnedRanking.ts uses both and says why.
+ *
  * Kept up to date example by example (LearnedExamples calls add and remove), so a search
  * between two lessons costs the request's words' postings, never a rebuild. Pure.
  *
@@ -18,6 +21,18 @@
  * the documents alone (0.668 / 0.761).
  */
 import type { LearnedExample } from './learnedExamples';
+
+/** How the learned field is scored (learnedField.ts, learnedRanking.ts). */
+export interface FieldParams {
+  /** The field's weight: what one example's occurrence of a word adds to its term frequency. */
+  weight: number;
+  b: number;
+  k1: number;
+  /** How many tools the catalog holds: the idf's document count. */
+  documents: number;
+  /** How many catalog tools hold a term in their own fields (0 for none). */
+  catalogFrequency: (term: string) => number;
+}
 
 const K1 = 1.2;
 const B = 0.75;
@@ -72,6 +87,17 @@ export class LearnedDocuments {
       v.vote -= (match * side.weight) / (side.weight + evidence);
       out.set(key, v);
     }
+    return out;
+  }
+
+  /**
+   * Each tool's learned field score for a request of these terms (learnedField.ts): BM25 of
+   * the "for" document less that of the "against" one, on the keyword ranking's scale.
+   */
+  fieldScores(terms: readonly string[], params: FieldParams): Map<string, number> {
+    const query = [...new Set(terms)];
+    const out = this.sides.for.field(query, params);
+    for (const [key, s] of this.sides.against.field(query, params)) out.set(key, (out.get(key) ?? 0) - s);
     return out;
   }
 
@@ -138,6 +164,34 @@ class Corpus {
       }
     }
     if (most > 0) for (const [key, s] of out) out.set(key, s / most);
+    return out;
+  }
+
+  /**
+   * Each tool's BM25 score for the query as a field of its document: its term frequencies × the
+   * field's weight, length-normalised with `b`, saturated with `k1`, the idf the whole
+   * document's (over the catalog's `documents`, counting the tools whose own fields hold the
+   * word), not normalised.
+   */
+  field(query: readonly string[], params: FieldParams): Map<string, number> {
+    const out = new Map<string, number>();
+    const n = this.docs.size;
+    if (n === 0) return out;
+    const avg = Math.max(RESIDUE, this.totalLength / n);
+    const docs = Math.max(n, params.documents);
+    for (const t of query) {
+      const holders = this.holders.get(t);
+      if (!holders) continue;
+      // A document holds a word in any of its fields: the catalog's or the learned one. The
+      // larger count stands in for the union (which would need each tool's own fields here).
+      const df = Math.min(docs, Math.max(holders.size, params.catalogFrequency(t)));
+      const idf = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+      for (const key of holders) {
+        const doc = this.docs.get(key)!;
+        const tf = (params.weight * doc.tf.get(t)!) / (1 - params.b + (params.b * doc.length) / avg);
+        out.set(key, (out.get(key) ?? 0) + (idf * tf * (params.k1 + 1)) / (tf + params.k1));
+      }
+    }
     return out;
   }
 

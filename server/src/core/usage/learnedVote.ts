@@ -1,7 +1,8 @@
 /**
  * Using what search learning knows in the ranking's last stage (core/search/usageSignal.ts):
  * each tool's vote (learnedDocuments.ts: how well its learned words match the request, times
- * the evidence behind them) is added to the keyword (or hybrid) ranking. Pure.
+ * the evidence behind them) is added to the keyword (or hybrid) ranking, after the learned
+ * field (learnedField.ts; learnedRanking.ts says why both). Pure.
  *
  * A tool's final score is its share of the top hit's score plus `weight` × its vote; a tool
  * the vote names that the ranking did not hold joins with the vote alone. That is how learning
@@ -13,17 +14,11 @@
 import type { RankedTool } from '../search/types';
 import type { ToolVote } from './learnedDocuments';
 
-export interface VoteKnobs {
-  /** The vote's weight against the top hit's score (1). */
-  weight: number;
-  /** A tool's vote × weight / (weight + evidence), its learned weight being its requests' summed weights. */
-  evidence: number;
-}
-
-/**
- * Chosen on the dev halves of the replay (bench/replay.ts: `mcp-lens bench --history 0.5
- * --seeds 10`) at 10% silent wrong calls, every set held to its cold start at 30%. One past
- * request weighs 12 × 1/13 (a near-exact repeat of it lands at about 0.4 of the top hit's
+/*
+ * The vote's knobs, when it was the only use of what was learned (learnedRanking.ts holds
+ * today's knobs: the vote beside a learned field). Chosen on the dev halves of the replay
+ * (bench/replay.ts: `mcp-lens bench --history 0.5 --seeds 10`) at 10% silent wrong calls,
+ * every set held to its cold start at 30%. One past request weighs 12 × 1/13 (a near-exact repeat of it lands at about 0.4 of the top hit's
  * score: it wins where keyword search found little, not over a strong match); twenty weigh
  * 12 × 20/32. Dev halves, mean of seeds 1-10 (metatool: seed 1), cold start first: metatool
  * R@1/MRR@10 at 10% wrong and R@1 at 30%; mcp-servers and toolbench R@1 at 10%; workspace-19
@@ -33,7 +28,7 @@ export interface VoteKnobs {
  *   3, 2               .438/.536 → .593/.704, .558  .637 → .668    .355 → .372    .655 → .638
  *   6, 4                         → .666/.763, .622  .668           .374           .638
  *   9, 8                         → .693/.782, .629  .668           .375           .638
- *   12, 12 (shipped)             → .695/.784, .616  .668           .376           .655
+ *   12, 12 (then shipped)        → .695/.784, .616  .668           .376           .655
  *   12, 16                       → .684/.775, .617  .668           .369           .655
  *   16, 20                       → .678/.772, .604  .668           .376           .655
  *
@@ -46,7 +41,7 @@ export interface VoteKnobs {
  * 0.021 R@1 and gained nothing elsewhere.
  *
  * Tried again and not kept (dev halves, R@1 at 10% silent wrong calls unless said; toolbench,
- * mcp-servers, workspace-19 mean of seeds 1-10, metatool seed 1). Shipped: .376, .668, .655,
+ * mcp-servers, workspace-19 mean of seeds 1-10, metatool seed 1). Then shipped: .376, .668, .655,
  * metatool .695. Votes scaled to the request's best learned match instead of the most it could
  * score (long requests make every vote small): .344, .617, .771, .682, and at 30% wrong
  * toolbench .363 → .247, mcp-servers .679 → .485 (a wrong lesson's weak match becomes a full
@@ -57,7 +52,6 @@ export interface VoteKnobs {
  * no change). The replay's held-out gaps are mostly the data's (bench/replay.ts reports the
  * most R@1 any ranking can score: a request for n tools scores at most 1/n).
  */
-export const VOTE_KNOBS: VoteKnobs = { weight: 12, evidence: 12 };
 
 /**
  * `hits` re-ranked with `votes` (see the file's comment), at most `limit`; `hits` as they are
