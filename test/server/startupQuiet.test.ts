@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CatalogTool } from '../../server/src/core/catalog';
 import { LensApp } from '../../server/src/app/lensApp';
-import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
+import { RecordingIndex } from '../fixtures/recordingIndex';
 import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
 import { connectGatewayClient } from '../../server/src/bench/benchGateway';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -25,21 +24,6 @@ const gated = (prefix: string, gate?: string) => ({
   args: [join(SERVERS, 'gated.mjs'), '--prefix', prefix, ...(gate ? ['--gate', gate] : [])],
 });
 const hanging = { type: 'stdio', command: process.execPath, args: [join(SERVERS, 'hang-init.mjs')] };
-
-/** The real keyword index, recording the tools of each sync. */
-class RecordingIndex extends MemoryToolIndex {
-  readonly synced: string[][] = [];
-  constructor() {
-    super('keyword only: test');
-  }
-  override async sync(tools: readonly CatalogTool[]): Promise<void> {
-    this.synced.push(tools.map((t) => t.name));
-    await super.sync(tools);
-  }
-  holds(name: string): boolean {
-    return this.synced.some((names) => names.includes(name));
-  }
-}
 
 async function start(servers: Record<string, unknown>, startupQuietMaxMs: number) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-quiet-'));

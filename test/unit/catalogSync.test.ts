@@ -5,40 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { silentLogger } from '../../server/src/core/logger';
-import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
+import { RecordingIndex } from '../fixtures/recordingIndex';
 import { CatalogSync } from '../../server/src/app/catalogSync';
 
 function tool(server: string, name: string): CatalogTool {
   return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description: `${name} things`, inputSchema: { type: 'object' } };
-}
-
-/**
- * The real keyword index, recording what each sync was given. `hold()` holds the next sync
- * until released, and says when it has begun.
- */
-class RecordingIndex extends MemoryToolIndex {
-  readonly synced: string[][] = [];
-  private held: { begun: () => void; gate: Promise<void> } | undefined;
-  constructor() {
-    super('keyword only: test');
-  }
-  hold(): { begun: Promise<void>; release: () => void } {
-    let release!: () => void;
-    let begun!: () => void;
-    const begins = new Promise<void>((resolve) => (begun = resolve));
-    this.held = { begun, gate: new Promise((resolve) => (release = resolve)) };
-    return { begun: begins, release };
-  }
-  override async sync(tools: readonly CatalogTool[]): Promise<void> {
-    this.synced.push(tools.map((t) => t.name));
-    const held = this.held;
-    this.held = undefined;
-    if (held) {
-      held.begun();
-      await held.gate;
-    }
-    await super.sync(tools);
-  }
 }
 
 /** A sync over a catalog the test edits: `compose` reports what `next` says changed, once. */

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { silentLogger } from '../../server/src/core/logger';
-import { MemoryToolIndex } from '../../server/src/index/memoryIndex';
+import { RecordingIndex } from '../fixtures/recordingIndex';
 import { CatalogSync } from '../../server/src/app/catalogSync';
 import { StartupQuiet } from '../../server/src/app/startupQuiet';
 
@@ -32,17 +32,6 @@ async function settled(p: Promise<unknown>): Promise<boolean> {
 
 function tool(server: string, name: string): CatalogTool {
   return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description: `${name} things`, inputSchema: { type: 'object' } };
-}
-
-class RecordingIndex extends MemoryToolIndex {
-  readonly synced: string[][] = [];
-  constructor() {
-    super('keyword only: test');
-  }
-  override async sync(tools: readonly CatalogTool[]): Promise<void> {
-    this.synced.push(tools.map((t) => t.name));
-    await super.sync(tools);
-  }
 }
 
 test('quiet at once when no server is starting; while one is, until the change that ends its start', async () => {
