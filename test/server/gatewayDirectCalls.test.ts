@@ -73,17 +73,16 @@ describe('call_tool over stdio: the direct path', () => {
     const progress: { progress: number; total?: number | undefined }[] = [];
     const viaSdk = await call('slow_request_id', {}, { onprogress: (p) => progress.push(p) });
     assert.match(text(viaSdk), /^\d+$/);
-    const slept = await call('slow_sleep', { ms: 150, steps: 3 }, { onprogress: (p) => progress.push(p) });
-    assert.equal(text(slept), 'slept 150 ms');
-    // The last step's progress comes just before the result, and the SDK's Protocol drops a
-    // progress notification read in the same chunk as its response (gatewayStdioScenarios.test.ts):
-    // the steps before it arrive, in order.
-    assert.deepEqual(
-      progress.slice(0, 2).map((p) => [p.progress, p.total]),
-      [
-        [1, 3],
-        [2, 3],
-      ],
+    const slept = await call('slow_sleep', { ms: 900, steps: 3 }, { onprogress: (p) => progress.push(p) });
+    assert.equal(text(slept), 'slept 900 ms');
+    // The SDK's Protocol drops a progress notification read in the same chunk as its response
+    // (gatewayStdioScenarios.test.ts), and on a loaded machine a step can arrive with the result:
+    // what is certain is that steps arrive (300 ms apart: all three lost needs a 600 ms stall), in
+    // order, with the caller's total.
+    assert.ok(progress.length >= 1, 'no progress reached the caller');
+    assert.ok(
+      progress.every((p, i) => p.total === 3 && p.progress >= 1 && p.progress <= 3 && (i === 0 || p.progress > progress[i - 1]!.progress)),
+      JSON.stringify(progress),
     );
   });
 

@@ -109,9 +109,15 @@ describe('the conformance tool scenarios through serve over stdio', () => {
     // The SDK's Protocol runs a notification's handler a microtask after it reads it, but a
     // response at once: progress read in the same chunk as the result (the last one, sent just
     // before it) finds its handler gone and is dropped, by a direct client as by the gateway's
-    // upstream client. What comes before it arrives, in order.
-    assert.deepEqual(progress.slice(0, 2), [0, 50]);
-    assert.deepEqual(directProgress.slice(0, 2), [0, 50]);
+    // upstream client; on a loaded machine an earlier step may share that chunk too. What is
+    // certain: steps arrive, in order, each one the tool sent.
+    for (const seen of [progress, directProgress]) {
+      assert.ok(seen.length >= 1, 'no progress reached the caller');
+      assert.ok(
+        seen.every((p, i) => [0, 50, 100].includes(p) && (i === 0 || p > seen[i - 1]!)),
+        JSON.stringify(seen),
+      );
+    }
   });
 
   it('tools-call-sampling, -elicitation and roots: what the tool asks is answered by the caller', async () => {
