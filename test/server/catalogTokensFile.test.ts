@@ -79,6 +79,37 @@ test('an index built from the stored reading of the catalog ranks exactly as one
   assert.ok(ranked(fresh).every((r) => r.hits.length > 0));
 });
 
+test("BM25F's postings are kept with the tokens: a warm build reads them, other field weights build their own", (t) => {
+  const file = join(tempDir(t), 'catalog-tokens.json');
+  const tools = recordedTools();
+  const first = tokensFile(file);
+  new KeywordIndex(tools, DEFAULT_KEYWORD_CONFIG, RERANK_SIGNALS, first.cache);
+  first.cache.flush();
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { bm25?: { fields: string; tf: string } };
+  assert.equal(stored.bm25?.fields, JSON.stringify(DEFAULT_KEYWORD_CONFIG.fields));
+
+  // What is read is used as it is: postings with every own-field frequency zeroed (well-formed)
+  // rank nothing by those fields, so a warm index that rebuilt them would still find these.
+  const tf = new Float32Array(new Uint8Array(Buffer.from(stored.bm25!.tf, 'base64')).buffer);
+  const zeroed = { ...stored, bm25: { ...stored.bm25!, tf: Buffer.from(new Float32Array(tf.length).buffer).toString('base64') } };
+  writeFileSync(file, JSON.stringify(zeroed), { mode: 0o600 });
+  const fresh = new KeywordIndex(tools);
+  const fromZeroed = new KeywordIndex(tools, DEFAULT_KEYWORD_CONFIG, RERANK_SIGNALS, tokensFile(file).cache);
+  assert.notDeepEqual(ranked(fromZeroed), ranked(fresh));
+
+  // Other field weights: the tokens are read, the postings built anew and kept (the ranking is that config's).
+  const heavierName = {
+    ...DEFAULT_KEYWORD_CONFIG,
+    fields: { ...DEFAULT_KEYWORD_CONFIG.fields, name: { ...DEFAULT_KEYWORD_CONFIG.fields.name, weight: DEFAULT_KEYWORD_CONFIG.fields.name.weight * 2 } },
+  };
+  const other = tokensFile(file);
+  const reweighted = new KeywordIndex(tools, heavierName, RERANK_SIGNALS, other.cache);
+  assert.deepEqual(other.seen, { hits: 1, misses: 0, sets: 1 });
+  assert.deepEqual(ranked(reweighted), ranked(new KeywordIndex(tools, heavierName)));
+  other.cache.flush();
+  assert.equal((JSON.parse(readFileSync(file, 'utf8')) as { bm25: { fields: string } }).bm25.fields, JSON.stringify(heavierName.fields));
+});
+
 test('a changed catalog, or another reading of it, is read again', (t) => {
   const file = join(tempDir(t), 'catalog-tokens.json');
   const tools = recordedTools();
@@ -131,6 +162,13 @@ test('a tokens file MCP Lens did not write is never used: a link, one others can
   damaged.tokens.ids = Buffer.from(ids.buffer).toString('base64');
   writeFileSync(file, JSON.stringify(damaged), { mode: 0o600 });
   missOn('an id out of range');
+  // A posting of a document past the catalog's end.
+  const badPosting = JSON.parse(good) as { bm25: { docs: string } };
+  const docs = new Int32Array(new Uint8Array(Buffer.from(badPosting.bm25.docs, 'base64')).buffer);
+  docs[0] = tools.length;
+  badPosting.bm25.docs = Buffer.from(docs.buffer).toString('base64');
+  writeFileSync(file, JSON.stringify(badPosting), { mode: 0o600 });
+  missOn('a posting out of range');
   writeFileSync(file, good.slice(0, good.length / 2), { mode: 0o600 });
   missOn('a cut file');
   assert.ok(existsSync(target), 'the link target is left alone');

@@ -230,6 +230,33 @@ test('a changed or removed tool forgets what was learned for it; a server that i
   assert.notEqual(toolFingerprint(t), toolFingerprint({ ...t, inputSchema: { type: 'object', properties: { dir: { type: 'string' } } } }));
 });
 
+test('a catalog sync fingerprints only the tools that learned something: the rest are never hashed', async () => {
+  // Each tool counts the reads of its input schema (what toolFingerprint hashes, with the description).
+  const reads = new Map<string, number>();
+  const counted = (tools: readonly CatalogTool[]) =>
+    tools.map((t) => {
+      const copy = { ...t };
+      Object.defineProperty(copy, 'inputSchema', {
+        enumerable: true,
+        get: () => (reads.set(t.key, (reads.get(t.key) ?? 0) + 1), t.inputSchema),
+      });
+      return copy;
+    });
+  const w = world();
+  w.learning.syncCatalog(counted(TOOLS));
+  assert.deepEqual([...reads.keys()], [], 'nothing learned yet: no fingerprint needed');
+  await w.search('s1', 'find literature on protein folding');
+  w.call('s1', PAPERS);
+  assert.deepEqual([...reads.keys()], [PAPERS], "a lesson needs the called tool's fingerprint only");
+  reads.clear();
+  // A new catalog: only the tool with an example is checked against it, and it is still the same tool.
+  w.learning.syncCatalog(counted(TOOLS));
+  assert.deepEqual([...reads.keys()], [PAPERS]);
+  assert.equal(w.learning.size, 1);
+  w.tick(600_000);
+  assert.equal((await w.rank('literature about protein folding'))[0], PAPERS);
+});
+
 test('the store stays bounded: a tool keeps its most recent requests, the whole store its most recent', () => {
   const examples = new LearnedExamples({ maxExamples: 5, maxPerTool: 3, maxWeight: 4 });
   const lesson = (key: string, word: string): Lesson => ({ key, server: key.split('/')[0]!, fingerprint: '0'.repeat(16), terms: [word, 'common'], delta: 1 });

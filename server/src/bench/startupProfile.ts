@@ -140,7 +140,12 @@ async function main(): Promise<void> {
   mkdirSync(profDir, { recursive: true });
   const ws = workspace(false);
   try {
-    // Warm-up: fills the catalog cache.
+    // Warm-up, twice. The first start (cold) fills the catalog cache, but it closes once every
+    // server is up, before its index has read the complete catalog (that sync waits for the
+    // servers to settle): the catalog's reading (catalog-tokens.json) is not kept yet. The second
+    // reads it and keeps it as it closes, so the warm starts profiled are a warm start's usual
+    // case (a session long enough to settle), not one that tokenizes the whole catalog again.
+    await profiledStart(ws, profDir, Object.keys(ws.servers));
     await profiledStart(ws, profDir, Object.keys(ws.servers));
     for (let i = 0; i < Number(values.runs); i++) {
       process.stdout.write(`${report('warm', await profiledStart(ws, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`);

@@ -22,9 +22,9 @@ import { LEARNED_BOUNDS, LearnedExamples, type LearnedBounds, type Lesson } from
 import { learnedSummary } from '../core/usage/learnedSummary';
 import { learnedTermsOf } from '../core/usage/learnedTerms';
 import { LEARNED_RANKING_KNOBS, rerankByLearning, type LearnedRankingKnobs } from '../core/usage/learnedRanking';
+import { CatalogFingerprints } from '../core/usage/catalogFingerprints';
 import { BoundedMap } from '../core/usage/ranking';
 import { SessionSteps, STEP_RULES, type StepRules } from '../core/usage/searchSteps';
-import { toolFingerprint } from '../core/usage/toolFingerprint';
 import type { CallOutcome } from '../core/usage/types';
 import { ensureLearnedFolder, learnedFileStamp, readLearnedFile, removeLearnedFile, writeLearnedFile } from '../adapters/usage/learnedFile';
 import { WriterLock } from '../adapters/writerLock';
@@ -56,10 +56,8 @@ export interface LearnedCall {
 export class SearchLearning {
   private readonly examples: LearnedExamples;
   private readonly sessions = new BoundedMap<string, SessionSteps>(LIVE_SESSIONS);
-  /** The catalog's tools as learning keys them: key → server and fingerprint. */
-  private tools = new Map<string, { server: string; fingerprint: string }>();
-  /** The same, per server that listed tools: what `reconcile` holds the examples to. */
-  private listed = new Map<string, Map<string, string>>();
+  /** The catalog's tools as learning keys them: key → server and fingerprint, per server what `reconcile` holds the examples to. */
+  private tools = new CatalogFingerprints([]);
   private readonly changes: ChangeEmitter<void>;
   private readonly now: () => number;
   private readonly knobs: LearnedRankingKnobs;
@@ -102,20 +100,11 @@ export class SearchLearning {
    * schema, is forgotten.
    */
   syncCatalog(tools: readonly CatalogTool[]): void {
-    const next = new Map<string, { server: string; fingerprint: string }>();
-    const listed = new Map<string, Map<string, string>>();
-    for (const t of tools) {
-      const fingerprint = toolFingerprint(t);
-      next.set(t.key, { server: t.server, fingerprint });
-      let server = listed.get(t.server);
-      if (!server) listed.set(t.server, (server = new Map()));
-      server.set(t.key, fingerprint);
-    }
-    this.tools = next;
-    this.listed = listed;
+    // Fingerprints are made as reconcile and lessons ask for them: the tools with examples, the tools called.
+    this.tools = new CatalogFingerprints(tools);
     if (!this.isEnabled) return;
     this.refresh();
-    const gone = this.examples.reconcile(listed);
+    const gone = this.examples.reconcile(this.tools);
     if (gone > 0) {
       this.opts.log.info(`search learning: forgot ${gone} learned request(s) of tools that changed or are gone`);
       this.changed();
@@ -131,7 +120,7 @@ export class SearchLearning {
   /** A call ended; only an agent's calls through the gateway teach. */
   noteCall(call: LearnedCall): void {
     if (!this.isEnabled || !call.fromAgent) return;
-    const tool = this.tools.get(call.toolKey);
+    const tool = this.tools.tool(call.toolKey);
     const steps = this.sessions.get(call.sessionId);
     if (!tool || !steps) return;
     this.apply(steps.call({ key: call.toolKey, ...tool }, call.outcome === 'ok', this.now()));
@@ -258,7 +247,7 @@ export class SearchLearning {
     if (read.dropped > 0) this.opts.log.warn(`search learning: dropped ${read.dropped} damaged entr${read.dropped === 1 ? 'y' : 'ies'} of ${file}`);
     this.examples.load(read.examples);
     // What was learned for tools that changed while this process was not looking goes at once.
-    this.examples.reconcile(this.listed);
+    this.examples.reconcile(this.tools);
   }
 
   /** Something was learned or forgotten: tell listeners, and write soon. */

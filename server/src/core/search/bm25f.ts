@@ -55,6 +55,7 @@ export class Bm25fIndex {
     docs: DocTokens,
     fields: FieldConfig,
     readonly k1: number,
+    built?: Postings,
   ) {
     const n = (this.size = docs.count);
     const groupOf = docs.groups;
@@ -65,7 +66,8 @@ export class Bm25fIndex {
     this.memberUnit = Float64Array.from(this.members, (d) => contextUnit[d]);
     const live = new Int32Array(groupCount);
     for (let d = 0; d < n; d++) if (contextUnit[d] > 0) live[groupOf[d]]++;
-    this.p = buildPostings(docs, fieldUnits(docs, fields), context, LENT_FIELDS, contextUnit, live);
+    // Postings kept from an earlier build over the same documents and fields (catalogTokensCodec.ts, checked there).
+    this.p = built ?? buildPostings(docs, fieldUnits(docs, fields), context, LENT_FIELDS, contextUnit, live);
     this.table = docs.table;
     const terms = this.p.df.length;
     this.idfs = new Float64Array(terms);
@@ -73,6 +75,11 @@ export class Bm25fIndex {
     this.scores = new Float64Array(n);
     this.touchedMark = new Uint8Array(n);
     this.touched = new Int32Array(n);
+  }
+
+  /** The inverted lists as built (read-only), for keeping between runs. */
+  get postings(): Postings {
+    return this.p;
   }
 
   /** A term's id, when some document holds it (in a field that counts, or as context). */

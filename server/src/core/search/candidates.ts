@@ -132,7 +132,8 @@ export class CandidateIndex {
    * profiles) while it is built. The view is emptied once `profile` returns, so what a profile
    * did not copy out is not kept in memory, whatever its closures hold on to. With `cache`, the
    * catalog's reading comes from there when it holds this very catalog's, and goes there when
-   * it was read now (catalogTokensCodec.ts).
+   * it was read now (catalogTokensCodec.ts); so do BM25F's postings over it, when built with
+   * the same field parameters.
    */
   static build<P>(
     tools: readonly CatalogTool[],
@@ -157,11 +158,14 @@ export class CandidateIndex {
         shapes: (config.shapes ?? 0) > 0,
         lends: (tool) => (serverSize.get(tool.server) ?? 0) <= config.contextMaxTools,
       });
-      // Its own list of name terms: this one is emptied below.
-      if (key) cache!.set(key, { ...read, nameTerms: read.nameTerms.slice() });
     }
     const { tokens, words, nameTerms } = read;
-    const bm25 = new Bm25fIndex(tokens, config.fields, config.k1);
+    // The postings come with the tokens when they were built with these field parameters.
+    const fields = JSON.stringify(config.fields);
+    const built = read.bm25?.fields === fields ? read.bm25.postings : undefined;
+    const bm25 = new Bm25fIndex(tokens, config.fields, config.k1, built);
+    // Its own list of name terms: this one is emptied below.
+    if (key && !built) cache!.set(key, { tokens, words, nameTerms: nameTerms.slice(), bm25: { fields, postings: bm25.postings } });
     const termSets = new DocTermSets(tokens.table, words);
     const docs = tools.map((t, i) => ({ key: t.key, server: t.server, terms: termSets.of(i) }));
     const indexed: IndexedTool[] = tools.map((tool, i) => ({

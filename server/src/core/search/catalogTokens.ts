@@ -11,6 +11,7 @@
  */
 import type { CatalogTool } from '../catalog';
 import { OWN_FIELDS, type OwnFieldName } from './bm25f';
+import type { Postings } from './bm25fPostings';
 import { DocTokensBuilder, type DocTokens } from './docTokens';
 import { idShapes, splitLiterals } from './queryLiterals';
 import { joinedCamelWords, STOP_WORDS } from './tokenize';
@@ -23,6 +24,11 @@ export interface CatalogTokens {
   words: DocTokens;
   /** Each tool's name words, in order (shared between tools of the same name: read-only). */
   nameTerms: (readonly string[])[];
+  /**
+   * BM25F's postings over `tokens` (bm25fPostings.ts), when kept with them: a function of the
+   * tokens and the field parameters alone, named by `fields` (the FieldConfig as JSON).
+   */
+  bm25?: { fields: string; postings: Postings };
 }
 
 export interface TokenizeOptions {

@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CatalogTool } from '../catalog';
+import type { Postings } from './bm25fPostings';
 import type { CatalogTokens } from './catalogTokens';
 import { OWN_FIELD_COUNT, TermTable, type DocTokens } from './docTokens';
 import type { CandidateConfig } from './keywordConfig';
@@ -31,8 +32,8 @@ export interface CatalogTokensCache {
   flush(): void;
 }
 
-/** Bumped when the stored form changes. */
-const FORMAT = 1;
+/** Bumped when the stored form changes (2: BM25F's postings kept with the tokens). */
+const FORMAT = 2;
 
 /** The key of a catalog's reading: sha256 over what tokenizeCatalog reads, the config that shapes it, and the build. */
 export function catalogTokensKey(tools: readonly CatalogTool[], config: CandidateConfig, build: string): string {
@@ -73,6 +74,11 @@ export function* encodeCatalogTokens(key: string, t: CatalogTokens): Generator<s
   yield* docTokensJson(t.tokens);
   yield ',"words":';
   yield* docTokensJson(t.words);
+  if (t.bm25) {
+    yield `,"bm25":{"fields":${JSON.stringify(t.bm25.fields)}`;
+    for (const name of POSTING_ARRAYS) yield* arrayJson(name, t.bm25.postings[name]);
+    yield '}';
+  }
   yield '}';
 }
 
@@ -94,7 +100,53 @@ export function decodeCatalogTokens(text: string, key: string, tools: number): C
   if (!tokens || !words || !nameOffsets || !nameIds || !runs(nameOffsets, tools, nameIds.length) || !inRange(nameIds, table.size)) return undefined;
   const nameTerms: string[][] = [];
   for (let d = 0; d < tools; d++) nameTerms.push(Array.from(nameIds.subarray(nameOffsets[d]!, nameOffsets[d + 1]!), (id) => table.strings[id]!));
-  return { tokens, words, nameTerms };
+  if (raw.bm25 === undefined) return { tokens, words, nameTerms };
+  // Postings that are there but do not check out make the whole file a miss, as tokens do.
+  const bm25 = storedPostings(raw.bm25, table.size, tools, tokens.groupCount);
+  return bm25 && { tokens, words, nameTerms, bm25 };
+}
+
+/** The arrays of Postings as stored, in this order. */
+const POSTING_ARRAYS = [
+  'offsets',
+  'inside',
+  'docs',
+  'tf',
+  'insideStart',
+  'insideDirect',
+  'insideOwn',
+  'groupOffsets',
+  'groups',
+  'groupCounts',
+  'df',
+] as const satisfies readonly (keyof Postings)[];
+
+/**
+ * Stored postings over `terms` terms, `count` documents and `groupCount` groups, with every
+ * offset, id, count and frequency checked against the layout bm25fPostings.ts builds; undefined
+ * when any is off.
+ */
+function storedPostings(raw: unknown, terms: number, count: number, groupCount: number): CatalogTokens['bm25'] {
+  const r = raw as Record<string, unknown> | null;
+  if (!r || typeof r.fields !== 'string') return undefined;
+  const [offsets, inside, docs, insideStart, insideOwn, groupOffsets, groups, groupCounts, df] = (
+    ['offsets', 'inside', 'docs', 'insideStart', 'insideOwn', 'groupOffsets', 'groups', 'groupCounts', 'df'] as const
+  ).map((name) => int32(r[name]));
+  const tf = float32(r.tf);
+  const insideDirect = float64(r.insideDirect);
+  if (!offsets || !inside || !docs || !tf || !insideStart || !insideDirect || !insideOwn || !groupOffsets || !groups || !groupCounts || !df) return undefined;
+  if (!runs(offsets, terms, docs.length) || !inRange(docs, count) || tf.length !== docs.length || inside.length !== terms || df.length !== terms)
+    return undefined;
+  if (!runs(insideStart, terms, insideDirect.length) || insideOwn.length !== insideDirect.length) return undefined;
+  if (!runs(groupOffsets, terms, groups.length) || !inRange(groups, groupCount) || groupCounts.length !== groups.length) return undefined;
+  for (let t = 0; t < terms; t++) {
+    if (inside[t]! < offsets[t]! || inside[t]! > offsets[t + 1]!) return undefined;
+    if (insideStart[t + 1]! - insideStart[t]! !== offsets[t + 1]! - inside[t]!) return undefined;
+    if (df[t]! < 0 || df[t]! > count) return undefined;
+  }
+  if (!inRange(insideOwn, 2 ** 31 - 1) || !inRange(groupCounts, 2 ** 31 - 1)) return undefined;
+  if (!tf.every((x) => Number.isFinite(x) && x >= 0) || !insideDirect.every((x) => Number.isFinite(x))) return undefined;
+  return { fields: r.fields, postings: { offsets, inside, docs, tf, insideStart, insideDirect, insideOwn, groupOffsets, groups, groupCounts, df } };
 }
 
 function* docTokensJson(d: DocTokens): Generator<string> {
@@ -104,15 +156,19 @@ function* docTokensJson(d: DocTokens): Generator<string> {
     ['fieldStart', d.fieldStart],
     ['groups', d.groups],
     ['lends', d.lends],
-  ] as const) {
-    yield `,"${name}":"`;
-    // In pieces of whole 3-byte groups, so they join into the array's base64: a catalog of
-    // 20,000 tools has tens of MB of ids, never one string.
-    const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    for (let i = 0; i < bytes.length; i += BASE64_PIECE) yield base64(bytes.subarray(i, i + BASE64_PIECE));
-    yield '"';
-  }
+  ] as const)
+    yield* arrayJson(name, a);
   yield '}';
+}
+
+/** `,"name":"<base64 of the array's bytes>"`. */
+function* arrayJson(name: string, a: Int32Array | Uint8Array | Float32Array | Float64Array): Generator<string> {
+  yield `,"${name}":"`;
+  // In pieces of whole 3-byte groups, so they join into the array's base64: a catalog of
+  // 20,000 tools has tens of MB of ids, never one string.
+  const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  for (let i = 0; i < bytes.length; i += BASE64_PIECE) yield base64(bytes.subarray(i, i + BASE64_PIECE));
+  yield '"';
 }
 
 const BASE64_PIECE = 3 * 65536;
@@ -155,4 +211,15 @@ function int32(raw: unknown): Int32Array | undefined {
   const b = bytes(raw);
   // A copy made by Uint8Array above: its buffer starts at 0, as an Int32Array's view needs.
   return b && b.length % 4 === 0 ? new Int32Array(b.buffer, 0, b.length / 4) : undefined;
+}
+
+function float32(raw: unknown): Float32Array | undefined {
+  const b = bytes(raw);
+  return b && b.length % 4 === 0 ? new Float32Array(b.buffer, 0, b.length / 4) : undefined;
+}
+
+/** Float64 sums kept bit for bit, so scores from stored postings are the scores of built ones. */
+function float64(raw: unknown): Float64Array | undefined {
+  const b = bytes(raw);
+  return b && b.length % 8 === 0 ? new Float64Array(b.buffer, 0, b.length / 8) : undefined;
 }

@@ -55,6 +55,11 @@ export interface Lesson {
   delta: number;
 }
 
+/** Per server that listed its tools: key → fingerprint of each (a Map of Maps will do). */
+export interface ListedFingerprints {
+  get(server: string): { get(key: string): string | undefined } | undefined;
+}
+
 export class LearnedExamples {
   /** By identity (key + terms), in order of last teaching: the first is the least recent. */
   private readonly byId = new Map<string, LearnedExample>();
@@ -93,7 +98,7 @@ export class LearnedExamples {
    * their tools), the examples of a tool it no longer has, or whose fingerprint changed.
    * Servers not in `listed` (stopped, starting, failing) keep theirs. Returns how many went.
    */
-  reconcile(listed: ReadonlyMap<string, ReadonlyMap<string, string>>): number {
+  reconcile(listed: ListedFingerprints): number {
     let gone = 0;
     for (const [id, e] of [...this.byId]) {
       const tools = listed.get(e.server);
