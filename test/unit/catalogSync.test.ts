@@ -62,6 +62,18 @@ test('a burst of pool events is composed once, after the burst, and indexed once
   assert.equal(index.status().toolsTotal, 1);
 });
 
+test('composeNow composes the burst still gathering at once (what a caller reads next holds every event so far), once', async () => {
+  const { state, sync } = world();
+  sync.schedule();
+  assert.equal(state.composed, 0);
+  sync.composeNow();
+  assert.equal(state.composed, 1, 'composed without waiting for the burst');
+  sync.composeNow();
+  assert.equal(state.composed, 1, 'nothing gathering: nothing composed again');
+  await sync.current();
+  assert.equal(state.composed, 1, 'the burst timer was the one composed');
+});
+
 test('syncs asked for while one runs wait as one, and index the catalog as it is when they start', async () => {
   const { index, state, sync, held } = await secondSyncHeld();
   const waiting = [sync.sync(), sync.sync(), sync.sync()];

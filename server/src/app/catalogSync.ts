@@ -134,9 +134,18 @@ export class CatalogSync {
     await this.firstSync;
   }
 
+  /**
+   * Composes a burst still gathering now: what is read of the catalog next holds every pool
+   * event so far (a call to a tool of a server list_servers just showed ready finds it, not
+   * "unknown tool" for the burst's 15 ms: LensApp.findTool asks on a miss).
+   */
+  composeNow(): void {
+    if (this.rebuildTimer) this.rebuild();
+  }
+
   /** Composes a burst still gathering now, and resolves once the index holds the catalog. */
   current(): Promise<void> {
-    if (this.rebuildTimer) this.rebuild();
+    this.composeNow();
     if (this.syncTimer || this.awaitingQuiet) void this.sync();
     return this.syncing;
   }

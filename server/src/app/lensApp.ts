@@ -132,6 +132,10 @@ export class LensApp implements Lens, LensControl {
   }
 
   findTool(name: string): CatalogTool | undefined {
+    const found = this.parts.composer.catalog.byName.get(name);
+    if (found) return found;
+    // A server that came up in the burst still gathering: its tools are callable now.
+    this.parts.sync.composeNow();
     return this.parts.composer.catalog.byName.get(name);
   }
 
