@@ -9,13 +9,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { EVERYTHING, ROOT, makeWorkspace, type TestWorkspace } from '../fixtures/gatewayLens';
+import { CLI, EVERYTHING, ROOT, makeWorkspace, serveOverStdio, type TestWorkspace } from '../fixtures/gatewayLens';
 import { findToolsWhenStarted } from '../fixtures/agentClient';
-
-const CLI = ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts')];
 
 function text(r: unknown): string {
   return ((r as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -42,14 +39,7 @@ describe('mcp-lens serve over stdio', () => {
     ws = makeWorkspace({ everything: EVERYTHING });
     client = new Client({ name: 'gateway-cli-test', version: '1.0.0' });
     client.onerror = (e) => errors.push(e);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...CLI, 'serve', '--workspace', ws.dir, '--config', ws.configFile],
-        cwd: ROOT,
-        stderr: 'ignore',
-      }),
-    );
+    await client.connect(serveOverStdio(ws));
   });
 
   after(async () => {

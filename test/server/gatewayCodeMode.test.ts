@@ -15,8 +15,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CRASH, EVERYTHING, MEMORY, ROOT, filesystem, makeWorkspace, startLens, type LensWorld, type TestWorkspace } from '../fixtures/gatewayLens';
+import { CRASH, EVERYTHING, MEMORY, filesystem, makeWorkspace, serveOverStdio, startLens, type LensWorld, type TestWorkspace } from '../fixtures/gatewayLens';
 import { findToolsWhenStarted } from '../fixtures/agentClient';
 import { CLOSE_SHARE } from '../../server/src/core/rankConfidence';
 
@@ -447,8 +446,7 @@ describe('code mode over stdio (mcp-lens serve)', () => {
       writeFileSync(join(dir, f!), v!);
     ws = makeWorkspace({ everything: EVERYTHING, files: filesystem(dir), memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } } });
     client = new Client({ name: 'code-mode-stdio', version: '1.0.0' });
-    const cli = ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'serve', '--workspace', ws.dir, '--config', ws.configFile];
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: cli, cwd: ROOT, stderr: 'ignore' }));
+    await client.connect(serveOverStdio(ws));
   });
 
   after(async () => {

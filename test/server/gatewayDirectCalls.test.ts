@@ -11,11 +11,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CRASH, EVERYTHING, ROOT, SLOW, makeWorkspace, type TestWorkspace } from '../fixtures/gatewayLens';
+import { CRASH, EVERYTHING, ROOT, SLOW, makeWorkspace, serveOverStdio, type TestWorkspace } from '../fixtures/gatewayLens';
 
-const CLI = ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts')];
 const FAULTY = join(ROOT, 'test/fixtures/servers/faulty/faulty.mjs');
 const SERVERS = {
   slow: SLOW,
@@ -45,14 +43,7 @@ describe('call_tool over stdio: the direct path', () => {
       content: { type: 'text', text: 'sampled by the test client' },
       model: 'test-model',
     }));
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...CLI, 'serve', '--workspace', ws.dir, '--config', ws.configFile],
-        cwd: ROOT,
-        stderr: 'ignore',
-      }),
-    );
+    await client.connect(serveOverStdio(ws));
     // Every server ready before the first call, so no call races a start.
     const deadline = Date.now() + 60_000;
     for (;;) {

@@ -19,9 +19,8 @@ import {
   LoggingMessageNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ROOT, makeWorkspace, type TestWorkspace } from '../fixtures/gatewayLens';
+import { ROOT, makeWorkspace, serveOverStdio, type TestWorkspace } from '../fixtures/gatewayLens';
 
-const CLI = ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts')];
 const UPSTREAM = ['--import', 'tsx', join(ROOT, 'test/fixtures/servers/conformance/main.ts'), '--stdio'];
 
 /** A client that answers what the scenarios ask, and keeps the log messages it is sent. */
@@ -53,14 +52,7 @@ describe('the conformance tool scenarios through serve over stdio', () => {
     direct = scenarioClient('scenarios-direct', directLogs);
     await direct.connect(new StdioClientTransport({ command: process.execPath, args: UPSTREAM, cwd: ROOT, stderr: 'ignore' }));
     viaLens = scenarioClient('scenarios-lens', lensLogs);
-    await viaLens.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...CLI, 'serve', '--workspace', ws.dir, '--config', ws.configFile],
-        cwd: ROOT,
-        stderr: 'ignore',
-      }),
-    );
+    await viaLens.connect(serveOverStdio(ws));
     for (;;) {
       const r = (await viaLens.callTool({ name: 'list_servers', arguments: {} })) as CallToolResult;
       const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
