@@ -16,6 +16,7 @@ import type { RankedList, RankedTool, SearchOptions, ToolIndex } from '../core/s
 import type { Embedder } from '../adapters/embed/embedder';
 import type { ToolStore } from '../adapters/store/toolStore';
 import { errorMessage } from '../core/errorMessage';
+import { deadline } from '../core/deadline';
 import { EmbeddingBackfill, type RetryDelays } from './embeddingBackfill';
 import { searchMode, skipsQueries } from './embedderHealth';
 
@@ -155,9 +156,9 @@ export class HybridToolIndex implements ToolIndex {
     skipped: (why: string) => void,
   ): Promise<RankedTool[] | undefined> {
     if (skipsQueries(backfill.health) || backfill.storeProblem !== undefined || !backfill.hasCurrentVectors()) return undefined;
+    const bound = deadline(this.options.queryTimeoutMs ?? 1_500, backfill.stop);
     try {
-      const deadline = AbortSignal.any([AbortSignal.timeout(this.options.queryTimeoutMs ?? 1_500), backfill.stop]);
-      const vector = await this.options.embedder!.embedQuery(text, deadline);
+      const vector = await this.options.embedder!.embedQuery(text, bound.signal);
       const hits = await backfill.search(Float32Array.from(vector), depth, server);
       if (!hits) {
         skipped('vector search failed');
@@ -167,6 +168,8 @@ export class HybridToolIndex implements ToolIndex {
     } catch (err) {
       backfill.queryFailed(err);
       return undefined;
+    } finally {
+      bound.clear();
     }
   }
 }

@@ -5,17 +5,30 @@
  * rewrites every error body into the JSON shape the client parses silently, so the embedder
  * never depends on the process-wide stdout guard.
  */
+import { deadline } from '../../core/deadline';
+
 export type FetchFn = typeof fetch;
 
 /** A fetch bounded by `timeoutMs` and `signal`, whose error responses are always `{"error": "..."}` JSON. */
 export function guardedFetch(timeoutMs: number, signal?: AbortSignal, base: FetchFn = fetch): FetchFn {
   return async (input, init) => {
-    const signals = [AbortSignal.timeout(timeoutMs)];
-    if (signal) signals.push(signal);
-    if (init?.signal) signals.push(init.signal);
-    const response = await base(input, { ...init, signal: AbortSignal.any(signals) });
-    if (response.ok) return response;
-    return jsonErrorResponse(response);
+    const bound = deadline(timeoutMs, signal, init?.signal ?? undefined);
+    let response: Response;
+    try {
+      response = await base(input, { ...init, signal: bound.signal });
+    } catch (err) {
+      bound.clear();
+      throw err;
+    }
+    if (!response.ok) return jsonErrorResponse(response).finally(bound.clear);
+    if (!response.body) {
+      bound.clear();
+      return response;
+    }
+    // The caller reads the body after this returns (a pull streams it for an hour): the deadline
+    // bounds that too, and lets go of the caller's signal once the body has ended.
+    const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: bound.clear }));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
 

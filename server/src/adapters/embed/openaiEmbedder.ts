@@ -13,6 +13,7 @@
  */
 import type { Logger } from '../../core/logger';
 import { silentLogger } from '../../core/logger';
+import { deadline } from '../../core/deadline';
 import { EmbedderError, type Embedder, type EmbedderHealth } from './embedder';
 import { checkedVectors, DEFAULT_RETRY, embedInBatches, type BatchPlan, type RetryPolicy } from './embeddingBatches';
 import { prefixesFor, type ModelPrefixes } from './modelPrefixes';
@@ -116,8 +117,7 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   private async embedBatch(input: string[], timeoutMs: number, signal?: AbortSignal): Promise<number[][]> {
-    const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
-    const deadline = AbortSignal.any(signals);
+    const bound = deadline(timeoutMs, signal);
     let response: Response;
     let body: unknown;
     try {
@@ -125,12 +125,14 @@ export class OpenAiEmbedder implements Embedder {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(this.apiKey && { authorization: `Bearer ${this.apiKey}` }) },
         body: JSON.stringify({ model: this.model, input, encoding_format: 'float' }),
-        signal: deadline,
+        signal: bound.signal,
       });
       const text = await response.text();
       body = parseJson(text);
     } catch (err) {
-      throw fromFetchFailure(err, this.host, [this.endpoint.href, this.apiKey], signal?.aborted ? signal : deadline.aborted ? deadline : undefined);
+      throw fromFetchFailure(err, this.host, [this.endpoint.href, this.apiKey], signal?.aborted ? signal : bound.signal.aborted ? bound.signal : undefined);
+    } finally {
+      bound.clear();
     }
     if (!response.ok) throw fromHttpStatus(response.status, body, this.host, this.model, this.apiKey);
     const vectors = checkedVectors(vectorsOf(body), input.length);
