@@ -6,13 +6,14 @@ import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConf
 import type { SignalProfile } from '../../server/src/core/search/rerankSignal';
 import { actionAgreement } from '../../server/src/core/search/signals/actionAgreement';
 import { literalSlots } from '../../server/src/core/search/signals/literalSlots';
+import { productMention } from '../../server/src/core/search/signals/productMention';
 import { SMALL_CATALOG } from '../fixtures/catalogRows';
 
 /**
  * A re-rank signal's profile reads a tool when a search first has it as a candidate, and once:
  * not the whole catalog each time the catalog is indexed (a warm start's first find_tools paid
  * for every tool while the servers spawned). `reads` counts, per document, how often the
- * signal read what it derives from the tool (its name terms; its schema's properties).
+ * signal read what it derives from the tool (its name terms, its terms, its schema's properties).
  */
 function countedView(view: CatalogView, reads: number[]): CatalogView {
   const tools: IndexedTool[] = view.tools.map((t, doc) => {
@@ -30,12 +31,19 @@ function countedView(view: CatalogView, reads: number[]): CatalogView {
         return schema.properties;
       },
     };
-    return { ...t, nameTerms, tool: { ...t.tool, inputSchema } };
+    const terms = new Proxy(t.terms, {
+      get(target, prop) {
+        if (prop === 'forEach') reads[doc]!++;
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    return { ...t, nameTerms, terms, tool: { ...t.tool, inputSchema } };
   });
   return { ...view, tools };
 }
 
-function profiled(signal: typeof actionAgreement | typeof literalSlots, knobs: Record<string, number>) {
+function profiled(signal: typeof actionAgreement | typeof literalSlots | typeof productMention, knobs: Record<string, number>) {
   const reads = SMALL_CATALOG.map(() => 0);
   let expectedActions: ReturnType<typeof toolAction>[] = [];
   const { index, profiled: profile } = CandidateIndex.build(SMALL_CATALOG, DEFAULT_KEYWORD_CONFIG, (view): SignalProfile => {
@@ -84,4 +92,15 @@ test('literal kind ↔ parameter reads a tool only when a request with a literal
   factor(1);
   factor(0);
   assert.deepEqual(reads, before, 'read once');
+});
+
+test("product mentions read the servers' names at the first search, once, not while the catalog is indexed", () => {
+  const { index, profile, reads } = profiled(productMention, { serverMention: 1 });
+  assert.deepEqual(reads, [0, 0, 0, 0, 0, 0, 0]);
+  const factor = profile.analyse(index.analyse('list the open issues in GitHub'), [5, 6])!;
+  assert.ok(factor(5) > 1, 'a tool of the server named');
+  assert.equal(factor(6), 1);
+  assert.deepEqual(reads, [1, 1, 1, 1, 1, 1, 1], "every tool's terms read once, for the servers' words");
+  profile.analyse(index.analyse('create a repository on github'), [4]);
+  assert.deepEqual(reads, [1, 1, 1, 1, 1, 1, 1], 'not again');
 });
