@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { actionAgreement as agreement, actionLexicon, toolAction } from '../../server/src/core/search/actions';
 import { CandidateIndex, type CatalogView, type IndexedTool } from '../../server/src/core/search/candidates';
 import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConfig';
-import type { SignalProfile } from '../../server/src/core/search/rerankSignal';
+import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
+import { rerankSignal, SAYS_NOTHING, type SignalProfile } from '../../server/src/core/search/rerankSignal';
 import { actionAgreement } from '../../server/src/core/search/signals/actionAgreement';
 import { literalSlots } from '../../server/src/core/search/signals/literalSlots';
 import { productMention } from '../../server/src/core/search/signals/productMention';
@@ -103,4 +104,19 @@ test("product mentions read the servers' names at the first search, once, not wh
   assert.deepEqual(reads, [1, 1, 1, 1, 1, 1, 1], "every tool's terms read once, for the servers' words");
   profile.analyse(index.analyse('create a repository on github'), [4]);
   assert.deepEqual(reads, [1, 1, 1, 1, 1, 1, 1], 'not again');
+});
+
+test('an empty keyword index makes no signal profile; its first catalog does, once', () => {
+  let profiles = 0;
+  const counting = rerankSignal({
+    name: 'counting',
+    knobs: [],
+    profile: () => (profiles++, SAYS_NOTHING),
+  });
+  const index = new KeywordIndex([], DEFAULT_KEYWORD_CONFIG, [counting]);
+  assert.equal(profiles, 0, 'nothing to profile yet');
+  assert.deepEqual(index.searchSync('read a file', { limit: 3 }), []);
+  index.setTools(SMALL_CATALOG);
+  assert.equal(profiles, 1);
+  assert.equal(index.searchSync('read file contents', { limit: 1 })[0]?.key, 'filesystem/read_file');
 });
