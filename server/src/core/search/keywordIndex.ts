@@ -40,7 +40,10 @@ export class KeywordIndex implements ToolSearcher {
     /** Where the catalog's reading is kept between runs (CandidateIndex.build). */
     private readonly tokensCache?: CatalogTokensCache,
   ) {
-    this.setTools(tools);
+    // Empty, the index is the one above and ranks nothing: no profile is made (the signals'
+    // tables, stemmed vocabularies, wait for the first catalog; a warm start's first tools/list
+    // is answered before it is indexed).
+    if (tools.length > 0) this.setTools(tools);
   }
 
   get size(): number {

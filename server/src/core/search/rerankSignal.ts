@@ -3,7 +3,8 @@
  * under signals/, listed in rerankSignals.ts, and owns everything about itself:
  * - its knobs: name in keywordWeights.json, the values the tuner tries, the value that switches
  *   it off (also its value when keywordWeights.json does not have it);
- * - its tool-side profile, computed once per catalog (KeywordIndex.setTools);
+ * - its tool-side profile, made once per catalog (KeywordIndex.setTools); what it derives from
+ *   each tool it may derive when a search first has the tool as a candidate (perDocument.ts);
  * - its query-side analysis, once per search, over the request and the BM25F candidates;
  * - its factor: each candidate's BM25F score is multiplied by every signal's factor.
  * The tuner (bench/tuneKeyword.ts) and the ablation (bench/ablation.ts) read the knobs from the

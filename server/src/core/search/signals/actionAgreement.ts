@@ -9,6 +9,7 @@
  * soloAction of the weight.
  */
 import { actionAgreement as agreement, actionLexicon, toolAction } from '../actions';
+import { perDocument } from '../perDocument';
 import { rerankSignal, SAYS_NOTHING } from '../rerankSignal';
 
 /** How many of a description's first words are read for its action. */
@@ -24,9 +25,14 @@ export const actionAgreement = rerankSignal({
     if (k.action === 0) return SAYS_NOTHING;
     const { stem, termsOf } = catalog;
     const lex = actionLexicon(stem);
-    const actions = catalog.tools.map((t) => {
-      const lead = termsOf(t.tool.description.split(/\s+/).slice(0, DESCRIPTION_LEAD_WORDS).join(' '));
-      return toolAction(t.nameTerms, lead, lex, stem);
+    // A tool's action is read when it is first a candidate (perDocument.ts), from what is
+    // copied out of the view here.
+    const names = catalog.tools.map((t) => t.nameTerms);
+    const descriptions = catalog.tools.map((t) => t.tool.description);
+    const actionOf = perDocument(names.length, (doc) => {
+      // split's limit stops at the lead: a long description is not split whole.
+      const lead = termsOf(descriptions[doc]!.split(/\s+/, DESCRIPTION_LEAD_WORDS).join(' '));
+      return toolAction(names[doc]!, lead, lex, stem);
     });
     const weights = catalog.tools.map((t) => (t.serverSize === 1 ? k.action * k.soloAction : k.action));
     return {
@@ -34,12 +40,12 @@ export const actionAgreement = rerankSignal({
         let sum = 0;
         let known = 0;
         for (const doc of candidates) {
-          const a = actions[doc];
+          const a = actionOf(doc);
           if (a) ((sum += agreement(request.action, a)), known++);
         }
         const unknown = known > 0 ? sum / known : 0;
         return (doc) => {
-          const a = actions[doc];
+          const a = actionOf(doc);
           return 1 + weights[doc]! * request.focus * (a ? agreement(request.action, a) : unknown);
         };
       },

@@ -4,6 +4,7 @@
  * literal kinds the tool has a parameter for, by the words of its parameters' names).
  */
 import { LITERAL_SLOTS } from '../queryLiterals';
+import { perDocument } from '../perDocument';
 import { rerankSignal, SAYS_NOTHING } from '../rerankSignal';
 import { splitWords } from '../tokenize';
 import { propertiesOf } from '../toolFields';
@@ -17,20 +18,21 @@ export const literalSlots = rerankSignal({
     // One Set per distinct parameter list: an organisation's catalog repeats the same schemas
     // across servers (a Set per tool was 21 MB at 100,000 tools).
     const shared = new Map<string, ReadonlySet<string>>();
-    const paramStems = catalog.tools.map((t) => {
-      const names = Object.keys(propertiesOf(t.tool.inputSchema));
+    const schemas = catalog.tools.map((t) => t.tool.inputSchema);
+    // Read when a request with a literal first has the tool as a candidate (perDocument.ts).
+    const paramStems = perDocument(schemas.length, (doc) => {
+      const names = Object.keys(propertiesOf(schemas[doc]));
       const key = names.join('\n');
       let set = shared.get(key);
       if (!set) shared.set(key, (set = new Set(names.flatMap((p) => splitWords(p).map((w) => stem(w))))));
       return set;
     });
-    shared.clear();
     return {
       analyse(request) {
         const kinds = [...new Set(request.split.literals.map((l) => l.kind))].filter((kind) => LITERAL_SLOTS[kind] !== undefined);
         if (kinds.length === 0) return undefined;
         return (doc) => {
-          const params = paramStems[doc]!;
+          const params = paramStems(doc);
           const filled = kinds.filter((kind) => LITERAL_SLOTS[kind]!.some((w) => params.has(stem(w)))).length;
           return 1 + (k.slots * filled) / kinds.length;
         };
