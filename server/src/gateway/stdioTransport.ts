@@ -9,6 +9,7 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Hop, hop } from '../adapters/hopProbe';
 
 export class GatewayStdioTransport implements Transport {
   onclose?: () => void;
@@ -34,6 +35,7 @@ export class GatewayStdioTransport implements Transport {
   }
 
   private readonly ondata = (chunk: Buffer): void => {
+    hop(Hop.RequestRead);
     const size = (this.buffer?.length ?? 0) + chunk.length;
     if (size > this.maxBufferSize) {
       // The SDK's ReadBuffer: the data is dropped and the transport closes.
@@ -79,7 +81,11 @@ export class GatewayStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
+      const line = serializeMessage(message);
+      hop(Hop.ReplyWritten);
+      const written = this.stdout.write(line);
+      hop(Hop.ReplyWriteReturned);
+      if (written) resolve();
       else this.stdout.once('drain', resolve);
     });
   }
