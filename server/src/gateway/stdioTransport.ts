@@ -47,11 +47,12 @@ export class GatewayStdioTransport implements Transport {
     this.buffer = this.buffer?.length ? Buffer.concat([this.buffer, chunk]) : chunk;
     for (;;) {
       const buffer: Buffer | undefined = this.buffer;
-      const newline = buffer ? buffer.indexOf(0x0a) : -1;
+      const newline: number = buffer ? buffer.indexOf(0x0a) : -1;
       if (!buffer || newline === -1) return;
       let line = buffer.toString('utf8', 0, newline);
       if (line.endsWith('\r')) line = line.slice(0, -1);
-      this.buffer = buffer.subarray(newline + 1);
+      // The common chunk is one whole message: nothing left over, no empty view made of it.
+      this.buffer = newline + 1 === buffer.length ? undefined : buffer.subarray(newline + 1);
       this.deliver(line);
     }
   };
