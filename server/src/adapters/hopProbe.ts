@@ -30,9 +30,14 @@ export const Hop = {
 } as const;
 
 const MOMENTS = 8;
+/** Where a row keeps the process's CPU time (user + system, µs) when its request was read. */
+export const CPU_AT_REQUEST = MOMENTS;
 export type Hop = (typeof Hop)[keyof typeof Hop];
 
-/** What the probe file holds: one row per call, nanoseconds relative to its request read (-1: not seen). */
+/**
+ * What the probe file holds: one row per call, its moments in nanoseconds after its request
+ * was read (-1: not seen), and at CPU_AT_REQUEST the process's CPU time then (µs).
+ */
 export interface HopProbeFile {
   rows: number[][];
   gcMs: number[];
@@ -75,7 +80,8 @@ function stamp(state: ProbeState, at: Hop): void {
   const now = process.hrtime.bigint();
   if (at === Hop.RequestRead) {
     flushRow(state);
-    state.row = Array.from({ length: MOMENTS }, (_, i) => (i === 0 ? now : -1n));
+    const cpu = process.cpuUsage();
+    state.row = Array.from({ length: MOMENTS + 1 }, (_, i) => (i === 0 ? now : i === CPU_AT_REQUEST ? BigInt(cpu.user + cpu.system) : -1n));
     return;
   }
   const row = state.row;
@@ -94,5 +100,5 @@ function flushRow(state: ProbeState): void {
   state.row = undefined;
   if (!row) return;
   const start = row[0]!;
-  state.rows.push(row.map((t, i) => (i === 0 ? 0 : t === -1n ? -1 : Number(t - start))));
+  state.rows.push(row.map((t, i) => (i === 0 ? 0 : i === CPU_AT_REQUEST ? Number(t) : t === -1n ? -1 : Number(t - start))));
 }

@@ -13,7 +13,7 @@
  *     SDK, both client pipes, waking the gateway and the client).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { HopProbeFile } from '../adapters/hopProbe';
+import { CPU_AT_REQUEST, type HopProbeFile } from '../adapters/hopProbe';
 
 export interface HopSummary {
   calls: number;
@@ -27,6 +27,8 @@ export interface HopSummary {
   upstreamWriteCallMs: number;
   replyWriteCallMs: number;
   outsideGatewayMs: number;
+  /** The gateway's CPU time (user + system) from one timed request to the next: all a call costs it, tails included. */
+  cpuPerCallMs: number;
   /** GC pauses in the gateway over the whole run: how many, total ms, the longest. */
   gc: { count: number; totalMs: number; maxMs: number };
 }
@@ -44,6 +46,7 @@ export function summarizeHops(file: string, clientMs: number[]): HopSummary {
     (r) => r[1]! > 0 && r[2]! > r[1]! && r[3]! > r[2]! && r[4]! >= r[3]! && r[5]! >= r[1]! && r[6]! >= r[3]! && r[7]! >= r[1]!,
   );
   const rows = complete.slice(-clientMs.length);
+  const cpu = rows.slice(1).map((r, i) => (r[CPU_AT_REQUEST]! - rows[i]![CPU_AT_REQUEST]!) / 1000);
   if (rows.length !== clientMs.length) throw new Error(`hop probe: ${rows.length} complete calls for ${clientMs.length} timed ones`);
   const ms = (ns: number) => ns / 1e6;
   const offset = clientMs.length - rows.length;
@@ -57,6 +60,7 @@ export function summarizeHops(file: string, clientMs: number[]): HopSummary {
     upstreamWriteCallMs: median(rows.map((r) => ms(r[5]! - r[1]!))),
     replyWriteCallMs: median(rows.map((r) => ms(r[6]! - r[3]!))),
     outsideGatewayMs: median(rows.map((r, i) => clientMs[offset + i]! - ms(r[3]!))),
+    cpuPerCallMs: median(cpu),
     gc: {
       count: probe.gcMs.length,
       totalMs: Math.round(probe.gcMs.reduce((a, b) => a + b, 0) * 1000) / 1000,
@@ -75,6 +79,7 @@ export function formatHops(h: HopSummary): string {
     `  tail after the reply ${h.tailMs} ms   (reply written → next check phase)`,
     `  write calls          ${h.upstreamWriteCallMs} ms upstream, ${h.replyWriteCallMs} ms to the client (until the call returned)`,
     `  outside the gateway  ${h.outsideGatewayMs} ms   (client SDK, client pipes, wake-ups)`,
+    `  gateway CPU per call ${h.cpuPerCallMs} ms   (user + system, one timed request to the next)`,
     `  gateway GC: ${h.gc.count} pauses, ${h.gc.totalMs} ms in all, longest ${h.gc.maxMs} ms`,
   ].join('\n');
 }
