@@ -4,14 +4,14 @@
  * transport as in session.ts): replies reach the right call while the Client keeps its own
  * requests; an abort in the same turn as the call (before its listener is added), a later
  * abort and the timeout each tell the server to stop and fail the call as the SDK's request
- * would; the process dying fails what is in flight with ConnectionClosed.
+ * would; a call that outlasts LISTEN_AFTER_MS listens for its abort and stops once answered; the process dying fails what is in flight with ConnectionClosed.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DirectCalls } from '../../server/src/adapters/upstream/directCalls';
+import { DirectCalls, LISTEN_AFTER_MS } from '../../server/src/adapters/upstream/directCalls';
 import { ProcessGroupTransport } from '../../server/src/adapters/upstream/processGroupTransport';
 import { ROOT } from '../fixtures/gatewayLens';
 
@@ -83,6 +83,24 @@ describe('direct tool calls on a stdio session', () => {
     controller.abort('user gave up');
     await assert.rejects(call, /user gave up/);
     await untilCancelled(before + 1);
+  });
+
+  it('a call that outlasts LISTEN_AFTER_MS listens for its abort, and stops listening once it ended', async () => {
+    const before = (await stats()).cancelled;
+    const controller = new AbortController();
+    const { signal } = controller;
+    const listening = new Set<unknown>();
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((type: string, listener: EventListener) => (listening.add(listener), add(type, listener))) as typeof add;
+    signal.removeEventListener = ((type: string, listener: EventListener) => (listening.delete(listener), remove(type, listener))) as typeof remove;
+    const call = direct.call('sleep', { ms: 20_000, steps: 200 }, 60_000, signal);
+    while (listening.size === 0) await new Promise((r) => setTimeout(r, LISTEN_AFTER_MS));
+    controller.abort('listened');
+    await assert.rejects(call, /listened/);
+    await untilCancelled(before + 1);
+    while (listening.size > 0) await new Promise((r) => setImmediate(r));
+    assert.equal(direct.size, 0);
   });
 
   it('the timeout cancels the call on the server and fails it as the SDK does', async () => {

@@ -77,8 +77,7 @@ export class ToolCalls {
     // A line per call is a trace (debug), not news (info: starts, stops, approvals). It goes
     // out once the reply is on its way: the CLI writes its log to stderr synchronously, and a
     // pipe write held every reply up by ~0.04 ms.
-    const line = `call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`;
-    setImmediate(() => this.deps.log.debug(line));
+    setImmediate(() => this.deps.log.debug(`call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`));
     return result;
   }
 

@@ -13,11 +13,15 @@
  * errors.
  *
  *   node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts
- *     [--iterations N] [--json] [--cpu-prof DIR] [--write bench-results.md]
+ *     [--iterations N] [--json] [--cpu-prof DIR] [--hop-probe] [--write bench-results.md]
  *
  * --cpu-prof DIR: the gateway process writes a V8 CPU profile (node --cpu-prof) into DIR when
  * it exits, for where its time goes (open it in Chrome DevTools, or summarize it with
  * server/src/bench/cpuProfileSummary.ts).
+ * --hop-probe: the gateway stamps each call's moments (adapters/hopProbe.ts) and the report
+ * splits its wall-clock time into the gateway's own work each way, the upstream's round trip,
+ * the call's tail after the reply, and what lies outside the gateway process (both pipes, the
+ * client); the concurrent calls are skipped, so every probed call is one of the timed ones.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,6 +33,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EVERYTHING_SERVER, benchServers, configServers } from './benchServers';
 import { writeSection } from './markdownSection';
 import { untilAllReady } from './sidecarProcess';
+import { HOP_PROBE_ENV } from '../adapters/hopProbe';
+import { formatHops, summarizeHops, type HopSummary } from './hopProbeSummary';
 
 export interface OverheadReport {
   servers: number;
@@ -51,6 +57,8 @@ export interface OverheadReport {
   concurrent: { calls: number; errors: number; wallMs: number; servers: string[] };
   /** 1-minute load average when the calls began and when they ended. */
   load: { before: number; after: number };
+  /** With --hop-probe: where a gateway call's time goes (medians, ms). */
+  hops?: HopSummary;
 }
 
 function percentile(values: number[], p: number): number {
@@ -71,7 +79,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-export async function measureGatewayOverhead(root: string, iterations = 200, cpuProfDir?: string): Promise<OverheadReport> {
+export async function measureGatewayOverhead(root: string, iterations = 200, cpuProfDir?: string, hopProbe = false): Promise<OverheadReport> {
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-overhead-'));
   const servers = benchServers(ws);
   const config = join(ws, 'mcp.json');
@@ -91,7 +99,14 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
   );
   // 100 µs samples: a call takes about a millisecond, the default 1 ms interval sees almost none of it.
   const profile = cpuProfDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', resolve(cpuProfDir)] : [];
-  const gateway = await connect(process.execPath, [...profile, join(root, 'dist', 'cli.js'), 'serve', '--workspace', ws, '--config', config], root);
+  const hopFile = hopProbe ? join(ws, 'hops.json') : undefined;
+  const gateway = await connect(
+    process.execPath,
+    [...profile, join(root, 'dist', 'cli.js'), 'serve', '--workspace', ws, '--config', config],
+    root,
+    hopFile ? { [HOP_PROBE_ENV]: hopFile } : undefined,
+  );
+  let hops: HopSummary | undefined;
   try {
     await untilAllReady(gateway, Object.keys(servers).length);
     const sumName = await toolName(gateway, 'sum of two numbers', EVERYTHING_SERVER, /get-sum$/);
@@ -117,7 +132,11 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
       }
     }
     const loadAfter = loadavg()[0]!;
-    const concurrent = await concurrentCalls(gateway, sumName, names, ws);
+    const concurrent = hopFile ? { calls: 0, errors: 0, wallMs: 0, servers: [] } : await concurrentCalls(gateway, sumName, names, ws);
+    if (hopFile) {
+      await gateway.close();
+      hops = summarizeHops(hopFile, gatewayTimes);
+    }
     const dm = percentile(directTimes, 50);
     const gm = percentile(gatewayTimes, 50);
     const pm = percentile(passthroughTimes, 50);
@@ -139,6 +158,7 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
       gatewayP90Ms: percentile(gatewayTimes, 90),
       concurrent,
       load: { before: loadBefore, after: loadAfter },
+      ...(hops && { hops }),
     };
   } finally {
     await direct.close();
@@ -188,6 +208,7 @@ export function formatOverhead(r: OverheadReport): string {
     `  pipe pass-through median ${r.pipeMedianMs} ms (${r.pipeRatio}× the direct call: the extra process hop alone, nothing parsed)`,
     `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall`,
     `load average (1 min): ${r.load.before.toFixed(2)} before the calls, ${r.load.after.toFixed(2)} after`,
+    ...(r.hops ? [formatHops(r.hops)] : []),
   ].join('\n');
 }
 
@@ -214,10 +235,11 @@ if (require.main === module) {
       iterations: { type: 'string', default: '200' },
       json: { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
+      'hop-probe': { type: 'boolean', default: false },
       write: { type: 'string' },
     },
   });
-  measureGatewayOverhead(resolve(__dirname, '../../..'), Number(values.iterations), values['cpu-prof']).then(
+  measureGatewayOverhead(resolve(__dirname, '../../..'), Number(values.iterations), values['cpu-prof'], values['hop-probe']).then(
     (r) => {
       process.stdout.write((values.json ? JSON.stringify(r, null, 2) : formatOverhead(r)) + '\n');
       if (values.write) writeSection(resolve(values.write), 'overhead', formatOverheadMarkdown(r));

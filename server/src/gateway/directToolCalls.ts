@@ -51,11 +51,15 @@ export function direct(message: Record<string, unknown>): ToolCallParams | undef
  */
 export function answerToolCallsDirectly(transport: GatewayStdioTransport, server: Server, handle: ToolCallHandler): void {
   const running = new Map<RequestId, AbortController>();
+  const spares = new SpareControllers();
   const send = (message: JSONRPCMessage) => transport.send(message).catch((error: unknown) => transport.onerror?.(asError(error)));
   // As the SDK's Protocol does when its transport closes: every call still running is aborted
   // (and so cancelled upstream). Installed before the Server connects, which chains onto it.
   const closed = transport.onclose;
+  let open = true;
   transport.onclose = () => {
+    open = false;
+    spares.clear();
     for (const controller of running.values()) controller.abort();
     running.clear();
     closed?.();
@@ -72,7 +76,7 @@ export function answerToolCallsDirectly(transport: GatewayStdioTransport, server
     const params = direct(value);
     if (!params) return false;
     const id = value.id as RequestId;
-    const controller = new AbortController();
+    const controller = spares.take();
     running.set(id, controller);
     const { signal } = controller;
     const extra: CallExtra = {
@@ -90,6 +94,7 @@ export function answerToolCallsDirectly(transport: GatewayStdioTransport, server
       (result) => {
         running.delete(id);
         if (!signal.aborted) void send({ jsonrpc: '2.0', id, result });
+        if (open) spares.refill();
       },
       (error: unknown) => {
         running.delete(id);
@@ -98,10 +103,45 @@ export function answerToolCallsDirectly(transport: GatewayStdioTransport, server
         const code = Number.isSafeInteger(e.code) ? (e.code as number) : ErrorCode.InternalError;
         const message = typeof e.message === 'string' ? e.message : 'Internal error';
         void send({ jsonrpc: '2.0', id, error: { code, message, ...(e.data !== undefined && { data: e.data }) } });
+        if (open) spares.refill();
       },
     );
     return true;
   };
+}
+
+/**
+ * Each call's AbortController, made before the call comes: on Node 20 making one costs about
+ * 10 µs, more than the rest of a request's way to the upstream. A call takes the one made
+ * beforehand (or makes its own when there is none, as in a burst); the next is made in the
+ * check phase after a reply was written, off the way of both. Never shared: each is handed out
+ * once.
+ */
+export class SpareControllers {
+  private spare: AbortController | undefined;
+  private queued = false;
+
+  take(): AbortController {
+    const controller = this.spare ?? new AbortController();
+    this.spare = undefined;
+    return controller;
+  }
+
+  /** Makes the next one once this turn's writes are done. */
+  refill(): void {
+    if (this.queued || this.spare) return;
+    this.queued = true;
+    setImmediate(() => {
+      if (!this.queued) return; // cleared meanwhile
+      this.queued = false;
+      this.spare ??= new AbortController();
+    });
+  }
+
+  clear(): void {
+    this.queued = false;
+    this.spare = undefined;
+  }
 }
 
 function asError(error: unknown): Error {

@@ -9,6 +9,7 @@
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Hop, hop } from '../adapters/hopProbe';
 
 export class GatewayStdioTransport implements Transport {
   onclose?: () => void;
@@ -34,6 +35,7 @@ export class GatewayStdioTransport implements Transport {
   }
 
   private readonly ondata = (chunk: Buffer): void => {
+    hop(Hop.RequestRead);
     const size = (this.buffer?.length ?? 0) + chunk.length;
     if (size > this.maxBufferSize) {
       // The SDK's ReadBuffer: the data is dropped and the transport closes.
@@ -45,11 +47,12 @@ export class GatewayStdioTransport implements Transport {
     this.buffer = this.buffer?.length ? Buffer.concat([this.buffer, chunk]) : chunk;
     for (;;) {
       const buffer: Buffer | undefined = this.buffer;
-      const newline = buffer ? buffer.indexOf(0x0a) : -1;
+      const newline: number = buffer ? buffer.indexOf(0x0a) : -1;
       if (!buffer || newline === -1) return;
       let line = buffer.toString('utf8', 0, newline);
       if (line.endsWith('\r')) line = line.slice(0, -1);
-      this.buffer = buffer.subarray(newline + 1);
+      // The common chunk is one whole message: nothing left over, no empty view made of it.
+      this.buffer = newline + 1 === buffer.length ? undefined : buffer.subarray(newline + 1);
       this.deliver(line);
     }
   };
@@ -79,7 +82,11 @@ export class GatewayStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
+      const line = serializeMessage(message);
+      hop(Hop.ReplyWritten);
+      const written = this.stdout.write(line);
+      hop(Hop.ReplyWriteReturned);
+      if (written) resolve();
       else this.stdout.once('drain', resolve);
     });
   }

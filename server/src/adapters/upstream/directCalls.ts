@@ -11,7 +11,11 @@
  *   the caller's abort → notifications/cancelled with the abort reason, rejected with it;
  *   the transport closing → McpError ConnectionClosed for every call in flight.
  * Progress is the SDK's job (a progress token and its handler): calls that ask for it take the
- * SDK path, decided in upstreamCalls.ts. Deadlines share one timer, left armed between calls: it
+ * SDK path, decided in upstreamCalls.ts. A call listens for its caller's abort only once it has
+ * run LISTEN_AFTER_MS (one shared timer for every call started meanwhile): adding and removing
+ * a listener on an AbortSignal cost more CPU than the rest of a call's bookkeeping here, and
+ * most calls are answered before then; an abort that came in the meantime is acted on when the
+ * listener would have been added, so it reaches the server at most LISTEN_AFTER_MS late. Deadlines share one timer, left armed between calls: it
  * is set when a call's deadline comes before the one it waits for (the first call, or a shorter
  * timeout setting), and when it fires it cancels what is past its deadline and waits for the
  * next one, so a steady stream of calls sets no timer of its own.
@@ -20,6 +24,7 @@ import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JS
 import type { ProcessGroupTransport } from './processGroupTransport';
 
 interface Pending {
+  id: string;
   resolve(result: CallToolResult): void;
   reject(error: unknown): void;
   deadline: number;
@@ -31,14 +36,20 @@ interface Pending {
 /** Ids of our direct calls; the SDK numbers its own, so the two never meet. */
 const ID_PREFIX = 'lens-';
 
+/** How long a call runs before it listens for its caller's abort (see the file comment). */
+export const LISTEN_AFTER_MS = 5;
+
 export class DirectCalls {
   private readonly pending = new Map<string, Pending>();
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
   private closed = false;
-  /** Listeners to add and remove once this turn's writes are done (`later`). */
+  /** Listeners to remove once this turn's writes are done (`later`). */
   private deferred: (() => void)[] = [];
+  /** Calls with a signal that do not listen to it yet, and the one timer that will make them. */
+  private unheard: Pending[] = [];
+  private listenTimer: NodeJS.Timeout | undefined;
 
   /**
    * Hooks into a transport the SDK Client is already connected to: responses to our ids are
@@ -58,9 +69,9 @@ export class DirectCalls {
       if (this.closed) return reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
       if (signal?.aborted) return reject(signal.reason);
       const id = `${ID_PREFIX}${++this.seq}`;
-      const entry: Pending = { resolve, reject, deadline: Date.now() + timeoutMs, timeoutMs, signal, onAbort: undefined };
+      const entry: Pending = { id, resolve, reject, deadline: Date.now() + timeoutMs, timeoutMs, signal, onAbort: undefined };
       this.pending.set(id, entry);
-      if (signal) this.later(() => this.listen(id, entry, signal));
+      if (signal) this.listenSoon(entry);
       this.armTimer(entry.deadline);
       const request: JSONRPCMessage = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
       this.transport.send(request).catch((error: unknown) => this.settle(id)?.reject(error));
@@ -102,14 +113,23 @@ export class DirectCalls {
     return entry;
   }
 
-  /**
-   * Listens for the caller's abort, once the request is written: adding and removing a listener
-   * on an AbortSignal costs more than the rest of a call's bookkeeping in this process, and the
-   * reply cannot come before the event loop's next poll, so both run after the write (`later`).
-   * An abort in between (the caller's own code, in the same turn) is seen here.
-   */
-  private listen(id: string, entry: Pending, signal: AbortSignal): void {
-    if (!this.pending.has(id)) return;
+  /** The call listens for its caller's abort LISTEN_AFTER_MS from now, if it still runs then. */
+  private listenSoon(entry: Pending): void {
+    this.unheard.push(entry);
+    if (this.listenTimer) return;
+    this.listenTimer = setTimeout(() => {
+      this.listenTimer = undefined;
+      const calls = this.unheard;
+      this.unheard = [];
+      for (const call of calls) this.listen(call);
+    }, LISTEN_AFTER_MS);
+    this.listenTimer.unref();
+  }
+
+  /** Listens for the caller's abort; an abort that came before (even in the call's own turn) is acted on now. */
+  private listen(entry: Pending): void {
+    const { id, signal } = entry;
+    if (this.pending.get(id) !== entry || !signal) return;
     if (signal.aborted) return this.cancel(id, signal.reason);
     entry.onAbort = () => this.cancel(id, signal.reason);
     signal.addEventListener('abort', entry.onAbort);
@@ -165,6 +185,9 @@ export class DirectCalls {
   /** The transport closed: every call in flight fails as the SDK fails its own. */
   private closeAll(): void {
     this.closed = true;
+    clearTimeout(this.listenTimer);
+    this.listenTimer = undefined;
+    this.unheard = [];
     const error = new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
   }

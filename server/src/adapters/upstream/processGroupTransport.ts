@@ -20,6 +20,7 @@ import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.
 import { spawnsProcessGroup } from '../../core/processTree';
 import { resolveStdioCommand } from '../../core/stdioCommand';
 import { reapTree, trackChild } from './childReaper';
+import { Hop, hop } from '../hopProbe';
 import { MAX_STDIO_MESSAGE_MB, OversizedMessageError, StdioReader, type DroppedMessage } from './stdioReader';
 
 export interface ProcessGroupTransportOptions {
@@ -96,7 +97,10 @@ export class ProcessGroupTransport implements Transport {
       });
       child.stdin.on('error', (error) => this.onerror?.(error));
       child.stdout.on('error', (error) => this.onerror?.(error));
-      child.stdout.on('data', (chunk: Buffer) => this.reader.push(chunk));
+      child.stdout.on('data', (chunk: Buffer) => {
+        hop(Hop.ReplyRead);
+        this.reader.push(chunk);
+      });
       child.stderr.pipe(this.stderr);
     });
   }
@@ -133,7 +137,11 @@ export class ProcessGroupTransport implements Transport {
         return;
       }
       this.reader.sent(message);
-      if (stdin.write(serializeMessage(message))) resolve();
+      const line = serializeMessage(message);
+      hop(Hop.UpstreamWritten);
+      const written = stdin.write(line);
+      hop(Hop.UpstreamWriteReturned);
+      if (written) resolve();
       else stdin.once('drain', resolve);
     });
   }
