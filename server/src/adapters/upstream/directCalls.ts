@@ -15,10 +15,11 @@
  * run LISTEN_AFTER_MS (one shared timer for every call started meanwhile): adding and removing
  * a listener on an AbortSignal cost more CPU than the rest of a call's bookkeeping here, and
  * most calls are answered before then; an abort that came in the meantime is acted on when the
- * listener would have been added, so it reaches the server at most LISTEN_AFTER_MS late. Deadlines share one timer, left armed between calls: it
- * is set when a call's deadline comes before the one it waits for (the first call, or a shorter
- * timeout setting), and when it fires it cancels what is past its deadline and waits for the
- * next one, so a steady stream of calls sets no timer of its own.
+ * listener would have been added, so it reaches the server at most LISTEN_AFTER_MS late.
+ * Deadlines share one timer, left armed between calls: it is set when a call's deadline comes
+ * before the one it waits for (the first call, or a shorter timeout setting), and when it fires
+ * it cancels what is past its deadline and waits for the next one, so a steady stream of calls
+ * sets no timer of its own.
  */
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroupTransport } from './processGroupTransport';
