@@ -35,8 +35,10 @@ describe('call_tool over stdio: the direct path', () => {
     client.callTool({ name: 'call_tool', arguments: { tool_name: tool, arguments: args } }, undefined, options) as Promise<CallToolResult>;
 
   before(async () => {
-    // One second per call, so the timeout test is quick; every other call here answers at once.
-    ws = makeWorkspace(SERVERS, { callTimeoutSeconds: 1 });
+    // Five seconds per call: short enough for the timeout test, long enough that on a loaded
+    // machine neither the 900 ms progress call nor the 11 MB reply runs into it (at one second
+    // the size-limit test once got the timeout instead).
+    ws = makeWorkspace(SERVERS, { callTimeoutSeconds: 5 });
     client = new Client({ name: 'direct-calls-test', version: '1.0.0' }, { capabilities: { sampling: {} } });
     client.setRequestHandler(CreateMessageRequestSchema, async () => ({
       role: 'assistant',
@@ -98,7 +100,7 @@ describe('call_tool over stdio: the direct path', () => {
     const before = JSON.parse(text(await call('slow_stats'))) as { cancelled: number };
     const r = await call('slow_sleep', { ms: 20_000, steps: 200 });
     assert.equal(r.isError, true);
-    assert.match(text(r), /The call to "sleep" on server "slow" timed out after 1 s \(mcpLens\.callTimeoutSeconds\)/);
+    assert.match(text(r), /The call to "sleep" on server "slow" timed out after 5 s \(mcpLens\.callTimeoutSeconds\)/);
     for (;;) {
       const stats = JSON.parse(text(await call('slow_stats'))) as { cancelled: number };
       if (stats.cancelled === before.cancelled + 1) break;
