@@ -57,7 +57,12 @@ const server = {
   // LanceDB loads a native binary next to its JS: it must stay a real node_module. The bundles
   // count tokens with dist/o200k.ranks; gpt-tokenizer (2.4 MB of ranks as JavaScript) is only
   // the fallback of code run from source, so it stays out of them.
-  external: ['@lancedb/lancedb', 'apache-arrow', 'gpt-tokenizer/bpeRanks/o200k_base', 'gpt-tokenizer/encoding/o200k_base'],
+  external: [
+    '@lancedb/lancedb',
+    'apache-arrow',
+    'gpt-tokenizer/bpeRanks/o200k_base',
+    'gpt-tokenizer/encoding/o200k_base',
+  ],
   // jsonc-parser's "main" is a UMD build with runtime requires esbuild cannot follow.
   mainFields: ['module', 'main'],
   banner: { js: '#!/usr/bin/env node' },
@@ -112,7 +117,10 @@ function asciiOnly(file) {
   // one too; a code point past U+FFFF becomes its two.
   writeFileSync(
     file,
-    text.replace(/(\\*)([^\x00-\x7f])/gu, (_, slashes, c) => slashes.slice(0, slashes.length - (slashes.length % 2)) + escape(c)),
+    text.replace(
+      /(\\*)([^\x00-\x7f])/gu,
+      (_, slashes, c) => slashes.slice(0, slashes.length - (slashes.length % 2)) + escape(c),
+    ),
   );
 }
 

@@ -18,14 +18,25 @@ const IMPORT_TIME_EFFECT = 'No side effects at import: run it from the entry poi
 const NO_IMPORT_TIME_EFFECTS = [
   { selector: 'Program > ExpressionStatement:not([directive])', message: IMPORT_TIME_EFFECT },
   {
-    selector: 'Program > :matches(IfStatement, ForStatement, ForInStatement, ForOfStatement, WhileStatement, DoWhileStatement, TryStatement, BlockStatement)',
+    selector:
+      'Program > :matches(IfStatement, ForStatement, ForInStatement, ForOfStatement, WhileStatement, DoWhileStatement, TryStatement, BlockStatement)',
     message: IMPORT_TIME_EFFECT,
   },
   { selector: 'ImportDeclaration[specifiers.length=0]:not([importKind="type"])', message: IMPORT_TIME_EFFECT },
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.e2e/**', '.conformance/**', 'test-results/**', 'bench/datasets/**', '**/*.d.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.e2e/**',
+      '.conformance/**',
+      'test-results/**',
+      'bench/datasets/**',
+      '**/*.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -34,7 +45,10 @@ export default tseslint.config(
     rules: {
       'house/layers': 'error',
       'no-restricted-syntax': ['error', LSP_METHOD_STRING],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
   {
@@ -52,13 +66,48 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', LSP_METHOD_STRING, ...NO_IMPORT_TIME_EFFECTS] },
   },
   {
+    // House size rules for product code (the bench's scripts are not product code).
+    files: ['server/src/**/*.ts', 'protocol/**/*.ts', 'client/src/**/*.ts', 'webview/src/**/*.ts'],
+    ignores: ['server/src/bench/**'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80, IIFEs: true }],
+    },
+  },
+  {
+    // Still over the size rules; each is being split (issue 32). Remove a file from here once it fits.
+    files: [
+      'client/src/extension.ts',
+      'server/src/adapters/sandbox/quickjsSandbox.ts',
+      'server/src/adapters/store/lanceToolStore.ts',
+      'server/src/adapters/upstream/connection.ts',
+      'server/src/adapters/upstream/stdioReader.ts',
+      'server/src/cli/bench.ts',
+      'server/src/gateway/metaToolDefs.ts',
+      'server/src/gateway/sessionServer.ts',
+      'server/src/index/embeddingBackfill.ts',
+      'server/src/lsp/connection.ts',
+    ],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
+  {
     // The front doors hold the interfaces (app/lens.ts, app/lensControl.ts), never the class
     // behind them: what they may reach stays declared. They name LensApp only to call start().
-    files: ['server/src/gateway/**/*.ts', 'server/src/lsp/**/*.ts', 'server/src/cli/**/*.ts', 'server/src/bench/**/*.ts'],
+    files: [
+      'server/src/gateway/**/*.ts',
+      'server/src/lsp/**/*.ts',
+      'server/src/cli/**/*.ts',
+      'server/src/bench/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-types': [
         'error',
-        { types: { LensApp: 'Hold a Lens, or Lens & LensControl where the front door owns it (app/lens.ts, app/lensControl.ts).' } },
+        {
+          types: {
+            LensApp:
+              'Hold a Lens, or Lens & LensControl where the front door owns it (app/lens.ts, app/lensControl.ts).',
+          },
+        },
       ],
     },
   },

@@ -11,7 +11,15 @@
  * does not import this file (lint: webview imports only the plain-type protocol files).
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
-import type { ConfigProblem, IndexStatus, LensStats, SearchResponse, ServerStatus, ToolCallOutcome, ToolSummary } from './model';
+import type {
+  ConfigProblem,
+  IndexStatus,
+  LensStats,
+  SearchResponse,
+  ServerStatus,
+  ToolCallOutcome,
+  ToolSummary,
+} from './model';
 import type { McpLensSettings, ToolFilterLevels } from './settings';
 import type { DashboardMethod } from './webviewProtocol';
 
@@ -171,7 +179,9 @@ export interface OAuthSecretReadResult {
   value: string | null;
 }
 /** Reads one OAuth record (tokens, registered client) from SecretStorage: the sidecar never keeps them on disk. */
-export const OAuthSecretReadRequest = new RequestType<OAuthSecretReadParams, OAuthSecretReadResult, void>('mcpLens/oauthSecretRead');
+export const OAuthSecretReadRequest = new RequestType<OAuthSecretReadParams, OAuthSecretReadResult, void>(
+  'mcpLens/oauthSecretRead',
+);
 
 export interface OAuthSecretWriteParams {
   key: string;
@@ -190,7 +200,9 @@ export interface ExternalRedirectResult {
   uri: string;
 }
 /** Maps the sign-in's loopback redirect URI to one the user's browser can reach. */
-export const ExternalRedirectRequest = new RequestType<ExternalRedirectParams, ExternalRedirectResult, void>('mcpLens/externalRedirect');
+export const ExternalRedirectRequest = new RequestType<ExternalRedirectParams, ExternalRedirectResult, void>(
+  'mcpLens/externalRedirect',
+);
 
 export interface OpenAuthorizationParams {
   server: string;
@@ -201,7 +213,9 @@ export interface OpenAuthorizationResult {
   opened: boolean;
 }
 /** Opens a server's authorization page in the user's browser (`vscode.env.openExternal`). */
-export const OpenAuthorizationRequest = new RequestType<OpenAuthorizationParams, OpenAuthorizationResult, void>('mcpLens/openAuthorization');
+export const OpenAuthorizationRequest = new RequestType<OpenAuthorizationParams, OpenAuthorizationResult, void>(
+  'mcpLens/openAuthorization',
+);
 
 // server → client notifications
 
@@ -221,7 +235,14 @@ export interface ApprovalNeededParams {
    * that it would show more tools (`details`: each change); approving records `fingerprint`
    * under `name` (TOOL_FILTER_APPROVAL_NAME) like a server's.
    */
-  servers: { kind?: 'tool-filter'; name: string; fingerprint: string; summary: string; details: string[]; sourceFile: string }[];
+  servers: {
+    kind?: 'tool-filter';
+    name: string;
+    fingerprint: string;
+    summary: string;
+    details: string[];
+    sourceFile: string;
+  }[];
 }
 /** A server needs the user's approval before it may start (new or changed definition), or a wider tool filter before it applies. */
 export const ApprovalNeededNotification = new NotificationType<ApprovalNeededParams>('mcpLens/approvalNeeded');
@@ -235,7 +256,9 @@ export interface AcceptedToolFilterParams {
  * once. The extension records it under TOOL_FILTER_APPROVAL_NAME with its approvals and hands it
  * back at every start, so restarting the sidecar never accepts a change that was waiting.
  */
-export const AcceptedToolFilterNotification = new NotificationType<AcceptedToolFilterParams>('mcpLens/acceptedToolFilter');
+export const AcceptedToolFilterNotification = new NotificationType<AcceptedToolFilterParams>(
+  'mcpLens/acceptedToolFilter',
+);
 
 export interface InputsNeededParams {
   inputs: { id: string; description?: string; password: boolean }[];

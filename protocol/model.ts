@@ -8,13 +8,15 @@
  * startup, or stopped after being idle). `needs-sign-in`: a remote server that wants an account
  * (OAuth) and has no usable token; "Sign in" (the editor) or `mcp-lens login` gives it one.
  */
-export type ServerState = 'starting' | 'ready' | 'error' | 'stopped' | 'idle' | 'disabled' | 'awaiting-approval' | 'needs-sign-in';
+export type ServerState =
+  'starting' | 'ready' | 'error' | 'stopped' | 'idle' | 'disabled' | 'awaiting-approval' | 'needs-sign-in';
 
 /**
  * Where a server's definition came from. `cursor`: the workspace's `.cursor/mcp.json`;
  * `cursor-user`: the user's own `~/.cursor/mcp.json`.
  */
-export type ConfigSourceKind = 'vscode-mcp-json' | 'mcp-json' | 'claude-desktop' | 'cursor' | 'cursor-user' | 'settings' | 'cli-config';
+export type ConfigSourceKind =
+  'vscode-mcp-json' | 'mcp-json' | 'claude-desktop' | 'cursor' | 'cursor-user' | 'settings' | 'cli-config';
 
 /** One upstream server as the user sees it: state, tool count, last error and stderr tail. */
 export interface ServerStatus {
@@ -138,7 +140,14 @@ export interface IndexStatus {
   /** 0..1 while indexing. */
   progress?: number;
   lastRefresh?: number;
-  embedder?: { kind: 'ollama' | 'none'; model?: string; host?: string; reachable: boolean; modelMissing?: boolean; error?: string };
+  embedder?: {
+    kind: 'ollama' | 'none';
+    model?: string;
+    host?: string;
+    reachable: boolean;
+    modelMissing?: boolean;
+    error?: string;
+  };
   error?: string;
 }
 

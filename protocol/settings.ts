@@ -166,7 +166,11 @@ export function filterPatterns(list: readonly unknown[] | undefined): string[] {
 /** One level's filter, canonical (patterns trimmed, sorted and unique; `include` kept only when set). */
 export function toolFilterValue(level: ToolFilterLevel): string {
   const sorted = (l: readonly unknown[] | undefined) => [...new Set(filterPatterns(l))].sort();
-  return JSON.stringify(level.include === undefined ? { exclude: sorted(level.exclude) } : { include: sorted(level.include), exclude: sorted(level.exclude) });
+  return JSON.stringify(
+    level.include === undefined
+      ? { exclude: sorted(level.exclude) }
+      : { include: sorted(level.include), exclude: sorted(level.exclude) },
+  );
 }
 
 /** Levels as the editor sends them, patterns kept only where they are strings; undefined when not levels at all. */
@@ -190,7 +194,8 @@ export function parseToolFilterValue(value: string | undefined): ToolFilterLevel
   } catch {
     return undefined;
   }
-  if (!isRecord(raw) || !Array.isArray(raw.exclude) || (raw.include !== undefined && !Array.isArray(raw.include))) return undefined;
+  if (!isRecord(raw) || !Array.isArray(raw.exclude) || (raw.include !== undefined && !Array.isArray(raw.include)))
+    return undefined;
   const level: ToolFilterLevel = { exclude: filterPatterns(raw.exclude) };
   if (Array.isArray(raw.include)) level.include = filterPatterns(raw.include);
   return level;
@@ -217,7 +222,11 @@ export interface RestrictedGate {
  * trusted workspace whose user approved exactly these values (`approved` is what
  * restrictedApprovalValue gave when they did); otherwise the user's own value, else the default.
  */
-export function gateRestricted(levels: Record<string, SettingLevels>, trusted: boolean, approved: string | undefined): RestrictedGate {
+export function gateRestricted(
+  levels: Record<string, SettingLevels>,
+  trusted: boolean,
+  approved: string | undefined,
+): RestrictedGate {
   const workspaceValues: RestrictedValues = {};
   for (const key of RESTRICTED_SETTINGS) {
     const l = levels[key];
@@ -225,11 +234,18 @@ export function gateRestricted(levels: Record<string, SettingLevels>, trusted: b
     if (v !== undefined) workspaceValues[key] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   const hasWorkspace = Object.keys(workspaceValues).length > 0;
-  const state = !hasWorkspace ? 'none' : !trusted ? 'untrusted' : approved === restrictedApprovalValue(workspaceValues) ? 'applied' : 'needs-approval';
+  const state = !hasWorkspace
+    ? 'none'
+    : !trusted
+      ? 'untrusted'
+      : approved === restrictedApprovalValue(workspaceValues)
+        ? 'applied'
+        : 'needs-approval';
   const values: Record<string, unknown> = {};
   for (const key of RESTRICTED_SETTINGS) {
     const l = levels[key];
-    values[key] = state === 'applied' ? (l?.workspaceFolderValue ?? l?.workspaceValue ?? l?.globalValue) : l?.globalValue;
+    values[key] =
+      state === 'applied' ? (l?.workspaceFolderValue ?? l?.workspaceValue ?? l?.globalValue) : l?.globalValue;
   }
   return { values, workspaceValues, state };
 }
@@ -284,7 +300,9 @@ export function sanitizeSettings(input: unknown, env: Record<string, string | un
     }
   }
   const exposure = EXPOSURES.includes(raw.exposure as ExposureMode) ? (raw.exposure as ExposureMode) : d.exposure;
-  const importFrom = strings(raw.importFrom, d.importFrom).filter((s): s is ImportSource => IMPORTS.includes(s as ImportSource));
+  const importFrom = strings(raw.importFrom, d.importFrom).filter((s): s is ImportSource =>
+    IMPORTS.includes(s as ImportSource),
+  );
   const minTools = int(sub('predict').minTools, d.predict.minTools, 0, 50);
   const trace = sub('trace').server;
   const ollamaHost = str(sub('ollama').host, env.OLLAMA_HOST ? normalizeOllamaHost(env.OLLAMA_HOST) : d.ollama.host);

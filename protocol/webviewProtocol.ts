@@ -5,7 +5,15 @@
  * server/src/gateway/dashboard/). Both hosts and the page import these types; nothing
  * re-declares them. Plain JSON-safe types only.
  */
-import type { IndexStatus, LearnedSearchView, LensStats, SearchResponse, ServerStatus, ToolCallOutcome, UsageStats } from './model';
+import type {
+  IndexStatus,
+  LearnedSearchView,
+  LensStats,
+  SearchResponse,
+  ServerStatus,
+  ToolCallOutcome,
+  UsageStats,
+} from './model';
 
 /** A request that needs no parameters. */
 export type NoParams = Record<string, never>;
@@ -84,7 +92,9 @@ export interface WebviewRequestMessage {
 
 /** host → webview. */
 export type HostMessage =
-  { kind: 'response'; id: number; result: unknown } | { kind: 'error'; id: number; message: string } | ({ kind: 'event' } & DashboardEvent);
+  | { kind: 'response'; id: number; result: unknown }
+  | { kind: 'error'; id: number; message: string }
+  | ({ kind: 'event' } & DashboardEvent);
 
 /** The HTTP paths: POST `${DASHBOARD_API_PREFIX}<method>` and GET `DASHBOARD_EVENTS_PATH`. */
 export const DASHBOARD_API_PREFIX = '/api/';

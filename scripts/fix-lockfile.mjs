@@ -22,9 +22,17 @@ for (const [suffix, platform] of Object.entries(PLATFORMS)) {
   const name = `@lancedb/lancedb-${suffix}`;
   const key = `node_modules/${name}`;
   if (!lancedb.optionalDependencies?.[name] || lock.packages[key]) continue;
-  lock.packages[key] = { version: lancedb.version, license: 'Apache-2.0', optional: true, engines: { node: '>= 18' }, ...platform };
+  lock.packages[key] = {
+    version: lancedb.version,
+    license: 'Apache-2.0',
+    optional: true,
+    engines: { node: '>= 18' },
+    ...platform,
+  };
   added.push(name);
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
 console.error(added.length ? `package-lock.json: added ${added.join(', ')}` : 'package-lock.json: nothing to add');

@@ -80,11 +80,24 @@ function install(version, dir) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name: 'lance-versions', private: true, dependencies: { '@lancedb/lancedb': version, [NATIVE]: version } }),
+    JSON.stringify({
+      name: 'lance-versions',
+      private: true,
+      dependencies: { '@lancedb/lancedb': version, [NATIVE]: version },
+    }),
   );
   const r = run(
     'npm',
-    ['install', '--omit=optional', '--omit=peer', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'],
+    [
+      'install',
+      '--omit=optional',
+      '--omit=peer',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      '--loglevel=error',
+    ],
     dir,
   );
   if (r.status !== 0) throw new Error(`npm install of LanceDB ${version} failed:\n${r.out}`);
@@ -130,8 +143,15 @@ try {
     }
     // Resolved from where the store code requires it; loading it loads its native module, so a
     // build that does not fit fails here.
-    const probe = run(process.execPath, ['-e', PROBE, join(work, 'server', 'src', 'adapters', 'store', 'lanceModule.ts'), NATIVE], work);
-    const [loaded, facts = ''] = probe.status === 0 ? probe.out.trim().split('\n') : [`failed to load: ${probe.out.trim().split('\n').slice(0, 3).join(' ')}`];
+    const probe = run(
+      process.execPath,
+      ['-e', PROBE, join(work, 'server', 'src', 'adapters', 'store', 'lanceModule.ts'), NATIVE],
+      work,
+    );
+    const [loaded, facts = ''] =
+      probe.status === 0
+        ? probe.out.trim().split('\n')
+        : [`failed to load: ${probe.out.trim().split('\n').slice(0, 3).join(' ')}`];
     console.log(`loaded: ${loaded}\n${facts}`);
     const t = run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...TESTS], work);
     const c = counts(t.out);
@@ -145,7 +165,13 @@ try {
           .slice(0, 40)
           .join('\n'),
       );
-    results.push({ version, loaded, facts, ...c, ok: t.status === 0 && c.fail === 0 && loaded === `@lancedb/lancedb ${version}, ${NATIVE} ${version}` });
+    results.push({
+      version,
+      loaded,
+      facts,
+      ...c,
+      ok: t.status === 0 && c.fail === 0 && loaded === `@lancedb/lancedb ${version}, ${NATIVE} ${version}`,
+    });
   }
 } finally {
   if (keep) console.log(`\nkept ${base}`);
@@ -155,5 +181,8 @@ try {
 console.log(
   `\nLanceDB versions, ${TESTS.map((t) => t.replace('test/server/', '').replace('.test.ts', '')).join(', ')} on linux-x64 (node ${process.version}):`,
 );
-for (const r of results) console.log(`  ${r.version}: ${r.ok ? 'PASS' : 'FAIL'}  (${r.pass} passed, ${r.fail} failed; loaded ${r.loaded}; ${r.facts ?? ''})`);
+for (const r of results)
+  console.log(
+    `  ${r.version}: ${r.ok ? 'PASS' : 'FAIL'}  (${r.pass} passed, ${r.fail} failed; loaded ${r.loaded}; ${r.facts ?? ''})`,
+  );
 process.exitCode = results.length === versions.length && results.every((r) => r.ok) ? 0 : 1;

@@ -1,1 +1,3 @@
-export function lintWorkflows(files: string[]): Promise<{ file: string; line: number; column: number; message: string; kind: string }[]>;
+export function lintWorkflows(
+  files: string[],
+): Promise<{ file: string; line: number; column: number; message: string; kind: string }[]>;

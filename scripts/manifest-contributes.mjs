@@ -26,7 +26,11 @@ const commands = [
 const serverEntry = {
   type: 'object',
   properties: {
-    type: { type: 'string', enum: ['stdio', 'http', 'sse'], description: 'Transport; inferred from `command` or `url` when omitted.' },
+    type: {
+      type: 'string',
+      enum: ['stdio', 'http', 'sse'],
+      description: 'Transport; inferred from `command` or `url` when omitted.',
+    },
     command: { type: 'string', description: 'Executable to run for a stdio server.' },
     args: { type: 'array', items: { type: 'string' }, description: 'Arguments for `command`.' },
     env: {
@@ -37,15 +41,30 @@ const serverEntry = {
     envFile: { type: 'string', description: 'A .env file loaded into the environment.' },
     cwd: { type: 'string', description: 'Working directory for `command`.' },
     url: { type: 'string', description: 'URL of a streamable HTTP or SSE server.' },
-    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'HTTP headers; use `${input:id}` for secrets.' },
+    headers: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'HTTP headers; use `${input:id}` for secrets.',
+    },
     oauth: {
       type: 'object',
       required: ['clientId'],
       additionalProperties: false,
       properties: {
-        clientId: { type: 'string', description: 'Client id registered with the authorization server (or the https URL of a Client ID Metadata Document).' },
-        clientSecret: { type: 'string', description: 'Client secret of a confidential client; use `${input:id}` or `${env:NAME}`.' },
-        scopes: { type: 'array', items: { type: 'string' }, description: 'Scopes to request when the server names none.' },
+        clientId: {
+          type: 'string',
+          description:
+            'Client id registered with the authorization server (or the https URL of a Client ID Metadata Document).',
+        },
+        clientSecret: {
+          type: 'string',
+          description: 'Client secret of a confidential client; use `${input:id}` or `${env:NAME}`.',
+        },
+        scopes: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Scopes to request when the server names none.',
+        },
       },
       markdownDescription:
         'A pre-registered OAuth client for a server that needs sign-in and offers no dynamic registration. Without it MCP Lens registers itself. Register the redirect URI `http://127.0.0.1/callback` (any port).',
@@ -157,7 +176,8 @@ const properties = {
     minimum: 0,
     maximum: 50,
     scope: 'resource',
-    description: "How many of find_tools' top hits carry their input inline: a clear best match its full input schema, close top hits compact input types.",
+    description:
+      "How many of find_tools' top hits carry their input inline: a clear best match its full input schema, close top hits compact input types.",
   },
   'mcpLens.search.defaultLimit': {
     type: 'number',
@@ -178,7 +198,8 @@ const properties = {
     type: 'string',
     default: 'http://127.0.0.1:11434',
     scope: 'machine-overridable',
-    markdownDescription: 'Ollama server for embeddings (`OLLAMA_HOST` is used when this is unset). Changing it restarts the sidecar.',
+    markdownDescription:
+      'Ollama server for embeddings (`OLLAMA_HOST` is used when this is unset). Changing it restarts the sidecar.',
   },
   'mcpLens.embedding.model': {
     type: 'string',
@@ -196,9 +217,17 @@ const properties = {
     type: 'boolean',
     default: true,
     scope: 'resource',
-    description: 'Record which tools are called (names only, never arguments) to rank and predict tools. Stored in the workspace storage folder.',
+    description:
+      'Record which tools are called (names only, never arguments) to rank and predict tools. Stored in the workspace storage folder.',
   },
-  'mcpLens.usage.retentionDays': { type: 'number', default: 90, minimum: 1, maximum: 3650, scope: 'resource', description: 'Days usage records are kept.' },
+  'mcpLens.usage.retentionDays': {
+    type: 'number',
+    default: 90,
+    minimum: 1,
+    maximum: 3650,
+    scope: 'resource',
+    description: 'Days usage records are kept.',
+  },
   'mcpLens.predict.minTools': {
     type: 'number',
     default: 3,
@@ -269,7 +298,8 @@ const contributes = {
         {
           id: 'approve',
           title: 'Approve the servers to start',
-          description: 'Servers from workspace files start only after you allow them.\n[Approve Servers](command:mcpLens.approveServers)',
+          description:
+            'Servers from workspace files start only after you allow them.\n[Approve Servers](command:mcpLens.approveServers)',
           media: { markdown: 'media/walkthrough/approve.md' },
           completionEvents: ['onCommand:mcpLens.approveServers'],
         },
@@ -283,14 +313,16 @@ const contributes = {
         {
           id: 'embeddings',
           title: 'Optional: semantic search with Ollama',
-          description: 'With Ollama running, MCP Lens also searches by meaning.\n[Pull Embedding Model](command:mcpLens.pullEmbeddingModel)',
+          description:
+            'With Ollama running, MCP Lens also searches by meaning.\n[Pull Embedding Model](command:mcpLens.pullEmbeddingModel)',
           media: { markdown: 'media/walkthrough/embeddings.md' },
           completionEvents: ['onCommand:mcpLens.pullEmbeddingModel'],
         },
         {
           id: 'dashboard',
           title: 'See the savings',
-          description: 'The dashboard shows servers, the index and the tokens saved.\n[Show Dashboard](command:mcpLens.showDashboard)',
+          description:
+            'The dashboard shows servers, the index and the tokens saved.\n[Show Dashboard](command:mcpLens.showDashboard)',
           media: { markdown: 'media/walkthrough/dashboard.md' },
           completionEvents: ['onCommand:mcpLens.showDashboard'],
         },
@@ -310,7 +342,11 @@ const fields = {
   // Only where the folder has an MCP configuration; commands activate on their own (VS Code
   // adds onCommand events). Activation by VS Code's MCP discovery (onMcpServerDefinitionProvider,
   // implied by the contribution) finds no configuration and starts no sidecar (extension.ts).
-  activationEvents: ['workspaceContains:.vscode/mcp.json', 'workspaceContains:.mcp.json', 'workspaceContains:.cursor/mcp.json'],
+  activationEvents: [
+    'workspaceContains:.vscode/mcp.json',
+    'workspaceContains:.mcp.json',
+    'workspaceContains:.cursor/mcp.json',
+  ],
   capabilities: {
     untrustedWorkspaces: {
       supported: 'limited',

@@ -43,7 +43,10 @@ export function cliManifest(root) {
   };
 }
 
-execFileSync(process.execPath, ['esbuild.mjs', '--production', 'server'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+execFileSync(process.execPath, ['esbuild.mjs', '--production', 'server'], {
+  cwd: root,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, 'dist'), { recursive: true });
 for (const f of FILES) cpSync(join(root, f), join(stage, f));

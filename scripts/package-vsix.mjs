@@ -67,21 +67,25 @@ function closure(names) {
     const name = queue.shift();
     if (seen.has(name)) continue;
     const dir = join(root, 'node_modules', name);
-    if (!existsSync(join(dir, 'package.json'))) throw new Error(`${name} is not installed in node_modules (run npm ci)`);
+    if (!existsSync(join(dir, 'package.json')))
+      throw new Error(`${name} is not installed in node_modules (run npm ci)`);
     seen.add(name);
     queue.push(...Object.keys(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).dependencies ?? {}));
   }
   return [...seen].sort();
 }
 
-const copyFromRoot = (name, stage) => cpSync(join(root, 'node_modules', name), join(stage, 'node_modules', name), { recursive: true, dereference: true });
+const copyFromRoot = (name, stage) =>
+  cpSync(join(root, 'node_modules', name), join(stage, 'node_modules', name), { recursive: true, dereference: true });
 
 /** Stages LanceDB for `lance` (null: none, a keyword-only build); returns the staged runtime dependencies. */
 function stageLance(lance, stage) {
   const arrow = closure(['apache-arrow']);
   if (!lance) return { packages: [], dependencies: {} };
   const lanceDir = join(stage, 'node_modules', '@lancedb', 'lancedb');
-  const installed = JSON.parse(readFileSync(join(root, 'node_modules', '@lancedb', 'lancedb', 'package.json'), 'utf8')).version;
+  const installed = JSON.parse(
+    readFileSync(join(root, 'node_modules', '@lancedb', 'lancedb', 'package.json'), 'utf8'),
+  ).version;
   // The JavaScript half must be the native half's version: it calls what that binary exports.
   if (installed === lance.version) copyFromRoot('@lancedb/lancedb', stage);
   else unpackFromRegistry('@lancedb/lancedb', lance.version, lanceDir);
@@ -99,7 +103,9 @@ function stageLance(lance, stage) {
  * What the extension runs from dist/ (DIST_FILES and their folders), and nothing else there: no
  * source maps, no CLI, no bench (they ship with the npm package), nor what else a build left.
  */
-const DIST_KEEP = new Set(DIST_FILES.flatMap((f) => f.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+const DIST_KEEP = new Set(
+  DIST_FILES.flatMap((f) => f.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))),
+);
 
 function buildTarget({ target, lance }) {
   const stage = join(work, `stage-${target}`);
@@ -109,7 +115,10 @@ function buildTarget({ target, lance }) {
     cpSync(join(root, entry), join(stage, entry), {
       recursive: true,
       filter: (src) =>
-        !src.endsWith('.map') && (entry !== 'dist' || src === join(root, 'dist') || DIST_KEEP.has(relative(join(root, 'dist'), src).split(sep).join('/'))),
+        !src.endsWith('.map') &&
+        (entry !== 'dist' ||
+          src === join(root, 'dist') ||
+          DIST_KEEP.has(relative(join(root, 'dist'), src).split(sep).join('/'))),
     });
   }
   const runtime = stageLance(lance, stage);
@@ -140,4 +149,6 @@ for (const r of results) {
   console.error(`${r.target}: ${r.file} ${(statSync(r.file).size / 1024 / 1024).toFixed(1)} MiB — ${r.summary}`);
 }
 // Leftover stages from an interrupted run are not kept.
-if (existsSync(work)) for (const d of readdirSync(work)) if (d.startsWith('stage-')) rmSync(join(work, d), { recursive: true, force: true });
+if (existsSync(work))
+  for (const d of readdirSync(work))
+    if (d.startsWith('stage-')) rmSync(join(work, d), { recursive: true, force: true });

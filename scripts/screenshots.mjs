@@ -17,7 +17,15 @@ const withE2e = !process.argv.includes('--no-e2e');
 const started = Date.now();
 const run = (args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
 let failed = run(['esbuild.mjs']) !== 0;
-failed ||= run(['--import', 'tsx', '--test', 'test/server/dashboard.test.ts', 'test/server/dashboardUx.test.ts', 'test/server/dashboardLearned.test.ts']) !== 0;
+failed ||=
+  run([
+    '--import',
+    'tsx',
+    '--test',
+    'test/server/dashboard.test.ts',
+    'test/server/dashboardUx.test.ts',
+    'test/server/dashboardLearned.test.ts',
+  ]) !== 0;
 if (withE2e) failed ||= run(['test/run.mjs', 'test/e2e']) !== 0;
 if (failed) {
   console.error('screenshots: a suite failed; media/screenshots/ is left as it was');
@@ -32,5 +40,7 @@ const pictures = readdirSync(MEDIA).filter((n) => n.endsWith('.png'));
 const copied = pictures.filter(fresh);
 for (const name of copied) copyFileSync(join(RESULTS, name), join(MEDIA, name));
 const stale = pictures.filter((n) => !copied.includes(n));
-console.log(`screenshots: ${copied.length} of ${pictures.length} refreshed in media/screenshots/${copied.length ? `: ${copied.join(', ')}` : ''}`);
+console.log(
+  `screenshots: ${copied.length} of ${pictures.length} refreshed in media/screenshots/${copied.length ? `: ${copied.join(', ')}` : ''}`,
+);
 if (stale.length) console.log(`not taken by this run (left as they were): ${stale.join(', ')}`);

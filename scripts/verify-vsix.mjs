@@ -20,7 +20,14 @@ import { ZipFile } from './vsix/zipEntries.mjs';
 const EXT = 'extension/';
 /** Everything the extension runs from dist/ (package-vsix.mjs copies these and nothing else there). */
 export const DIST_FILES = ['client.js', 'server.js', 'selectChild.js', 'o200k.ranks', 'webview/dashboard.js'];
-const REQUIRED = ['package.json', ...DIST_FILES.map((f) => `dist/${f}`), 'media/icon.png', 'LICENSE.txt', 'readme.md', 'changelog.md'];
+const REQUIRED = [
+  'package.json',
+  ...DIST_FILES.map((f) => `dist/${f}`),
+  'media/icon.png',
+  'LICENSE.txt',
+  'readme.md',
+  'changelog.md',
+];
 const FORBIDDEN = [
   /\.map$/,
   /\.ts$/,
@@ -63,14 +70,19 @@ export function verifyVsix(file, targetName) {
     if (natives.length || lanceJs) fail(`is keyword-only but holds LanceDB (${natives.map((e) => e.name).join(', ')})`);
     return { file, target, search: 'keyword-only', summary: 'keyword-only (no LanceDB build for this target)' };
   }
-  if (natives.length !== 1) fail(`holds ${natives.length} native modules, expected exactly LanceDB's: ${natives.map((e) => e.name).join(', ')}`);
+  if (natives.length !== 1)
+    fail(
+      `holds ${natives.length} native modules, expected exactly LanceDB's: ${natives.map((e) => e.name).join(', ')}`,
+    );
   const [native] = natives;
-  if (!native.name.startsWith(`${EXT}node_modules/${lance.package}/`)) fail(`its native module ${native.name} is not ${lance.package}'s`);
+  if (!native.name.startsWith(`${EXT}node_modules/${lance.package}/`))
+    fail(`its native module ${native.name} is not ${lance.package}'s`);
   const bytes = zip.read(native);
   const kind = binaryKind(bytes.subarray(0, 4096));
   if (kind !== lance.binary) fail(`${native.name} is ${kind}, expected ${lance.binary}`);
   const libc = elfLibc(bytes);
-  if (lance.libc && libc !== lance.libc) fail(`${native.name} links ${libc ?? 'no known libc'}, expected ${lance.libc}`);
+  if (lance.libc && libc !== lance.libc)
+    fail(`${native.name} links ${libc ?? 'no known libc'}, expected ${lance.libc}`);
   for (const name of ['@lancedb/lancedb', lance.package]) {
     const version = JSON.parse(zip.read(`${EXT}node_modules/${name}/package.json`).toString('utf8')).version;
     if (version !== lance.version) fail(`${name} is ${version}, expected ${lance.version}`);

@@ -34,7 +34,9 @@ if (files.length === 0) {
 
 const BROWSER = /fixtures\/lens\/dashboardPage'|from '\.\/codeServer'/;
 const browserTests = files.filter((f) => BROWSER.test(readFileSync(f, 'utf8')));
-const chromium = process.env.MCP_LENS_CHROMIUM || JSON.parse(readFileSync(new URL('./fixtures/lens/browser.json', import.meta.url), 'utf8')).chromium;
+const chromium =
+  process.env.MCP_LENS_CHROMIUM ||
+  JSON.parse(readFileSync(new URL('./fixtures/lens/browser.json', import.meta.url), 'utf8')).chromium;
 if (browserTests.length && !existsSync(chromium)) {
   if (process.env.MCP_LENS_SKIP_BROWSER_TESTS !== '1') {
     console.error(

@@ -61,11 +61,15 @@ export class Approvals implements vscode.Disposable {
    * what the prompt showed.
    */
   async promptAll(names?: readonly string[], fingerprint?: string): Promise<boolean> {
-    const servers = this.pending.filter((s) => (!names || names.includes(s.name)) && (fingerprint === undefined || s.fingerprint === fingerprint));
+    const servers = this.pending.filter(
+      (s) => (!names || names.includes(s.name)) && (fingerprint === undefined || s.fingerprint === fingerprint),
+    );
     for (const s of servers) this.refused.delete(s.fingerprint);
     if (servers.length === 0) {
       void vscode.window.showInformationMessage(
-        names ? `MCP Lens: ${names.join(', ')} is not waiting for approval.` : 'MCP Lens: no server is waiting for approval.',
+        names
+          ? `MCP Lens: ${names.join(', ')} is not waiting for approval.`
+          : 'MCP Lens: no server is waiting for approval.',
       );
       return false;
     }
@@ -129,7 +133,9 @@ export class Approvals implements vscode.Disposable {
     const n = servers.filter((s) => s.kind !== 'tool-filter').length;
     const filter = servers.some((s) => s.kind === 'tool-filter');
     const message = [
-      n > 0 ? `MCP Lens wants to start ${plural(n, 'MCP server')} declared in this workspace. Only allow servers you trust: they run on your machine.` : '',
+      n > 0
+        ? `MCP Lens wants to start ${plural(n, 'MCP server')} declared in this workspace. Only allow servers you trust: they run on your machine.`
+        : '',
       filter
         ? "This workspace's settings changed so that tools hidden until now could be found and called. Allow only a change you made yourself: an agent's file tools can write workspace settings."
         : '',

@@ -9,7 +9,12 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { DashboardCall, PullProgressParams, StateChangedParams } from '../../protocol/lspProtocol';
-import { DASHBOARD_METHODS, type ActionResult, type HostMessage, type WebviewRequestMessage } from '../../protocol/webviewProtocol';
+import {
+  DASHBOARD_METHODS,
+  type ActionResult,
+  type HostMessage,
+  type WebviewRequestMessage,
+} from '../../protocol/webviewProtocol';
 import { sideColumn } from './sideColumn';
 
 /** What the panel needs from the sidecar (the extension's `Sidecar` satisfies it). */
@@ -43,16 +48,23 @@ export function showDashboard(context: vscode.ExtensionContext, sidecar: Dashboa
   }
   const root = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
   const column = sideColumn(vscode.window.tabGroups, lastColumn);
-  const panel = vscode.window.createWebviewPanel('mcpLens.dashboard', 'MCP Lens', column === 'beside' ? vscode.ViewColumn.Beside : column, {
-    enableScripts: true,
-    localResourceRoots: [root],
-  });
+  const panel = vscode.window.createWebviewPanel(
+    'mcpLens.dashboard',
+    'MCP Lens',
+    column === 'beside' ? vscode.ViewColumn.Beside : column,
+    {
+      enableScripts: true,
+      localResourceRoots: [root],
+    },
+  );
   lastColumn = panel.viewColumn;
   panel.webview.html = dashboardHtml(panel.webview, vscode.Uri.joinPath(root, 'dashboard.js'));
   const post = (message: HostMessage) => void panel.webview.postMessage(message);
   const subscriptions = [
     panel.webview.onDidReceiveMessage((m: WebviewRequestMessage) => void answer(m, sidecar, post)),
-    sidecar.onDidChangeLens((s) => post({ kind: 'event', event: 'state', data: { servers: s.servers, index: s.index, stats: s.stats } })),
+    sidecar.onDidChangeLens((s) =>
+      post({ kind: 'event', event: 'state', data: { servers: s.servers, index: s.index, stats: s.stats } }),
+    ),
     sidecar.onPullProgress((p) => post({ kind: 'event', event: 'pullProgress', data: p })),
     // The user may drag the panel to another group: reopen it there next time.
     panel.onDidChangeViewState((e) => (lastColumn = e.webviewPanel.viewColumn ?? lastColumn)),
@@ -64,7 +76,11 @@ export function showDashboard(context: vscode.ExtensionContext, sidecar: Dashboa
   });
 }
 
-async function answer(m: WebviewRequestMessage, backend: DashboardBackend, post: (message: HostMessage) => void): Promise<void> {
+async function answer(
+  m: WebviewRequestMessage,
+  backend: DashboardBackend,
+  post: (message: HostMessage) => void,
+): Promise<void> {
   if (!m || m.kind !== 'request' || typeof m.id !== 'number' || !DASHBOARD_METHODS.includes(m.method)) return;
   try {
     const params = m.params ?? {};
@@ -79,10 +95,14 @@ async function answer(m: WebviewRequestMessage, backend: DashboardBackend, post:
 }
 
 /** Approving goes through the editor's prompt; failure is a value the dashboard shows. */
-async function approve(approveServer: NonNullable<DashboardBackend['approveServer']>, params: unknown): Promise<ActionResult> {
+async function approve(
+  approveServer: NonNullable<DashboardBackend['approveServer']>,
+  params: unknown,
+): Promise<ActionResult> {
   const { name, fingerprint } = params as { name?: unknown; fingerprint?: unknown };
   if (typeof name !== 'string' || !name) return { ok: false, error: '"name" must be a non-empty string' };
-  if (typeof fingerprint !== 'string' || !fingerprint) return { ok: false, error: '"fingerprint" must be a non-empty string' };
+  if (typeof fingerprint !== 'string' || !fingerprint)
+    return { ok: false, error: '"fingerprint" must be a non-empty string' };
   try {
     await approveServer(name, fingerprint);
     return { ok: true };

@@ -23,7 +23,11 @@ const HOW = 'How to turn them off';
 const NEVER = "Don't show again";
 
 /** Watches the sidecar's server list and explains duplicates once per session (or never again). */
-export function watchDuplicates(context: vscode.ExtensionContext, sidecar: Sidecar, approvals: Approvals): vscode.Disposable {
+export function watchDuplicates(
+  context: vscode.ExtensionContext,
+  sidecar: Sidecar,
+  approvals: Approvals,
+): vscode.Disposable {
   let explained = false;
   const check = (): void => {
     const state = sidecar.lens;
@@ -115,5 +119,7 @@ async function moveFrom(s: ExtensionServices, file: string, names: string[]): Pr
   } finally {
     await hold({ hold: false });
   }
-  void vscode.window.showInformationMessage(`MCP Lens: moved ${moved.join(', ')} into mcpLens.servers. Backup: ${path.basename(backup.fsPath)}.`);
+  void vscode.window.showInformationMessage(
+    `MCP Lens: moved ${moved.join(', ')} into mcpLens.servers. Backup: ${path.basename(backup.fsPath)}.`,
+  );
 }

@@ -35,9 +35,14 @@ export function registerE2eHooks(s: ExtensionServices): vscode.Disposable {
   // A keybinding passes one value: `{ query, arguments }` (or `args`) names what to find and call.
   return vscode.commands.registerCommand(
     'mcpLens.e2e.invokeTools',
-    async (first?: string | { query?: string; arguments?: Record<string, unknown>; args?: Record<string, unknown> }, second?: Record<string, unknown>) => {
+    async (
+      first?: string | { query?: string; arguments?: Record<string, unknown>; args?: Record<string, unknown> },
+      second?: Record<string, unknown>,
+    ) => {
       const { query, args } =
-        typeof first === 'object' && first !== null ? { query: first.query, args: first.arguments ?? first.args } : { query: first, args: second };
+        typeof first === 'object' && first !== null
+          ? { query: first.query, args: first.arguments ?? first.args }
+          : { query: first, args: second };
       const report = await invokeTools(s, query ?? 'echo a message back', args ?? { message: 'hello from e2e' });
       // Whole or not at all: the test reads the file as soon as it exists.
       await writeFile(`${out}.part`, JSON.stringify(report, null, 2));
@@ -61,7 +66,9 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
   };
   const id = `${s.context.extension.id.toLowerCase()}/${MCP_SERVER_LABEL}`;
   const ok =
-    (await step('sidecar ready', async () => String(await withTimeout(s.sidecar.whenReady(), 60_000, 'sidecar ready')))) &&
+    (await step('sidecar ready', async () =>
+      String(await withTimeout(s.sidecar.whenReady(), 60_000, 'sidecar ready')),
+    )) &&
     (await step('start MCP Lens server', async () => {
       await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true });
       return id;
@@ -72,7 +79,12 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
       report.findTools = await invoke(lensTool(FIND_TOOLS), { query });
       report.findToolsMs = Date.now() - started;
       // The servers as they were when find_tools answered (a hanging one is still starting).
-      report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({ name: x.name, state: x.state, source: x.source, toolCount: x.toolCount }));
+      report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({
+        name: x.name,
+        state: x.state,
+        source: x.source,
+        toolCount: x.toolCount,
+      }));
       return report.findTools.slice(0, 200);
     })) &&
     (await step('invoke call_tool', async () => {
@@ -82,7 +94,12 @@ async function invokeTools(s: ExtensionServices, query: string, args: Record<str
     }));
   report.lmTools = vscode.lm.tools.map((t) => t.name);
   if (report.servers.length === 0)
-    report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({ name: x.name, state: x.state, source: x.source, toolCount: x.toolCount }));
+    report.servers = (s.sidecar.lens?.servers ?? []).map((x) => ({
+      name: x.name,
+      state: x.state,
+      source: x.source,
+      toolCount: x.toolCount,
+    }));
   report.ok = ok;
   return report;
 }
@@ -113,14 +130,22 @@ async function waitForTools(timeoutMs: number): Promise<string[]> {
     if (names.some((n) => n.endsWith(FIND_TOOLS)) && names.some((n) => n.endsWith(CALL_TOOL))) return names;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`MCP Lens tools did not appear in vscode.lm.tools within ${timeoutMs} ms; have: ${vscode.lm.tools.map((t) => t.name).join(', ')}`);
+  throw new Error(
+    `MCP Lens tools did not appear in vscode.lm.tools within ${timeoutMs} ms; have: ${vscode.lm.tools.map((t) => t.name).join(', ')}`,
+  );
 }
 
 async function invoke(name: string, input: object): Promise<string> {
   const cts = new vscode.CancellationTokenSource();
   try {
-    const result = await withTimeout(Promise.resolve(vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, cts.token)), 60_000, name);
-    return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : JSON.stringify(p))).join('\n');
+    const result = await withTimeout(
+      Promise.resolve(vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, cts.token)),
+      60_000,
+      name,
+    );
+    return result.content
+      .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : JSON.stringify(p)))
+      .join('\n');
   } finally {
     cts.dispose();
   }

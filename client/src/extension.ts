@@ -43,7 +43,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     return services;
   } catch (err) {
     log.error(`activation failed: ${errorText(err)}`);
-    void vscode.window.showErrorMessage(`MCP Lens failed to start: ${errorText(err)}`, 'Show Logs').then((p) => p && log.show());
+    void vscode.window
+      .showErrorMessage(`MCP Lens failed to start: ${errorText(err)}`, 'Show Logs')
+      .then((p) => p && log.show());
     throw err;
   }
 }
@@ -93,7 +95,9 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   const ensureStarted = (): Promise<void> => {
     started ??= sidecar.start().catch((err: unknown) => {
       started = undefined;
-      void vscode.window.showErrorMessage(`MCP Lens: the sidecar did not start: ${errorText(err)}`, 'Show Logs').then((p) => p && log.show());
+      void vscode.window
+        .showErrorMessage(`MCP Lens: the sidecar did not start: ${errorText(err)}`, 'Show Logs')
+        .then((p) => p && log.show());
     });
     return started;
   };
@@ -138,7 +142,8 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
         if (kind !== 'none') void wakeIfConfigured();
         return;
       }
-      if (kind === 'restart') void sidecar.restart().catch((err: unknown) => log.error(`restart after a settings change: ${errorText(err)}`));
+      if (kind === 'restart')
+        void sidecar.restart().catch((err: unknown) => log.error(`restart after a settings change: ${errorText(err)}`));
       else if (kind === 'update') void pushSettings();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void pushSettings()),
@@ -148,7 +153,8 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   // A workspace's restricted settings (ollama.host) are used only once allowed: asked here, at
   // start and whenever they or the trust change; allowing restarts the sidecar with them.
   const reviewRestricted = async (): Promise<void> => {
-    if ((await reviewRestrictedSettings(restrictedGate(vscode.workspace.getConfiguration(SECTION)), log)) && started) await sidecar.restart();
+    if ((await reviewRestrictedSettings(restrictedGate(vscode.workspace.getConfiguration(SECTION)), log)) && started)
+      await sidecar.restart();
   };
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(SECTION) && void reviewRestricted()),
@@ -168,7 +174,9 @@ async function build(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     dormant.dispose();
     void ensureStarted();
   } else {
-    log.info('no MCP configuration in this window (.vscode/mcp.json, .mcp.json, mcpLens.servers): MCP Lens waits until one appears or a command needs it');
+    log.info(
+      'no MCP configuration in this window (.vscode/mcp.json, .mcp.json, mcpLens.servers): MCP Lens waits until one appears or a command needs it',
+    );
   }
   return s;
 }

@@ -13,7 +13,10 @@ import type * as vscode from 'vscode';
 const PREFIX = /^\[(Error|Warn|Info|Debug|Trace|LSP)\s*- [^\]]*\]\s?/;
 const CLEAN_EXIT = /^Server process exited with code 0\.?$/;
 
-export function levelRoutingChannel(log: vscode.LogOutputChannel, options: { payloads: boolean } = { payloads: true }): vscode.OutputChannel {
+export function levelRoutingChannel(
+  log: vscode.LogOutputChannel,
+  options: { payloads: boolean } = { payloads: true },
+): vscode.OutputChannel {
   let pending = '';
   const route = (line: string): void => {
     const m = PREFIX.exec(line);
@@ -75,7 +78,9 @@ function messageSummary(json: string): string {
   try {
     const d = JSON.parse(json) as { type?: unknown; message?: { method?: unknown; id?: unknown } };
     const id = typeof d.message?.id === 'number' || typeof d.message?.id === 'string' ? ` (id ${d.message.id})` : '';
-    return `${String(d.type ?? 'message')} ${typeof d.message?.method === 'string' ? d.message.method : ''}${id}`.replace(/\s+/g, ' ').trim();
+    return `${String(d.type ?? 'message')} ${typeof d.message?.method === 'string' ? d.message.method : ''}${id}`
+      .replace(/\s+/g, ' ')
+      .trim();
   } catch {
     return 'message (not shown)';
   }

@@ -19,7 +19,11 @@ export function workspaceConfigFiles(settings: McpLensSettings): string[] {
 export async function hasMcpConfiguration(settings: McpLensSettings): Promise<boolean> {
   // Servers in settings (the window's, or a multi-root folder's own), or a user-level source the
   // user chose to import (Claude Desktop's config; `cursor` includes ~/.cursor/mcp.json), are configuration.
-  if (settings.importFrom.includes('settings') && (Object.keys(settings.servers).length > 0 || workspaceFolderInfos().some((f) => f.servers))) return true;
+  if (
+    settings.importFrom.includes('settings') &&
+    (Object.keys(settings.servers).length > 0 || workspaceFolderInfos().some((f) => f.servers))
+  )
+    return true;
   if (settings.importFrom.includes('claude-desktop') || settings.importFrom.includes('cursor')) return true;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     for (const rel of workspaceConfigFiles(settings)) {

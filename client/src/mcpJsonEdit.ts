@@ -16,7 +16,8 @@ export interface Extraction {
 export function extractServers(text: string, names: readonly string[]): Extraction {
   const errors: ParseError[] = [];
   const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0 || !isRecord(root)) throw new Error('mcp.json is not valid JSON with comments; fix it before moving servers');
+  if (errors.length > 0 || !isRecord(root))
+    throw new Error('mcp.json is not valid JSON with comments; fix it before moving servers');
   const servers = isRecord(root.servers) ? root.servers : {};
   const entries: Record<string, Record<string, unknown>> = {};
   const missing: string[] = [];

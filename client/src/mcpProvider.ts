@@ -32,7 +32,14 @@ export function registerMcpProvider(sidecar: Sidecar, ensureStarted: () => Promi
       const info = sidecar.gateway;
       if (!info) {
         // Listed even before the sidecar is up so the user sees it; resolve fills in the address.
-        return [new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse('http://127.0.0.1/mcp'), {}, 'starting')];
+        return [
+          new vscode.McpHttpServerDefinition(
+            MCP_SERVER_LABEL,
+            vscode.Uri.parse('http://127.0.0.1/mcp'),
+            {},
+            'starting',
+          ),
+        ];
       }
       return [definition(info)];
     },
@@ -53,5 +60,10 @@ export function registerMcpProvider(sidecar: Sidecar, ensureStarted: () => Promi
 }
 
 function definition(info: { url: string; token: string }): vscode.McpHttpServerDefinition {
-  return new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, launchVersion(info));
+  return new vscode.McpHttpServerDefinition(
+    MCP_SERVER_LABEL,
+    vscode.Uri.parse(info.url),
+    { Authorization: `Bearer ${info.token}` },
+    launchVersion(info),
+  );
 }

@@ -7,7 +7,12 @@
  * values kept beside them.
  */
 import * as vscode from 'vscode';
-import { ExternalRedirectRequest, OAuthSecretReadRequest, OAuthSecretWriteRequest, OpenAuthorizationRequest } from '../../protocol/lspProtocol';
+import {
+  ExternalRedirectRequest,
+  OAuthSecretReadRequest,
+  OAuthSecretWriteRequest,
+  OpenAuthorizationRequest,
+} from '../../protocol/lspProtocol';
 import type { Sidecar } from './sidecar';
 
 const KEY = /^oauth\.[0-9a-f]{32}$/;
@@ -27,7 +32,11 @@ function httpUri(raw: unknown): vscode.Uri {
   return uri;
 }
 
-export function registerOAuthBridge(sidecar: Sidecar, secrets: vscode.SecretStorage, log: vscode.LogOutputChannel): void {
+export function registerOAuthBridge(
+  sidecar: Sidecar,
+  secrets: vscode.SecretStorage,
+  log: vscode.LogOutputChannel,
+): void {
   sidecar.onRequest(OAuthSecretReadRequest, async (p) => ({ value: (await secrets.get(secretKey(p?.key))) ?? null }));
   sidecar.onRequest(OAuthSecretWriteRequest, async (p) => {
     const key = secretKey(p?.key);

@@ -27,7 +27,10 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'json');
     const column = sideColumn(vscode.window.tabGroups, this.lastColumn);
-    const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn: column === 'beside' ? vscode.ViewColumn.Beside : column });
+    const editor = await vscode.window.showTextDocument(doc, {
+      preview: true,
+      viewColumn: column === 'beside' ? vscode.ViewColumn.Beside : column,
+    });
     this.lastColumn = editor.viewColumn;
   }
 

@@ -7,7 +7,13 @@
  * the default) is used, and the log and a notification say why.
  */
 import * as vscode from 'vscode';
-import { RESTRICTED_SETTINGS, gateRestricted, restrictedApprovalValue, type RestrictedGate, type SettingLevels } from '../../protocol/settings';
+import {
+  RESTRICTED_SETTINGS,
+  gateRestricted,
+  restrictedApprovalValue,
+  type RestrictedGate,
+  type SettingLevels,
+} from '../../protocol/settings';
 import { quotedForDisplay } from '../../protocol/untrustedText';
 
 const KEY = 'mcpLens.restrictedSettingsApproved';
@@ -38,7 +44,9 @@ export async function reviewRestrictedSettings(gate: RestrictedGate, log: vscode
   const lines = Object.entries(gate.workspaceValues).map(([k, v]) => `mcpLens.${k}: ${quotedForDisplay(v)}`);
   const value = restrictedApprovalValue(gate.workspaceValues);
   if (gate.state === 'untrusted') {
-    log.info(`not using the workspace's ${lines.join(', ')}: the workspace is not trusted; your own setting or the default applies`);
+    log.info(
+      `not using the workspace's ${lines.join(', ')}: the workspace is not trusted; your own setting or the default applies`,
+    );
     return false;
   }
   if (asked === value) return false;

@@ -51,7 +51,8 @@ export function toolFilterLevels(): ToolFilterLevels {
   const cfg = vscode.workspace.getConfiguration(SECTION);
   const include = cfg.inspect('include');
   const exclude = cfg.inspect('exclude');
-  const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string') : undefined);
+  const strings = (v: unknown): string[] | undefined =>
+    Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string') : undefined;
   const level = (inc: unknown, exc: unknown) => {
     const out: { include?: string[]; exclude?: string[] } = {};
     const i = strings(inc);
@@ -64,7 +65,10 @@ export function toolFilterLevels(): ToolFilterLevels {
     workspaceValue: exclude?.workspaceValue,
     workspaceFolderValue: [exclude?.workspaceFolderValue, ...folderLevel('exclude')].filter(Array.isArray).flat(),
   });
-  return { user: level(include?.globalValue, exclude?.globalValue), workspace: level(include?.workspaceValue, workspaceExclude) };
+  return {
+    user: level(include?.globalValue, exclude?.globalValue),
+    workspace: level(include?.workspaceValue, workspaceExclude),
+  };
 }
 
 /** What a configuration change asks for: nothing, a live update, or a sidecar restart. */
@@ -77,7 +81,9 @@ export function changeKind(e: vscode.ConfigurationChangeEvent): 'none' | 'update
 function folderLevel(key: string): unknown[] {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length < 2) return [];
-  return folders.map((f) => vscode.workspace.getConfiguration(SECTION, f.uri).inspect(key)?.workspaceFolderValue).filter((v) => v !== undefined);
+  return folders
+    .map((f) => vscode.workspace.getConfiguration(SECTION, f.uri).inspect(key)?.workspaceFolderValue)
+    .filter((v) => v !== undefined);
 }
 
 /**
@@ -89,7 +95,14 @@ export function workspaceFolderInfos(): WorkspaceFolderInfo[] {
   const folders = vscode.workspace.workspaceFolders ?? [];
   return folders.map((f) => {
     const servers =
-      folders.length > 1 ? vscode.workspace.getConfiguration(SECTION, f.uri).inspect<Record<string, unknown>>('servers')?.workspaceFolderValue : undefined;
-    return { path: f.uri.fsPath, name: f.name, ...(servers && typeof servers === 'object' && Object.keys(servers).length > 0 ? { servers } : {}) };
+      folders.length > 1
+        ? vscode.workspace.getConfiguration(SECTION, f.uri).inspect<Record<string, unknown>>('servers')
+            ?.workspaceFolderValue
+        : undefined;
+    return {
+      path: f.uri.fsPath,
+      name: f.name,
+      ...(servers && typeof servers === 'object' && Object.keys(servers).length > 0 ? { servers } : {}),
+    };
   });
 }

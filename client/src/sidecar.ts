@@ -65,7 +65,10 @@ export class Sidecar implements vscode.Disposable {
   private readonly lensEmitter = new vscode.EventEmitter<StateChangedParams>();
   private readonly pullEmitter = new vscode.EventEmitter<PullProgressParams>();
   private readonly handlers: { type: NotificationType<unknown>; handler: (params: unknown) => void }[] = [];
-  private readonly requestHandlers: { type: RequestType<unknown, unknown, void>; handler: (params: unknown) => Promise<unknown> }[] = [];
+  private readonly requestHandlers: {
+    type: RequestType<unknown, unknown, void>;
+    handler: (params: unknown) => Promise<unknown>;
+  }[] = [];
   private readyWaiters: (() => void)[] = [];
 
   /** The last gateway address and token (undefined while the sidecar is down). */
@@ -96,7 +99,10 @@ export class Sidecar implements vscode.Disposable {
 
   /** Registers a handler for a server → client request; survives restarts. */
   onRequest<P, R>(type: RequestType<P, R, void>, handler: (params: P) => Promise<R>): void {
-    this.requestHandlers.push({ type: type as RequestType<unknown, unknown, void>, handler: handler as (params: unknown) => Promise<unknown> });
+    this.requestHandlers.push({
+      type: type as RequestType<unknown, unknown, void>,
+      handler: handler as (params: unknown) => Promise<unknown>,
+    });
     this.client?.onRequest(type, handler);
   }
 
@@ -159,7 +165,9 @@ export class Sidecar implements vscode.Disposable {
   async request<P, R>(type: RequestType0<R, void> | RequestType<P, R, void>, params?: P): Promise<R> {
     const client = this.client;
     if (!client || !this.isRunning) throw new SidecarDownError(this.stateValue);
-    return type.numberOfParams === 0 ? client.sendRequest(type as RequestType0<R, void>) : client.sendRequest(type as RequestType<P, R, void>, params as P);
+    return type.numberOfParams === 0
+      ? client.sendRequest(type as RequestType0<R, void>)
+      : client.sendRequest(type as RequestType<P, R, void>, params as P);
   }
 
   /** Sends one notification of protocol/lspProtocol.ts; dropped while the sidecar is not running. */
@@ -179,8 +187,16 @@ export class Sidecar implements vscode.Disposable {
     const serverOptions: ServerOptions = {
       // The same heap flags the sidecar sets on itself (server/src/heapFlags.ts), applied from
       // the first allocation on.
-      run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--optimize-for-size', '--max-semi-space-size=8'] } },
-      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+      run: {
+        module: serverModule,
+        transport: TransportKind.ipc,
+        options: { execArgv: ['--optimize-for-size', '--max-semi-space-size=8'] },
+      },
+      debug: {
+        module: serverModule,
+        transport: TransportKind.ipc,
+        options: { execArgv: ['--nolazy', '--inspect=6019'] },
+      },
     };
     const clientOptions: LanguageClientOptions = {
       // No document selector: the sidecar serves no language features, only custom messages.
@@ -255,12 +271,18 @@ export class Sidecar implements vscode.Disposable {
         const { log } = this.options;
         if (allowed) {
           this.setState('restarting');
-          log.error(`MCP Lens sidecar stopped unexpectedly; restarting (${this.crashes.count}/${this.crashes.max} in ${this.crashes.windowMinutes} min).`);
-          void vscode.window.showWarningMessage('MCP Lens: the sidecar stopped unexpectedly and is restarting. See "MCP Lens: Show Logs".');
+          log.error(
+            `MCP Lens sidecar stopped unexpectedly; restarting (${this.crashes.count}/${this.crashes.max} in ${this.crashes.windowMinutes} min).`,
+          );
+          void vscode.window.showWarningMessage(
+            'MCP Lens: the sidecar stopped unexpectedly and is restarting. See "MCP Lens: Show Logs".',
+          );
           return { action: CloseAction.Restart, handled: true };
         }
         this.setState('failed');
-        log.error(`MCP Lens sidecar crashed ${this.crashes.count} times in ${this.crashes.windowMinutes} minutes; not restarting.`);
+        log.error(
+          `MCP Lens sidecar crashed ${this.crashes.count} times in ${this.crashes.windowMinutes} minutes; not restarting.`,
+        );
         void vscode.window
           .showErrorMessage(
             `MCP Lens: the sidecar crashed ${this.crashes.count} times in ${this.crashes.windowMinutes} minutes and was stopped.`,

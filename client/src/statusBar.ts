@@ -28,7 +28,9 @@ export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.
     if (sidecar.state === 'stopped' && !sidecar.lens) item.hide();
     else item.show();
     show(item, sidecar.state, sidecar.lens);
-    const needs = sidecar.isRunning ? signInText((sidecar.lens?.servers ?? []).filter((s) => s.state === 'needs-sign-in').map((s) => s.name)) : undefined;
+    const needs = sidecar.isRunning
+      ? signInText((sidecar.lens?.servers ?? []).filter((s) => s.state === 'needs-sign-in').map((s) => s.name))
+      : undefined;
     if (needs) {
       signIn.text = needs.text;
       signIn.tooltip = needs.tooltip;
@@ -44,7 +46,14 @@ export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.
     waiting.show();
   };
   render();
-  return vscode.Disposable.from(item, waiting, signIn, sidecar.onDidChangeState(render), sidecar.onDidChangeLens(render), approvals.onDidChange(render));
+  return vscode.Disposable.from(
+    item,
+    waiting,
+    signIn,
+    sidecar.onDidChangeState(render),
+    sidecar.onDidChangeLens(render),
+    approvals.onDidChange(render),
+  );
 }
 
 function show(item: vscode.StatusBarItem, state: SidecarState, lens: StateChangedParams | undefined): void {
@@ -56,7 +65,9 @@ function show(item: vscode.StatusBarItem, state: SidecarState, lens: StateChange
         ? 'The MCP Lens sidecar crashed repeatedly and was stopped. Click for the dashboard; run "MCP Lens: Restart Sidecar".'
         : 'The MCP Lens sidecar crashed and is restarting.';
     item.tooltip = tooltip;
-    item.backgroundColor = new vscode.ThemeColor(state === 'failed' ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
+    item.backgroundColor = new vscode.ThemeColor(
+      state === 'failed' ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground',
+    );
     item.accessibilityInformation = { label: tooltip, role: 'button' };
     return;
   }

@@ -44,7 +44,15 @@ export function statusSummary(p: StateChangedParams): StatusSummary {
   if (signIn.length) lines.push(`Needs sign-in: ${signIn.map((s) => s.name).join(', ')}`);
   if (p.index.state === 'error') lines.push(`⚠ index: ${p.index.error ?? 'error'}`);
   const ariaLabel = `${lines.join('. ')}. Opens the MCP Lens dashboard.`;
-  return { tools: p.stats.tools, servers: p.servers.length, indexing, problems, savedTokens, tooltipLines: lines, ariaLabel };
+  return {
+    tools: p.stats.tools,
+    servers: p.servers.length,
+    indexing,
+    problems,
+    savedTokens,
+    tooltipLines: lines,
+    ariaLabel,
+  };
 }
 
 /** The sign-in item: its text, what clicking does, or undefined when no server needs sign-in. */
@@ -53,7 +61,9 @@ export function signInText(names: readonly string[]): { text: string; tooltip: s
   const one = names.length === 1;
   return {
     // A server name is the workspace's text: `$(…)` in it must not render as an icon.
-    text: one ? `$(sign-in) ${names[0]!.replace(/\$\(/g, '\\$(')}: needs sign-in` : `$(sign-in) ${plural(names.length, 'server')} need sign-in`,
+    text: one
+      ? `$(sign-in) ${names[0]!.replace(/\$\(/g, '\\$(')}: needs sign-in`
+      : `$(sign-in) ${plural(names.length, 'server')} need sign-in`,
     tooltip: `${names.join(', ')} ${one ? 'needs' : 'need'} an account: ${one ? 'its' : 'their'} tools are found but cannot be called until you sign in. Click to sign in.`,
     // One server: sign in to it; several: the command asks which.
     args: one ? [names[0]!] : [],
@@ -65,8 +75,12 @@ const FILTER_TOOLTIP =
   "The workspace's tool filter (mcpLens.include / mcpLens.exclude) changed so that hidden tools could be found and called. It applies once you approve it. Click to review.";
 
 /** The approval item's text, or undefined when nothing waits for approval (servers, or a wider tool filter). */
-export function approvalText(names: readonly string[], toolFilter = false): { text: string; tooltip: string } | undefined {
-  if (names.length === 0) return toolFilter ? { text: '$(shield) tool filter change awaiting approval', tooltip: FILTER_TOOLTIP } : undefined;
+export function approvalText(
+  names: readonly string[],
+  toolFilter = false,
+): { text: string; tooltip: string } | undefined {
+  if (names.length === 0)
+    return toolFilter ? { text: '$(shield) tool filter change awaiting approval', tooltip: FILTER_TOOLTIP } : undefined;
   return {
     text: `$(shield) ${plural(names.length, 'server')}${toolFilter ? ' and a tool filter change' : ''} awaiting approval`,
     tooltip: `Not started until you approve ${names.length === 1 ? 'it' : 'them'}: ${names.join(', ')}. Click to review and approve.`,

@@ -19,7 +19,9 @@ export function clientCommand() {
   const tsx = pathToFileURL(createRequire(join(root, 'package.json')).resolve('tsx')).href;
   const parts = [process.execPath, '--import', tsx, join(root, 'test', 'conformance', 'authClient.ts')];
   if (parts.some((p) => /\s/.test(p)))
-    throw new Error(`the conformance suite splits its --command on spaces; move the checkout to a path without spaces (${root})`);
+    throw new Error(
+      `the conformance suite splits its --command on spaces; move the checkout to a path without spaces (${root})`,
+    );
   return parts.join(' ');
 }
 
@@ -30,11 +32,16 @@ export async function runClientAuthSuites(run, { log = (line) => process.stdout.
   let ok = true;
   const lines = [];
   for (const suite of CLIENT_AUTH_SUITES) {
-    const r = await run(['client', '--command', command, '--suite', suite, '--expected-failures', baseline, '--timeout', '60000'], {
-      capture: true,
-      cwd: root,
-    });
-    const results = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /^[✓✗] auth\//.test(l) || /^Total:/.test(l) || /baseline|expected/i.test(l));
+    const r = await run(
+      ['client', '--command', command, '--suite', suite, '--expected-failures', baseline, '--timeout', '60000'],
+      {
+        capture: true,
+        cwd: root,
+      },
+    );
+    const results = `${r.stdout}\n${r.stderr}`
+      .split('\n')
+      .filter((l) => /^[✓✗] auth\//.test(l) || /^Total:/.test(l) || /baseline|expected/i.test(l));
     log(`client --suite ${suite}: exit ${r.status}`);
     for (const l of results) log(`  ${l}`);
     lines.push(...results);

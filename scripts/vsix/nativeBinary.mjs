@@ -21,7 +21,11 @@ export function describeBinary(bytes) {
     const magicLE = buf.readUInt32LE(0);
     if (magicLE === 0xfeedfacf || magicLE === 0xfeedface) {
       const cpu = buf.readUInt32LE(4);
-      return { format: 'Mach-O', arch: MACHO_CPUS[cpu] ?? `cputype 0x${cpu.toString(16)}`, bits: magicLE === 0xfeedfacf ? 64 : 32 };
+      return {
+        format: 'Mach-O',
+        arch: MACHO_CPUS[cpu] ?? `cputype 0x${cpu.toString(16)}`,
+        bits: magicLE === 0xfeedfacf ? 64 : 32,
+      };
     }
     if (buf.readUInt32BE(0) === 0xcafebabe) {
       // Universal: a big-endian list of (cputype, subtype, offset, size, align) per slice.

@@ -23,13 +23,31 @@
 
 /** @type {VsixTarget[]} */
 export const TARGETS = [
-  { target: 'linux-x64', lance: { package: '@lancedb/lancedb-linux-x64-gnu', version: '0.37.1', binary: 'ELF x86-64', libc: 'glibc' } },
-  { target: 'alpine-x64', lance: { package: '@lancedb/lancedb-linux-x64-musl', version: '0.37.1', binary: 'ELF x86-64', libc: 'musl' } },
-  { target: 'linux-arm64', lance: { package: '@lancedb/lancedb-linux-arm64-gnu', version: '0.31.0', binary: 'ELF aarch64', libc: 'glibc' } },
-  { target: 'darwin-arm64', lance: { package: '@lancedb/lancedb-darwin-arm64', version: '0.31.0', binary: 'Mach-O arm64' } },
-  { target: 'darwin-x64', lance: { package: '@lancedb/lancedb-darwin-x64', version: '0.22.3', binary: 'Mach-O x86-64' } },
+  {
+    target: 'linux-x64',
+    lance: { package: '@lancedb/lancedb-linux-x64-gnu', version: '0.37.1', binary: 'ELF x86-64', libc: 'glibc' },
+  },
+  {
+    target: 'alpine-x64',
+    lance: { package: '@lancedb/lancedb-linux-x64-musl', version: '0.37.1', binary: 'ELF x86-64', libc: 'musl' },
+  },
+  {
+    target: 'linux-arm64',
+    lance: { package: '@lancedb/lancedb-linux-arm64-gnu', version: '0.31.0', binary: 'ELF aarch64', libc: 'glibc' },
+  },
+  {
+    target: 'darwin-arm64',
+    lance: { package: '@lancedb/lancedb-darwin-arm64', version: '0.31.0', binary: 'Mach-O arm64' },
+  },
+  {
+    target: 'darwin-x64',
+    lance: { package: '@lancedb/lancedb-darwin-x64', version: '0.22.3', binary: 'Mach-O x86-64' },
+  },
   { target: 'win32-x64', lance: { package: '@lancedb/lancedb-win32-x64-msvc', version: '0.31.0', binary: 'PE x64' } },
-  { target: 'win32-arm64', lance: { package: '@lancedb/lancedb-win32-arm64-msvc', version: '0.31.0', binary: 'PE arm64' } },
+  {
+    target: 'win32-arm64',
+    lance: { package: '@lancedb/lancedb-win32-arm64-msvc', version: '0.31.0', binary: 'PE arm64' },
+  },
 ];
 
 /** @param {string} name @returns {VsixTarget} */
@@ -47,7 +65,8 @@ export function hostTarget(platform = process.platform, arch = process.arch, mus
 
 function isMusl() {
   if (process.platform !== 'linux') return false;
-  const header = /** @type {{ header?: { glibcVersionRuntime?: string } }} */ (process.report?.getReport() ?? {}).header;
+  const header = /** @type {{ header?: { glibcVersionRuntime?: string } }} */ (process.report?.getReport() ?? {})
+    .header;
   return !header?.glibcVersionRuntime;
 }
 

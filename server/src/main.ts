@@ -27,7 +27,9 @@ function main(): void {
   process.on('SIGTERM', exitAfterShutdown(0));
   process.on('disconnect', exitAfterShutdown(0));
   process.on('uncaughtException', (err) => log.error(`uncaught: ${err.stack ?? err.message}`));
-  process.on('unhandledRejection', (err) => log.error(`unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  process.on('unhandledRejection', (err) =>
+    log.error(`unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+  );
   connection.listen();
   log.info(`MCP Lens sidecar started (pid ${process.pid}, node ${process.version})`);
 }

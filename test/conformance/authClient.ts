@@ -25,7 +25,8 @@ const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json
 function oauthEntry(): OAuthClientConfig {
   const raw = process.env.MCP_CONFORMANCE_CONTEXT;
   const context = raw ? (JSON.parse(raw) as { client_id?: string; client_secret?: string }) : {};
-  if (context.client_id) return { clientId: context.client_id, ...(context.client_secret && { clientSecret: context.client_secret }) };
+  if (context.client_id)
+    return { clientId: context.client_id, ...(context.client_secret && { clientSecret: context.client_secret }) };
   return { clientId: CLIENT_METADATA_URL };
 }
 

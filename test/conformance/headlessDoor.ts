@@ -8,7 +8,12 @@ import type { SignInDoor } from '../../server/src/adapters/upstream/auth/types';
 
 export interface HeadlessDoorOptions {
   /** Answers a page that is not a redirect (a login or consent form); returns the next request. */
-  answer?: (page: { url: URL; status: number; body: string; cookies: string }) => Promise<{ url: URL; init?: RequestInit } | undefined>;
+  answer?: (page: {
+    url: URL;
+    status: number;
+    body: string;
+    cookies: string;
+  }) => Promise<{ url: URL; init?: RequestInit } | undefined>;
   /** Called with every authorization URL (tests read its parameters). */
   onAuthorization?: (url: URL) => void;
 }
@@ -44,7 +49,12 @@ async function follow(start: URL, options: HeadlessDoorOptions): Promise<void> {
     }
     const body = await response.text();
     next = options.answer
-      ? await options.answer({ url: next.url, status: response.status, body, cookies: [...jar.entries()].map(([k, v]) => `${k}=${v}`).join('; ') })
+      ? await options.answer({
+          url: next.url,
+          status: response.status,
+          body,
+          cookies: [...jar.entries()].map(([k, v]) => `${k}=${v}`).join('; '),
+        })
       : undefined;
   }
 }
@@ -54,7 +64,10 @@ async function follow(start: URL, options: HeadlessDoorOptions): Promise<void> {
  * every named input's value and `login`/`password` filled in (the provider's development pages
  * accept any account).
  */
-export async function submitFirstForm(page: { url: URL; body: string }): Promise<{ url: URL; init: RequestInit } | undefined> {
+export async function submitFirstForm(page: {
+  url: URL;
+  body: string;
+}): Promise<{ url: URL; init: RequestInit } | undefined> {
   const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(page.body);
   if (!form) return undefined;
   const action = /\baction="([^"]*)"/i.exec(form[1]!)?.[1] ?? page.url.pathname;

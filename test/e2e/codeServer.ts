@@ -44,10 +44,22 @@ export async function freePort(): Promise<number> {
 
 /** Installs a VSIX into the given extensions dir with code-server's own CLI. */
 export function installExtension(vsix: string, dirs: { userDataDir: string; extensionsDir: string }): string {
-  const r = spawnSync(NODE24, [CODE_SERVER, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir, '--install-extension', vsix], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    NODE24,
+    [
+      CODE_SERVER,
+      '--user-data-dir',
+      dirs.userDataDir,
+      '--extensions-dir',
+      dirs.extensionsDir,
+      '--install-extension',
+      vsix,
+    ],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   const out = `${r.stdout}\n${r.stderr}`;
   if (r.status !== 0) throw new Error(`code-server --install-extension failed (${r.status}): ${out}`);
   return out;
@@ -69,7 +81,10 @@ export const QUIET_EDITOR: Record<string, unknown> = {
  * (`?folder=…` or `?workspace=…`) in headless Chromium once it has drawn. The caller closes
  * the browser; if opening fails, it is closed here.
  */
-export async function openWorkbench(cs: CodeServer & { installLog: string }, query: string): Promise<{ browser: Browser; page: Page }> {
+export async function openWorkbench(
+  cs: CodeServer & { installLog: string },
+  query: string,
+): Promise<{ browser: Browser; page: Page }> {
   assert.match(cs.installLog, /successfully installed/i);
   await cs.ready;
   const browser = await launchChromium();
@@ -93,21 +108,33 @@ export interface StartOptions {
   vsix: string;
 }
 
-export async function startCodeServer(o: StartOptions): Promise<CodeServer & { extensionsDir: string; installLog: string }> {
+export async function startCodeServer(
+  o: StartOptions,
+): Promise<CodeServer & { extensionsDir: string; installLog: string }> {
   const userDataDir = join(o.base, 'user-data');
   const extensionsDir = join(o.base, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(o.userSettings, null, 2));
-  if (o.keybindings) writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify(o.keybindings, null, 2));
+  if (o.keybindings)
+    writeFileSync(join(userDataDir, 'User', 'keybindings.json'), JSON.stringify(o.keybindings, null, 2));
   const installLog = installExtension(o.vsix, { userDataDir, extensionsDir });
   const port = await freePort();
   const config = join(o.base, 'config.yaml');
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
-  return { url: `http://127.0.0.1:${port}`, userDataDir, extensionsDir, installLog, ...launch(o, { config, userDataDir, extensionsDir, port }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    userDataDir,
+    extensionsDir,
+    installLog,
+    ...launch(o, { config, userDataDir, extensionsDir, port }),
+  };
 }
 
-function launch(o: StartOptions, a: { config: string; userDataDir: string; extensionsDir: string; port: number }): Omit<CodeServer, 'url' | 'userDataDir'> {
+function launch(
+  o: StartOptions,
+  a: { config: string; userDataDir: string; extensionsDir: string; port: number },
+): Omit<CodeServer, 'url' | 'userDataDir'> {
   const args = [
     CODE_SERVER,
     '--config',
@@ -125,7 +152,11 @@ function launch(o: StartOptions, a: { config: string; userDataDir: string; exten
     'none',
   ];
   // detached → setsid: code-server and everything it spawns share one new process group.
-  const child: ChildProcess = spawn(NODE24, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env } });
+  const child: ChildProcess = spawn(NODE24, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...o.env },
+  });
   let output = '';
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (b: Buffer) => {

@@ -15,7 +15,14 @@ import { ROOT, assertInstalled, QUIET_EDITOR, openWorkbench, startCodeServer } f
 import { answerDialogsUntil as answerDialogs } from './dialogs';
 import { findSidecarLog, until, vsixPath } from './sidecarLog';
 import { fixtureServer, fixtureServers, writeFixtureWorkspace, writeMcpJson } from './fixtureWorkspace';
-import { paletteRows, runCommand, waitForPickRow, closeQuickInput, fillQuickPick, SEARCH_TOOLS_PLACEHOLDER } from './workbench';
+import {
+  paletteRows,
+  runCommand,
+  waitForPickRow,
+  closeQuickInput,
+  fillQuickPick,
+  SEARCH_TOOLS_PLACEHOLDER,
+} from './workbench';
 
 const RESULTS = join(ROOT, 'test-results');
 const INVOKE_KEY = 'ctrl+alt+shift+e';
@@ -24,7 +31,12 @@ const ELICIT_KEY = 'ctrl+alt+shift+l';
 const confirmedDialogs: string[] = [];
 
 /** Confirms VS Code's dialogs until `probe` returns a value, recording their text (the first one's picture too). */
-function answerDialogsUntil<T>(page: Page, what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
+function answerDialogsUntil<T>(
+  page: Page,
+  what: string,
+  timeoutMs: number,
+  probe: () => T | undefined | Promise<T | undefined>,
+): Promise<T> {
   return answerDialogs(page, what, timeoutMs, probe, async (text) => {
     if (confirmedDialogs.length === 0) await shot(page, 'vscode-tool-confirmation');
     confirmedDialogs.push(text);
@@ -48,14 +60,22 @@ async function frameText(page: Page, re: RegExp, timeoutMs: number): Promise<str
 /** The tool count the status bar shows (0 while it shows none). */
 async function statusBarTools(page: Page): Promise<number> {
   return page.evaluate(() =>
-    Math.max(0, ...Array.from(document.querySelectorAll('.statusbar-item')).map((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0))),
+    Math.max(
+      0,
+      ...Array.from(document.querySelectorAll('.statusbar-item')).map((e) =>
+        Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0),
+      ),
+    ),
   );
 }
 
 /** Waits until the status bar's tool count is at least `min`. */
 async function untilStatusBarTools(page: Page, min: number, timeoutMs = 60_000): Promise<void> {
   await page.waitForFunction(
-    (n) => Array.from(document.querySelectorAll('.statusbar-item')).some((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= n),
+    (n) =>
+      Array.from(document.querySelectorAll('.statusbar-item')).some(
+        (e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= n,
+      ),
     min,
     { timeout: timeoutMs },
   );
@@ -97,7 +117,11 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
     userSettings: QUIET_EDITOR,
     keybindings: [
       { key: INVOKE_KEY, command: 'mcpLens.e2e.invokeTools' },
-      { key: ELICIT_KEY, command: 'mcpLens.e2e.invokeTools', args: { query: 'ask the user for their name and greet them', args: {} } },
+      {
+        key: ELICIT_KEY,
+        command: 'mcpLens.e2e.invokeTools',
+        args: { query: 'ask the user for their name and greet them', args: {} },
+      },
     ],
     // Test-only: MCP_LENS_E2E_OUT registers mcpLens.e2e.invokeTools; with it, AUTO_APPROVE
     // approves these servers without the modal prompt (any other gets the real one).
@@ -113,7 +137,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
     await t.test('the sidecar starts and the status bar counts the tools', async () => {
       // The count grows as upstream servers come up; wait for both servers' tools.
       await page.waitForFunction(
-        () => Array.from(document.querySelectorAll('.statusbar-item')).some((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= 15),
+        () =>
+          Array.from(document.querySelectorAll('.statusbar-item')).some(
+            (e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= 15,
+          ),
         undefined,
         { timeout: 120_000 },
       );
@@ -138,7 +165,14 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
 
     await t.test('the palette lists the MCP Lens commands', async () => {
       const rows = await paletteRows(page, 'MCP Lens', 'MCP Lens: Search Tools');
-      for (const title of ['Search Tools', 'Show Dashboard', 'Reindex Tools', 'Restart Sidecar', 'Show Logs', 'Pull Embedding Model']) {
+      for (const title of [
+        'Search Tools',
+        'Show Dashboard',
+        'Reindex Tools',
+        'Restart Sidecar',
+        'Show Logs',
+        'Pull Embedding Model',
+      ]) {
         assert.ok(
           rows.some((r) => r.includes(`MCP Lens: ${title}`)),
           `palette shows MCP Lens: ${title} (rows: ${rows.join(' | ')})`,
@@ -176,7 +210,9 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       await page.keyboard.press('Control+Alt+Shift+E');
       // VS Code asks the user before running a tool that is not read-only (call_tool): approve it
       // in the dialog as a user would, then wait for the report.
-      const report = await answerDialogsUntil(page, 'the invokeTools report', 180_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined));
+      const report = await answerDialogsUntil(page, 'the invokeTools report', 180_000, () =>
+        existsSync(out) ? readFileSync(out, 'utf8') : undefined,
+      );
       const r = JSON.parse(report) as {
         ok: boolean;
         steps: { step: string; ok: boolean; detail: string }[];
@@ -194,7 +230,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       t.diagnostic(`find_tools through VS Code answered in ${r.findToolsMs} ms with "hang" still starting`);
       // Through VS Code's tool invocation on a loaded machine: seconds at worst, but a wait for
       // `hang` (which never answers) would run into the bound.
-      assert.ok(r.findToolsMs !== undefined && r.findToolsMs < 4000, `find_tools took ${r.findToolsMs} ms with a hanging server`);
+      assert.ok(
+        r.findToolsMs !== undefined && r.findToolsMs < 4000,
+        `find_tools took ${r.findToolsMs} ms with a hanging server`,
+      );
       assert.match(r.callTool ?? '', /hello from e2e/, 'call_tool reached server-everything and came back');
       assert.ok(
         confirmedDialogs.some((d) => /find_tools/.test(d)),
@@ -209,7 +248,9 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       // The asker server's ask_name, called through MCP Lens's call_tool, asks the user: VS Code
       // shows the question as a notification from the MCP Lens server, and "Respond" opens the form.
       const toast = page.locator('.notification-toast').filter({ hasText: 'what is your name?' });
-      await answerDialogsUntil(page, 'the elicitation notification', 120_000, async () => ((await toast.isVisible().catch(() => false)) ? true : undefined));
+      await answerDialogsUntil(page, 'the elicitation notification', 120_000, async () =>
+        (await toast.isVisible().catch(() => false)) ? true : undefined,
+      );
       mkdirSync(RESULTS, { recursive: true });
       await page.screenshot({ path: join(RESULTS, 'vscode-elicitation-through-mcp-lens.png') });
       await toast
@@ -221,7 +262,9 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       await input.fill('Ada');
       await page.keyboard.press('Enter');
       const report = JSON.parse(
-        await answerDialogsUntil(page, 'the invokeTools report', 120_000, () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined)),
+        await answerDialogsUntil(page, 'the invokeTools report', 120_000, () =>
+          existsSync(out) ? readFileSync(out, 'utf8') : undefined,
+        ),
       ) as {
         ok: boolean;
         steps: unknown[];
@@ -230,13 +273,20 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       };
       assert.ok(report.ok, JSON.stringify(report.steps, null, 2));
       assert.match(report.findTools ?? '', /asker_ask_name/);
-      assert.match(report.callTool ?? '', /hello Ada/, 'the answer typed in VS Code reached the upstream and its result came back');
+      assert.match(
+        report.callTool ?? '',
+        /hello Ada/,
+        'the answer typed in VS Code reached the upstream and its result came back',
+      );
     });
 
     await t.test('a server added to .vscode/mcp.json is searchable without a reload', async () => {
       await closeQuickInput(page);
       const before = await statusBarTools(page);
-      writeMcpJson(workspace, { ...fixtureServers(workspace), added: fixtureServer('gated.mjs', ['--prefix', 'added']) });
+      writeMcpJson(workspace, {
+        ...fixtureServers(workspace),
+        added: fixtureServer('gated.mjs', ['--prefix', 'added']),
+      });
       await untilStatusBarTools(page, before + 1);
       await runCommand(page, 'MCP Lens: Search Tools');
       await fillQuickPick(page, SEARCH_TOOLS_PLACEHOLDER, 'pong from added');
@@ -332,7 +382,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       });
       assert.match(restarted, /stopped unexpectedly/);
       await page.waitForFunction(
-        () => Array.from(document.querySelectorAll('.statusbar-item')).some((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= 15),
+        () =>
+          Array.from(document.querySelectorAll('.statusbar-item')).some(
+            (e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= 15,
+          ),
         undefined,
         { timeout: 60_000 },
       );
@@ -372,7 +425,10 @@ test('MCP Lens in code-server: palette, MCP server, agent tools, dashboard', { t
       );
       // The sidecar picks the settings up and serves the same tools from the new source.
       await page.waitForFunction(
-        () => Array.from(document.querySelectorAll('.statusbar-item')).some((e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= 15),
+        () =>
+          Array.from(document.querySelectorAll('.statusbar-item')).some(
+            (e) => Number(/(\d+) tools/.exec(e.textContent ?? '')?.[1] ?? 0) >= 15,
+          ),
         undefined,
         { timeout: 60_000 },
       );

@@ -21,7 +21,9 @@ export function vsixPath(): string {
 /** Every file below `dir` (none when it does not exist yet). */
 export function walk(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** The MCP Lens log under a code-server user-data folder, once the extension has written it. */

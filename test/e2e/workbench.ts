@@ -11,7 +11,10 @@ export async function paletteRows(page: Page, text: string, expect: string): Pro
   await page.waitForSelector(INPUT, { state: 'visible' });
   await page.fill(INPUT, `>${text}`);
   await page.waitForFunction(
-    ([rows, want]) => Array.from(document.querySelectorAll(rows!)).some((r) => (r.getAttribute('aria-label') ?? r.textContent ?? '').includes(want!)),
+    ([rows, want]) =>
+      Array.from(document.querySelectorAll(rows!)).some((r) =>
+        (r.getAttribute('aria-label') ?? r.textContent ?? '').includes(want!),
+      ),
     [ROWS, expect] as const,
     { timeout: 30_000 },
   );
@@ -49,9 +52,13 @@ export async function fillQuickPick(page: Page, placeholder: string, text: strin
     { timeout: 30_000 },
   );
   await page.fill(INPUT, text);
-  await page.waitForFunction(([input, want]) => document.querySelector<HTMLInputElement>(input!)?.value === want, [INPUT, text] as const, {
-    timeout: 30_000,
-  });
+  await page.waitForFunction(
+    ([input, want]) => document.querySelector<HTMLInputElement>(input!)?.value === want,
+    [INPUT, text] as const,
+    {
+      timeout: 30_000,
+    },
+  );
 }
 
 /** The placeholder of MCP Lens: Search Tools (client/src/commands/searchTools.ts). */
@@ -60,7 +67,10 @@ export const SEARCH_TOOLS_PLACEHOLDER = 'Describe what you want to do';
 /** Waits for a quick pick (not the palette) to show a row containing `text`. */
 export async function waitForPickRow(page: Page, text: string): Promise<string[]> {
   await page.waitForFunction(
-    ([rows, want]) => Array.from(document.querySelectorAll(rows!)).some((r) => (r.getAttribute('aria-label') ?? r.textContent ?? '').includes(want!)),
+    ([rows, want]) =>
+      Array.from(document.querySelectorAll(rows!)).some((r) =>
+        (r.getAttribute('aria-label') ?? r.textContent ?? '').includes(want!),
+      ),
     [ROWS, text] as const,
     { timeout: 60_000 },
   );

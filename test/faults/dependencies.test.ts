@@ -77,9 +77,16 @@ describe('dependencies failing', () => {
 
   it('Ollama down, then 10 s per call, then 500s: search answers in keyword mode and calls work', async () => {
     const log = captureLog();
-    const world = await startIndexedLens({ everything: EVERYTHING }, { storageDir: join(root, 'ollama'), ollamaHost: ollama.url, log: log.logger });
+    const world = await startIndexedLens(
+      { everything: EVERYTHING },
+      { storageDir: join(root, 'ollama'), ollamaHost: ollama.url, log: log.logger },
+    );
     try {
-      await until('every tool embedded', () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal, 20_000);
+      await until(
+        'every tool embedded',
+        () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal,
+        20_000,
+      );
       assert.match(await sumFound(world), /hybrid|meaning/i);
       await ollama.down();
       assert.match(await sumFound(world), /keyword/i);
@@ -103,9 +110,16 @@ describe('dependencies failing', () => {
   it('the LanceDB folder deleted, then corrupted, while running: search and calls go on; a restart rebuilds', async () => {
     const storageDir = join(root, 'damage');
     const log = captureLog();
-    let world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
+    let world = await startIndexedLens(
+      { everything: EVERYTHING },
+      { storageDir, ollamaHost: ollama.url, log: log.logger },
+    );
     try {
-      await until('embedded', () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal, 20_000);
+      await until(
+        'embedded',
+        () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal,
+        20_000,
+      );
       removeWhileWritten(join(storageDir, 'index'));
       await world.lens.reindex();
       await sumFound(world);
@@ -118,7 +132,11 @@ describe('dependencies failing', () => {
     for (const f of walk(join(storageDir, 'index'))) writeFileSync(f, 'garbage, not lance');
     world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
     try {
-      await until('re-embedded after the rebuild', () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal, 20_000);
+      await until(
+        're-embedded after the rebuild',
+        () => world.lens.indexStatus().toolsEmbedded === world.lens.indexStatus().toolsTotal,
+        20_000,
+      );
       assert.match(await sumFound(world), /hybrid|meaning/i);
     } finally {
       await world.close();
@@ -128,11 +146,21 @@ describe('dependencies failing', () => {
   it('a storage folder made read-only while running, and at start: search and calls go on', async (t) => {
     const storageDir = join(root, 'ro');
     mkdirSync(storageDir);
-    if (!tryMount(storageDir, 16 * 1024)) return t.skip('cannot mount a tmpfs here (needs root); a read-only folder cannot be simulated with chmod as root');
+    if (!tryMount(storageDir, 16 * 1024))
+      return t.skip(
+        'cannot mount a tmpfs here (needs root); a read-only folder cannot be simulated with chmod as root',
+      );
     let world: LensWorld | undefined;
     try {
-      world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: captureLog().logger });
-      await until('embedded', () => world!.lens.indexStatus().toolsEmbedded === world!.lens.indexStatus().toolsTotal, 20_000);
+      world = await startIndexedLens(
+        { everything: EVERYTHING },
+        { storageDir, ollamaHost: ollama.url, log: captureLog().logger },
+      );
+      await until(
+        'embedded',
+        () => world!.lens.indexStatus().toolsEmbedded === world!.lens.indexStatus().toolsTotal,
+        20_000,
+      );
       // A read-only bind mount over the folder: open files stay writable, new writes fail (EROFS).
       execFileSync('mount', ['--bind', storageDir, storageDir]);
       await remountReadOnly(storageDir);
@@ -141,7 +169,10 @@ describe('dependencies failing', () => {
       await world.close();
       world = undefined;
       const log = captureLog();
-      world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
+      world = await startIndexedLens(
+        { everything: EVERYTHING },
+        { storageDir, ollamaHost: ollama.url, log: log.logger },
+      );
       await sumFound(world);
       t.diagnostic(`index at start on a read-only folder: ${world.lens.indexStatus().mode.label}`);
     } finally {
@@ -158,24 +189,36 @@ describe('dependencies failing', () => {
     const log: LogLines = captureLog();
     let world: LensWorld | undefined;
     try {
-      world = await startIndexedLens({ everything: EVERYTHING }, { storageDir, ollamaHost: ollama.url, log: log.logger });
-      await until('embedded', () => world!.lens.indexStatus().toolsEmbedded === world!.lens.indexStatus().toolsTotal, 20_000);
+      world = await startIndexedLens(
+        { everything: EVERYTHING },
+        { storageDir, ollamaHost: ollama.url, log: log.logger },
+      );
+      await until(
+        'embedded',
+        () => world!.lens.indexStatus().toolsEmbedded === world!.lens.indexStatus().toolsTotal,
+        20_000,
+      );
       // Lose the stored vectors, fill the disk, and make the index write them again.
       removeWhileWritten(join(storageDir, 'index'));
       fillDisk(storageDir);
       await world.lens.reindex();
       await sumFound(world);
       // Node says ENOSPC, LanceDB (Rust) "No space left on device (os error 28)": whichever write fails first.
-      await until('the failed write is logged', () => log.lines.some((l) => /^(warn|error): .*(ENOSPC|no space left|os error 28)/i.test(l)), 20_000).catch(
-        (err: Error) => {
-          throw new Error(`${err.message}; the log said:\n${log.lines.slice(-15).join('\n')}`);
-        },
-      );
+      await until(
+        'the failed write is logged',
+        () => log.lines.some((l) => /^(warn|error): .*(ENOSPC|no space left|os error 28)/i.test(l)),
+        20_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}; the log said:\n${log.lines.slice(-15).join('\n')}`);
+      });
       await world.close();
       world = undefined;
       fillDisk(storageDir); // closing freed the lock file's page
       // Starting on a full disk: it starts (it used to fail with ENOSPC) and searches keyword-only.
-      world = await startIndexedLens({ everything: EVERYTHING }, { storageDir: join(storageDir, 'fresh'), ollamaHost: ollama.url, log: log.logger });
+      world = await startIndexedLens(
+        { everything: EVERYTHING },
+        { storageDir: join(storageDir, 'fresh'), ollamaHost: ollama.url, log: log.logger },
+      );
       t.diagnostic(`index at start on a full disk: ${world.lens.indexStatus().mode.label}`);
       assert.match(await sumFound(world), /keyword/);
     } finally {

@@ -72,14 +72,30 @@ export async function startGatewayWorld(
   const token = `fault-token-${Math.random().toString(36).slice(2)}`;
   const world = await startLens(upstreams, settings);
   const routes = options.dashboard
-    ? createDashboardRoutes({ lens: world.lens, stats: () => http.stats(), token, staticDir: join(ROOT, 'dist/webview'), log: silentLogger })
+    ? createDashboardRoutes({
+        lens: world.lens,
+        stats: () => http.stats(),
+        token,
+        staticDir: join(ROOT, 'dist/webview'),
+        log: silentLogger,
+      })
     : undefined;
-  const http: GatewayHttpServer = new GatewayHttpServer({ lens: world.lens, token, log: silentLogger, sessionIdleMs: 120_000, ...(routes && { routes }) });
+  const http: GatewayHttpServer = new GatewayHttpServer({
+    lens: world.lens,
+    token,
+    log: silentLogger,
+    sessionIdleMs: 120_000,
+    ...(routes && { routes }),
+  });
   const { url, port } = await http.start();
   const clients: Client[] = [];
   const connect = async () => {
     const c = new Client({ name: 'fault-suite', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     clients.push(c);
     return c;
   };
@@ -101,7 +117,8 @@ export async function startGatewayWorld(
     client,
     connect,
     call,
-    callUpstream: (server, originalName, args = {}) => call('call_tool', { tool_name: toolName(server, originalName), arguments: args }),
+    callUpstream: (server, originalName, args = {}) =>
+      call('call_tool', { tool_name: toolName(server, originalName), arguments: args }),
     servers,
     async server(name) {
       const s = (await servers()).find((x) => x.name === name);
@@ -171,7 +188,10 @@ export async function startIndexedLens(
   const lens = await LensApp.start({
     workspaceFolder: workspace.dir,
     storageDir: opts.storageDir,
-    settings: sanitizeSettings({ embedding: { enabled: true, model: 'nomic-embed-text' }, ollama: { host: opts.ollamaHost } }),
+    settings: sanitizeSettings({
+      embedding: { enabled: true, model: 'nomic-embed-text' },
+      ollama: { host: opts.ollamaHost },
+    }),
     configFile: workspace.configFile,
     trusted: true,
     approvals: {},

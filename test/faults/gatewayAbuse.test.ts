@@ -30,15 +30,22 @@ describe('gateway abuse', () => {
   let session: string;
 
   async function raw(method: string, body: string | undefined, headers: Record<string, string> = {}): Promise<Raw> {
-    const init: RequestInit = { method, headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${g.token}`, ...headers } };
+    const init: RequestInit = {
+      method,
+      headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${g.token}`, ...headers },
+    };
     if (body !== undefined) init.body = body;
     const res = await fetch(g.url, init);
     return { status: res.status, body: await res.text() };
   }
-  const inSession = (body: unknown) => raw('POST', typeof body === 'string' ? body : JSON.stringify(body), { 'mcp-session-id': session });
+  const inSession = (body: unknown) =>
+    raw('POST', typeof body === 'string' ? body : JSON.stringify(body), { 'mcp-session-id': session });
 
   before(async () => {
-    g = await startGatewayWorld({ everything: EVERYTHING }, { exclude: ['everything/get-env', 'everything/*-long-running-*'], exposure: 'all' });
+    g = await startGatewayWorld(
+      { everything: EVERYTHING },
+      { exclude: ['everything/get-env', 'everything/*-long-running-*'], exposure: 'all' },
+    );
     const res = await fetch(g.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${g.token}` },
@@ -57,7 +64,11 @@ describe('gateway abuse', () => {
       ['an empty batch', [], /^$|"error"/],
       ['a bare number', 42, /"error"/],
       ['null', null, /"error"/],
-      ['a method that does not exist', { jsonrpc: '2.0', id: 6, method: 'tools/explode', params: {} }, /-32601|Method not found/],
+      [
+        'a method that does not exist',
+        { jsonrpc: '2.0', id: 6, method: 'tools/explode', params: {} },
+        /-32601|Method not found/,
+      ],
       ['params of the wrong type', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: 'find_tools' }, /"error"/],
     ];
     for (const [what, body, expected] of cases) {
@@ -77,7 +88,11 @@ describe('gateway abuse', () => {
     assert.match(noInit.body, /first request must be initialize/);
     const notFound = await fetch(new URL('/admin', g.url), { headers: { authorization: `Bearer ${g.token}` } });
     assert.equal(notFound.status, 404);
-    const unauthorizedBig = await fetch(g.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(5 * 1024 * 1024) });
+    const unauthorizedBig = await fetch(g.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(5 * 1024 * 1024),
+    });
     assert.equal(unauthorizedBig.status, 401, 'the token is checked before the body is read');
     await g.healthy();
   });
@@ -86,13 +101,17 @@ describe('gateway abuse', () => {
     const excluded = 'everything_get-env';
     const { tools } = await g.client.listTools();
     assert.ok(
-      tools.length > 4 && !tools.some((t) => t.name === excluded || t.name === 'everything_trigger-long-running-operation'),
+      tools.length > 4 &&
+        !tools.some((t) => t.name === excluded || t.name === 'everything_trigger-long-running-operation'),
       'not in tools/list (all mode)',
     );
     const found = await g.call('find_tools', { query: 'environment variables get-env env', limit: 50 });
     assert.ok(!text(found).includes(excluded), 'not in find_tools');
     assert.ok(!g.world.lens.tools().some((t) => t.originalName === 'get-env'), 'not in the catalog');
-    const unknownShape = (name: string) => new RegExp(`^Unknown tool "${name}"\\.( Did you mean: [^?]*\\?| Use find_tools to search for the right tool\\.)$`);
+    const unknownShape = (name: string) =>
+      new RegExp(
+        `^Unknown tool "${name}"\\.( Did you mean: [^?]*\\?| Use find_tools to search for the right tool\\.)$`,
+      );
     const doors = [
       ['call_tool', await g.call('call_tool', { tool_name: excluded, arguments: {} })],
       ['direct call', await g.call(excluded, {})],
@@ -103,7 +122,10 @@ describe('gateway abuse', () => {
       assert.equal(r.isError, true, door);
       const name = door === 'call_tool by key' ? 'everything/get-env' : excluded;
       assert.match(text(r), unknownShape(name), `${door}: ${text(r)}`);
-      assert.ok(!text(r).replace(`"${name}"`, '').includes('get-env'), `${door} suggests the excluded tool: ${text(r)}`);
+      assert.ok(
+        !text(r).replace(`"${name}"`, '').includes('get-env'),
+        `${door} suggests the excluded tool: ${text(r)}`,
+      );
     }
     // A name that never existed gets the same answer, word for word apart from the name.
     const never = await g.call('call_tool', { tool_name: 'everything_get-enx', arguments: {} });
@@ -113,7 +135,11 @@ describe('gateway abuse', () => {
   it('pinning an excluded tool does not list it', async () => {
     const lens = g.world.lens;
     await lens.updateSettings(
-      sanitizeSettings({ ...lens.settings(), exposure: 'pinned', pinnedTools: ['everything_get-env', 'everything/get-env', 'everything_echo'] }),
+      sanitizeSettings({
+        ...lens.settings(),
+        exposure: 'pinned',
+        pinnedTools: ['everything_get-env', 'everything/get-env', 'everything_echo'],
+      }),
     );
     const { tools } = await g.client.listTools();
     assert.deepEqual(
@@ -123,14 +149,21 @@ describe('gateway abuse', () => {
   });
 
   it('1,000 abandoned sessions are closed and their memory comes back (measured in a child with --expose-gc)', (t) => {
-    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(__dirname, 'sessionMemory.child.ts')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 90_000,
-      env: { ...process.env, SESSIONS: '1000', IDLE_MS: '1000' },
-    });
+    const child = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', join(__dirname, 'sessionMemory.child.ts')],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 90_000,
+        env: { ...process.env, SESSIONS: '1000', IDLE_MS: '1000' },
+      },
+    );
     assert.equal(child.status, 0, child.stderr);
-    const m = JSON.parse(child.stdout.trim()) as Record<'start' | 'open' | 'expired', { heapMb: number; rssMb: number; sessions?: number }>;
+    const m = JSON.parse(child.stdout.trim()) as Record<
+      'start' | 'open' | 'expired',
+      { heapMb: number; rssMb: number; sessions?: number }
+    >;
     t.diagnostic(
       `heapUsed/RSS MB: start ${m.start.heapMb}/${m.start.rssMb}, 1,000 open ${m.open.heapMb}/${m.open.rssMb}, after expiry+GC ${m.expired.heapMb}/${m.expired.rssMb}`,
     );

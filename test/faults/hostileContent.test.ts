@@ -34,7 +34,9 @@ describe('hostile tool text', () => {
   before(async () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs', 'webview'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
-    [g, browser] = await startWithChromium(() => startGatewayWorld({ everything: EVERYTHING, hostile: faulty('hostile') }, {}, { dashboard: true }));
+    [g, browser] = await startWithChromium(() =>
+      startGatewayWorld({ everything: EVERYTHING, hostile: faulty('hostile') }, {}, { dashboard: true }),
+    );
   });
   after(async () => {
     await browser?.close();
@@ -83,9 +85,13 @@ describe('hostile tool text', () => {
   });
 
   it('get_tool_schema caps the 1 MB description and cleans control characters', async () => {
-    const mega = JSON.parse(text(await g.call('get_tool_schema', { tool_name: 'hostile_megabyte' }))) as { description: string };
+    const mega = JSON.parse(text(await g.call('get_tool_schema', { tool_name: 'hostile_megabyte' }))) as {
+      description: string;
+    };
     assert.ok(mega.description.length <= 8000 + TRUNCATED_MARK.length && mega.description.endsWith(TRUNCATED_MARK));
-    const esc = JSON.parse(text(await g.call('get_tool_schema', { tool_name: 'hostile_escapes' }))) as { description: string };
+    const esc = JSON.parse(text(await g.call('get_tool_schema', { tool_name: 'hostile_escapes' }))) as {
+      description: string;
+    };
     assert.doesNotMatch(esc.description, FORBIDDEN);
   });
 
@@ -111,11 +117,24 @@ describe('hostile tool text', () => {
     const ws = makeWorkspace({ hostile: faulty('hostile') });
     try {
       const cli = (...args: string[]) =>
-        spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), ...args, '--workspace', ws.dir, '--config', ws.configFile], {
-          cwd: ROOT,
-          encoding: 'utf8',
-          timeout: 60_000,
-        });
+        spawnSync(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            join(ROOT, 'server/src/cli/main.ts'),
+            ...args,
+            '--workspace',
+            ws.dir,
+            '--config',
+            ws.configFile,
+          ],
+          {
+            cwd: ROOT,
+            encoding: 'utf8',
+            timeout: 60_000,
+          },
+        );
       const tools = cli('tools');
       assert.equal(tools.status, 0, tools.stderr);
       assert.match(tools.stdout, /hostile_escapes/);

@@ -16,7 +16,13 @@ describe('malformed tool definitions through the gateway', () => {
 
   before(async () => {
     g = await startGatewayWorld(
-      { everything: EVERYTHING, schemas: faulty('bad-schemas'), dups: faulty('dup-names'), names: faulty('bad-names'), storm: faulty('storm') },
+      {
+        everything: EVERYTHING,
+        schemas: faulty('bad-schemas'),
+        dups: faulty('dup-names'),
+        names: faulty('bad-names'),
+        storm: faulty('storm'),
+      },
       { exposure: 'all', connectTimeoutSeconds: 10, callTimeoutSeconds: 10 },
     );
     g.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void listChanged++);
@@ -38,7 +44,9 @@ describe('malformed tool definitions through the gateway', () => {
   it('schemas that are a string or an array become {type:"object"}; the tools are callable', async () => {
     for (const name of ['schema_string', 'schema_array']) {
       const tool = g.world.lens.tools().find((t) => t.server === 'schemas' && t.originalName === name)!;
-      const schema = JSON.parse(text(await g.call('get_tool_schema', { tool_name: tool.name }))) as { input_schema: unknown };
+      const schema = JSON.parse(text(await g.call('get_tool_schema', { tool_name: tool.name }))) as {
+        input_schema: unknown;
+      };
       assert.deepEqual(schema.input_schema, { type: 'object' });
       assert.equal(text(await g.callUpstream('schemas', name)), `called ${name}`);
     }
@@ -79,14 +87,23 @@ describe('malformed tool definitions through the gateway', () => {
       assert.match(tool.name, SAFE_TOOL_NAME);
       assert.equal(text(await g.call(tool.name, {})), `called ${original}`, 'direct call by the safe name');
     }
-    assert.ok(!g.world.lens.tools().some((t) => t.server === 'names' && t.originalName === ''), 'the nameless tool is dropped');
+    assert.ok(
+      !g.world.lens.tools().some((t) => t.server === 'names' && t.originalName === ''),
+      'the nameless tool is dropped',
+    );
   });
 
   it('a list_changed storm (100/s) with an unchanged list is re-listed at a bounded rate, reaches no client and stops nothing', async () => {
-    const stats = async () => JSON.parse(text(await g.callUpstream('storm', 'storm_stats'))) as { lists: number; notifications: number; stormMs: number };
+    const stats = async () =>
+      JSON.parse(text(await g.callUpstream('storm', 'storm_stats'))) as {
+        lists: number;
+        notifications: number;
+        stormMs: number;
+      };
     // The premise: the storm reaches the pool, which lists again (the first list is the connection's own).
     for (let s = await stats(); s.lists < 4; s = await stats()) {
-      if (s.stormMs > 60_000) assert.fail(`after ${s.notifications} notifications in ${s.stormMs} ms the pool listed only ${s.lists} times`);
+      if (s.stormMs > 60_000)
+        assert.fail(`after ${s.notifications} notifications in ${s.stormMs} ms the pool listed only ${s.lists} times`);
       await new Promise((r) => setTimeout(r, 50));
     }
     for (let i = 0; i < 5; i++) await g.healthy();

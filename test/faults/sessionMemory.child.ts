@@ -22,7 +22,11 @@ function measure(): { heapMb: number; rssMb: number } {
 }
 
 async function openSession(url: string): Promise<string> {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${TOKEN}`,
+  };
   const init = {
     jsonrpc: '2.0',
     id: 1,
@@ -34,8 +38,18 @@ async function openSession(url: string): Promise<string> {
   await res.text();
   if (res.status !== 200 || !id) throw new Error(`initialize answered ${res.status}`);
   const withId = { ...headers, 'mcp-session-id': id };
-  await (await fetch(url, { method: 'POST', headers: withId, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
-  const list = await fetch(url, { method: 'POST', headers: withId, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  await (
+    await fetch(url, {
+      method: 'POST',
+      headers: withId,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    })
+  ).text();
+  const list = await fetch(url, {
+    method: 'POST',
+    headers: withId,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
   await list.text();
   return id;
 }
@@ -44,19 +58,33 @@ async function main(): Promise<void> {
   const world = await startLens({});
   const idleMs = Number(process.env.IDLE_MS ?? 1000);
   let clock = 0;
-  const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: idleMs, now: () => clock, maxSessions: SESSIONS });
+  const http = new GatewayHttpServer({
+    lens: world.lens,
+    token: TOKEN,
+    log: silentLogger,
+    sessionIdleMs: idleMs,
+    now: () => clock,
+    maxSessions: SESSIONS,
+  });
   const { url } = await http.start();
   // Warm up the code paths once so the baseline includes compiled code, not just an idle heap.
   for (let i = 0; i < 20; i++) {
     const id = await openSession(url);
-    await (await fetch(url, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}`, 'mcp-session-id': id } })).text();
+    await (
+      await fetch(url, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}`, 'mcp-session-id': id } })
+    ).text();
   }
   await until('warm-up sessions closed', () => http.sessionCount() === 0 && http.gateway.sessionCount() === 0, 20_000);
   const start = measure();
-  for (let batch = 0; batch < SESSIONS / 50; batch++) await Promise.all(Array.from({ length: 50 }, () => openSession(url)));
+  for (let batch = 0; batch < SESSIONS / 50; batch++)
+    await Promise.all(Array.from({ length: 50 }, () => openSession(url)));
   const open = { ...measure(), sessions: http.sessionCount(), gatewaySessions: http.gateway.sessionCount() };
   clock += idleMs + 1; // every session is now idle for longer than idleMs: the next sweep closes them
-  await until('abandoned sessions expire', () => http.sessionCount() === 0 && http.gateway.sessionCount() === 0, 60_000);
+  await until(
+    'abandoned sessions expire',
+    () => http.sessionCount() === 0 && http.gateway.sessionCount() === 0,
+    60_000,
+  );
   const expired = measure();
   process.stdout.write(JSON.stringify({ start, open, expired }) + '\n');
   await http.close();

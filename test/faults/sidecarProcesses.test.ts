@@ -40,7 +40,17 @@ interface Served {
 async function serve(ws: TestWorkspace, ollamaHost = '127.0.0.1:9'): Promise<Served> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'serve', '--http', '--workspace', ws.dir, '--config', ws.configFile],
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'server/src/cli/main.ts'),
+      'serve',
+      '--http',
+      '--workspace',
+      ws.dir,
+      '--config',
+      ws.configFile,
+    ],
     {
       cwd: ROOT,
       env: { ...process.env, MCP_LENS_TOKEN: TOKEN, MCP_LENS_LOG: 'info', OLLAMA_HOST: ollamaHost },
@@ -60,7 +70,9 @@ async function serve(ws: TestWorkspace, ollamaHost = '127.0.0.1:9'): Promise<Ser
     child.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${err}`)));
   });
   const client = new Client({ name: 'sidecar-faults', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+  );
   return { child, client, stderr: () => err, exited };
 }
 
@@ -69,7 +81,10 @@ async function addViaGateway(client: Client, a: number): Promise<void> {
   const { result: found } = await findToolsWhenStarted(client, { query: 'add two numbers', limit: 3 });
   const sum = (found.structuredContent as { matches: { name: string }[] }).matches.find((m) => /get-sum$/.test(m.name));
   assert.ok(sum, text(found));
-  const r = (await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a, b: 1 } } })) as CallToolResult;
+  const r = (await client.callTool({
+    name: 'call_tool',
+    arguments: { tool_name: sum.name, arguments: { a, b: 1 } },
+  })) as CallToolResult;
   assert.ok(!r.isError, text(r));
   assert.match(text(r), new RegExp(`\\b${a + 1}\\b`));
 }
@@ -82,7 +97,11 @@ describe('sidecar processes on one workspace', () => {
     const ws = makeWorkspace({ everything: EVERYTHING }, { embedding: { enabled: true } });
     const first = await serve(ws, ollama.url);
     // The first holds the store's writer lock before the second starts: the roles are decided.
-    await until('the first sidecar to open its tool store', () => existsSync(join(workspaceStateDir(ws.dir), 'index', 'toolStore.lock')), 60_000);
+    await until(
+      'the first sidecar to open its tool store',
+      () => existsSync(join(workspaceStateDir(ws.dir), 'index', 'toolStore.lock')),
+      60_000,
+    );
     const second = await serve(ws, ollama.url);
     try {
       await addViaGateway(first.client, 1);
@@ -90,7 +109,11 @@ describe('sidecar processes on one workspace', () => {
       await addViaGateway(first.client, 3);
       assert.match(second.stderr(), /usage: .* written by another process; this one only reads it/);
       // The second opens the store once its own embedder answered: wait for it, not for a time.
-      await until('the second sidecar to open the tool store read-only', () => /tool store .*read-only/.test(second.stderr()), 60_000);
+      await until(
+        'the second sidecar to open the tool store read-only',
+        () => /tool store .*read-only/.test(second.stderr()),
+        60_000,
+      );
       assert.doesNotMatch(first.stderr(), /only reads it|read-only/);
     } finally {
       for (const s of [second, first]) {
@@ -137,7 +160,10 @@ describe('sidecar processes on one workspace', () => {
           `round ${round}: killed after ${runMs} ms; ${acknowledged.length} calls acknowledged this round, ${old} of them older than 1 s; log: ${before} → ${sums} calls, ${dropped} torn`,
         );
         assert.ok(dropped <= 1, `dropped ${dropped}`);
-        assert.ok(sums >= mustHave, `log has ${sums} calls, ${mustHave} were recorded more than a second before the kill`);
+        assert.ok(
+          sums >= mustHave,
+          `log has ${sums} calls, ${mustHave} were recorded more than a second before the kill`,
+        );
         assert.ok(sums <= before + acknowledged.length, 'nothing invented');
         acknowledged.length = 0;
         before = sums;

@@ -58,7 +58,10 @@ describe('upstream faults through the gateway', () => {
     assert.match(s.error ?? '', /no answer to initialize within 5000 ms/);
     // Its stderr (why it hangs) is kept for the user: in the error, or in the status's tail.
     const tail = g.world.lens.servers().find((x) => x.name === 'hanginit')?.stderrTail ?? [];
-    assert.ok(/never answering/.test(s.error ?? '') || tail.some((l) => l.includes('never answering')), `${s.error} | ${tail.join(' / ')}`);
+    assert.ok(
+      /never answering/.test(s.error ?? '') || tail.some((l) => l.includes('never answering')),
+      `${s.error} | ${tail.join(' / ')}`,
+    );
     await g.healthy();
   });
 

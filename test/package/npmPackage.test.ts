@@ -20,11 +20,19 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { ve
 let dir: string;
 let bin: string;
 const npm = (args: string[], cwd: string) =>
-  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    shell: process.platform === 'win32',
+  });
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-lens-npm-'));
-  const tarball = execFileSync(process.execPath, [join(ROOT, 'scripts/package-npm.mjs'), '--out-dir', dir], { cwd: ROOT, encoding: 'utf8' })
+  const tarball = execFileSync(process.execPath, [join(ROOT, 'scripts/package-npm.mjs'), '--out-dir', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
     .trim()
     .split('\n')
     .pop()!;
@@ -50,7 +58,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('the installed bin prints the version and lays out only what the CLI runs', () => {
   assert.ok(existsSync(bin), 'npm linked the mcp-lens bin');
   assert.equal(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim(), pkg.version);
-  const manifest = JSON.parse(readFileSync(join(dir, 'app/node_modules/mcp-lens/package.json'), 'utf8')) as Record<string, unknown>;
+  const manifest = JSON.parse(readFileSync(join(dir, 'app/node_modules/mcp-lens/package.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   assert.deepEqual(manifest.bin, { 'mcp-lens': 'dist/cli.js' });
   assert.deepEqual(Object.keys(manifest.optionalDependencies as object).sort(), ['@lancedb/lancedb', 'apache-arrow']);
   assert.equal(manifest.dependencies, undefined, 'everything else is bundled');
@@ -58,7 +69,12 @@ test('the installed bin prints the version and lays out only what the CLI runs',
 
 test('mcp-lens serve from the installed package serves a real MCP server to an SDK client', async () => {
   const ws = makeWorkspace({ everything: EVERYTHING });
-  const transport = new StdioClientTransport({ command: bin, args: ['serve', '--workspace', ws.dir, '--config', ws.configFile], cwd: ws.dir, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: ['serve', '--workspace', ws.dir, '--config', ws.configFile],
+    cwd: ws.dir,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'npm-package-test', version: '1.0.0' });
   try {
     await client.connect(transport);
@@ -68,7 +84,10 @@ test('mcp-lens serve from the installed package serves a real MCP server to an S
     const matches = (found.structuredContent as { matches: { name: string; server: string }[] }).matches;
     const sum = matches.find((m) => m.server === 'everything' && /sum/.test(m.name));
     assert.ok(sum, JSON.stringify(matches));
-    const r = (await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a: 19, b: 23 } } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: sum.name, arguments: { a: 19, b: 23 } },
+    })) as CallToolResult;
     assert.match(JSON.stringify(r.content), /\b42\b/);
   } finally {
     await client.close();

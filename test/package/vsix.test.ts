@@ -35,7 +35,10 @@ test('every platform VSIX holds its own LanceDB binary and nothing it does not r
       assert.equal(zip.entry('extension/dist/bench.js'), undefined);
       assert.equal(zip.entry('extension/dist/cli.js'), undefined);
       assert.equal(zip.entry('extension/dist/cliMain.js'), undefined);
-      const manifest = JSON.parse(zip.read('extension/package.json').toString('utf8')) as { extensionKind: string[]; devDependencies?: unknown };
+      const manifest = JSON.parse(zip.read('extension/package.json').toString('utf8')) as {
+        extensionKind: string[];
+        devDependencies?: unknown;
+      };
       assert.deepEqual(manifest.extensionKind, ['workspace']);
       assert.equal(manifest.devDependencies, undefined);
       // A budget, not a figure: the README lists each size as measured.

@@ -56,7 +56,10 @@ describe('agent-widens-trust-config: a server added to the --config file while s
     await agent.writeFile(ws.path('lens.json'), config({ ...start, evil: plantedServer(ws, 'evil') }));
 
     const line = await heldNotRun(ws, output.waitFor(/\[evil\] not started: [^\n]*/));
-    assert.match(line[0], /its definition in .*lens\.json was added or changed while MCP Lens runs and needs your approval/);
+    assert.match(
+      line[0],
+      /its definition in .*lens\.json was added or changed while MCP Lens runs and needs your approval/,
+    );
     const evil = (await agent.servers()).find((s) => s.name === 'evil');
     assert.equal(evil?.state, 'awaiting-approval', JSON.stringify(evil));
     const call = await agent.call('evil_evil_ping', {});
@@ -84,7 +87,10 @@ describe('agent-widens-trust-config: a server added to the --config file while s
       } catch (e) {
         return 'refused: ' + String(e);
       }`);
-    await heldNotRun(ws, output.waitFor(/\[evil\] not started: its definition in .*lens\.json was added or changed while MCP Lens runs/));
+    await heldNotRun(
+      ws,
+      output.waitFor(/\[evil\] not started: its definition in .*lens\.json was added or changed while MCP Lens runs/),
+    );
     writeFileSync(ws.path('read'), '');
     const result = text(await script);
     assert.match(result, /refused: /, result);
@@ -95,13 +101,20 @@ describe('agent-widens-trust-config: a server added to the --config file while s
   test('the user answers the prompt on the terminal running serve --http: then it starts', async () => {
     const { ws, start } = world();
     opened.push(ws);
-    const serve = await serveOnTerminal(['--workspace', ws.dir, '--config', ws.path('lens.json')], cliEnv(ws), strongToken());
+    const serve = await serveOnTerminal(
+      ['--workspace', ws.dir, '--config', ws.path('lens.json')],
+      cliEnv(ws),
+      strongToken(),
+    );
     opened.push(serve);
     const { agent, output } = serve;
     await agent.writeFile(ws.path('payload.cjs'), PAYLOAD);
     const from = output.all.length;
     await agent.writeFile(ws.path('lens.json'), config({ ...start, evil: plantedServer(ws, 'evil') }));
-    const prompt = await heldNotRun(ws, output.waitFor(/a server declared in .*lens\.json wants to start[\s\S]*?Allow\? \[y\/N\] /, from));
+    const prompt = await heldNotRun(
+      ws,
+      output.waitFor(/a server declared in .*lens\.json wants to start[\s\S]*?Allow\? \[y\/N\] /, from),
+    );
     assert.match(prompt[0], /payload\.cjs/, 'the prompt shows what it would run');
     assert.ok((await agent.call('evil_evil_ping', {})).isError, 'refused while the question is open');
     assert.equal(payloadRan(ws), false);
@@ -112,7 +125,11 @@ describe('agent-widens-trust-config: a server added to the --config file while s
     const pong = await agent.call('evil_evil_ping', {});
     assert.match(text(pong), /pong from evil/);
     assert.ok(payloadRan(ws), 'it runs once the user said yes');
-    assert.equal(approvalsOf(ws)[ws.dir]?.evil !== undefined, true, 'the approval is recorded as `mcp-lens tools` records one');
+    assert.equal(
+      approvalsOf(ws)[ws.dir]?.evil !== undefined,
+      true,
+      'the approval is recorded as `mcp-lens tools` records one',
+    );
   });
 });
 
@@ -125,7 +142,10 @@ describe('agent-widens-trust-config: --trust approves what is there at start', (
     const args = ['--workspace', ws.dir, '--trust'];
     const first = await serveStdio(args, cliEnv(ws));
     await first.agent.writeFile(ws.path('payload.cjs'), PAYLOAD);
-    await first.agent.writeFile(ws.path('.vscode/mcp.json'), config({ ...start, evil: { type: 'stdio', ...plantedServer(ws, 'evil') } }));
+    await first.agent.writeFile(
+      ws.path('.vscode/mcp.json'),
+      config({ ...start, evil: { type: 'stdio', ...plantedServer(ws, 'evil') } }),
+    );
     const line = await heldNotRun(ws, first.output.waitFor(/\[evil\] not started: [^\n]*/));
     assert.match(line[0], /\.vscode\/mcp\.json was added or changed while MCP Lens runs/);
     assert.ok((await first.agent.call('evil_evil_ping', {})).isError);

@@ -28,12 +28,16 @@ import { startSidecarProcess, type SidecarProcess } from '../fixtures/lsp/sideca
 import { cliEnv, hostileWorkspace, strongToken, type HostileWorkspace } from './hostileWorkspace';
 import { Agent, WAIT_SERVER, filesystemServer, serveOnTerminal, serveStdio, text, type Serve } from './agentWorld';
 
-const settings = (exclude: string[]) => JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.exclude': exclude }, null, 2);
+const settings = (exclude: string[]) =>
+  JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.exclude': exclude }, null, 2);
 
 /** `lens.json` (the file --config names) declares the filesystem server and the script helper; the settings hide move_file. */
 function world(): HostileWorkspace {
   const ws = hostileWorkspace({ '.vscode/settings.json': settings(['files/move_file']), 'a.txt': 'a' });
-  writeFileSync(ws.path('lens.json'), JSON.stringify({ servers: { files: filesystemServer(ws.dir), signal: WAIT_SERVER } }));
+  writeFileSync(
+    ws.path('lens.json'),
+    JSON.stringify({ servers: { files: filesystemServer(ws.dir), signal: WAIT_SERVER } }),
+  );
   return ws;
 }
 
@@ -65,7 +69,10 @@ describe('agent-widens-trust-exclude: a shorter exclude written while serving', 
     assert.ok(moved.isError, text(moved));
     assert.ok(!(await agent.findTools('move or rename a file')).includes('files_move_file'));
     assert.equal(readFileSync(ws.path('a.txt'), 'utf8'), 'a', 'nothing moved');
-    assert.ok((await agent.call('files_create_directory', { path: ws.path('d2') })).isError, 'the narrowing part applied at once');
+    assert.ok(
+      (await agent.call('files_create_directory', { path: ws.path('d2') })).isError,
+      'the narrowing part applied at once',
+    );
     const row = (await agent.servers()).find((s) => s.name === 'mcpLens.toolFilter');
     assert.equal(row?.state, 'awaiting-approval', JSON.stringify(row));
     assert.match(row?.error ?? '', /"files\/move_file" removed/);
@@ -102,7 +109,11 @@ describe('agent-widens-trust-exclude: a shorter exclude written while serving', 
   test('the user answers the prompt on the terminal running serve --http: then the tool runs', async () => {
     const ws = world();
     opened.push(ws);
-    const serve = await serveOnTerminal(['--workspace', ws.dir, '--config', ws.path('lens.json')], cliEnv(ws), strongToken());
+    const serve = await serveOnTerminal(
+      ['--workspace', ws.dir, '--config', ws.path('lens.json')],
+      cliEnv(ws),
+      strongToken(),
+    );
     opened.push(serve);
     const { agent, output } = serve;
     const from = output.all.length;
@@ -137,7 +148,11 @@ describe('agent-widens-trust-exclude: in the editor (the LSP sidecar)', () => {
       workspace: { exclude: workspace },
     });
     const effective = (l: ToolFilterLevels) =>
-      sanitizeSettings({ embedding: { enabled: false }, importFrom: ['vscode'], exclude: [...l.user.exclude!, ...l.workspace.exclude!] });
+      sanitizeSettings({
+        embedding: { enabled: false },
+        importFrom: ['vscode'],
+        exclude: [...l.user.exclude!, ...l.workspace.exclude!],
+      });
     const init = (approvals: Record<string, string>, l: ToolFilterLevels): SidecarInitOptions => ({
       storageDir: storage,
       workspaceFolders: [ws.dir],
@@ -157,8 +172,10 @@ describe('agent-widens-trust-exclude: in the editor (the LSP sidecar)', () => {
     });
     /** The catalog's size as the sidecar last pushed it; then a wait for it to grow (the update applied). */
     const tools = (sidecar: SidecarProcess) =>
-      ((sidecar.seen.get(StateChangedNotification.method) ?? []).at(-1) as { stats: { tools: number } } | undefined)?.stats.tools ?? 0;
-    const grows = (sidecar: SidecarProcess, from: number, what: string) => sidecar.next(StateChangedNotification, (p) => p.stats.tools > from, what);
+      ((sidecar.seen.get(StateChangedNotification.method) ?? []).at(-1) as { stats: { tools: number } } | undefined)
+        ?.stats.tools ?? 0;
+    const grows = (sidecar: SidecarProcess, from: number, what: string) =>
+      sidecar.next(StateChangedNotification, (p) => p.stats.tools > from, what);
     const agentOf = async (sidecar: SidecarProcess) => {
       const info = await sidecar.conn.sendRequest(GatewayInfoRequest);
       const agent = new Agent(await connectAgent(info.url, info.token));
@@ -168,7 +185,13 @@ describe('agent-widens-trust-exclude: in the editor (the LSP sidecar)', () => {
 
     let sidecar = await startSidecarProcess(init(approved, levels(['files/move_file'])));
     opened.push(sidecar);
-    const accepted = (await sidecar.next(AcceptedToolFilterNotification, (p) => p.value.includes('files/move_file'), 'the first filter accepted')).value;
+    const accepted = (
+      await sidecar.next(
+        AcceptedToolFilterNotification,
+        (p) => p.value.includes('files/move_file'),
+        'the first filter accepted',
+      )
+    ).value;
     let agent = await agentOf(sidecar);
     assert.ok((await agent.call('files_move_file', move(ws, 'b.txt'))).isError);
 
@@ -178,7 +201,11 @@ describe('agent-widens-trust-exclude: in the editor (the LSP sidecar)', () => {
     const now = levels(written['mcpLens.exclude']!);
     const memory = { ...approved, [TOOL_FILTER_APPROVAL_NAME]: accepted };
     await sidecar.conn.sendNotification(UpdateSettingsNotification, update(memory, now));
-    const asked = await sidecar.next(ApprovalNeededNotification, (p) => p.servers.some((s) => s.kind === 'tool-filter'), 'the filter change is asked about');
+    const asked = await sidecar.next(
+      ApprovalNeededNotification,
+      (p) => p.servers.some((s) => s.kind === 'tool-filter'),
+      'the filter change is asked about',
+    );
     const pending = asked.servers.find((s) => s.kind === 'tool-filter')!;
     assert.match(pending.details.join('\n'), /exclude pattern "files\/move_file" removed/);
     assert.ok((await agent.call('files_move_file', move(ws, 'b.txt'))).isError, 'still refused');
@@ -188,7 +215,11 @@ describe('agent-widens-trust-exclude: in the editor (the LSP sidecar)', () => {
     await sidecar.close();
     sidecar = await startSidecarProcess(init(memory, now));
     opened.push(sidecar);
-    await sidecar.next(ApprovalNeededNotification, (p) => p.servers.some((s) => s.kind === 'tool-filter'), 'still asked after a restart');
+    await sidecar.next(
+      ApprovalNeededNotification,
+      (p) => p.servers.some((s) => s.kind === 'tool-filter'),
+      'still asked after a restart',
+    );
     agent = await agentOf(sidecar);
     assert.ok((await agent.call('files_move_file', move(ws, 'b.txt'))).isError, 'still refused after a restart');
 
@@ -197,13 +228,23 @@ describe('agent-widens-trust-exclude: in the editor (the LSP sidecar)', () => {
     const before = tools(sidecar);
     await sidecar.conn.sendNotification(UpdateSettingsNotification, update(memory, levels([], [])));
     await grows(sidecar, before, "create_directory listed after the user's change");
-    assert.ok(!(await agent.call('files_create_directory', { path: ws.path('d2') })).isError, "the user's own change applied");
+    assert.ok(
+      !(await agent.call('files_create_directory', { path: ws.path('d2') })).isError,
+      "the user's own change applied",
+    );
     assert.ok((await agent.call('files_move_file', move(ws, 'b.txt'))).isError, "the workspace's still waits");
 
     // The user allows it when VS Code asks: it applies and becomes what is accepted.
     const fewer = tools(sidecar);
-    await sidecar.conn.sendNotification(UpdateSettingsNotification, update({ ...approved, [TOOL_FILTER_APPROVAL_NAME]: pending.fingerprint }, levels([], [])));
-    await sidecar.next(AcceptedToolFilterNotification, (p) => p.value === pending.fingerprint, 'the approved filter is accepted');
+    await sidecar.conn.sendNotification(
+      UpdateSettingsNotification,
+      update({ ...approved, [TOOL_FILTER_APPROVAL_NAME]: pending.fingerprint }, levels([], [])),
+    );
+    await sidecar.next(
+      AcceptedToolFilterNotification,
+      (p) => p.value === pending.fingerprint,
+      'the approved filter is accepted',
+    );
     await grows(sidecar, fewer, 'move_file listed once approved');
     const moved = await agent.call('files_move_file', move(ws, 'b.txt'));
     assert.ok(!moved.isError, text(moved));

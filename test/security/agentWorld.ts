@@ -42,7 +42,11 @@ export const payloadRan = (ws: HostileWorkspace) => existsSync(ws.path('pwned'))
  * Resolves once `file` exists and `check` holds for its text (fs.watch on its folder, never a
  * timer); `cancel` stops waiting. Fails after `ms`.
  */
-export function untilFile(file: string, check: (text: string) => boolean = () => true, ms = 90_000): { done: Promise<void>; cancel(): void } {
+export function untilFile(
+  file: string,
+  check: (text: string) => boolean = () => true,
+  ms = 90_000,
+): { done: Promise<void>; cancel(): void } {
   let cancel = () => undefined as void;
   const done = new Promise<void>((resolve, reject) => {
     const holds = () => {
@@ -73,7 +77,9 @@ export async function heldNotRun(ws: HostileWorkspace, held: Promise<RegExpExecA
   try {
     return await Promise.race([
       held,
-      ran.done.then(() => Promise.reject(new Error("the agent's planted server ran: its change took effect without approval"))),
+      ran.done.then(() =>
+        Promise.reject(new Error("the agent's planted server ran: its change took effect without approval")),
+      ),
     ]);
   } finally {
     ran.cancel();
@@ -94,7 +100,10 @@ export class Agent {
   }
 
   call(tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    return this.client.callTool({ name: 'call_tool', arguments: { tool_name: tool, arguments: args } }) as Promise<CallToolResult>;
+    return this.client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: tool, arguments: args },
+    }) as Promise<CallToolResult>;
   }
 
   /** Writes a file with the filesystem server's write_file, as a single call_tool. */
@@ -109,7 +118,9 @@ export class Agent {
 
   async servers(): Promise<{ name: string; state: string; error?: string }[]> {
     return (
-      JSON.parse(text(await this.client.callTool({ name: 'list_servers', arguments: {} }))) as { servers: { name: string; state: string; error?: string }[] }
+      JSON.parse(text(await this.client.callTool({ name: 'list_servers', arguments: {} }))) as {
+        servers: { name: string; state: string; error?: string }[];
+      }
     ).servers;
   }
 
@@ -147,7 +158,10 @@ class Output {
         if (m) return done(() => resolve(m));
         if (this.ended) done(() => reject(new Error(`serve exited before ${pattern}:\n${this.text}`)));
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`timed out waiting for ${pattern}:\n${this.text}`))), ms);
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`timed out waiting for ${pattern}:\n${this.text}`))),
+        ms,
+      );
       const done = (f: () => void) => {
         clearTimeout(timer);
         this.waiters.delete(check);
@@ -200,7 +214,9 @@ export interface TerminalServe extends Serve {
  * agent connects over HTTP with the token the test chose (MCP_LENS_TOKEN).
  */
 export async function serveOnTerminal(args: string[], env: NodeJS.ProcessEnv, token: string): Promise<TerminalServe> {
-  const command = [process.execPath, '--import', 'tsx', CLI, 'serve', '--http', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const command = [process.execPath, '--import', 'tsx', CLI, 'serve', '--http', ...args]
+    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
   const child: ChildProcess = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: ROOT,
     env: { ...env, TERM: 'dumb', MCP_LENS_TOKEN: token, MCP_LENS_LOG: 'warn' },

@@ -39,7 +39,15 @@ describe("b01: a workspace's ollama.host", () => {
     await ollama?.close();
     ws?.close();
   });
-  const search = (extra: string[] = []) => ['search', 'add two numbers', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json'), ...extra];
+  const search = (extra: string[] = []) => [
+    'search',
+    'add two numbers',
+    '--workspace',
+    ws.dir,
+    '--config',
+    ws.path('.vscode/mcp.json'),
+    ...extra,
+  ];
 
   test('without approval, nothing is sent there and the warning says why', async () => {
     const run = await runCli(search(), cliEnv(ws));
@@ -56,7 +64,10 @@ describe("b01: a workspace's ollama.host", () => {
     const run = await runCliOnTerminal(search(), cliEnv(ws), [[/Use them\? \[y\/N\] /, 'y\r']]);
     assert.match(run.stdout, new RegExp(`mcpLens\\.ollama\\.host: "${ollama.url.replace(/\./g, '\\.')}"`), run.stdout);
     assert.ok(ollama.requests.length > 0, 'the approved host is asked');
-    const approvals = JSON.parse(readFileSync(join(ws.outside, 'approvals.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const approvals = JSON.parse(readFileSync(join(ws.outside, 'approvals.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
     assert.ok(Object.values(approvals).some((m) => Object.keys(m).includes('mcpLens.restrictedSettings')));
     const before = ollama.requests.length;
     const again = await runCli(search(), cliEnv(ws));
@@ -74,7 +85,11 @@ test("b01: the editor's rule: workspace values only when trusted and approved, e
   });
   assert.equal(gateRestricted(levels, true, undefined).state, 'needs-approval');
   assert.equal(gateRestricted(levels, true, undefined).values['ollama.host'], 'http://127.0.0.1:11434');
-  assert.equal(gateRestricted(levels, true, restrictedApprovalValue({ 'ollama.host': 'http://other' })).state, 'needs-approval', 'a changed value asks again');
+  assert.equal(
+    gateRestricted(levels, true, restrictedApprovalValue({ 'ollama.host': 'http://other' })).state,
+    'needs-approval',
+    'a changed value asks again',
+  );
   assert.deepEqual(gateRestricted(levels, true, approved).values, { 'ollama.host': 'http://evil.example:80' });
   assert.deepEqual(gateRestricted({ 'ollama.host': { globalValue: 'http://mine' } }, false, undefined), {
     values: { 'ollama.host': 'http://mine' },
@@ -84,6 +99,9 @@ test("b01: the editor's rule: workspace values only when trusted and approved, e
 });
 
 test("b01: every restricted setting is in the manifest's restrictedConfigurations", () => {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } };
-  for (const key of RESTRICTED_SETTINGS) assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(`mcpLens.${key}`), key);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+  };
+  for (const key of RESTRICTED_SETTINGS)
+    assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(`mcpLens.${key}`), key);
 });

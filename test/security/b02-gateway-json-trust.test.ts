@@ -48,11 +48,18 @@ describe('b02: stats and a planted gateway.json', () => {
 
   before(async () => {
     attacker = await recorder((path) =>
-      path.startsWith('/proof') ? { status: 200, body: JSON.stringify({ proof: '00'.repeat(32) }) } : { status: 200, body: ANSI_STATS },
+      path.startsWith('/proof')
+        ? { status: 200, body: JSON.stringify({ proof: '00'.repeat(32) }) }
+        : { status: 200, body: ANSI_STATS },
     );
     // A real gateway of another workspace: its pid is a live MCP Lens process of this user.
-    realWs = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ everything: EVERYTHING, 'evil\u001b[31mname': EVERYTHING }) });
-    real = startCli(['serve', '--http', '--workspace', realWs.dir, '--config', realWs.path('.vscode/mcp.json')], cliEnv(realWs, { MCP_LENS_TOKEN: TOKEN }));
+    realWs = hostileWorkspace({
+      '.vscode/mcp.json': mcpJson({ everything: EVERYTHING, 'evil\u001b[31mname': EVERYTHING }),
+    });
+    real = startCli(
+      ['serve', '--http', '--workspace', realWs.dir, '--config', realWs.path('.vscode/mcp.json')],
+      cliEnv(realWs, { MCP_LENS_TOKEN: TOKEN }),
+    );
     await real.waitFor(/Press Ctrl\+C to stop/);
     realPid = real.child.pid!;
   });
@@ -64,10 +71,19 @@ describe('b02: stats and a planted gateway.json', () => {
     worlds.forEach((w) => w.close());
   });
 
-  async function statsWith(info: { url: string; pid: number }, mode = 0o600): Promise<{ stdout: string; stderr: string }> {
-    const ws = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ everything: EVERYTHING }), '.mcp-lens/gateway.json': { text: JSON.stringify(info), mode } });
+  async function statsWith(
+    info: { url: string; pid: number },
+    mode = 0o600,
+  ): Promise<{ stdout: string; stderr: string }> {
+    const ws = hostileWorkspace({
+      '.vscode/mcp.json': mcpJson({ everything: EVERYTHING }),
+      '.mcp-lens/gateway.json': { text: JSON.stringify(info), mode },
+    });
     worlds.push(ws);
-    const run = await runCli(['stats', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws, { MCP_LENS_TOKEN: TOKEN }));
+    const run = await runCli(
+      ['stats', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')],
+      cliEnv(ws, { MCP_LENS_TOKEN: TOKEN }),
+    );
     assert.equal(run.code, 0, run.stderr);
     return run;
   }
@@ -109,11 +125,18 @@ describe('b02: stats and a planted gateway.json', () => {
   });
 
   test('the real gateway of the workspace proves the token and answers; no terminal code from a server name reaches the terminal', async () => {
-    const run = await runCli(['stats', '--workspace', realWs.dir, '--config', realWs.path('.vscode/mcp.json')], cliEnv(realWs, { MCP_LENS_TOKEN: TOKEN }));
+    const run = await runCli(
+      ['stats', '--workspace', realWs.dir, '--config', realWs.path('.vscode/mcp.json')],
+      cliEnv(realWs, { MCP_LENS_TOKEN: TOKEN }),
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /live from http:\/\/127\.0\.0\.1:\d+\/mcp/);
     assert.match(run.stdout, /^ {2}everything\s/m);
-    assert.doesNotMatch(run.stdout, /evil/, 'the server with terminal codes in its name was refused: it has no tools to count');
+    assert.doesNotMatch(
+      run.stdout,
+      /evil/,
+      'the server with terminal codes in its name was refused: it has no tools to count',
+    );
     assert.ok(!run.stdout.includes('\u001b'), run.stdout);
     assert.equal(tokenSent(), false);
   });

@@ -13,7 +13,16 @@ import { after, test } from 'node:test';
 import { startFakeOllama } from '../fixtures/fakeOllama';
 import { until } from '../fixtures/gatewayLens';
 import { workspaceStateDir } from '../../server/src/adapters/workspaceState';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, runCli, startCli, type Entry, type HostileWorkspace } from './hostileWorkspace';
+import {
+  EVERYTHING,
+  cliEnv,
+  hostileWorkspace,
+  mcpJson,
+  runCli,
+  startCli,
+  type Entry,
+  type HostileWorkspace,
+} from './hostileWorkspace';
 
 const PRECIOUS = 'precious data that is not a usage log\n';
 const worlds: HostileWorkspace[] = [];
@@ -27,7 +36,8 @@ function world(links: Record<string, string>): HostileWorkspace {
   return ws;
 }
 
-const tools = (ws: HostileWorkspace) => runCli(['tools', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws));
+const tools = (ws: HostileWorkspace) =>
+  runCli(['tools', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws));
 
 test('b05: a linked usage.log, usage folder, index folder or .mcp-lens is never used; what they point at is untouched', async () => {
   for (const links of [
@@ -51,7 +61,8 @@ test('b05: MCP Lens creates its folders 0700 and its files 0600, in the state fo
   assert.equal(run.code, 0, run.stderr);
   const state = stateOf(ws);
   for (const dir of ['.', 'usage']) assert.equal(statSync(join(state, dir)).mode & 0o777, 0o700, dir);
-  for (const file of ['usage/salt', 'usage/usage.log']) assert.equal(statSync(join(state, file)).mode & 0o777, 0o600, file);
+  for (const file of ['usage/salt', 'usage/usage.log'])
+    assert.equal(statSync(join(state, file)).mode & 0o777, 0o600, file);
   assert.equal(existsSync(ws.path('.mcp-lens')), false, 'nothing is written in the workspace');
 });
 
@@ -73,7 +84,11 @@ test('b05: with embeddings on, everything MCP Lens writes in its state folder is
   const ollama = await startFakeOllama();
   const ws = world({});
   // serve keeps indexing until every tool is embedded; the vector snapshot is written once writes go quiet.
-  const serve = startCli(['serve', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws, { OLLAMA_HOST: ollama.url }), 'pipe');
+  const serve = startCli(
+    ['serve', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')],
+    cliEnv(ws, { OLLAMA_HOST: ollama.url }),
+    'pipe',
+  );
   try {
     await until('the vector snapshot', () => existsSync(join(stateOf(ws), 'index/lancedb/tools.vectors')), 60_000);
     serve.child.stdin!.end();
@@ -98,6 +113,8 @@ test('b05: with embeddings on, everything MCP Lens writes in its state folder is
   assert.equal(statSync(root).mode & 0o777, 0o700, root);
   // LanceDB writes its table's own files with its own modes, inside the 0700 lancedb folder.
   const lanceOwn = (p: string) => p === 'index/lancedb/tools.lance' || p.startsWith('index/lancedb/tools.lance/');
-  for (const e of entries.filter((x) => !lanceOwn(x.path))) assert.equal(e.mode, e.dir ? 0o700 : 0o600, `${e.path}:\n${shown}`);
-  for (const folder of ['index', 'index/lancedb']) assert.equal(entries.find((e) => e.path === folder)?.mode, 0o700, folder);
+  for (const e of entries.filter((x) => !lanceOwn(x.path)))
+    assert.equal(e.mode, e.dir ? 0o700 : 0o600, `${e.path}:\n${shown}`);
+  for (const folder of ['index', 'index/lancedb'])
+    assert.equal(entries.find((e) => e.path === folder)?.mode, 0o700, folder);
 });

@@ -24,7 +24,10 @@ after(() => {
 });
 
 test('b06: serve --http refuses linked gateway.json and token, names them, serves on, touches nothing outside', async () => {
-  const serve = startCli(['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws));
+  const serve = startCli(
+    ['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')],
+    cliEnv(ws),
+  );
   try {
     await serve.waitFor(/Press Ctrl\+C to stop/);
     assert.equal(readFileSync(join(ws.outside, 'precious.txt'), 'utf8'), PRECIOUS);

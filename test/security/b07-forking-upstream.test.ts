@@ -10,7 +10,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { isProcessAlive } from '../../server/src/adapters/processProbe';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, startCli, type HostileWorkspace, type RunningCli, killStarted } from './hostileWorkspace';
+import {
+  EVERYTHING,
+  cliEnv,
+  hostileWorkspace,
+  mcpJson,
+  startCli,
+  type HostileWorkspace,
+  type RunningCli,
+  killStarted,
+} from './hostileWorkspace';
 
 const WRAPPER = `#!/bin/sh
 # Starts a helper that outlives nothing it should, then the real server.
@@ -32,7 +41,10 @@ function forkingWorkspace(): { ws: HostileWorkspace; pidFile: string } {
   const ws = hostileWorkspace({ 'wrapper.sh': { text: WRAPPER, mode: 0o755 } });
   worlds.push(ws);
   const pidFile = ws.path('pids.txt');
-  writeFileSync(ws.path('mcp.json'), mcpJson({ forking: { command: ws.path('wrapper.sh'), args: [pidFile, EVERYTHING.command, EVERYTHING.args[0]!] } }));
+  writeFileSync(
+    ws.path('mcp.json'),
+    mcpJson({ forking: { command: ws.path('wrapper.sh'), args: [pidFile, EVERYTHING.command, EVERYTHING.args[0]!] } }),
+  );
   return { ws, pidFile };
 }
 
@@ -56,7 +68,10 @@ function gone(pid: number): boolean {
 }
 
 async function upstreamPids(pidFile: string): Promise<number[]> {
-  await until('the wrapper to start its helper', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().split(/\s+/).length === 2);
+  await until(
+    'the wrapper to start its helper',
+    () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().split(/\s+/).length === 2,
+  );
   const found = readFileSync(pidFile, 'utf8').trim().split(/\s+/).map(Number);
   pids.push(...found);
   for (const pid of found) assert.ok(isProcessAlive(pid), `upstream process ${pid} runs`);
@@ -74,7 +89,11 @@ async function allGone(found: number[], how: string): Promise<void> {
 }
 
 function serve(ws: HostileWorkspace, http: boolean): RunningCli {
-  return startCli(['serve', ...(http ? ['--http'] : []), '--workspace', ws.dir, '--config', ws.path('mcp.json')], cliEnv(ws), http ? 'ignore' : 'pipe');
+  return startCli(
+    ['serve', ...(http ? ['--http'] : []), '--workspace', ws.dir, '--config', ws.path('mcp.json')],
+    cliEnv(ws),
+    http ? 'ignore' : 'pipe',
+  );
 }
 
 test('b07: a clean stop (SIGTERM) ends the upstream and everything it started', async () => {

@@ -41,7 +41,9 @@ const EXPECTED = [
 ];
 
 test('b09: the CLI approval prompt names every env source and the envFile, never a value from them', async () => {
-  const run = await runCliOnTerminal(['tools', '--workspace', ws.dir], cliEnv(ws, { B09_TOKEN: SECRET }), [[/\[y\/N\] /, 'n\r']]);
+  const run = await runCliOnTerminal(['tools', '--workspace', ws.dir], cliEnv(ws, { B09_TOKEN: SECRET }), [
+    [/\[y\/N\] /, 'n\r'],
+  ]);
   const lines = run.stdout.split(/\r?\n/);
   for (const want of EXPECTED)
     assert.ok(

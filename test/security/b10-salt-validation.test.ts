@@ -11,25 +11,44 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { workspaceStateDir } from '../../server/src/adapters/workspaceState';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, runCli, type Entry, type HostileWorkspace } from './hostileWorkspace';
+import {
+  EVERYTHING,
+  cliEnv,
+  hostileWorkspace,
+  mcpJson,
+  runCli,
+  type Entry,
+  type HostileWorkspace,
+} from './hostileWorkspace';
 
 const SHIPPED = 'ab'.repeat(32);
 const worlds: HostileWorkspace[] = [];
 after(() => worlds.forEach((w) => w.close()));
 
 /** Runs `tools` with `salt` in the workspace's `.mcp-lens/usage/salt` or in the state folder's `usage/salt`. */
-async function toolsWithSalt(salt: Entry, where: 'workspace' | 'state'): Promise<{ ws: HostileWorkspace; stderr: string; salt: string }> {
-  const ws = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ everything: EVERYTHING }), ...(where === 'workspace' && { '.mcp-lens/usage/salt': salt }) });
+async function toolsWithSalt(
+  salt: Entry,
+  where: 'workspace' | 'state',
+): Promise<{ ws: HostileWorkspace; stderr: string; salt: string }> {
+  const ws = hostileWorkspace({
+    '.vscode/mcp.json': mcpJson({ everything: EVERYTHING }),
+    ...(where === 'workspace' && { '.mcp-lens/usage/salt': salt }),
+  });
   worlds.push(ws);
   const state = workspaceStateDir(ws.dir, { XDG_STATE_HOME: ws.state });
   if (where === 'state') {
     mkdirSync(join(state, 'usage'), { recursive: true, mode: 0o700 });
-    const { text, mode } = typeof salt === 'string' ? { text: salt, mode: 0o644 } : (salt as { text: string; mode: number });
+    const { text, mode } =
+      typeof salt === 'string' ? { text: salt, mode: 0o644 } : (salt as { text: string; mode: number });
     writeFileSync(join(state, 'usage/salt'), text);
     chmodSync(join(state, 'usage/salt'), mode);
   }
   // A hang is the finding: the run gets a deadline, not a sleep.
-  const run = await runCli(['tools', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws), 60_000);
+  const run = await runCli(
+    ['tools', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')],
+    cliEnv(ws),
+    60_000,
+  );
   assert.equal(run.code, 0, run.stderr);
   assert.equal(statSync(join(state, 'usage/salt')).mode & 0o777, 0o600);
   return { ws, stderr: run.stderr, salt: readFileSync(join(state, 'usage/salt'), 'utf8') };

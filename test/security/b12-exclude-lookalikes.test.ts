@@ -23,7 +23,15 @@ const files = hostileWorkspace({});
 let g: GatewayWorld;
 before(async () => {
   const p = files.path('tools.json');
-  writeFileSync(p, JSON.stringify(['delete_repo', ...LOOKALIKES, 'list_repos'].map((name) => ({ name, description: `${name}: deletes a repository` }))));
+  writeFileSync(
+    p,
+    JSON.stringify(
+      ['delete_repo', ...LOOKALIKES, 'list_repos'].map((name) => ({
+        name,
+        description: `${name}: deletes a repository`,
+      })),
+    ),
+  );
   const q = files.path('lookalike-server.json');
   writeFileSync(q, JSON.stringify([{ name: 'create_issue' }]));
   g = await startGatewayWorld(

@@ -11,7 +11,8 @@ import { faulty, startGatewayWorld, type GatewayWorld } from '../faults/faultWor
 import { hostileWorkspace, listedTools } from './hostileWorkspace';
 
 /** What must never reach an agent from tool text: C0 but tab and newline, C1, bidi, zero-width and other invisible format characters, line separators. */
-const FORBIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u2028\u2029\ufeff\u00ad]/;
+const FORBIDDEN =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u2028\u2029\ufeff\u00ad]/;
 
 const files = hostileWorkspace({});
 let g: GatewayWorld;
@@ -28,7 +29,10 @@ before(async () => {
       { name: 'plain', description: 'zero\u200dwidth\ufeff joiner and soft\u00adhyphen' },
     ]),
   );
-  g = await startGatewayWorld({ hostile: faulty('hostile'), listed: { type: 'stdio', ...listedTools(p, 'listed') } }, { exposure: 'all' });
+  g = await startGatewayWorld(
+    { hostile: faulty('hostile'), listed: { type: 'stdio', ...listedTools(p, 'listed') } },
+    { exposure: 'all' },
+  );
 });
 after(async () => {
   await g?.close();

@@ -12,9 +12,16 @@ const ws = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ everything: EVERYTHI
 after(() => ws.close());
 
 test('b14: serve --http refuses a 1-character MCP_LENS_TOKEN and starts nothing', async () => {
-  const run = await runCli(['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws, { MCP_LENS_TOKEN: 'x' }), 60_000);
+  const run = await runCli(
+    ['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')],
+    cliEnv(ws, { MCP_LENS_TOKEN: 'x' }),
+    60_000,
+  );
   assert.equal(run.code, 1, run.stderr);
-  assert.match(run.stderr, /MCP_LENS_TOKEN is too weak \(1 characters, about 6 bits; at least 128 random bits are needed/);
+  assert.match(
+    run.stderr,
+    /MCP_LENS_TOKEN is too weak \(1 characters, about 6 bits; at least 128 random bits are needed/,
+  );
   assert.doesNotMatch(run.stderr, /listening/);
 });
 

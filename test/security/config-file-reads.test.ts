@@ -11,7 +11,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, runCli, type Entry, type HostileWorkspace } from './hostileWorkspace';
+import {
+  EVERYTHING,
+  cliEnv,
+  hostileWorkspace,
+  mcpJson,
+  runCli,
+  type Entry,
+  type HostileWorkspace,
+} from './hostileWorkspace';
 
 const worlds: HostileWorkspace[] = [];
 after(() => worlds.forEach((w) => w.close()));
@@ -42,8 +50,14 @@ test('an envFile that is a device or a FIFO is refused, and the rest of the work
     // A link that stays inside the workspace is read like the file it names.
     'linked.env': { link: 'fine.env' },
   });
-  assert.match(out, /servers\.zero\.envFile: env file refused: \/dev\/zero: it is a character device, not a regular file/);
-  assert.match(out, /servers\.pipe\.envFile: env file refused: \S+\/pipe\.env: it is a FIFO \(named pipe\), not a regular file/);
+  assert.match(
+    out,
+    /servers\.zero\.envFile: env file refused: \/dev\/zero: it is a character device, not a regular file/,
+  );
+  assert.match(
+    out,
+    /servers\.pipe\.envFile: env file refused: \S+\/pipe\.env: it is a FIFO \(named pipe\), not a regular file/,
+  );
   assert.doesNotMatch(out, /servers\.(fine|linked)\.envFile/);
 });
 
@@ -59,7 +73,10 @@ test('a config file or settings.json that is a FIFO, a link out of the workspace
   );
   assert.match(out, /\.vscode\/mcp\.json: not read: it is a FIFO \(named pipe\), not a regular file/);
   assert.match(out, /\.cursor\/mcp\.json: not read: it is a link to \S+\/outside\/mcp\.json, outside the workspace/);
-  assert.match(out, /\.mcp\.json: not read: it is larger than 2 MB, the limit for a file MCP Lens reads its configuration from/);
+  assert.match(
+    out,
+    /\.mcp\.json: not read: it is larger than 2 MB, the limit for a file MCP Lens reads its configuration from/,
+  );
   assert.doesNotMatch(out, /outsider|\bbig\b/, 'nothing of the refused files was read');
 });
 

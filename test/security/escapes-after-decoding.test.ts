@@ -51,7 +51,8 @@ after(async () => {
 function stringsOf(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) (out.push(k), stringsOf(v, out));
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) (out.push(k), stringsOf(v, out));
   return out;
 }
 
@@ -90,7 +91,14 @@ test("select over a text block's JSON: the projection is cleaned, keys included;
   assert.deepEqual(whole.structuredContent, CLEAN_REPORT);
   assert.equal(text(await selectOn('esc_report', 'name')), '"evil"');
   assert.deepEqual(JSON.parse(text(await selectOn('esc_report', 'notes'))), CLEAN_REPORT.notes);
-  assert.deepEqual(JSON.parse(text(await selectOn('esc_report', 'sort(keys(@))'))), ['filler', 'kept', 'key', 'name', 'notes', 'parts']);
+  assert.deepEqual(JSON.parse(text(await selectOn('esc_report', 'sort(keys(@))'))), [
+    'filler',
+    'kept',
+    'key',
+    'name',
+    'notes',
+    'parts',
+  ]);
 });
 
 test("select over JSON inside structuredContent's strings (opened for select) is cleaned the same way", async () => {
@@ -103,25 +111,36 @@ test('a projection that builds a tag character out of clean parts (UTF-16 halves
   // U+E0100 (a variation selector, kept) is \udb40\udd00; U+1F441 (an eye) is \ud83d\udc41: their halves make U+E0041, TAG LATIN CAPITAL LETTER A.
   const built = await selectOn('esc_report', "join('', [split(parts.vs, '')[0], split(parts.eye, '')[1]])");
   assert.equal(text(built), '""');
-  assert.deepEqual(JSON.parse(text(await selectOn('esc_report', "split(parts.vs, '')"))), ['\ufffd', '\ufffd'], 'lone halves become U+FFFD');
+  assert.deepEqual(
+    JSON.parse(text(await selectOn('esc_report', "split(parts.vs, '')"))),
+    ['\ufffd', '\ufffd'],
+    'lone halves become U+FFFD',
+  );
 });
 
 test("run_code: what call_tool() hands a script from a text's JSON, with and without select, is cleaned", async () => {
   const whole = await runCode('return await call_tool("esc_report", {});');
   assert.ok(!whole.isError, text(whole));
   assert.deepEqual(JSON.parse(text(whole)), CLEAN_REPORT);
-  const selected = await runCode('return await call_tool("esc_wrapped", {}, { select: "content.{name: name, notes: notes}" });');
+  const selected = await runCode(
+    'return await call_tool("esc_wrapped", {}, { select: "content.{name: name, notes: notes}" });',
+  );
   assert.deepEqual(JSON.parse(text(selected)), { name: 'evil', notes: CLEAN_REPORT.notes });
 });
 
 test('run_code: what a script parses itself and returns, logs or throws is cleaned', async () => {
   const parse = 'const r = await call_tool("esc_wrapped", {}); const doc = JSON.parse(r.content);';
-  const returned = await runCode(`${parse} console.log(doc.name, doc.notes.join(" | "), Object.keys(doc).join(",")); return doc;`);
+  const returned = await runCode(
+    `${parse} console.log(doc.name, doc.notes.join(" | "), Object.keys(doc).join(",")); return doc;`,
+  );
   assert.ok(!returned.isError, text(returned));
   const [value, log] = (returned.content ?? []).map((c) => (c as { text: string }).text);
   assert.deepEqual(JSON.parse(value!), CLEAN_REPORT);
   // A log line leaves QuickJS as UTF-8, where each lone surrogate was already three U+FFFD.
-  assert.match(log!, /^console\.log:\nevil csi red \| tags: \| split \ufffd+ pair \| osc {2}end name,notes,key,kept,parts,filler$/);
+  assert.match(
+    log!,
+    /^console\.log:\nevil csi red \| tags: \| split \ufffd+ pair \| osc {2}end name,notes,key,kept,parts,filler$/,
+  );
   const thrown = await runCode(`${parse} console.log(doc.kept); throw new Error(doc.name + " " + doc.notes[1]);`);
   assert.equal(thrown.isError, true);
   assert.match(text(thrown), /runtime error \(line 1, column \d+\): Error: evil tags:\./);

@@ -9,11 +9,14 @@ import { excludeOfAllLevels } from '../../protocol/settings';
 
 test("exclude: the user's patterns stay whatever the workspace sets", () => {
   assert.deepEqual(excludeOfAllLevels({ globalValue: ['*/delete_*'], workspaceValue: [] }), ['*/delete_*']);
-  assert.deepEqual(excludeOfAllLevels({ globalValue: ['*/delete_*'], workspaceValue: ['github/*'], workspaceFolderValue: ['*/delete_*', 'x'] }), [
-    '*/delete_*',
-    'github/*',
-    'x',
-  ]);
+  assert.deepEqual(
+    excludeOfAllLevels({
+      globalValue: ['*/delete_*'],
+      workspaceValue: ['github/*'],
+      workspaceFolderValue: ['*/delete_*', 'x'],
+    }),
+    ['*/delete_*', 'github/*', 'x'],
+  );
   assert.deepEqual(excludeOfAllLevels({ workspaceValue: 'not a list' }), []);
   assert.deepEqual(excludeOfAllLevels(undefined), []);
 });

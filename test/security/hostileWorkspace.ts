@@ -35,7 +35,10 @@ export interface HostileWorkspace {
   close(): void;
 }
 
-export function hostileWorkspace(files: Record<string, Entry>, outsideFiles: Record<string, string> = {}): HostileWorkspace {
+export function hostileWorkspace(
+  files: Record<string, Entry>,
+  outsideFiles: Record<string, string> = {},
+): HostileWorkspace {
   const root = mkdtempSync(join(tmpdir(), 'mcp-lens-hostile-'));
   const dir = join(root, 'repo');
   const outside = join(root, 'outside');
@@ -54,7 +57,13 @@ export function hostileWorkspace(files: Record<string, Entry>, outsideFiles: Rec
     }
   }
   const state = join(root, 'state');
-  return { dir, outside, state, path: (rel) => join(dir, rel), close: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    dir,
+    outside,
+    state,
+    path: (rel) => join(dir, rel),
+    close: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** A `.vscode/mcp.json` text with these servers. */
@@ -91,7 +100,11 @@ export interface CliRun {
 
 /** Runs the CLI to its end; fails the test after `ms` (a hang is a finding, not a wait). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, ms = 90_000): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return collect(child, ms);
 }
 
@@ -125,7 +138,11 @@ export interface RunningCli {
 const started = new Set<ChildProcess>();
 
 export function startCli(args: string[], env: NodeJS.ProcessEnv, stdin: 'pipe' | 'ignore' = 'ignore'): RunningCli {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env, stdio: [stdin, 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: [stdin, 'pipe', 'pipe'],
+  });
   started.add(child);
   child.once('close', () => started.delete(child));
   return watchProcess(child);
@@ -144,7 +161,9 @@ function watchProcess(child: ChildProcess): RunningCli {
     for (const w of waiters) w();
   });
   child.stdout?.resume();
-  const exited = new Promise<number | null>((r) => child.once('close', (code) => (r(code), waiters.forEach((w) => w()))));
+  const exited = new Promise<number | null>((r) =>
+    child.once('close', (code) => (r(code), waiters.forEach((w) => w()))),
+  );
   return {
     child,
     stderr: () => err,
@@ -154,7 +173,8 @@ function watchProcess(child: ChildProcess): RunningCli {
         const check = () => {
           const m = pattern.exec(err);
           if (m) return done(() => resolve(m));
-          if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`mcp-lens exited before ${pattern}:\n${err}`)));
+          if (child.exitCode !== null || child.signalCode !== null)
+            done(() => reject(new Error(`mcp-lens exited before ${pattern}:\n${err}`)));
         };
         const timer = setTimeout(() => done(() => reject(new Error(`timed out waiting for ${pattern}:\n${err}`))), ms);
         const done = (f: () => void) => {
@@ -170,7 +190,11 @@ function watchProcess(child: ChildProcess): RunningCli {
       if (signal && child.exitCode === null && child.signalCode === null) child.kill(signal);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>(
-        (_, reject) => (timer = setTimeout(() => reject(new Error(`mcp-lens did not end within ${ms} ms${signal ? ` of ${signal}` : ''}:\n${err}`)), ms)),
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`mcp-lens did not end within ${ms} ms${signal ? ` of ${signal}` : ''}:\n${err}`)),
+            ms,
+          )),
       );
       try {
         return await Promise.race([exited, late]);
@@ -186,9 +210,20 @@ function watchProcess(child: ChildProcess): RunningCli {
  * `answer(prompt, reply)` types `reply` once the output matches `prompt`. Returns everything
  * the terminal showed, raw (escape sequences included).
  */
-export async function runCliOnTerminal(args: string[], env: NodeJS.ProcessEnv, answers: [RegExp, string][], ms = 90_000): Promise<CliRun> {
-  const command = [process.execPath, '--import', 'tsx', CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: { ...env, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+export async function runCliOnTerminal(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  answers: [RegExp, string][],
+  ms = 90_000,
+): Promise<CliRun> {
+  const command = [process.execPath, '--import', 'tsx', CLI, ...args]
+    .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: ROOT,
+    env: { ...env, TERM: 'dumb' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let next = 0;
   child.stdout!.setEncoding('utf8').on('data', (c: string) => {
@@ -207,7 +242,9 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-export async function recorder(reply: (path: string) => { status: number; body: string } = () => ({ status: 200, body: '{}' })): Promise<Recorder> {
+export async function recorder(
+  reply: (path: string) => { status: number; body: string } = () => ({ status: 200, body: '{}' }),
+): Promise<Recorder> {
   const requests: Recorder['requests'] = [];
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
@@ -269,7 +306,11 @@ export async function serveHttp(
     token,
     async connect() {
       const c = new Client({ name: 'security-suite', version: '1.0.0' });
-      await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
       clients.push(c);
       return c;
     },

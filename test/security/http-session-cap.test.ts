@@ -24,7 +24,11 @@ after(async () => {
   ws.close();
 });
 
-const headers = () => ({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${g?.token}` });
+const headers = () => ({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  authorization: `Bearer ${g?.token}`,
+});
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -32,9 +36,21 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'session-flood', version: '1' } },
 });
 
-async function initialize(url = g.url, token = g.token): Promise<{ status: number; id: string | null; body: string; retryAfter: string | null }> {
-  const res = await fetch(url, { method: 'POST', headers: { ...headers(), authorization: `Bearer ${token}` }, body: INITIALIZE });
-  return { status: res.status, id: res.headers.get('mcp-session-id'), body: await res.text(), retryAfter: res.headers.get('retry-after') };
+async function initialize(
+  url = g.url,
+  token = g.token,
+): Promise<{ status: number; id: string | null; body: string; retryAfter: string | null }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers(), authorization: `Bearer ${token}` },
+    body: INITIALIZE,
+  });
+  return {
+    status: res.status,
+    id: res.headers.get('mcp-session-id'),
+    body: await res.text(),
+    retryAfter: res.headers.get('retry-after'),
+  };
 }
 
 test(`past ${MAX_HTTP_SESSIONS} sessions an initialize gets 503 naming the limit; open sessions work; closing one makes room`, async () => {
@@ -71,7 +87,14 @@ test(`past ${MAX_HTTP_SESSIONS} sessions an initialize gets 503 naming the limit
 test('at the cap, sessions idle for longer than the idle time are closed to make room, at once', async () => {
   const world = await startLens({});
   let clock = 0;
-  const http = new GatewayHttpServer({ lens: world.lens, token: 'cap-token', log: silentLogger, sessionIdleMs: 60_000, now: () => clock, maxSessions: 3 });
+  const http = new GatewayHttpServer({
+    lens: world.lens,
+    token: 'cap-token',
+    log: silentLogger,
+    sessionIdleMs: 60_000,
+    now: () => clock,
+    maxSessions: 3,
+  });
   try {
     const { url } = await http.start();
     for (let i = 0; i < 3; i++) assert.equal((await initialize(url, 'cap-token')).status, 200);

@@ -77,7 +77,12 @@ describe('serve --http: a sign-in whose protected-resource metadata never ends',
   let origin: string;
   let cookie: string;
   before(async () => {
-    ws = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ good: EVERYTHING, hostile: { type: 'http', url: world.mcpUrl('endless-metadata') } }) });
+    ws = hostileWorkspace({
+      '.vscode/mcp.json': mcpJson({
+        good: EVERYTHING,
+        hostile: { type: 'http', url: world.mcpUrl('endless-metadata') },
+      }),
+    });
     g = await serveHttp(ws, { MCP_LENS_OAUTH_FILE: join(ws.outside, 'oauth.json') }, ['good']);
     await g.serve.waitFor(/\[hostile\] /);
     client = await g.connect();
@@ -99,15 +104,22 @@ describe('serve --http: a sign-in whose protected-resource metadata never ends',
       });
       return (await res.json()) as { ok: boolean; error?: string };
     });
-    t.diagnostic(`the gateway grew by ${Math.round(growthMb)} MB; the server sent ${Math.round(world.sent() / 2 ** 20)} MB in all`);
+    t.diagnostic(
+      `the gateway grew by ${Math.round(growthMb)} MB; the server sent ${Math.round(world.sent() / 2 ** 20)} MB in all`,
+    );
     assert.equal(result.ok, false);
     assert.match(result.error ?? '', /^hostile: signing in stopped: the authorization server /);
     assert.match(result.error ?? '', LIMIT);
     assert.ok(growthMb < MAX_GROWTH_MB, `the gateway grew by ${Math.round(growthMb)} MB`);
 
-    const servers = JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as { servers: { name: string; state: string }[] };
+    const servers = JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as {
+      servers: { name: string; state: string }[];
+    };
     assert.equal(servers.servers.find((s) => s.name === 'good')?.state, 'ready');
-    const echo = (await client.callTool({ name: 'call_tool', arguments: { tool_name: 'good_echo', arguments: { message: 'still here' } } })) as CallToolResult;
+    const echo = (await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: 'good_echo', arguments: { message: 'still here' } },
+    })) as CallToolResult;
     assert.match(text(echo), /still here/);
   });
 });
@@ -124,7 +136,9 @@ function login(ws: HostileWorkspace, shape: HostileShape): RunningCli {
 function loginWorkspace(shape: HostileShape, connectSeconds?: number): HostileWorkspace {
   return hostileWorkspace({
     '.vscode/mcp.json': mcpJson({ [shape]: { type: 'http', url: world.mcpUrl(shape) } }),
-    ...(connectSeconds !== undefined && { '.vscode/settings.json': JSON.stringify({ 'mcpLens.connectTimeoutSeconds': connectSeconds }) }),
+    ...(connectSeconds !== undefined && {
+      '.vscode/settings.json': JSON.stringify({ 'mcpLens.connectTimeoutSeconds': connectSeconds }),
+    }),
   });
 }
 

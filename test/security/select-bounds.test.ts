@@ -42,7 +42,9 @@ after(async () => {
 function selectCall(select: string): Promise<CallToolResult> {
   const args = { tool_name: TOOL, arguments: { location: 'Chicago' }, select };
   // A generous deadline: the old gateway never answered (it crashed or blocked for minutes).
-  return attacker.callTool({ name: 'call_tool', arguments: args }, undefined, { timeout: 90_000 }) as Promise<CallToolResult>;
+  return attacker.callTool({ name: 'call_tool', arguments: args }, undefined, {
+    timeout: 90_000,
+  }) as Promise<CallToolResult>;
 }
 
 /** find_tools from the other session, over and over until `pending` settles; how many were answered meanwhile. */
@@ -51,7 +53,9 @@ async function serveOtherWhile(pending: Promise<unknown>): Promise<number> {
   void pending.finally(() => (settled = true)).catch(() => undefined);
   let answered = 0;
   while (!settled) {
-    const r = (await other.callTool({ name: 'find_tools', arguments: { query: 'add two numbers' } }, undefined, { timeout: 30_000 })) as CallToolResult;
+    const r = (await other.callTool({ name: 'find_tools', arguments: { query: 'add two numbers' } }, undefined, {
+      timeout: 30_000,
+    })) as CallToolResult;
     assert.ok(!r.isError, text(r));
     if (!settled) answered++;
   }
@@ -72,8 +76,14 @@ test('a select that builds more than the memory limit is stopped with the limit 
   await serveOtherWhile(bomb);
   const r = await bomb;
   assert.equal(r.isError, true, text(r));
-  assert.match(text(r), new RegExp(`select stopped: it needed more than ${SELECT_LIMITS.memoryMb} MB of memory, the limit for one select`));
-  assert.match(text(r), /The call to everything_get-structured-content itself succeeded; its whole result is kept for this session as mcp-lens:\/\/results\//);
+  assert.match(
+    text(r),
+    new RegExp(`select stopped: it needed more than ${SELECT_LIMITS.memoryMb} MB of memory, the limit for one select`),
+  );
+  assert.match(
+    text(r),
+    /The call to everything_get-structured-content itself succeeded; its whole result is kept for this session as mcp-lens:\/\/results\//,
+  );
   await stillServing();
 });
 
@@ -82,14 +92,19 @@ test('a select that would run for minutes is stopped at the deadline, and other 
   const answered = await serveOtherWhile(bomb);
   const r = await bomb;
   assert.equal(r.isError, true, text(r));
-  assert.match(text(r), new RegExp(`select stopped: it ran longer than ${SELECT_LIMITS.deadlineMs / 1000} s, the limit for one select`));
+  assert.match(
+    text(r),
+    new RegExp(`select stopped: it ran longer than ${SELECT_LIMITS.deadlineMs / 1000} s, the limit for one select`),
+  );
   assert.ok(answered > 0, 'no find_tools of the other session was answered while the select ran');
   await stillServing();
 });
 
 test('run_code gets the same bounds for its call_tool(..., { select })', async () => {
   const code = `try { await call_tool(${JSON.stringify(TOOL)}, { location: 'Chicago' }, { select: ${JSON.stringify(MEMORY_BOMB)} }); return 'no error'; } catch (e) { return String(e); }`;
-  const r = (await attacker.callTool({ name: 'run_code', arguments: { code } }, undefined, { timeout: 90_000 })) as CallToolResult;
+  const r = (await attacker.callTool({ name: 'run_code', arguments: { code } }, undefined, {
+    timeout: 90_000,
+  })) as CallToolResult;
   assert.match(text(r), /needed more than \d+ MB of memory, the limit for one select/);
   await stillServing();
 });

@@ -15,10 +15,12 @@ import { faulty, startGatewayWorld, text, type GatewayWorld } from '../faults/fa
 import { cliEnv, hostileWorkspace, mcpJson, runCli } from './hostileWorkspace';
 
 /** What must never reach an agent or a terminal from a name: C0 (tab and newline too), C1, bidi, zero-width and other invisible characters, line separators. */
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u2028\u2029\ufeff\u00ad]/;
+const FORBIDDEN =
+  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u2028\u2029\ufeff\u00ad]/;
 
 /** In a terminal, newlines between lines are fine; anything else hidden is not. */
-const FORBIDDEN_TERMINAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u2028\u2029\ufeff\u00ad]/;
+const FORBIDDEN_TERMINAL =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u2028\u2029\ufeff\u00ad]/;
 
 const HOSTILE = {
   'evil\u202etxt.exe': 'evil\\u{202e}txt.exe',
@@ -26,7 +28,10 @@ const HOSTILE = {
   'esc\u001b[31mred\nline': 'esc\\e[31mred\\nline',
 } as const;
 
-const upstreams = { plain: faulty('none'), ...Object.fromEntries(Object.keys(HOSTILE).map((name) => [name, faulty('none')])) };
+const upstreams = {
+  plain: faulty('none'),
+  ...Object.fromEntries(Object.keys(HOSTILE).map((name) => [name, faulty('none')])),
+};
 
 let g: GatewayWorld;
 before(async () => {
@@ -70,7 +75,9 @@ test('the refusal is a config problem naming the file and the entry, with the na
     assert.ok(line, `${shown}:\n${lines.join('\n')}`);
     assert.match(line, /^mcp\.json: servers\["/);
     assert.ok(
-      line.endsWith(`servers["${shown}"]: this server name has control, bidi or invisible characters (written out in the path); rename the server`),
+      line.endsWith(
+        `servers["${shown}"]: this server name has control, bidi or invisible characters (written out in the path); rename the server`,
+      ),
       line,
     );
     assert.doesNotMatch(line, FORBIDDEN);
@@ -78,7 +85,9 @@ test('the refusal is a config problem naming the file and the entry, with the na
 });
 
 test('find_tools: every server field is clean, and only servers with safe names have tools', async () => {
-  const found = structured<{ matches: { name: string; server: string }[] }>(await g.call('find_tools', { query: 'ping answers pong', limit: 10 }));
+  const found = structured<{ matches: { name: string; server: string }[] }>(
+    await g.call('find_tools', { query: 'ping answers pong', limit: 10 }),
+  );
   assert.ok(found.matches.length > 0);
   for (const m of found.matches) assert.doesNotMatch(m.server, FORBIDDEN, JSON.stringify(m));
   assert.deepEqual([...new Set(found.matches.map((m) => m.server))], ['plain']);
@@ -102,14 +111,23 @@ test('get_tool_schema, tools/list (exposure all) and the instructions carry no r
 });
 
 test('the CLI refuses the name on stderr, by file and entry, and prints nothing raw', async () => {
-  const ws = hostileWorkspace({ '.vscode/mcp.json': mcpJson(Object.fromEntries(Object.keys(HOSTILE).map((name) => [name, faulty('none')]))) });
+  const ws = hostileWorkspace({
+    '.vscode/mcp.json': mcpJson(Object.fromEntries(Object.keys(HOSTILE).map((name) => [name, faulty('none')]))),
+  });
   try {
     const run = await runCli(['tools', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws));
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stdout, FORBIDDEN_TERMINAL);
     assert.doesNotMatch(run.stderr, FORBIDDEN_TERMINAL);
-    assert.match(run.stderr, /\.vscode\/mcp\.json: servers\["evil\\u\{202e\}txt\.exe"\]: this server name has control, bidi or invisible characters/);
-    assert.match(run.stdout, /evil\\\\u\{202e\}txt\.exe {2}disabled/, 'listed, escaped (the CLI escapes the backslash of the escape again)');
+    assert.match(
+      run.stderr,
+      /\.vscode\/mcp\.json: servers\["evil\\u\{202e\}txt\.exe"\]: this server name has control, bidi or invisible characters/,
+    );
+    assert.match(
+      run.stdout,
+      /evil\\\\u\{202e\}txt\.exe {2}disabled/,
+      'listed, escaped (the CLI escapes the backslash of the escape again)',
+    );
   } finally {
     ws.close();
   }

@@ -131,7 +131,14 @@ test('slow input: seeded random 128 KB inputs are analysed and searched in linea
 
 test('slow input: a tool whose description is one 128 KB word is indexed in linear time', async () => {
   const index = new MemoryToolIndex('keyword only');
-  const hostile: CatalogTool = { key: 'x/t', name: 'x_t', server: 'x', originalName: 't', description: repeat('a'), inputSchema: { type: 'object' } };
+  const hostile: CatalogTool = {
+    key: 'x/t',
+    name: 'x_t',
+    server: 'x',
+    originalName: 't',
+    description: repeat('a'),
+    inputSchema: { type: 'object' },
+  };
   within('indexing', () => void index.sync([...tools, hostile]));
 });
 

@@ -12,7 +12,14 @@ import { after, before, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startGatewayWorld, text, type GatewayWorld } from '../faults/faultWorld';
 import { EVERYTHING } from '../fixtures/gatewayLens';
-import { MAX_KEYWORDS, MAX_KEYWORD_CHARS, MAX_NAME_CHARS, MAX_QUERY_CHARS, RUN_CODE_LIMITS, metaToolDefinitions } from '../../server/src/gateway/metaToolDefs';
+import {
+  MAX_KEYWORDS,
+  MAX_KEYWORD_CHARS,
+  MAX_NAME_CHARS,
+  MAX_QUERY_CHARS,
+  RUN_CODE_LIMITS,
+  metaToolDefinitions,
+} from '../../server/src/gateway/metaToolDefs';
 import { MAX_SELECT_CHARS } from '../../server/src/core/resultShaping';
 
 /** A value that would show if echoed: a marker repeated. */
@@ -32,24 +39,54 @@ type Abuse = { tool: string; args: Record<string, unknown>; argument: string; sa
 
 function abuses(sum: string): Abuse[] {
   return [
-    { tool: 'find_tools', args: { query: long(HUGE) }, argument: '"query"', says: new RegExp(`longer than ${MAX_QUERY_CHARS} characters`) },
-    { tool: 'find_tools', args: { query: 'add', keywords: [long(HUGE)] }, argument: '"keywords[0]"', says: new RegExp(`longer than ${MAX_KEYWORD_CHARS}`) },
+    {
+      tool: 'find_tools',
+      args: { query: long(HUGE) },
+      argument: '"query"',
+      says: new RegExp(`longer than ${MAX_QUERY_CHARS} characters`),
+    },
+    {
+      tool: 'find_tools',
+      args: { query: 'add', keywords: [long(HUGE)] },
+      argument: '"keywords[0]"',
+      says: new RegExp(`longer than ${MAX_KEYWORD_CHARS}`),
+    },
     {
       tool: 'find_tools',
       args: { query: 'add', keywords: Array.from({ length: 20_000 }, () => 'sum') },
       argument: '"keywords"',
       says: new RegExp(`more than ${MAX_KEYWORDS} items`),
     },
-    { tool: 'find_tools', args: { query: 'add', server: long(HUGE) }, argument: '"server"', says: new RegExp(`longer than ${MAX_NAME_CHARS}`) },
-    { tool: 'call_tool', args: { tool_name: long(HUGE) }, argument: '"tool_name"', says: new RegExp(`longer than ${MAX_NAME_CHARS}`) },
+    {
+      tool: 'find_tools',
+      args: { query: 'add', server: long(HUGE) },
+      argument: '"server"',
+      says: new RegExp(`longer than ${MAX_NAME_CHARS}`),
+    },
+    {
+      tool: 'call_tool',
+      args: { tool_name: long(HUGE) },
+      argument: '"tool_name"',
+      says: new RegExp(`longer than ${MAX_NAME_CHARS}`),
+    },
     {
       tool: 'call_tool',
       args: { tool_name: sum, arguments: { a: 1, b: 2 }, select: long(HUGE) },
       argument: '"select"',
       says: new RegExp(`longer than ${MAX_SELECT_CHARS}`),
     },
-    { tool: 'get_tool_schema', args: { tool_name: long(HUGE) }, argument: '"tool_name"', says: new RegExp(`longer than ${MAX_NAME_CHARS}`) },
-    { tool: 'run_code', args: { code: long(3 * HUGE) }, argument: '"code"', says: new RegExp(`longer than ${RUN_CODE_LIMITS.maxCodeChars}`) },
+    {
+      tool: 'get_tool_schema',
+      args: { tool_name: long(HUGE) },
+      argument: '"tool_name"',
+      says: new RegExp(`longer than ${MAX_NAME_CHARS}`),
+    },
+    {
+      tool: 'run_code',
+      args: { code: long(3 * HUGE) },
+      argument: '"code"',
+      says: new RegExp(`longer than ${RUN_CODE_LIMITS.maxCodeChars}`),
+    },
     // An unknown argument's name is shown, cut, so a typo can be seen; its value never.
     {
       tool: 'find_tools',
@@ -63,12 +100,15 @@ function abuses(sum: string): Abuse[] {
 test('every string argument of every meta-tool has a cap in its schema, every array a maxItems', () => {
   const unbounded: string[] = [];
   const visit = (tool: string, path: string, s: Record<string, unknown>) => {
-    if (s.type === 'string' && s.enum === undefined && typeof s.maxLength !== 'number') unbounded.push(`${tool} ${path}`);
+    if (s.type === 'string' && s.enum === undefined && typeof s.maxLength !== 'number')
+      unbounded.push(`${tool} ${path}`);
     if (s.type === 'array' && typeof s.maxItems !== 'number') unbounded.push(`${tool} ${path}`);
     if (s.items) visit(tool, `${path}[]`, s.items as Record<string, unknown>);
-    for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, Record<string, unknown>>)) visit(tool, `${path}.${k}`, v);
+    for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, Record<string, unknown>>))
+      visit(tool, `${path}.${k}`, v);
   };
-  for (const t of metaToolDefinitions({ defaultLimit: 8, codeMode: true, domains: '' })) visit(t.name, '', t.inputSchema as Record<string, unknown>);
+  for (const t of metaToolDefinitions({ defaultLimit: 8, codeMode: true, domains: '' }))
+    visit(t.name, '', t.inputSchema as Record<string, unknown>);
   assert.deepEqual(unbounded, []);
 });
 
@@ -104,7 +144,11 @@ test('wrong types are refused with what the schema wants, and a missing argument
     ['find_tools', {}, 'find_tools: needs "query" (The task in plain words, e.g. "open a pull request").'],
     ['find_tools', { query: 'add', keywords: 'sum' }, 'find_tools: "keywords" must be an array.'],
     ['find_tools', { query: 'add', limit: 0 }, 'find_tools: "limit" must be at least 1.'],
-    ['find_tools', { query: 'add', input_format: 'yaml' }, 'find_tools: "input_format" must be one of "schema", "signature".'],
+    [
+      'find_tools',
+      { query: 'add', input_format: 'yaml' },
+      'find_tools: "input_format" must be one of "schema", "signature".',
+    ],
     ['call_tool', { tool_name: 'x', arguments: [1, 2] }, 'call_tool: "arguments" must be an object.'],
     ['get_tool_schema', { tool_name: 7 }, 'get_tool_schema: "tool_name" must be a string.'],
     ['run_code', { code: 'return 1', timeout_ms: 10 }, 'run_code: "timeout_ms" must be at least 1000.'],

@@ -19,7 +19,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startFloodServer, type FloodServer } from '../fixtures/servers/floodHttp';
 import { text } from '../faults/faultWorld';
-import { hostileWorkspace, killStarted, mcpJson, serveHttp, type HostileWorkspace, type ServedGateway } from './hostileWorkspace';
+import {
+  hostileWorkspace,
+  killStarted,
+  mcpJson,
+  serveHttp,
+  type HostileWorkspace,
+  type ServedGateway,
+} from './hostileWorkspace';
 
 /** Growth of the gateway's RSS a flood may cause: a 10 MB message read a few times over, not the 512 MB sent. */
 const MAX_GROWTH_MB = 160;
@@ -32,7 +39,9 @@ let client: Client;
 before(async () => {
   streamable = await startFloodServer('streamable');
   sse = await startFloodServer('sse');
-  ws = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ web: { type: 'http', url: streamable.url }, old: { type: 'sse', url: sse.url } }) });
+  ws = hostileWorkspace({
+    '.vscode/mcp.json': mcpJson({ web: { type: 'http', url: streamable.url }, old: { type: 'sse', url: sse.url } }),
+  });
   g = await serveHttp(ws, {}, ['web', 'old']);
   client = await g.connect();
 });
@@ -54,9 +63,13 @@ async function floodCall(tool: string): Promise<{ result: CallToolResult; growth
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, gatewayRssMb())), 20);
   try {
-    const result = (await client.callTool({ name: 'call_tool', arguments: { tool_name: tool, arguments: {} } }, undefined, {
-      timeout: 120_000,
-    })) as CallToolResult;
+    const result = (await client.callTool(
+      { name: 'call_tool', arguments: { tool_name: tool, arguments: {} } },
+      undefined,
+      {
+        timeout: 120_000,
+      },
+    )) as CallToolResult;
     return { result, growthMb: Math.max(peak, gatewayRssMb()) - before };
   } finally {
     clearInterval(sampler);
@@ -66,14 +79,32 @@ async function floodCall(tool: string): Promise<{ result: CallToolResult; growth
 /** The server comes back: its restart logged it ready again, and ping answers. */
 async function restarted(server: string, readyLines: number): Promise<void> {
   await g.serve.waitFor(new RegExp(`(\\[${server}\\] ready: \\d+ tools[^]*){${readyLines}}`));
-  const pong = (await client.callTool({ name: 'call_tool', arguments: { tool_name: `${server}_ping`, arguments: {} } })) as CallToolResult;
+  const pong = (await client.callTool({
+    name: 'call_tool',
+    arguments: { tool_name: `${server}_ping`, arguments: {} },
+  })) as CallToolResult;
   assert.equal(text(pong), 'pong');
 }
 
 const cases: [string, string, string, RegExp][] = [
-  ['a streamable HTTP reply (JSON) that never ends', 'web', 'web_flood_json', /sent a reply of more than 10 MB, the limit for one message/],
-  ['a streamable HTTP event that never ends', 'web', 'web_flood_event', /sent an event of more than 10 MB, the limit for one message/],
-  ['an SSE event that never ends', 'old', 'old_flood_event', /sent an event of more than 10 MB, the limit for one message/],
+  [
+    'a streamable HTTP reply (JSON) that never ends',
+    'web',
+    'web_flood_json',
+    /sent a reply of more than 10 MB, the limit for one message/,
+  ],
+  [
+    'a streamable HTTP event that never ends',
+    'web',
+    'web_flood_event',
+    /sent an event of more than 10 MB, the limit for one message/,
+  ],
+  [
+    'an SSE event that never ends',
+    'old',
+    'old_flood_event',
+    /sent an event of more than 10 MB, the limit for one message/,
+  ],
 ];
 
 let ready = { web: 1, old: 1 } as Record<string, number>;

@@ -18,7 +18,8 @@ import { faulty, startGatewayWorld, text, type GatewayWorld } from '../faults/fa
 import { HOSTILE_REPLY, KEPT, PIXEL } from '../fixtures/servers/faulty/hostileTools.mjs';
 
 /** What no reply may carry: C0 but tab, LF and CR; DEL and C1; bidi embeddings, overrides and isolates; tag characters. */
-const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/;
+const FORBIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/;
 /** HOSTILE_REPLY as it must arrive: the words stay, escape sequences go whole, KEPT is untouched. */
 const CLEAN = `Report RED beforeafter c1: bell: safeexe.txt and isolate tags: ${KEPT as string}`;
 
@@ -35,8 +36,15 @@ function assertCleanReport(r: CallToolResult): void {
   assert.ok(!r.isError, text(r));
   const [first, embedded, image] = r.content;
   assert.deepEqual(first, { type: 'text', text: CLEAN });
-  assert.deepEqual(embedded, { type: 'resource', resource: { uri: 'hostile://report', mimeType: 'text/plain', text: CLEAN } });
-  assert.deepEqual(image, { type: 'image', data: PIXEL, mimeType: 'image/png' }, 'binary content comes through untouched');
+  assert.deepEqual(embedded, {
+    type: 'resource',
+    resource: { uri: 'hostile://report', mimeType: 'text/plain', text: CLEAN },
+  });
+  assert.deepEqual(
+    image,
+    { type: 'image', data: PIXEL, mimeType: 'image/png' },
+    'binary content comes through untouched',
+  );
   assert.deepEqual(
     r.structuredContent,
     { summary: CLEAN, count: 3, ok: true, items: [CLEAN, { deep: [CLEAN] }], keyname: null },

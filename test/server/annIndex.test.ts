@@ -62,7 +62,10 @@ test('past its size the store builds LanceDB’s vector index and searches it, c
   }
   assert.ok(found / (queries.length * 10) >= 0.8, `recall@10 against the exact scan: ${found / (queries.length * 10)}`);
   const one = await store.nearest(data[45]!.vector, 10, 'team2');
-  assert.ok(one!.length > 0 && one!.every((h) => h.id.startsWith('team2/')), 'a server filter keeps that server’s rows only');
+  assert.ok(
+    one!.length > 0 && one!.every((h) => h.id.startsWith('team2/')),
+    'a server filter keeps that server’s rows only',
+  );
   await store.close();
   assert.deepEqual(await vectorIndexes(dir), ['IvfHnswSq']);
 
@@ -97,7 +100,10 @@ test('the hybrid index searches by LanceDB’s index past the store’s size, wi
     });
   };
   const embedder = new OllamaEmbedder({ host: fake.url, model: 'nomic-embed-text', retry: { attempts: 1 } });
-  const index = closeAtEnd(t, await HybridToolIndex.open({ openStore, embedder, log: silentLogger, queryTimeoutMs: 5_000 }));
+  const index = closeAtEnd(
+    t,
+    await HybridToolIndex.open({ openStore, embedder, log: silentLogger, queryTimeoutMs: 5_000 }),
+  );
   const catalog = manyTools(400);
   await index.sync(catalog);
   await index.whenIdle();

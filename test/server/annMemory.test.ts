@@ -46,7 +46,12 @@ test('past its index size the store hands out no vectors and keeps no snapshot; 
     const got = await store.scan(vector, 10, { model: MODEL });
     assert.equal(got.length, 10);
     // Equal scores rank by row order, which the two need not share: the scores per rank must match.
-    got.forEach((h, i) => assert.ok(Math.abs(h.similarity - want[i]!.similarity) < 1e-4, `${q}: rank ${i} ${h.similarity} vs ${want[i]!.similarity}`));
+    got.forEach((h, i) =>
+      assert.ok(
+        Math.abs(h.similarity - want[i]!.similarity) < 1e-4,
+        `${q}: rank ${i} ${h.similarity} vs ${want[i]!.similarity}`,
+      ),
+    );
     assert.ok(got.every((h) => !h.id.startsWith('team20/')));
   }
   const own = await store.scan(data[45]!.vector, 5, { model: MODEL, server: 'team2' });
@@ -81,7 +86,11 @@ type IndexState = 'answering' | 'missing' | 'failing';
 /** The real store, with its vector index made missing or failing at will, counting what answered. */
 function steeredStore(dir: string) {
   const answered = { ann: 0, flat: 0 };
-  const control = { index: 'answering' as IndexState, flatFails: false, store: undefined as LanceToolStore | undefined };
+  const control = {
+    index: 'answering' as IndexState,
+    flatFails: false,
+    store: undefined as LanceToolStore | undefined,
+  };
   const openStore = async (): Promise<ToolStore> => {
     const real = await LanceToolStore.open({ dir, log: silentLogger, annMinRows: MIN_ROWS });
     control.store = real;
@@ -106,7 +115,9 @@ function steeredStore(dir: string) {
 
 function hybrid(t: Parameters<typeof tempDir>[0], openStore: () => Promise<ToolStore>): Promise<HybridToolIndex> {
   const embedder = new OllamaEmbedder({ host: fake.url, model: 'nomic-embed-text', retry: { attempts: 1 } });
-  return HybridToolIndex.open({ openStore, embedder, log: silentLogger, queryTimeoutMs: 10_000 }).then((i) => closeAtEnd(t, i));
+  return HybridToolIndex.open({ openStore, embedder, log: silentLogger, queryTimeoutMs: 10_000 }).then((i) =>
+    closeAtEnd(t, i),
+  );
 }
 
 /** Searches until LanceDB's index answers one (the store builds it in the background). */
@@ -142,7 +153,11 @@ test('past the index size the hybrid index holds no vectors and still answers wh
   await assertFinds(index, catalog[77]!);
   control.index = 'failing';
   await assertFinds(index, catalog[311]!);
-  assert.equal(answered.flat, before.flat + 2, 'LanceDB’s flat search answered while the index was missing, then failing');
+  assert.equal(
+    answered.flat,
+    before.flat + 2,
+    'LanceDB’s flat search answered while the index was missing, then failing',
+  );
   assert.equal(index.vectorsInMemory(), 0, 'without reloading the vectors');
 
   const server = await index.search('delete an invoice', { limit: 5, server: 'team4' });
@@ -179,7 +194,8 @@ test('a restart past the index size reads no vectors and embeds nothing again; a
   await restarted.sync(fewer);
   const deadline = Date.now() + 60_000;
   while (restarted.vectorsInMemory() < fewer.length) {
-    if (Date.now() > deadline) throw new Error(`vectors not reloaded: ${restarted.vectorsInMemory()} of ${fewer.length}`);
+    if (Date.now() > deadline)
+      throw new Error(`vectors not reloaded: ${restarted.vectorsInMemory()} of ${fewer.length}`);
     await assertFinds(restarted, fewer[150]!);
   }
   const before = { ...second.answered };

@@ -3,7 +3,16 @@
 // failure, and Windows' transient rename failures retried.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RENAME_RETRY_DELAYS_MS, renameWithRetry, writeFileAtomic } from '../../server/src/adapters/atomicFile';
@@ -27,30 +36,38 @@ test('replaces the file whole, with the mode asked for, and leaves nothing besid
   assert.deepEqual(readdirSync(dir), ['state.json']);
 });
 
-test('a link at the target is replaced by a file, never written through', { skip: process.platform === 'win32' }, (t) => {
-  const dir = tempDir(t);
-  const outside = join(dir, 'outside.txt');
-  writeFileSync(outside, 'keep me');
-  const file = join(dir, 'state.json');
-  symlinkSync(outside, file);
-  writeFileAtomic(file, 'ours', 0o600);
-  assert.ok(lstatSync(file).isFile());
-  assert.equal(readFileSync(file, 'utf8'), 'ours');
-  assert.equal(readFileSync(outside, 'utf8'), 'keep me');
-});
+test(
+  'a link at the target is replaced by a file, never written through',
+  { skip: process.platform === 'win32' },
+  (t) => {
+    const dir = tempDir(t);
+    const outside = join(dir, 'outside.txt');
+    writeFileSync(outside, 'keep me');
+    const file = join(dir, 'state.json');
+    symlinkSync(outside, file);
+    writeFileAtomic(file, 'ours', 0o600);
+    assert.ok(lstatSync(file).isFile());
+    assert.equal(readFileSync(file, 'utf8'), 'ours');
+    assert.equal(readFileSync(outside, 'utf8'), 'keep me');
+  },
+);
 
-test('writePrivateFile still refuses a link first (the user hears of it) and writes 0600', { skip: process.platform === 'win32' }, (t) => {
-  const dir = tempDir(t);
-  const outside = join(dir, 'outside.txt');
-  writeFileSync(outside, 'keep me');
-  const link = join(dir, 'approvals.json');
-  symlinkSync(outside, link);
-  assert.throws(() => writePrivateFile(link, 'x'), PrivateFileError);
-  assert.equal(readFileSync(outside, 'utf8'), 'keep me');
-  const file = join(dir, 'cache.json');
-  writePrivateFile(file, '{"a":1}');
-  assert.deepEqual(readPrivateFile(file), { text: '{"a":1}' });
-});
+test(
+  'writePrivateFile still refuses a link first (the user hears of it) and writes 0600',
+  { skip: process.platform === 'win32' },
+  (t) => {
+    const dir = tempDir(t);
+    const outside = join(dir, 'outside.txt');
+    writeFileSync(outside, 'keep me');
+    const link = join(dir, 'approvals.json');
+    symlinkSync(outside, link);
+    assert.throws(() => writePrivateFile(link, 'x'), PrivateFileError);
+    assert.equal(readFileSync(outside, 'utf8'), 'keep me');
+    const file = join(dir, 'cache.json');
+    writePrivateFile(file, '{"a":1}');
+    assert.deepEqual(readPrivateFile(file), { text: '{"a":1}' });
+  },
+);
 
 test('a failed write throws and leaves no temp file', (t) => {
   const dir = tempDir(t);

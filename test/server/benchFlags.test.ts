@@ -47,7 +47,9 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-lens-bench-flags-'));
   const real = join(root, 'bench', 'datasets', 'mcp-servers');
   // Every 4th request of the real set: all five kinds, ~73 requests.
-  const queries = (JSON.parse(readFileSync(join(real, 'queries.json'), 'utf8')) as { kind: string }[]).filter((_, i) => i % 4 === 0);
+  const queries = (JSON.parse(readFileSync(join(real, 'queries.json'), 'utf8')) as { kind: string }[]).filter(
+    (_, i) => i % 4 === 0,
+  );
   kinds = new Map();
   for (const q of queries) kinds.set(q.kind, (kinds.get(q.kind) ?? 0) + 1);
   mkdirSync(join(dir, 'a-real'));
@@ -66,7 +68,12 @@ before(() => {
     join(dir, 'b-tiny', 'queries.json'),
     JSON.stringify([
       { id: 't1', query: 'forecast for Paris', gold: ['weather/get_forecast'] },
-      { id: 't2', query: 'remove the file', gold: ['files/delete_file'], gold_alternatives: { 'files/delete_file': ['files/read_file'] } },
+      {
+        id: 't2',
+        query: 'remove the file',
+        gold: ['files/delete_file'],
+        gold_alternatives: { 'files/delete_file': ['files/read_file'] },
+      },
       { id: 't3', query: 'unrelated words entirely', gold: ['files/read_file'] },
     ]),
   );
@@ -81,7 +88,10 @@ test("--all --json --per-query: every searcher per kind and per half, every requ
   const out = join(dir, 'results.md');
   const perQuery = join(dir, 'per-query.jsonl');
   // Another bench's section of the same file, and a search section from an earlier run.
-  writeFileSync(out, '<!-- search bench: start -->\nold figures\n<!-- search bench: end -->\n\n<!-- other bench: start -->\nkept\n<!-- other bench: end -->\n');
+  writeFileSync(
+    out,
+    '<!-- search bench: start -->\nold figures\n<!-- search bench: end -->\n\n<!-- other bench: start -->\nkept\n<!-- other bench: end -->\n',
+  );
   const run = await bench(['--all', '--json', '--out', out, '--per-query', perQuery]);
   assert.equal(run.code, 0, run.stderr);
   const reports = JSON.parse(run.stdout) as Report[];

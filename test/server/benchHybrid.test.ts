@@ -41,7 +41,12 @@ const TOOLS = [
 const QUERIES = [
   { id: 'q1', query: 'what is the weather forecast in Paris', gold: ['weather/get_forecast'] },
   { id: 'q2', query: 'send an email message to my team', gold: ['mail/send_email'] },
-  { id: 'q3', query: 'read the contents of a file', gold: ['files/read_file'], gold_alternatives: { 'files/read_file': ['files/write_file'] } },
+  {
+    id: 'q3',
+    query: 'read the contents of a file',
+    gold: ['files/read_file'],
+    gold_alternatives: { 'files/read_file': ['files/write_file'] },
+  },
   { id: 'q4', query: 'open an issue on github', gold: ['github/create_issue'] },
 ];
 
@@ -111,7 +116,10 @@ test('Ollama unreachable: exits non-zero and says vector/hybrid need Ollama at t
   const run = await bench(['--mode', 'hybrid', '--ollama-host', url, '--json']);
   assert.equal(run.code, 1);
   assert.equal(run.stdout, '', 'no report on stdout');
-  assert.match(run.stderr, new RegExp(`needs Ollama for --mode hybrid: Ollama unreachable at ${url.replace(/\./g, '\\.')}`));
+  assert.match(
+    run.stderr,
+    new RegExp(`needs Ollama for --mode hybrid: Ollama unreachable at ${url.replace(/\./g, '\\.')}`),
+  );
 });
 
 test('model missing: exits non-zero and names the pull command', async () => {

@@ -15,7 +15,11 @@ import { runBenchCli } from '../fixtures/benchCli';
 let dir: string;
 const tools = [
   { server: 'calc', name: 'get_sum', description: 'Returns the sum of two numbers' },
-  { server: 'papers', name: 'search_papers', description: 'Search arXiv papers by keyword; returns titles and abstracts' },
+  {
+    server: 'papers',
+    name: 'search_papers',
+    description: 'Search arXiv papers by keyword; returns titles and abstracts',
+  },
   { server: 'files', name: 'list_directory', description: 'List the entries of a directory, with their sizes' },
   { server: 'files', name: 'read_file', description: "Read a text file's contents" },
   { server: 'weather', name: 'get_forecast', description: 'Weather forecast for a city' },
@@ -24,7 +28,12 @@ const tools = [
 const requestsFor = (prefix: string, gold: string, texts: string[]): (BenchQuery & { gold: string[] })[] =>
   texts.map((query, i) => ({ id: `${prefix}${i + 1}`, query, gold: [gold] }));
 const queries = [
-  ...requestsFor('s', 'calc/get_sum', ['tally 3 and 4', 'tally up 10 and 20', 'tally these for me', 'tally my expenses']),
+  ...requestsFor('s', 'calc/get_sum', [
+    'tally 3 and 4',
+    'tally up 10 and 20',
+    'tally these for me',
+    'tally my expenses',
+  ]),
   ...requestsFor('p', 'papers/search_papers', [
     'literature on protein folding',
     'recent literature about transformers',
@@ -67,7 +76,17 @@ test('the split: each tool with several requests gives history and evaluated one
 });
 
 test('--history: learning finds what keyword search cannot; without history nothing changes', async () => {
-  const r = await runBenchCli(['--dataset', join(dir, 'gaps'), '--history', '0.5', '--wrong', '0,0.5', '--seed', '3', '--json']);
+  const r = await runBenchCli([
+    '--dataset',
+    join(dir, 'gaps'),
+    '--history',
+    '0.5',
+    '--wrong',
+    '0,0.5',
+    '--seed',
+    '3',
+    '--json',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout) as ReplayReport;
   assert.equal(report.dataset, 'gaps');

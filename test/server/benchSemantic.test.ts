@@ -68,7 +68,8 @@ async function bench(args: string[], env: NodeJS.ProcessEnv = {}) {
   return { ...run, report: run.code === 0 && args.includes('--json') ? (JSON.parse(run.stdout) as Report) : undefined };
 }
 
-const lens = (report: Report | undefined, mode: string) => report?.results.find((r) => r.searcher === 'mcp-lens' && r.mode === mode);
+const lens = (report: Report | undefined, mode: string) =>
+  report?.results.find((r) => r.searcher === 'mcp-lens' && r.mode === mode);
 
 test('--embedder ollama: keyword, vector and hybrid in one report; the catalog and each request embedded once', async () => {
   ollama.resetCounters();
@@ -92,18 +93,42 @@ test('--embedder ollama: keyword, vector and hybrid in one report; the catalog a
   // …but with the yield off (the default) hybrid keeps keyword search's first hit: no first hit changes.
   assert.equal(lens(run.report, 'hybrid')!['recall@1'], lens(run.report, 'keyword')!['recall@1']);
   assert.ok(lens(run.report, 'keyword')!['recall@1'] < 1);
-  assert.deepEqual(run.report!.top1_changes, { from: 'mcp-lens', to: 'mcp-lens/hybrid', fixed: 0, broken: 0, other: 0, changes: [] });
+  assert.deepEqual(run.report!.top1_changes, {
+    from: 'mcp-lens',
+    to: 'mcp-lens/hybrid',
+    fixed: 0,
+    broken: 0,
+    other: 0,
+    changes: [],
+  });
 });
 
 test('--fusion-yield: the weak request is fixed, the covered ones keep their first hit, and --show-changes names it alone', async () => {
-  const on = await bench(['--embedder', 'ollama', '--ollama-host', ollama.url, '--fusion-yield', '0.5', '--show-changes', '--json']);
+  const on = await bench([
+    '--embedder',
+    'ollama',
+    '--ollama-host',
+    ollama.url,
+    '--fusion-yield',
+    '0.5',
+    '--show-changes',
+    '--json',
+  ]);
   assert.equal(on.code, 0, on.stderr);
   assert.equal(lens(on.report, 'hybrid, yield 0.5')!['recall@1'], 1);
   assert.deepEqual(on.report!.top1_changes!.changes, [
     { id: 'weak', query: QUERIES[0]!.query, from: 'net/list_networks', to: 'papers/search_papers', verdict: 'fixed' },
   ]);
   // The listing for people, after the table.
-  const text = await bench(['--embedder', 'ollama', '--ollama-host', ollama.url, '--fusion-yield', '0.5', '--show-changes']);
+  const text = await bench([
+    '--embedder',
+    'ollama',
+    '--ollama-host',
+    ollama.url,
+    '--fusion-yield',
+    '0.5',
+    '--show-changes',
+  ]);
   assert.equal(text.code, 0, text.stderr);
   assert.match(
     text.stdout,
@@ -113,7 +138,9 @@ test('--fusion-yield: the weak request is fixed, the covered ones keep their fir
 
 test('--embedder openai: the same three modes through /v1/embeddings, the key sent and never printed', async () => {
   openai.reset();
-  const run = await bench(['--embedder', 'openai', '--embed-url', openai.url, '--model', 'bge-m3', '--json'], { MCP_LENS_EMBED_API_KEY: KEY });
+  const run = await bench(['--embedder', 'openai', '--embed-url', openai.url, '--model', 'bge-m3', '--json'], {
+    MCP_LENS_EMBED_API_KEY: KEY,
+  });
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(
     run.report!.results.filter((r) => r.searcher === 'mcp-lens').map((r) => `${r.mode} ${r.embedder}`),
@@ -132,17 +159,23 @@ test('--embedder openai: the same three modes through /v1/embeddings, the key se
 });
 
 test('--embedder openai: a wrong or missing key, an unknown model, a missing URL: plain errors, no key', async () => {
-  const wrong = await bench(['--embedder', 'openai', '--embed-url', openai.url, '--model', 'bge-m3'], { MCP_LENS_EMBED_API_KEY: 'sk-wrong-key-000000' });
+  const wrong = await bench(['--embedder', 'openai', '--embed-url', openai.url, '--model', 'bge-m3'], {
+    MCP_LENS_EMBED_API_KEY: 'sk-wrong-key-000000',
+  });
   assert.equal(wrong.code, 1);
   assert.match(
     wrong.stderr,
     /needs an OpenAI-compatible embeddings endpoint for --mode vector: http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings refused the request \(HTTP 401\): check MCP_LENS_EMBED_API_KEY/,
   );
   assert.ok(!wrong.stderr.includes('sk-wro') && !wrong.stdout.includes('sk-wro'), wrong.stderr);
-  const none = await bench(['--embedder', 'openai', '--embed-url', openai.url, '--model', 'bge-m3'], { MCP_LENS_EMBED_API_KEY: '' });
+  const none = await bench(['--embedder', 'openai', '--embed-url', openai.url, '--model', 'bge-m3'], {
+    MCP_LENS_EMBED_API_KEY: '',
+  });
   assert.equal(none.code, 1);
   assert.match(none.stderr, /HTTP 401/);
-  const model = await bench(['--embedder', 'openai', '--embed-url', openai.url, '--model', 'nope'], { MCP_LENS_EMBED_API_KEY: KEY });
+  const model = await bench(['--embedder', 'openai', '--embed-url', openai.url, '--model', 'nope'], {
+    MCP_LENS_EMBED_API_KEY: KEY,
+  });
   assert.equal(model.code, 1);
   assert.match(model.stderr, /model "nope" not found/);
   const usage = await bench(['--embedder', 'openai', '--model', 'bge-m3']);

@@ -48,7 +48,11 @@ test('a private file is read whole up to the limit its reader gives, and refused
 
 test('the cache is written server by server as exactly the JSON of the whole, and identical schemas are read back as one object', (t) => {
   const file = join(tempDir(t), 'catalog.json');
-  const schema = () => ({ type: 'object', properties: { repo: { type: 'string', description: 'owner/name' } }, required: ['repo'] });
+  const schema = () => ({
+    type: 'object',
+    properties: { repo: { type: 'string', description: 'owner/name' } },
+    required: ['repo'],
+  });
   const cache: CatalogCacheFile = {
     version: 2,
     servers: {
@@ -62,7 +66,11 @@ test('the cache is written server by server as exactly the JSON of the whole, an
         listedAt: 2,
         tools: [{ server: 'search-github', name: 'get_issue', description: 'Get an "issue".', inputSchema: schema() }],
       },
-      other: { fingerprint: 'c', listedAt: 3, tools: [{ server: 'other', name: 'x', inputSchema: { type: 'object' } }] },
+      other: {
+        fingerprint: 'c',
+        listedAt: 3,
+        tools: [{ server: 'other', name: 'x', inputSchema: { type: 'object' } }],
+      },
       broken: { fingerprint: 'd', listedAt: 4, tools: [], failed: 'exited with code 1' },
     },
     tokenCounts: { abc: 12 },

@@ -5,7 +5,16 @@
 // damaged one) is never used.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CatalogTokensFile } from '../../server/src/adapters/catalogTokensFile';
@@ -26,8 +35,12 @@ const QUERIES = [
 ];
 
 function recordedTools(): CatalogTool[] {
-  const raw = JSON.parse(readFileSync(recordedCatalogFile(), 'utf8')) as { servers: Record<string, { tools: { name: string }[] }> };
-  return catalogToolsOf(Object.entries(raw.servers).flatMap(([server, s]) => s.tools.map((t) => ({ ...t, server }))) as never);
+  const raw = JSON.parse(readFileSync(recordedCatalogFile(), 'utf8')) as {
+    servers: Record<string, { tools: { name: string }[] }>;
+  };
+  return catalogToolsOf(
+    Object.entries(raw.servers).flatMap(([server, s]) => s.tools.map((t) => ({ ...t, server }))) as never,
+  );
 }
 
 /** The file, with what each get/set did. */
@@ -91,7 +104,10 @@ test("BM25F's postings are kept with the tokens: a warm build reads them, other 
   // What is read is used as it is: postings with every own-field frequency zeroed (well-formed)
   // rank nothing by those fields, so a warm index that rebuilt them would still find these.
   const tf = new Float32Array(new Uint8Array(Buffer.from(stored.bm25!.tf, 'base64')).buffer);
-  const zeroed = { ...stored, bm25: { ...stored.bm25!, tf: Buffer.from(new Float32Array(tf.length).buffer).toString('base64') } };
+  const zeroed = {
+    ...stored,
+    bm25: { ...stored.bm25!, tf: Buffer.from(new Float32Array(tf.length).buffer).toString('base64') },
+  };
   writeFileSync(file, JSON.stringify(zeroed), { mode: 0o600 });
   const fresh = new KeywordIndex(tools);
   const fromZeroed = new KeywordIndex(tools, DEFAULT_KEYWORD_CONFIG, RERANK_SIGNALS, tokensFile(file).cache);
@@ -100,14 +116,20 @@ test("BM25F's postings are kept with the tokens: a warm build reads them, other 
   // Other field weights: the tokens are read, the postings built anew and kept (the ranking is that config's).
   const heavierName = {
     ...DEFAULT_KEYWORD_CONFIG,
-    fields: { ...DEFAULT_KEYWORD_CONFIG.fields, name: { ...DEFAULT_KEYWORD_CONFIG.fields.name, weight: DEFAULT_KEYWORD_CONFIG.fields.name.weight * 2 } },
+    fields: {
+      ...DEFAULT_KEYWORD_CONFIG.fields,
+      name: { ...DEFAULT_KEYWORD_CONFIG.fields.name, weight: DEFAULT_KEYWORD_CONFIG.fields.name.weight * 2 },
+    },
   };
   const other = tokensFile(file);
   const reweighted = new KeywordIndex(tools, heavierName, RERANK_SIGNALS, other.cache);
   assert.deepEqual(other.seen, { hits: 1, misses: 0, sets: 1 });
   assert.deepEqual(ranked(reweighted), ranked(new KeywordIndex(tools, heavierName)));
   other.cache.flush();
-  assert.equal((JSON.parse(readFileSync(file, 'utf8')) as { bm25: { fields: string } }).bm25.fields, JSON.stringify(heavierName.fields));
+  assert.equal(
+    (JSON.parse(readFileSync(file, 'utf8')) as { bm25: { fields: string } }).bm25.fields,
+    JSON.stringify(heavierName.fields),
+  );
 });
 
 test('a changed catalog, or another reading of it, is read again', (t) => {

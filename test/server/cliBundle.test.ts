@@ -19,11 +19,15 @@ test('dist/cli.js and the bundle it runs hold no bench code; dist/bench.js does'
 });
 
 test('`mcp-lens bench` runs from dist/ on a dataset in the repo', () => {
-  const r = spawnSync(process.execPath, [dist('cli.js'), 'bench', '--dataset', join(ROOT, 'bench', 'datasets', 'mcp-servers'), '--json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [dist('cli.js'), 'bench', '--dataset', join(ROOT, 'bench', 'datasets', 'mcp-servers'), '--json'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   assert.equal(r.status, 0, r.stderr);
   const report = JSON.parse(r.stdout) as { dataset: string; results: { searcher: string; 'recall@5': number }[] };
   assert.equal(report.dataset, 'mcp-servers');
@@ -35,7 +39,10 @@ test('`mcp-lens bench` runs from dist/ on a dataset in the repo', () => {
 
 test("`mcp-lens --version` is package.json's version, built in", () => {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  const r = spawnSync(process.execPath, [dist('cli.js'), '--version'], { encoding: 'utf8', env: { ...process.env, MCP_LENS_VERSION: '9.9.9' } });
+  const r = spawnSync(process.execPath, [dist('cli.js'), '--version'], {
+    encoding: 'utf8',
+    env: { ...process.env, MCP_LENS_VERSION: '9.9.9' },
+  });
   assert.equal(r.stdout, `${version}\n`);
 });
 

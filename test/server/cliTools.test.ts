@@ -34,12 +34,16 @@ function workspace(): { dir: string; approvals: string } {
 }
 
 function runTools(dir: string, approvals: string, ...extra: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'tools', '--workspace', dir, ...extra], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, MCP_LENS_APPROVALS_FILE: approvals, MCP_LENS_LOG: 'warn' },
-    timeout: 60_000,
-  });
+  return spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'tools', '--workspace', dir, ...extra],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, MCP_LENS_APPROVALS_FILE: approvals, MCP_LENS_LOG: 'warn' },
+      timeout: 60_000,
+    },
+  );
 }
 
 interface ToolsDoc {
@@ -110,7 +114,18 @@ test('search answers from the catalog the last run cached, and only while the co
   const search = (...extra: string[]) =>
     spawnSync(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'server/src/cli/main.ts'), 'search', 'add two numbers', '--workspace', ws.dir, '--trust', '--json', ...extra],
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'server/src/cli/main.ts'),
+        'search',
+        'add two numbers',
+        '--workspace',
+        ws.dir,
+        '--trust',
+        '--json',
+        ...extra,
+      ],
       {
         cwd: ROOT,
         encoding: 'utf8',
@@ -118,7 +133,8 @@ test('search answers from the catalog the last run cached, and only while the co
         timeout: 60_000,
       },
     );
-  const names = (r: ReturnType<typeof search>) => (JSON.parse(r.stdout) as { hits: { name: string }[] }).hits.map((h) => h.name);
+  const names = (r: ReturnType<typeof search>) =>
+    (JSON.parse(r.stdout) as { hits: { name: string }[] }).hits.map((h) => h.name);
   try {
     const first = search();
     assert.equal(first.status, 0, first.stderr);

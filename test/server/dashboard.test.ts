@@ -35,7 +35,8 @@ describe('dashboard in a browser', () => {
     await world?.close();
   });
 
-  const open = (scheme: 'light' | 'dark' = 'dark'): Promise<Page> => openDashboard(browser, world.dashboardUrl, problems, scheme);
+  const open = (scheme: 'light' | 'dark' = 'dark'): Promise<Page> =>
+    openDashboard(browser, world.dashboardUrl, problems, scheme);
 
   async function search(page: Page, query: string): Promise<void> {
     await page.fill('#search input[type="search"]', query);
@@ -101,7 +102,11 @@ describe('dashboard in a browser', () => {
     const restarted = world.upstreamPid('memory');
     assert.ok(restarted && restarted !== pid, 'a new process');
     await row.locator('button', { hasText: 'Restart' }).click();
-    await page.waitForFunction(() => document.querySelector('.server[data-server="memory"]')?.getAttribute('data-state') !== 'ready').catch(() => undefined);
+    await page
+      .waitForFunction(
+        () => document.querySelector('.server[data-server="memory"]')?.getAttribute('data-state') !== 'ready',
+      )
+      .catch(() => undefined);
     await page.locator('.server[data-server="memory"][data-state="ready"]').waitFor();
     assert.match(await row.locator('.muted').first().innerText(), /9 tools/);
     await until(
@@ -120,7 +125,10 @@ describe('dashboard in a browser', () => {
     const agent = await connectAgent(new URL('/mcp', world.origin), world.token, 'screenshot-agent');
     try {
       await agent.callTool({ name: 'find_tools', arguments: { query: 'sum of two numbers' } });
-      await agent.callTool({ name: 'call_tool', arguments: { tool_name: 'everything_get-sum', arguments: { a: 1, b: 2 } } });
+      await agent.callTool({
+        name: 'call_tool',
+        arguments: { tool_name: 'everything_get-sum', arguments: { a: 1, b: 2 } },
+      });
     } finally {
       await agent.close();
     }

@@ -37,7 +37,11 @@ describe('dashboard on the real gateway', () => {
       join(dir, '.vscode/mcp.json'),
       JSON.stringify({
         servers: {
-          everything: { type: 'stdio', command: process.execPath, args: [mod('server-everything/dist/index.js'), 'stdio'] },
+          everything: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [mod('server-everything/dist/index.js'), 'stdio'],
+          },
           memory: {
             type: 'stdio',
             command: process.execPath,
@@ -48,7 +52,13 @@ describe('dashboard on the real gateway', () => {
       }),
     );
     lens = await LensApp.start(inMemoryLensOptions(dir));
-    routes = createDashboardRoutes({ lens, stats: () => http.stats(), token, staticDir: join(ROOT, 'dist/webview'), log: silentLogger });
+    routes = createDashboardRoutes({
+      lens,
+      stats: () => http.stats(),
+      token,
+      staticDir: join(ROOT, 'dist/webview'),
+      log: silentLogger,
+    });
     http = new GatewayHttpServer({ lens, token, log: silentLogger, routes });
     const { port } = await http.start();
     origin = `http://127.0.0.1:${port}`;
@@ -83,7 +93,11 @@ describe('dashboard on the real gateway', () => {
     const before = await post<LensStats>('stats', {});
     assert.equal(before.tools, lens.tools().length);
     const client = new Client({ name: 'dashboard-test', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers' } });
     await client.close();
     const afterCall = await post<LensStats>('stats', {});

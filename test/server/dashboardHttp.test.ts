@@ -41,7 +41,11 @@ describe('dashboard HTTP routes', () => {
       const text = await res.text();
       assert.ok(!text.includes('everything') && !text.includes('<script'), `${path} leaks data: ${text}`);
     }
-    const api = await fetch(`${world.origin}/api/listServers`, { method: 'POST', headers: { origin: world.origin }, body: '{}' });
+    const api = await fetch(`${world.origin}/api/listServers`, {
+      method: 'POST',
+      headers: { origin: world.origin },
+      body: '{}',
+    });
     assert.equal(api.status, 401);
     const wrong = await fetch(`${world.origin}/?token=${'0'.repeat(world.token.length)}`, { redirect: 'manual' });
     assert.equal(wrong.status, 401);
@@ -64,7 +68,11 @@ describe('dashboard HTTP routes', () => {
 
   it('refuses POSTs without a same-origin Origin header', async () => {
     assert.equal((await post('listServers', {}, { origin: 'http://evil.example' })).status, 403);
-    const noOrigin = await fetch(`${world.origin}/api/listServers`, { method: 'POST', headers: { cookie }, body: '{}' });
+    const noOrigin = await fetch(`${world.origin}/api/listServers`, {
+      method: 'POST',
+      headers: { cookie },
+      body: '{}',
+    });
     assert.equal(noOrigin.status, 403);
   });
 
@@ -75,7 +83,9 @@ describe('dashboard HTTP routes', () => {
       JSON.stringify(search.hits.map((h) => h.name)),
     );
     const sum = search.hits.find((h) => h.originalName === 'get-sum')!;
-    const call = (await (await post('callTool', { name: sum.name, arguments: { a: 2, b: 3 } })).json()) as ToolCallOutcome;
+    const call = (await (
+      await post('callTool', { name: sum.name, arguments: { a: 2, b: 3 } })
+    ).json()) as ToolCallOutcome;
     assert.equal(call.isError, false);
     assert.match(JSON.stringify(call.content), /The sum of 2 and 3 is 5/);
     assert.equal((await post('callTool', { name: sum.name, arguments: [1] })).status, 400);

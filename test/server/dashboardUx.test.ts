@@ -17,7 +17,8 @@ import { openDashboard } from '../fixtures/lens/dashboardPage';
 describe('dashboard wording and states', () => {
   const dash = useDashboardGateway('ux-token');
 
-  const open = (scheme: 'light' | 'dark' = 'light'): Promise<Page> => openDashboard(dash.browser, dash.world.dashboardUrl, dash.problems, scheme);
+  const open = (scheme: 'light' | 'dark' = 'light'): Promise<Page> =>
+    openDashboard(dash.browser, dash.world.dashboardUrl, dash.problems, scheme);
   const agent = (): Promise<Client> => connectAgent(dash.mcpUrl, dash.token, 'ux-agent');
   const name = (original: string) => dash.world.lens.tools().find((t) => t.originalName === original)!.name;
 
@@ -32,11 +33,17 @@ describe('dashboard wording and states', () => {
       await c.callTool({ name: 'call_tool', arguments: { tool_name: name('echo'), arguments: { message: 'hi' } } });
       await page.locator('#usage .muted', { hasText: /^1 call recorded/ }).waitFor();
       await card.locator('[data-rate="unsearched"] .value', { hasText: '100%' }).waitFor();
-      assert.equal(await card.locator('[data-rate="unsearched"]').getAttribute('aria-label'), 'calls without a find_tools first: 100% (1 of 1 call)');
+      assert.equal(
+        await card.locator('[data-rate="unsearched"]').getAttribute('aria-label'),
+        'calls without a find_tools first: 100% (1 of 1 call)',
+      );
       assert.equal(await card.locator('[data-rate="hit-1"]').count(), 0, 'no hit rate before any pick');
 
       // Then a search and a pick from its answer.
-      const r = await c.callTool({ name: 'find_tools', arguments: { query: 'add two numbers and return the sum', limit: 5 } });
+      const r = await c.callTool({
+        name: 'find_tools',
+        arguments: { query: 'add two numbers and return the sum', limit: 5 },
+      });
       const answer = (r.structuredContent as { matches: { name: string }[] }).matches.map((m) => m.name);
       const rank = answer.indexOf(name('get-sum')) + 1;
       assert.ok(rank >= 1, `get-sum is in the answer: ${answer.join(', ')}`);
@@ -51,7 +58,11 @@ describe('dashboard wording and states', () => {
     assert.match(await card.locator('[data-rate="hit-5"]').innerText(), /1 of 1 pick$/);
     assert.match(await card.locator('[data-rate="unsearched"]').innerText(), /1 of 2 calls/);
     assert.match(await card.innerText(), /Over the last session: 2 agent calls, 1 pick from a find_tools answer\./);
-    assert.match(await card.innerText(), /A falling rate means .*descriptions.*Ollama/s, 'keyword mode: the advice names Ollama');
+    assert.match(
+      await card.innerText(),
+      /A falling rate means .*descriptions.*Ollama/s,
+      'keyword mode: the advice names Ollama',
+    );
     await page.locator('#usage .muted', { hasText: /^2 calls recorded/ }).waitFor();
     await card.screenshot({ path: join(RESULTS, 'dashboard-quality-light.png') });
     await page.context().close();
@@ -71,7 +82,10 @@ describe('dashboard wording and states', () => {
       try {
         await c.callTool({ name: 'find_tools', arguments: { query: 'add two numbers and return the sum', limit: 3 } });
         const tool = i < 10 ? name('get-sum') : name('read_graph');
-        await c.callTool({ name: 'call_tool', arguments: { tool_name: tool, arguments: i < 10 ? { a: i, b: 1 } : {} } });
+        await c.callTool({
+          name: 'call_tool',
+          arguments: { tool_name: tool, arguments: i < 10 ? { a: i, b: 1 } : {} },
+        });
       } finally {
         await c.close();
       }
@@ -82,7 +96,10 @@ describe('dashboard wording and states', () => {
     // The page may still show an update from before the last session: wait for the final one.
     const trend = card.locator('.trend.falling[role="alert"]', { hasText: 'Falling: 0% at rank 1' });
     await trend.waitFor();
-    assert.match(await trend.innerText(), /^▼ Falling: 0% at rank 1 and 0% in the top 5, against 100% and 100% in the 10 sessions before\.$/);
+    assert.match(
+      await trend.innerText(),
+      /^▼ Falling: 0% at rank 1 and 0% in the top 5, against 100% and 100% in the 10 sessions before\.$/,
+    );
     assert.match(await card.locator('.advice').innerText(), /clearer descriptions.*Ollama/);
     assert.match((await card.locator('[data-rate="hit-1"]').getAttribute('aria-label'))!, /, falling$/);
     await card.screenshot({ path: join(RESULTS, 'dashboard-quality-falling-dark.png') });
@@ -103,9 +120,19 @@ describe('dashboard wording and states', () => {
       const percent = `${Math.abs(stats.tokens.savingsPercent).toFixed(1)}%`;
       assert.equal(await cost.locator('.value').innerText(), `+${percent}`);
       assert.equal(await cost.locator('.label').innerText(), 'more tokens in every request');
-      assert.equal(await cost.getAttribute('aria-label'), `Cost: ${percent} more tokens in every request than without MCP Lens`);
-      assert.notEqual(await cost.locator('.value').evaluate((e) => getComputedStyle(e).color), green, 'not the success colour');
-      assert.match(await page.locator('#savings .kpi').nth(1).innerText(), /tokens added to every request \(all mode\)/);
+      assert.equal(
+        await cost.getAttribute('aria-label'),
+        `Cost: ${percent} more tokens in every request than without MCP Lens`,
+      );
+      assert.notEqual(
+        await cost.locator('.value').evaluate((e) => getComputedStyle(e).color),
+        green,
+        'not the success colour',
+      );
+      assert.match(
+        await page.locator('#savings .kpi').nth(1).innerText(),
+        /tokens added to every request \(all mode\)/,
+      );
       assert.match(await page.locator('#savings .cost-note').innerText(), /All mode lists every tool/);
       assert.equal(await page.locator('#savings .fill-cost').count(), 1, 'the "with MCP Lens" bar is drawn as a cost');
       const text = await page.locator('#savings').innerText();
@@ -148,7 +175,10 @@ describe('dashboard wording and states', () => {
     assert.ok(labels.length >= 5, labels.join(' | '));
     for (const l of labels) assert.doesNotMatch(l, /&[a-z]+;|&#\d+;|undefined|NaN/, l);
     const bars = await page.locator('#savings .bars[role="img"]').getAttribute('aria-label');
-    assert.match(bars!, /^Tool definitions per request: [\d,]+ tokens without MCP Lens, [\d,]+ with it \([\d.]+% fewer\)$/);
+    assert.match(
+      bars!,
+      /^Tool definitions per request: [\d,]+ tokens without MCP Lens, [\d,]+ with it \([\d.]+% fewer\)$/,
+    );
     assert.deepEqual(dash.problems, [], 'no page errors, console errors or CSP violations');
     await page.context().close();
   });

@@ -47,7 +47,8 @@ describe('dashboard as a VS Code webview (postMessage transport)', () => {
       undefined,
       () => undefined,
     );
-    const toPage = (m: HostMessage) => page.evaluate((msg) => window.postMessage(msg, '*'), m as unknown as Record<string, unknown>);
+    const toPage = (m: HostMessage) =>
+      page.evaluate((msg) => window.postMessage(msg, '*'), m as unknown as Record<string, unknown>);
     await page.exposeFunction('__toHost', async (raw: string) => {
       const m = JSON.parse(raw) as WebviewRequestMessage;
       requests.push(m.method);
@@ -71,21 +72,35 @@ describe('dashboard as a VS Code webview (postMessage transport)', () => {
     await page.fill('#search input[type="search"]', 'store observations in memory');
     await page.locator('.hit-name', { hasText: 'add_observations' }).waitFor();
     assert.equal(
-      await page.evaluate(() => (JSON.parse(sessionStorage.getItem('vscodeState') ?? '{}') as { query?: string }).query),
+      await page.evaluate(
+        () => (JSON.parse(sessionStorage.getItem('vscodeState') ?? '{}') as { query?: string }).query,
+      ),
       'store observations in memory',
     );
 
     const state = {
-      servers: world.lens.servers().map((s) => (s.name === 'hostile' ? { ...s, state: 'error' as const, error: 'pushed by the host' } : s)),
+      servers: world.lens
+        .servers()
+        .map((s) => (s.name === 'hostile' ? { ...s, state: 'error' as const, error: 'pushed by the host' } : s)),
       index: world.lens.indexStatus(),
       stats: world.stats(),
     };
-    await page.evaluate((msg) => window.postMessage(msg, '*'), { kind: 'event', event: 'state', data: state } as unknown as Record<string, unknown>);
-    await page.locator('.server[data-server="hostile"][data-state="error"]', { hasText: 'pushed by the host' }).waitFor();
+    await page.evaluate((msg) => window.postMessage(msg, '*'), {
+      kind: 'event',
+      event: 'state',
+      data: state,
+    } as unknown as Record<string, unknown>);
+    await page
+      .locator('.server[data-server="hostile"][data-state="error"]', { hasText: 'pushed by the host' })
+      .waitFor();
 
     await page.reload();
     await page.locator('.hit-name', { hasText: 'add_observations' }).waitFor();
-    assert.equal(await page.inputValue('#search input[type="search"]'), 'store observations in memory', 'query restored from getState');
+    assert.equal(
+      await page.inputValue('#search input[type="search"]'),
+      'store observations in memory',
+      'query restored from getState',
+    );
     await page.close();
   });
 

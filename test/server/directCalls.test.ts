@@ -23,7 +23,12 @@ describe('direct tool calls on a stdio session', () => {
   let direct: DirectCalls;
   let exited: Promise<void>;
 
-  const stats = async () => JSON.parse(text(await direct.call('stats', {}, 10_000))) as { started: number; finished: number; cancelled: number };
+  const stats = async () =>
+    JSON.parse(text(await direct.call('stats', {}, 10_000))) as {
+      started: number;
+      finished: number;
+      cancelled: number;
+    };
   const untilCancelled = async (count: number) => {
     while ((await stats()).cancelled < count) await new Promise((r) => setImmediate(r));
   };
@@ -70,7 +75,10 @@ describe('direct tool calls on a stdio session', () => {
     const controller = new AbortController();
     const call = direct.call('sleep', { ms: 20_000, steps: 200 }, 60_000, controller.signal);
     controller.abort('stop now');
-    await assert.rejects(call, (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestTimeout && /stop now/.test(e.message));
+    await assert.rejects(
+      call,
+      (e: unknown) => e instanceof McpError && e.code === ErrorCode.RequestTimeout && /stop now/.test(e.message),
+    );
     await untilCancelled(before + 1);
     assert.equal(direct.size, 0);
   });
@@ -92,8 +100,14 @@ describe('direct tool calls on a stdio session', () => {
     const listening = new Set<unknown>();
     const add = signal.addEventListener.bind(signal);
     const remove = signal.removeEventListener.bind(signal);
-    signal.addEventListener = ((type: string, listener: EventListener) => (listening.add(listener), add(type, listener))) as typeof add;
-    signal.removeEventListener = ((type: string, listener: EventListener) => (listening.delete(listener), remove(type, listener))) as typeof remove;
+    signal.addEventListener = ((type: string, listener: EventListener) => (
+      listening.add(listener),
+      add(type, listener)
+    )) as typeof add;
+    signal.removeEventListener = ((type: string, listener: EventListener) => (
+      listening.delete(listener),
+      remove(type, listener)
+    )) as typeof remove;
     const call = direct.call('sleep', { ms: 20_000, steps: 200 }, 60_000, signal);
     while (listening.size === 0) await new Promise((r) => setTimeout(r, LISTEN_AFTER_MS));
     controller.abort('listened');
@@ -120,6 +134,9 @@ describe('direct tool calls on a stdio session', () => {
     process.kill(-transport.pid!, 'SIGKILL');
     await assert.rejects(call, (e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed);
     await exited;
-    await assert.rejects(direct.call('stats', {}, 1000), (e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed);
+    await assert.rejects(
+      direct.call('stats', {}, 1000),
+      (e: unknown) => e instanceof McpError && e.code === ErrorCode.ConnectionClosed,
+    );
   });
 });

@@ -27,7 +27,12 @@ async function addTwoNumbers(client: Client): Promise<{ text: string; findToolsC
   const matches = (found.structuredContent as { matches: { name: string; server: string }[] }).matches;
   const sum = matches.find((m) => m.server === 'everything' && /sum/.test(m.name));
   assert.ok(sum, `no sum tool in ${JSON.stringify(found.structuredContent)}`);
-  return { text: text(await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a: 19, b: 23 } } })), findToolsCalls: calls };
+  return {
+    text: text(
+      await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a: 19, b: 23 } } }),
+    ),
+    findToolsCalls: calls,
+  };
 }
 
 describe('mcp-lens serve over stdio', () => {
@@ -49,7 +54,13 @@ describe('mcp-lens serve over stdio', () => {
 
   it('lists the meta-tools, finds and calls get-sum, and writes nothing but MCP to stdout', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers', 'run_code']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'call_tool',
+      'find_tools',
+      'get_tool_schema',
+      'list_servers',
+      'run_code',
+    ]);
     assert.match((await addTwoNumbers(client)).text, /\b42\b/);
     assert.deepEqual(errors, [], 'the client saw no unparseable output');
   });
@@ -95,20 +106,30 @@ describe('mcp-lens serve --http and mcp-lens stats', () => {
     const token = readFileSync(tokenFile, 'utf8').trim();
     assert.match(token, /^[A-Za-z0-9_-]{43}$/);
     assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
-    const info = JSON.parse(readFileSync(join(ws.dir, '.mcp-lens', 'gateway.json'), 'utf8')) as { url: string; pid: number };
+    const info = JSON.parse(readFileSync(join(ws.dir, '.mcp-lens', 'gateway.json'), 'utf8')) as {
+      url: string;
+      pid: number;
+    };
     assert.deepEqual(info, { url, pid: child.pid });
     // The dashboard engineer prints a Jupyter-style one-time dashboard link carrying the token;
     // nothing else (connection help, logs) may contain it.
     const others = stderr.split('\n').filter((l) => !l.startsWith('Dashboard: '));
     assert.ok(!others.some((l) => l.includes(token)), 'the token is printed nowhere but the dashboard link');
-    assert.match(stderr, /claude mcp add --transport http mcp-lens http:\/\/127\.0\.0\.1:\d+\/mcp --header "Authorization: Bearer/);
+    assert.match(
+      stderr,
+      /claude mcp add --transport http mcp-lens http:\/\/127\.0\.0\.1:\d+\/mcp --header "Authorization: Bearer/,
+    );
     assert.equal(stderr.match(/MCP Lens listening on/g)?.length, 1);
   });
 
   it('serves MCP with the token, and `mcp-lens stats` reads its live figures', async () => {
     const token = readFileSync(join(ws.dir, '.mcp-lens', 'token'), 'utf8').trim();
     const client = new Client({ name: 'gateway-cli-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     let findToolsCalls: number;
     try {
       const added = await addTwoNumbers(client);
@@ -117,9 +138,16 @@ describe('mcp-lens serve --http and mcp-lens stats', () => {
     } finally {
       await client.close();
     }
-    const r = spawnSync(process.execPath, [...CLI, 'stats', '--json', '--workspace', ws.dir], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [...CLI, 'stats', '--json', '--workspace', ws.dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(r.status, 0, r.stderr);
-    const stats = JSON.parse(r.stdout) as { source: string; tokens: { findToolsCalls: number; baselineTokens: number; exposedTokens: number } };
+    const stats = JSON.parse(r.stdout) as {
+      source: string;
+      tokens: { findToolsCalls: number; baselineTokens: number; exposedTokens: number };
+    };
     assert.equal(stats.source, 'live');
     assert.equal(stats.tokens.findToolsCalls, findToolsCalls);
     assert.ok(stats.tokens.baselineTokens > stats.tokens.exposedTokens);
@@ -139,7 +167,10 @@ describe('mcp-lens serve --http and mcp-lens stats', () => {
     });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /computed now; no gateway running/);
-    assert.match(r.stdout, /tools\/list tokens: [\d,]+ for all upstream servers -> [\d,]+ through MCP Lens \([\d.]+% saved\)/);
+    assert.match(
+      r.stdout,
+      /tools\/list tokens: [\d,]+ for all upstream servers -> [\d,]+ through MCP Lens \([\d.]+% saved\)/,
+    );
     assert.match(r.stdout, /everything\s+\d+ tools\s+[\d,]+ tokens/);
   });
 });

@@ -15,7 +15,17 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { CRASH, EVERYTHING, MEMORY, filesystem, makeWorkspace, serveOverStdio, startLens, type LensWorld, type TestWorkspace } from '../fixtures/gatewayLens';
+import {
+  CRASH,
+  EVERYTHING,
+  MEMORY,
+  filesystem,
+  makeWorkspace,
+  serveOverStdio,
+  startLens,
+  type LensWorld,
+  type TestWorkspace,
+} from '../fixtures/gatewayLens';
 import { findToolsWhenStarted } from '../fixtures/agentClient';
 import { CLOSE_SHARE } from '../../server/src/core/rankConfidence';
 
@@ -64,11 +74,16 @@ describe('code mode through the gateway', () => {
   let url: string;
   let client: Client;
   let files: string;
-  const name = (server: string, original: string) => world.lens.tools().find((t) => t.server === server && t.originalName === original)!.name;
+  const name = (server: string, original: string) =>
+    world.lens.tools().find((t) => t.server === server && t.originalName === original)!.name;
 
   async function connect(): Promise<Client> {
     const c = new Client({ name: 'code-mode-test', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     return c;
   }
 
@@ -81,7 +96,12 @@ describe('code mode through the gateway', () => {
     ])
       writeFileSync(join(files, f!), v!);
     world = await startLens(
-      { everything: EVERYTHING, files: filesystem(files), memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(files, 'memory.jsonl') } }, crash: CRASH },
+      {
+        everything: EVERYTHING,
+        files: filesystem(files),
+        memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(files, 'memory.jsonl') } },
+        crash: CRASH,
+      },
       { callTimeoutSeconds: 10, exclude: ['everything/get-env'] },
     );
     http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
@@ -97,10 +117,16 @@ describe('code mode through the gateway', () => {
   });
 
   it('find_tools gives the close matches their input as a signature on request, the far ones a line; get_tool_schema gives the same', async () => {
-    const found = await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers', input_format: 'signature', limit: 5 } });
+    const found = await client.callTool({
+      name: 'find_tools',
+      arguments: { query: 'add two numbers', input_format: 'signature', limit: 5 },
+    });
     assert.ok(!found.isError, text(found));
-    const matches = (found.structuredContent as { matches: { name: string; server?: string; description: string; input?: string; input_schema?: unknown }[] })
-      .matches;
+    const matches = (
+      found.structuredContent as {
+        matches: { name: string; server?: string; description: string; input?: string; input_schema?: unknown }[];
+      }
+    ).matches;
     assert.equal(matches.length, 5);
     // The scores are not shown in this format; the same search in the schema format shows them.
     const scored = await client.callTool({ name: 'find_tools', arguments: { query: 'add two numbers', limit: 5 } });
@@ -158,7 +184,10 @@ describe('code mode through the gateway', () => {
     });
     assert.equal(bad.isError, true);
     assert.match(text(bad), /not a valid JMESPath expression/);
-    const names = await client.callTool({ name: 'call_tool', arguments: { tool_name: name('memory', 'read_graph'), select: 'entities[].name' } });
+    const names = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: name('memory', 'read_graph'), select: 'entities[].name' },
+    });
     assert.ok(!JSON.parse(text(names)).includes('never'), 'the refused call never ran');
     const plain = await client.callTool({
       name: 'call_tool',
@@ -168,11 +197,17 @@ describe('code mode through the gateway', () => {
   });
 
   it('cuts a long result to max_output_tokens, keeps it whole as a session resource and points to it', async () => {
-    const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: ${'lorem ipsum dolor sit amet '.repeat(2)}`).join('\n');
+    const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: ${'lorem ipsum dolor sit amet '.repeat(2)}`).join(
+      '\n',
+    );
     writeFileSync(join(files, 'big.txt'), big);
     const r = await client.callTool({
       name: 'call_tool',
-      arguments: { tool_name: name('files', 'read_text_file'), arguments: { path: join(files, 'big.txt') }, max_output_tokens: 300 },
+      arguments: {
+        tool_name: name('files', 'read_text_file'),
+        arguments: { path: join(files, 'big.txt') },
+        max_output_tokens: 300,
+      },
     });
     assert.ok(!r.isError, text(r));
     assert.equal(r.structuredContent, undefined, 'a cut result carries no second full copy');
@@ -211,7 +246,8 @@ describe('code mode through the gateway', () => {
     assert.equal(text(under), 'total=12', 'a small result comes back untouched');
   });
 
-  const runCode = (c: Client, code: string, extra: Record<string, unknown> = {}) => c.callTool({ name: 'run_code', arguments: { code, ...extra } });
+  const runCode = (c: Client, code: string, extra: Record<string, unknown> = {}) =>
+    c.callTool({ name: 'run_code', arguments: { code, ...extra } });
 
   it('an agent finds the tools, then one run_code script chains three servers and returns a shaped result', async () => {
     const found = await findAll(client, [
@@ -220,10 +256,17 @@ describe('code mode through the gateway', () => {
       'create entities in the knowledge graph memory',
       'read the whole knowledge graph',
     ]);
-    const pick = (server: string, re: RegExp) => found.find((m) => m.name.startsWith(`${server}_`) && re.test(m.name))!.name;
+    const pick = (server: string, re: RegExp) =>
+      found.find((m) => m.name.startsWith(`${server}_`) && re.test(m.name))!.name;
     const read = pick('files', /read_text_file$/);
     assert.match(found.find((m) => m.name === read)!.input!, /path: string/);
-    const code = chainScript(files, read, pick('everything', /get-sum$/), pick('memory', /create_entities$/), pick('memory', /read_graph$/));
+    const code = chainScript(
+      files,
+      read,
+      pick('everything', /get-sum$/),
+      pick('memory', /create_entities$/),
+      pick('memory', /read_graph$/),
+    );
     const r = await runCode(client, code);
     assert.ok(!r.isError, text(r));
     const [value, logs] = (r.content as { text: string }[]).map((c) => c.text);
@@ -238,9 +281,15 @@ describe('code mode through the gateway', () => {
     assert.equal(syntax.isError, true);
     assert.match(text(syntax), /^run_code failed, syntax error \(line 2, column 11\): SyntaxError: /);
     const runtime = await runCode(client, 'const x = null;\n\nreturn x.field;');
-    assert.match(text(runtime), /^run_code failed, runtime error \(line 3, column 9\): TypeError: cannot read property 'field' of null/);
+    assert.match(
+      text(runtime),
+      /^run_code failed, runtime error \(line 3, column 9\): TypeError: cannot read property 'field' of null/,
+    );
     const thrown = await runCode(client, 'console.log("before");\nthrow new Error("my own failure");');
-    assert.match(text(thrown), /runtime error \(line 2, column \d+\): Error: my own failure[\s\S]*console.log before it stopped:\nbefore/);
+    assert.match(
+      text(thrown),
+      /runtime error \(line 2, column \d+\): Error: my own failure[\s\S]*console.log before it stopped:\nbefore/,
+    );
   });
 
   describe('sandbox escapes are refused with clear errors', () => {
@@ -250,15 +299,27 @@ describe('code mode through the gateway', () => {
         'return process.env.HOME',
         /runtime error \(line 1, column \d+\): ReferenceError: process is not available in run_code: a script has only call_tool/,
       ],
-      ['require', 'const fs = require("fs"); return fs.readFileSync("/etc/passwd", "utf8")', /ReferenceError: require is not available in run_code/],
-      ['import()', 'const fs = await import("fs"); return Object.keys(fs)', /Error: import is not available in run_code/],
+      [
+        'require',
+        'const fs = require("fs"); return fs.readFileSync("/etc/passwd", "utf8")',
+        /ReferenceError: require is not available in run_code/,
+      ],
+      [
+        'import()',
+        'const fs = await import("fs"); return Object.keys(fs)',
+        /Error: import is not available in run_code/,
+      ],
       ['a static import', 'import fs from "fs";\nreturn 1', /syntax error/],
       [
         'globalThis.constructor.constructor',
         'const g = globalThis.constructor.constructor("return this")(); return g.process.pid',
         /ReferenceError: process is not available in run_code/,
       ],
-      ['timers', 'await new Promise((r) => setTimeout(r, 10)); return 1', /ReferenceError: setTimeout is not available in run_code/],
+      [
+        'timers',
+        'await new Promise((r) => setTimeout(r, 10)); return 1',
+        /ReferenceError: setTimeout is not available in run_code/,
+      ],
       ['fetch', 'return await fetch("http://127.0.0.1:1/")', /ReferenceError: fetch is not available in run_code/],
     ];
     for (const [what, code, expected] of refused) {
@@ -287,7 +348,10 @@ describe('code mode through the gateway', () => {
       assert.deepEqual([1].concat([2]), [1, 2]);
       const value = JSON.parse(text(r)) as { answer: string; own: string[] };
       assert.match(value.answer, /Echo: hi/);
-      const after = await client.callTool({ name: 'call_tool', arguments: { tool_name: echo, arguments: { message: 'still fine' } } });
+      const after = await client.callTool({
+        name: 'call_tool',
+        arguments: { tool_name: echo, arguments: { message: 'still fine' } },
+      });
       assert.match(text(after), /Echo: still fine/);
     });
 
@@ -299,11 +363,16 @@ describe('code mode through the gateway', () => {
         /run_code failed, wall-time limit: the script ran past its wall-time limit of 1000 ms\. Pass a larger timeout_ms \(at most 120000, mcpLens\.codeMode\.maxTimeoutMs\)/,
       );
       const tooLong = await runCode(client, 'return 1', { timeout_ms: 10_000_000 });
-      assert.match(text(tooLong), /"timeout_ms" must be an integer from 1000 to 120000 \(mcpLens\.codeMode\.maxTimeoutMs\)/);
+      assert.match(
+        text(tooLong),
+        /"timeout_ms" must be an integer from 1000 to 120000 \(mcpLens\.codeMode\.maxTimeoutMs\)/,
+      );
     });
 
     it('a memory bomb stops at the 64 MB limit', async () => {
-      const r = await runCode(client, 'const hoard = []; for (;;) hoard.push(new Array(100000).fill(hoard.length));', { timeout_ms: 60_000 });
+      const r = await runCode(client, 'const hoard = []; for (;;) hoard.push(new Array(100000).fill(hoard.length));', {
+        timeout_ms: 60_000,
+      });
       assert.equal(r.isError, true);
       assert.match(text(r), /run_code failed, memory limit: the script went over its memory limit of 64 MB/);
     });
@@ -316,18 +385,27 @@ describe('code mode through the gateway', () => {
       ]) {
         const r = await runCode(client, code);
         assert.equal(r.isError, true, text(r));
-        assert.match(text(r), /run_code failed, calls limit: the script tried more than 100 tool calls, the limit for one run\. Split the work/);
+        assert.match(
+          text(r),
+          /run_code failed, calls limit: the script tried more than 100 tool calls, the limit for one run\. Split the work/,
+        );
       }
     });
 
     it('a huge return value stops at the output limit', async () => {
       const r = await runCode(client, 'return "x".repeat(5 * 1024 * 1024)');
       assert.equal(r.isError, true);
-      assert.match(text(r), /run_code failed, output limit: the return value is 5,242,882 characters as JSON; the output limit is 4,194,304/);
+      assert.match(
+        text(r),
+        /run_code failed, output limit: the return value is 5,242,882 characters as JSON; the output limit is 4,194,304/,
+      );
     });
 
     it('a large but allowed return value is cut to max_output_tokens and kept whole', async () => {
-      const r = await runCode(client, 'return Array.from({ length: 3000 }, (_, i) => ({ row: i, label: "item " + i }))');
+      const r = await runCode(
+        client,
+        'return Array.from({ length: 3000 }, (_, i) => ({ row: i, label: "item " + i }))',
+      );
       assert.ok(!r.isError, text(r));
       const note = (r.content as { text: string }[]).at(-1)!.text;
       const uri = /(mcp-lens:\/\/results\/[0-9a-f]+)/.exec(note)![1]!;
@@ -340,13 +418,19 @@ describe('code mode through the gateway', () => {
       const started = Date.now();
       const r = await runCode(client, 'await new Promise(() => {}); return "never"', { timeout_ms: 60_000 });
       assert.equal(r.isError, true);
-      assert.match(text(r), /run_code failed, never-settles limit: the script is waiting for a promise that nothing will ever settle/);
+      assert.match(
+        text(r),
+        /run_code failed, never-settles limit: the script is waiting for a promise that nothing will ever settle/,
+      );
       assert.ok(Date.now() - started < 30_000, 'not the wall time');
     });
   });
 
   it('an excluded tool is as unreachable from a script as from call_tool', async () => {
-    const direct = await client.callTool({ name: 'call_tool', arguments: { tool_name: 'everything_get-env', arguments: {} } });
+    const direct = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: 'everything_get-env', arguments: {} },
+    });
     assert.equal(direct.isError, true);
     const r = await runCode(
       client,
@@ -361,13 +445,19 @@ describe('code mode through the gateway', () => {
 
   it("a script calling a crashed server's tool gets that server's error, and the gateway keeps serving", async () => {
     const crash = name('crash', 'crash');
-    const r = await runCode(client, `try { await call_tool(${JSON.stringify(crash)}, {}); return "no error" } catch (e) { return e.message }`);
+    const r = await runCode(
+      client,
+      `try { await call_tool(${JSON.stringify(crash)}, {}); return "no error" } catch (e) { return e.message }`,
+    );
     assert.ok(!r.isError, text(r));
     assert.match(text(r), /Server "crash" stopped during the call to "crash" on server "crash"/);
     const uncaught = await runCode(client, `await call_tool(${JSON.stringify(crash)}, {})`);
     assert.equal(uncaught.isError, true);
     assert.match(text(uncaught), /runtime error: Error: (Server "crash" (stopped|is not ready)|The call)/);
-    const sum = await runCode(client, `return await call_tool(${JSON.stringify(name('everything', 'get-sum'))}, { a: 2, b: 3 })`);
+    const sum = await runCode(
+      client,
+      `return await call_tool(${JSON.stringify(name('everything', 'get-sum'))}, { a: 2, b: 3 })`,
+    );
     assert.equal(text(sum), 'The sum of 2 and 3 is 5.');
   });
 
@@ -380,7 +470,11 @@ describe('code mode through the gateway', () => {
       return { shared: globalThis.shared, mark: ({}).mark };`;
     const other = await connect();
     try {
-      const results = await Promise.all([runCode(client, script('one')), runCode(other, script('two')), runCode(client, script('three'))]);
+      const results = await Promise.all([
+        runCode(client, script('one')),
+        runCode(other, script('two')),
+        runCode(client, script('three')),
+      ]);
       assert.deepEqual(
         results.map((r) => JSON.parse(text(r))),
         [
@@ -444,7 +538,11 @@ describe('code mode over stdio (mcp-lens serve)', () => {
       ['c.txt', 'total=3'],
     ])
       writeFileSync(join(dir, f!), v!);
-    ws = makeWorkspace({ everything: EVERYTHING, files: filesystem(dir), memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } } });
+    ws = makeWorkspace({
+      everything: EVERYTHING,
+      files: filesystem(dir),
+      memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
+    });
     client = new Client({ name: 'code-mode-stdio', version: '1.0.0' });
     await client.connect(serveOverStdio(ws));
   });
@@ -479,6 +577,10 @@ describe('code mode over stdio (mcp-lens serve)', () => {
     );
     const r = await client.callTool({ name: 'run_code', arguments: { code } });
     assert.ok(!r.isError, text(r));
-    assert.deepEqual(JSON.parse((r.content as { text: string }[])[0]!.text), { totals: [1, 2, 3], total: 6, stored: 'total=6' });
+    assert.deepEqual(JSON.parse((r.content as { text: string }[])[0]!.text), {
+      totals: [1, 2, 3],
+      total: 6,
+      stored: 'total=6',
+    });
   });
 });

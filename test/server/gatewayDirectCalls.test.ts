@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CRASH, EVERYTHING, ROOT, SLOW, makeWorkspace, serveOverStdio, type TestWorkspace } from '../fixtures/gatewayLens';
+import {
+  CRASH,
+  EVERYTHING,
+  ROOT,
+  SLOW,
+  makeWorkspace,
+  serveOverStdio,
+  type TestWorkspace,
+} from '../fixtures/gatewayLens';
 
 const FAULTY = join(ROOT, 'test/fixtures/servers/faulty/faulty.mjs');
 const SERVERS = {
@@ -32,7 +40,11 @@ describe('call_tool over stdio: the direct path', () => {
   let client: Client;
 
   const call = (tool: string, args: Record<string, unknown> = {}, options: Parameters<Client['callTool']>[2] = {}) =>
-    client.callTool({ name: 'call_tool', arguments: { tool_name: tool, arguments: args } }, undefined, options) as Promise<CallToolResult>;
+    client.callTool(
+      { name: 'call_tool', arguments: { tool_name: tool, arguments: args } },
+      undefined,
+      options,
+    ) as Promise<CallToolResult>;
 
   before(async () => {
     // Five seconds per call: short enough for the timeout test, long enough that on a loaded
@@ -49,7 +61,9 @@ describe('call_tool over stdio: the direct path', () => {
     // Every server ready before the first call, so no call races a start.
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const listed = JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as { servers: { state: string }[] };
+      const listed = JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as {
+        servers: { state: string }[];
+      };
       if (listed.servers.filter((s) => s.state === 'ready').length === Object.keys(SERVERS).length) break;
       assert.ok(Date.now() < deadline, `servers not ready: ${JSON.stringify(listed)}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -74,7 +88,10 @@ describe('call_tool over stdio: the direct path', () => {
     // order, with the caller's total.
     assert.ok(progress.length >= 1, 'no progress reached the caller');
     assert.ok(
-      progress.every((p, i) => p.total === 3 && p.progress >= 1 && p.progress <= 3 && (i === 0 || p.progress > progress[i - 1]!.progress)),
+      progress.every(
+        (p, i) =>
+          p.total === 3 && p.progress >= 1 && p.progress <= 3 && (i === 0 || p.progress > progress[i - 1]!.progress),
+      ),
       JSON.stringify(progress),
     );
   });
@@ -85,7 +102,11 @@ describe('call_tool over stdio: the direct path', () => {
     const pending = call('slow_sleep', { ms: 30_000, steps: 300 }, { signal: controller.signal, timeout: 60_000 });
     // Cancelled once the upstream runs it: its stats count it as started.
     for (;;) {
-      const stats = JSON.parse(text(await call('slow_stats'))) as { started: number; finished: number; cancelled: number };
+      const stats = JSON.parse(text(await call('slow_stats'))) as {
+        started: number;
+        finished: number;
+        cancelled: number;
+      };
       if (stats.started > stats.finished + stats.cancelled) break;
     }
     controller.abort('test cancels');
@@ -120,7 +141,10 @@ describe('call_tool over stdio: the direct path', () => {
     assert.doesNotMatch(text(failed), /[\u001b\u0000\u202e]/);
     const thrown = await call('replies_throw');
     assert.equal(thrown.isError, true);
-    assert.match(text(thrown), /Server "replies" answered the call to "throw" on server "replies" with an error: .*thrown: /);
+    assert.match(
+      text(thrown),
+      /Server "replies" answered the call to "throw" on server "replies" with an error: .*thrown: /,
+    );
     assert.doesNotMatch(text(thrown), /[\u001b\u0000\u202e]/);
   });
 

@@ -28,11 +28,20 @@ describe('nothing lost through the gateway', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-lens-faithful-'));
-    writeFileSync(join(dir, 'data.json'), JSON.stringify({ items: [{ name: 'zero' }, { name: 'one' }, { name: 'two' }, { name: 'three' }] }, null, 2));
+    writeFileSync(
+      join(dir, 'data.json'),
+      JSON.stringify({ items: [{ name: 'zero' }, { name: 'one' }, { name: 'two' }, { name: 'three' }] }, null, 2),
+    );
     upstream = await startConformanceServer();
-    world = await startHttpLens({ conf: { type: 'http', url: upstream.url }, files: filesystem(dir) }, TOKEN, { exposure: 'all' });
+    world = await startHttpLens({ conf: { type: 'http', url: upstream.url }, files: filesystem(dir) }, TOKEN, {
+      exposure: 'all',
+    });
     viaLens = new Client({ name: 'faithful', version: '1.0.0' });
-    await viaLens.connect(new StreamableHTTPClientTransport(new URL(world.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await viaLens.connect(
+      new StreamableHTTPClientTransport(new URL(world.url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     direct = new Client({ name: 'faithful-direct', version: '1.0.0' });
     await direct.connect(new StreamableHTTPClientTransport(new URL(upstream.url)));
   });
@@ -82,7 +91,11 @@ describe('nothing lost through the gateway', () => {
   it('select reaches into the JSON file the filesystem server wraps as structuredContent text', async () => {
     const r = (await viaLens.callTool({
       name: 'call_tool',
-      arguments: { tool_name: 'files_read_text_file', arguments: { path: join(dir, 'data.json') }, select: 'items[3].name' },
+      arguments: {
+        tool_name: 'files_read_text_file',
+        arguments: { path: join(dir, 'data.json') },
+        select: 'items[3].name',
+      },
     })) as CallToolResult;
     assert.ok(!r.isError, JSON.stringify(r));
     assert.equal(JSON.parse((r.content[0] as { text: string }).text), 'three');

@@ -29,12 +29,19 @@ describe('gateway over HTTP', () => {
 
   async function connect(): Promise<Client> {
     const c = new Client({ name: 'gateway-test', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     return c;
   }
 
   before(async () => {
-    world = await startLens({ everything: EVERYTHING, files: filesystem(process.cwd()), crash: CRASH, slow: SLOW }, { callTimeoutSeconds: 3 });
+    world = await startLens(
+      { everything: EVERYTHING, files: filesystem(process.cwd()), crash: CRASH, slow: SLOW },
+      { callTimeoutSeconds: 3 },
+    );
     http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
     ({ url, port } = await http.start());
     client = await connect();
@@ -49,13 +56,20 @@ describe('gateway over HTTP', () => {
   it('initializes with serverInfo and instructions naming every server', () => {
     assert.equal(client.getServerVersion()?.name, 'mcp-lens');
     const instructions = client.getInstructions() ?? '';
-    for (const name of ['crash', 'everything', 'files', 'slow']) assert.match(instructions, new RegExp(`\\b${name}\\b`));
+    for (const name of ['crash', 'everything', 'files', 'slow'])
+      assert.match(instructions, new RegExp(`\\b${name}\\b`));
     assert.match(instructions, /find_tools/);
   });
 
   it('lists exactly the meta-tools in search mode', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers', 'run_code']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'call_tool',
+      'find_tools',
+      'get_tool_schema',
+      'list_servers',
+      'run_code',
+    ]);
   });
 
   it('find_tools finds get-sum for "add two numbers" and call_tool returns the sum', async () => {
@@ -69,9 +83,17 @@ describe('gateway over HTTP', () => {
     const top3 = out.matches.slice(0, 3);
     const sum = top3.find((m) => world.lens.findTool(m.name)?.originalName === 'get-sum');
     assert.ok(sum, `get-sum not in top 3: ${top3.map((m) => m.name).join(', ')}`);
-    assert.ok(sum.input_schema ?? sum.input, 'the top hit carries its input schema when confident, close hits a signature');
-    assert.ok(out.token_metrics.returned_tokens > 0 && out.token_metrics.returned_tokens < out.token_metrics.baseline_tokens);
-    const called = await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a: 2, b: 40 } } });
+    assert.ok(
+      sum.input_schema ?? sum.input,
+      'the top hit carries its input schema when confident, close hits a signature',
+    );
+    assert.ok(
+      out.token_metrics.returned_tokens > 0 && out.token_metrics.returned_tokens < out.token_metrics.baseline_tokens,
+    );
+    const called = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: sum.name, arguments: { a: 2, b: 40 } },
+    });
     assert.ok(!called.isError, text(called));
     assert.match(text(called), /\b42\b/);
   });
@@ -91,7 +113,10 @@ describe('gateway over HTTP', () => {
     const r = await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a: 'two' } } });
     assert.equal(r.isError, true);
     assert.match(text(r), /Invalid arguments/);
-    const notObject = await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: [1, 2] } });
+    const notObject = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: sum.name, arguments: [1, 2] },
+    });
     assert.equal(notObject.isError, true);
     assert.match(text(notObject), /must be an object/);
     const long = await client.callTool({ name: 'find_tools', arguments: { query: 'x'.repeat(MAX_QUERY_CHARS + 1) } });
@@ -119,7 +144,10 @@ describe('gateway over HTTP', () => {
 
   it('passes an upstream isError result through untouched', async () => {
     const read = world.lens.tools().find((t) => t.server === 'files' && t.originalName === 'read_text_file')!;
-    const r = await client.callTool({ name: 'call_tool', arguments: { tool_name: read.name, arguments: { path: '/etc/definitely-not-allowed-here' } } });
+    const r = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: read.name, arguments: { path: '/etc/definitely-not-allowed-here' } },
+    });
     assert.equal(r.isError, true);
     assert.match(text(r), /denied|outside|not allowed/i);
   });
@@ -140,7 +168,10 @@ describe('gateway over HTTP', () => {
 
   it('times out a slow call with an error result', async () => {
     const sleep = world.lens.tools().find((t) => t.server === 'slow' && t.originalName === 'sleep')!;
-    const r = await client.callTool({ name: 'call_tool', arguments: { tool_name: sleep.name, arguments: { ms: 30_000, steps: 1 } } });
+    const r = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: sleep.name, arguments: { ms: 30_000, steps: 1 } },
+    });
     assert.equal(r.isError, true);
     assert.match(text(r), /time/i);
   });
@@ -148,23 +179,31 @@ describe('gateway over HTTP', () => {
   it('passes progress through and cancels the upstream call when the client aborts', async () => {
     const sleep = world.lens.tools().find((t) => t.server === 'slow' && t.originalName === 'sleep')!;
     const stats = world.lens.tools().find((t) => t.server === 'slow' && t.originalName === 'stats')!;
-    const before = JSON.parse(text(await client.callTool({ name: 'call_tool', arguments: { tool_name: stats.name } }))) as { cancelled: number };
+    const before = JSON.parse(
+      text(await client.callTool({ name: 'call_tool', arguments: { tool_name: stats.name } })),
+    ) as { cancelled: number };
     const abort = new AbortController();
     const progress: number[] = [];
-    const call = client.callTool({ name: 'call_tool', arguments: { tool_name: sleep.name, arguments: { ms: 20_000, steps: 200 } } }, undefined, {
-      signal: abort.signal,
-      onprogress: (p) => {
-        progress.push(p.progress);
-        abort.abort();
+    const call = client.callTool(
+      { name: 'call_tool', arguments: { tool_name: sleep.name, arguments: { ms: 20_000, steps: 200 } } },
+      undefined,
+      {
+        signal: abort.signal,
+        onprogress: (p) => {
+          progress.push(p.progress);
+          abort.abort();
+        },
       },
-    });
+    );
     await assert.rejects(call);
     assert.ok(progress.length >= 1, 'progress notification reached the client');
     let cancelledSeen = false;
     const deadline = Date.now() + 8000;
     // Polls the upstream's own counter: the cancellation travels client → gateway → upstream.
     while (!cancelledSeen && Date.now() < deadline) {
-      const now = JSON.parse(text(await client.callTool({ name: 'call_tool', arguments: { tool_name: stats.name } }))) as { cancelled: number };
+      const now = JSON.parse(
+        text(await client.callTool({ name: 'call_tool', arguments: { tool_name: stats.name } })),
+      ) as { cancelled: number };
       cancelledSeen = now.cancelled > before.cancelled;
     }
     assert.ok(cancelledSeen, 'the slow upstream saw notifications/cancelled');
@@ -173,7 +212,9 @@ describe('gateway over HTTP', () => {
   it('serves upstream prompts and resources under their prefixed names', async () => {
     const { prompts } = await client.listPrompts();
     const simple = prompts.find((p) =>
-      world.lens.prompts().some((lp) => lp.name === p.name && lp.server === 'everything' && lp.originalName === 'simple-prompt'),
+      world.lens
+        .prompts()
+        .some((lp) => lp.name === p.name && lp.server === 'everything' && lp.originalName === 'simple-prompt'),
     );
     assert.ok(simple, `no everything simple-prompt in ${prompts.map((p) => p.name).join(', ')}`);
     const got = await client.getPrompt({ name: simple.name, arguments: {} });
@@ -219,7 +260,8 @@ describe('gateway over HTTP', () => {
       ['crash', 'everything', 'files', 'slow'],
     );
     // The dashboard's per-server bars and the server list show the same figure.
-    for (const p of stats.tokens.perServer) assert.equal(p.tokens, world.lens.servers().find((s) => s.name === p.server)?.tokens, p.server);
+    for (const p of stats.tokens.perServer)
+      assert.equal(p.tokens, world.lens.servers().find((s) => s.name === p.server)?.tokens, p.server);
     assert.equal(stats.gateway?.url, url);
   });
 
@@ -231,7 +273,8 @@ describe('gateway over HTTP', () => {
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
     });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const post = (h: Record<string, string>, body = init) => fetch(url, { method: 'POST', headers: { ...headers, ...h }, body });
+    const post = (h: Record<string, string>, body = init) =>
+      fetch(url, { method: 'POST', headers: { ...headers, ...h }, body });
     const missing = await post({});
     assert.equal(missing.status, 401);
     assert.match(((await missing.json()) as { error: { message: string } }).error.message, /Unauthorized/);
@@ -245,7 +288,13 @@ describe('gateway over HTTP', () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, host: `evil.example:${port}`, authorization: `Bearer ${TOKEN}` } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { ...headers, host: `evil.example:${port}`, authorization: `Bearer ${TOKEN}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -278,7 +327,13 @@ describe('gateway HTTP session expiry', () => {
   it('closes every abandoned session, and a closed session is gone for its client', async () => {
     const world = await startLens({});
     // More sessions than the product's cap (MAX_HTTP_SESSIONS): this is about expiry.
-    const http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 1_000, maxSessions: 200 });
+    const http = new GatewayHttpServer({
+      lens: world.lens,
+      token: TOKEN,
+      log: silentLogger,
+      sessionIdleMs: 1_000,
+      maxSessions: 200,
+    });
     try {
       const { url } = await http.start();
       const init = JSON.stringify({
@@ -287,7 +342,11 @@ describe('gateway HTTP session expiry', () => {
         method: 'initialize',
         params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
       });
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` };
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${TOKEN}`,
+      };
       const ids = new Set<string>();
       for (let batch = 0; batch < 10; batch++) {
         await Promise.all(

@@ -23,11 +23,19 @@ const run = promisify(execFile);
 const INSPECTOR_DIR = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
 
 async function inspector(args: string[]): Promise<unknown> {
-  const { stdout } = await run(process.execPath, ['index.js', ...args], { cwd: INSPECTOR_DIR, timeout: 60_000, maxBuffer: 10 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, ['index.js', ...args], {
+    cwd: INSPECTOR_DIR,
+    timeout: 60_000,
+    maxBuffer: 10 * 1024 * 1024,
+  });
   return JSON.parse(stdout);
 }
 
-type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: { matches: { name: string; server: string }[] }; isError?: boolean };
+type ToolResult = {
+  content: { type: string; text?: string }[];
+  structuredContent?: { matches: { name: string; server: string }[] };
+  isError?: boolean;
+};
 
 /**
  * `options` are the inspector's; `target` is the server command and its arguments, or a URL.
@@ -37,8 +45,21 @@ async function exercise(options: string[], target: string[]): Promise<void> {
   const [first, ...rest] = target;
   const call = (args: string[]) => inspector([first!, ...options, ...args, ...(rest.length ? ['--', ...rest] : [])]);
   const list = (await call(['--method', 'tools/list'])) as { tools: { name: string }[] };
-  assert.deepEqual(list.tools.map((t) => t.name).sort(), ['call_tool', 'find_tools', 'get_tool_schema', 'list_servers', 'run_code']);
-  const found = (await call(['--method', 'tools/call', '--tool-name', 'find_tools', '--tool-arg', 'query=add two numbers'])) as ToolResult;
+  assert.deepEqual(list.tools.map((t) => t.name).sort(), [
+    'call_tool',
+    'find_tools',
+    'get_tool_schema',
+    'list_servers',
+    'run_code',
+  ]);
+  const found = (await call([
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'find_tools',
+    '--tool-arg',
+    'query=add two numbers',
+  ])) as ToolResult;
   const sum = found.structuredContent?.matches.find((m) => m.server === 'everything' && /sum/.test(m.name));
   assert.ok(sum, JSON.stringify(found).slice(0, 500));
   const called = (await call([
@@ -73,11 +94,27 @@ describe('MCP Inspector CLI against mcp-lens serve', () => {
     // Each inspector call starts its own `serve` and leaves at once: find_tools answers from the
     // catalog the servers listed last (it never waits for one still starting), so list it once
     // first, as any earlier run of MCP Lens in this workspace would have.
-    await run(process.execPath, [join(ROOT, 'dist/cli.js'), 'search', '--fresh', 'add two numbers', '--workspace', ws.dir, '--config', ws.configFile], {
-      cwd: ROOT,
-      timeout: 60_000,
-    });
-    await exercise([], [process.execPath, join(ROOT, 'dist/cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.configFile]);
+    await run(
+      process.execPath,
+      [
+        join(ROOT, 'dist/cli.js'),
+        'search',
+        '--fresh',
+        'add two numbers',
+        '--workspace',
+        ws.dir,
+        '--config',
+        ws.configFile,
+      ],
+      {
+        cwd: ROOT,
+        timeout: 60_000,
+      },
+    );
+    await exercise(
+      [],
+      [process.execPath, join(ROOT, 'dist/cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.configFile],
+    );
   });
 
   it('over streamable HTTP (serve --http) with the bearer token', async () => {
@@ -89,6 +126,9 @@ describe('MCP Inspector CLI against mcp-lens serve', () => {
     } finally {
       await agent.close();
     }
-    await exercise(['--transport', 'http', '--header', `Authorization: Bearer ${served.token}`], [`${served.origin}/mcp`]);
+    await exercise(
+      ['--transport', 'http', '--header', `Authorization: Bearer ${served.token}`],
+      [`${served.origin}/mcp`],
+    );
   });
 });

@@ -30,11 +30,20 @@ import { summarizeTools } from '../../server/src/gateway/serverSummary';
 
 const tool = catalogTool;
 
-const TOOLS = [tool('gh', 'create_issue'), tool('gh', 'list_issues'), tool('fs', 'read_file'), { ...tool('x', 'find_tools'), name: 'find_tools' }];
+const TOOLS = [
+  tool('gh', 'create_issue'),
+  tool('gh', 'list_issues'),
+  tool('fs', 'read_file'),
+  { ...tool('x', 'find_tools'), name: 'find_tools' },
+];
 
 /** Only what exposure reads: a data-only stand-in, not a behaviour mock. */
 function catalogLens(tools: CatalogTool[]): Lens {
-  return { tools: () => tools, servers: () => [], findTool: (n: string) => tools.find((t) => t.name === n) } as unknown as Lens;
+  return {
+    tools: () => tools,
+    servers: () => [],
+    findTool: (n: string) => tools.find((t) => t.name === n),
+  } as unknown as Lens;
 }
 
 // Token counts are the o200k table's, as every entry point installs it.
@@ -80,7 +89,10 @@ describe('the meta-tools cost', () => {
     const tools = Object.entries(recorded).flatMap(([server, s]) =>
       s.tools.map((t) => ({ ...tool(server, t.name, t.description ?? ''), inputSchema: t.inputSchema })),
     );
-    const lens = { ...catalogLens(tools), servers: () => Object.keys(recorded).map((name) => ({ name })) } as unknown as Lens;
+    const lens = {
+      ...catalogLens(tools),
+      servers: () => Object.keys(recorded).map((name) => ({ name })),
+    } as unknown as Lens;
     const listed = exposedDefinitions(lens, DEFAULT_SETTINGS, 's1');
     assert.deepEqual(
       listed.map((t) => t.name),
@@ -96,7 +108,10 @@ describe('instructions', () => {
   it('depend only on the set of server names', () => {
     assert.equal(gatewayInstructions(['b', 'a', 'a']), gatewayInstructions(['a', 'b']));
     assert.notEqual(gatewayInstructions(['a', 'b']), gatewayInstructions(['a', 'c']));
-    assert.match(gatewayInstructions(['github', 'memory']), /find_tools[\s\S]*call_tool[\s\S]*get_tool_schema[\s\S]*list_servers[\s\S]*github, memory/);
+    assert.match(
+      gatewayInstructions(['github', 'memory']),
+      /find_tools[\s\S]*call_tool[\s\S]*get_tool_schema[\s\S]*list_servers[\s\S]*github, memory/,
+    );
   });
 });
 
@@ -172,7 +187,12 @@ describe('find_tools rendering', () => {
       schema.map((m) => m.input),
       ['{}', '{}', undefined],
     );
-    assert.deepEqual(schema[2], { name: TOOLS[2]!.name, server: TOOLS[2]!.server, description: 'Does thing 2.', score: 4 });
+    assert.deepEqual(schema[2], {
+      name: TOOLS[2]!.name,
+      server: TOOLS[2]!.server,
+      description: 'Does thing 2.',
+      score: 4,
+    });
     const signature = far([10, 9, 4], 'signature');
     assert.deepEqual(
       signature.map((m) => [m.server, typeof m.input]),
@@ -184,9 +204,24 @@ describe('find_tools rendering', () => {
     );
     assert.deepEqual(signature[2], { name: TOOLS[2]!.name, description: 'Does thing 2.' });
     // A first sentence longer than a line is cut with the mark.
-    const long = TOOLS.slice(0, 2).map((t, i) => ({ ...t, description: 'y'.repeat(300), score: [10, 1][i]!, signals: [], why: '' }));
-    const cut = renderFindTools({ query: 'q', hits: long, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1 }, () => undefined, 3, 1, 'signature');
-    assert.equal((cut.result.structuredContent as FindToolsOutput).matches[1]!.description, `${'y'.repeat(FAR_DESCRIPTION_CHARS)}${TRUNCATED_MARK}`);
+    const long = TOOLS.slice(0, 2).map((t, i) => ({
+      ...t,
+      description: 'y'.repeat(300),
+      score: [10, 1][i]!,
+      signals: [],
+      why: '',
+    }));
+    const cut = renderFindTools(
+      { query: 'q', hits: long, mode: { kind: 'keyword', label: 'keyword only' }, tookMs: 1 },
+      () => undefined,
+      3,
+      1,
+      'signature',
+    );
+    assert.equal(
+      (cut.result.structuredContent as FindToolsOutput).matches[1]!.description,
+      `${'y'.repeat(FAR_DESCRIPTION_CHARS)}${TRUNCATED_MARK}`,
+    );
   });
 
   it('a confident top hit alone carries its full input schema', () => {
@@ -214,7 +249,15 @@ describe('find_tools rendering', () => {
     const { out } = render([], 2, {
       noMatch: {
         closeNames: [
-          { name: 'gh_create_issue', server: 'gh', originalName: 'create_issue', description: '', score: 0, signals: [], why: 'name close to "isue"' },
+          {
+            name: 'gh_create_issue',
+            server: 'gh',
+            originalName: 'create_issue',
+            description: '',
+            score: 0,
+            signals: [],
+            why: 'name close to "isue"',
+          },
         ],
         unavailable: [{ name: 'slack', state: 'error', error: 'exited with code 1\u001b[31m' }],
         lastKnown: [{ name: 'gh', state: 'starting' }],
@@ -226,12 +269,17 @@ describe('find_tools rendering', () => {
     assert.match(NO_MATCH_HINT, /Rephrase[\s\S]*list_servers/);
     assert.deepEqual(out.no_match?.close_names, ['gh_create_issue']);
     assert.deepEqual(out.no_match?.not_searched, ['slack: error (exited with code 1)']);
-    assert.deepEqual(out.no_match?.searched_from_last_known, ['gh: starting'], 'searched, from the tools it listed last');
+    assert.deepEqual(
+      out.no_match?.searched_from_last_known,
+      ['gh: starting'],
+      'searched, from the tools it listed last',
+    );
     assert.deepEqual(out.no_match?.servers, ['gh (1 tool): issue, repository']);
   });
 
   it('no match at organisation scale: names at most 30 servers not searched or searched from their last listing, and counts the rest', () => {
-    const many = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, state: 'stopped' as const }));
+    const many = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, state: 'stopped' as const }));
     const { out } = render([], 2, {
       noMatch: { closeNames: [], unavailable: many('down', 4000), lastKnown: many('lazy', 31), servers: [] },
     });
@@ -239,7 +287,10 @@ describe('find_tools rendering', () => {
     assert.equal(notSearched.length, 31);
     assert.deepEqual(notSearched.slice(0, 2), ['down0: stopped', 'down1: stopped']);
     assert.equal(notSearched[30], "…and 3,970 more servers (list_servers shows each one's state)");
-    assert.deepEqual(out.no_match?.searched_from_last_known?.slice(29), ['lazy29: stopped', "…and 1 more server (list_servers shows each one's state)"]);
+    assert.deepEqual(out.no_match?.searched_from_last_known?.slice(29), [
+      'lazy29: stopped',
+      "…and 1 more server (list_servers shows each one's state)",
+    ]);
     const few = render([], 2, { noMatch: { closeNames: [], unavailable: many('down', 30), servers: [] } }).out;
     assert.equal(few.no_match?.not_searched?.length, 30, 'thirty are named, without a line for the rest');
   });
@@ -265,7 +316,11 @@ describe('server summaries', () => {
       tool('fs', 'list_files', 'List the files of a directory'),
       tool('fs', 'tree', 'The directories under a path'),
     ]);
-    assert.equal(s, '4 tools: file, directories, path, read, tree, under', 'file and files as one (3 tools), directory and directories too (2)');
+    assert.equal(
+      s,
+      '4 tools: file, directories, path, read, tree, under',
+      'file and files as one (3 tools), directory and directories too (2)',
+    );
   });
 });
 
@@ -279,13 +334,29 @@ describe('HTTP guards and flags', () => {
 
   it('allows only our own Host and Origin', () => {
     assert.ok(hostAllowed('127.0.0.1:4000', 4000) && hostAllowed('localhost:4000', 4000));
-    for (const h of [undefined, '127.0.0.1', '127.0.0.1:4001', 'evil.com:4000', '0.0.0.0:4000']) assert.ok(!hostAllowed(h, 4000), String(h));
-    assert.ok(originAllowed(undefined, 4000) && originAllowed('http://localhost:4000', 4000) && originAllowed('http://127.0.0.1:4000', 4000));
-    for (const o of ['null', 'https://127.0.0.1:4000', 'http://evil.com', 'vscode-webview://x', 'http://127.0.0.1:4001']) assert.ok(!originAllowed(o, 4000), o);
+    for (const h of [undefined, '127.0.0.1', '127.0.0.1:4001', 'evil.com:4000', '0.0.0.0:4000'])
+      assert.ok(!hostAllowed(h, 4000), String(h));
+    assert.ok(
+      originAllowed(undefined, 4000) &&
+        originAllowed('http://localhost:4000', 4000) &&
+        originAllowed('http://127.0.0.1:4000', 4000),
+    );
+    for (const o of [
+      'null',
+      'https://127.0.0.1:4000',
+      'http://evil.com',
+      'vscode-webview://x',
+      'http://127.0.0.1:4001',
+    ])
+      assert.ok(!originAllowed(o, 4000), o);
   });
 
   it('parses --http with and without a port', () => {
-    assert.deepEqual(splitHttpFlag(['--http', '--workspace', 'w']), { http: true, port: 0, rest: ['--workspace', 'w'] });
+    assert.deepEqual(splitHttpFlag(['--http', '--workspace', 'w']), {
+      http: true,
+      port: 0,
+      rest: ['--workspace', 'w'],
+    });
     assert.deepEqual(splitHttpFlag(['--http', '7777']), { http: true, port: 7777, rest: [] });
     assert.deepEqual(splitHttpFlag(['--http=0']), { http: true, port: 0, rest: [] });
     assert.deepEqual(splitHttpFlag(['-w', 'x']), { http: false, port: 0, rest: ['-w', 'x'] });

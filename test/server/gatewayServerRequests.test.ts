@@ -38,7 +38,11 @@ describe('server-to-client requests through the gateway', () => {
 
   async function connect(capabilities: ClientCapabilities, name = 'requests-test'): Promise<Client> {
     const client = new Client({ name, version: '1.0.0' }, { capabilities });
-    await client.connect(new StreamableHTTPClientTransport(new URL(world.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(world.url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     clients.push(client);
     return client;
   }
@@ -74,7 +78,10 @@ describe('server-to-client requests through the gateway', () => {
     }
     const [ra, rb] = await Promise.all([
       a.callTool({ name: 'conf_test_elicitation', arguments: { message: 'question for A' } }),
-      b.callTool({ name: 'call_tool', arguments: { tool_name: 'conf_test_elicitation', arguments: { message: 'question for B' } } }),
+      b.callTool({
+        name: 'call_tool',
+        arguments: { tool_name: 'conf_test_elicitation', arguments: { message: 'question for B' } },
+      }),
     ]);
     assert.deepEqual(seen, { a: ['question for A'], b: ['question for B'] });
     assert.match(text(ra), /user-a/);
@@ -88,7 +95,10 @@ describe('server-to-client requests through the gateway', () => {
       asked.push(request.params.message);
       return { action: 'decline' };
     });
-    await client.callTool({ name: 'conf_test_elicitation', arguments: { message: 'approve \u001b[31mthis\u001b[0m \u202eplease' } });
+    await client.callTool({
+      name: 'conf_test_elicitation',
+      arguments: { message: 'approve \u001b[31mthis\u001b[0m \u202eplease' },
+    });
     assert.deepEqual(asked, ['approve this please']);
   });
 
@@ -108,10 +118,18 @@ describe('server-to-client requests through the gateway', () => {
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
       const content = request.params.messages[0]?.content as { text?: string };
       prompts.push(content.text ?? '');
-      return { role: 'assistant', content: { type: 'text', text: `answer to ${content.text}` }, model: 'test-model', stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: `answer to ${content.text}` },
+        model: 'test-model',
+        stopReason: 'endTurn',
+      };
     });
     const direct = await client.callTool({ name: 'conf_test_sampling', arguments: { prompt: 'direct' } });
-    const viaCallTool = await client.callTool({ name: 'call_tool', arguments: { tool_name: 'conf_test_sampling', arguments: { prompt: 'meta' } } });
+    const viaCallTool = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: 'conf_test_sampling', arguments: { prompt: 'meta' } },
+    });
     const script = await client.callTool({
       name: 'run_code',
       arguments: { code: 'const r = await call_tool("conf_test_sampling", { prompt: "script" }); return r;' },
@@ -124,7 +142,11 @@ describe('server-to-client requests through the gateway', () => {
 
   it("keeps an HTTP upstream's standalone stream open when the SDK gives up reconnecting it", async () => {
     const client = await connect({ sampling: {} });
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'still here' }, model: 'm' }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'still here' },
+      model: 'm',
+    }));
     const ask = () => client.callTool({ name: 'conf_test_sampling_unrelated', arguments: { prompt: 'p' } });
     assert.match(text(await ask()), /LLM response: still here/);
     const before = upstream.streamsOpened();
@@ -136,7 +158,11 @@ describe('server-to-client requests through the gateway', () => {
 
   it('starts a new upstream session when the server keeps refusing the stream to the old one', async () => {
     const client = await connect({ sampling: {} });
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'new session' }, model: 'm' }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'new session' },
+      model: 'm',
+    }));
     const sessions = upstream.sessionsOpened();
     upstream.breakStandaloneStreams(1000);
     await until('a new upstream session', () => upstream.sessionsOpened() > sessions, 30_000);
@@ -155,7 +181,10 @@ describe('server-to-client requests through the gateway', () => {
     const told = upstream.state.rootsChanged;
     await client.sendRootsListChanged();
     await until('the upstream to hear the roots changed', () => upstream.state.rootsChanged > told);
-    const second = await client.callTool({ name: 'call_tool', arguments: { tool_name: 'conf_test_roots', arguments: {} } });
+    const second = await client.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: 'conf_test_roots', arguments: {} },
+    });
     assert.deepEqual(JSON.parse(text(second)).roots, roots);
   });
 
@@ -180,12 +209,18 @@ describe('server-to-client requests through the gateway', () => {
 
   it('routes completion/complete by prompt name and by resource template', async () => {
     const client = await connect({});
-    const prompt = await client.complete({ ref: { type: 'ref/prompt', name: 'conf_test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'pa' } });
+    const prompt = await client.complete({
+      ref: { type: 'ref/prompt', name: 'conf_test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'pa' },
+    });
     assert.deepEqual(prompt.completion.values, ['paris', 'park', 'party']);
     const { resourceTemplates } = await client.listResourceTemplates();
     const template = resourceTemplates.find((t) => t.name === 'conf: template');
     assert.ok(template, JSON.stringify(resourceTemplates));
-    const resource = await client.complete({ ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: 'id', value: '12' } });
+    const resource = await client.complete({
+      ref: { type: 'ref/resource', uri: template.uriTemplate },
+      argument: { name: 'id', value: '12' },
+    });
     assert.deepEqual(resource.completion.values, ['123', '124']);
   });
 
@@ -218,7 +253,9 @@ describe('server-to-client requests through the gateway', () => {
 
   it('cancels the upstream call when the client cancels a direct call, a call_tool and a run_code script', async () => {
     const client = await connect({});
-    const counted = async () => (JSON.parse(text(await client.callTool({ name: 'conf_test_state', arguments: {} }))) as { cancelled: number }).cancelled;
+    const counted = async () =>
+      (JSON.parse(text(await client.callTool({ name: 'conf_test_state', arguments: {} }))) as { cancelled: number })
+        .cancelled;
     const before = await counted();
     const calls = [
       { name: 'conf_test_wait_for_cancel', arguments: {} },
@@ -246,16 +283,27 @@ describe('server-to-client requests from a stdio upstream (no transport to tell 
 
   async function connect(name: string): Promise<Client> {
     const client = new Client({ name, version: '1.0.0' }, { capabilities: { elicitation: {} } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(world.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { username: name, email: `${name}@example.com` } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(world.url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { username: name, email: `${name}@example.com` },
+    }));
     clients.push(client);
     return client;
   }
 
   before(async () => {
-    world = await startHttpLens({ conf: { type: 'stdio', command: process.execPath, args: ['--import', tsx, fixture, '--stdio'] } }, TOKEN, {
-      exposure: 'all',
-    });
+    world = await startHttpLens(
+      { conf: { type: 'stdio', command: process.execPath, args: ['--import', tsx, fixture, '--stdio'] } },
+      TOKEN,
+      {
+        exposure: 'all',
+      },
+    );
   });
 
   after(async () => {
@@ -274,11 +322,18 @@ describe('server-to-client requests from a stdio upstream (no transport to tell 
     const a = await connect('a');
     const b = await connect('b');
     const bare = new Client({ name: 'bare', version: '1.0.0' }, { capabilities: {} });
-    await bare.connect(new StreamableHTTPClientTransport(new URL(world.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await bare.connect(
+      new StreamableHTTPClientTransport(new URL(world.url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     clients.push(bare);
     const controller = new AbortController();
-    const waiting = a.callTool({ name: 'conf_test_wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal }).catch(() => undefined);
-    const running = async () => (JSON.parse(text(await b.callTool({ name: 'conf_test_state', arguments: {} }))) as { running: number }).running;
+    const waiting = a
+      .callTool({ name: 'conf_test_wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal })
+      .catch(() => undefined);
+    const running = async () =>
+      (JSON.parse(text(await b.callTool({ name: 'conf_test_state', arguments: {} }))) as { running: number }).running;
     for (let i = 0; i < 500 && (await running()) === 0; i++) await new Promise((res) => setTimeout(res, 10));
     // A's call is in flight; B's is the latest: B is asked, not A.
     const r = await b.callTool({ name: 'conf_test_elicitation', arguments: { message: 'whose?' } });

@@ -47,7 +47,14 @@ describe('gateway: a remote server that needs sign-in', () => {
     lens = await LensApp.start({
       ...inMemoryLensOptions(dir),
       configFile,
-      pool: { oauth: { store, door: headlessDoor({ answer: submitFirstForm }), signInTimeoutMs: 15_000, signInHint: () => 'use Sign in' } },
+      pool: {
+        oauth: {
+          store,
+          door: headlessDoor({ answer: submitFirstForm }),
+          signInTimeoutMs: 15_000,
+          signInHint: () => 'use Sign in',
+        },
+      },
     });
     ({ gateway, client } = await connectGatewayClient(lens, 'sign-in test'));
   });
@@ -64,7 +71,9 @@ describe('gateway: a remote server that needs sign-in', () => {
     assert.equal(state(), 'needs-sign-in');
     await lens.signIn('protected');
     await until('ready', () => state() === 'ready');
-    const found = JSON.parse(text(await call('find_tools', { query: 'add two numbers' }))) as { matches: { name: string }[] };
+    const found = JSON.parse(text(await call('find_tools', { query: 'add two numbers' }))) as {
+      matches: { name: string }[];
+    };
     assert.equal(found.matches[0]?.name, 'protected_add_numbers');
     assert.equal(text(await call('call_tool', { tool_name: 'protected_add_numbers', arguments: { a: 1, b: 2 } })), '3');
   });
@@ -83,7 +92,9 @@ describe('gateway: a remote server that needs sign-in', () => {
     assert.match(row.sign_in ?? '', /the user must sign in to protected/);
     assert.match(row.error ?? '', /needs sign-in \(the server asks for an account; use Sign in\)/);
 
-    const found = JSON.parse(text(await call('find_tools', { query: 'add two numbers' }))) as { matches: { name: string }[] };
+    const found = JSON.parse(text(await call('find_tools', { query: 'add two numbers' }))) as {
+      matches: { name: string }[];
+    };
     assert.equal(found.matches[0]?.name, 'protected_add_numbers', 'find_tools still finds it');
 
     const result = await call('call_tool', { tool_name: 'protected_add_numbers', arguments: { a: 1, b: 2 } });

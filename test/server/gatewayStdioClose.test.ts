@@ -19,7 +19,11 @@ describe('the stdio front door closing mid-call', () => {
 
   const stats = async () => {
     const r: CallToolResult = await world.lens.callTool('slow_stats', {});
-    return JSON.parse(r.content.map((c) => (c.type === 'text' ? c.text : '')).join('')) as { started: number; finished: number; cancelled: number };
+    return JSON.parse(r.content.map((c) => (c.type === 'text' ? c.text : '')).join('')) as {
+      started: number;
+      finished: number;
+      cancelled: number;
+    };
   };
 
   before(async () => {
@@ -41,7 +45,10 @@ describe('the stdio front door closing mid-call', () => {
     await gateway.connect(transport);
     const before = await stats();
     const call = { tool_name: 'slow_sleep', arguments: { ms: 20_000, steps: 200 } };
-    stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'call_tool', arguments: call } }) + '\n');
+    stdin.write(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'call_tool', arguments: call } }) +
+        '\n',
+    );
     for (;;) {
       const s = await stats();
       if (s.started > before.started) break;

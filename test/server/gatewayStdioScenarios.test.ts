@@ -25,14 +25,22 @@ const UPSTREAM = ['--import', 'tsx', join(ROOT, 'test/fixtures/servers/conforman
 
 /** A client that answers what the scenarios ask, and keeps the log messages it is sent. */
 function scenarioClient(name: string, logs: string[]): Client {
-  const client = new Client({ name, version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } });
+  const client = new Client(
+    { name, version: '1.0.0' },
+    { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } },
+  );
   client.setRequestHandler(CreateMessageRequestSchema, async (r) => ({
     role: 'assistant',
     content: { type: 'text', text: `answer to ${JSON.stringify(r.params.messages[0]?.content)}` },
     model: 'scenario-model',
   }));
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///scenario/root', name: 'root' }] }));
+  client.setRequestHandler(ElicitRequestSchema, async () => ({
+    action: 'accept',
+    content: { username: 'ada', email: 'ada@example.com' },
+  }));
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({
+    roots: [{ uri: 'file:///scenario/root', name: 'root' }],
+  }));
   client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void logs.push(String(n.params.data)));
   return client;
 }
@@ -44,13 +52,23 @@ describe('the conformance tool scenarios through serve over stdio', () => {
   const directLogs: string[] = [];
   const lensLogs: string[] = [];
 
-  const throughLens = (tool: string, args: Record<string, unknown> = {}, options: Parameters<Client['callTool']>[2] = {}) =>
-    viaLens.callTool({ name: 'call_tool', arguments: { tool_name: `conf_${tool}`, arguments: args } }, undefined, options) as Promise<CallToolResult>;
+  const throughLens = (
+    tool: string,
+    args: Record<string, unknown> = {},
+    options: Parameters<Client['callTool']>[2] = {},
+  ) =>
+    viaLens.callTool(
+      { name: 'call_tool', arguments: { tool_name: `conf_${tool}`, arguments: args } },
+      undefined,
+      options,
+    ) as Promise<CallToolResult>;
 
   before(async () => {
     ws = makeWorkspace({ conf: { type: 'stdio', command: process.execPath, args: UPSTREAM } });
     direct = scenarioClient('scenarios-direct', directLogs);
-    await direct.connect(new StdioClientTransport({ command: process.execPath, args: UPSTREAM, cwd: ROOT, stderr: 'ignore' }));
+    await direct.connect(
+      new StdioClientTransport({ command: process.execPath, args: UPSTREAM, cwd: ROOT, stderr: 'ignore' }),
+    );
     viaLens = scenarioClient('scenarios-lens', lensLogs);
     await viaLens.connect(serveOverStdio(ws));
     for (;;) {
@@ -96,7 +114,9 @@ describe('the conformance tool scenarios through serve over stdio', () => {
     const r = await throughLens('test_tool_with_progress', {}, { onprogress: (p) => progress.push(p.progress) });
     assert.deepEqual(
       r,
-      await direct.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, { onprogress: (p) => directProgress.push(p.progress) }),
+      await direct.callTool({ name: 'test_tool_with_progress', arguments: {} }, undefined, {
+        onprogress: (p) => directProgress.push(p.progress),
+      }),
     );
     // The SDK's Protocol runs a notification's handler a microtask after it reads it, but a
     // response at once: progress read in the same chunk as the result (the last one, sent just

@@ -14,15 +14,28 @@ import { catalog, closeAtEnd, recordingLogger, tempDir, tool, waitForStatus } fr
 
 let fake: FakeOllama;
 before(async () => {
-  fake = await startFakeOllama({ models: { 'nomic-embed-text': 64, 'all-minilm': 32 }, pullable: { 'mxbai-embed-large': 48 } });
+  fake = await startFakeOllama({
+    models: { 'nomic-embed-text': 64, 'all-minilm': 32 },
+    pullable: { 'mxbai-embed-large': 48 },
+  });
 });
 after(async () => fake.close());
 
-const fast = { backoff: { initialDelayMs: 10, maxDelayMs: 50 }, queryTimeoutMs: 1_000 } satisfies Partial<HybridIndexOptions>;
-const embedder = (model = 'nomic-embed-text', host = fake.url) => new OllamaEmbedder({ host, model, retry: { attempts: 1 } });
+const fast = {
+  backoff: { initialDelayMs: 10, maxDelayMs: 50 },
+  queryTimeoutMs: 1_000,
+} satisfies Partial<HybridIndexOptions>;
+const embedder = (model = 'nomic-embed-text', host = fake.url) =>
+  new OllamaEmbedder({ host, model, retry: { attempts: 1 } });
 const open = async (storeDir: string, extra: Partial<HybridIndexOptions> = {}) => {
   const log = extra.log ?? silentLogger;
-  return HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: storeDir, log }), embedder: embedder(), log, ...fast, ...extra });
+  return HybridToolIndex.open({
+    openStore: () => LanceToolStore.open({ dir: storeDir, log }),
+    embedder: embedder(),
+    log,
+    ...fast,
+    ...extra,
+  });
 };
 
 async function storedRows(dir: string) {
@@ -85,7 +98,11 @@ test('a warm start announces its stored vectors: the last change event says read
     seen.push(`${s.state}:${s.toolsEmbedded}/${s.toolsTotal}:${s.mode.kind}`);
   });
   await warm.sync(catalog());
-  await waitForStatus(warm, (s) => s.state === 'ready' && s.toolsEmbedded === catalog().length, 'ready, every tool embedded');
+  await waitForStatus(
+    warm,
+    (s) => s.state === 'ready' && s.toolsEmbedded === catalog().length,
+    'ready, every tool embedded',
+  );
   assert.equal(seen.at(-1), `ready:${catalog().length}/${catalog().length}:hybrid`);
   assert.equal(fake.embedInputs.length, 0, 'nothing re-embedded');
 });
@@ -95,7 +112,8 @@ test('a store that fails on its first read ends indexing with a change event: re
   // LanceDB loads on this machine: a store whose read says it cannot stands for a platform where it does not.
   const openStore = async () =>
     Object.assign(forwardingStore(await LanceToolStore.open({ dir, log: silentLogger })), {
-      readAll: () => Promise.reject(new StoreUnavailableError('no LanceDB native module for test-arch', 'not loadable here')),
+      readAll: () =>
+        Promise.reject(new StoreUnavailableError('no LanceDB native module for test-arch', 'not loadable here')),
     });
   const index = closeAtEnd(t, await open(dir, { openStore }));
   await index.sync(catalog());
@@ -131,7 +149,13 @@ test('a schema change alone re-embeds that tool', async (t) => {
   await index.whenIdle();
   fake.resetCounters();
   const next = catalog();
-  next[1] = { ...next[1], inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' }, mode: { type: 'string' } } } };
+  next[1] = {
+    ...next[1],
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' }, mode: { type: 'string' } },
+    },
+  };
   await index.sync(next);
   await index.whenIdle();
   assert.equal(fake.embedInputs.length, 1);
@@ -175,7 +199,11 @@ test('Ollama down: keyword search at once, labelled; vectors filled in when it r
   } finally {
     await fake.up();
   }
-  const back = await waitForStatus(index, (s) => s.mode.kind === 'hybrid' && s.toolsEmbedded === s.toolsTotal && s.state === 'ready', 'hybrid after return');
+  const back = await waitForStatus(
+    index,
+    (s) => s.mode.kind === 'hybrid' && s.toolsEmbedded === s.toolsTotal && s.state === 'ready',
+    'hybrid after return',
+  );
   assert.equal(back.mode.label, 'hybrid (ollama: nomic-embed-text)');
   assert.equal((await index.search('weather in Oslo', { limit: 1 })).mode.kind, 'hybrid');
 });
@@ -187,7 +215,10 @@ test('model missing: labelled with the pull command; pulling streams progress an
   closeAtEnd(t, index);
   await index.sync(catalog());
   const missing = await waitForStatus(index, (s) => s.embedder?.modelMissing === true, 'model missing');
-  assert.equal(missing.mode.label, 'keyword only: model "mxbai-embed-large" missing — run `ollama pull mxbai-embed-large`');
+  assert.equal(
+    missing.mode.label,
+    'keyword only: model "mxbai-embed-large" missing — run `ollama pull mxbai-embed-large`',
+  );
   assert.equal((await index.search('read file', { limit: 1 })).hits[0].key, 'files/read_file');
   const statuses: string[] = [];
   // As the sidecar does it: pull with the embedder, then reindex (a sync wakes the retry loop).
@@ -195,7 +226,11 @@ test('model missing: labelled with the pull command; pulling streams progress an
   assert.equal(statuses[0], 'pulling manifest');
   assert.equal(statuses.at(-1), 'success');
   await index.sync(catalog());
-  const ready = await waitForStatus(index, (s) => s.mode.kind === 'hybrid' && s.toolsEmbedded === s.toolsTotal, 'hybrid after pull');
+  const ready = await waitForStatus(
+    index,
+    (s) => s.mode.kind === 'hybrid' && s.toolsEmbedded === s.toolsTotal,
+    'hybrid after pull',
+  );
   assert.equal(ready.mode.label, 'hybrid (ollama: mxbai-embed-large)');
 });
 
@@ -240,7 +275,10 @@ test('server filter applies to both signals; no embedder means keyword only: emb
   const r = await index.search('create something new', { limit: 5, server: 'github' });
   assert.ok(r.hits.length > 0 && r.hits.every((h) => h.key.startsWith('github/')));
   await index.close();
-  const plain = await HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: tempDir(t), log: silentLogger }), log: silentLogger });
+  const plain = await HybridToolIndex.open({
+    openStore: () => LanceToolStore.open({ dir: tempDir(t), log: silentLogger }),
+    log: silentLogger,
+  });
   await plain.sync(catalog());
   assert.equal(plain.status().mode.label, 'keyword only: embeddings disabled');
   assert.equal((await plain.search('send email', { limit: 1 })).hits[0].key, 'mail/send_email');
@@ -292,7 +330,10 @@ test("hybrid's first hit is its keyword ranking's, whatever the vectors say (cor
   await index.whenIdle();
   const keyword = closeAtEnd(
     t,
-    await HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: tempDir(t), log: silentLogger }), log: silentLogger }),
+    await HybridToolIndex.open({
+      openStore: () => LanceToolStore.open({ dir: tempDir(t), log: silentLogger }),
+      log: silentLogger,
+    }),
   );
   await keyword.sync(catalog());
   // Queries whose words the test server's bag-of-words vectors weigh differently from BM25F.
@@ -313,7 +354,11 @@ test("hybrid's first hit is its keyword ranking's, whatever the vectors say (cor
     assert.equal(h.mode.kind, 'hybrid');
     if (k.hits.length === 0) continue;
     compared++;
-    assert.equal(h.hits[0]!.key, k.hits[0]!.key, `"${q}": hybrid ${h.hits.map((x) => x.key).join(', ')}; keyword ${k.hits.map((x) => x.key).join(', ')}`);
+    assert.equal(
+      h.hits[0]!.key,
+      k.hits[0]!.key,
+      `"${q}": hybrid ${h.hits.map((x) => x.key).join(', ')}; keyword ${k.hits.map((x) => x.key).join(', ')}`,
+    );
   }
   assert.ok(compared >= 12, `${compared} queries compared`);
 });

@@ -50,7 +50,10 @@ export function tool(server: string, name: string, description: string, params: 
 export function catalog(): CatalogTool[] {
   return [
     tool('files', 'read_file', 'Read the complete contents of a file from disk', ['path']),
-    tool('files', 'write_file', 'Create a new file or overwrite an existing file with new content', ['path', 'content']),
+    tool('files', 'write_file', 'Create a new file or overwrite an existing file with new content', [
+      'path',
+      'content',
+    ]),
     tool('files', 'list_directory', 'List the entries of a directory', ['path']),
     tool('github', 'create_issue', 'Open a new issue in a GitHub repository', ['owner', 'repo', 'title']),
     tool('github', 'search_code', 'Search source code across GitHub repositories', ['query']),
@@ -70,7 +73,12 @@ export function recordingLogger(): Logger & { lines: string[] } {
 }
 
 /** Resolves once `check` holds for the index status, re-checking on every change event. */
-export function waitForStatus(index: ToolIndex, check: (s: IndexStatus) => boolean, what: string, timeoutMs = 10_000): Promise<IndexStatus> {
+export function waitForStatus(
+  index: ToolIndex,
+  check: (s: IndexStatus) => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<IndexStatus> {
   return untilChanged(
     index,
     () => {

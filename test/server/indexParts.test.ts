@@ -29,25 +29,48 @@ test('vector matrix: best first, top-k bounded, server filter, wrong dimension i
   assert.deepEqual(m.search([1, 0], 3), []);
 });
 
-const fakeEmbedder = { id: 'ollama:nomic-embed-text', model: 'nomic-embed-text', host: 'http://127.0.0.1:11434' } as Embedder;
+const fakeEmbedder = {
+  id: 'ollama:nomic-embed-text',
+  model: 'nomic-embed-text',
+  host: 'http://127.0.0.1:11434',
+} as Embedder;
 for (const [health, hasVectors, label] of [
   [{ kind: 'ok' }, true, 'hybrid (ollama: nomic-embed-text)'],
   [{ kind: 'unknown' }, true, 'hybrid (ollama: nomic-embed-text)'],
-  [healthFromError(new EmbedderError('unreachable', 'x')), true, 'keyword only: Ollama unreachable at http://127.0.0.1:11434'],
-  [healthFromError(new EmbedderError('model-missing', 'x')), false, 'keyword only: model "nomic-embed-text" missing — run `ollama pull nomic-embed-text`'],
+  [
+    healthFromError(new EmbedderError('unreachable', 'x')),
+    true,
+    'keyword only: Ollama unreachable at http://127.0.0.1:11434',
+  ],
+  [
+    healthFromError(new EmbedderError('model-missing', 'x')),
+    false,
+    'keyword only: model "nomic-embed-text" missing — run `ollama pull nomic-embed-text`',
+  ],
   [healthFromError(new EmbedderError('timeout', 'x')), true, 'keyword only: Ollama too slow at http://127.0.0.1:11434'],
   [{ kind: 'ok' }, false, 'keyword only: indexing embeddings with nomic-embed-text'],
 ] as const) {
   test(`mode label: ${label}`, () => assert.equal(searchMode(fakeEmbedder, health, hasVectors).label, label));
 }
-test('mode label without an embedder', () => assert.equal(searchMode(undefined, { kind: 'ok' }, true).label, 'keyword only: embeddings disabled'));
+test('mode label without an embedder', () =>
+  assert.equal(searchMode(undefined, { kind: 'ok' }, true).label, 'keyword only: embeddings disabled'));
 
 test('content hash: key order does not matter, text and schema do', () => {
-  const a = { ...tool('s', 't', 'does things'), inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'the x' } } } };
-  const reordered = { ...a, inputSchema: { properties: { x: { description: 'the x', type: 'string' } }, type: 'object' } };
+  const a = {
+    ...tool('s', 't', 'does things'),
+    inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'the x' } } },
+  };
+  const reordered = {
+    ...a,
+    inputSchema: { properties: { x: { description: 'the x', type: 'string' } }, type: 'object' },
+  };
   assert.equal(toolEntry(a).hash, toolEntry(reordered).hash);
   assert.notEqual(toolEntry(a).hash, toolEntry({ ...a, description: 'does other things' }).hash);
-  assert.notEqual(toolEntry(a).hash, toolEntry({ ...a, inputSchema: { type: 'object', properties: { x: { type: 'number', description: 'the x' } } } }).hash);
+  assert.notEqual(
+    toolEntry(a).hash,
+    toolEntry({ ...a, inputSchema: { type: 'object', properties: { x: { type: 'number', description: 'the x' } } } })
+      .hash,
+  );
   assert.equal(stableJson({ b: [{ d: 1, c: 2 }], a: 1 }), '{"a":1,"b":[{"c":2,"d":1}]}');
 });
 

@@ -49,11 +49,16 @@ function readInFreshProcess(dir: string): Promise<{ rows: string[]; lanceLoaded:
     process.stdout.write(JSON.stringify({ rows, lanceLoaded, readOnly }) + '\\n');
   })()`;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', fail);
-    child.on('close', (status) => (status === 0 ? done(JSON.parse(out)) : fail(new Error(`child exited ${status}: ${out}`))));
+    child.on('close', (status) =>
+      status === 0 ? done(JSON.parse(out)) : fail(new Error(`child exited ${status}: ${out}`)),
+    );
   });
 }
 
@@ -90,7 +95,11 @@ test('a flipped byte makes the snapshot invalid, not wrong vectors', async (t) =
   assert.equal(readSnapshot(snapshotOf(dir)), undefined);
   const store = await LanceToolStore.open({ dir, log: silentLogger });
   const rows = await store.readAll();
-  assert.deepEqual(Array.from(rows[0].vector!), Array.from(row('a/one').vector), "the table's vector, not the damaged one");
+  assert.deepEqual(
+    Array.from(rows[0].vector!),
+    Array.from(row('a/one').vector),
+    "the table's vector, not the damaged one",
+  );
   await store.close();
 });
 
@@ -123,5 +132,9 @@ test('the snapshot never disagrees with the table; a reader follows the writer t
       .sort(),
     ['a/one h2', 'a/three h1'],
   );
-  assert.deepEqual((await reader.readChanged())?.map((r) => r.id).sort(), ['a/one', 'a/three'], 'the new snapshot counts as a change');
+  assert.deepEqual(
+    (await reader.readChanged())?.map((r) => r.id).sort(),
+    ['a/one', 'a/three'],
+    'the new snapshot counts as a change',
+  );
 });

@@ -43,7 +43,10 @@ function installFolder(layout: LanceLayout): { dir: string; cli: string } {
     const lance = join(ROOT, 'node_modules/@lancedb/lancedb');
     cpSync(join(lance, 'package.json'), join(nm, '@lancedb/lancedb/package.json'));
     cpSync(join(lance, 'dist'), join(nm, '@lancedb/lancedb/dist'), { recursive: true });
-    for (const dep of Object.keys((JSON.parse(readFileSync(join(lance, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies))
+    for (const dep of Object.keys(
+      (JSON.parse(readFileSync(join(lance, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+        .dependencies,
+    ))
       link(dep);
   }
   return { dir, cli: join(dir, 'dist', 'cli.js') };
@@ -80,7 +83,10 @@ async function serve(layout: LanceLayout, env: Record<string, string> = {}): Pro
   };
 }
 
-async function findTools(client: Client, query: string): Promise<{ search_mode: string; matches: { name: string; server: string }[] }> {
+async function findTools(
+  client: Client,
+  query: string,
+): Promise<{ search_mode: string; matches: { name: string; server: string }[] }> {
   const r = (await client.callTool({ name: 'find_tools', arguments: { query } })) as CallToolResult;
   return r.structuredContent as { search_mode: string; matches: { name: string; server: string }[] };
 }
@@ -99,7 +105,10 @@ async function stillServes(client: Client): Promise<void> {
   const { matches } = result.structuredContent as { matches: { name: string; server: string }[] };
   const sum = matches.find((m) => m.server === 'everything' && /sum/.test(m.name));
   assert.ok(sum, `no sum tool in ${matches.map((m) => m.name).join(', ')}`);
-  const r = (await client.callTool({ name: 'call_tool', arguments: { tool_name: sum.name, arguments: { a: 19, b: 23 } } })) as CallToolResult;
+  const r = (await client.callTool({
+    name: 'call_tool',
+    arguments: { tool_name: sum.name, arguments: { a: 19, b: 23 } },
+  })) as CallToolResult;
   assert.match(JSON.stringify(r.content), /\b42\b/);
 }
 

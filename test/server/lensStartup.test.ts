@@ -17,7 +17,11 @@ import { untilChanged } from '../fixtures/untilChanged';
 const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');
 
 function gated(prefix: string, gate?: string): Record<string, unknown> {
-  return { type: 'stdio', command: process.execPath, args: [GATED, '--prefix', prefix, ...(gate ? ['--gate', gate] : [])] };
+  return {
+    type: 'stdio',
+    command: process.execPath,
+    args: [GATED, '--prefix', prefix, ...(gate ? ['--gate', gate] : [])],
+  };
 }
 
 /** A workspace folder with one config file; `start` opens a LensApp on it as the sidecar does (answers at once). */
@@ -34,13 +38,16 @@ const until = <T>(lens: LensApp, what: string, check: () => T | undefined | fals
   untilChanged(
     lens,
     check,
-    () => `timed out waiting for ${what}; servers: ${JSON.stringify(lens.servers().map((s) => [s.name, s.state, s.fromCache, s.error]))}`,
+    () =>
+      `timed out waiting for ${what}; servers: ${JSON.stringify(lens.servers().map((s) => [s.name, s.state, s.fromCache, s.error]))}`,
     ms,
   );
 
 /** The pid of a server's process, while it has one. */
 const pidOf = (lens: LensApp, name: string) =>
-  (lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
+  (lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool
+    .statuses()
+    .find((s) => s.name === name)?.pid;
 
 test('mcpLens.startup "lazy": a server starts on its first call and stops after the idle timeout, its tools searchable throughout', async () => {
   const ws = workspace({ a: gated('a') });
@@ -51,7 +58,11 @@ test('mcpLens.startup "lazy": a server starts on its first call and stops after 
     // First run: no catalog is known for `a`, so it starts once to list its tools, then stops.
     const first = await ws.start(lazy, { idleTimeoutMs: 300 });
     try {
-      const pid = await until(first, 'a listed', () => first.servers().find((s) => s.name === 'a')?.state === 'ready' && pidOf(first, 'a'));
+      const pid = await until(
+        first,
+        'a listed',
+        () => first.servers().find((s) => s.name === 'a')?.state === 'ready' && pidOf(first, 'a'),
+      );
       await until(first, 'the idle stop', () => first.servers().find((s) => s.name === 'a')?.state === 'idle');
       assert.ok(!isProcessAlive(pid as number), 'the idle process is gone');
       const row = first.servers().find((s) => s.name === 'a')!;
@@ -67,7 +78,11 @@ test('mcpLens.startup "lazy": a server starts on its first call and stops after 
       assert.ok(!result.isError, JSON.stringify(result));
       const again = pidOf(first, 'a');
       assert.ok(again && again !== pid, 'a new process answered the call');
-      await until(first, 'the second idle stop', () => first.servers().find((s) => s.name === 'a')?.state === 'idle' && !isProcessAlive(again));
+      await until(
+        first,
+        'the second idle stop',
+        () => first.servers().find((s) => s.name === 'a')?.state === 'idle' && !isProcessAlive(again),
+      );
     } finally {
       await first.close();
     }
@@ -162,8 +177,15 @@ test('with startAfter (serve over stdio), the first tools/list is answered from 
       const found = client.callTool({ name: 'find_tools', arguments: { query: 'ping a' } });
       startServers();
       const matches = ((await found).structuredContent as { matches: { name: string }[] }).matches.map((m) => m.name);
-      assert.ok(matches[0] === 'a_a_ping', `find_tools answers from the index built once startAfter settled: ${matches.join(', ')}`);
-      await until(second, 'both launched and ready', () => second.servers().every((s) => s.state === 'ready') && pidOf(second, 'a') && pidOf(second, 'b'));
+      assert.ok(
+        matches[0] === 'a_a_ping',
+        `find_tools answers from the index built once startAfter settled: ${matches.join(', ')}`,
+      );
+      await until(
+        second,
+        'both launched and ready',
+        () => second.servers().every((s) => s.state === 'ready') && pidOf(second, 'a') && pidOf(second, 'b'),
+      );
     } finally {
       await client.close();
       await gateway.close();

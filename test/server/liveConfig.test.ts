@@ -53,7 +53,13 @@ async function live(servers: Record<string, unknown>, options: Partial<LensAppOp
     write,
     server,
     until: (what, check, ms = 20_000) =>
-      untilChanged(lens, check, () => `timed out waiting for ${what}; servers: ${JSON.stringify(lens.servers().map((s) => [s.name, s.state, s.error]))}`, ms),
+      untilChanged(
+        lens,
+        check,
+        () =>
+          `timed out waiting for ${what}; servers: ${JSON.stringify(lens.servers().map((s) => [s.name, s.state, s.error]))}`,
+        ms,
+      ),
     async close() {
       await lens.close();
       rmSync(dir, { recursive: true, force: true });
@@ -68,10 +74,15 @@ const toolNames = (lens: LensApp) =>
     .sort();
 const pidOf = (w: Live, name: string) =>
   w.lens.servers().find((s) => s.name === name)?.state === 'ready' &&
-  (w.lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
+  (w.lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool
+    .statuses()
+    .find((s) => s.name === name)?.pid;
 
 /** Approved as the user approves them (their fingerprints), without --trust. */
-const approved = (servers: Record<string, unknown>): Partial<LensAppOptions> => ({ autoApprove: false, approvals: fingerprintsOf(tmpdir(), servers) });
+const approved = (servers: Record<string, unknown>): Partial<LensAppOptions> => ({
+  autoApprove: false,
+  approvals: fingerprintsOf(tmpdir(), servers),
+});
 
 test('adding, changing and removing a server in mcp.json starts, restarts or stops that server only', async (t) => {
   const w = await live({ a: gated('a') }, approved({ a: gated('a'), b: gated('b') }));
@@ -104,7 +115,10 @@ test('adding, changing and removing a server in mcp.json starts, restarts or sto
 
     w.write({ b: gated('b', ['--changed']) });
     // The pool announces the removal once the process has exited.
-    await w.until("a's tools and process gone", () => !toolNames(w.lens).includes('a_ping') && !w.server('a') && !isProcessAlive(pidA as number));
+    await w.until(
+      "a's tools and process gone",
+      () => !toolNames(w.lens).includes('a_ping') && !w.server('a') && !isProcessAlive(pidA as number),
+    );
   } finally {
     await w.close();
   }
@@ -118,7 +132,10 @@ test('a JSON syntax error keeps the last good configuration running and names fi
     const row = await w.until('a config-file row', () => w.lens.servers().find((s) => s.configFile));
     assert.equal(row.name, '.vscode/mcp.json');
     assert.equal(row.state, 'error');
-    assert.match(row.error ?? '', /invalid JSONC: .* at line 4, column 1; MCP Lens keeps running the servers of its last valid version/);
+    assert.match(
+      row.error ?? '',
+      /invalid JSONC: .* at line 4, column 1; MCP Lens keeps running the servers of its last valid version/,
+    );
     const problem = w.lens.configProblems().find((p) => p.file === w.mcpJson);
     assert.ok(problem && problem.offset !== undefined, 'the problem carries an offset for an editor diagnostic');
     assert.equal(w.server('a')?.state, 'ready', 'a still runs');
@@ -143,7 +160,10 @@ test('a new server from a workspace file waits for approval, and approving it la
     await w.until("n's tools", () => toolNames(w.lens).includes('n_ping'));
     // Changing its definition needs approval again; the old process stops.
     w.write({ n: gated('n', ['--changed']) });
-    await w.until('n pending again', () => w.server('n')?.state === 'awaiting-approval' && !toolNames(w.lens).includes('n_ping'));
+    await w.until(
+      'n pending again',
+      () => w.server('n')?.state === 'awaiting-approval' && !toolNames(w.lens).includes('n_ping'),
+    );
   } finally {
     await w.close();
   }
@@ -184,7 +204,11 @@ async function restartedWithCache(
   };
 }
 
-const HANG = { type: 'stdio', command: process.execPath, args: [join(__dirname, '..', 'fixtures', 'servers', 'hang-init.mjs')] };
+const HANG = {
+  type: 'stdio',
+  command: process.execPath,
+  args: [join(__dirname, '..', 'fixtures', 'servers', 'hang-init.mjs')],
+};
 
 test('find_tools answers from the last known catalog while a server starts, and a call waits for it', async () => {
   // `a` now waits for a gate the test opens; `hang` never answers initialize.
@@ -252,7 +276,10 @@ test('a call to a server that does not come up within the connect timeout fails 
     assert.equal(w.lens.findTool('a_a_ping')?.server, 'a', 'the cached tool is found');
     const result = await w.lens.callTool('a_a_ping', {});
     assert.ok(result.isError);
-    assert.match(JSON.stringify(result.content), /Server \\"a\\" is not ready .*no answer to initialize within 1000 ms/);
+    assert.match(
+      JSON.stringify(result.content),
+      /Server \\"a\\" is not ready .*no answer to initialize within 1000 ms/,
+    );
     // A failed server's cached tools leave the catalog.
     await untilChanged(
       w.lens,

@@ -25,7 +25,12 @@ function text(r: unknown): string {
 }
 
 /** Re-checks `check` after each event `onEvent` subscribes to; never sleeps. */
-function waitFor<T>(what: string, subscribe: (wake: () => void) => void, check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+function waitFor<T>(
+  what: string,
+  subscribe: (wake: () => void) => void,
+  check: () => Promise<T | undefined>,
+  ms = 30_000,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let busy = false;
     let again = false;
@@ -59,7 +64,10 @@ test('mcp-lens serve applies .vscode/mcp.json edits live', { timeout: 120_000 },
   const mcpJson = join(dir, '.vscode', 'mcp.json');
   const approvals = join(dir, 'approvals.json');
   const write = (servers: Record<string, unknown>) => writeFileSync(mcpJson, JSON.stringify({ servers }, null, 2));
-  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.exposure': 'all' }));
+  writeFileSync(
+    join(dir, '.vscode', 'settings.json'),
+    JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.exposure': 'all' }),
+  );
   write({ a: gated('a') });
   // The user approved both definitions (`mcp-lens tools`): --trust would approve only what is there at start.
   saveApprovals(dir, fingerprintsOf(dir, { a: gated('a'), b: gated('b') }), approvals);
@@ -87,21 +95,33 @@ test('mcp-lens serve applies .vscode/mcp.json edits live', { timeout: 120_000 },
   const names = async () => (await client.listTools()).tools.map((t) => t.name);
   const onListChanged = (wake: () => void) => listChanged.add(wake);
   try {
-    await waitFor('a_ping listed', onListChanged, async () => ((await names()).includes('a_a_ping') ? true : undefined));
+    await waitFor('a_ping listed', onListChanged, async () =>
+      (await names()).includes('a_a_ping') ? true : undefined,
+    );
 
     write({ a: gated('a'), b: gated('b') });
-    await waitFor('list_changed with b', onListChanged, async () => ((await names()).includes('b_b_ping') ? true : undefined));
+    await waitFor('list_changed with b', onListChanged, async () =>
+      (await names()).includes('b_b_ping') ? true : undefined,
+    );
     assert.ok(notifications >= 1);
     const found = await client.callTool({ name: 'find_tools', arguments: { query: 'pong from b' } });
     assert.match(text(found), /b_b_ping/);
-    assert.match(text(await client.callTool({ name: 'call_tool', arguments: { tool_name: 'b_b_ping', arguments: {} } })), /pong from b/);
+    assert.match(
+      text(await client.callTool({ name: 'call_tool', arguments: { tool_name: 'b_b_ping', arguments: {} } })),
+      /pong from b/,
+    );
 
     // A syntax error: an error line on stderr naming file, line and column; a and b keep running.
     writeFileSync(mcpJson, '{ "servers": { "a": ');
     await waitFor(
       'the syntax error on stderr',
       (w) => stderrWaiters.add(w),
-      async () => (/\[mcp-lens error\] \.vscode\/mcp\.json: invalid JSONC: .* at line 1, column \d+; MCP Lens keeps running/.test(stderr) ? true : undefined),
+      async () =>
+        /\[mcp-lens error\] \.vscode\/mcp\.json: invalid JSONC: .* at line 1, column \d+; MCP Lens keeps running/.test(
+          stderr,
+        )
+          ? true
+          : undefined,
     );
     const servers = JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as {
       servers: { name: string; state: string; error?: string }[];
@@ -126,7 +146,10 @@ test('mcp-lens serve starts a server once it is approved from another terminal',
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-live-serve-'));
   mkdirSync(join(dir, '.vscode'));
   const approvals = join(dir, 'approvals.json');
-  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.exposure': 'all' }));
+  writeFileSync(
+    join(dir, '.vscode', 'settings.json'),
+    JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.exposure': 'all' }),
+  );
   writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { n: gated('n') } }));
   let stderr = '';
   const transport = new StdioClientTransport({
@@ -145,9 +168,11 @@ test('mcp-lens serve starts a server once it is approved from another terminal',
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => wakers.forEach((w) => w()));
   await client.connect(transport);
   const state = async () =>
-    (JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as { servers: { name: string; state: string }[] }).servers.find(
-      (s) => s.name === 'n',
-    )?.state;
+    (
+      JSON.parse(text(await client.callTool({ name: 'list_servers', arguments: {} }))) as {
+        servers: { name: string; state: string }[];
+      }
+    ).servers.find((s) => s.name === 'n')?.state;
   try {
     await waitFor(
       'the approval hint',

@@ -25,7 +25,11 @@ import { startSidecarProcess as startSidecar, type SidecarProcess as Sidecar } f
 
 const ROOT = join(__dirname, '..', '..');
 const GATED = join(ROOT, 'test', 'fixtures', 'servers', 'gated.mjs');
-const gated = (prefix: string): RawServerEntry => ({ type: 'stdio', command: process.execPath, args: [GATED, '--prefix', prefix] });
+const gated = (prefix: string): RawServerEntry => ({
+  type: 'stdio',
+  command: process.execPath,
+  args: [GATED, '--prefix', prefix],
+});
 
 const state = (pred: (p: StateChangedParams) => boolean) => (p: StateChangedParams) => pred(p);
 const ready = (name: string) => state((p) => p.servers.some((s) => s.name === name && s.state === 'ready'));
@@ -35,7 +39,8 @@ function liveWorkspace(extra: Partial<SidecarInitOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-lsp-live-'));
   mkdirSync(join(dir, 'ws', '.vscode'), { recursive: true });
   const mcpJson = join(dir, 'ws', '.vscode', 'mcp.json');
-  const write = (servers: Record<string, RawServerEntry>) => writeFileSync(mcpJson, JSON.stringify({ servers }, null, 2));
+  const write = (servers: Record<string, RawServerEntry>) =>
+    writeFileSync(mcpJson, JSON.stringify({ servers }, null, 2));
   write({ a: gated('a') });
   const settings = sanitizeSettings({ embedding: { enabled: false } });
   const init: SidecarInitOptions = {
@@ -63,13 +68,22 @@ test('the sidecar keeps the gateway token and port it is given, and applies mcp.
     const fingerprint = await first
       .next(ApprovalNeededNotification, (p) => p.servers.some((s) => s.name === 'a'), 'a awaits approval')
       .then((p) => p.servers.find((s) => s.name === 'a')!.fingerprint);
-    await first.conn.sendNotification(UpdateSettingsNotification, { settings, approvals: { a: fingerprint }, inputs: {}, trusted: true });
+    await first.conn.sendNotification(UpdateSettingsNotification, {
+      settings,
+      approvals: { a: fingerprint },
+      inputs: {},
+      trusted: true,
+    });
     await first.next(StateChangedNotification, ready('a'), 'a ready');
     await first.close();
     first = undefined;
 
     // A new sidecar (a crash and restart) listens on the same port with the same token.
-    second = await startSidecar({ ...init, approvals: { a: fingerprint }, gateway: { token: init.gateway!.token, port } });
+    second = await startSidecar({
+      ...init,
+      approvals: { a: fingerprint },
+      gateway: { token: init.gateway!.token, port },
+    });
     const again = await second.conn.sendRequest(GatewayInfoRequest);
     assert.equal(again.url, gw.url, 'same URL');
     assert.equal(again.token, gw.token, 'same token');
@@ -81,7 +95,11 @@ test('the sidecar keeps the gateway token and port it is given, and applies mcp.
 
     // A syntax error: a diagnostic with the position, and `a` keeps running.
     writeFileSync(mcpJson, '{\n  "servers": {\n    "a": \n');
-    const problems = await second.next(ConfigProblemsNotification, (p) => p.problems.some((x) => /invalid JSONC/.test(x.message)), 'a syntax error');
+    const problems = await second.next(
+      ConfigProblemsNotification,
+      (p) => p.problems.some((x) => /invalid JSONC/.test(x.message)),
+      'a syntax error',
+    );
     const problem = problems.problems.find((x) => /invalid JSONC/.test(x.message))!;
     assert.equal(problem.file, mcpJson);
     assert.match(problem.message, /at line 4, column 1; MCP Lens keeps running the servers of its last valid version/);
@@ -103,14 +121,25 @@ test('a hold keeps a half-moved configuration from ever being loaded', async () 
   const { dir, mcpJson, settings, init } = liveWorkspace();
   const s = await startSidecar(init);
   try {
-    const fp = (await s.next(ApprovalNeededNotification, (p) => p.servers.length > 0, 'a awaits approval')).servers[0]!.fingerprint;
-    await s.conn.sendNotification(UpdateSettingsNotification, { settings, approvals: { a: fp }, inputs: {}, trusted: true });
+    const fp = (await s.next(ApprovalNeededNotification, (p) => p.servers.length > 0, 'a awaits approval')).servers[0]!
+      .fingerprint;
+    await s.conn.sendNotification(UpdateSettingsNotification, {
+      settings,
+      approvals: { a: fp },
+      inputs: {},
+      trusted: true,
+    });
     await s.next(StateChangedNotification, ready('a'), 'a ready');
 
     // What "Move into MCP Lens" does: hold, settings gain `a`, mcp.json loses it, release.
     await s.conn.sendRequest(HoldReloadsRequest, { hold: true });
     const moved = sanitizeSettings({ embedding: { enabled: false }, servers: { a: gated('a') } });
-    await s.conn.sendNotification(UpdateSettingsNotification, { settings: moved, approvals: { a: fp }, inputs: {}, trusted: true });
+    await s.conn.sendNotification(UpdateSettingsNotification, {
+      settings: moved,
+      approvals: { a: fp },
+      inputs: {},
+      trusted: true,
+    });
     writeFileSync(mcpJson, JSON.stringify({ servers: {} }));
     await s.conn.sendRequest(HoldReloadsRequest, { hold: false });
     const after = await s.next(
@@ -124,7 +153,9 @@ test('a hold keeps a half-moved configuration from ever being loaded', async () 
     assert.ok(!problems.some((p) => p.problems.some((x) => /also defined/.test(x.message))), JSON.stringify(problems));
     // `a` kept its approval (same definition, now from settings) and was never stopped.
     const states = (s.seen.get(StateChangedNotification.method) ?? []) as StateChangedParams[];
-    const sinceReady = states.slice(states.findIndex((p) => p.servers.some((x) => x.name === 'a' && x.state === 'ready')));
+    const sinceReady = states.slice(
+      states.findIndex((p) => p.servers.some((x) => x.name === 'a' && x.state === 'ready')),
+    );
     assert.ok(
       sinceReady.every((p) => p.servers.find((x) => x.name === 'a')?.state === 'ready'),
       'a stayed up',

@@ -50,7 +50,10 @@ function workspace(): { dir: string; marker: string; mcpJson: string } {
   return { dir, marker, mcpJson };
 }
 
-async function start(trusted: boolean, approvals: Record<string, string> = {}): Promise<World & { mcpJson: string; init: SidecarInitOptions }> {
+async function start(
+  trusted: boolean,
+  approvals: Record<string, string> = {},
+): Promise<World & { mcpJson: string; init: SidecarInitOptions }> {
   const { dir, marker, mcpJson } = workspace();
   const init: SidecarInitOptions = {
     storageDir: join(dir, 'storage'),
@@ -90,12 +93,17 @@ function processesWith(marker: string): number[] {
     .map(Number);
 }
 
-const memoryReady = (p: StateChangedParams) => p.servers.some((s) => s.name === 'memory' && s.state === 'ready' && s.toolCount > 0);
+const memoryReady = (p: StateChangedParams) =>
+  p.servers.some((s) => s.name === 'memory' && s.state === 'ready' && s.toolCount > 0);
 
 test('approval, search, tool calls and the gateway through the LSP sidecar', async () => {
   const w = await start(true);
   try {
-    const approval = await w.next(ApprovalNeededNotification, (p) => p.servers.some((s) => s.name === 'memory'), 'memory awaits approval');
+    const approval = await w.next(
+      ApprovalNeededNotification,
+      (p) => p.servers.some((s) => s.name === 'memory'),
+      'memory awaits approval',
+    );
     const memory = approval.servers.find((s) => s.name === 'memory')!;
     assert.equal(memory.sourceFile, w.mcpJson);
     assert.match(memory.summary, /node|server-memory/);
@@ -110,7 +118,11 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
     const broken = problems.problems.find((x) => x.path === 'servers.broken.command');
     assert.ok(broken && broken.offset !== undefined, 'the problem carries an offset for the diagnostic');
     assert.equal(broken.file, w.mcpJson);
-    assert.equal(text.slice(broken.offset, broken.offset + (broken.length ?? 0)), '42', 'the range is the offending value');
+    assert.equal(
+      text.slice(broken.offset, broken.offset + (broken.length ?? 0)),
+      '42',
+      'the range is the offending value',
+    );
 
     await w.conn.sendNotification(UpdateSettingsNotification, {
       settings: w.init.settings,
@@ -122,14 +134,19 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
     assert.ok(state.stats.tools >= 5, 'memory tools are in the catalog');
     assert.ok(state.gateway?.url.startsWith('http://127.0.0.1:'));
 
-    const found = await w.conn.sendRequest(SearchRequest, { query: 'create entities in the knowledge graph', limit: 5 });
+    const found = await w.conn.sendRequest(SearchRequest, {
+      query: 'create entities in the knowledge graph',
+      limit: 5,
+    });
     assert.ok(
       found.hits.some((h) => h.originalName === 'create_entities'),
       `create_entities found: ${found.hits.map((h) => h.name).join(', ')}`,
     );
 
     const readGraph = found.hits.length
-      ? (await w.conn.sendRequest(SearchRequest, { query: 'read graph', limit: 10 })).hits.find((h) => h.originalName === 'read_graph')
+      ? (await w.conn.sendRequest(SearchRequest, { query: 'read graph', limit: 10 })).hits.find(
+          (h) => h.originalName === 'read_graph',
+        )
       : undefined;
     assert.ok(readGraph, 'read_graph found');
     const outcome = await w.conn.sendRequest(CallToolRequest, { name: readGraph.name, arguments: {} });
@@ -138,12 +155,24 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
     assert.equal(unknown.isError, true, 'an unknown tool is an error result, not a failed request');
 
     // The webview panel's requests reach the same handlers as the browser dashboard's.
-    const servers = (await w.conn.sendRequest(DashboardRequest, { method: 'listServers', params: {} })) as ServerStatus[];
+    const servers = (await w.conn.sendRequest(DashboardRequest, {
+      method: 'listServers',
+      params: {},
+    })) as ServerStatus[];
     assert.ok(servers.some((x) => x.name === 'memory' && x.state === 'ready'));
-    const tried = (await w.conn.sendRequest(DashboardRequest, { method: 'callTool', params: { name: readGraph.name, arguments: {} } })) as ToolCallOutcome;
+    const tried = (await w.conn.sendRequest(DashboardRequest, {
+      method: 'callTool',
+      params: { name: readGraph.name, arguments: {} },
+    })) as ToolCallOutcome;
     assert.equal(tried.isError, false);
-    await assert.rejects(w.conn.sendRequest(DashboardRequest, { method: 'callTool', params: { name: readGraph.name } }), /"arguments" must be a JSON object/);
-    await assert.rejects(w.conn.sendRequest(DashboardRequest, { method: 'nope' as never, params: {} }), /dashboard: unknown request "nope"/);
+    await assert.rejects(
+      w.conn.sendRequest(DashboardRequest, { method: 'callTool', params: { name: readGraph.name } }),
+      /"arguments" must be a JSON object/,
+    );
+    await assert.rejects(
+      w.conn.sendRequest(DashboardRequest, { method: 'nope' as never, params: {} }),
+      /dashboard: unknown request "nope"/,
+    );
 
     const gw = await w.conn.sendRequest(GatewayInfoRequest);
     assert.ok(gw.token.length >= 32);
@@ -157,13 +186,22 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
     const denied = await fetch(gw.url, { method: 'POST', headers, body });
     assert.equal(denied.status, 401);
     await denied.body?.cancel();
-    const ok = await fetch(gw.url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${gw.token}` }, body });
+    const ok = await fetch(gw.url, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${gw.token}` },
+      body,
+    });
     assert.equal(ok.status, 200);
     assert.match(await ok.text(), /serverInfo/);
     assert.equal(processesWith(w.marker).length, 1, 'the approved server runs once');
 
     // Revoking the approval stops the server.
-    await w.conn.sendNotification(UpdateSettingsNotification, { settings: w.init.settings, approvals: {}, inputs: {}, trusted: true });
+    await w.conn.sendNotification(UpdateSettingsNotification, {
+      settings: w.init.settings,
+      approvals: {},
+      inputs: {},
+      trusted: true,
+    });
     await w.next(
       StateChangedNotification,
       (p) => p.servers.some((s) => s.name === 'memory' && s.state === 'awaiting-approval'),
@@ -183,7 +221,11 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
 test('an untrusted workspace starts nothing from workspace config, even when approved', async () => {
   const w = await start(false, { memory: 'whatever' });
   try {
-    const state = await w.next(StateChangedNotification, (p) => p.servers.some((s) => s.name === 'memory'), 'memory is listed');
+    const state = await w.next(
+      StateChangedNotification,
+      (p) => p.servers.some((s) => s.name === 'memory'),
+      'memory is listed',
+    );
     const memory = state.servers.find((s) => s.name === 'memory')!;
     assert.notEqual(memory.state, 'ready');
     assert.equal(processesWith(w.marker).length, 0);

@@ -8,7 +8,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FileOAuthStore } from '../../server/src/adapters/upstream/auth/fileOAuthStore';
@@ -18,7 +27,11 @@ import { startOidcWorld, type OidcWorld } from './oidcWorld';
 
 const CLI = resolve(__dirname, '../../dist/cli.js');
 
-function cli(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onStderr?: (text: string) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -46,7 +59,12 @@ describe('mcp-lens login / logout', () => {
     mkdirSync(join(dir, 'ws'));
     config = join(dir, 'ws', 'mcp.json');
     writeFileSync(config, JSON.stringify({ servers: { protected: { type: 'http', url: world.mcpUrl } } }));
-    env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), MCP_LENS_APPROVALS_FILE: join(dir, 'approvals.json'), HOME: dir };
+    env = {
+      ...process.env,
+      XDG_CONFIG_HOME: join(dir, 'config'),
+      MCP_LENS_APPROVALS_FILE: join(dir, 'approvals.json'),
+      HOME: dir,
+    };
     delete env.MCP_LENS_OAUTH_FILE;
   });
 
@@ -58,13 +76,17 @@ describe('mcp-lens login / logout', () => {
   test('login prints the address, completes when the browser comes back, keeps the tokens in a 0600 file outside the workspace', async () => {
     let followed = false;
     const door = headlessDoor({ answer: submitFirstForm });
-    const r = await cli(['login', 'protected', '--no-browser', '--workspace', join(dir, 'ws'), '--config', config], env, (text) => {
-      const url = /open this address in a browser:\s+(\S+)/.exec(text)?.[1];
-      if (url && !followed) {
-        followed = true;
-        void door.openAuthorization('protected', new URL(url));
-      }
-    });
+    const r = await cli(
+      ['login', 'protected', '--no-browser', '--workspace', join(dir, 'ws'), '--config', config],
+      env,
+      (text) => {
+        const url = /open this address in a browser:\s+(\S+)/.exec(text)?.[1];
+        if (url && !followed) {
+          followed = true;
+          void door.openAuthorization('protected', new URL(url));
+        }
+      },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Signed in to protected: 2 tools\./);
     assert.ok(followed, 'the address was printed');
@@ -106,7 +128,10 @@ describe('mcp-lens login / logout', () => {
     mkdirSync(linked, { mode: 0o700 });
     writeFileSync(
       join(dir, 'elsewhere.json'),
-      JSON.stringify({ version: 1, records: { 'oauth.x': { tokens: { access_token: 'planted', token_type: 'Bearer' } } } }),
+      JSON.stringify({
+        version: 1,
+        records: { 'oauth.x': { tokens: { access_token: 'planted', token_type: 'Bearer' } } },
+      }),
       { mode: 0o600 },
     );
     symlinkSync(join(dir, 'elsewhere.json'), join(linked, 'oauth.json'));
@@ -118,7 +143,10 @@ describe('mcp-lens login / logout', () => {
     mkdirSync(loose, { mode: 0o700 });
     writeFileSync(
       join(loose, 'oauth.json'),
-      JSON.stringify({ version: 1, records: { 'oauth.x': { tokens: { access_token: 'planted', token_type: 'Bearer' } } } }),
+      JSON.stringify({
+        version: 1,
+        records: { 'oauth.x': { tokens: { access_token: 'planted', token_type: 'Bearer' } } },
+      }),
       { mode: 0o644 },
     );
     assert.equal(await new FileOAuthStore(join(loose, 'oauth.json'), log).read('oauth.x'), undefined);

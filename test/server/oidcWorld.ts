@@ -51,7 +51,10 @@ interface KoaContext {
   req: IncomingMessage;
 }
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void, host = '127.0.0.1'): Promise<{ server: Server; origin: string }> {
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  host = '127.0.0.1',
+): Promise<{ server: Server; origin: string }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return { server, origin: `http://${host}:${(server.address() as AddressInfo).port}` };
@@ -62,7 +65,9 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
  * in a browser (code-server) sends `localhost` and `127.0.0.1` addresses it opens through its own
  * port proxy, which a provider at a real host never is.
  */
-export async function startOidcWorld(options: { accessTokenTtlSeconds?: number; providerHost?: string } = {}): Promise<OidcWorld> {
+export async function startOidcWorld(
+  options: { accessTokenTtlSeconds?: number; providerHost?: string } = {},
+): Promise<OidcWorld> {
   // Ports first: the issuer and the resource must be known when the provider is configured.
   const providerHttp = await listen(() => undefined, options.providerHost);
   const mcpHttp = await listen(() => undefined);
@@ -74,9 +79,16 @@ export async function startOidcWorld(options: { accessTokenTtlSeconds?: number; 
   const seen: OidcWorld['seen'] = [];
 
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...(privateKey.export({ format: 'jwk' }) as Record<string, unknown>), kid: 'test', use: 'sig', alg: 'RS256' };
+  const jwk = {
+    ...(privateKey.export({ format: 'jwk' }) as Record<string, unknown>),
+    kid: 'test',
+    use: 'sig',
+    alg: 'RS256',
+  };
   // ESM-only package: loaded dynamically from this CommonJS test.
-  const { default: Provider } = (await import('oidc-provider')) as unknown as { default: new (issuer: string, config: unknown) => ProviderLike };
+  const { default: Provider } = (await import('oidc-provider')) as unknown as {
+    default: new (issuer: string, config: unknown) => ProviderLike;
+  };
   const provider = new Provider(issuer, {
     jwks: { keys: [jwk] },
     clients: [{ ...RS_CLIENT, redirect_uris: [], response_types: [], grant_types: [] }],
@@ -100,7 +112,8 @@ export async function startOidcWorld(options: { accessTokenTtlSeconds?: number; 
       },
     },
     // A refresh token for every code grant of a client that may refresh (no offline_access needed).
-    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
     findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id }) }),
   });
   provider.use(async (ctx, next) => {
@@ -116,8 +129,15 @@ export async function startOidcWorld(options: { accessTokenTtlSeconds?: number; 
               : undefined;
     await next();
     if (!kind) return;
-    const params = Object.fromEntries(Object.entries(ctx.oidc?.params ?? ctx.query).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    events.push({ kind, ...(typeof params.grant_type === 'string' && { grantType: params.grant_type }), params, headers: { ...ctx.headers } });
+    const params = Object.fromEntries(
+      Object.entries(ctx.oidc?.params ?? ctx.query).filter(([, v]) => typeof v === 'string'),
+    ) as Record<string, string>;
+    events.push({
+      kind,
+      ...(typeof params.grant_type === 'string' && { grantType: params.grant_type }),
+      params,
+      headers: { ...ctx.headers },
+    });
   });
   providerHttp.server.on('request', provider.callback());
 
@@ -133,41 +153,55 @@ export async function startOidcWorld(options: { accessTokenTtlSeconds?: number; 
     return (await r.json()) as { active: boolean; aud?: string | string[]; exp?: number; scope?: string };
   };
 
-  const protectedServer = (label: 'mcp' | 'liar', resourceUrl: string, advertised: string) => async (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const prmPath = '/.well-known/oauth-protected-resource/mcp';
-    const auth = req.headers.authorization;
-    const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
-    seen.push({ server: label, path, ...(token && { token }) });
-    if (req.method === 'GET' && path === prmPath) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(
-        JSON.stringify({ resource: advertised, authorization_servers: [issuer], scopes_supported: [SCOPE], bearer_methods_supported: ['header'] }),
+  const protectedServer =
+    (label: 'mcp' | 'liar', resourceUrl: string, advertised: string) =>
+    async (req: IncomingMessage, res: ServerResponse) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const prmPath = '/.well-known/oauth-protected-resource/mcp';
+      const auth = req.headers.authorization;
+      const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+      seen.push({ server: label, path, ...(token && { token }) });
+      if (req.method === 'GET' && path === prmPath) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({
+            resource: advertised,
+            authorization_servers: [issuer],
+            scopes_supported: [SCOPE],
+            bearer_methods_supported: ['header'],
+          }),
+        );
+      }
+      if (path !== '/mcp') return void res.writeHead(404).end();
+      const challenge = (error?: string) => {
+        res.writeHead(401, {
+          'content-type': 'application/json',
+          'www-authenticate': `Bearer ${error ? `error="${error}", ` : ''}scope="${SCOPE}", resource_metadata="${new URL(prmPath, resourceUrl).href}"`,
+        });
+        res.end(JSON.stringify({ error: error ?? 'unauthorized' }));
+      };
+      if (!token) return challenge();
+      const info = await introspect(token);
+      const audience = Array.isArray(info.aud) ? info.aud : info.aud ? [info.aud] : [];
+      if (!info.active || !audience.includes(resourceUrl) || !(info.scope ?? '').split(' ').includes(SCOPE))
+        return challenge('invalid_token');
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const server = new McpServer({ name: 'protected', version: '1.0.0' });
+      server.registerTool('whoami', { description: 'Says who the token belongs to' }, async () => ({
+        content: [{ type: 'text', text: 'a signed-in user' }],
+      }));
+      server.registerTool(
+        'add_numbers',
+        { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } },
+        async ({ a, b }) => ({
+          content: [{ type: 'text', text: String(a + b) }],
+        }),
       );
-    }
-    if (path !== '/mcp') return void res.writeHead(404).end();
-    const challenge = (error?: string) => {
-      res.writeHead(401, {
-        'content-type': 'application/json',
-        'www-authenticate': `Bearer ${error ? `error="${error}", ` : ''}scope="${SCOPE}", resource_metadata="${new URL(prmPath, resourceUrl).href}"`,
-      });
-      res.end(JSON.stringify({ error: error ?? 'unauthorized' }));
+      const transport = new StreamableHTTPServerTransport({});
+      res.on('close', () => void transport.close().then(() => server.close()));
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
     };
-    if (!token) return challenge();
-    const info = await introspect(token);
-    const audience = Array.isArray(info.aud) ? info.aud : info.aud ? [info.aud] : [];
-    if (!info.active || !audience.includes(resourceUrl) || !(info.scope ?? '').split(' ').includes(SCOPE)) return challenge('invalid_token');
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const server = new McpServer({ name: 'protected', version: '1.0.0' });
-    server.registerTool('whoami', { description: 'Says who the token belongs to' }, async () => ({ content: [{ type: 'text', text: 'a signed-in user' }] }));
-    server.registerTool('add_numbers', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
-      content: [{ type: 'text', text: String(a + b) }],
-    }));
-    const transport = new StreamableHTTPServerTransport({});
-    res.on('close', () => void transport.close().then(() => server.close()));
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  };
   mcpHttp.server.on('request', (req, res) => void protectedServer('mcp', mcpUrl, mcpUrl)(req, res));
   // Its metadata claims to be the first server: a client must not sign in for it (audience).
   liarHttp.server.on('request', (req, res) => void protectedServer('liar', liarUrl, mcpUrl)(req, res));

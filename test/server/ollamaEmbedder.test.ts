@@ -8,7 +8,10 @@ import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';
 const fastRetry = { attempts: 3, initialDelayMs: 5, maxDelayMs: 20 };
 let fake: FakeOllama;
 before(async () => {
-  fake = await startFakeOllama({ models: { 'nomic-embed-text': 64, 'all-minilm': 32 }, pullable: { 'mxbai-embed-large': 48 } });
+  fake = await startFakeOllama({
+    models: { 'nomic-embed-text': 64, 'all-minilm': 32 },
+    pullable: { 'mxbai-embed-large': 48 },
+  });
 });
 after(async () => fake.close());
 
@@ -25,7 +28,9 @@ test("documents are embedded in batches with the model's document prefix, querie
   assert.equal(fake.embedCalls, 3, 'five texts in batches of two');
   assert.deepEqual(
     fake.embedInputs.slice().sort(),
-    ['create issue', 'list issues', 'read a file', 'send email', 'write a file'].map((t) => `search_document: ${t}`).sort(),
+    ['create issue', 'list issues', 'read a file', 'send email', 'write a file']
+      .map((t) => `search_document: ${t}`)
+      .sort(),
   );
   const q = await e.embedQuery('open a file');
   assert.equal(fake.embedInputs.at(-1), 'search_query: open a file');
@@ -63,7 +68,10 @@ test('pull streams progress and then the model embeds', async () => {
   assert.equal(progress[0].status, 'pulling manifest');
   assert.equal(progress.at(-1)?.status, 'success');
   const withBytes = progress.filter((p) => p.total);
-  assert.ok(withBytes.length >= 2 && withBytes.at(-1)!.completed === withBytes.at(-1)!.total, 'byte progress reaches the total');
+  assert.ok(
+    withBytes.length >= 2 && withBytes.at(-1)!.completed === withBytes.at(-1)!.total,
+    'byte progress reaches the total',
+  );
   const [v] = await e.embedDocuments(['hello']);
   assert.equal(v.length, 48);
   assert.equal((await e.probe()).modelMissing, undefined);
@@ -86,7 +94,10 @@ test('5xx answers are retried with backoff, then succeed', async () => {
 
 test('5xx answers beyond the retry budget fail as a server error', async () => {
   fake.failEmbeds(5, 503, { text: 'overloaded' });
-  await assert.rejects(embedder().embedDocuments(['a']), (err: unknown) => err instanceof EmbedderError && err.kind === 'server' && /503/.test(err.message));
+  await assert.rejects(
+    embedder().embedDocuments(['a']),
+    (err: unknown) => err instanceof EmbedderError && err.kind === 'server' && /503/.test(err.message),
+  );
   fake.failEmbeds(0);
 });
 

@@ -7,13 +7,20 @@ import { startFakeOllama } from '../fixtures/fakeOllama';
 
 const root = resolve(__dirname, '../..');
 
-function runPull(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
+function runPull(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   const code = `(async () => {
     const { pullModel } = require(${JSON.stringify(resolve(root, 'server/src/cli/pull.ts'))});
     process.exitCode = await pullModel.run(${JSON.stringify(args)});
   })()`;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -18,7 +18,10 @@ const mod = (p: string) => JSON.stringify(resolve(root, p));
 
 function runChild(code: string): Promise<{ stdout: string; stderr: string; status: number | null }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', `(async () => {${code}\n})()`], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', `(async () => {${code}\n})()`], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

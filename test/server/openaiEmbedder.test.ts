@@ -14,7 +14,14 @@ before(async () => {
 after(async () => fake.close());
 
 const embedder = (extra: Partial<ConstructorParameters<typeof OpenAiEmbedder>[0]> = {}) =>
-  new OpenAiEmbedder({ url: fake.url, model: 'text-embedding-3-small', apiKey: KEY, batchSize: 2, retry: fastRetry, ...extra });
+  new OpenAiEmbedder({
+    url: fake.url,
+    model: 'text-embedding-3-small',
+    apiKey: KEY,
+    batchSize: 2,
+    retry: fastRetry,
+    ...extra,
+  });
 
 /** Every message an error carries, for checking that no key is in it. */
 const texts = (err: unknown) => JSON.stringify({ message: (err as Error).message, ...(err as object) });

@@ -9,20 +9,27 @@ import { spawnsProcessGroup, terminationSteps, watchdogCommand } from '../../ser
 test('POSIX: upstreams lead their own process group, ended by signals to the group', () => {
   for (const platform of ['linux', 'darwin', 'freebsd'] as const) {
     assert.equal(spawnsProcessGroup(platform), true, platform);
-    assert.deepEqual(terminationSteps(platform, 4242, 'graceful'), [{ kind: 'signal', pid: 4242, group: true, signal: 'SIGTERM' }]);
-    assert.deepEqual(terminationSteps(platform, 4242, 'force'), [{ kind: 'signal', pid: 4242, group: true, signal: 'SIGKILL' }]);
+    assert.deepEqual(terminationSteps(platform, 4242, 'graceful'), [
+      { kind: 'signal', pid: 4242, group: true, signal: 'SIGTERM' },
+    ]);
+    assert.deepEqual(terminationSteps(platform, 4242, 'force'), [
+      { kind: 'signal', pid: 4242, group: true, signal: 'SIGKILL' },
+    ]);
   }
 });
 
 test('Windows: no detached spawn (it would open a console); the tree ends with taskkill /T /F', () => {
   assert.equal(spawnsProcessGroup('win32'), false);
   assert.deepEqual(terminationSteps('win32', 4242, 'graceful'), [], 'the closed stdin is the polite request');
-  assert.deepEqual(terminationSteps('win32', 4242, 'force'), [{ kind: 'run', command: 'taskkill', args: ['/PID', '4242', '/T', '/F'] }]);
+  assert.deepEqual(terminationSteps('win32', 4242, 'force'), [
+    { kind: 'run', command: 'taskkill', args: ['/PID', '4242', '/T', '/F'] },
+  ]);
 });
 
 test('no step ever targets pid 0, a negative or a fractional pid (kill(0) or kill(-1) would hit everything)', () => {
   for (const platform of ['linux', 'win32'] as const)
-    for (const pid of [0, -1, 1.5, Number.NaN]) assert.deepEqual(terminationSteps(platform, pid, 'force'), [], `${platform} ${pid}`);
+    for (const pid of [0, -1, 1.5, Number.NaN])
+      assert.deepEqual(terminationSteps(platform, pid, 'force'), [], `${platform} ${pid}`);
 });
 
 test('the watchdog: sh on POSIX (parses), Node with taskkill on Windows', () => {
@@ -35,7 +42,10 @@ test('the watchdog: sh on POSIX (parses), Node with taskkill on Windows', () => 
   const win = watchdogCommand('win32', 'C:\\node.exe');
   assert.equal(win.command, 'C:\\node.exe');
   assert.match(win.args[1]!, /taskkill',\['\/PID',p,'\/T','\/F'\]/);
-  assert.doesNotThrow(() => new Function(win.args[1]!.replace(/require\(/g, '(()=>({}))(')), 'the Windows script is valid JavaScript');
+  assert.doesNotThrow(
+    () => new Function(win.args[1]!.replace(/require\(/g, '(()=>({}))(')),
+    'the Windows script is valid JavaScript',
+  );
 });
 
 test('the POSIX watchdog forgets a tree it was told is gone and ends the rest when its pipe closes', () => {
@@ -44,7 +54,12 @@ test('the POSIX watchdog forgets a tree it was told is gone and ends the rest wh
   const script = `kill() { echo "kill $*"; }\nsleep() { :; }\n${args[1]!}`;
   const r = spawnSync('/bin/sh', ['-c', script], { input: '+100\n+200\n-100\n+300\n', encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(r.stdout.trim().split('\n'), ['kill -s TERM -- -200', 'kill -s TERM -- -300', 'kill -s KILL -- -200', 'kill -s KILL -- -300']);
+  assert.deepEqual(r.stdout.trim().split('\n'), [
+    'kill -s TERM -- -200',
+    'kill -s TERM -- -300',
+    'kill -s KILL -- -200',
+    'kill -s KILL -- -300',
+  ]);
   const none = spawnSync('/bin/sh', ['-c', script], { input: '+100\n-100\n', encoding: 'utf8' });
   assert.equal(none.stdout, '', 'nothing left: nothing killed');
 });

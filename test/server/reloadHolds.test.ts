@@ -16,13 +16,20 @@ const gated = (prefix: string) => ({ type: 'stdio', command: process.execPath, a
 test('a change read while reloads are held waits for the last release, then starts only what is new', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-holds-'));
   mkdirSync(join(dir, '.vscode'));
-  const write = (servers: Record<string, unknown>) => writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({ servers }));
+  const write = (servers: Record<string, unknown>) =>
+    writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({ servers }));
   write({ a: gated('a') });
   // Servers settle before start() and reload() resolve: each step below is already applied.
   // Both definitions approved by the user (no --trust, which approves only what is there at start).
-  const lens = await LensApp.start({ ...inMemoryLensOptions(dir), autoApprove: false, approvals: fingerprintsOf(dir, { a: gated('a'), b: gated('b') }) });
+  const lens = await LensApp.start({
+    ...inMemoryLensOptions(dir),
+    autoApprove: false,
+    approvals: fingerprintsOf(dir, { a: gated('a'), b: gated('b') }),
+  });
   const pid = (name: string) =>
-    (lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool.statuses().find((s) => s.name === name)?.pid;
+    (lens as unknown as { pool: { statuses(): { name: string; pid?: number }[] } }).pool
+      .statuses()
+      .find((s) => s.name === name)?.pid;
   const names = () => lens.servers().map((s) => `${s.name}:${s.state}`);
   try {
     assert.deepEqual(names(), ['a:ready']);

@@ -7,7 +7,16 @@
  * clears it. "tally" is a word no tool of server-everything uses: cold, it finds nothing.
  */
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -212,13 +221,19 @@ describe('mcp-lens forget', () => {
       // The file the CLI keeps for this workspace, found the way `mcp-lens forget` finds it.
       const file = learnedFilePath(workspaceStateDir(workspace.dir));
       await until('serve wrote the learned file', () => existsSync(file), 30_000);
-      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'forget', '--workspace', workspace.dir], { encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'forget', '--workspace', workspace.dir], {
+        encoding: 'utf8',
+      });
       assert.equal(run.status, 0, run.stderr);
       assert.match(run.stdout, /^Forgot 1 learned request \(/);
       assert.equal(existsSync(file), false);
       // The running gateway sees the file gone at its next search.
       assert.deepEqual(await findTools(client, 'tally 7 and 8'), []);
-      const again = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'forget', '--workspace', workspace.dir, '--json'], { encoding: 'utf8' });
+      const again = spawnSync(
+        process.execPath,
+        [join(ROOT, 'dist', 'cli.js'), 'forget', '--workspace', workspace.dir, '--json'],
+        { encoding: 'utf8' },
+      );
       assert.deepEqual(JSON.parse(again.stdout), { file, forgotten: 0 });
     } finally {
       await client.close().catch(() => undefined);

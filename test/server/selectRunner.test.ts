@@ -21,13 +21,19 @@ export const TIME_BOMB = `length(map(&length(map(&length(map(&@, ${chars})), ${c
 
 test('a projection within the limits comes back as JSON', async () => {
   assert.deepEqual(await runner.run({ texts: [], structured: letters }, 'a[:3]'), { ok: true, json: '["a","b","c"]' });
-  assert.deepEqual(await runner.run({ texts: ['{"x": [1, 2]}', '{"x": [3]}'] }, '[].x[]'), { ok: true, json: '[1,2,3]' });
+  assert.deepEqual(await runner.run({ texts: ['{"x": [1, 2]}', '{"x": [3]}'] }, '[].x[]'), {
+    ok: true,
+    json: '[1,2,3]',
+  });
 });
 
 test('an expression that builds more than the heap limit stops with the limit named; the next select runs', async () => {
   const out = await runner.run({ texts: [], structured: letters }, MEMORY_BOMB);
   assert.equal(out.ok, false);
-  assert.match((out as { problem: string }).problem, new RegExp(`needed more than ${SELECT_LIMITS.memoryMb} MB of memory, the limit for one select`));
+  assert.match(
+    (out as { problem: string }).problem,
+    new RegExp(`needed more than ${SELECT_LIMITS.memoryMb} MB of memory, the limit for one select`),
+  );
   assert.deepEqual(await runner.run({ texts: [], structured: letters }, 'length(a)'), { ok: true, json: '26' });
 });
 
@@ -36,7 +42,8 @@ test('an expression that runs past the deadline is stopped with the limit named'
   assert.deepEqual(out, {
     ok: false,
     limit: true,
-    problem: 'select stopped: it ran longer than 1.5 s, the limit for one select. Use a simpler expression (no nested map or sort over generated arrays)',
+    problem:
+      'select stopped: it ran longer than 1.5 s, the limit for one select. Use a simpler expression (no nested map or sort over generated arrays)',
   });
 });
 

@@ -36,7 +36,8 @@ async function start(servers: Record<string, unknown>, startupQuietMaxMs: number
     untilChanged(
       lens,
       check,
-      () => `timed out waiting for ${what}; servers: ${JSON.stringify(lens.servers().map((s) => [s.name, s.state, s.tokens]))}`,
+      () =>
+        `timed out waiting for ${what}; servers: ${JSON.stringify(lens.servers().map((s) => [s.name, s.state, s.tokens]))}`,
       30_000,
     );
   const row = (name: string) => lens.servers().find((s) => s.name === name);
@@ -132,7 +133,10 @@ test('while servers come up one by one, a client hears once that the tools/list 
     // Each server coming up adds its domain to find_tools's description.
     for (const [i, name] of ['a', 'b', 'c'].entries()) {
       writeFileSync(gates[i]!, 'open');
-      await w.until(`${name} listed`, () => w.row(name)?.state === 'ready' && w.lens.tools().some((t) => t.server === name));
+      await w.until(
+        `${name} listed`,
+        () => w.row(name)?.state === 'ready' && w.lens.tools().some((t) => t.server === name),
+      );
     }
     if (notices === 0) await new Promise<void>((resolve) => (heard = resolve));
     const after = await findTools();

@@ -113,9 +113,14 @@ test('a store locked by another live process opens read-only there, and the othe
     process.stdin.on('end', async () => { await store.close(); process.exit(0); });
     process.stdin.resume();
   })()`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   t.after(() => child.kill());
-  const first = await new Promise<{ readOnly: boolean }>((done) => child.stdout.once('data', (d: Buffer) => done(JSON.parse(d.toString()))));
+  const first = await new Promise<{ readOnly: boolean }>((done) =>
+    child.stdout.once('data', (d: Buffer) => done(JSON.parse(d.toString()))),
+  );
   assert.equal(first.readOnly, false, 'the child was first: it writes');
   const here = await LanceToolStore.open({ dir, log: silentLogger });
   assert.equal(here.readOnly, true, "this process found the child's live lock");

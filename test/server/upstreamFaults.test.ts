@@ -29,7 +29,8 @@ function makePool(overrides: Partial<ConstructorParameters<typeof UpstreamPool>[
   return { pool, lines };
 }
 
-const text = (r: { content?: unknown }) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
+const text = (r: { content?: unknown }) =>
+  (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
 
 describe('upstream pool: faults', () => {
   test('a command that does not exist is an error in clear text', async () => {
@@ -38,7 +39,10 @@ describe('upstream pool: faults', () => {
     const s = statusOf(pool, 'ghost');
     assert.equal(s.state, 'error');
     assert.equal(s.error, 'command not found: mcp-lens-no-such-command-xyz');
-    await assert.rejects(pool.callTool('ghost', 't', {}, { timeoutMs: 1000 }), (e: unknown) => e instanceof UpstreamCallError && e.kind === 'not-ready');
+    await assert.rejects(
+      pool.callTool('ghost', 't', {}, { timeoutMs: 1000 }),
+      (e: unknown) => e instanceof UpstreamCallError && e.kind === 'not-ready',
+    );
   });
 
   test('a server that hangs on initialize errors after the connect timeout and its process is killed', async () => {
@@ -164,7 +168,12 @@ describe('upstream pool: faults', () => {
     const { pool } = makePool();
     await pool.setServers([nodeConfig('slow', fixture('slow.mjs'))]);
     const progress: number[] = [];
-    const ok = await pool.callTool('slow', 'sleep', { ms: 300, steps: 3 }, { timeoutMs: 5000, onProgress: (p) => progress.push(p.progress) });
+    const ok = await pool.callTool(
+      'slow',
+      'sleep',
+      { ms: 300, steps: 3 },
+      { timeoutMs: 5000, onProgress: (p) => progress.push(p.progress) },
+    );
     assert.equal(text(ok), 'slept 300 ms');
     // The SDK runs notification handlers a microtask late, so the last one may lose the race
     // with the response; the earlier ones must arrive in order.
@@ -176,7 +185,12 @@ describe('upstream pool: faults', () => {
     );
 
     const abort = new AbortController();
-    const call = pool.callTool('slow', 'sleep', { ms: 5000, steps: 50 }, { timeoutMs: 10_000, signal: abort.signal, onProgress: () => abort.abort() });
+    const call = pool.callTool(
+      'slow',
+      'sleep',
+      { ms: 5000, steps: 50 },
+      { timeoutMs: 10_000, signal: abort.signal, onProgress: () => abort.abort() },
+    );
     await assert.rejects(call, (e: unknown) => e instanceof UpstreamCallError && e.kind === 'cancelled');
     // The server saw the cancellation (both the timed-out and the aborted call were cancelled).
     let seen = { cancelled: 0 };
@@ -193,7 +207,8 @@ describe('upstream pool: faults', () => {
     const before = statusOf(pool, 'huge');
     // huge_split writes the start of a 12 MB answer and the rest only once the next call arrives,
     // so that call is in flight while the oversized answer is read (and sent after it began).
-    const started = (n: number) => () => statusOf(pool, 'huge').stderrTail.filter((l) => l.includes('huge_split: answer started')).length >= n;
+    const started = (n: number) => () =>
+      statusOf(pool, 'huge').stderrTail.filter((l) => l.includes('huge_split: answer started')).length >= n;
     const big = pool.callTool('huge', 'huge_split', { mb: 12 }, { timeoutMs: 120_000 });
     const bigRefused = assert.rejects(big, (e: unknown) => {
       assert.ok(e instanceof UpstreamCallError, String(e));
@@ -224,7 +239,9 @@ describe('upstream pool: faults', () => {
     assert.equal(after.state, 'ready');
     assert.equal(after.pid, before.pid, 'the connection was kept: same process');
     assert.equal(after.restarts, before.restarts);
-    const warnings = lines.filter((l) => l.level === 'warn' && l.line.startsWith('[huge] dropped a 12.0 MB message')).map((l) => l.line);
+    const warnings = lines
+      .filter((l) => l.level === 'warn' && l.line.startsWith('[huge] dropped a 12.0 MB message'))
+      .map((l) => l.line);
     assert.deepEqual(warnings, [
       '[huge] dropped a 12.0 MB message (over the 10 MB limit): the reply to a call, which failed',
       '[huge] dropped a 12.0 MB message (over the 10 MB limit): the reply to a call that had already ended',
@@ -235,7 +252,10 @@ describe('upstream pool: faults', () => {
     const { pool } = makePool({ requestTimeoutMs: 500 });
     await pool.setServers([nodeConfig('frozen', fixture('slow.mjs'))]);
     const before = statusOf(pool, 'frozen');
-    await assert.rejects(pool.callTool('frozen', 'freeze', {}, { timeoutMs: 300 }), (e: unknown) => e instanceof UpstreamCallError && e.kind === 'timeout');
+    await assert.rejects(
+      pool.callTool('frozen', 'freeze', {}, { timeoutMs: 300 }),
+      (e: unknown) => e instanceof UpstreamCallError && e.kind === 'timeout',
+    );
     const back = await until(
       pool,
       () => {
@@ -258,7 +278,10 @@ describe('upstream pool: faults', () => {
     assert.equal(after.restarts, before.restarts + 1);
     assert.notEqual(after.pid, before.pid);
     assert.equal(isAlive(before.pid!), false);
-    await assert.rejects(pool.restart('unknown'), (e: unknown) => e instanceof UpstreamCallError && e.kind === 'not-ready');
+    await assert.rejects(
+      pool.restart('unknown'),
+      (e: unknown) => e instanceof UpstreamCallError && e.kind === 'not-ready',
+    );
   });
 
   test('setServers reconciles: removed servers stop (process gone), changed ones restart', async () => {
@@ -276,7 +299,10 @@ describe('upstream pool: faults', () => {
     );
     assert.equal(isAlive(pidA), false);
     assert.equal(statusOf(pool, 'b').pid, pidB, 'unchanged server kept running');
-    await pool.setServers([nodeConfig('b', fixture('slow.mjs'), ['--changed']), nodeConfig('c', fixture('list-changed.mjs'))]);
+    await pool.setServers([
+      nodeConfig('b', fixture('slow.mjs'), ['--changed']),
+      nodeConfig('c', fixture('list-changed.mjs')),
+    ]);
     assert.notEqual(statusOf(pool, 'b').pid, pidB, 'changed fingerprint restarts');
     assert.equal(isAlive(pidB), false);
     const pids = pool.statuses().map((s) => s.pid!);
@@ -285,7 +311,10 @@ describe('upstream pool: faults', () => {
   });
 
   test('when our process exits, its upstream children are killed (exit hook)', async () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', fixture('poolExit.ts')], { encoding: 'utf8', timeout: 20_000 });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', fixture('poolExit.ts')], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     const pid = Number(out.trim());
     assert.ok(pid > 0, `pid printed: ${out}`);
     // SIGKILL is delivered at once; reaping the orphan is up to init, so a zombie counts as gone.

@@ -15,7 +15,8 @@ import { remoteConfig, statusOf, until } from '../fixtures/servers/poolWorld';
 import { headlessDoor, submitFirstForm } from '../conformance/headlessDoor';
 import { startOidcWorld, type OidcWorld } from './oidcWorld';
 
-const text = (r: { content?: unknown }) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
+const text = (r: { content?: unknown }) =>
+  (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
 const HEADER_SECRET = 'header-secret-not-for-the-provider';
 
 describe('upstream OAuth against a real OpenID provider', () => {
@@ -33,9 +34,16 @@ describe('upstream OAuth against a real OpenID provider', () => {
       log: lineLogger((_, l) => logged.push(l), 'trace'),
       connectTimeoutMs: 15_000,
       requestTimeoutMs: 15_000,
-      oauth: { store, door: headlessDoor({ answer: submitFirstForm, onAuthorization: (u) => opened.push(u) }), signInTimeoutMs: 15_000 },
+      oauth: {
+        store,
+        door: headlessDoor({ answer: submitFirstForm, onAuthorization: (u) => opened.push(u) }),
+        signInTimeoutMs: 15_000,
+      },
     });
-    await pool.setServers([remoteConfig('protected', 'http', world.mcpUrl, { 'X-Api-Key': HEADER_SECRET }), remoteConfig('liar', 'http', world.liarUrl)]);
+    await pool.setServers([
+      remoteConfig('protected', 'http', world.mcpUrl, { 'X-Api-Key': HEADER_SECRET }),
+      remoteConfig('liar', 'http', world.liarUrl),
+    ]);
   });
 
   after(async () => {
@@ -48,10 +56,15 @@ describe('upstream OAuth against a real OpenID provider', () => {
     assert.equal(s.state, 'needs-sign-in', s.error);
     assert.equal(s.signIn, true);
     assert.equal(opened.length, 0, 'no authorization page opened in the background');
-    assert.equal(world.events.filter((e) => e.kind === 'registration').length, 0, 'no client registered in the background');
+    assert.equal(
+      world.events.filter((e) => e.kind === 'registration').length,
+      0,
+      'no client registered in the background',
+    );
     await assert.rejects(
       pool.callTool('protected', 'whoami', {}, { timeoutMs: 5000 }),
-      (e: unknown) => e instanceof UpstreamCallError && e.kind === 'needs-sign-in' && /sign in to protected first/.test(e.message),
+      (e: unknown) =>
+        e instanceof UpstreamCallError && e.kind === 'needs-sign-in' && /sign in to protected first/.test(e.message),
     );
   });
 
@@ -96,7 +109,10 @@ describe('upstream OAuth against a real OpenID provider', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     assert.equal(text(await pool.callTool('protected', 'whoami', {}, { timeoutMs: 10_000 })), 'a signed-in user');
-    assert.ok(world.events.filter((e) => e.grantType === 'refresh_token').length > refreshesBefore, 'a refresh_token grant was made');
+    assert.ok(
+      world.events.filter((e) => e.grantType === 'refresh_token').length > refreshesBefore,
+      'a refresh_token grant was made',
+    );
     assert.notEqual((await tokens())!.access_token, before);
     assert.equal(statusOf(pool, 'protected').state, 'ready');
     assert.equal(opened.length, 1, 'no new authorization page');
@@ -129,7 +145,11 @@ describe('upstream OAuth against a real OpenID provider', () => {
     assert.ok(!world.seen.some((r) => r.server === 'liar' && r.token), 'no token was ever sent to the other server');
     // And the protected server itself refuses a token issued for another audience.
     const token = (await tokens())!.access_token;
-    const r = await fetch(world.liarUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    const r = await fetch(world.liarUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(r.status, 401);
   });
 
@@ -139,8 +159,14 @@ describe('upstream OAuth against a real OpenID provider', () => {
     await until(pool, () => statusOf(pool, 'protected').state === 'needs-sign-in', 'needs-sign-in after sign-out');
     assert.equal(await store.read(key()), undefined);
     const secrets = [last.access_token, last.refresh_token!, HEADER_SECRET];
-    for (const line of logged) for (const secret of secrets) assert.ok(!line.includes(secret), `log line carries a secret: ${line.slice(0, 80)}`);
-    for (const status of pool.statuses()) for (const secret of secrets) assert.ok(!(status.error ?? '').includes(secret));
-    assert.ok(!world.events.some((e) => JSON.stringify(e.headers).includes(HEADER_SECRET)), 'the configured header never went to the provider');
+    for (const line of logged)
+      for (const secret of secrets)
+        assert.ok(!line.includes(secret), `log line carries a secret: ${line.slice(0, 80)}`);
+    for (const status of pool.statuses())
+      for (const secret of secrets) assert.ok(!(status.error ?? '').includes(secret));
+    assert.ok(
+      !world.events.some((e) => JSON.stringify(e.headers).includes(HEADER_SECRET)),
+      'the configured header never went to the provider',
+    );
   });
 });

@@ -13,7 +13,8 @@ import { silentLogger } from '../../server/src/core/logger';
 import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 import { fixture, nodeConfig, realServer, statusOf, until } from '../fixtures/servers/poolWorld';
 
-const text = (r: { content?: unknown }) => (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
+const text = (r: { content?: unknown }) =>
+  (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
 
 describe('upstream pool: real npm servers over stdio', () => {
   let dir: string;
@@ -73,8 +74,16 @@ describe('upstream pool: real npm servers over stdio', () => {
   });
 
   test('calls, prompts and resources route to the right server', async () => {
-    assert.equal(text(await pool.callTool('everything', 'echo', { message: 'lens' }, { timeoutMs: 5000 })), 'Echo: lens');
-    const read = await pool.callTool('filesystem', 'read_text_file', { path: join(dir, 'hello.txt') }, { timeoutMs: 5000 });
+    assert.equal(
+      text(await pool.callTool('everything', 'echo', { message: 'lens' }, { timeoutMs: 5000 })),
+      'Echo: lens',
+    );
+    const read = await pool.callTool(
+      'filesystem',
+      'read_text_file',
+      { path: join(dir, 'hello.txt') },
+      { timeoutMs: 5000 },
+    );
     assert.match(text(read), /hello from the test/);
     const outside = await pool.callTool('filesystem', 'read_text_file', { path: '/etc/passwd' }, { timeoutMs: 5000 });
     assert.equal(outside.isError, true, 'upstream isError results come back untouched');
@@ -89,14 +98,22 @@ describe('upstream pool: real npm servers over stdio', () => {
   });
 
   test("stdio children get process.env merged with the server's env", async () => {
-    const env = JSON.parse(text(await pool.callTool('everything', 'get-env', {}, { timeoutMs: 5000 }))) as Record<string, string>;
+    const env = JSON.parse(text(await pool.callTool('everything', 'get-env', {}, { timeoutMs: 5000 }))) as Record<
+      string,
+      string
+    >;
     assert.equal(env.LENS_CONFIG_VAR, 'from-config');
     assert.equal(env.LENS_PARENT_VAR, 'from-parent');
   });
 
   test('a resources list_changed from the real server is picked up', async () => {
     const data = `data:text/plain;base64,${Buffer.from('zip me').toString('base64')}`;
-    await pool.callTool('everything', 'gzip-file-as-resource', { name: 'lens-test.gz', data, outputType: 'resourceLink' }, { timeoutMs: 5000 });
+    await pool.callTool(
+      'everything',
+      'gzip-file-as-resource',
+      { name: 'lens-test.gz', data, outputType: 'resourceLink' },
+      { timeoutMs: 5000 },
+    );
     await until(pool, () => pool.resources().some((r) => r.uri.endsWith('/lens-test.gz')), 'session resource listed');
     assert.ok(changes.some((c) => c.server === 'everything' && c.kind === 'resources'));
   });

@@ -22,7 +22,15 @@ async function child(dir: string): Promise<void> {
   // Records a call every 2 ms and tells the parent which one, with the time it was recorded.
   setInterval(() => {
     i++;
-    tracker.record({ sessionId: 'crash', toolKey: `t/tool${i % 7}`, server: 't', startedAt: Date.now(), durationMs: i, outcome: 'ok', args: { i } });
+    tracker.record({
+      sessionId: 'crash',
+      toolKey: `t/tool${i % 7}`,
+      server: 't',
+      startedAt: Date.now(),
+      durationMs: i,
+      outcome: 'ok',
+      args: { i },
+    });
     process.send!({ i, at: Date.now() });
   }, 2);
 }
@@ -63,7 +71,14 @@ if (process.env.USAGE_CRASH_DIR) {
     assert.deepEqual(missing, []);
     // The dead child's lock is stale: a new tracker becomes the writer and sees the calls.
     const next = await UsageTracker.open({ dir, enabled: true, retentionDays: 90, log: silentLogger });
-    next.record({ sessionId: 'after', toolKey: 't/after', server: 't', startedAt: Date.now(), durationMs: -1, outcome: 'ok' });
+    next.record({
+      sessionId: 'after',
+      toolKey: 't/after',
+      server: 't',
+      startedAt: Date.now(),
+      durationMs: -1,
+      outcome: 'ok',
+    });
     await next.close();
     const again = await readLog(join(dir, LOG_FILE), fromStored);
     assert.equal(again.dropped, 0);

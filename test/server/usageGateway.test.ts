@@ -10,7 +10,15 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectAgent } from '../fixtures/agentClient';
-import { EVERYTHING, MEMORY, reopenLens, startHttpLens, startLens, until, type HttpLensWorld } from '../fixtures/gatewayLens';
+import {
+  EVERYTHING,
+  MEMORY,
+  reopenLens,
+  startHttpLens,
+  startLens,
+  until,
+  type HttpLensWorld,
+} from '../fixtures/gatewayLens';
 
 const TOKEN = 'usage-token-' + Math.random().toString(36).slice(2);
 
@@ -59,7 +67,10 @@ describe('usage learning through the gateway', () => {
     assert.equal(stats.enabled, true);
     assert.ok(stats.callsRecorded >= 5);
     assert.ok(stats.topTools.some((t) => t.name === name('get-sum') && t.calls >= 2));
-    assert.ok(typeof stats.predictedHitRate === 'number' && stats.predictedHitRate > 0, 'some calls were predicted before they were made');
+    assert.ok(
+      typeof stats.predictedHitRate === 'number' && stats.predictedHitRate > 0,
+      'some calls were predicted before they were made',
+    );
   });
 
   it('predictive exposure lists the predicted tools and sends list_changed as the session goes', async () => {
@@ -71,7 +82,8 @@ describe('usage learning through the gateway', () => {
         changed++;
       });
       const first = (await c.listTools()).tools.map((t) => t.name);
-      for (const meta of ['find_tools', 'call_tool', 'get_tool_schema', 'list_servers']) assert.ok(first.includes(meta));
+      for (const meta of ['find_tools', 'call_tool', 'get_tool_schema', 'list_servers'])
+        assert.ok(first.includes(meta));
       // A new session is offered the workspace's most used tools, within min..max.
       assert.ok(first.includes(name('get-sum')) || first.includes(name('echo')), first.join(', '));
       assert.ok(first.length - 4 <= world.lens.settings().predict.maxTools);
@@ -104,7 +116,11 @@ describe('usage learning through the gateway', () => {
     }
     const off = await startLens({ everything: EVERYTHING }, { usage: { enabled: false, retentionDays: 90 } });
     try {
-      await off.lens.callTool(off.lens.tools().find((t) => t.originalName === 'echo')!.name, { message: 'x' }, { sessionId: 's' });
+      await off.lens.callTool(
+        off.lens.tools().find((t) => t.originalName === 'echo')!.name,
+        { message: 'x' },
+        { sessionId: 's' },
+      );
       assert.equal(off.lens.usageStats()!.enabled, false);
       assert.equal(existsSync(join(off.workspace.dir, '.mcp-lens', 'usage')), false);
     } finally {

@@ -61,7 +61,9 @@ describe('live retrieval quality through the gateway', () => {
   const state = mkdtempSync(join(tmpdir(), 'mcp-lens-state-'));
   const stateEnv = { ...process.env, XDG_STATE_HOME: state };
   before(async () => {
-    world = await startHttpLens({ everything: EVERYTHING, memory: MEMORY }, TOKEN, {}, (dir) => ensureWorkspaceStateDir(dir, { XDG_STATE_HOME: state }));
+    world = await startHttpLens({ everything: EVERYTHING, memory: MEMORY }, TOKEN, {}, (dir) =>
+      ensureWorkspaceStateDir(dir, { XDG_STATE_HOME: state }),
+    );
   });
 
   after(async () => {
@@ -83,7 +85,9 @@ describe('live retrieval quality through the gateway', () => {
     const s2 = await connect();
     await callTool(s2, name('echo'), { message: 'no search first' });
     const a2 = await findTools(s2, QUERIES[1]!);
-    const outside = ['read_graph', 'create_entities', 'get-tiny-image', 'get-env'].map(name).find((n) => !a2.includes(n))!;
+    const outside = ['read_graph', 'create_entities', 'get-tiny-image', 'get-env']
+      .map(name)
+      .find((n) => !a2.includes(n))!;
     ranks.push(expected(a2, outside));
     assert.equal(ranks[1], 'missed');
     await callTool(s2, outside, {});
@@ -132,7 +136,8 @@ describe('live retrieval quality through the gateway', () => {
       .map((f) => readFileSync(join(dir, f), 'latin1'))
       .join('\n');
     assert.match(stored, /"r":"missed"/, 'ranks are stored');
-    for (const secret of [...QUERIES, PLANTED, 'no search first', 'two numbers', 'echo back']) assert.ok(!stored.includes(secret), `"${secret}" is not stored`);
+    for (const secret of [...QUERIES, PLANTED, 'no search first', 'two numbers', 'echo back'])
+      assert.ok(!stored.includes(secret), `"${secret}" is not stored`);
     const again = await reopenLens(world);
     try {
       assert.deepEqual(again.usageStats()!.retrieval, before);
@@ -140,37 +145,55 @@ describe('live retrieval quality through the gateway', () => {
       await again.close();
     }
     // No gateway runs now: stats opens the workspace itself and reads the same usage log.
-    const json = spawnSync(process.execPath, [...CLI, 'stats', '--json', '--workspace', world.workspace.dir, '--config', world.workspace.configFile], {
-      cwd: ROOT,
-      env: stateEnv,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const json = spawnSync(
+      process.execPath,
+      [...CLI, 'stats', '--json', '--workspace', world.workspace.dir, '--config', world.workspace.configFile],
+      {
+        cwd: ROOT,
+        env: stateEnv,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     assert.equal(json.status, 0, json.stderr);
     const usage = (JSON.parse(json.stdout) as { usage: UsageStats }).usage;
     assert.deepEqual(usage.retrieval, before);
-    const text = spawnSync(process.execPath, [...CLI, 'stats', '--workspace', world.workspace.dir, '--config', world.workspace.configFile], {
-      cwd: ROOT,
-      env: stateEnv,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const text = spawnSync(
+      process.execPath,
+      [...CLI, 'stats', '--workspace', world.workspace.dir, '--config', world.workspace.configFile],
+      {
+        cwd: ROOT,
+        env: stateEnv,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     assert.equal(text.status, 0, text.stderr);
     const w = before!.recent;
     assert.match(text.stdout, new RegExp(`Search quality over the last 3 sessions \\(5 agent calls\\):`));
-    assert.match(text.stdout, new RegExp(`picked tool ranked 1st by find_tools: +${Math.round((w.top1 / w.picks) * 100)}%  \\(${w.top1} of 3 picks\\)`));
+    assert.match(
+      text.stdout,
+      new RegExp(
+        `picked tool ranked 1st by find_tools: +${Math.round((w.top1 / w.picks) * 100)}%  \\(${w.top1} of 3 picks\\)`,
+      ),
+    );
     assert.match(text.stdout, /called without a find_tools first: +20% {2}\(1 of 5 calls\)/);
     assert.match(text.stdout, /A falling rate means/);
   });
 
   it('stores nothing when usage is off', async () => {
-    const off = await startHttpLens({ everything: EVERYTHING }, TOKEN, { usage: { enabled: false, retentionDays: 90 } });
+    const off = await startHttpLens({ everything: EVERYTHING }, TOKEN, {
+      usage: { enabled: false, retentionDays: 90 },
+    });
     try {
       const c = await connectAgent(off.url, TOKEN, 'retrieval-off');
       await c.callTool({ name: 'find_tools', arguments: { query: QUERIES[0]! } });
       const r = await c.callTool({
         name: 'call_tool',
-        arguments: { tool_name: off.lens.tools().find((t) => t.originalName === 'get-sum')!.name, arguments: { a: 1, b: 1 } },
+        arguments: {
+          tool_name: off.lens.tools().find((t) => t.originalName === 'get-sum')!.name,
+          arguments: { a: 1, b: 1 },
+        },
       });
       assert.notEqual(r.isError, true, 'the call itself works');
       await c.close();

@@ -10,7 +10,9 @@ import { LOG_FILE } from '../../server/src/adapters/usage/usageStore';
 
 const DAY = 24 * 3600 * 1000;
 
-async function world(t: { after(fn: () => Promise<void>): void }): Promise<{ dir: string; logs: string[]; log: ReturnType<typeof lineLogger> }> {
+async function world(t: {
+  after(fn: () => Promise<void>): void;
+}): Promise<{ dir: string; logs: string[]; log: ReturnType<typeof lineLogger> }> {
   const root = await mkdtemp(join(tmpdir(), 'mcp-lens-usage-'));
   t.after(() => rm(root, { recursive: true, force: true }));
   const logs: string[] = [];
@@ -238,7 +240,12 @@ test('a call is learned from after its reply, yet judged against the answer it f
   const stats = a.stats();
   assert.equal(stats.callsRecorded, 2);
   assert.deepEqual(
-    { picks: stats.retrieval?.recent.picks, top1: stats.retrieval?.recent.top1, top5: stats.retrieval?.recent.top5, missed: stats.retrieval?.recent.missed },
+    {
+      picks: stats.retrieval?.recent.picks,
+      top1: stats.retrieval?.recent.top1,
+      top5: stats.retrieval?.recent.top5,
+      missed: stats.retrieval?.recent.missed,
+    },
     { picks: 2, top1: 0, top5: 1, missed: 1 },
   );
   assert.deepEqual(

@@ -13,9 +13,12 @@ const ROOT = join(__dirname, '..', '..');
 test('eslint refuses a deliberate boundary violation (core importing an adapter) as an error', async () => {
   const probe = join(ROOT, 'server', 'src', 'core', 'lintProbe.ts');
   assert.equal(existsSync(probe), false, 'the probe is virtual');
-  const [result] = await new ESLint({ cwd: ROOT }).lintText("import { UpstreamPool } from '../adapters/upstream/pool';\nexport const probe = UpstreamPool;\n", {
-    filePath: probe,
-  });
+  const [result] = await new ESLint({ cwd: ROOT }).lintText(
+    "import { UpstreamPool } from '../adapters/upstream/pool';\nexport const probe = UpstreamPool;\n",
+    {
+      filePath: probe,
+    },
+  );
   assert.equal(result!.errorCount, 1, JSON.stringify(result!.messages));
   const [m] = result!.messages;
   assert.equal(m!.ruleId, 'house/layers');
@@ -55,10 +58,14 @@ test('each layer imports only from the layers below it', async () => {
   const eslint = new ESLint({ cwd: ROOT });
   const wrong: string[] = [];
   for (const c of CASES) {
-    const [result] = await eslint.lintText(`import * as m from '${c.imports}';\nexport const used = m;\n`, { filePath: join(ROOT, c.file) });
+    const [result] = await eslint.lintText(`import * as m from '${c.imports}';\nexport const used = m;\n`, {
+      filePath: join(ROOT, c.file),
+    });
     const layers = result!.messages.filter((m) => m.ruleId === 'house/layers');
     if ((layers.length === 0) !== c.allowed)
-      wrong.push(`${c.file} → ${c.imports}: expected ${c.allowed ? 'allowed' : 'refused'}, got ${layers.map((m) => m.message).join('; ') || 'allowed'}`);
+      wrong.push(
+        `${c.file} → ${c.imports}: expected ${c.allowed ? 'allowed' : 'refused'}, got ${layers.map((m) => m.message).join('; ') || 'allowed'}`,
+      );
   }
   assert.deepEqual(wrong, []);
 });

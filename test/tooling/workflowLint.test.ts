@@ -11,7 +11,8 @@ import { test } from 'node:test';
 import { ROOT } from '../fixtures/gatewayLens';
 
 // The script is an ES module; this test file is CommonJS.
-const lintWorkflows = async (files: string[]) => (await import('../../scripts/lint-workflows.mjs')).lintWorkflows(files);
+const lintWorkflows = async (files: string[]) =>
+  (await import('../../scripts/lint-workflows.mjs')).lintWorkflows(files);
 
 test('the CI and release workflows pass actionlint', async () => {
   const dir = join(ROOT, '.github/workflows');

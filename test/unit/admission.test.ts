@@ -10,11 +10,26 @@ import type { ConfigSourceKind } from '../../protocol/model';
 
 function server(name: string, kind: ConfigSourceKind): ServerConfig {
   const base = { type: 'stdio' as const, command: 'node', args: [`${name}.mjs`], env: {} };
-  return { ...base, name, source: { kind, file: `/ws/${kind}`, path: `servers.${name}` }, fingerprint: fingerprintServer(base) };
+  return {
+    ...base,
+    name,
+    source: { kind, file: `/ws/${kind}`, path: `servers.${name}` },
+    fingerprint: fingerprintServer(base),
+  };
 }
 
 function loaded(servers: ServerConfig[]): LoadedConfig {
-  return { servers, disabled: [], problems: [], inputs: [], missingInputs: [], include: ['a_*'], exclude: ['*_delete'], files: [], folders: [] };
+  return {
+    servers,
+    disabled: [],
+    problems: [],
+    inputs: [],
+    missingInputs: [],
+    include: ['a_*'],
+    exclude: ['*_delete'],
+    files: [],
+    folders: [],
+  };
 }
 
 const approved = server('approved', 'vscode-mcp-json');
@@ -83,11 +98,21 @@ test('--trust and a named file approve the definitions there at start, not what 
   );
   assert.deepEqual(a.approvedAtStart, start.approvedAtStart, 'what start approved stays frozen');
   // The user's own approval of exactly that definition starts it.
-  const ok = admit(later, { approvals: { added: added.fingerprint }, trusted: true, autoApprove: true, approvedAtStart: start.approvedAtStart });
+  const ok = admit(later, {
+    approvals: { added: added.fingerprint },
+    trusted: true,
+    autoApprove: true,
+    approvedAtStart: start.approvedAtStart,
+  });
   assert.ok(ok.running.some((s) => s.name === 'added'));
   // Without --trust, a named file alone works the same way.
   const named0 = admit(loaded([named]), { approvals: {}, trusted: true, autoApprove: false });
-  const named1 = admit(loaded([named, added]), { approvals: {}, trusted: true, autoApprove: false, approvedAtStart: named0.approvedAtStart });
+  const named1 = admit(loaded([named, added]), {
+    approvals: {},
+    trusted: true,
+    autoApprove: false,
+    approvedAtStart: named0.approvedAtStart,
+  });
   assert.deepEqual([named1.running.map((s) => s.name), named1.held.map((h) => h.config.name)], [['named'], ['added']]);
 });
 
@@ -96,20 +121,29 @@ function withFilter(include: string[], exclude: string[]): LoadedConfig {
 }
 
 test('a tool filter that would show more tools waits for approval; the one accepted stays in force beside it', () => {
-  const start = admit(withFilter([], ['*/delete_*', 'fs/move_file']), { approvals: {}, trusted: true, autoApprove: false });
+  const start = admit(withFilter([], ['*/delete_*', 'fs/move_file']), {
+    approvals: {},
+    trusted: true,
+    autoApprove: false,
+  });
   assert.equal(start.pendingFilter, undefined, 'the first admission accepts what it finds');
   const grants = { approvals: {}, trusted: true, autoApprove: false, acceptedFilter: start.acceptedFilter };
 
   // One exclude pattern removed, another added: the addition applies, the removal waits.
   const shorter = admit(withFilter([], ['*/delete_*', 'fs/write_file']), grants);
-  assert.deepEqual(shorter.pendingFilter?.changes, ['exclude pattern "fs/move_file" removed: the tools it hid can be found and called']);
+  assert.deepEqual(shorter.pendingFilter?.changes, [
+    'exclude pattern "fs/move_file" removed: the tools it hid can be found and called',
+  ]);
   assert.deepEqual(shorter.filters, [
     { include: [], exclude: ['*/delete_*', 'fs/move_file'] },
     { include: [], exclude: ['*/delete_*', 'fs/write_file'] },
   ]);
   assert.deepEqual(shorter.acceptedFilter, start.acceptedFilter, 'nothing accepted until approved');
   // Approving exactly that value accepts it.
-  const approved = admit(withFilter([], ['*/delete_*', 'fs/write_file']), { ...grants, approvals: { 'mcpLens.toolFilter': shorter.pendingFilter!.value } });
+  const approved = admit(withFilter([], ['*/delete_*', 'fs/write_file']), {
+    ...grants,
+    approvals: { 'mcpLens.toolFilter': shorter.pendingFilter!.value },
+  });
   assert.equal(approved.pendingFilter, undefined);
   assert.deepEqual(approved.filters, [{ include: [], exclude: ['*/delete_*', 'fs/write_file'] }]);
 
@@ -120,7 +154,10 @@ test('a tool filter that would show more tools waits for approval; the one accep
 });
 
 test("the editor's user level applies as it is; only the workspace's files need approval to show more", () => {
-  const levels = (user: string[], workspace: string[]) => ({ user: { exclude: user }, workspace: { exclude: workspace } });
+  const levels = (user: string[], workspace: string[]) => ({
+    user: { exclude: user },
+    workspace: { exclude: workspace },
+  });
   const config0 = withFilter([], []);
   const start = admit(config0, { approvals: {}, trusted: true, autoApprove: false }, levels(['a/*'], ['b/*']));
   assert.deepEqual(start.filters, [{ include: [], exclude: ['a/*', 'b/*'] }]);
@@ -138,5 +175,7 @@ test("the editor's user level applies as it is; only the workspace's files need 
   const narrowed = admit(config0, { ...grants, acceptedFilter: {} }, inc(undefined, ['gh/*']));
   assert.equal(narrowed.pendingFilter, undefined, 'from every tool to a list narrows');
   const wider = admit(config0, { ...grants, acceptedFilter: { include: ['gh/*'] } }, inc(['gh/*'], []));
-  assert.deepEqual(wider.pendingFilter?.changes, ['include emptied: every tool of every server can be found and called']);
+  assert.deepEqual(wider.pendingFilter?.changes, [
+    'include emptied: every tool of every server can be found and called',
+  ]);
 });

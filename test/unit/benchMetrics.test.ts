@@ -9,12 +9,30 @@ test('queryMetrics: recall@k, MRR@10 and complete@10 on fixed rankings', () => {
   const m1 = queryMetrics(q1, ['s/x', 's/a', 's/y', 's/z', 's/w', 's/v', 's/b']);
   assert.deepEqual(m1, { 'recall@1': 0, 'recall@5': 0.5, 'recall@10': 1, 'mrr@10': 0.5, 'complete@10': 1 });
   const q2: BenchQuery = { id: '2', query: '', gold: ['s/a'], goldAlternatives: { 's/a': ['s/a2'] } };
-  assert.deepEqual(queryMetrics(q2, ['s/a2', 's/a']), { 'recall@1': 1, 'recall@5': 1, 'recall@10': 1, 'mrr@10': 1, 'complete@10': 1 });
+  assert.deepEqual(queryMetrics(q2, ['s/a2', 's/a']), {
+    'recall@1': 1,
+    'recall@5': 1,
+    'recall@10': 1,
+    'mrr@10': 1,
+    'complete@10': 1,
+  });
   const q3: BenchQuery = { id: '3', query: '', gold: ['s/a', 's/b'] };
   const far = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', 's/a'];
-  assert.deepEqual(queryMetrics(q3, far), { 'recall@1': 0, 'recall@5': 0, 'recall@10': 0, 'mrr@10': 0, 'complete@10': 0 });
+  assert.deepEqual(queryMetrics(q3, far), {
+    'recall@1': 0,
+    'recall@5': 0,
+    'recall@10': 0,
+    'mrr@10': 0,
+    'complete@10': 0,
+  });
   const mean = meanMetrics([m1, queryMetrics(q2, ['s/a2']), queryMetrics(q3, [])]);
-  assert.deepEqual(mean, { 'recall@1': 1 / 3, 'recall@5': 0.5, 'recall@10': 2 / 3, 'mrr@10': 0.5, 'complete@10': 2 / 3 });
+  assert.deepEqual(mean, {
+    'recall@1': 1 / 3,
+    'recall@5': 0.5,
+    'recall@10': 2 / 3,
+    'mrr@10': 0.5,
+    'complete@10': 2 / 3,
+  });
 });
 
 test('bestRecallAt1: a query for n gold tools scores at most 1/n at recall@1, whatever the ranking', () => {

@@ -4,8 +4,20 @@ import type { CatalogTool } from '../../server/src/core/catalog';
 import { Bm25Reference, referenceTokens } from '../../server/src/bench/reference/bm25Reference';
 import { TfidfReference } from '../../server/src/bench/reference/tfidfReference';
 
-function tool(server: string, name: string, description: string, properties: Record<string, unknown> = {}): CatalogTool {
-  return { key: `${server}/${name}`, name, server, originalName: name, description, inputSchema: { type: 'object', properties } };
+function tool(
+  server: string,
+  name: string,
+  description: string,
+  properties: Record<string, unknown> = {},
+): CatalogTool {
+  return {
+    key: `${server}/${name}`,
+    name,
+    server,
+    originalName: name,
+    description,
+    inputSchema: { type: 'object', properties },
+  };
 }
 
 test('referenceTokens: camelCase/snake/kebab/dot/slash split, lowercase, stop words out, no stemming', () => {
@@ -25,11 +37,15 @@ test('bm25-reference scores follow Okapi BM25 (k1 1.2, b 0.75) exactly', () => {
   // docs (server, name, description, property names/descriptions):
   // d0 = [s, alpha, red, apple]            (4 tokens)
   // d1 = [s, beta, green, apple, apple, q, query] (7 tokens: property "q" with description "query")
-  const tools = [tool('s', 'alpha', 'red apple'), tool('s', 'beta', 'green apple apple', { q: { description: 'query' } })];
+  const tools = [
+    tool('s', 'alpha', 'red apple'),
+    tool('s', 'beta', 'green apple apple', { q: { description: 'query' } }),
+  ];
   const ref = new Bm25Reference(tools);
   const avg = (4 + 7) / 2;
   const idf = (df: number) => Math.log(1 + (2 - df + 0.5) / (df + 0.5));
-  const term = (f: number, len: number, df: number) => (idf(df) * f * 2.2) / (f + 1.2 * (1 - 0.75 + (0.75 * len) / avg));
+  const term = (f: number, len: number, df: number) =>
+    (idf(df) * f * 2.2) / (f + 1.2 * (1 - 0.75 + (0.75 * len) / avg));
   const hits = ref.searchSync('red apple apple', { limit: 5 });
   assert.deepEqual(
     hits.map((h) => h.key),

@@ -15,7 +15,12 @@ const dataset: BenchDataset = {
   name: 'tiny',
   tools: catalogToolsOf([
     { server: 'weather', name: 'getForecast', description: 'Weather forecast for a city' },
-    { server: 'files', name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+    {
+      server: 'files',
+      name: 'read_file',
+      description: 'Read a file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+    },
     { server: 'files', name: 'delete_file', description: 'Delete a file' },
   ]),
   queries: [
@@ -38,7 +43,12 @@ test('runBench measures every searcher on the same data, in the documented JSON 
   assert.equal(lens.mode, 'keyword');
   assert.equal(lens['recall@1'], 0.667);
   assert.equal(lens['mrr@10'], 0.667);
-  assert.equal(lens.tokens.catalog, toolListTokens(dataset.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))));
+  assert.equal(
+    lens.tokens.catalog,
+    toolListTokens(
+      dataset.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    ),
+  );
   assert.ok(lens.tokens.top5_avg > 0 && lens.tokens.top5_avg < lens.tokens.catalog);
   assert.ok(report.index.peak_rss_mb > 0);
   assert.equal(report.scale?.tools, 7);
@@ -48,12 +58,18 @@ test('runBench measures every searcher on the same data, in the documented JSON 
 });
 
 test('embeddingText: split name, description, server and parameter names', () => {
-  assert.equal(embeddingText(dataset.tools[1], 'Local files'), 'read file: Read a file\nserver: files (Local files)\nparameters: path');
+  assert.equal(
+    embeddingText(dataset.tools[1], 'Local files'),
+    'read file: Read a file\nserver: files (Local files)\nparameters: path',
+  );
   assert.equal(embeddingText(dataset.tools[0]), 'get forecast: Weather forecast for a city\nserver: weather');
 });
 
 test("runBench: figures per request kind and per half of the split, and every request's top 10 when asked", async () => {
-  const kinded: BenchDataset = { ...dataset, queries: dataset.queries.map((q, i) => ({ ...q, kind: i === 0 ? 'direct' : 'paraphrase' })) };
+  const kinded: BenchDataset = {
+    ...dataset,
+    queries: dataset.queries.map((q, i) => ({ ...q, kind: i === 0 ? 'direct' : 'paraphrase' })),
+  };
   let rows: PerQueryRow[] = [];
   const report = await runBench(kinded, [keywordFactory, ...referenceFactories], { perQuery: (r) => (rows = r) });
   const lens = report.results[0]!;
@@ -63,7 +79,11 @@ test("runBench: figures per request kind and per half of the split, and every re
   assert.equal(lens.by_kind!.paraphrase!.queries, 2);
   assert.equal(lens.split.dev.queries + lens.split['held-out'].queries, 3);
   assert.deepEqual(
-    rows.map((r) => [r.id, r.kind, r.half === (isHeldOut(kinded.queries.find((q) => q.id === r.id)!) ? 'held-out' : 'dev')]),
+    rows.map((r) => [
+      r.id,
+      r.kind,
+      r.half === (isHeldOut(kinded.queries.find((q) => q.id === r.id)!) ? 'held-out' : 'dev'),
+    ]),
     [
       ['q1', 'direct', true],
       ['q2', 'paraphrase', true],
@@ -103,7 +123,11 @@ test('belowReference: a warning exactly when MCP Lens is below bm25-reference at
     formatMarkdown([withFigures([0.1, 0.1], [0.2, 0.2])], 'x'),
     /\*\*warning: tiny: MCP Lens \(keyword\) is below bm25-reference at recall@1 \(0\.100 < 0\.200\) and mrr@10 \(0\.100 < 0\.200\)\*\*/,
   );
-  assert.deepEqual(belowReference({ ...base, results: base.results.filter((r) => r.searcher !== REFERENCE_SEARCHER) }), [], 'no reference, no judgement');
+  assert.deepEqual(
+    belowReference({ ...base, results: base.results.filter((r) => r.searcher !== REFERENCE_SEARCHER) }),
+    [],
+    'no reference, no judgement',
+  );
 });
 
 test('runBench: how well the confidence rule separates right first hits from wrong ones', async () => {
@@ -116,5 +140,8 @@ test('runBench: how well the confidence rule separates right first hits from wro
   assert.deepEqual(lost.confidence, { confident_share: 0, first_right_when_confident: 0, first_right_otherwise: 0 });
   const both = await runBench(only(['q1', 'q3']), [keywordFactory]);
   assert.equal(both.results[0]!.confidence?.confident_share, 0.5);
-  assert.match(formatTable(both), /first-hit confidence .*confident on 50\.0% of requests; first hit right 1\.000 when confident, 0\.000 otherwise/);
+  assert.match(
+    formatTable(both),
+    /first-hit confidence .*confident on 50\.0% of requests; first hit right 1\.000 when confident, 0\.000 otherwise/,
+  );
 });

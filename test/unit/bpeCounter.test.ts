@@ -58,7 +58,10 @@ test('counts what gpt-tokenizer counts', () => {
 });
 
 test('the first n tokens are what decoding the first n tokens of gpt-tokenizer gives', () => {
-  const texts = ['naïve café — 日本語のテキスト, emoji 🚀🔥 and mixed CASEWords123456789', ...catalogTexts().slice(0, 40)];
+  const texts = [
+    'naïve café — 日本語のテキスト, emoji 🚀🔥 and mixed CASEWords123456789',
+    ...catalogTexts().slice(0, 40),
+  ];
   for (const text of texts) {
     const tokens = encode(text);
     for (const n of [0, 1, 2, 7, 50, Math.floor(tokens.length / 2), tokens.length, tokens.length + 5]) {
@@ -88,7 +91,10 @@ test('no table is a clear error, and a malformed rank file names its line; nothi
     () => loadRanks('/nonexistent/o200k.ranks', missing),
     new RegExp(`MCP Lens cannot count tokens: neither /nonexistent/o200k.ranks .* nor ${O200K_TIKTOKEN}`),
   );
-  assert.throws(() => ranksFromTiktokenFile('IQ== 0\nIg== 2\n', 'x.tiktoken'), /x.tiktoken line 2: expected "<base64 token> 1"/);
+  assert.throws(
+    () => ranksFromTiktokenFile('IQ== 0\nIg== 2\n', 'x.tiktoken'),
+    /x.tiktoken line 2: expected "<base64 token> 1"/,
+  );
   assert.throws(() => ranksFromTiktokenFile('IQ== 0\n', 'x.tiktoken'), /x.tiktoken: 1 ranks, expected 199998/);
 });
 
@@ -105,7 +111,10 @@ test('the serialized table round-trips', () => {
   const table = RankTable.fromTokens(tokens);
   const again = RankTable.fromBinary(table.serialize());
   const counter = new BpeCounter(again, new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu'));
-  const text = JSON.stringify({ name: 'search_repositories', description: 'Search for GitHub repositories by name and topic' });
+  const text = JSON.stringify({
+    name: 'search_repositories',
+    description: 'Search for GitHub repositories by name and topic',
+  });
   assert.equal(counter.count(text), exact(text));
   assert.equal(again.size, tokens.length);
 });

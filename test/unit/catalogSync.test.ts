@@ -9,13 +9,25 @@ import { RecordingIndex } from '../fixtures/recordingIndex';
 import { CatalogSync } from '../../server/src/app/catalogSync';
 
 function tool(server: string, name: string): CatalogTool {
-  return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description: `${name} things`, inputSchema: { type: 'object' } };
+  return {
+    key: `${server}/${name}`,
+    name: `${server}_${name}`,
+    server,
+    originalName: name,
+    description: `${name} things`,
+    inputSchema: { type: 'object' },
+  };
 }
 
 /** A sync over a catalog the test edits: `compose` reports what `next` says changed, once. */
 function world() {
   const index = new RecordingIndex();
-  const state = { tools: [tool('a', 'ping')], next: 'tools' as 'tools' | 'others' | undefined, composed: 0, changed: 0 };
+  const state = {
+    tools: [tool('a', 'ping')],
+    next: 'tools' as 'tools' | 'others' | undefined,
+    composed: 0,
+    changed: 0,
+  };
   let changedNow: () => void = () => undefined;
   const sync = new CatalogSync({
     compose: () => {

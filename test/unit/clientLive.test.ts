@@ -61,7 +61,10 @@ test('List Servers puts what needs the user first and says what picking does', (
     ['approve', 'open', 'restart', 'none', 'none', 'none'],
   );
   assert.match(items[0]!.description, /awaiting approval — select to approve/);
-  assert.match(items.find((i) => i.label.includes('lazy'))!.description, /idle: starts on its first call · 2 tools \(last known\)/);
+  assert.match(
+    items.find((i) => i.label.includes('lazy'))!.description,
+    /idle: starts on its first call · 2 tools \(last known\)/,
+  );
   assert.ok(
     items.some((i) => i.label.includes('\\$(bomb)')),
     'icons in names are escaped',

@@ -70,7 +70,14 @@ function state(over: Partial<StateChangedParams> = {}): StateChangedParams {
   return {
     servers: [
       serverRow({ name: 'a', toolCount: 10 }),
-      serverRow({ name: 'b', state: 'error', source: 'settings', sourceFile: '/s.json', restarts: 1, error: 'spawn ENOENT' }),
+      serverRow({
+        name: 'b',
+        state: 'error',
+        source: 'settings',
+        sourceFile: '/s.json',
+        restarts: 1,
+        error: 'spawn ENOENT',
+      }),
     ],
     index: { state: 'ready', mode: { kind: 'keyword', label: 'keyword only' }, toolsTotal: 10, toolsEmbedded: 0 },
     stats: {
@@ -100,7 +107,15 @@ test('statusSummary counts tools, problems and saved tokens', () => {
   assert.equal(s.indexing, false);
   assert.ok(s.tooltipLines.some((l) => l.includes('b: spawn ENOENT')));
   const indexing = statusSummary(
-    state({ index: { state: 'indexing', progress: 0.5, mode: { kind: 'keyword', label: 'k' }, toolsTotal: 10, toolsEmbedded: 5 } }),
+    state({
+      index: {
+        state: 'indexing',
+        progress: 0.5,
+        mode: { kind: 'keyword', label: 'k' },
+        toolsTotal: 10,
+        toolsEmbedded: 5,
+      },
+    }),
   );
   assert.equal(indexing.indexing, true);
   assert.ok(indexing.tooltipLines.some((l) => l.includes('50%')));
@@ -114,7 +129,14 @@ test('formatTokens', () => {
 function recordingLog(): { log: vscode.LogOutputChannel; lines: string[] } {
   const lines: string[] = [];
   const at = (level: string) => (text: string) => void lines.push(`${level}: ${text}`);
-  const log = { name: 'MCP Lens', error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
+  const log = {
+    name: 'MCP Lens',
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+    trace: at('trace'),
+  };
   return { log: log as unknown as vscode.LogOutputChannel, lines };
 }
 
@@ -131,7 +153,9 @@ test('log lines reach their level; the protocol trace never carries params or re
   // Text format: a header line, then the params as a line of their own.
   traced.appendLine("[Trace - 12:00:01] Sending request 'mcpLens/callTool - (3)'.");
   traced.appendLine(`Params: {\n    "name": "gh_create_issue",\n    "arguments": { "token": "${secret}" }\n}\n\n`);
-  traced.appendLine(`[Trace - 12:00:02] Received response 'mcpLens/gatewayInfo - (4)' in 2ms.\nResult: {"token":"${secret}"}`);
+  traced.appendLine(
+    `[Trace - 12:00:02] Received response 'mcpLens/gatewayInfo - (4)' in 2ms.\nResult: {"token":"${secret}"}`,
+  );
   // JSON format: the whole message inside one LSP line.
   traced.append('[LSP   - 12:00:03] ');
   traced.appendLine(

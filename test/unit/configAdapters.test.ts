@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { configFilesToWatch, loadWorkspaceConfig, readWorkspaceSettings } from '../../server/src/adapters/config/loadConfig';
+import {
+  configFilesToWatch,
+  loadWorkspaceConfig,
+  readWorkspaceSettings,
+} from '../../server/src/adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../../server/src/adapters/config/approvalStore';
 import { formatProblem } from '../../server/src/core/config/resolve';
 import { DEFAULT_SETTINGS, sanitizeSettings } from '../../protocol/settings';
@@ -23,12 +27,24 @@ function write(file: string, text: string): void {
 test('loadWorkspaceConfig reads the selected files of a real workspace', (t) => {
   const ws = tempDir(t);
   const home = path.join(ws, 'home');
-  write(path.join(ws, '.vscode', 'mcp.json'), '{ "servers": { "a": { "command": "./bin/a", "envFile": "${workspaceFolder}/.env" } } }');
-  write(path.join(ws, '.mcp.json'), '{ "mcpServers": { "b": { "url": "https://b.example/mcp" }, "a": { "command": "dup" } } }');
+  write(
+    path.join(ws, '.vscode', 'mcp.json'),
+    '{ "servers": { "a": { "command": "./bin/a", "envFile": "${workspaceFolder}/.env" } } }',
+  );
+  write(
+    path.join(ws, '.mcp.json'),
+    '{ "mcpServers": { "b": { "url": "https://b.example/mcp" }, "a": { "command": "dup" } } }',
+  );
   write(path.join(ws, '.cursor', 'mcp.json'), '{ "mcpServers": { "c": { "command": "c" } } }');
-  write(path.join(home, '.config', 'Claude', 'claude_desktop_config.json'), '{ "mcpServers": { "d": { "command": "d" } } }');
+  write(
+    path.join(home, '.config', 'Claude', 'claude_desktop_config.json'),
+    '{ "mcpServers": { "d": { "command": "d" } } }',
+  );
   write(path.join(ws, '.env'), 'K=v\n');
-  const settings = { ...DEFAULT_SETTINGS, importFrom: ['vscode', 'mcp-json', 'claude-desktop'] as typeof DEFAULT_SETTINGS.importFrom };
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    importFrom: ['vscode', 'mcp-json', 'claude-desktop'] as typeof DEFAULT_SETTINGS.importFrom,
+  };
   const r = loadWorkspaceConfig({ workspaceFolder: ws, settings, userHome: home, env: {} });
   assert.deepEqual(
     r.servers.map((s) => s.name),
@@ -39,7 +55,9 @@ test('loadWorkspaceConfig reads the selected files of a real workspace', (t) => 
   assert.deepEqual([a.command, a.env], [path.join(ws, 'bin', 'a'), { K: 'v' }]);
   assert.deepEqual(
     r.problems.map((p) => formatProblem(p, ws)),
-    ['.mcp.json: mcpServers.a: server "a" is also defined in .vscode/mcp.json (servers.a), which takes precedence; this definition is ignored'],
+    [
+      '.mcp.json: mcpServers.a: server "a" is also defined in .vscode/mcp.json (servers.a), which takes precedence; this definition is ignored',
+    ],
   );
   assert.deepEqual(r.files, [
     path.join(ws, '.vscode', 'mcp.json'),
@@ -75,7 +93,12 @@ test('loadWorkspaceConfig with configFile reads only that file', (t) => {
     r.servers.map((s) => [s.name, s.source.kind]),
     [['mine', 'cli-config']],
   );
-  const missing = loadWorkspaceConfig({ workspaceFolder: ws, settings, configFile: path.join(ws, 'nope.json'), env: {} });
+  const missing = loadWorkspaceConfig({
+    workspaceFolder: ws,
+    settings,
+    configFile: path.join(ws, 'nope.json'),
+    env: {},
+  });
   assert.deepEqual(missing.servers, []);
   assert.deepEqual(
     missing.problems.map((p) => formatProblem(p, ws)),
@@ -108,7 +131,10 @@ test('readWorkspaceSettings gathers flat and nested mcpLens.* keys', (t) => {
   });
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   const s = sanitizeSettings(r.settings);
-  assert.deepEqual([s.search, s.importFrom], [{ defaultLimit: 5, inlineSchemas: 1, learnFromUsage: true }, ['vscode', 'cursor']]);
+  assert.deepEqual(
+    [s.search, s.importFrom],
+    [{ defaultLimit: 5, inlineSchemas: 1, learnFromUsage: true }, ['vscode', 'cursor']],
+  );
 });
 
 test('readWorkspaceSettings: missing file is empty, invalid JSONC is one problem', (t) => {
@@ -124,7 +150,10 @@ test('readWorkspaceSettings: missing file is empty, invalid JSONC is one problem
 });
 
 test('approvalsFilePath: env override, XDG, default', () => {
-  assert.equal(approvalsFilePath({ MCP_LENS_APPROVALS_FILE: '/tmp/a.json', XDG_CONFIG_HOME: '/x' }, '/h'), '/tmp/a.json');
+  assert.equal(
+    approvalsFilePath({ MCP_LENS_APPROVALS_FILE: '/tmp/a.json', XDG_CONFIG_HOME: '/x' }, '/h'),
+    '/tmp/a.json',
+  );
   assert.equal(approvalsFilePath({ XDG_CONFIG_HOME: '/x' }, '/h'), '/x/mcp-lens/approvals.json');
   assert.equal(approvalsFilePath({ XDG_CONFIG_HOME: 'relative' }, '/h'), '/h/.config/mcp-lens/approvals.json');
   assert.equal(approvalsFilePath({}, '/h'), '/h/.config/mcp-lens/approvals.json');
@@ -141,7 +170,10 @@ test('approval store round trip on a temp file', (t) => {
   saveApprovals(`${wsA}/sub/..`, { ...loadApprovals(wsA, file), web: '1111111111111111' }, file);
   assert.deepEqual(loadApprovals(wsA, file), { gh: '0123456789abcdef', web: '1111111111111111' });
   assert.deepEqual(loadApprovals(wsB, file), { fs: 'fedcba9876543210' });
-  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { [wsA]: { gh: '0123456789abcdef', web: '1111111111111111' }, [wsB]: { fs: 'fedcba9876543210' } });
+  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), {
+    [wsA]: { gh: '0123456789abcdef', web: '1111111111111111' },
+    [wsB]: { fs: 'fedcba9876543210' },
+  });
   if (process.platform !== 'win32') {
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(statSync(path.dirname(file)).mode & 0o777, 0o700);
@@ -156,7 +188,9 @@ test('approval store: the env override is honoured and a corrupt file reads as n
   const file = path.join(dir, 'a.json');
   const saved = process.env.MCP_LENS_APPROVALS_FILE;
   process.env.MCP_LENS_APPROVALS_FILE = file;
-  t.after(() => (saved === undefined ? delete process.env.MCP_LENS_APPROVALS_FILE : (process.env.MCP_LENS_APPROVALS_FILE = saved)));
+  t.after(() =>
+    saved === undefined ? delete process.env.MCP_LENS_APPROVALS_FILE : (process.env.MCP_LENS_APPROVALS_FILE = saved),
+  );
   saveApprovals(dir, { a: 'x' });
   assert.deepEqual(loadApprovals(dir), { a: 'x' });
   assert.ok(readFileSync(file, 'utf8').includes('"a": "x"'));

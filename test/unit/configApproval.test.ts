@@ -2,7 +2,12 @@
 // secret-free summary the approval prompt shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decideApproval, decideApprovals, explainApproval, type ApprovalPolicy } from '../../server/src/core/config/approval';
+import {
+  decideApproval,
+  decideApprovals,
+  explainApproval,
+  type ApprovalPolicy,
+} from '../../server/src/core/config/approval';
 import { fingerprintServer, type FingerprintInput } from '../../server/src/core/config/fingerprint';
 import { describeServer } from '../../server/src/core/config/describe';
 import { resolveConfig } from '../../server/src/core/config/resolve';
@@ -12,7 +17,12 @@ import type { ConfigSourceKind } from '../../protocol/model';
 
 function stdio(kind: ConfigSourceKind, name = 'gh'): ServerConfig {
   const base = { type: 'stdio' as const, command: 'npx', args: ['gh'], env: { T: 'secret' } };
-  return { ...base, name, source: { kind, file: `/f/${kind}`, path: `servers.${name}` }, fingerprint: fingerprintServer(base) };
+  return {
+    ...base,
+    name,
+    source: { kind, file: `/f/${kind}`, path: `servers.${name}` },
+    fingerprint: fingerprintServer(base),
+  };
 }
 
 test('approval decisions', async (t) => {
@@ -34,29 +44,72 @@ test('approval decisions', async (t) => {
         reason: 'workspace is not trusted; servers from workspace configuration do not start',
       },
       { kind, policy: { trusted: true, approvals: {} }, want: 'needs-approval', reason: 'not approved yet' },
-      { kind, policy: { trusted: true, approvals: { gh: 'ffffffffffffffff' } }, want: 'needs-approval', reason: 'definition changed since it was approved' },
+      {
+        kind,
+        policy: { trusted: true, approvals: { gh: 'ffffffffffffffff' } },
+        want: 'needs-approval',
+        reason: 'definition changed since it was approved',
+      },
       { kind, policy: { trusted: true, approvals: { gh: fp } }, want: 'start', reason: 'approved' },
       { kind, policy: { trusted: true, approvals: { other: fp } }, want: 'needs-approval', reason: 'not approved yet' },
-      { kind, policy: { trusted: true, approvals: {}, autoApprove: true }, want: 'start', reason: 'approved for all servers (--trust)' },
+      {
+        kind,
+        policy: { trusted: true, approvals: {}, autoApprove: true },
+        want: 'start',
+        reason: 'approved for all servers (--trust)',
+      },
     ]),
     // Claude Desktop: the user's own file, so trust does not gate it, but it needs approval.
-    { kind: 'claude-desktop', policy: { trusted: false, approvals: {} }, want: 'needs-approval', reason: 'not approved yet' },
-    { kind: 'claude-desktop', policy: { trusted: true, approvals: {} }, want: 'needs-approval', reason: 'not approved yet' },
-    { kind: 'claude-desktop', policy: { trusted: false, approvals: { gh: fp } }, want: 'start', reason: 'approved' },
-    { kind: 'claude-desktop', policy: { trusted: true, approvals: { gh: 'x' } }, want: 'needs-approval', reason: 'definition changed since it was approved' },
-    // --config: naming the file approves it.
-    { kind: 'cli-config', policy: { trusted: true, approvals: {} }, want: 'start', reason: 'approved by naming the config file' },
-    { kind: 'cli-config', policy: { trusted: false, approvals: {} }, want: 'start', reason: 'approved by naming the config file' },
-    // Per-source policy overrides.
     {
-      kind: 'cli-config',
-      policy: { trusted: true, approvals: {}, sources: { 'cli-config': { fromWorkspace: false, approvedByNaming: false } } },
+      kind: 'claude-desktop',
+      policy: { trusted: false, approvals: {} },
       want: 'needs-approval',
       reason: 'not approved yet',
     },
     {
       kind: 'claude-desktop',
-      policy: { trusted: false, approvals: {}, sources: { 'claude-desktop': { fromWorkspace: true, approvedByNaming: false } } },
+      policy: { trusted: true, approvals: {} },
+      want: 'needs-approval',
+      reason: 'not approved yet',
+    },
+    { kind: 'claude-desktop', policy: { trusted: false, approvals: { gh: fp } }, want: 'start', reason: 'approved' },
+    {
+      kind: 'claude-desktop',
+      policy: { trusted: true, approvals: { gh: 'x' } },
+      want: 'needs-approval',
+      reason: 'definition changed since it was approved',
+    },
+    // --config: naming the file approves it.
+    {
+      kind: 'cli-config',
+      policy: { trusted: true, approvals: {} },
+      want: 'start',
+      reason: 'approved by naming the config file',
+    },
+    {
+      kind: 'cli-config',
+      policy: { trusted: false, approvals: {} },
+      want: 'start',
+      reason: 'approved by naming the config file',
+    },
+    // Per-source policy overrides.
+    {
+      kind: 'cli-config',
+      policy: {
+        trusted: true,
+        approvals: {},
+        sources: { 'cli-config': { fromWorkspace: false, approvedByNaming: false } },
+      },
+      want: 'needs-approval',
+      reason: 'not approved yet',
+    },
+    {
+      kind: 'claude-desktop',
+      policy: {
+        trusted: false,
+        approvals: {},
+        sources: { 'claude-desktop': { fromWorkspace: true, approvedByNaming: false } },
+      },
       want: 'untrusted',
       reason: 'workspace is not trusted; servers from workspace configuration do not start',
     },
@@ -122,15 +175,24 @@ test('fingerprint changes with anything that decides what runs or where it conne
 
 test('a changed env value in the config file needs re-approval', () => {
   const load = (token: string) =>
-    resolveConfig([{ path: '/w/.mcp.json', kind: 'mcp-json', text: `{"mcpServers": {"gh": {"command": "x", "env": {"TOKEN": "${token}"}}}}` }], {
-      workspaceFolder: '/w',
-      userHome: '/h',
-      env: {},
-      inputs: {},
-      settings: { ...DEFAULT_SETTINGS, importFrom: ['mcp-json'] },
-      settingsFile: '/w/.vscode/settings.json',
-      readEnvFile: () => undefined,
-    }).servers[0];
+    resolveConfig(
+      [
+        {
+          path: '/w/.mcp.json',
+          kind: 'mcp-json',
+          text: `{"mcpServers": {"gh": {"command": "x", "env": {"TOKEN": "${token}"}}}}`,
+        },
+      ],
+      {
+        workspaceFolder: '/w',
+        userHome: '/h',
+        env: {},
+        inputs: {},
+        settings: { ...DEFAULT_SETTINGS, importFrom: ['mcp-json'] },
+        settingsFile: '/w/.vscode/settings.json',
+        readEnvFile: () => undefined,
+      },
+    ).servers[0];
   const approved = load('one');
   const policy = { trusted: true, approvals: { gh: approved.fingerprint } };
   assert.equal(decideApproval(load('one'), policy), 'start');

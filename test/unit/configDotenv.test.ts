@@ -28,10 +28,30 @@ const CASES: Case[] = [
   { name: '= inside a value', text: 'A=b=c', vscode: { A: 'b=c' } },
   { name: 'duplicate keys: the last wins', text: 'A=1\nA=2', vscode: { A: '2' } },
   { name: 'CRLF, a lone CR and a BOM', text: '\uFEFFA=1\r\nB=2\rC=3\r\n', vscode: { A: '1', B: '2', C: '3' } },
-  { name: 'a double-quoted value cannot span lines', text: 'A="line1\nline2"\nB=3', vscode: { A: '"line1', B: '3' }, warnings: [1, 2] },
-  { name: 'a single-quoted value cannot span lines', text: "A='line1\nline2'\nB=3", vscode: { A: "'line1", B: '3' }, warnings: [1, 2] },
-  { name: 'an unterminated quote is taken as written', text: 'A="open\nB=2', vscode: { A: '"open', B: '2' }, warnings: [1] },
-  { name: 'a quoted value followed by text is taken as written', text: 'A="x" y', vscode: { A: '"x" y' }, warnings: [1] },
+  {
+    name: 'a double-quoted value cannot span lines',
+    text: 'A="line1\nline2"\nB=3',
+    vscode: { A: '"line1', B: '3' },
+    warnings: [1, 2],
+  },
+  {
+    name: 'a single-quoted value cannot span lines',
+    text: "A='line1\nline2'\nB=3",
+    vscode: { A: "'line1", B: '3' },
+    warnings: [1, 2],
+  },
+  {
+    name: 'an unterminated quote is taken as written',
+    text: 'A="open\nB=2',
+    vscode: { A: '"open', B: '2' },
+    warnings: [1],
+  },
+  {
+    name: 'a quoted value followed by text is taken as written',
+    text: 'A="x" y',
+    vscode: { A: '"x" y' },
+    warnings: [1],
+  },
   { name: 'inner quotes in an unquoted value', text: 'A={"foo": "bar"}', vscode: { A: '{"foo": "bar"}' } },
   { name: 'a line without = or : is skipped', text: 'not a pair\nB=2', vscode: { B: '2' }, warnings: [1] },
   { name: 'a key may start with a digit', text: '1X=2', vscode: { '1X': '2' } },
@@ -64,8 +84,12 @@ test('warnings name the line and the key, never the value (env files hold secret
 test("Node's util.parseEnv on the same table (measured, for the choice in dotenv.ts)", (t) => {
   const parseEnv = (util as { parseEnv?: (s: string) => Record<string, string> }).parseEnv;
   if (!parseEnv) return t.skip('util.parseEnv needs Node 20.12');
-  const differ = CASES.filter((c) => JSON.stringify({ ...parseEnv(c.text) }) !== JSON.stringify(c.vscode)).map((c) => c.name);
-  t.diagnostic(`util.parseEnv (${process.version}) agrees with VS Code on ${CASES.length - differ.length}/${CASES.length}; differs on: ${differ.join('; ')}`);
+  const differ = CASES.filter((c) => JSON.stringify({ ...parseEnv(c.text) }) !== JSON.stringify(c.vscode)).map(
+    (c) => c.name,
+  );
+  t.diagnostic(
+    `util.parseEnv (${process.version}) agrees with VS Code on ${CASES.length - differ.length}/${CASES.length}; differs on: ${differ.join('; ')}`,
+  );
   // It cannot stand in for VS Code's parser: `KEY: value` lines are VS Code's and not Node's.
   assert.ok(differ.includes('KEY: value'));
 });

@@ -9,7 +9,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { decideApproval, explainApproval } from '../../server/src/core/config/approval';
 import { configFolders, displayPath, type ConfigFolder } from '../../server/src/core/config/folders';
-import { formatProblem, resolveConfig, type ConfigFileText, type ResolveContext } from '../../server/src/core/config/resolve';
+import {
+  formatProblem,
+  resolveConfig,
+  type ConfigFileText,
+  type ResolveContext,
+} from '../../server/src/core/config/resolve';
 import { configCandidates, cursorUserConfigPath } from '../../server/src/core/config/sources';
 import { createToolFilter } from '../../server/src/core/config/toolFilter';
 import type { LoadedConfig } from '../../server/src/core/config/types';
@@ -84,7 +89,11 @@ test('folder labels: the name in the workspace, unique, never empty, no slashes'
       want: ['api', 'web'],
     },
     { name: 'a name of slashes only is "-"', input: [{ path: A, name: '//' }, { path: B }], want: ['-', 'web'] },
-    { name: 'the file-system root (no basename) is folder-N', input: [{ path: '/' }, { path: B }], want: ['folder-1', 'web'] },
+    {
+      name: 'the file-system root (no basename) is folder-N',
+      input: [{ path: '/' }, { path: B }],
+      want: ['folder-1', 'web'],
+    },
     { name: 'the same path twice is read once', input: [{ path: A }, { path: A }], want: [undefined] },
   ];
   for (const c of cases) {
@@ -101,7 +110,11 @@ test('folder labels: the name in the workspace, unique, never empty, no slashes'
 });
 
 test('two folders each defining "github": both appear, named <folder>/<server>, each resolved in its own folder', () => {
-  const entry = { command: './bin/server', args: ['${workspaceFolder}/data', '${workspaceFolderBasename}'], cwd: 'sub' };
+  const entry = {
+    command: './bin/server',
+    args: ['${workspaceFolder}/data', '${workspaceFolderBasename}'],
+    cwd: 'sub',
+  };
   const r = run([vsc(A, { github, local: entry }), vsc(B, { github, local: entry })], twoFolders());
   assert.deepEqual(r.problems, []);
   assert.deepEqual(
@@ -119,8 +132,18 @@ test('two folders each defining "github": both appear, named <folder>/<server>, 
   assert.deepEqual(
     gh.map((s) => s.source),
     [
-      { kind: 'vscode-mcp-json', file: `${A}/.vscode/mcp.json`, path: 'servers.github', folder: { path: A, label: 'api', localName: 'github' } },
-      { kind: 'vscode-mcp-json', file: `${B}/.vscode/mcp.json`, path: 'servers.github', folder: { path: B, label: 'web', localName: 'github' } },
+      {
+        kind: 'vscode-mcp-json',
+        file: `${A}/.vscode/mcp.json`,
+        path: 'servers.github',
+        folder: { path: A, label: 'api', localName: 'github' },
+      },
+      {
+        kind: 'vscode-mcp-json',
+        file: `${B}/.vscode/mcp.json`,
+        path: 'servers.github',
+        folder: { path: B, label: 'web', localName: 'github' },
+      },
     ],
   );
   // The same definition in two folders: two fingerprints (each covers its folder).
@@ -133,15 +156,18 @@ test('two folders each defining "github": both appear, named <folder>/<server>, 
 
 test('a single folder keeps names and fingerprints as they always were', () => {
   const single = run([vsc(A, { github })], configFolders([{ path: A }], A));
-  const none = resolveConfig([{ path: `${A}/.vscode/mcp.json`, kind: 'vscode-mcp-json', text: JSON.stringify({ servers: { github } }) }], {
-    workspaceFolder: A,
-    userHome: HOME,
-    env: {},
-    inputs: {},
-    settings: DEFAULT_SETTINGS,
-    settingsFile: `${A}/.vscode/settings.json`,
-    readEnvFile: () => undefined,
-  });
+  const none = resolveConfig(
+    [{ path: `${A}/.vscode/mcp.json`, kind: 'vscode-mcp-json', text: JSON.stringify({ servers: { github } }) }],
+    {
+      workspaceFolder: A,
+      userHome: HOME,
+      env: {},
+      inputs: {},
+      settings: DEFAULT_SETTINGS,
+      settingsFile: `${A}/.vscode/settings.json`,
+      readEnvFile: () => undefined,
+    },
+  );
   assert.deepEqual(
     single.servers.map((s) => [s.name, s.fingerprint, s.source.folder]),
     none.servers.map((s) => [s.name, s.fingerprint, undefined]),
@@ -168,17 +194,32 @@ test('approvals are per folder: approving api/github starts neither web/github n
     ),
   ).servers[0]!;
   assert.equal(swapped.name, 'api/github');
-  assert.equal(explainApproval(swapped, { approvals, trusted: true }).reason, 'definition changed since it was approved');
+  assert.equal(
+    explainApproval(swapped, { approvals, trusted: true }).reason,
+    'definition changed since it was approved',
+  );
   // Workspace trust still gates every folder's servers.
   assert.equal(decideApproval(api, { approvals, trusted: false }), 'untrusted');
 });
 
 test('problems name the right file and the folder-qualified server, shown after the folder label', () => {
-  const r = run([vsc(A, { ok: github }), vsc(B, { broken: { command: 42 } }), mcpj(B, { ok: github, dup: github }), vsc(B, { dup: github })], twoFolders());
+  const r = run(
+    [
+      vsc(A, { ok: github }),
+      vsc(B, { broken: { command: 42 } }),
+      mcpj(B, { ok: github, dup: github }),
+      vsc(B, { dup: github }),
+    ],
+    twoFolders(),
+  );
   assert.deepEqual(
     r.problems.map((p) => [p.file, p.server, formatProblem(p, r.folders)]),
     [
-      [`${B}/.vscode/mcp.json`, 'web/broken', 'web/.vscode/mcp.json: servers.broken.command: "command" must be a non-empty string'],
+      [
+        `${B}/.vscode/mcp.json`,
+        'web/broken',
+        'web/.vscode/mcp.json: servers.broken.command: "command" must be a non-empty string',
+      ],
       [
         `${B}/.mcp.json`,
         undefined,
@@ -198,7 +239,10 @@ test('problems name the right file and the folder-qualified server, shown after 
   assert.equal(displayPath('/elsewhere/x.json', r.folders), '/elsewhere/x.json');
   assert.equal(displayPath(`${A}/.vscode/mcp.json`, configFolders([{ path: A }], A)), '.vscode/mcp.json');
   // Nested folders: a file belongs to the deepest folder holding it.
-  assert.equal(displayPath(`${A}/pkg/.mcp.json`, configFolders([{ path: A }, { path: `${A}/pkg` }], A)), 'pkg/.mcp.json');
+  assert.equal(
+    displayPath(`${A}/pkg/.mcp.json`, configFolders([{ path: A }, { path: `${A}/pkg` }], A)),
+    'pkg/.mcp.json',
+  );
   assert.equal(
     displayPath(
       `${A}/pkg/.mcp.json`,
@@ -215,7 +259,10 @@ test('problems name the right file and the folder-qualified server, shown after 
 });
 
 test("settings: the window's mcpLens.servers keep their names; a folder's own are that folder's", () => {
-  const folders = configFolders([{ path: A }, { path: B, servers: { memory: { command: 'mem', args: ['${workspaceFolder}'] } } }], A);
+  const folders = configFolders(
+    [{ path: A }, { path: B, servers: { memory: { command: 'mem', args: ['${workspaceFolder}'] } } }],
+    A,
+  );
   const r = run([], folders, { servers: { shared: { command: 'shared' } } });
   assert.deepEqual(
     r.servers.map((s) => [s.name, s.source.file, s.source.path, s.type === 'stdio' ? s.args : []]),
@@ -225,11 +272,22 @@ test("settings: the window's mcpLens.servers keep their names; a folder's own ar
     ],
   );
   // Without "settings" in importFrom, neither is read.
-  assert.deepEqual(run([], folders, { servers: { shared: { command: 'shared' } }, importFrom: ['vscode'] }).servers, []);
+  assert.deepEqual(
+    run([], folders, { servers: { shared: { command: 'shared' } }, importFrom: ['vscode'] }).servers,
+    [],
+  );
 });
 
 test("include/exclude: a folder's server also answers to its name in the folder", async (t) => {
-  const cases: { include: string[]; exclude: string[]; server: string; local?: string; tool: string; allowed: boolean; why: string }[] = [
+  const cases: {
+    include: string[];
+    exclude: string[];
+    server: string;
+    local?: string;
+    tool: string;
+    allowed: boolean;
+    why: string;
+  }[] = [
     {
       include: [],
       exclude: ['github/delete_*'],
@@ -239,11 +297,51 @@ test("include/exclude: a folder's server also answers to its name in the folder"
       allowed: false,
       why: "a pattern for the folder's server hides it in every folder",
     },
-    { include: [], exclude: ['github'], server: 'web/github', local: 'github', tool: 'x', allowed: false, why: 'a server-only pattern too' },
-    { include: [], exclude: ['api/github/*'], server: 'api/github', local: 'github', tool: 'x', allowed: false, why: "with the folder: that folder's" },
-    { include: [], exclude: ['api/github/*'], server: 'web/github', local: 'github', tool: 'x', allowed: true, why: "… and not the other folder's" },
-    { include: [], exclude: ['*/delete_*'], server: 'api/github', local: 'github', tool: 'Delete_Repo', allowed: false, why: '*/ spans the label' },
-    { include: ['github/*'], exclude: [], server: 'api/github', local: 'github', tool: 'x', allowed: true, why: "include by the folder's name" },
+    {
+      include: [],
+      exclude: ['github'],
+      server: 'web/github',
+      local: 'github',
+      tool: 'x',
+      allowed: false,
+      why: 'a server-only pattern too',
+    },
+    {
+      include: [],
+      exclude: ['api/github/*'],
+      server: 'api/github',
+      local: 'github',
+      tool: 'x',
+      allowed: false,
+      why: "with the folder: that folder's",
+    },
+    {
+      include: [],
+      exclude: ['api/github/*'],
+      server: 'web/github',
+      local: 'github',
+      tool: 'x',
+      allowed: true,
+      why: "… and not the other folder's",
+    },
+    {
+      include: [],
+      exclude: ['*/delete_*'],
+      server: 'api/github',
+      local: 'github',
+      tool: 'Delete_Repo',
+      allowed: false,
+      why: '*/ spans the label',
+    },
+    {
+      include: ['github/*'],
+      exclude: [],
+      server: 'api/github',
+      local: 'github',
+      tool: 'x',
+      allowed: true,
+      why: "include by the folder's name",
+    },
     {
       include: ['api/github/*'],
       exclude: [],
@@ -263,11 +361,28 @@ test("include/exclude: a folder's server also answers to its name in the folder"
       why: 'api/* names server "api" (tool "github/x" does not exist): as before',
     },
     { include: [], exclude: ['github/*'], server: 'github', tool: 'x', allowed: false, why: 'no folder: as before' },
-    { include: [], exclude: ['api/github/*'], server: 'github', tool: 'x', allowed: true, why: 'no folder: a folder pattern does not reach it' },
-    { include: [], exclude: [], server: 'api/github', local: 'git\u0000hub', tool: 'x', allowed: false, why: 'NUL in either name never passes' },
+    {
+      include: [],
+      exclude: ['api/github/*'],
+      server: 'github',
+      tool: 'x',
+      allowed: true,
+      why: 'no folder: a folder pattern does not reach it',
+    },
+    {
+      include: [],
+      exclude: [],
+      server: 'api/github',
+      local: 'git\u0000hub',
+      tool: 'x',
+      allowed: false,
+      why: 'NUL in either name never passes',
+    },
   ];
   for (const c of cases) {
-    await t.test(c.why, () => assert.equal(createToolFilter(c.include, c.exclude)(c.server, c.tool, c.local), c.allowed));
+    await t.test(c.why, () =>
+      assert.equal(createToolFilter(c.include, c.exclude)(c.server, c.tool, c.local), c.allowed),
+    );
   }
 });
 
@@ -286,19 +401,30 @@ test("Cursor's user-level config: where it lives on each OS", async (t) => {
       { kind: 'vscode-mcp-json', path: `${A}/.vscode/mcp.json`, folder: A },
       { kind: 'vscode-mcp-json', path: `${B}/.vscode/mcp.json`, folder: B },
     ]);
-    assert.ok(!configCandidates(A, ['vscode', 'mcp-json', 'settings'], HOME, {}, 'linux').some((c) => c.kind === 'cursor-user'));
+    assert.ok(
+      !configCandidates(A, ['vscode', 'mcp-json', 'settings'], HOME, {}, 'linux').some((c) => c.kind === 'cursor-user'),
+    );
     // The home folder opened as the workspace: its .cursor/mcp.json is read once, as the workspace's.
-    assert.deepEqual(configCandidates(HOME, ['cursor'], HOME, {}, 'linux'), [{ kind: 'cursor', path: CURSOR_USER, folder: HOME }]);
+    assert.deepEqual(configCandidates(HOME, ['cursor'], HOME, {}, 'linux'), [
+      { kind: 'cursor', path: CURSOR_USER, folder: HOME },
+    ]);
   });
 });
 
 test("Cursor's user-level servers: not named after a folder, need approval per workspace even where the workspace is trusted or not", () => {
   const files: ConfigFileText[] = [
-    { path: `${A}/.cursor/mcp.json`, kind: 'cursor', text: JSON.stringify({ mcpServers: { both: { command: 'workspace-one' } } }), folder: A },
+    {
+      path: `${A}/.cursor/mcp.json`,
+      kind: 'cursor',
+      text: JSON.stringify({ mcpServers: { both: { command: 'workspace-one' } } }),
+      folder: A,
+    },
     {
       path: CURSOR_USER,
       kind: 'cursor-user',
-      text: JSON.stringify({ mcpServers: { both: { command: 'user-one' }, mine: { command: 'm', args: ['${workspaceFolder}'] } } }),
+      text: JSON.stringify({
+        mcpServers: { both: { command: 'user-one' }, mine: { command: 'm', args: ['${workspaceFolder}'] } },
+      }),
     },
   ];
   const single = run(files, configFolders([{ path: A }], A), { importFrom: ['cursor'] });
@@ -319,7 +445,11 @@ test("Cursor's user-level servers: not named after a folder, need approval per w
   assert.ok(mine.type === 'stdio');
   assert.deepEqual(mine.args, [A], '${workspaceFolder} is the (first) workspace folder');
   assert.equal(decideApproval(mine, { approvals: {}, trusted: true }), 'needs-approval');
-  assert.equal(decideApproval(mine, { approvals: {}, trusted: false }), 'needs-approval', "the user's own file: trust does not gate it, approval does");
+  assert.equal(
+    decideApproval(mine, { approvals: {}, trusted: false }),
+    'needs-approval',
+    "the user's own file: trust does not gate it, approval does",
+  );
   assert.equal(decideApproval(mine, { approvals: { mine: mine.fingerprint }, trusted: false }), 'start');
   assert.equal(decideApproval(mine, { approvals: {}, trusted: true, autoApprove: true }), 'start');
   // In a multi-root workspace the user's file is not a folder's: its names stay as written.
@@ -340,11 +470,20 @@ test("loadWorkspaceConfig on two real folders: each folder's files read, watched
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, text);
   };
-  write(path.join(a, '.vscode', 'mcp.json'), JSON.stringify({ servers: { github: { command: 'gh', cwd: '${workspaceFolder}' } } }));
-  write(path.join(b, '.vscode', 'mcp.json'), JSON.stringify({ servers: { github: { command: 'gh', cwd: '${workspaceFolder}' } } }));
+  write(
+    path.join(a, '.vscode', 'mcp.json'),
+    JSON.stringify({ servers: { github: { command: 'gh', cwd: '${workspaceFolder}' } } }),
+  );
+  write(
+    path.join(b, '.vscode', 'mcp.json'),
+    JSON.stringify({ servers: { github: { command: 'gh', cwd: '${workspaceFolder}' } } }),
+  );
   write(path.join(b, '.mcp.json'), '{ "mcpServers": { "memory": { "command": "mem" } }');
   write(path.join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { cursorOwn: { command: 'c' } } }));
-  const settings = { ...DEFAULT_SETTINGS, importFrom: ['vscode', 'mcp-json', 'cursor'] as McpLensSettings['importFrom'] };
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    importFrom: ['vscode', 'mcp-json', 'cursor'] as McpLensSettings['importFrom'],
+  };
   const opts = {
     workspaceFolder: a,
     folders: [

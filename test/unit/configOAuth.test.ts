@@ -10,7 +10,10 @@ import type { LoadedConfig, RemoteServerConfig } from '../../server/src/core/con
 const WS = '/work/ws';
 const VSC = `${WS}/.vscode/mcp.json`;
 
-function run(entry: string, over: { env?: Record<string, string>; inputs?: Record<string, string> } = {}): LoadedConfig {
+function run(
+  entry: string,
+  over: { env?: Record<string, string>; inputs?: Record<string, string> } = {},
+): LoadedConfig {
   const file: ConfigFileText = { path: VSC, kind: 'vscode-mcp-json', text: `{"servers": {"remote": ${entry}}}` };
   return resolveConfig([file], {
     workspaceFolder: WS,
@@ -44,22 +47,34 @@ test('a pre-registered client: id, secret from an input, scopes; the secret neve
 });
 
 test('the fingerprint covers the client: a changed id, secret or scope needs a fresh approval; no oauth leaves it as it was', () => {
-  const fp = (entry: string, inputs: Record<string, string> = { k: 'one' }) => remote(run(entry, { inputs })).fingerprint;
+  const fp = (entry: string, inputs: Record<string, string> = { k: 'one' }) =>
+    remote(run(entry, { inputs })).fingerprint;
   const base = '{"url": "https://mcp.example.com/mcp"}';
   const withId = '{"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "a"}}';
   assert.notEqual(fp(base), fp(withId));
   assert.notEqual(fp(withId), fp('{"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "b"}}'));
   const secret = '{"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "a", "clientSecret": "${input:k}"}}';
   assert.notEqual(fp(secret), fp(secret, { k: 'two' }));
-  assert.notEqual(fp(withId), fp('{"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "a", "scopes": ["x"]}}'));
+  assert.notEqual(
+    fp(withId),
+    fp('{"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "a", "scopes": ["x"]}}'),
+  );
   // Without `oauth` the fingerprint is the one approvals recorded before this field existed.
   assert.equal(fp(base), fp('{"type": "http", "url": "https://mcp.example.com/mcp", "headers": {}}'));
 });
 
 test('bad oauth entries disable the server, with exact problem texts', async (t) => {
   const cases: [string, string, string[]][] = [
-    ['not an object', '"lens-app"', ['error .vscode/mcp.json: servers.remote.oauth: "oauth" must be an object with "clientId"']],
-    ['no clientId', '{"scopes": ["a"]}', ['error .vscode/mcp.json: servers.remote.oauth.clientId: "oauth.clientId" must be a non-empty string']],
+    [
+      'not an object',
+      '"lens-app"',
+      ['error .vscode/mcp.json: servers.remote.oauth: "oauth" must be an object with "clientId"'],
+    ],
+    [
+      'no clientId',
+      '{"scopes": ["a"]}',
+      ['error .vscode/mcp.json: servers.remote.oauth.clientId: "oauth.clientId" must be a non-empty string'],
+    ],
     [
       'secret not a string',
       '{"clientId": "a", "clientSecret": 5}',
@@ -68,7 +83,9 @@ test('bad oauth entries disable the server, with exact problem texts', async (t)
     [
       'scopes with a space',
       '{"clientId": "a", "scopes": ["read write"]}',
-      ['error .vscode/mcp.json: servers.remote.oauth.scopes: "oauth.scopes" must be an array of scope names (strings without spaces)'],
+      [
+        'error .vscode/mcp.json: servers.remote.oauth.scopes: "oauth.scopes" must be an array of scope names (strings without spaces)',
+      ],
     ],
   ];
   for (const [name, oauth, expected] of cases) {
@@ -82,13 +99,17 @@ test('bad oauth entries disable the server, with exact problem texts', async (t)
 });
 
 test('warnings that do not disable: a secret written in the file, an unknown key, oauth on a stdio server', () => {
-  const r = run('{"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "a", "clientSecret": "literal", "redirect": "x"}}');
+  const r = run(
+    '{"url": "https://mcp.example.com/mcp", "oauth": {"clientId": "a", "clientSecret": "literal", "redirect": "x"}}',
+  );
   assert.deepEqual(problems(r), [
     'warning .vscode/mcp.json: servers.remote.oauth.redirect: unknown key "redirect" in "oauth" (expected "clientId", "clientSecret" or "scopes"); ignored',
     'warning .vscode/mcp.json: servers.remote.oauth.clientSecret: "oauth.clientSecret" is written in the file; use ${input:…} or ${env:…} so the secret stays out of it',
   ]);
   assert.equal(remote(r).oauth?.clientSecret, 'literal');
   const stdio = run('{"command": "npx", "oauth": {"clientId": "a"}}');
-  assert.deepEqual(problems(stdio), ['warning .vscode/mcp.json: servers.remote.oauth: "oauth" applies to http and sse servers only; ignored']);
+  assert.deepEqual(problems(stdio), [
+    'warning .vscode/mcp.json: servers.remote.oauth: "oauth" applies to http and sse servers only; ignored',
+  ]);
   assert.equal(stdio.servers.length, 1);
 });

@@ -2,7 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { resolveConfig, formatProblem, type ConfigFileText, type ResolveContext } from '../../server/src/core/config/resolve';
+import {
+  resolveConfig,
+  formatProblem,
+  type ConfigFileText,
+  type ResolveContext,
+} from '../../server/src/core/config/resolve';
 import { DEFAULT_SETTINGS, type McpLensSettings } from '../../protocol/settings';
 import { claudeDesktopConfigPath, configCandidates } from '../../server/src/core/config/sources';
 import type { LoadedConfig, ServerConfig } from '../../server/src/core/config/types';
@@ -56,7 +61,11 @@ test('every source format resolves to the same kind of server', async (t) => {
   const cases: { name: string; files: ConfigFileText[]; expect: Record<string, unknown> }[] = [
     {
       name: '.vscode/mcp.json stdio (JSONC: comments, trailing commas)',
-      files: [vsc('{ // mine\n "servers": { "gh": { "type": "stdio", "command": "npx", "args": ["-y", "gh-mcp",], "env": { "A": "1" }, }, }, }')],
+      files: [
+        vsc(
+          '{ // mine\n "servers": { "gh": { "type": "stdio", "command": "npx", "args": ["-y", "gh-mcp",], "env": { "A": "1" }, }, }, }',
+        ),
+      ],
       expect: {
         type: 'stdio',
         name: 'gh',
@@ -68,7 +77,11 @@ test('every source format resolves to the same kind of server', async (t) => {
     },
     {
       name: '.vscode/mcp.json http with headers',
-      files: [vsc('{"servers": {"gh": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer x"}}}}')],
+      files: [
+        vsc(
+          '{"servers": {"gh": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer x"}}}}',
+        ),
+      ],
       expect: {
         type: 'http',
         name: 'gh',
@@ -80,12 +93,25 @@ test('every source format resolves to the same kind of server', async (t) => {
     {
       name: '.vscode/mcp.json sse',
       files: [vsc('{"servers": {"gh": {"type": "sse", "url": "http://127.0.0.1:9/sse"}}}')],
-      expect: { type: 'sse', name: 'gh', source: { kind: 'vscode-mcp-json', file: VSC, path: 'servers.gh' }, url: 'http://127.0.0.1:9/sse', headers: {} },
+      expect: {
+        type: 'sse',
+        name: 'gh',
+        source: { kind: 'vscode-mcp-json', file: VSC, path: 'servers.gh' },
+        url: 'http://127.0.0.1:9/sse',
+        headers: {},
+      },
     },
     {
       name: 'type omitted with command → stdio (.mcp.json)',
       files: [mcpj('{"mcpServers": {"gh": {"command": "uvx", "args": ["gh"]}}}')],
-      expect: { type: 'stdio', name: 'gh', source: { kind: 'mcp-json', file: MCPJ, path: 'mcpServers.gh' }, command: 'uvx', args: ['gh'], env: {} },
+      expect: {
+        type: 'stdio',
+        name: 'gh',
+        source: { kind: 'mcp-json', file: MCPJ, path: 'mcpServers.gh' },
+        command: 'uvx',
+        args: ['gh'],
+        env: {},
+      },
     },
     {
       name: 'type omitted with url → http (.mcp.json)',
@@ -100,7 +126,11 @@ test('every source format resolves to the same kind of server', async (t) => {
     },
     {
       name: 'Claude Desktop mcpServers',
-      files: [claude('{"mcpServers": {"gh": {"command": "node", "args": ["/opt/s.js"], "env": {"T": "v"}}}, "globalShortcut": ""}')],
+      files: [
+        claude(
+          '{"mcpServers": {"gh": {"command": "node", "args": ["/opt/s.js"], "env": {"T": "v"}}}, "globalShortcut": ""}',
+        ),
+      ],
       expect: {
         type: 'stdio',
         name: 'gh',
@@ -113,17 +143,36 @@ test('every source format resolves to the same kind of server', async (t) => {
     {
       name: 'Cursor mcpServers with explicit type',
       files: [cur('{"mcpServers": {"gh": {"type": "sse", "url": "https://c.example/sse"}}}')],
-      expect: { type: 'sse', name: 'gh', source: { kind: 'cursor', file: CUR, path: 'mcpServers.gh' }, url: 'https://c.example/sse', headers: {} },
+      expect: {
+        type: 'sse',
+        name: 'gh',
+        source: { kind: 'cursor', file: CUR, path: 'mcpServers.gh' },
+        url: 'https://c.example/sse',
+        headers: {},
+      },
     },
     {
       name: '"streamable-http" is read as http',
       files: [mcpj('{"mcpServers": {"gh": {"type": "streamable-http", "url": "https://x.example/mcp"}}}')],
-      expect: { type: 'http', name: 'gh', source: { kind: 'mcp-json', file: MCPJ, path: 'mcpServers.gh' }, url: 'https://x.example/mcp', headers: {} },
+      expect: {
+        type: 'http',
+        name: 'gh',
+        source: { kind: 'mcp-json', file: MCPJ, path: 'mcpServers.gh' },
+        url: 'https://x.example/mcp',
+        headers: {},
+      },
     },
     {
       name: '--config file in servers format',
       files: [cli('{"servers": {"gh": {"command": "gh-mcp"}}}')],
-      expect: { type: 'stdio', name: 'gh', source: { kind: 'cli-config', file: '/etc/lens.json', path: 'servers.gh' }, command: 'gh-mcp', args: [], env: {} },
+      expect: {
+        type: 'stdio',
+        name: 'gh',
+        source: { kind: 'cli-config', file: '/etc/lens.json', path: 'servers.gh' },
+        command: 'gh-mcp',
+        args: [],
+        env: {},
+      },
     },
     {
       name: '--config file in mcpServers format',
@@ -156,7 +205,9 @@ test('mcpLens.servers from settings, reported against the settings file', () => 
     args: [],
     env: {},
   });
-  assert.deepEqual(problems(r), ['error .vscode/settings.json: mcpLens.servers.s2.url: missing "url" for an http server']);
+  assert.deepEqual(problems(r), [
+    'error .vscode/settings.json: mcpLens.servers.s2.url: missing "url" for an http server',
+  ]);
   assert.deepEqual(r.disabled, [
     {
       name: 's2',
@@ -169,14 +220,44 @@ test('mcpLens.servers from settings, reported against the settings file', () => 
 test('variables are substituted in command, args, env, envFile, cwd, url and header values', async (t) => {
   const env = { TOKEN: 'tok', HOST: 'h.example' };
   const inputs = { key: 'k3y' };
-  const cases: { name: string; entry: string; field: 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'; want: unknown }[] = [
-    { name: '${workspaceFolder}', entry: '{"command": "${workspaceFolder}/bin/s"}', field: 'command', want: `${WS}/bin/s` },
-    { name: '${workspaceFolderBasename}', entry: '{"command": "s", "args": ["${workspaceFolderBasename}"]}', field: 'args', want: ['ws'] },
+  const cases: {
+    name: string;
+    entry: string;
+    field: 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers';
+    want: unknown;
+  }[] = [
+    {
+      name: '${workspaceFolder}',
+      entry: '{"command": "${workspaceFolder}/bin/s"}',
+      field: 'command',
+      want: `${WS}/bin/s`,
+    },
+    {
+      name: '${workspaceFolderBasename}',
+      entry: '{"command": "s", "args": ["${workspaceFolderBasename}"]}',
+      field: 'args',
+      want: ['ws'],
+    },
     { name: '${userHome}', entry: '{"command": "s", "args": ["${userHome}/.x"]}', field: 'args', want: [`${HOME}/.x`] },
     { name: '${env:NAME}', entry: '{"command": "s", "env": {"T": "${env:TOKEN}"}}', field: 'env', want: { T: 'tok' } },
-    { name: '${pathSeparator} and ${/}', entry: '{"command": "s", "args": ["a${pathSeparator}b${/}c"]}', field: 'args', want: [`a${path.sep}b${path.sep}c`] },
-    { name: '${input:id} supplied', entry: '{"command": "s", "args": ["--key", "${input:key}"]}', field: 'args', want: ['--key', 'k3y'] },
-    { name: 'several in one value', entry: '{"command": "s", "args": ["${env:TOKEN}-${input:key}-${env:TOKEN}"]}', field: 'args', want: ['tok-k3y-tok'] },
+    {
+      name: '${pathSeparator} and ${/}',
+      entry: '{"command": "s", "args": ["a${pathSeparator}b${/}c"]}',
+      field: 'args',
+      want: [`a${path.sep}b${path.sep}c`],
+    },
+    {
+      name: '${input:id} supplied',
+      entry: '{"command": "s", "args": ["--key", "${input:key}"]}',
+      field: 'args',
+      want: ['--key', 'k3y'],
+    },
+    {
+      name: 'several in one value',
+      entry: '{"command": "s", "args": ["${env:TOKEN}-${input:key}-${env:TOKEN}"]}',
+      field: 'args',
+      want: ['tok-k3y-tok'],
+    },
     { name: 'cwd', entry: '{"command": "s", "cwd": "${userHome}/w"}', field: 'cwd', want: `${HOME}/w` },
     { name: 'url', entry: '{"url": "https://${env:HOST}/mcp"}', field: 'url', want: 'https://h.example/mcp' },
     {
@@ -197,7 +278,14 @@ test('variables are substituted in command, args, env, envFile, cwd, url and hea
 
 test('envFile: dotenv values under env, relative to the workspace', () => {
   const envFiles = { [`${WS}/.env`]: '# c\nexport A=from-file\nB="two words"\nC=keep\nbad line\n' };
-  const r = run([vsc('{"servers": {"s": {"command": "s", "envFile": ".env", "env": {"B": "from-env", "C": null, "D": 4, "E": true}}}}')], { envFiles });
+  const r = run(
+    [
+      vsc(
+        '{"servers": {"s": {"command": "s", "envFile": ".env", "env": {"B": "from-env", "C": null, "D": 4, "E": true}}}}',
+      ),
+    ],
+    { envFiles },
+  );
   assert.deepEqual(server(r, 's'), {
     type: 'stdio',
     name: 's',
@@ -207,7 +295,9 @@ test('envFile: dotenv values under env, relative to the workspace', () => {
     env: { A: 'from-file', B: 'from-env', D: '4', E: 'true' },
     removeEnv: ['C'],
   });
-  assert.deepEqual(problems(r), [`warning .vscode/mcp.json: servers.s.envFile: ${WS}/.env line 5: expected KEY=VALUE or KEY: VALUE; line ignored`]);
+  assert.deepEqual(problems(r), [
+    `warning .vscode/mcp.json: servers.s.envFile: ${WS}/.env line 5: expected KEY=VALUE or KEY: VALUE; line ignored`,
+  ]);
   assert.ok(r.files.includes(`${WS}/.env`), 'env file listed for watching');
 });
 
@@ -232,7 +322,9 @@ test('bad entries disable that server only, with exact problem texts', async (t)
     {
       name: 'unknown type',
       entry: '{"type": "websocket", "url": "ws://x"}',
-      problems: ['error .vscode/mcp.json: servers.bad.type: unknown type "websocket" (expected "stdio", "http" or "sse")'],
+      problems: [
+        'error .vscode/mcp.json: servers.bad.type: unknown type "websocket" (expected "stdio", "http" or "sse")',
+      ],
     },
     {
       name: 'type not a string',
@@ -244,8 +336,16 @@ test('bad entries disable that server only, with exact problem texts', async (t)
       entry: '{"type": "stdio", "args": []}',
       problems: ['error .vscode/mcp.json: servers.bad.command: missing "command" for a stdio server'],
     },
-    { name: 'empty command', entry: '{"command": " "}', problems: ['error .vscode/mcp.json: servers.bad.command: "command" must be a non-empty string'] },
-    { name: 'missing url (http)', entry: '{"type": "http"}', problems: ['error .vscode/mcp.json: servers.bad.url: missing "url" for an http server'] },
+    {
+      name: 'empty command',
+      entry: '{"command": " "}',
+      problems: ['error .vscode/mcp.json: servers.bad.command: "command" must be a non-empty string'],
+    },
+    {
+      name: 'missing url (http)',
+      entry: '{"type": "http"}',
+      problems: ['error .vscode/mcp.json: servers.bad.url: missing "url" for an http server'],
+    },
     {
       name: 'missing url (sse)',
       entry: '{"type": "sse", "headers": {}}',
@@ -254,14 +354,20 @@ test('bad entries disable that server only, with exact problem texts', async (t)
     {
       name: 'neither command nor url',
       entry: '{"args": ["x"]}',
-      problems: ['error .vscode/mcp.json: servers.bad: missing "command" (for a stdio server) or "url" (for an http server)'],
+      problems: [
+        'error .vscode/mcp.json: servers.bad: missing "command" (for a stdio server) or "url" (for an http server)',
+      ],
     },
     {
       name: 'both command and url, no type',
       entry: '{"command": "x", "url": "http://x"}',
       problems: ['error .vscode/mcp.json: servers.bad: has both "command" and "url"; set "type" to say which'],
     },
-    { name: 'entry not an object', entry: '"npx server"', problems: ['error .vscode/mcp.json: servers.bad: expected an object with "command" or "url"'] },
+    {
+      name: 'entry not an object',
+      entry: '"npx server"',
+      problems: ['error .vscode/mcp.json: servers.bad: expected an object with "command" or "url"'],
+    },
     {
       name: 'args not an array',
       entry: '{"command": "x", "args": "--a --b"}',
@@ -371,7 +477,11 @@ test('file-level problems: one per file, other files still load', async (t) => {
       file: vsc('{"servers": {"a": {"command": "x"} "b": {}}}'),
       problems: ['error .vscode/mcp.json: invalid JSONC: CommaExpected at line 1, column 36'],
     },
-    { name: 'top level array', file: vsc('[]'), problems: ['error .vscode/mcp.json: expected a JSON object at the top level'] },
+    {
+      name: 'top level array',
+      file: vsc('[]'),
+      problems: ['error .vscode/mcp.json: expected a JSON object at the top level'],
+    },
     {
       name: 'servers not an object',
       file: vsc('{"servers": []}'),
@@ -380,7 +490,9 @@ test('file-level problems: one per file, other files still load', async (t) => {
     {
       name: 'mcpServers in .vscode/mcp.json',
       file: vsc('{"mcpServers": {"a": {"command": "x"}}}'),
-      problems: ['warning .vscode/mcp.json: mcpServers: VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; these entries are ignored'],
+      problems: [
+        'warning .vscode/mcp.json: mcpServers: VS Code\'s mcp.json lists servers under "servers", not "mcpServers"; these entries are ignored',
+      ],
     },
     { name: 'empty file is no config', file: vsc('  \n'), problems: [] },
   ];
@@ -396,7 +508,9 @@ test('file-level problems: one per file, other files still load', async (t) => {
     });
   }
   await t.test('--config file without servers', () => {
-    assert.deepEqual(problems(run([cli('{"foo": 1}', `${WS}/lens.json`)])), ['error lens.json: no "servers" or "mcpServers" object found']);
+    assert.deepEqual(problems(run([cli('{"foo": 1}', `${WS}/lens.json`)])), [
+      'error lens.json: no "servers" or "mcpServers" object found',
+    ]);
   });
 });
 
@@ -466,12 +580,18 @@ test('duplicate names: first source in importFrom order wins, the warning names 
 });
 
 test('source selection: importFrom leaves out unlisted sources; --config replaces all', () => {
-  const files = [vsc('{"servers": {"a": {"command": "x"}}}'), mcpj('{"mcpServers": {"b": {"command": "x"}}}'), cur('{"mcpServers": {"c": {"command": "x"}}}')];
+  const files = [
+    vsc('{"servers": {"a": {"command": "x"}}}'),
+    mcpj('{"mcpServers": {"b": {"command": "x"}}}'),
+    cur('{"mcpServers": {"c": {"command": "x"}}}'),
+  ];
   assert.deepEqual(
     run(files, { settings: { importFrom: ['cursor', 'vscode'] } }).servers.map((s) => s.name),
     ['c', 'a'],
   );
-  const withCli = run([...files, cli('{"servers": {"z": {"command": "x"}}}')], { settings: { servers: { s: { command: 'x' } } } });
+  const withCli = run([...files, cli('{"servers": {"z": {"command": "x"}}}')], {
+    settings: { servers: { s: { command: 'x' } } },
+  });
   assert.deepEqual(
     withCli.servers.map((s) => s.name),
     ['z'],
@@ -485,7 +605,8 @@ test('include/exclude come from settings', () => {
 });
 
 test('problem offsets point at the offending text', async (t) => {
-  const text = '{\n  "servers": {\n    "gh": { "type": "stdio", "args": "x" },\n    "web": { "type": "ftp", "url": "http://x" }\n  }\n}';
+  const text =
+    '{\n  "servers": {\n    "gh": { "type": "stdio", "args": "x" },\n    "web": { "type": "ftp", "url": "http://x" }\n  }\n}';
   const r = run([vsc(text)]);
   const at = (p: { offset?: number; length?: number }) => text.slice(p.offset!, p.offset! + p.length!);
   const cases = [
@@ -509,21 +630,44 @@ test('problem offsets point at the offending text', async (t) => {
 
 test('JSON paths quote names that are not identifiers', async (t) => {
   const cases = [
-    { name: 'my.server', want: 'error .vscode/mcp.json: servers["my.server"].command: missing "command" for a stdio server' },
-    { name: 'ms/playwright', want: 'error .vscode/mcp.json: servers["ms/playwright"].command: missing "command" for a stdio server' },
-    { name: 'with-dash_1', want: 'error .vscode/mcp.json: servers.with-dash_1.command: missing "command" for a stdio server' },
+    {
+      name: 'my.server',
+      want: 'error .vscode/mcp.json: servers["my.server"].command: missing "command" for a stdio server',
+    },
+    {
+      name: 'ms/playwright',
+      want: 'error .vscode/mcp.json: servers["ms/playwright"].command: missing "command" for a stdio server',
+    },
+    {
+      name: 'with-dash_1',
+      want: 'error .vscode/mcp.json: servers.with-dash_1.command: missing "command" for a stdio server',
+    },
   ];
   for (const c of cases) {
-    await t.test(c.name, () => assert.deepEqual(problems(run([vsc(JSON.stringify({ servers: { [c.name]: { type: 'stdio' } } }))])), [c.want]));
+    await t.test(c.name, () =>
+      assert.deepEqual(problems(run([vsc(JSON.stringify({ servers: { [c.name]: { type: 'stdio' } } }))])), [c.want]),
+    );
   }
-  assert.deepEqual(problems(run([vsc('{"servers": {"": {"command": "x"}}}')])), ['error .vscode/mcp.json: servers[""]: server name must not be empty']);
+  assert.deepEqual(problems(run([vsc('{"servers": {"": {"command": "x"}}}')])), [
+    'error .vscode/mcp.json: servers[""]: server name must not be empty',
+  ]);
 });
 
 test('where each source lives', async (t) => {
   const cases = [
-    { platform: 'darwin', env: {}, want: '/Users/u/Library/Application Support/Claude/claude_desktop_config.json', home: '/Users/u' },
+    {
+      platform: 'darwin',
+      env: {},
+      want: '/Users/u/Library/Application Support/Claude/claude_desktop_config.json',
+      home: '/Users/u',
+    },
     { platform: 'linux', env: {}, want: '/home/u/.config/Claude/claude_desktop_config.json', home: '/home/u' },
-    { platform: 'linux', env: { XDG_CONFIG_HOME: '/xdg' }, want: '/xdg/Claude/claude_desktop_config.json', home: '/home/u' },
+    {
+      platform: 'linux',
+      env: { XDG_CONFIG_HOME: '/xdg' },
+      want: '/xdg/Claude/claude_desktop_config.json',
+      home: '/home/u',
+    },
     {
       platform: 'win32',
       env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' },
@@ -532,7 +676,9 @@ test('where each source lives', async (t) => {
     },
   ];
   for (const c of cases) {
-    await t.test(`${c.platform} ${JSON.stringify(c.env)}`, () => assert.equal(claudeDesktopConfigPath(c.home, c.env, c.platform), c.want));
+    await t.test(`${c.platform} ${JSON.stringify(c.env)}`, () =>
+      assert.equal(claudeDesktopConfigPath(c.home, c.env, c.platform), c.want),
+    );
   }
   await t.test('candidates follow importFrom order, settings has no file', () => {
     assert.deepEqual(configCandidates(WS, ['cursor', 'settings', 'mcp-json', 'vscode', 'cursor'], HOME, {}, 'linux'), [

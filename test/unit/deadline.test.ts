@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { deadline } from '../../server/src/core/deadline';
 import { collectGarbage } from '../fixtures/forceGc';
 
-const aborted = (signal: AbortSignal) => new Promise<unknown>((resolve) => signal.addEventListener('abort', () => resolve(signal.reason), { once: true }));
+const aborted = (signal: AbortSignal) =>
+  new Promise<unknown>((resolve) => signal.addEventListener('abort', () => resolve(signal.reason), { once: true }));
 
 test('a deadline fires after a garbage collection, with the reason AbortSignal.timeout gives', async () => {
   // Only the listener's closure refers to the signal: AbortSignal.any([AbortSignal.timeout(ms)])

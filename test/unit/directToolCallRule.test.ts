@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { direct } from '../../server/src/gateway/directToolCalls';
 
-const call = (params: unknown, extra: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id: 7, method: 'tools/call', params, ...extra });
+const call = (params: unknown, extra: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'tools/call',
+  params,
+  ...extra,
+});
 const args = { tool_name: 'everything_get-sum', arguments: { a: 1, b: 2 } };
 
 describe('which tools/call requests take the direct path', () => {
@@ -29,7 +35,14 @@ describe('which tools/call requests take the direct path', () => {
       ['a direct tool (pinned, all)', call({ name: 'everything_get-sum', arguments: { a: 1, b: 2 } })],
       ['another method', { ...call({ name: 'call_tool' }), method: 'tools/list' }],
       ['a progress token', call({ name: 'call_tool', arguments: args, _meta: { progressToken: 1 } })],
-      ['a related task', call({ name: 'call_tool', arguments: args, _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } })],
+      [
+        'a related task',
+        call({
+          name: 'call_tool',
+          arguments: args,
+          _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } },
+        }),
+      ],
       ['a task', call({ name: 'call_tool', arguments: args, task: { ttl: 1000 } })],
       ['arguments not an object', call({ name: 'call_tool', arguments: [1, 2] })],
       ['null arguments', call({ name: 'call_tool', arguments: null })],

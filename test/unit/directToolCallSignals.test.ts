@@ -15,7 +15,12 @@ import { GatewayStdioTransport } from '../../server/src/gateway/stdioTransport';
 const turn = () => new Promise((r) => setImmediate(r));
 
 function callLine(id: number): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'call_tool', arguments: { tool_name: 't', arguments: {} } } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'call_tool', arguments: { tool_name: 't', arguments: {} } },
+  });
 }
 
 function harness() {
@@ -47,7 +52,10 @@ describe('the direct path gives each call its own abort signal', () => {
     stdin.write([1, 2, 3].map(callLine).join('\n') + '\n');
     while (calls.length < 3) await turn();
     assert.equal(new Set(calls.map((c) => c.signal)).size, 3);
-    stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'test' } }) + '\n');
+    stdin.write(
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'test' } }) +
+        '\n',
+    );
     while (!calls[1]!.signal.aborted) await turn();
     assert.deepEqual(
       calls.map((c) => c.signal.aborted),

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EventStreamBudget, MAX_MESSAGE_BYTES, SSE_WINDOW_BYTES, SSE_WINDOW_MS } from '../../server/src/adapters/upstream/boundedFetch';
+import {
+  EventStreamBudget,
+  MAX_MESSAGE_BYTES,
+  SSE_WINDOW_BYTES,
+  SSE_WINDOW_MS,
+} from '../../server/src/adapters/upstream/boundedFetch';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const MB = 1024 * 1024;
@@ -18,7 +23,10 @@ test('an event ends at a blank line, whichever line ending the server uses', () 
 test('a CRLF split across chunks is one line ending, and a lone line ending does not end an event', () => {
   const budget = new EventStreamBudget();
   assert.equal(budget.add(bytes(`data: ${'x'.repeat(6 * MB)}\r`), 0), undefined);
-  assert.equal(budget.add(bytes(`\ndata: ${'y'.repeat(5 * MB)}\r\n`), 0), 'sent an event of more than 10 MB, the limit for one message');
+  assert.equal(
+    budget.add(bytes(`\ndata: ${'y'.repeat(5 * MB)}\r\n`), 0),
+    'sent an event of more than 10 MB, the limit for one message',
+  );
 });
 
 /** `count` copies of a small event in one chunk. */

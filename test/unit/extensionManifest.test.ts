@@ -29,7 +29,10 @@ test('every McpLensSettings key is declared as mcpLens.<key> with the same defau
     assert.ok(p, `mcpLens.${key} is declared`);
     assert.deepEqual(p.default, value, `default of mcpLens.${key}`);
     assert.ok(p.description || p.markdownDescription, `mcpLens.${key} has a description`);
-    assert.ok(['resource', 'window', 'machine-overridable'].includes(p.scope ?? ''), `mcpLens.${key} has a scope a workspace can set`);
+    assert.ok(
+      ['resource', 'window', 'machine-overridable'].includes(p.scope ?? ''),
+      `mcpLens.${key} has a scope a workspace can set`,
+    );
   }
   const declared = Object.keys(props).map((k) => k.slice('mcpLens.'.length));
   assert.deepEqual(declared.sort(), keys.map(([k]) => k).sort(), 'no setting is declared that McpLensSettings lacks');
@@ -38,7 +41,9 @@ test('every McpLensSettings key is declared as mcpLens.<key> with the same defau
 test('every registered command is contributed and every contributed command is registered', () => {
   const source = readFileSync(join(root, 'client', 'src', 'commands', 'register.ts'), 'utf8');
   const registered = [...source.matchAll(/^\s+'(mcpLens\.[A-Za-z]+)':/gm)].map((m) => m[1]).sort();
-  const contributed = (pkg.contributes.commands as { command: string; category: string }[]).map((c) => c.command).sort();
+  const contributed = (pkg.contributes.commands as { command: string; category: string }[])
+    .map((c) => c.command)
+    .sort();
   assert.equal(registered.length, 14);
   assert.deepEqual(contributed, registered);
   for (const c of pkg.contributes.commands) assert.equal(c.category, 'MCP Lens');
@@ -55,11 +60,15 @@ test('the MCP provider, walkthrough, trust and marketplace fields are there', ()
   const icon = readFileSync(join(root, pkg.icon));
   assert.equal(icon.readUInt32BE(16), 128, 'icon width');
   assert.equal(icon.readUInt32BE(20), 128, 'icon height');
-  for (const w of pkg.contributes.walkthroughs) for (const s of w.steps) assert.ok(existsSync(join(root, s.media.markdown)), s.media.markdown);
+  for (const w of pkg.contributes.walkthroughs)
+    for (const s of w.steps) assert.ok(existsSync(join(root, s.media.markdown)), s.media.markdown);
 });
 
 test('the "search" exposure names every meta-tool (protocol/metaToolNames.ts)', () => {
-  const exposure = pkg.contributes.configuration.properties['mcpLens.exposure'] as { enum: string[]; enumDescriptions: string[] };
+  const exposure = pkg.contributes.configuration.properties['mcpLens.exposure'] as {
+    enum: string[];
+    enumDescriptions: string[];
+  };
   const search = exposure.enumDescriptions[exposure.enum.indexOf('search')]!;
   assert.ok(search.includes(`(${META_TOOL_NAMES.join(', ')})`), search);
 });

@@ -10,7 +10,12 @@ const spec = (include: string[], exclude: string[]) => ({ include, exclude });
 
 test('filterWidening: which changes show more tools', async (t) => {
   const cases: { why: string; from: ReturnType<typeof spec>; to: ReturnType<typeof spec>; widens: RegExp[] }[] = [
-    { why: 'same patterns, other order and spacing', from: spec(['a/*', 'b/*'], ['x']), to: spec([' b/* ', 'a/*'], ['x ']), widens: [] },
+    {
+      why: 'same patterns, other order and spacing',
+      from: spec(['a/*', 'b/*'], ['x']),
+      to: spec([' b/* ', 'a/*'], ['x ']),
+      widens: [],
+    },
     { why: 'an exclude pattern added', from: spec([], ['x']), to: spec([], ['x', 'y']), widens: [] },
     { why: 'an exclude pattern removed', from: spec([], ['x', 'y']), to: spec([], ['x']), widens: [/"y" removed/] },
     {
@@ -21,9 +26,24 @@ test('filterWidening: which changes show more tools', async (t) => {
     },
     { why: 'a negated exclude removed', from: spec([], ['!gh/*']), to: spec([], []), widens: [/"!gh\/\*" removed/] },
     { why: 'include from every tool to a list', from: spec([], []), to: spec(['gh/*'], []), widens: [] },
-    { why: 'include from a list to every tool', from: spec(['gh/*'], []), to: spec([], []), widens: [/include emptied/] },
-    { why: 'an include pattern added', from: spec(['gh/*'], []), to: spec(['gh/*', 'fs/*'], []), widens: [/"fs\/\*" added/] },
-    { why: 'a negated include pattern added', from: spec(['gh/*'], []), to: spec(['gh/*', '!gh/*'], []), widens: [/"!gh\/\*" added/] },
+    {
+      why: 'include from a list to every tool',
+      from: spec(['gh/*'], []),
+      to: spec([], []),
+      widens: [/include emptied/],
+    },
+    {
+      why: 'an include pattern added',
+      from: spec(['gh/*'], []),
+      to: spec(['gh/*', 'fs/*'], []),
+      widens: [/"fs\/\*" added/],
+    },
+    {
+      why: 'a negated include pattern added',
+      from: spec(['gh/*'], []),
+      to: spec(['gh/*', '!gh/*'], []),
+      widens: [/"!gh\/\*" added/],
+    },
     { why: 'an include pattern removed', from: spec(['gh/*', 'fs/*'], []), to: spec(['gh/*'], []), widens: [] },
     { why: 'blank patterns are no patterns', from: spec([], ['x', '  ']), to: spec([''], ['x']), widens: [] },
   ];
@@ -37,7 +57,9 @@ test('filterWidening: which changes show more tools', async (t) => {
 });
 
 test('a narrowing judged so never shows a tool the old filter hid (checked on names)', () => {
-  const names = ['gh/create_issue', 'gh/delete_repo', 'fs/read_file', 'fs/write_file', 'db/query'].map((n) => n.split('/') as [string, string]);
+  const names = ['gh/create_issue', 'gh/delete_repo', 'fs/read_file', 'fs/write_file', 'db/query'].map(
+    (n) => n.split('/') as [string, string],
+  );
   const filters = [
     spec([], []),
     spec(['gh/*'], []),
@@ -49,7 +71,8 @@ test('a narrowing judged so never shows a tool the old filter hid (checked on na
     for (const to of filters) {
       if (filterWidening(from, to).length > 0) continue;
       const [f, g] = [createToolFilter(from.include, from.exclude), createToolFilter(to.include, to.exclude)];
-      for (const [s, tool] of names) assert.ok(!g(s, tool) || f(s, tool), `${JSON.stringify([from, to])} shows ${s}/${tool}`);
+      for (const [s, tool] of names)
+        assert.ok(!g(s, tool) || f(s, tool), `${JSON.stringify([from, to])} shows ${s}/${tool}`);
     }
   }
 });
@@ -64,7 +87,10 @@ test('filters in force together: a tool shows only when every one lets it throug
 });
 
 test("effectiveFilter: the workspace's include replaces the user's, excludes add up", () => {
-  assert.deepEqual(effectiveFilter({ user: { include: ['a/*'], exclude: ['x'] }, workspace: { exclude: ['y', 'x'] } }), spec(['a/*'], ['x', 'y']));
+  assert.deepEqual(
+    effectiveFilter({ user: { include: ['a/*'], exclude: ['x'] }, workspace: { exclude: ['y', 'x'] } }),
+    spec(['a/*'], ['x', 'y']),
+  );
   assert.deepEqual(effectiveFilter({ user: { include: ['a/*'] }, workspace: { include: [] } }), spec([], []));
 });
 
@@ -73,5 +99,6 @@ test('the accepted filter is recorded canonically and read back, anything else r
   assert.equal(v, '{"include":["a","b"],"exclude":["x","y"]}');
   assert.deepEqual(parseToolFilterValue(v), { include: ['a', 'b'], exclude: ['x', 'y'] });
   assert.equal(toolFilterValue({ exclude: [] }), '{"exclude":[]}');
-  for (const bad of [undefined, '', 'not json', '[]', '{"include":[]}', '{"exclude":"x"}']) assert.equal(parseToolFilterValue(bad), undefined, String(bad));
+  for (const bad of [undefined, '', 'not json', '[]', '{"include":[]}', '{"exclude":"x"}'])
+    assert.equal(parseToolFilterValue(bad), undefined, String(bad));
 });

@@ -18,7 +18,10 @@ interface Seen {
   closed: boolean;
 }
 
-async function feed(make: (stdin: PassThrough, stdout: PassThrough) => Transport, chunks: (string | Buffer)[]): Promise<Seen> {
+async function feed(
+  make: (stdin: PassThrough, stdout: PassThrough) => Transport,
+  chunks: (string | Buffer)[],
+): Promise<Seen> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const transport = make(stdin, stdout);
@@ -36,7 +39,8 @@ async function feed(make: (stdin: PassThrough, stdout: PassThrough) => Transport
 
 const sdk = (chunks: (string | Buffer)[], max?: number) =>
   feed((i, o) => new StdioServerTransport(i, o, max === undefined ? undefined : { maxBufferSize: max }), chunks);
-const ours = (chunks: (string | Buffer)[], max?: number) => feed((i, o) => new GatewayStdioTransport(i, o, max), chunks);
+const ours = (chunks: (string | Buffer)[], max?: number) =>
+  feed((i, o) => new GatewayStdioTransport(i, o, max), chunks);
 
 /** The bytes of `text` in three chunks: the second cut ends inside the UTF-8 bytes of `char`. */
 function splitInside(text: string, char: string): Buffer[] {
@@ -46,18 +50,37 @@ function splitInside(text: string, char: string): Buffer[] {
 }
 
 describe("the gateway's stdio transport reads as the SDK's does", () => {
-  const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'call_tool', arguments: { tool_name: 'x' } } });
-  const accented = JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'call_tool', arguments: { tool_name: 'café_tool' } } }) + '\n';
+  const request = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'call_tool', arguments: { tool_name: 'x' } },
+  });
+  const accented =
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'call_tool', arguments: { tool_name: 'café_tool' } },
+    }) + '\n';
   const inputs: [string, (string | Buffer)[]][] = [
     ['one message', [request + '\n']],
     ['split across chunks, with a multi-byte character cut in two', splitInside(accented, 'é')],
     ['CRLF', [request + '\r\n']],
     ['two in one chunk and a partial third', [request + '\n' + request + '\n' + request.slice(0, 10)]],
     ['garbage, then a message', ['not json\n', request + '\n']],
-    ['a member the strict schema refuses', [JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', extra: 1 }) + '\n']],
+    [
+      'a member the strict schema refuses',
+      [JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', extra: 1 }) + '\n'],
+    ],
     [
       'a response and a notification',
-      [JSON.stringify({ jsonrpc: '2.0', id: 3, result: {} }) + '\n' + JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n'],
+      [
+        JSON.stringify({ jsonrpc: '2.0', id: 3, result: {} }) +
+          '\n' +
+          JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) +
+          '\n',
+      ],
     ],
     ['an empty line', ['\n', request + '\n']],
   ];

@@ -6,7 +6,8 @@ import { fuseKeywordFirst } from '../../server/src/core/search/hybridFusion';
 import type { RankedTool } from '../../server/src/core/search/types';
 
 const W = { keyword: 1, meaning: 1, k: 60 };
-const list = (keys: string[], signal: 'keyword' | 'meaning'): RankedTool[] => keys.map((key, i) => ({ key, score: 10 - i, signals: [signal], why: signal }));
+const list = (keys: string[], signal: 'keyword' | 'meaning'): RankedTool[] =>
+  keys.map((key, i) => ({ key, score: 10 - i, signals: [signal], why: signal }));
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `f${i}`);
 
 test('meaning alone never takes first place from keyword search', () => {
@@ -23,7 +24,11 @@ test('meaning alone never takes first place from keyword search', () => {
 
 test('meaning never moves first place, however strongly it disagrees; it reorders the rest', () => {
   const keyword = list(['a', 'b', 'c'], 'keyword');
-  for (const meaning of [list(['b', ...filler(10), 'a'], 'meaning'), list(['b', ...filler(20)], 'meaning'), list(['c', 'b'], 'meaning')]) {
+  for (const meaning of [
+    list(['b', ...filler(10), 'a'], 'meaning'),
+    list(['b', ...filler(20)], 'meaning'),
+    list(['c', 'b'], 'meaning'),
+  ]) {
     assert.equal(fuseKeywordFirst(keyword, meaning, 3, W)[0]!.key, 'a');
   }
   // Below first place, a tool both rankings like rises above one only keyword search has.

@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import type { RankedTool } from '../../server/src/core/search/types';
 import { LearnedExamples, type Lesson } from '../../server/src/core/usage/learnedExamples';
 import { FIELD_K1, rerankByField } from '../../server/src/core/usage/learnedField';
-import { LEARNED_RANKING_KNOBS, rerankByLearning, type LearnedRequest } from '../../server/src/core/usage/learnedRanking';
+import {
+  LEARNED_RANKING_KNOBS,
+  rerankByLearning,
+  type LearnedRequest,
+} from '../../server/src/core/usage/learnedRanking';
 import { learnedTermsOf } from '../../server/src/core/usage/learnedTerms';
 
 const FP = '0'.repeat(16);
@@ -17,13 +21,23 @@ const lesson = (key: string, request: string, delta = 1): Lesson => ({
   delta,
 });
 const hit = (key: string, score: number): RankedTool => ({ key, score, signals: ['keyword'], why: 'matched: x' });
-const field = (documents: number, catalogFrequency: (t: string) => number = () => 0) => ({ weight: 1, b: 0.75, k1: FIELD_K1, documents, catalogFrequency });
+const field = (documents: number, catalogFrequency: (t: string) => number = () => 0) => ({
+  weight: 1,
+  b: 0.75,
+  k1: FIELD_K1,
+  documents,
+  catalogFrequency,
+});
 
 test('the field scores like a keyword field: more past requests score more, and saturate', () => {
   const once = new LearnedExamples();
   once.teach(lesson('papers/search_papers', 'find literature on protein folding'), 1);
   const often = new LearnedExamples();
-  for (let i = 0; i < 4; i++) often.teach(lesson('papers/search_papers', `find literature on protein folding ${['today', 'again', 'now', 'please'][i]}`), i);
+  for (let i = 0; i < 4; i++)
+    often.teach(
+      lesson('papers/search_papers', `find literature on protein folding ${['today', 'again', 'now', 'please'][i]}`),
+      i,
+    );
   const terms = learnedTermsOf('literature about enzymes');
   const one = once.documents.fieldScores(terms, field(100)).get('papers/search_papers')!;
   const four = often.documents.fieldScores(terms, field(100)).get('papers/search_papers')!;
@@ -32,7 +46,9 @@ test('the field scores like a keyword field: more past requests score more, and 
   const idf = Math.log(1 + (100 - 1 + 0.5) / (1 + 0.5));
   assert.ok(four < idf * (FIELD_K1 + 1));
   // Not normalised by the request: a request sharing two learned words scores more than one sharing one.
-  const two = once.documents.fieldScores(learnedTermsOf('protein folding literature'), field(100)).get('papers/search_papers')!;
+  const two = once.documents
+    .fieldScores(learnedTermsOf('protein folding literature'), field(100))
+    .get('papers/search_papers')!;
   assert.ok(two > one);
 });
 
@@ -87,7 +103,13 @@ test('the field adds on the keyword scale, converted to the hits’ scale (hybri
 
 test('with nothing learned, or nothing learned that matches, the hits come back exactly as they are', () => {
   const hits = [hit('a/one', 3), hit('a/two', 2)];
-  const request: LearnedRequest = { terms: learnedTermsOf('read a file'), limit: 10, catalogSize: 2, documentFrequency: () => 1, keywordTop: 3 };
+  const request: LearnedRequest = {
+    terms: learnedTermsOf('read a file'),
+    limit: 10,
+    catalogSize: 2,
+    documentFrequency: () => 1,
+    keywordTop: 3,
+  };
   assert.deepEqual(rerankByLearning(hits, new LearnedExamples().documents, request, LEARNED_RANKING_KNOBS), hits);
   const examples = new LearnedExamples();
   examples.teach(lesson('a/two', 'weather forecast for paris'), 1);
@@ -118,5 +140,8 @@ test('field and vote together: a past request lifts its tool over a keyword matc
   );
   assert.ok(voteOnly[1]!.score > 2);
   // Both off: the ranking without learning.
-  assert.deepEqual(rerankByLearning(hits, examples.documents, request, { ...LEARNED_RANKING_KNOBS, weight: 0, field: 0 }), hits);
+  assert.deepEqual(
+    rerankByLearning(hits, examples.documents, request, { ...LEARNED_RANKING_KNOBS, weight: 0, field: 0 }),
+    hits,
+  );
 });

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureLearnedFolder, learnedFilePath, readLearnedFile, writeLearnedFile } from '../../server/src/adapters/usage/learnedFile';
+import {
+  ensureLearnedFolder,
+  learnedFilePath,
+  readLearnedFile,
+  writeLearnedFile,
+} from '../../server/src/adapters/usage/learnedFile';
 import type { LearnedExample } from '../../server/src/core/usage/learnedExamples';
 
 function tempState(t: { after(fn: () => void): void }): string {

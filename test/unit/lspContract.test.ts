@@ -17,8 +17,11 @@ const clientToServer = [...LSP_MESSAGES.clientToServer.requests, ...LSP_MESSAGES
 const serverToClient = [...LSP_MESSAGES.serverToClient.requests, ...LSP_MESSAGES.serverToClient.notifications];
 
 /** Every message object the module exports, by export name. */
-const isMessage = (v: unknown): v is MessageSignature => v instanceof RequestType || v instanceof RequestType0 || v instanceof NotificationType;
-const declared = (Object.entries(protocol) as [string, unknown][]).filter((e): e is [string, MessageSignature] => isMessage(e[1]));
+const isMessage = (v: unknown): v is MessageSignature =>
+  v instanceof RequestType || v instanceof RequestType0 || v instanceof NotificationType;
+const declared = (Object.entries(protocol) as [string, unknown][]).filter((e): e is [string, MessageSignature] =>
+  isMessage(e[1]),
+);
 const nameOf = new Map<unknown, string>(declared.map(([name, type]) => [type, name]));
 
 function sources(dir: string): { file: string; text: string }[] {
@@ -62,7 +65,8 @@ test('the sidecar handles every client → server message, registered with its d
     [],
     'no handler is registered by method string',
   );
-  const names = (ts: readonly unknown[]) => ts.map((t) => nameOf.get(t) ?? `undeclared ${String((t as { method?: string }).method)}`).sort();
+  const names = (ts: readonly unknown[]) =>
+    ts.map((t) => nameOf.get(t) ?? `undeclared ${String((t as { method?: string }).method)}`).sort();
   assert.deepEqual(names(registered), names(clientToServer));
 });
 
@@ -72,9 +76,13 @@ test('the sidecar sends every server → client message, and the extension handl
   for (const type of serverToClient) {
     const name = nameOf.get(type)!;
     const isRequest = (LSP_MESSAGES.serverToClient.requests as readonly unknown[]).includes(type);
-    const sent = lsp.filter((s) => new RegExp(`(${isRequest ? 'sendRequest' : 'sendNotification|notification'})\\(\\s*${name}\\b`).test(s.text));
+    const sent = lsp.filter((s) =>
+      new RegExp(`(${isRequest ? 'sendRequest' : 'sendNotification|notification'})\\(\\s*${name}\\b`).test(s.text),
+    );
     assert.ok(sent.length > 0, `server/src/lsp sends ${name}`);
-    const handled = client.filter((s) => new RegExp(`${isRequest ? 'onRequest' : 'onNotification'}\\(\\s*${name}\\b`).test(s.text));
+    const handled = client.filter((s) =>
+      new RegExp(`${isRequest ? 'onRequest' : 'onNotification'}\\(\\s*${name}\\b`).test(s.text),
+    );
     assert.ok(handled.length > 0, `client/src registers a handler for ${name}`);
   }
   for (const t of LSP_MESSAGES.serverToClient.requests) assert.ok(nameOf.get(t)?.endsWith('Request'));
@@ -84,7 +92,9 @@ test('the extension sends every client → server message through the typed Side
   const client = sources(join(ROOT, 'client', 'src'));
   for (const type of clientToServer) {
     const name = nameOf.get(type)!;
-    const used = client.filter((s) => new RegExp(`\\.(request|notify|sendRequest|sendNotification)\\(\\s*${name}\\b`).test(s.text));
+    const used = client.filter((s) =>
+      new RegExp(`\\.(request|notify|sendRequest|sendNotification)\\(\\s*${name}\\b`).test(s.text),
+    );
     assert.ok(used.length > 0, `client/src sends ${name}`);
   }
 });
@@ -94,6 +104,12 @@ test('no method string outside protocol/: both ends use the declared objects', (
   const comment = /^\s*(\*|\/\/|\/\*)/;
   const offenders = ['client/src', 'server/src', 'webview/src']
     .flatMap((d) => sources(join(ROOT, d)))
-    .flatMap((s) => s.text.split('\n').flatMap((line, i) => (literal.test(line) && !comment.test(line) ? [`${s.file}:${i + 1}: ${line.trim()}`] : [])));
+    .flatMap((s) =>
+      s.text
+        .split('\n')
+        .flatMap((line, i) =>
+          literal.test(line) && !comment.test(line) ? [`${s.file}:${i + 1}: ${line.trim()}`] : [],
+        ),
+    );
   assert.deepEqual(offenders, []);
 });

@@ -11,7 +11,8 @@ function tableDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length]!;
@@ -23,7 +24,9 @@ const rng = seededRandom;
 test('the bit-parallel distance equals the table for patterns of 1 to 32 characters against any length', () => {
   const random = rng(7);
   const word = (max: number, letters: string) =>
-    Array.from({ length: Math.floor(random() * (max + 1)) }, () => letters[Math.floor(random() * letters.length)]).join('');
+    Array.from({ length: Math.floor(random() * (max + 1)) }, () => letters[Math.floor(random() * letters.length)]).join(
+      '',
+    );
   for (let k = 0; k < 20000; k++) {
     const letters = k % 2 ? 'ab0' : 'abcdefghijklmnopqrstuvwxyz0123456789';
     const a = word(32, letters) || 'x';
@@ -35,9 +38,19 @@ test('the bit-parallel distance equals the table for patterns of 1 to 32 charact
 });
 
 test('suggestions: close names, names with the server prefix dropped, nothing for a far name', () => {
-  const names = ['github_create_issue', 'github_get_issue', 'slack_post_message', 'everything_get-sum', 'Memory_Store_Observations'];
+  const names = [
+    'github_create_issue',
+    'github_get_issue',
+    'slack_post_message',
+    'everything_get-sum',
+    'Memory_Store_Observations',
+  ];
   assert.deepEqual(closestNames('create_isue', names), ['github_create_issue']);
   assert.deepEqual(closestNames('get_sum', names), ['everything_get-sum']);
-  assert.deepEqual(closestNames('memory store observation plus a good deal of words', names), ['Memory_Store_Observations'], 'over 32 characters: the table');
+  assert.deepEqual(
+    closestNames('memory store observation plus a good deal of words', names),
+    ['Memory_Store_Observations'],
+    'over 32 characters: the table',
+  );
   assert.deepEqual(closestNames('zzqxv', names), []);
 });

@@ -34,7 +34,10 @@ function pe(machine: number): Buffer {
 }
 
 // The packaging scripts are ES modules; this test file is CommonJS.
-const scripts = async () => ({ ...(await import('../../scripts/vsix/nativeBinary.mjs')), ...(await import('../../scripts/vsix/targets.mjs')) });
+const scripts = async () => ({
+  ...(await import('../../scripts/vsix/nativeBinary.mjs')),
+  ...(await import('../../scripts/vsix/targets.mjs')),
+});
 
 test('ELF, Mach-O and PE headers name their machine', async () => {
   const { binaryKind, describeBinary } = await scripts();
@@ -65,12 +68,25 @@ test("the installed LanceDB binary reads as this machine's ELF, linked against i
 
 test('every target expects the binary its name implies', async () => {
   const { TARGETS, hostTarget, vsixTarget } = await scripts();
-  assert.deepEqual(TARGETS.map((t) => t.target).sort(), ['alpine-x64', 'darwin-arm64', 'darwin-x64', 'linux-arm64', 'linux-x64', 'win32-arm64', 'win32-x64']);
+  assert.deepEqual(TARGETS.map((t) => t.target).sort(), [
+    'alpine-x64',
+    'darwin-arm64',
+    'darwin-x64',
+    'linux-arm64',
+    'linux-x64',
+    'win32-arm64',
+    'win32-x64',
+  ]);
   for (const { target, lance } of TARGETS) {
     assert.ok(lance, `${target} has a LanceDB build`);
     const [os, arch] = target.split('-');
     const format = { linux: 'ELF', alpine: 'ELF', darwin: 'Mach-O', win32: 'PE' }[os!];
-    const machine = format === 'PE' ? arch : format === 'ELF' ? { x64: 'x86-64', arm64: 'aarch64' }[arch!] : { x64: 'x86-64', arm64: 'arm64' }[arch!];
+    const machine =
+      format === 'PE'
+        ? arch
+        : format === 'ELF'
+          ? { x64: 'x86-64', arm64: 'aarch64' }[arch!]
+          : { x64: 'x86-64', arm64: 'arm64' }[arch!];
     assert.equal(lance.binary, `${format} ${machine}`, target);
     if (format === 'ELF') assert.equal(lance.libc, os === 'alpine' ? 'musl' : 'glibc', target);
     assert.match(lance.package, new RegExp(`^@lancedb/lancedb-${os === 'alpine' ? 'linux' : os}-${arch}`), target);

@@ -2,7 +2,13 @@
 // the same on any score scale.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLOSE_SHARE, CONFIDENT_MARGIN, closeCount, isConfident, scoreMargin } from '../../server/src/core/rankConfidence';
+import {
+  CLOSE_SHARE,
+  CONFIDENT_MARGIN,
+  closeCount,
+  isConfident,
+  scoreMargin,
+} from '../../server/src/core/rankConfidence';
 
 test('the margin is relative: the same ranking at any scale gives the same answer', () => {
   for (const scale of [0.01, 1, 250]) {

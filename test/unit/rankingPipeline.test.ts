@@ -22,7 +22,10 @@ const CATALOG: CatalogTool[] = [
   ...SMALL_CATALOG,
   describedTool('playwright', 'browser_click', 'Click an element on the page', { selector: 'CSS selector' }),
   describedTool('filesystem', 'list_directory', 'List the files in a directory', { path: 'Directory path' }),
-  describedTool('github', 'get_file_contents', 'Get the contents of a file in a GitHub repository', { path: 'File path', repo: 'Repository' }),
+  describedTool('github', 'get_file_contents', 'Get the contents of a file in a GitHub repository', {
+    path: 'File path',
+    repo: 'Repository',
+  }),
 ];
 
 const REQUESTS = [
@@ -37,13 +40,16 @@ const REQUESTS = [
   'create a repo called demo. then list its issues.',
 ];
 
-const ranking = (index: KeywordIndex) => REQUESTS.map((q) => index.searchSync(q, { limit: 10 }).map((h) => `${h.key} ${h.score}`));
+const ranking = (index: KeywordIndex) =>
+  REQUESTS.map((q) => index.searchSync(q, { limit: 10 }).map((h) => `${h.key} ${h.score}`));
 
 test('the re-rank signals are exactly what rerankSignals.ts lists, each with its own knobs', () => {
   assert.deepEqual(new Set(RERANK_SIGNALS), new Set(Object.values(listed)));
   const names = RANKING_KNOBS.map((k) => k.name);
   assert.equal(new Set(names).size, names.length, 'no knob is declared twice');
-  for (const s of RERANK_SIGNALS) for (const k of s.knobs) assert.ok(names.includes(k.name), `${s.name}: ${k.name} reaches the tuner and the ablation`);
+  for (const s of RERANK_SIGNALS)
+    for (const k of s.knobs)
+      assert.ok(names.includes(k.name), `${s.name}: ${k.name} reaches the tuner and the ablation`);
   // Every signal knob the shipped weights set belongs to a listed signal (none is left behind).
   const signalKnobs = new Set(RERANK_SIGNALS.flatMap((s) => s.knobs.map((k) => k.name)));
   const candidateKeys = new Set([
@@ -60,7 +66,8 @@ test('the re-rank signals are exactly what rerankSignals.ts lists, each with its
     'shapes',
     'queryK3',
   ]);
-  for (const key of Object.keys(keywordWeights)) assert.ok(candidateKeys.has(key) || signalKnobs.has(key), `${key} in keywordWeights.json is read by a step`);
+  for (const key of Object.keys(keywordWeights))
+    assert.ok(candidateKeys.has(key) || signalKnobs.has(key), `${key} in keywordWeights.json is read by a step`);
 });
 
 test('each re-rank signal at its off value ranks exactly as the pipeline without it', () => {
@@ -68,7 +75,11 @@ test('each re-rank signal at its off value ranks exactly as the pipeline without
     const main = signal.knobs[0]!;
     const off = withKnob(DEFAULT_KEYWORD_CONFIG, main, main.off.value);
     const without = RERANK_SIGNALS.filter((s) => s !== signal);
-    assert.deepEqual(ranking(new KeywordIndex(CATALOG, off)), ranking(new KeywordIndex(CATALOG, off, without)), signal.name);
+    assert.deepEqual(
+      ranking(new KeywordIndex(CATALOG, off)),
+      ranking(new KeywordIndex(CATALOG, off, without)),
+      signal.name,
+    );
   }
   // …and at least one signal changes this catalog's ranking (the property above is not vacuous).
   const all = ranking(new KeywordIndex(CATALOG));
@@ -117,7 +128,10 @@ test('a signal plugs in as one object: profiled once per catalog, analysed once 
   index.setTools(CATALOG.slice(0, 3));
   assert.equal(profiled, 2);
   // Left out of the configuration, a new signal is off: it ships off until the tuner turns it on.
-  assert.deepEqual(ranking(new KeywordIndex(CATALOG, DEFAULT_KEYWORD_CONFIG, [...RERANK_SIGNALS, shortServer])), ranking(new KeywordIndex(CATALOG)));
+  assert.deepEqual(
+    ranking(new KeywordIndex(CATALOG, DEFAULT_KEYWORD_CONFIG, [...RERANK_SIGNALS, shortServer])),
+    ranking(new KeywordIndex(CATALOG)),
+  );
 });
 
 test('the ablation has a row for every step that is on, generated from the knobs', () => {
@@ -146,7 +160,10 @@ test('the pipeline: keyword ranking, then meaning fused when there is one, then 
   assert.equal(fused.fused, true);
   assert.equal(fused.hits[0]!.key, keywordOnly[0]!.key);
   assert.ok(keys(fused.hits).includes('filesystem/list_directory'));
-  assert.deepEqual(await pipeline.rank('read a file', { limit: 3 }, async () => undefined), { hits: keywordOnly, fused: false });
+  assert.deepEqual(await pipeline.rank('read a file', { limit: 3 }, async () => undefined), {
+    hits: keywordOnly,
+    fused: false,
+  });
 });
 
 test('keyword ranking reports how much of the request its first hit covers; the fusion yields on it only when asked', async () => {
@@ -158,7 +175,9 @@ test('keyword ranking reports how much of the request its first hit covers; the 
   assert.ok(weak.hits.length > 0);
   assert.ok(weak.firstCoverage > 0 && weak.firstCoverage < 0.25, String(weak.firstCoverage));
   assert.deepEqual(index.rank('帮我整理一下', { limit: 3 }), { hits: [], firstCoverage: 0 });
-  const meaning = async () => [{ key: 'weather/getForecast', score: 0.9, signals: ['meaning' as const], why: 'meaning 0.90' }];
+  const meaning = async () => [
+    { key: 'weather/getForecast', score: 0.9, signals: ['meaning' as const], why: 'meaning 0.90' },
+  ];
   const off = new RankingPipeline();
   off.setTools(CATALOG);
   assert.equal((await off.rank('file 帮我整理一下', { limit: 3 }, meaning)).hits[0]!.key, weak.hits[0]!.key);
@@ -166,7 +185,10 @@ test('keyword ranking reports how much of the request its first hit covers; the 
   yielding.setTools(CATALOG);
   assert.equal((await yielding.rank('file 帮我整理一下', { limit: 3 }, meaning)).hits[0]!.key, 'weather/getForecast');
   // A request keyword search covers well keeps its first hit.
-  assert.equal((await yielding.rank('take a screenshot of the page', { limit: 3 }, meaning)).hits[0]!.key, 'playwright/browser_take_screenshot');
+  assert.equal(
+    (await yielding.rank('take a screenshot of the page', { limit: 3 }, meaning)).hits[0]!.key,
+    'playwright/browser_take_screenshot',
+  );
 });
 
 test('usage signals re-rank and add tools, within the catalog, the server asked for and the limit', async () => {
@@ -182,7 +204,12 @@ test('usage signals re-rank and add tools, within the catalog, the server asked 
       return [extra('weather/getForecast'), extra('gone/tool'), ...hits, extra('filesystem/delete_file')];
     },
   };
-  const { hits } = await pipeline.rank('read a file', { limit: 3, keywords: ['contents'], sessionId: 's1', usage: [learned] });
+  const { hits } = await pipeline.rank('read a file', {
+    limit: 3,
+    keywords: ['contents'],
+    sessionId: 's1',
+    usage: [learned],
+  });
   assert.deepEqual(seen, [{ text: 'read a file contents', sessionId: 's1', limit: 3 }]);
   assert.equal(hits.length, 3);
   assert.equal(hits[0]!.key, 'weather/getForecast');

@@ -5,7 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { allDatasetDirs, datasetDir, datasetToolsFile, recordedCatalogFile, repoRoot } from '../../server/src/bench/benchFiles';
+import {
+  allDatasetDirs,
+  datasetDir,
+  datasetToolsFile,
+  recordedCatalogFile,
+  repoRoot,
+} from '../../server/src/bench/benchFiles';
 import { loadDataset } from '../../server/src/bench/dataset';
 import { RECORDED_CATALOG_FILE, readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 
@@ -21,7 +27,10 @@ function withEnv<T>(name: string, value: string | undefined, fn: () => T): T {
   }
 }
 
-const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown> & { counts?: Record<string, number> };
+const meta = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Record<string, unknown> & {
+    counts?: Record<string, number>;
+  };
 
 test('the bench finds its five datasets inside the repo by default, each with source and license', () => {
   const dirs = withEnv('MCP_LENS_BENCH_DIR', undefined, allDatasetDirs);
@@ -50,13 +59,15 @@ test("a set of other requests over another set's catalog names it in meta.json (
     loadDataset(datasetDir('mcp-servers')).tools.map((t) => t.key),
   );
   for (const q of ds.queries) {
-    for (const k of [...q.gold, ...Object.values(q.goldAlternatives ?? {}).flat()]) assert.ok(keys.has(k), `${q.id}: ${k} is in the catalog`);
+    for (const k of [...q.gold, ...Object.values(q.goldAlternatives ?? {}).flat()])
+      assert.ok(keys.has(k), `${q.id}: ${k} is in the catalog`);
     assert.ok(q.kind && /^(de|zh|fr|es|ja)$/.test(q.kind), `${q.id}: kind is its language`);
   }
   // German and Chinese at least, each tool with two requests in each, for a replay's halves.
   for (const lang of ['de', 'zh']) {
     const perTool = new Map<string, number>();
-    for (const q of ds.queries.filter((x) => x.kind === lang)) perTool.set(q.gold[0]!, (perTool.get(q.gold[0]!) ?? 0) + 1);
+    for (const q of ds.queries.filter((x) => x.kind === lang))
+      perTool.set(q.gold[0]!, (perTool.get(q.gold[0]!) ?? 0) + 1);
     assert.ok(
       [...perTool.values()].every((n) => n >= 2),
       `${lang}: every tool has two requests`,
@@ -112,7 +123,9 @@ test('no source, test or script reaches outside the repo for data', () => {
       else if (/\.(ts|mts|mjs|cjs|js|sh)$/.test(e.name)) {
         readFileSync(p, 'utf8')
           .split('\n')
-          .forEach((line, i) => outside.test(line) && found.push(`${p.slice(repoRoot().length + 1)}:${i + 1}: ${line.trim()}`));
+          .forEach(
+            (line, i) => outside.test(line) && found.push(`${p.slice(repoRoot().length + 1)}:${i + 1}: ${line.trim()}`),
+          );
       }
     }
   };

@@ -2,13 +2,22 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { matchTemplateUri, parseResourceUri, resolveResourceUri, resourceTemplateUri, resourceUri } from '../../server/src/core/resourceUris';
+import {
+  matchTemplateUri,
+  parseResourceUri,
+  resolveResourceUri,
+  resourceTemplateUri,
+  resourceUri,
+} from '../../server/src/core/resourceUris';
 
 describe('resource URIs', () => {
   test('a resource URI round-trips whole, and survives a client turning %2F back into /', () => {
     const uri = resourceUri('my server', 'file:///a b/c?x=1#f');
     assert.deepEqual(parseResourceUri(uri), { server: 'my server', originalUri: 'file:///a b/c?x=1#f' });
-    assert.deepEqual(parseResourceUri(uri.replace(/%2F/g, '/')), { server: 'my server', originalUri: 'file:///a b/c?x=1#f' });
+    assert.deepEqual(parseResourceUri(uri.replace(/%2F/g, '/')), {
+      server: 'my server',
+      originalUri: 'file:///a b/c?x=1#f',
+    });
     assert.equal(parseResourceUri('file:///x'), undefined);
   });
 

@@ -1,13 +1,27 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SELECT_LIMITS, cutToTokens, projectionResult, resultJson, selectProblem, tokenPrefix, utf8Length } from '../../server/src/core/resultShaping';
+import {
+  SELECT_LIMITS,
+  cutToTokens,
+  projectionResult,
+  resultJson,
+  selectProblem,
+  tokenPrefix,
+  utf8Length,
+} from '../../server/src/core/resultShaping';
 import { boundedJson, evaluateSelect } from '../../server/src/core/selectEvaluation';
 import { selectInput } from '../../server/src/core/selectSubject';
 import type { SelectRunner } from '../../server/src/adapters/select/selectRunner';
 import { countTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
-import { MAX_RESULTS_PER_SESSION, MAX_SESSION_BYTES, MAX_TOTAL_BYTES, RESULT_URI_PREFIX, ResultStore } from '../../server/src/gateway/resultStore';
+import {
+  MAX_RESULTS_PER_SESSION,
+  MAX_SESSION_BYTES,
+  MAX_TOTAL_BYTES,
+  RESULT_URI_PREFIX,
+  ResultStore,
+} from '../../server/src/gateway/resultStore';
 
 import { shapeResult } from '../../server/src/gateway/shapeResult';
 import { workspaceDomains } from '../../server/src/gateway/workspaceDomains';
@@ -19,7 +33,10 @@ useTokenCounter(o200kTokenizer);
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 const MB = 1024 * 1024;
 /** The evaluation the child process runs, in this process: shaping's logic without a process per test. */
-const inProcess: SelectRunner = { run: async (input, expr) => evaluateSelect(input, expr, SELECT_LIMITS.maxOutputBytes), close: () => undefined };
+const inProcess: SelectRunner = {
+  run: async (input, expr) => evaluateSelect(input, expr, SELECT_LIMITS.maxOutputBytes),
+  close: () => undefined,
+};
 
 describe('select (JMESPath)', () => {
   test('checks the expression before any call', () => {
@@ -29,7 +46,12 @@ describe('select (JMESPath)', () => {
   });
 
   const cases: [string, CallToolResult, string, unknown][] = [
-    ['structuredContent first', { content: [{ type: 'text', text: 'ignored' }], structuredContent: { items: [{ n: 1 }, { n: 2 }] } }, 'items[].n', [1, 2]],
+    [
+      'structuredContent first',
+      { content: [{ type: 'text', text: 'ignored' }], structuredContent: { items: [{ n: 1 }, { n: 2 }] } },
+      'items[].n',
+      [1, 2],
+    ],
     ['JSON text', text('{"a": {"b": [1, 2, 3]}}'), 'a.b[1]', 2],
     [
       'several JSON texts become an array',
@@ -42,7 +64,12 @@ describe('select (JMESPath)', () => {
       '[].v',
       [1, 2],
     ],
-    ['filter with a raw string literal', text('[{"s": "open", "id": 1}, {"s": "closed", "id": 2}]'), "[?s=='open'].id", [1]],
+    [
+      'filter with a raw string literal',
+      text('[{"s": "open", "id": 1}, {"s": "closed", "id": 2}]'),
+      "[?s=='open'].id",
+      [1],
+    ],
   ];
   for (const [name, result, expr, expected] of cases) {
     test(name, () => {
@@ -65,22 +92,39 @@ describe('select (JMESPath)', () => {
     assert.match((shaped.result.content!.at(-1) as { text: string }).text, /plain text, not JSON/);
     assert.deepEqual(shaped.result.content![0], { type: 'text', text: 'just words' });
     assert.equal(resultJson(text('42')), undefined, 'a bare scalar text is prose, not data');
-    assert.deepEqual(evaluateSelect({ texts: ['[1', '2]'] }, '@', 1024), { ok: false, problem: 'select was not applied: the result is plain text, not JSON' });
+    assert.deepEqual(evaluateSelect({ texts: ['[1', '2]'] }, '@', 1024), {
+      ok: false,
+      problem: 'select was not applied: the result is plain text, not JSON',
+    });
   });
 
   test('what select decodes is cleaned as a reply is: the subject as it is parsed, the projection before it is written', () => {
     // JSON escapes: the texts hold no control character until they are parsed.
     const report = String.raw`{"name":"\u001b[31mevil\u202e","k\u202e":"tags\udb40\udc48","vs":"\udb40\udd00","eye":"\ud83d\udc41","ok":"\ud83d\udc68\u200d\ud83d\udcbb \u65e5\u672c"}`;
-    const json = (outcome: ReturnType<typeof evaluateSelect>) => (outcome.ok ? outcome.json : assert.fail(outcome.problem));
+    const json = (outcome: ReturnType<typeof evaluateSelect>) =>
+      outcome.ok ? outcome.json : assert.fail(outcome.problem);
     assert.equal(
       json(evaluateSelect({ texts: [report] }, '@', 4096)),
       '{"name":"evil","vs":"\u{e0100}","eye":"\u{1f441}","ok":"\u{1f468}\u200d\u{1f4bb} 日本","k":"tags"}',
     );
-    assert.equal(json(evaluateSelect({ texts: [], structured: { file: report } }, 'file.name', 4096)), '"evil"', 'JSON inside structuredContent strings too');
+    assert.equal(
+      json(evaluateSelect({ texts: [], structured: { file: report } }, 'file.name', 4096)),
+      '"evil"',
+      'JSON inside structuredContent strings too',
+    );
     // Halves of two kept characters joined into U+E0041 (a tag), and the expression's own JSON literal.
-    assert.equal(json(evaluateSelect({ texts: [report] }, "join('', [split(vs, '')[0], split(eye, '')[1]])", 4096)), '""');
+    assert.equal(
+      json(evaluateSelect({ texts: [report] }, "join('', [split(vs, '')[0], split(eye, '')[1]])", 4096)),
+      '""',
+    );
     assert.equal(json(evaluateSelect({ texts: [report] }, '{a: `"\\u202ex\\u001b[1m"`}', 4096)), '{"a":"x"}');
-    assert.deepEqual(resultJson(text(report))?.value, { name: 'evil', vs: '\u{e0100}', eye: '\u{1f441}', ok: '\u{1f468}\u200d\u{1f4bb} 日本', k: 'tags' });
+    assert.deepEqual(resultJson(text(report))?.value, {
+      name: 'evil',
+      vs: '\u{e0100}',
+      eye: '\u{1f441}',
+      ok: '\u{1f468}\u200d\u{1f4bb} 日本',
+      k: 'tags',
+    });
   });
 
   test('a projection whose JSON passes the byte limit is refused before it is written out', () => {
@@ -125,7 +169,12 @@ describe('max_output_tokens', () => {
   test('call_tool counts no tokens for a result it passes on as it came', async () => {
     const store = new ResultStore(() => undefined);
     const raw = text('The sum of 2 and 3 is 5.');
-    const shaped = await shapeResult(raw, 'get_sum', { maxOutputTokens: 8000 }, { results: store, sessionId: 's', select: inProcess });
+    const shaped = await shapeResult(
+      raw,
+      'get_sum',
+      { maxOutputTokens: 8000 },
+      { results: store, sessionId: 's', select: inProcess },
+    );
     assert.equal(shaped.result, raw);
     assert.equal(shaped.changed, false);
     // Counted only when read (run_code's accounting reads it), and then exactly.
@@ -172,7 +221,12 @@ describe('max_output_tokens', () => {
 
   test('shapeResult keeps the whole result and the note says how much was cut and where it is', async () => {
     const store = new ResultStore();
-    const shaped = await shapeResult(text(long), 'files_read', { maxOutputTokens: 300 }, { results: store, sessionId: 's1', select: inProcess });
+    const shaped = await shapeResult(
+      text(long),
+      'files_read',
+      { maxOutputTokens: 300 },
+      { results: store, sessionId: 's1', select: inProcess },
+    );
     assert.ok(shaped.keptAs?.startsWith(RESULT_URI_PREFIX));
     const note = (shaped.result.content!.at(-1) as { text: string }).text;
     assert.match(
@@ -205,13 +259,18 @@ describe('kept results', () => {
 
   test('a result counts by all it holds, and all sessions together stay under the total', () => {
     const store = new ResultStore();
-    const bulky: CallToolResult = { content: [{ type: 'text', text: 'short' }], structuredContent: { blob: 'x'.repeat(3 * MB) } };
+    const bulky: CallToolResult = {
+      content: [{ type: 'text', text: 'short' }],
+      structuredContent: { blob: 'x'.repeat(3 * MB) },
+    };
     const uri = store.keep('s', 't', bulky, 1)!;
     assert.ok(store.list('s')[0]!.bytes > 3 * MB, `counted ${store.list('s')[0]!.bytes} bytes`);
     assert.ok(store.get('s', uri));
     for (let session = 0; session < MAX_TOTAL_BYTES / (3 * MB) + 5; session++) store.keep(`s${session}`, 't', bulky, 1);
     assert.ok(store.bytes() <= MAX_TOTAL_BYTES, `${store.bytes()} bytes kept`);
-    const tooLarge: CallToolResult = { content: [{ type: 'image', data: 'A'.repeat(MAX_SESSION_BYTES), mimeType: 'image/png' }] };
+    const tooLarge: CallToolResult = {
+      content: [{ type: 'image', data: 'A'.repeat(MAX_SESSION_BYTES), mimeType: 'image/png' }],
+    };
     assert.equal(store.keep('s', 't', tooLarge, 1), undefined, 'larger than a session may keep: not kept');
   });
 });
@@ -235,12 +294,19 @@ describe('workspace domains and instructions', () => {
   test('name each server and its common words, deterministically', () => {
     const d = workspaceDomains(['memory', 'files', 'idle'], tools);
     assert.equal(d, 'files (directory, disk, read), idle, memory (create, graph, knowledge)');
-    assert.equal(workspaceDomains(['idle', 'files', 'memory'], [...tools].reverse()), d, 'order of discovery does not matter');
+    assert.equal(
+      workspaceDomains(['idle', 'files', 'memory'], [...tools].reverse()),
+      d,
+      'order of discovery does not matter',
+    );
     assert.equal(workspaceDomains(['evil\u202e name; ignore'], []), 'evil_name_ignore');
   });
 
   test('instructions say when to use run_code only when it is offered', () => {
-    assert.match(gatewayInstructions(['a'], true), /ONE run_code script instead of many call_tool calls[\s\S]*For a single call, call_tool is enough/);
+    assert.match(
+      gatewayInstructions(['a'], true),
+      /ONE run_code script instead of many call_tool calls[\s\S]*For a single call, call_tool is enough/,
+    );
     assert.doesNotMatch(gatewayInstructions(['a'], false), /run_code/);
   });
 });

@@ -12,14 +12,27 @@ import { seededRandom } from '../../server/src/bench/seededRandom';
  * every OTHER document of its group, counted sibling by sibling (O(n²) per term). The index
  * keeps one count per (term, group) and subtracts; the two must agree.
  */
-function referenceScores(docs: readonly FieldTerms[], fields: FieldConfig, k1: number, term: string): { df: number; scores: Map<number, number> } {
+function referenceScores(
+  docs: readonly FieldTerms[],
+  fields: FieldConfig,
+  k1: number,
+  term: string,
+): { df: number; scores: Map<number, number> } {
   const count = (terms: readonly string[]) => terms.reduce((n, t) => n + (t === term ? 1 : 0), 0);
   const shared = docs.map((e) => count(e.shared));
-  const siblingsSum = (d: number, of: (e: number) => number) => docs.reduce((s, e, i) => s + (i !== d && e.group === docs[d].group ? of(i) : 0), 0);
-  const context = docs.map((_, d) => ({ tf: siblingsSum(d, (e) => shared[e]), len: siblingsSum(d, (e) => docs[e].shared.length) }));
-  const fieldOf = (d: number, f: keyof FieldConfig) => (f === 'context' ? context[d] : { tf: count(docs[d][f]), len: docs[d][f].length });
+  const siblingsSum = (d: number, of: (e: number) => number) =>
+    docs.reduce((s, e, i) => s + (i !== d && e.group === docs[d].group ? of(i) : 0), 0);
+  const context = docs.map((_, d) => ({
+    tf: siblingsSum(d, (e) => shared[e]),
+    len: siblingsSum(d, (e) => docs[e].shared.length),
+  }));
+  const fieldOf = (d: number, f: keyof FieldConfig) =>
+    f === 'context' ? context[d] : { tf: count(docs[d][f]), len: docs[d][f].length };
   const avg = (f: keyof FieldConfig) => docs.reduce((s, _, d) => s + fieldOf(d, f).len, 0) / docs.length;
-  const avgs = Object.fromEntries([...OWN_FIELDS, 'context' as const].map((f) => [f, avg(f)])) as Record<keyof FieldConfig, number>;
+  const avgs = Object.fromEntries([...OWN_FIELDS, 'context' as const].map((f) => [f, avg(f)])) as Record<
+    keyof FieldConfig,
+    number
+  >;
   const pseudo = docs.map((_, d) => {
     let sum = 0;
     for (const f of [...OWN_FIELDS, 'context' as const]) {
@@ -42,12 +55,20 @@ const random = seededRandom;
 /** Documents over a small vocabulary, so terms repeat within and across groups. */
 function corpus(seed: number, size: number, groups: number, vocabulary: number): FieldTerms[] {
   const rand = random(seed);
-  const words = (max: number) => Array.from({ length: Math.floor(rand() * (max + 1)) }, () => `w${Math.floor(rand() * vocabulary)}`);
+  const words = (max: number) =>
+    Array.from({ length: Math.floor(rand() * (max + 1)) }, () => `w${Math.floor(rand() * vocabulary)}`);
   return Array.from({ length: size }, (_, d) => {
     const name = words(3);
     const description = words(6);
     // Group 0 has one member (no siblings: no context); others get members round-robin.
-    return { name, server: [`g${d % groups}`], description, params: words(4), group: d === 0 ? 'alone' : `g${d % groups}`, shared: [...name, ...description] };
+    return {
+      name,
+      server: [`g${d % groups}`],
+      description,
+      params: words(4),
+      group: d === 0 ? 'alone' : `g${d % groups}`,
+      shared: [...name, ...description],
+    };
   });
 }
 
@@ -68,7 +89,8 @@ function assertMatchesReference(docs: FieldTerms[], fields: FieldConfig, k1: num
       `${term}: documents scored`,
     );
     // The index stores pseudo frequencies as float32 (as it always has); the reference is float64.
-    for (const [d, s] of expected.scores) assert.ok(Math.abs(scores[d] - s) <= 1e-6 * s, `${term} doc ${d}: ${scores[d]} vs ${s}`);
+    for (const [d, s] of expected.scores)
+      assert.ok(Math.abs(scores[d] - s) <= 1e-6 * s, `${term} doc ${d}: ${scores[d]} vs ${s}`);
   }
 }
 
@@ -76,14 +98,21 @@ const vocabulary = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`);
 
 test('Bm25fIndex: the per-group context equals the context field materialized per document', () => {
   const fields = DEFAULT_KEYWORD_CONFIG.fields;
-  for (const seed of [1, 2, 3]) assertMatchesReference(corpus(seed, 60, 6, 14), fields, 1.2, [...vocabulary(14), 'g1', 'g0']);
+  for (const seed of [1, 2, 3])
+    assertMatchesReference(corpus(seed, 60, 6, 14), fields, 1.2, [...vocabulary(14), 'g1', 'g0']);
   // Sparse vocabulary: many terms held by exactly one member of a group (their context cancels).
   assertMatchesReference(corpus(7, 40, 4, 120), fields, 1.2, vocabulary(120));
 });
 
 test('Bm25fIndex: context alone, context off, and a context-only term agree with the reference', () => {
   const OFF = { weight: 0, b: 0 };
-  const contextOnly: FieldConfig = { name: OFF, server: OFF, description: OFF, params: OFF, context: { weight: 0.5, b: 0.6 } };
+  const contextOnly: FieldConfig = {
+    name: OFF,
+    server: OFF,
+    description: OFF,
+    params: OFF,
+    context: { weight: 0.5, b: 0.6 },
+  };
   assertMatchesReference(corpus(4, 50, 5, 20), contextOnly, 1.2, vocabulary(20));
   const noContext: FieldConfig = { ...DEFAULT_KEYWORD_CONFIG.fields, context: { weight: 0, b: 1 } };
   assertMatchesReference(corpus(5, 50, 5, 20), noContext, 0.9, vocabulary(20));
@@ -116,7 +145,10 @@ function syntheticTool(server: string, i: number): CatalogTool {
     server,
     originalName: name,
     description: `${verbs[i % verbs.length]} a ${nouns[(i * 3) % nouns.length]} record number ${i} of the billing API`,
-    inputSchema: { type: 'object', properties: { id: { type: 'string', description: `The ${nouns[i % nouns.length]} id` } } },
+    inputSchema: {
+      type: 'object',
+      properties: { id: { type: 'string', description: `The ${nouns[i % nouns.length]} id` } },
+    },
   };
 }
 
@@ -125,7 +157,8 @@ test('KeywordIndex: a 4,000-tool single server (OpenAPI-sized) builds and finds 
   const index = new KeywordIndex(tools);
   assert.equal(index.size, 4000);
   // Each tool's name carries a unique v<i>: the query naming it finds it first.
-  for (const i of [0, 1234, 3999]) assert.equal(index.searchSync(`${tools[i].originalName} record`, { limit: 3 })[0]?.key, tools[i].key);
+  for (const i of [0, 1234, 3999])
+    assert.equal(index.searchSync(`${tools[i].originalName} record`, { limit: 3 })[0]?.key, tools[i].key);
   const hits = index.searchSync('delete refund', { limit: 10, server: 'billing' });
   assert.equal(hits.length, 10);
   assert.ok(

@@ -3,13 +3,26 @@ import assert from 'node:assert/strict';
 import { fuseRankings } from '../../server/src/core/search/fusion';
 import type { RankedTool } from '../../server/src/core/search/types';
 
-const hit = (key: string, signal: 'keyword' | 'meaning' | 'usage', why: string): RankedTool => ({ key, score: 0, signals: [signal], why });
+const hit = (key: string, signal: 'keyword' | 'meaning' | 'usage', why: string): RankedTool => ({
+  key,
+  score: 0,
+  signals: [signal],
+  why,
+});
 
 test('fuseRankings: weighted reciprocal-rank scores, merged signals and why', () => {
   const fused = fuseRankings(
     [
-      { signal: 'keyword', weight: 1, hits: [hit('s/a', 'keyword', 'matched: a'), hit('s/b', 'keyword', 'matched: b')] },
-      { signal: 'meaning', weight: 2, hits: [hit('s/b', 'meaning', 'similar 0.81'), hit('s/c', 'meaning', 'similar 0.70')] },
+      {
+        signal: 'keyword',
+        weight: 1,
+        hits: [hit('s/a', 'keyword', 'matched: a'), hit('s/b', 'keyword', 'matched: b')],
+      },
+      {
+        signal: 'meaning',
+        weight: 2,
+        hits: [hit('s/b', 'meaning', 'similar 0.81'), hit('s/c', 'meaning', 'similar 0.70')],
+      },
     ],
     10,
     60,

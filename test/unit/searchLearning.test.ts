@@ -59,7 +59,12 @@ const READ = 'files/read_file';
 /** Search learning over TOOLS with a clock the test moves, and the pipeline the gateway ranks with. */
 function world(options: Partial<ConstructorParameters<typeof SearchLearning>[0]> = {}) {
   let clock = 1_000_000;
-  const learning = new SearchLearning({ enabled: true, log: lineLogger(() => undefined), now: () => clock, ...options });
+  const learning = new SearchLearning({
+    enabled: true,
+    log: lineLogger(() => undefined),
+    now: () => clock,
+    ...options,
+  });
   learning.syncCatalog(TOOLS);
   const pipeline = new RankingPipeline();
   pipeline.setTools(TOOLS);
@@ -85,7 +90,12 @@ function world(options: Partial<ConstructorParameters<typeof SearchLearning>[0]>
 
 test('a cold start is the ranking without learning, exactly', async () => {
   const w = world();
-  for (const q of ['find literature on protein folding', "show me what's in the music folder", 'will it rain in Paris', 'search'])
+  for (const q of [
+    'find literature on protein folding',
+    "show me what's in the music folder",
+    'will it rain in Paris',
+    'search',
+  ])
     assert.deepEqual(await w.rank(q, true), await w.rank(q, false), q);
   // Searches without calls teach nothing.
   await w.search('s', 'find literature on protein folding');
@@ -215,7 +225,9 @@ test('a changed or removed tool forgets what was learned for it; a server that i
   w.learning.syncCatalog(TOOLS.filter((t) => t.server !== 'papers'));
   assert.equal(w.learning.size, 2);
   // search_papers comes back with a new description: forgotten.
-  w.learning.syncCatalog(TOOLS.map((t) => (t.key === PAPERS ? { ...t, description: `${t.description} Also bioRxiv.` } : t)));
+  w.learning.syncCatalog(
+    TOOLS.map((t) => (t.key === PAPERS ? { ...t, description: `${t.description} Also bioRxiv.` } : t)),
+  );
   assert.equal(w.learned(PAPERS), undefined);
   assert.ok(w.learned(LIST));
   // list_directory disappears from a server that still lists others: forgotten.
@@ -225,9 +237,15 @@ test('a changed or removed tool forgets what was learned for it; a server that i
   const t = TOOLS[0]!;
   assert.equal(
     toolFingerprint(t),
-    toolFingerprint({ ...t, inputSchema: { properties: { path: { description: 'Directory path', type: 'string' } }, type: 'object' } }),
+    toolFingerprint({
+      ...t,
+      inputSchema: { properties: { path: { description: 'Directory path', type: 'string' } }, type: 'object' },
+    }),
   );
-  assert.notEqual(toolFingerprint(t), toolFingerprint({ ...t, inputSchema: { type: 'object', properties: { dir: { type: 'string' } } } }));
+  assert.notEqual(
+    toolFingerprint(t),
+    toolFingerprint({ ...t, inputSchema: { type: 'object', properties: { dir: { type: 'string' } } } }),
+  );
 });
 
 test('a catalog sync fingerprints only the tools that learned something: the rest are never hashed', async () => {
@@ -259,7 +277,13 @@ test('a catalog sync fingerprints only the tools that learned something: the res
 
 test('the store stays bounded: a tool keeps its most recent requests, the whole store its most recent', () => {
   const examples = new LearnedExamples({ maxExamples: 5, maxPerTool: 3, maxWeight: 4 });
-  const lesson = (key: string, word: string): Lesson => ({ key, server: key.split('/')[0]!, fingerprint: '0'.repeat(16), terms: [word, 'common'], delta: 1 });
+  const lesson = (key: string, word: string): Lesson => ({
+    key,
+    server: key.split('/')[0]!,
+    fingerprint: '0'.repeat(16),
+    terms: [word, 'common'],
+    delta: 1,
+  });
   for (let i = 0; i < 6; i++) examples.teach(lesson('a/one', `w${i}`), i);
   assert.deepEqual(
     [...examples.all()].map((e) => e.terms.join(' ')),
@@ -280,8 +304,16 @@ test('the store stays bounded: a tool keeps its most recent requests, the whole 
 });
 
 test('only analysed words are kept: no literal values, numbers, stop words or filler', () => {
-  assert.deepEqual(learnedTermsOf('Please open https://example.com/reset?token=abc123 and read /home/me/secret.txt, ticket 48213'), ['open', 'read', 'ticket']);
-  assert.deepEqual(learnedTermsOf('I would like you to help me find literature on protein folding'), ['find', 'literatur', 'protein', 'fold']);
+  assert.deepEqual(
+    learnedTermsOf('Please open https://example.com/reset?token=abc123 and read /home/me/secret.txt, ticket 48213'),
+    ['open', 'read', 'ticket'],
+  );
+  assert.deepEqual(learnedTermsOf('I would like you to help me find literature on protein folding'), [
+    'find',
+    'literatur',
+    'protein',
+    'fold',
+  ]);
 });
 
 test('turned off, it neither learns nor ranks; forget clears everything', async () => {

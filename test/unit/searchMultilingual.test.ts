@@ -59,7 +59,18 @@ test('unspaced scripts become overlapping character pairs; a run of one stays on
 });
 
 test('Latin words inside a Chinese or Japanese sentence stand on their own (camel-case names too)', () => {
-  assert.deepEqual(splitRequestWords('帮我在GitHub上创建一个新的issue'), ['帮我', '我在', 'github', '上创', '创建', '建一', '一个', '个新', '新的', 'issue']);
+  assert.deepEqual(splitRequestWords('帮我在GitHub上创建一个新的issue'), [
+    '帮我',
+    '我在',
+    'github',
+    '上创',
+    '创建',
+    '建一',
+    '一个',
+    '个新',
+    '新的',
+    'issue',
+  ]);
   assert.deepEqual(splitWords('在GitHub上'), ['在', 'git', 'hub', '上']);
   assert.deepEqual(camelCaseParts('用GitHub和HubSpot'), ['git', 'hub', 'hub', 'spot']);
   assert.deepEqual(splitWords('GitHubのリポジトリ'), ['git', 'hub', 'のリ', 'リポ', 'ポジ', 'ジト', 'トリ']);
@@ -80,7 +91,17 @@ test('the same text gives the same terms every time: no dictionary, no locale', 
 });
 
 test('English identifiers split exactly as before (embedding text is not folded)', () => {
-  assert.deepEqual(splitWords('getHTTPResponse v2Items base64encode'), ['get', 'http', 'response', 'v', '2', 'items', 'base', '64', 'encode']);
+  assert.deepEqual(splitWords('getHTTPResponse v2Items base64encode'), [
+    'get',
+    'http',
+    'response',
+    'v',
+    '2',
+    'items',
+    'base',
+    '64',
+    'encode',
+  ]);
   const tool = describedTool('files', 'résumé_parser', 'Parses a résumé');
   assert.match(embeddingText(tool), /^résumé parser: Parses a résumé/);
 });

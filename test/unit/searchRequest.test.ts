@@ -23,7 +23,11 @@ test('literal values: selectors, paths, globs, URLs, e-mails, ids and quoted tex
     ['rename the branch to "search results page"', ['quoted:search results page'], 'rename the branch to'],
     ['read ./config/settings.yaml and ~/.npmrc', ['path:./config/settings.yaml', 'path:~/.npmrc'], 'read and'],
     ['restart the job with --no-cache', ['flag:--no-cache'], 'restart the job with'],
-    ['show record rec8Hx2kQ9 and deployment dpl_7Hx2Lm', ['id:rec8Hx2kQ9', 'id:dpl_7Hx2Lm'], 'show record and deployment'],
+    [
+      'show record rec8Hx2kQ9 and deployment dpl_7Hx2Lm',
+      ['id:rec8Hx2kQ9', 'id:dpl_7Hx2Lm'],
+      'show record and deployment',
+    ],
   ];
   for (const [q, lits, rest] of cases) {
     assert.deepEqual(literals(q).sort(), lits.sort(), q);
@@ -117,7 +121,14 @@ import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
 
 function tool(server: string, name: string, description: string, props: Record<string, string> = {}): CatalogTool {
   const properties = Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }]));
-  return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description, inputSchema: { type: 'object', properties } };
+  return {
+    key: `${server}/${name}`,
+    name: `${server}_${name}`,
+    server,
+    originalName: name,
+    description,
+    inputSchema: { type: 'object', properties },
+  };
 }
 
 /** Enough tools per server that each is a platform (more than contextMaxTools), as real ones are. */
@@ -131,29 +142,51 @@ function padded(server: string, tools: CatalogTool[]): CatalogTool[] {
 const WORKSPACE: CatalogTool[] = [
   ...padded('browser', [
     tool('browser', 'browser_click', 'Click an element on the page', { selector: 'CSS selector of the element' }),
-    tool('browser', 'browser_type', 'Type text into an editable element', { selector: 'CSS selector', text: 'Text to type' }),
+    tool('browser', 'browser_type', 'Type text into an editable element', {
+      selector: 'CSS selector',
+      text: 'Text to type',
+    }),
     tool('browser', 'browser_fill_form', 'Fill several form fields at once', { fields: 'Field names and values' }),
     tool('browser', 'browser_navigate', 'Navigate to a URL', { url: 'The URL' }),
   ]),
   ...padded('files', [
-    tool('files', 'search_files', 'Recursively search for files matching a pattern', { path: 'Folder to search', pattern: 'Glob pattern' }),
+    tool('files', 'search_files', 'Recursively search for files matching a pattern', {
+      path: 'Folder to search',
+      pattern: 'Glob pattern',
+    }),
     tool('files', 'read_file', 'Read the contents of a file', { path: 'Path of the file' }),
   ]),
   ...padded('tracker', [
     tool('tracker', 'whoami', 'Show the name and email of the signed-in user'),
     tool('tracker', 'search_issues', 'Search issues by text, status or assignee', { query: 'Search text' }),
-    tool('tracker', 'update_issue', 'Update an issue: status, assignee, resolution', { issueId: 'Issue id', status: 'New status' }),
+    tool('tracker', 'update_issue', 'Update an issue: status, assignee, resolution', {
+      issueId: 'Issue id',
+      status: 'New status',
+    }),
     tool('tracker', 'add_comment', 'Add a comment to an issue', { issueId: 'Issue id', body: 'Comment text' }),
   ]),
   ...padded('github', [
     tool('github', 'search_issues', 'Search issues and pull requests in GitHub repositories', { q: 'Search query' }),
-    tool('github', 'update_issue', 'Update an existing issue in a GitHub repository', { issue_number: 'Issue number', state: 'open or closed' }),
-    tool('github', 'add_issue_comment', 'Add a comment to a GitHub issue', { issue_number: 'Issue number', body: 'Comment text' }),
-    tool('github', 'get_pull_request_reviews', 'Get the reviews on a pull request', { pull_number: 'Pull request number' }),
-    tool('github', 'create_pull_request_review', 'Create a review on a pull request: approve, request changes or comment', {
-      pull_number: 'Pull request number',
-      event: 'APPROVE, REQUEST_CHANGES or COMMENT',
+    tool('github', 'update_issue', 'Update an existing issue in a GitHub repository', {
+      issue_number: 'Issue number',
+      state: 'open or closed',
     }),
+    tool('github', 'add_issue_comment', 'Add a comment to a GitHub issue', {
+      issue_number: 'Issue number',
+      body: 'Comment text',
+    }),
+    tool('github', 'get_pull_request_reviews', 'Get the reviews on a pull request', {
+      pull_number: 'Pull request number',
+    }),
+    tool(
+      'github',
+      'create_pull_request_review',
+      'Create a review on a pull request: approve, request changes or comment',
+      {
+        pull_number: 'Pull request number',
+        event: 'APPROVE, REQUEST_CHANGES or COMMENT',
+      },
+    ),
   ]),
   ...padded('kubernetes', [
     tool('kubernetes', 'kubectl_get', 'Get or list Kubernetes resources such as pods, deployments and services', {
@@ -199,27 +232,50 @@ test('ranking: a product the request names pulls the ranking to its server', () 
 });
 
 test('ranking: each step can be switched off (the ablation measures them)', () => {
-  const off = new KeywordIndex(WORKSPACE, { ...DEFAULT_KEYWORD_CONFIG, literal: 1, action: 0, serverMention: 0, slots: 0 });
+  const off = new KeywordIndex(WORKSPACE, {
+    ...DEFAULT_KEYWORD_CONFIG,
+    literal: 1,
+    action: 0,
+    serverMention: 0,
+    slots: 0,
+  });
   const on = new KeywordIndex(WORKSPACE);
-  const rank = (index: KeywordIndex, q: string, key: string) => index.searchSync(q, { limit: 50 }).findIndex((h) => h.key === key);
+  const rank = (index: KeywordIndex, q: string, key: string) =>
+    index.searchSync(q, { limit: 50 }).findIndex((h) => h.key === key);
   // With everything off the PR-review pair is decided by words alone; with it on, by action.
   assert.ok(
     rank(on, 'approve GitHub PR 412 with a short review', 'github/create_pull_request_review') <=
       rank(off, 'approve GitHub PR 412 with a short review', 'github/create_pull_request_review'),
   );
-  assert.ok(rank(on, 'List the pods in namespace shop', 'kubernetes/kubectl_get') <= rank(off, 'List the pods in namespace shop', 'kubernetes/kubectl_get'));
+  assert.ok(
+    rank(on, 'List the pods in namespace shop', 'kubernetes/kubectl_get') <=
+      rank(off, 'List the pods in namespace shop', 'kubernetes/kubectl_get'),
+  );
 });
 
 test('ranking: a memory server is found by what people say to it (remember, store, memorize)', () => {
   // Tools shaped like a knowledge-graph memory server: they speak of entities and observations.
   const memory = padded('memory', [
-    tool('memory', 'create_entities', 'Create multiple new entities in the knowledge graph', { entities: 'Entities to create' }),
-    tool('memory', 'add_observations', 'Add new observations to existing entities in the knowledge graph', { observations: 'Observations to add' }),
-    tool('memory', 'delete_observations', 'Delete specific observations from entities in the knowledge graph', { deletions: 'Observations to delete' }),
-    tool('memory', 'search_nodes', 'Search for nodes in the knowledge graph based on a query', { query: 'Search text' }),
+    tool('memory', 'create_entities', 'Create multiple new entities in the knowledge graph', {
+      entities: 'Entities to create',
+    }),
+    tool('memory', 'add_observations', 'Add new observations to existing entities in the knowledge graph', {
+      observations: 'Observations to add',
+    }),
+    tool('memory', 'delete_observations', 'Delete specific observations from entities in the knowledge graph', {
+      deletions: 'Observations to delete',
+    }),
+    tool('memory', 'search_nodes', 'Search for nodes in the knowledge graph based on a query', {
+      query: 'Search text',
+    }),
   ]);
   const index = new KeywordIndex([...WORKSPACE, ...memory]);
-  for (const q of ['remember a fact', 'store a fact', 'memorize', 'remember that the staging DB moved to Postgres 16']) {
+  for (const q of [
+    'remember a fact',
+    'store a fact',
+    'memorize',
+    'remember that the staging DB moved to Postgres 16',
+  ]) {
     const top = index.searchSync(q, { limit: 3 }).map((h) => h.key);
     assert.ok(top[0] === 'memory/add_observations' || top[0] === 'memory/create_entities', `${q}: ${top.join(', ')}`);
   }
@@ -227,7 +283,9 @@ test('ranking: a memory server is found by what people say to it (remember, stor
 });
 
 test('ranking: a product named as the subject of a web search does not outrank the search', () => {
-  const web = padded('websearch', [tool('websearch', 'web_search', 'Search the web and return the top results', { query: 'Search query' })]);
+  const web = padded('websearch', [
+    tool('websearch', 'web_search', 'Search the web and return the top results', { query: 'Search query' }),
+  ]);
   const index = new KeywordIndex([...WORKSPACE, ...web]);
   assert.equal(first(index, 'search the web for news about the GitHub outage'), 'websearch/web_search');
 });
@@ -253,10 +311,17 @@ test('ranking: an id shaped like the example a tool documents is a value that to
 });
 
 test('product mentions: a name written in camel case names a server whose name splits it ("YouTube" → Simple YouTube Search)', () => {
-  const video = padded('Simple YouTube Search', [tool('Simple YouTube Search', 'playlist', 'Get the videos of a playlist', { id: 'Playlist id' })]);
-  const music = padded('music', [tool('music', 'get_playlist', 'Get a music playlist with its tracks', { id: 'Playlist id' })]);
+  const video = padded('Simple YouTube Search', [
+    tool('Simple YouTube Search', 'playlist', 'Get the videos of a playlist', { id: 'Playlist id' }),
+  ]);
+  const music = padded('music', [
+    tool('music', 'get_playlist', 'Get a music playlist with its tracks', { id: 'Playlist id' }),
+  ]);
   const tools = [...video, ...music];
-  const docs = tools.map((t) => ({ server: t.server, terms: new Set(splitWords(`${t.originalName} ${t.description}`).map(stem)) }));
+  const docs = tools.map((t) => ({
+    server: t.server,
+    terms: new Set(splitWords(`${t.originalName} ${t.description}`).map(stem)),
+  }));
   const q = 'Fetch a playlist from Simple YouTube Search with upbeat songs';
   const servers = mentionedServers(serverNames(tools, stem, docs), q, splitRequestWords(q), stem);
   assert.deepEqual([...servers], ['Simple YouTube Search']);
@@ -271,7 +336,13 @@ test('ranking: a one-tool server (a plugin) is not held to the action of its des
     tool('DataViewer', 'DataViewer', 'Get data and charts from your spreadsheets'),
   ];
   assert.equal(first(new KeywordIndex(plugins), 'what charts can I draw from my data?'), 'ChartMaker/ChartMaker');
-  assert.equal(first(new KeywordIndex(plugins, { ...DEFAULT_KEYWORD_CONFIG, soloAction: 1 }), 'what charts can I draw from my data?'), 'DataViewer/DataViewer');
+  assert.equal(
+    first(
+      new KeywordIndex(plugins, { ...DEFAULT_KEYWORD_CONFIG, soloAction: 1 }),
+      'what charts can I draw from my data?',
+    ),
+    'DataViewer/DataViewer',
+  );
 });
 
 test('ranking: a request word the tool says as a synonym counts toward coverage', () => {

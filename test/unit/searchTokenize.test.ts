@@ -41,8 +41,16 @@ test('lightStem removes plurals and -ing/-ed only', () => {
 });
 
 test('termsOf drops stop words, keeps order, stems on request', () => {
-  assert.deepEqual(termsOf('Take a screenshot of the page', { stem: false, stopWords: true }), ['take', 'screenshot', 'page']);
-  assert.deepEqual(termsOf('Take a screenshot of the pages', { stem: true, stopWords: true }), ['take', 'screenshot', 'page']);
+  assert.deepEqual(termsOf('Take a screenshot of the page', { stem: false, stopWords: true }), [
+    'take',
+    'screenshot',
+    'page',
+  ]);
+  assert.deepEqual(termsOf('Take a screenshot of the pages', { stem: true, stopWords: true }), [
+    'take',
+    'screenshot',
+    'page',
+  ]);
   assert.deepEqual(termsOf('list all new files', { stem: false, stopWords: true }), ['list', 'all', 'new', 'files']);
   assert.deepEqual(termsOf('the of', { stem: false, stopWords: false }), ['the', 'of']);
 });

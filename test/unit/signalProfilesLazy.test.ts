@@ -44,15 +44,32 @@ function countedView(view: CatalogView, reads: number[]): CatalogView {
   return { ...view, tools };
 }
 
-function profiled(signal: typeof actionAgreement | typeof literalSlots | typeof productMention, knobs: Record<string, number>) {
+function profiled(
+  signal: typeof actionAgreement | typeof literalSlots | typeof productMention,
+  knobs: Record<string, number>,
+) {
   const reads = SMALL_CATALOG.map(() => 0);
   let expectedActions: ReturnType<typeof toolAction>[] = [];
-  const { index, profiled: profile } = CandidateIndex.build(SMALL_CATALOG, DEFAULT_KEYWORD_CONFIG, (view): SignalProfile => {
-    // What the signal read at once (before: every tool's), computed here the eager way for comparison.
-    const lex = actionLexicon(view.stem);
-    expectedActions = view.tools.map((t) => toolAction([...t.nameTerms], view.termsOf(t.tool.description.split(/\s+/).slice(0, 8).join(' ')), lex, view.stem));
-    return (signal.profile as (v: CatalogView, k: Record<string, number>) => SignalProfile)(countedView(view, reads), knobs);
-  });
+  const { index, profiled: profile } = CandidateIndex.build(
+    SMALL_CATALOG,
+    DEFAULT_KEYWORD_CONFIG,
+    (view): SignalProfile => {
+      // What the signal read at once (before: every tool's), computed here the eager way for comparison.
+      const lex = actionLexicon(view.stem);
+      expectedActions = view.tools.map((t) =>
+        toolAction(
+          [...t.nameTerms],
+          view.termsOf(t.tool.description.split(/\s+/).slice(0, 8).join(' ')),
+          lex,
+          view.stem,
+        ),
+      );
+      return (signal.profile as (v: CatalogView, k: Record<string, number>) => SignalProfile)(
+        countedView(view, reads),
+        knobs,
+      );
+    },
+  );
   return { index, profile, reads, expectedActions };
 }
 
@@ -80,7 +97,11 @@ test('action agreement reads a tool when it is first a candidate, once, and weig
 test('literal kind ↔ parameter reads a tool only when a request with a literal has it as a candidate, once', () => {
   const { index, profile, reads } = profiled(literalSlots, { slots: 0.5 });
   assert.deepEqual(reads, [0, 0, 0, 0, 0, 0, 0]);
-  assert.equal(profile.analyse(index.analyse('open the page'), [1, 0]), undefined, 'no literal: nothing to weigh, nothing read');
+  assert.equal(
+    profile.analyse(index.analyse('open the page'), [1, 0]),
+    undefined,
+    'no literal: nothing to weigh, nothing read',
+  );
   assert.deepEqual(reads, [0, 0, 0, 0, 0, 0, 0]);
   const factor = profile.analyse(index.analyse('navigate to https://example.com/docs'), [1, 0])!;
   assert.ok(factor(1) > 1, 'browser_navigate has a url parameter');

@@ -31,7 +31,14 @@ async function settled(p: Promise<unknown>): Promise<boolean> {
 }
 
 function tool(server: string, name: string): CatalogTool {
-  return { key: `${server}/${name}`, name: `${server}_${name}`, server, originalName: name, description: `${name} things`, inputSchema: { type: 'object' } };
+  return {
+    key: `${server}/${name}`,
+    name: `${server}_${name}`,
+    server,
+    originalName: name,
+    description: `${name} things`,
+    inputSchema: { type: 'object' },
+  };
 }
 
 test('quiet at once when no server is starting; while one is, until the change that ends its start', async () => {
@@ -123,7 +130,11 @@ test('while servers start, a catalog change is indexed only once they are up, or
   s.state.starting = false;
   s.change();
   await synced;
-  assert.deepEqual(index.synced, [['a_ping'], ['a_ping', 'b_echo', 'c_echo'], ['a_ping', 'b_echo', 'c_echo', 'd_echo']]);
+  assert.deepEqual(index.synced, [
+    ['a_ping'],
+    ['a_ping', 'b_echo', 'c_echo'],
+    ['a_ping', 'b_echo', 'c_echo', 'd_echo'],
+  ]);
   sync.stop();
   s.quiet.dispose();
 });

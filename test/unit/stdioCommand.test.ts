@@ -7,7 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { escapeArgument, findOnWindows, resolveStdioCommand, type StdioCommandContext } from '../../server/src/core/stdioCommand';
+import {
+  escapeArgument,
+  findOnWindows,
+  resolveStdioCommand,
+  type StdioCommandContext,
+} from '../../server/src/core/stdioCommand';
 import { parseConfigFile } from '../../server/src/core/config/configFile';
 import { configCandidates } from '../../server/src/core/config/sources';
 
@@ -22,8 +27,16 @@ function win(
 
 test('POSIX: spawned as written, PATH left to execvp', () => {
   for (const platform of ['linux', 'darwin']) {
-    const r = resolveStdioCommand('npx', ['-y', '@modelcontextprotocol/server-memory'], { platform, env: { PATH: '/usr/bin' }, isFile: () => true });
-    assert.deepEqual(r, { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], windowsVerbatimArguments: false });
+    const r = resolveStdioCommand('npx', ['-y', '@modelcontextprotocol/server-memory'], {
+      platform,
+      env: { PATH: '/usr/bin' },
+      isFile: () => true,
+    });
+    assert.deepEqual(r, {
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-memory'],
+      windowsVerbatimArguments: false,
+    });
   }
 });
 
@@ -31,32 +44,61 @@ test('Windows: npx is npx.cmd on PATH, run by cmd.exe with the line quoted', () 
   const r = resolveStdioCommand('npx', ['-y', '@modelcontextprotocol/server-memory'], win([`${NODEJS}\\npx.cmd`]));
   assert.equal(r.command, 'C:\\Windows\\system32\\cmd.exe');
   assert.equal(r.windowsVerbatimArguments, true);
-  assert.deepEqual(r.args, ['/d', '/s', '/c', '"C:\\Program^ Files\\nodejs\\npx.cmd ^"-y^" ^"@modelcontextprotocol/server-memory^""']);
+  assert.deepEqual(r.args, [
+    '/d',
+    '/s',
+    '/c',
+    '"C:\\Program^ Files\\nodejs\\npx.cmd ^"-y^" ^"@modelcontextprotocol/server-memory^""',
+  ]);
 });
 
 test('Windows: PATHEXT order decides, .exe runs directly, Path is case-insensitive, no ComSpec means cmd.exe', () => {
   const both = [`${NODEJS}\\tool.exe`, `${NODEJS}\\tool.cmd`];
-  assert.deepEqual(resolveStdioCommand('tool', ['a b'], win(both)), { command: `${NODEJS}\\tool.exe`, args: ['a b'], windowsVerbatimArguments: false });
+  assert.deepEqual(resolveStdioCommand('tool', ['a b'], win(both)), {
+    command: `${NODEJS}\\tool.exe`,
+    args: ['a b'],
+    windowsVerbatimArguments: false,
+  });
   const cmdFirst = win(both, { PATH: NODEJS, PATHEXT: '.CMD;.EXE' });
   const r = resolveStdioCommand('tool', [], cmdFirst);
   assert.equal(r.command, 'cmd.exe');
   assert.match(r.args[3]!, /tool\.cmd"$/);
-  assert.equal(findOnWindows('node.exe', win([`${NODEJS}\\node.exe`])), `${NODEJS}\\node.exe`, 'an extension given is not extended again');
-  assert.equal(findOnWindows('C:\\tools\\server', win(['C:\\tools\\server.bat'])), 'C:\\tools\\server.bat', 'a path gets PATHEXT too');
+  assert.equal(
+    findOnWindows('node.exe', win([`${NODEJS}\\node.exe`])),
+    `${NODEJS}\\node.exe`,
+    'an extension given is not extended again',
+  );
+  assert.equal(
+    findOnWindows('C:\\tools\\server', win(['C:\\tools\\server.bat'])),
+    'C:\\tools\\server.bat',
+    'a path gets PATHEXT too',
+  );
 });
 
 test('Windows: not found stays as written (spawn names it in ENOENT); the current folder is never searched', () => {
   const ctx = win(['C:\\ws\\npx.cmd'], { Path: NODEJS });
-  assert.deepEqual(resolveStdioCommand('npx', ['-y', 'x'], ctx), { command: 'npx', args: ['-y', 'x'], windowsVerbatimArguments: false });
+  assert.deepEqual(resolveStdioCommand('npx', ['-y', 'x'], ctx), {
+    command: 'npx',
+    args: ['-y', 'x'],
+    windowsVerbatimArguments: false,
+  });
 });
 
 test('Windows: cmd metacharacters and quotes in arguments cannot start a second command', () => {
   assert.equal(escapeArgument('a&calc'), '^"a^&calc^"');
   assert.equal(escapeArgument('say "hi"'), '^"say^ \\^"hi\\^"^"');
-  assert.equal(escapeArgument('C:\\dir with space\\'), '^"C:\\dir^ with^ space\\\\^"', 'trailing backslashes doubled before the closing quote');
+  assert.equal(
+    escapeArgument('C:\\dir with space\\'),
+    '^"C:\\dir^ with^ space\\\\^"',
+    'trailing backslashes doubled before the closing quote',
+  );
   assert.equal(escapeArgument('%PATH%|x'), '^"^%PATH^%^|x^"');
   // A node_modules/.bin shim re-parses its arguments once more: escaped twice.
-  const r = resolveStdioCommand('C:\\ws\\node_modules\\.bin\\server.cmd', ['a&b'], win(['C:\\ws\\node_modules\\.bin\\server.cmd']));
+  const r = resolveStdioCommand(
+    'C:\\ws\\node_modules\\.bin\\server.cmd',
+    ['a&b'],
+    win(['C:\\ws\\node_modules\\.bin\\server.cmd']),
+  );
   assert.match(r.args[3]!, /\^\^\^"a\^\^\^&b\^\^\^"/);
 });
 
@@ -69,7 +111,11 @@ test('config files saved with a BOM and CRLF line endings read like any other, p
     parsed.entries.map((e) => [e.name, JSON.parse(JSON.stringify(e.raw))]),
     [['memory', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }]],
   );
-  const broken = parseConfigFile('C:\\w\\.vscode\\mcp.json', 'vscode-mcp-json', '\uFEFF{\r\n  "servers": {\r\n    "a": { "command": "x" },,\r\n  }\r\n}\r\n');
+  const broken = parseConfigFile(
+    'C:\\w\\.vscode\\mcp.json',
+    'vscode-mcp-json',
+    '\uFEFF{\r\n  "servers": {\r\n    "a": { "command": "x" },,\r\n  }\r\n}\r\n',
+  );
   assert.match(broken.problems[0]!.message, /at line 3,/);
 });
 

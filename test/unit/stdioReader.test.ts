@@ -5,7 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { OversizedMessageError, StdioReader, TopLevelScan, type DroppedMessage } from '../../server/src/adapters/upstream/stdioReader';
+import {
+  OversizedMessageError,
+  StdioReader,
+  TopLevelScan,
+  type DroppedMessage,
+} from '../../server/src/adapters/upstream/stdioReader';
 
 const LIMIT = 200;
 
@@ -13,16 +18,22 @@ function reader(limit = LIMIT) {
   const messages: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   const dropped: DroppedMessage[] = [];
-  const r = new StdioReader({ message: (m) => messages.push(m), error: (e) => errors.push(e), oversized: (d) => dropped.push(d) }, limit);
+  const r = new StdioReader(
+    { message: (m) => messages.push(m), error: (e) => errors.push(e), oversized: (d) => dropped.push(d) },
+    limit,
+  );
   const request = (id: number) => r.sent({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } });
   return { r, messages, errors, dropped, request };
 }
 
 const big = (n = 1000) => 'x'.repeat(n);
 /** A response as the TypeScript SDK writes it (id last) and as others do (id first). */
-const sdkResponse = (id: number | string, text = big()) => JSON.stringify({ result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id });
-const idFirstResponse = (id: number | string, text = big()) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
-const pong = (id: number) => JSON.stringify({ result: { content: [{ type: 'text', text: 'pong' }] }, jsonrpc: '2.0', id });
+const sdkResponse = (id: number | string, text = big()) =>
+  JSON.stringify({ result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id });
+const idFirstResponse = (id: number | string, text = big()) =>
+  JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+const pong = (id: number) =>
+  JSON.stringify({ result: { content: [{ type: 'text', text: 'pong' }] }, jsonrpc: '2.0', id });
 
 /** Feeds `text` to the reader in pieces of `size` bytes. */
 function feed(r: StdioReader, text: string, size = Infinity): void {
@@ -118,7 +129,10 @@ test('oversized notifications fail nothing; an oversized request from the server
   const { r, dropped, request } = reader();
   request(1);
   feed(r, `${JSON.stringify({ method: 'notifications/message', params: { data: big() }, jsonrpc: '2.0' })}\n`);
-  feed(r, `${JSON.stringify({ method: 'sampling/createMessage', params: { messages: [big()] }, jsonrpc: '2.0', id: 7 })}\n`);
+  feed(
+    r,
+    `${JSON.stringify({ method: 'sampling/createMessage', params: { messages: [big()] }, jsonrpc: '2.0', id: 7 })}\n`,
+  );
   assert.deepEqual(
     dropped.map((d) => [d.kind, d.failed, d.serverRequestId]),
     [
@@ -143,9 +157,17 @@ test('TopLevelScan finds the top-level id past nested ids, escaped quotes and un
     for (let i = 0; i < bytes.length; i += 3) s.feed(bytes, i, Math.min(bytes.length, i + 3));
     return s.result();
   };
-  const tricky = JSON.stringify({ result: { id: 99, text: '"id":5 \\"id\\": 6 é 名前 }', items: [{ id: 4 }, [1, { id: 'x' }]] }, jsonrpc: '2.0', id: 3 });
+  const tricky = JSON.stringify({
+    result: { id: 99, text: '"id":5 \\"id\\": 6 é 名前 }', items: [{ id: 4 }, [1, { id: 'x' }]] },
+    jsonrpc: '2.0',
+    id: 3,
+  });
   assert.deepEqual(scan(tricky), { id: 3, method: false, answer: true });
-  assert.deepEqual(scan(`  {"jsonrpc" : "2.0" , "id" : "a\\"b" , "error" : {"code":1,"message":"m"} }  `), { id: 'a"b', method: false, answer: true });
+  assert.deepEqual(scan(`  {"jsonrpc" : "2.0" , "id" : "a\\"b" , "error" : {"code":1,"message":"m"} }  `), {
+    id: 'a"b',
+    method: false,
+    answer: true,
+  });
   assert.deepEqual(scan('{"jsonrpc":"2.0","method":"x","params":{"id":1}}'), { method: true, answer: false });
   // Not one complete object, or an id that is none of ours: undefined (the caller falls back).
   for (const bad of [

@@ -21,7 +21,12 @@ function recorded(copies: number, mark: string): UpstreamTool[] {
   const servers = Object.entries(readRecordedCatalog().servers);
   return Array.from({ length: copies }, (_, i) =>
     servers.flatMap(([server, s]) =>
-      s.tools.map((t) => ({ server: `${server}-${i}`, name: t.name, description: `${t.description ?? ''} ${mark}`, inputSchema: t.inputSchema })),
+      s.tools.map((t) => ({
+        server: `${server}-${i}`,
+        name: t.name,
+        description: `${t.description ?? ''} ${mark}`,
+        inputSchema: t.inputSchema,
+      })),
     ),
   ).flat();
 }

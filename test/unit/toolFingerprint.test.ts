@@ -34,7 +34,9 @@ test('every tool of the recorded 19-server catalog keeps the fingerprint the who
   const raw = JSON.parse(readFileSync(recordedCatalogFile(), 'utf8')) as {
     servers: Record<string, { tools: { description?: string; inputSchema: unknown }[] }>;
   };
-  const tools = Object.values(raw.servers).flatMap((s) => s.tools.map((t) => ({ description: t.description ?? '', inputSchema: t.inputSchema })));
+  const tools = Object.values(raw.servers).flatMap((s) =>
+    s.tools.map((t) => ({ description: t.description ?? '', inputSchema: t.inputSchema })),
+  );
   assert.ok(tools.length > 300);
   for (const t of tools) assert.equal(toolFingerprint(t as never), referenceFingerprint(t));
 });
@@ -44,7 +46,10 @@ test('odd schemas too: undefined values, holes, deep nesting past the cut, non-A
   for (let i = 0; i < 40; i++) deep = { properties: { x: deep }, items: [deep] };
   const odd = [
     { description: '', inputSchema: {} },
-    { description: 'Ünïcödé — 工具 🙂', inputSchema: { type: 'object', properties: { 'ä"b': { enum: ['x', null, 1.5, true] } } } },
+    {
+      description: 'Ünïcödé — 工具 🙂',
+      inputSchema: { type: 'object', properties: { 'ä"b': { enum: ['x', null, 1.5, true] } } },
+    },
     { description: 'undefined', inputSchema: { a: undefined, b: [undefined, 1] } },
     // eslint-disable-next-line no-sparse-arrays
     { description: 'holes', inputSchema: { a: [, 1], b: [1, ,], c: new Array(3) } },

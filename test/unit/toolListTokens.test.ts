@@ -10,7 +10,13 @@ import assert from 'node:assert/strict';
 import { buildCatalog } from '../../server/src/app/catalogBuilder';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { toolListTokens, useTokenCounter, type TokenCounter } from '../../server/src/core/tokens';
-import { countCatalogTokens, countCatalogTokensPaced, countCatalogTokensUpTo, knownCatalogTokens, pieceCounts } from '../../server/src/core/toolListTokens';
+import {
+  countCatalogTokens,
+  countCatalogTokensPaced,
+  countCatalogTokensUpTo,
+  knownCatalogTokens,
+  pieceCounts,
+} from '../../server/src/core/toolListTokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
 import type { UpstreamTool } from '../../server/src/adapters/upstream/types';
 import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
@@ -26,7 +32,12 @@ useTokenCounter(counting);
 function recordedUpstream(mark = ''): UpstreamTool[] {
   const recorded = readRecordedCatalog();
   return Object.entries(recorded.servers).flatMap(([server, s]) =>
-    s.tools.map((t) => ({ server, name: t.name, ...(t.description !== undefined && { description: t.description + mark }), inputSchema: t.inputSchema })),
+    s.tools.map((t) => ({
+      server,
+      name: t.name,
+      ...(t.description !== undefined && { description: t.description + mark }),
+      inputSchema: t.inputSchema,
+    })),
   );
 }
 
@@ -36,10 +47,13 @@ const catalogOf = (upstream: UpstreamTool[]) => buildCatalog(upstream, [], [], (
 function wholeListCounts(tools: readonly CatalogTool[]): Map<string, number> {
   const byServer = new Map<string, CatalogTool[]>();
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
-  return new Map([...byServer].map(([server, list]) => [server, toolListTokens(list.map((t) => ({ ...t, name: t.originalName })))]));
+  return new Map(
+    [...byServer].map(([server, list]) => [server, toolListTokens(list.map((t) => ({ ...t, name: t.originalName })))]),
+  );
 }
 
-const tokensOf = (counted: { perServer: Map<string, { tokens: number }> }) => new Map([...counted.perServer].map(([s, r]) => [s, r.tokens]));
+const tokensOf = (counted: { perServer: Map<string, { tokens: number }> }) =>
+  new Map([...counted.perServer].map(([s, r]) => [s, r.tokens]));
 
 test('the per-tool sums equal each whole-list count on the 19 recorded servers, and the total with them', () => {
   const tools = catalogOf(recordedUpstream());
@@ -81,7 +95,10 @@ test('an unchanged catalog is not tokenized again; a rebuilt one with the same d
   const after = countCatalogTokens(catalogOf(changed));
   assert.ok(calls >= 1 && calls <= 2, `${calls} counts: the changed tool (and its server's last, if it is last)`);
   assert.notEqual(after.version, first.version);
-  assert.equal(after.perServer.get(upstream[3]!.server)!.tokens, wholeListCounts(catalogOf(changed)).get(upstream[3]!.server));
+  assert.equal(
+    after.perServer.get(upstream[3]!.server)!.tokens,
+    wholeListCounts(catalogOf(changed)).get(upstream[3]!.server),
+  );
 });
 
 test('the counts a cache keeps: one per tool and one per server for its last tool, each a count', () => {
@@ -96,7 +113,10 @@ test('a paced count gives the turn back between slices, gets the same figures, a
   const upstream = recordedUpstream(' (paced)');
   let pauses = 0;
   const pause = () => new Promise<void>((resolve) => setImmediate(() => (pauses++, resolve())));
-  assert.equal(await countCatalogTokensPaced(catalogOf(upstream), { pause, stopped: () => pauses >= 1, sliceMs: 0 }), undefined);
+  assert.equal(
+    await countCatalogTokensPaced(catalogOf(upstream), { pause, stopped: () => pauses >= 1, sliceMs: 0 }),
+    undefined,
+  );
   const paced = await countCatalogTokensPaced(catalogOf(upstream), { pause, stopped: () => false, sliceMs: 0 });
   assert.ok(pauses > 10, `${pauses} pauses`);
   assert.deepEqual(tokensOf(paced!), wholeListCounts(catalogOf(upstream)));

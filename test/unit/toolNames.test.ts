@@ -27,11 +27,17 @@ describe('baseToolName', () => {
   });
 
   test('too long → cut to 64 with a hash of the key', () => {
-    const long = baseToolName('a-very-long-server-name-for-testing', 'and_an_even_longer_tool_name_that_goes_on_and_on');
+    const long = baseToolName(
+      'a-very-long-server-name-for-testing',
+      'and_an_even_longer_tool_name_that_goes_on_and_on',
+    );
     assert.equal(long.length, 64);
     assert.match(long, SAFE_TOOL_NAME);
     assert.match(long, /_[0-9a-z]{6}$/);
-    const other = baseToolName('a-very-long-server-name-for-testing', 'and_an_even_longer_tool_name_that_goes_on_and_on_2');
+    const other = baseToolName(
+      'a-very-long-server-name-for-testing',
+      'and_an_even_longer_tool_name_that_goes_on_and_on_2',
+    );
     assert.notEqual(long, other, 'same prefix, different key → different name');
   });
 });
@@ -57,7 +63,11 @@ describe('assignToolNames', () => {
     assert.deepEqual([...forward.entries()].sort(), [...backward.entries()].sort());
     const values = [...forward.values()];
     assert.equal(new Set(values).size, 3);
-    assert.equal(forward.get('srv/get_item'), 'srv_get_item', 'the name spelled as listed wins (test/security/b11 for the attack)');
+    assert.equal(
+      forward.get('srv/get_item'),
+      'srv_get_item',
+      'the name spelled as listed wins (test/security/b11 for the attack)',
+    );
     assert.equal(forward.get('srv/get.item'), `srv_get_item_${shortHash('srv/get.item')}`);
     assert.equal(forward.get('srv/get item'), `srv_get_item_${shortHash('srv/get item')}`);
   });

@@ -28,27 +28,42 @@ test('escapeForDisplay writes every hidden character out, so a prompt line stays
 });
 
 test('hasHiddenCharacters: exactly what escapeForDisplay would write out (backslashes aside)', () => {
-  for (const name of ['github', 'my.server', 'ünïcødé 名前', 'a\\b', 'say "hi"']) assert.equal(hasHiddenCharacters(name), false, name);
-  for (const name of ['evil\u202etxt', 'git\u200bhub', 'a\nb', 'tab\tx', 'x\u001b[31m', 'v\ufe0f', 'c1\u0085', 'ls\u2028', 'tag\udb40\udc41']) {
+  for (const name of ['github', 'my.server', 'ünïcødé 名前', 'a\\b', 'say "hi"'])
+    assert.equal(hasHiddenCharacters(name), false, name);
+  for (const name of [
+    'evil\u202etxt',
+    'git\u200bhub',
+    'a\nb',
+    'tab\tx',
+    'x\u001b[31m',
+    'v\ufe0f',
+    'c1\u0085',
+    'ls\u2028',
+    'tag\udb40\udc41',
+  ]) {
     assert.equal(hasHiddenCharacters(name), true, JSON.stringify(name));
   }
 });
 
 test('cleanReplyText: escapes, controls but tab/LF/CR, bidi controls and tag characters go; data stays', () => {
   assert.equal(
-    cleanReplyText('a\u001b[31mred\u001b[0m b\u001b]0;title\u0007c \u0000\u0085\u009b \u202eX\u2066y\u2069 \udb40\udc48\udb40\udc49!'),
+    cleanReplyText(
+      'a\u001b[31mred\u001b[0m b\u001b]0;title\u0007c \u0000\u0085\u009b \u202eX\u2066y\u2069 \udb40\udc48\udb40\udc49!',
+    ),
     'ared bc  Xy !',
   );
   const kept = 'tab\tcr\r\nline \u{1f468}\u200d\u{1f4bb} \u200fRTL\u2028next \u0627\u200c\u0628 ✔\ufe0f';
   assert.equal(cleanReplyText(kept), kept);
-  assert.equal(cleanReplyText('keep \u001b]no terminator, so only ESC ] goes'), 'keep no terminator, so only ESC ] goes');
+  assert.equal(
+    cleanReplyText('keep \u001b]no terminator, so only ESC ] goes'),
+    'keep no terminator, so only ESC ] goes',
+  );
 });
 
 test('cleanReplyInPlace: every string and key at any depth, nothing else; a key never becomes a prototype', () => {
-  const reply = JSON.parse('{"a\\u202eb": ["x\\u0007", {"n": 1, "t": true, "z": null, "s": "y\\u2066"}], "__pro\\u202eto__": {"polluted": 1}}') as Record<
-    string,
-    unknown
-  >;
+  const reply = JSON.parse(
+    '{"a\\u202eb": ["x\\u0007", {"n": 1, "t": true, "z": null, "s": "y\\u2066"}], "__pro\\u202eto__": {"polluted": 1}}',
+  ) as Record<string, unknown>;
   assert.equal(cleanReplyInPlace(reply), reply);
   assert.deepEqual(reply, { ab: ['x', { n: 1, t: true, z: null, s: 'y' }], ['__proto__']: { polluted: 1 } });
   assert.equal(Object.getPrototypeOf(reply), Object.prototype);
@@ -96,7 +111,8 @@ test('nameSkeleton folds look-alikes (TR39) and case; patternSkeleton keeps glob
 
 test('exclude meets the raw, normalized and look-alike name; include only the normalized one', () => {
   const f = createToolFilter(['gh/*'], ['*/delete_*']);
-  for (const t of ['delete_repo', 'delete\u200b_repo', 'd\u0435lete_repo', 'ｄｅｌｅｔｅ_x', 'Delete_Repo']) assert.equal(f('gh', t), false, t);
+  for (const t of ['delete_repo', 'delete\u200b_repo', 'd\u0435lete_repo', 'ｄｅｌｅｔｅ_x', 'Delete_Repo'])
+    assert.equal(f('gh', t), false, t);
   assert.equal(f('gh', 'list_repos'), true);
   assert.equal(f('ｇｈ', 'list_repos'), true, 'fullwidth is the same name');
   assert.equal(f('g\u0068\u200b', 'list_repos'), true, 'an invisible character changes nothing');
@@ -119,7 +135,11 @@ test('terminal escapes go whole, 7-bit and 8-bit (C1 CSI U+009B, OSC U+009D, DCS
   for (const [name, clean] of Object.entries(ALL)) {
     for (const [input, want] of cases) assert.equal(clean(input), want, `${name}(${JSON.stringify(input)})`);
   }
-  assert.equal(cleanReplyText('keep \u009d unterminated OSC'), 'keep  unterminated OSC', 'an unterminated OSC swallows nothing');
+  assert.equal(
+    cleanReplyText('keep \u009d unterminated OSC'),
+    'keep  unterminated OSC',
+    'an unterminated OSC swallows nothing',
+  );
 });
 
 test('bidi controls, tag characters and zero-width characters: gone from what is shown; replies keep what text needs', () => {
@@ -127,7 +147,18 @@ test('bidi controls, tag characters and zero-width characters: gone from what is
   for (const [name, clean] of Object.entries(SHOWN)) assert.equal(clean(text), 'abc R zwj t', name);
   // Replies lose bidi embeddings/overrides/isolates and tags; LRM/RLM/ALM and zero-width (non-)joiners are text.
   assert.equal(cleanReplyText(text), 'abc \u200fR\u061c \u200bz\u200cw\u2060j t');
-  for (const ch of ['\u202e', '\u2066', '\u200f', '\u061c', '\u200b', '\u200c', '\u2060', '\u{e0041}', '\u0600', '\u{1d173}']) {
+  for (const ch of [
+    '\u202e',
+    '\u2066',
+    '\u200f',
+    '\u061c',
+    '\u200b',
+    '\u200c',
+    '\u2060',
+    '\u{e0041}',
+    '\u0600',
+    '\u{1d173}',
+  ]) {
     assert.equal(hasHiddenCharacters(`x${ch}y`), true, `U+${ch.codePointAt(0)!.toString(16)}`);
   }
 });

@@ -14,7 +14,11 @@ interface Recorder extends UpstreamCaller {
   told: JsonObject[];
 }
 
-function caller(sessionId: string, caps: ClientCapabilities = { sampling: {}, elicitation: {}, roots: {} }, roots: string[] = []): Recorder {
+function caller(
+  sessionId: string,
+  caps: ClientCapabilities = { sampling: {}, elicitation: {}, roots: {} },
+  roots: string[] = [],
+): Recorder {
   const asked: string[] = [];
   const told: JsonObject[] = [];
   return {
@@ -38,7 +42,10 @@ function router(): { requests: UpstreamRequests; levels: string[]; rootsChanged:
   const levels: string[] = [];
   let roots = 0;
   const requests = new UpstreamRequests({ log: silentLogger, resolveUri: () => undefined });
-  requests.usePool({ setLogLevel: (l: string) => levels.push(l), rootsChanged: () => roots++ } as unknown as UpstreamPool);
+  requests.usePool({
+    setLogLevel: (l: string) => levels.push(l),
+    rootsChanged: () => roots++,
+  } as unknown as UpstreamPool);
   return { requests, levels, rootsChanged: () => roots };
 }
 
@@ -93,24 +100,38 @@ describe('routing what an upstream asks', () => {
     const { requests } = router();
     const a = caller('a');
     const b = caller('b');
-    assert.deepEqual(await requests.request('s', 'elicitation/create', {}, { exact: a, inFlight: [a, b] }, signal), { answeredBy: 'a' });
-    assert.deepEqual(await requests.request('s', 'sampling/createMessage', {}, { inFlight: [a, b] }, signal), { answeredBy: 'b' });
+    assert.deepEqual(await requests.request('s', 'elicitation/create', {}, { exact: a, inFlight: [a, b] }, signal), {
+      answeredBy: 'a',
+    });
+    assert.deepEqual(await requests.request('s', 'sampling/createMessage', {}, { inFlight: [a, b] }, signal), {
+      answeredBy: 'b',
+    });
   });
 
   test('with no call in flight: the only session, else an error at once', async () => {
     const { requests } = router();
     const a = caller('a');
-    await assert.rejects(requests.request('s', 'elicitation/create', {}, { inFlight: [] }, signal), (e: McpError) => /no client is connected/.test(e.message));
+    await assert.rejects(requests.request('s', 'elicitation/create', {}, { inFlight: [] }, signal), (e: McpError) =>
+      /no client is connected/.test(e.message),
+    );
     const detach = requests.attach(a);
-    assert.deepEqual(await requests.request('s', 'elicitation/create', {}, { inFlight: [] }, signal), { answeredBy: 'a' });
+    assert.deepEqual(await requests.request('s', 'elicitation/create', {}, { inFlight: [] }, signal), {
+      answeredBy: 'a',
+    });
     requests.attach(caller('b'));
-    await assert.rejects(requests.request('s', 'elicitation/create', {}, { inFlight: [] }, signal), /2 clients are connected/);
+    await assert.rejects(
+      requests.request('s', 'elicitation/create', {}, { inFlight: [] }, signal),
+      /2 clients are connected/,
+    );
     detach.dispose();
   });
 
   test('roots outside a call: every session that lists roots, merged; none: -32601', async () => {
     const { requests, rootsChanged } = router();
-    await assert.rejects(requests.request('s', 'roots/list', undefined, { inFlight: [] }, signal), (e: McpError) => e.code === -32601);
+    await assert.rejects(
+      requests.request('s', 'roots/list', undefined, { inFlight: [] }, signal),
+      (e: McpError) => e.code === -32601,
+    );
     requests.attach(caller('a', { roots: {} }, ['file:///one', 'file:///two']));
     requests.attach(caller('b', { roots: {} }, ['file:///two', 'file:///three']));
     requests.attach(caller('c', {}));

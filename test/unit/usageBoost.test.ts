@@ -5,7 +5,8 @@ import { computeUsageStats } from '../../server/src/core/usage/stats';
 import type { RankedTool } from '../../server/src/core/search/types';
 import type { UsageEvent } from '../../server/src/core/usage/types';
 
-const ranked = (...pairs: [string, number][]): RankedTool[] => pairs.map(([key, score]) => ({ key, score, signals: ['keyword'], why: `matched ${key}` }));
+const ranked = (...pairs: [string, number][]): RankedTool[] =>
+  pairs.map(([key, score]) => ({ key, score, signals: ['keyword'], why: `matched ${key}` }));
 
 test('no prediction leaves the candidates exactly as they were', () => {
   const c = ranked(['a', 3], ['b', 2], ['c', 1]);

@@ -19,7 +19,8 @@ function calls(sessions: Record<string, string[]>, start = 0): ObservedCall[] {
   return out;
 }
 
-const keysOf = (p: Predictor, sessionTools: string[], k: number, now = 10 * DAY) => p.predict({ sessionTools, now }, k).map((x) => x.key);
+const keysOf = (p: Predictor, sessionTools: string[], k: number, now = 10 * DAY) =>
+  p.predict({ sessionTools, now }, k).map((x) => x.key);
 
 test('frequency ranks by count, and an old burst decays below recent use', () => {
   const f = new FrequencyPredictor(7 * DAY);
@@ -36,7 +37,14 @@ test('frequency ranks by count, and an old burst decays below recent use', () =>
 
 test('co-occurrence predicts what was used in the same sessions, with the reason', () => {
   const c = new CooccurrencePredictor();
-  c.observe(calls({ s1: ['k/get', 'k/logs', 'k/get'], s2: ['k/get', 'k/describe'], s3: ['k/get', 'k/logs'], s4: ['gh/pr', 'gh/issue'] }));
+  c.observe(
+    calls({
+      s1: ['k/get', 'k/logs', 'k/get'],
+      s2: ['k/get', 'k/describe'],
+      s3: ['k/get', 'k/logs'],
+      s4: ['gh/pr', 'gh/issue'],
+    }),
+  );
   const p = c.predict({ sessionTools: ['k/get'], now: 0 }, 5);
   assert.deepEqual(
     p.map((x) => x.key),

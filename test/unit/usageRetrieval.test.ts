@@ -70,8 +70,16 @@ const win = (picks: number, top1: number, top5: number): RetrievalWindow => ({
 
 test('the trend needs 10 picks on both sides and a change of 10 points at rank 1 or in the top 5', () => {
   assert.equal(retrievalTrend(win(20, 12, 17), win(20, 15, 18)), 'falling', '60% against 75% at rank 1');
-  assert.equal(retrievalTrend(win(10, 6, 9), win(10, 7, 9)), 'falling', '0.6 - 0.7 is a fall of 10 points despite rounding');
-  assert.equal(retrievalTrend(win(20, 16, 14), win(20, 12, 18)), 'falling', 'a fall in the top 5 counts even when rank 1 rose');
+  assert.equal(
+    retrievalTrend(win(10, 6, 9), win(10, 7, 9)),
+    'falling',
+    '0.6 - 0.7 is a fall of 10 points despite rounding',
+  );
+  assert.equal(
+    retrievalTrend(win(20, 16, 14), win(20, 12, 18)),
+    'falling',
+    'a fall in the top 5 counts even when rank 1 rose',
+  );
   assert.equal(retrievalTrend(win(20, 15, 18), win(20, 12, 17)), 'rising');
   assert.equal(retrievalTrend(win(20, 14, 18), win(20, 15, 18)), 'steady');
   assert.equal(retrievalTrend(win(9, 0, 0), win(20, 20, 20)), undefined, 'too few recent picks to tell');
@@ -79,16 +87,32 @@ test('the trend needs 10 picks on both sides and a change of 10 points at rank 1
 });
 
 test('the stored record keeps the rank kind and drops values that are not one', () => {
-  const base: UsageEvent = { sessionId: 's', seq: 2, toolKey: 'k/get', server: 'k', at: 5, durationMs: 3, outcome: 'ok' };
+  const base: UsageEvent = {
+    sessionId: 's',
+    seq: 2,
+    toolKey: 'k/get',
+    server: 'k',
+    at: 5,
+    durationMs: 3,
+    outcome: 'ok',
+  };
   for (const rank of [1, 7, 'missed', 'unsearched', 'followUp'] as const) {
     const stored = JSON.parse(JSON.stringify(toStored({ ...base, searchRank: rank }))) as unknown;
     assert.deepEqual(fromStored(stored), { ...base, searchRank: rank });
   }
   assert.equal('r' in toStored(base), false, 'no field for a call no search judged');
   for (const bad of [0, -1, 1.5, 5000, 'first', null, true]) {
-    assert.deepEqual(fromStored({ ...toStored(base), r: bad }), base, `r = ${JSON.stringify(bad)} is ignored, the call kept`);
+    assert.deepEqual(
+      fromStored({ ...toStored(base), r: bad }),
+      base,
+      `r = ${JSON.stringify(bad)} is ignored, the call kept`,
+    );
   }
-  assert.deepEqual(fromStored({ ...toStored(base), f: 1 }), base, 'the older first-rank flag says nothing about rank 2..5: ignored');
+  assert.deepEqual(
+    fromStored({ ...toStored(base), f: 1 }),
+    base,
+    'the older first-rank flag says nothing about rank 2..5: ignored',
+  );
 });
 
 test('the rates read as percentages with their sample, and the trend as a sentence', () => {
@@ -101,12 +125,18 @@ test('the rates read as percentages with their sample, and the trend as a senten
     top5Of: '11 of 13 picks',
     unsearchedOf: '6 of 26 calls',
   });
-  assert.deepEqual(retrievalRates({ ...recent, calls: 1, picks: 1, top1: 1, top5: 1, unsearched: 0 }).top1Of, '1 of 1 pick');
+  assert.deepEqual(
+    retrievalRates({ ...recent, calls: 1, picks: 1, top1: 1, top5: 1, unsearched: 0 }).top1Of,
+    '1 of 1 pick',
+  );
   assert.equal(retrievalRates({ ...recent, picks: 0, top1: 0, top5: 0 }).top1, 'n/a');
   assert.equal(windowText({ ...recent, sessions: 1 }, 'last'), 'the last session');
   assert.equal(windowText(recent, 'earlier'), 'the 10 sessions before');
   const earlier: RetrievalWindow = { ...recent, top1: 11, top5: 12 };
-  assert.equal(trendText({ recent, earlier, trend: 'falling' }), 'Falling: 62% at rank 1 and 85% in the top 5, against 85% and 92% in the 10 sessions before.');
+  assert.equal(
+    trendText({ recent, earlier, trend: 'falling' }),
+    'Falling: 62% at rank 1 and 85% in the top 5, against 85% and 92% in the 10 sessions before.',
+  );
   assert.equal(trendText({ recent }), undefined);
   assert.match(retrievalAdvice('keyword'), /descriptions.*Ollama/);
   assert.doesNotMatch(retrievalAdvice('hybrid'), /turn on/);

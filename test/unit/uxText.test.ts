@@ -53,7 +53,14 @@ test("a tools/list larger than the servers' own is a cost, never a negative savi
 });
 
 function tool(server: string, originalName: string, description: string): CatalogTool {
-  return { key: `${server}/${originalName}`, name: `${server}_${originalName}`, server, originalName, description, inputSchema: { type: 'object' } };
+  return {
+    key: `${server}/${originalName}`,
+    name: `${server}_${originalName}`,
+    server,
+    originalName,
+    description,
+    inputSchema: { type: 'object' },
+  };
 }
 const TOOLS = [
   tool('memory', 'create_entities', 'Create multiple new entities in the knowledge graph'),
@@ -97,19 +104,35 @@ test("the no-match hint offers close names, the servers not searched now, and ea
   ]);
   const memory = hint.servers.find((s) => s.name === 'memory')!;
   assert.equal(memory.tools, 3);
-  for (const w of ['graph', 'knowledge', 'entities']) assert.ok(memory.words.includes(w), `${w} in ${memory.words.join(', ')}`);
+  for (const w of ['graph', 'knowledge', 'entities'])
+    assert.ok(memory.words.includes(w), `${w} in ${memory.words.join(', ')}`);
   assert.deepEqual(
     hint.servers.map((s) => s.name),
     ['everything', 'memory'],
   );
-  assert.deepEqual(noMatchHint('memorize', TOOLS, []).closeNames, [], 'nothing is close to "memorize": no made-up suggestion');
+  assert.deepEqual(
+    noMatchHint('memorize', TOOLS, []).closeNames,
+    [],
+    'nothing is close to "memorize": no made-up suggestion',
+  );
   assert.deepEqual(noMatchHint('and the', TOOLS, []).closeNames, [], 'short filler words suggest nothing');
 });
 
 test('a server not connected whose last known tools were searched is not "not searched"', () => {
-  const cached = (name: string, state: ServerStatus['state']): ServerStatus => ({ ...status(name, state), fromCache: true });
-  const hint = noMatchHint('memorize', TOOLS, [cached('memory', 'starting'), cached('everything', 'idle'), status('github', 'starting')]);
-  assert.deepEqual(hint.unavailable, [{ name: 'github', state: 'starting' }], 'only the server without known tools was not searched');
+  const cached = (name: string, state: ServerStatus['state']): ServerStatus => ({
+    ...status(name, state),
+    fromCache: true,
+  });
+  const hint = noMatchHint('memorize', TOOLS, [
+    cached('memory', 'starting'),
+    cached('everything', 'idle'),
+    status('github', 'starting'),
+  ]);
+  assert.deepEqual(
+    hint.unavailable,
+    [{ name: 'github', state: 'starting' }],
+    'only the server without known tools was not searched',
+  );
   assert.deepEqual(hint.lastKnown, [
     { name: 'memory', state: 'starting' },
     { name: 'everything', state: 'idle' },
@@ -127,7 +150,15 @@ test('a server not connected whose last known tools were searched is not "not se
 test('the palette turns the hint into items that each lead somewhere', () => {
   const hint: NoMatchHint = {
     closeNames: [
-      { name: 'everything_echo', server: 'everything', originalName: 'echo', description: 'Echoes back', score: 0, signals: [], why: 'name close to "echoo"' },
+      {
+        name: 'everything_echo',
+        server: 'everything',
+        originalName: 'echo',
+        description: 'Echoes back',
+        score: 0,
+        signals: [],
+        why: 'name close to "echoo"',
+      },
     ],
     unavailable: [
       { name: 'github', state: 'awaiting-approval' },
@@ -147,7 +178,10 @@ test('the palette turns the hint into items that each lead somewhere', () => {
   );
   const echo = items.find((i) => i.label.includes('everything_echo'))!;
   assert.equal(echo.action.kind === 'tool' && echo.action.hit.name, 'everything_echo');
-  assert.deepEqual(items.find((i) => i.label.includes('github'))!.action, { kind: 'command', command: 'mcpLens.approveServers' });
+  assert.deepEqual(items.find((i) => i.label.includes('github'))!.action, {
+    kind: 'command',
+    command: 'mcpLens.approveServers',
+  });
   const k8s = items.find((i) => i.label.includes('k8s'))!;
   assert.deepEqual(k8s.action, { kind: 'command', command: 'mcpLens.showDashboard' });
   assert.equal(k8s.detail, 'spawn kubectl ENOENT');
@@ -162,11 +196,17 @@ test('the palette turns the hint into items that each lead somewhere', () => {
 
 test('third-party text cannot smuggle icons or line breaks into the palette', () => {
   assert.equal(paletteText('Deletes $(trash) all\n\u001b[31mfiles'), 'Deletes \\$(trash) all files');
-  assert.match(noMatchItems('$(alert) x', { closeNames: [], unavailable: [], servers: [] })[0]!.label, /"\\\$\(alert\) x"/);
+  assert.match(
+    noMatchItems('$(alert) x', { closeNames: [], unavailable: [], servers: [] })[0]!.label,
+    /"\\\$\(alert\) x"/,
+  );
   assert.equal(paletteText('x'.repeat(300)).length, 200 + '…[truncated]'.length);
 });
 
-const layout = (columns: number[], active: number) => ({ all: columns.map((viewColumn) => ({ viewColumn })), activeTabGroup: { viewColumn: active } });
+const layout = (columns: number[], active: number) => ({
+  all: columns.map((viewColumn) => ({ viewColumn })),
+  activeTabGroup: { viewColumn: active },
+});
 
 test('side views reuse their column or another group and split only a single group', () => {
   assert.equal(sideColumn(layout([1], 1)), 'beside', 'one group: split once');

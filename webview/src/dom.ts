@@ -15,7 +15,11 @@ export interface ElementOptions {
 }
 
 /** `h('div', { class: 'x' }, 'text', child)`: text children become text nodes. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  options: ElementOptions = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (options.class) el.className = options.class;
   for (const [k, v] of Object.entries(options.attrs ?? {})) el.setAttribute(k, v);
@@ -31,13 +35,23 @@ export function append(parent: Node, children: Child[]): void {
     if (c === null || c === undefined || c === false) continue;
     // Text nodes already keep markup inert; stripping controls also stops bidi overrides from
     // making a description read differently from what it is.
-    parent.appendChild(typeof c === 'string' ? document.createTextNode(stripControls(c)) : typeof c === 'number' ? document.createTextNode(String(c)) : c);
+    parent.appendChild(
+      typeof c === 'string'
+        ? document.createTextNode(stripControls(c))
+        : typeof c === 'number'
+          ? document.createTextNode(String(c))
+          : c,
+    );
   }
 }
 
 /** A dashboard card: a section labelled by its own heading; the view appends the rest. */
 export function card(id: string, title: string, wide = false): HTMLElement {
-  return h('section', { class: wide ? 'card wide' : 'card', attrs: { id, 'aria-labelledby': `${id}-h` } }, h('h2', { attrs: { id: `${id}-h` } }, title));
+  return h(
+    'section',
+    { class: wide ? 'card wide' : 'card', attrs: { id, 'aria-labelledby': `${id}-h` } },
+    h('h2', { attrs: { id: `${id}-h` } }, title),
+  );
 }
 
 /** Replaces every child of `parent`. */
@@ -49,7 +63,11 @@ export function replaceChildren(parent: Element, ...children: Child[]): void {
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** An SVG element with attributes set one by one (no markup parsing). */
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   append(el, children);

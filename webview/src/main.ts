@@ -61,7 +61,17 @@ function start(): void {
     'main',
     {},
     header,
-    h('div', { class: 'grid' }, savings.element, search.element, servers.element, index.element, usage.element, retrieval.element, learned.element),
+    h(
+      'div',
+      { class: 'grid' },
+      savings.element,
+      search.element,
+      servers.element,
+      index.element,
+      usage.element,
+      retrieval.element,
+      learned.element,
+    ),
   );
   replaceChildren(document.body, root);
 
@@ -72,7 +82,10 @@ function start(): void {
       learned.update(l);
     }, showError);
   const showError = (err: unknown) =>
-    replaceChildren(status, h('span', { class: 'conn-error' }, `Not connected: ${err instanceof Error ? err.message : String(err)}`));
+    replaceChildren(
+      status,
+      h('span', { class: 'conn-error' }, `Not connected: ${err instanceof Error ? err.message : String(err)}`),
+    );
   const showMode = (mode: SearchModeInfo) => {
     replaceChildren(status, mode.label);
     retrieval.setMode(mode.kind);
@@ -89,7 +102,11 @@ function start(): void {
       index.pullProgress(e.data);
     }
   });
-  Promise.all([messenger.request('listServers', {}), messenger.request('indexStatus', {}), messenger.request('stats', {})]).then(([s, i, st]) => {
+  Promise.all([
+    messenger.request('listServers', {}),
+    messenger.request('indexStatus', {}),
+    messenger.request('stats', {}),
+  ]).then(([s, i, st]) => {
     servers.update(s);
     index.update(i);
     savings.update(st);

@@ -19,7 +19,8 @@ export function adoptStyles(doc: Document): void {
 export function followVsCodeTheme(doc: Document): void {
   const apply = () => {
     const c = doc.body.classList;
-    const dark = c.contains('vscode-dark') || (c.contains('vscode-high-contrast') && !c.contains('vscode-high-contrast-light'));
+    const dark =
+      c.contains('vscode-dark') || (c.contains('vscode-high-contrast') && !c.contains('vscode-high-contrast-light'));
     doc.documentElement.dataset.theme = dark ? 'dark' : 'light';
   };
   apply();
@@ -38,7 +39,11 @@ export function browserTheme(doc: Document, initial: ThemeChoice, save: (choice:
   apply();
   const order: ThemeChoice[] = ['auto', 'light', 'dark'];
   const label = () => `Theme: ${choice}`;
-  const button = h('button', { class: 'secondary', attrs: { id: 'theme-toggle', title: 'Switch between system, light and dark theme' } }, label());
+  const button = h(
+    'button',
+    { class: 'secondary', attrs: { id: 'theme-toggle', title: 'Switch between system, light and dark theme' } },
+    label(),
+  );
   button.addEventListener('click', () => {
     choice = order[(order.indexOf(choice) + 1) % order.length]!;
     button.textContent = label();

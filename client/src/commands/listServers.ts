@@ -11,12 +11,18 @@ import { serverItems, type ServerAction } from './serverItems';
 export async function listServers(s: ExtensionServices): Promise<void> {
   const servers = await s.sidecar.request(ServersRequest);
   if (servers.length === 0) {
-    void vscode.window.showInformationMessage('MCP Lens: no MCP server is configured (.vscode/mcp.json, .mcp.json or mcpLens.servers).');
+    void vscode.window.showInformationMessage(
+      'MCP Lens: no MCP server is configured (.vscode/mcp.json, .mcp.json or mcpLens.servers).',
+    );
     return;
   }
   const picked = await vscode.window.showQuickPick(
     serverItems(servers).map((i) => ({ ...i, picked: false })),
-    { title: 'MCP Lens: Servers', placeHolder: 'Select a server to approve, restart or open it', matchOnDescription: true },
+    {
+      title: 'MCP Lens: Servers',
+      placeHolder: 'Select a server to approve, restart or open it',
+      matchOnDescription: true,
+    },
   );
   if (picked) await run(s, picked.action);
 }

@@ -47,7 +47,8 @@ export function noMatchItems(query: string, hint: NoMatchHint): NoMatchItem[] {
   const items: NoMatchItem[] = [
     {
       label: `$(search-stop) No tools match "${paletteText(query, 60)}"`,
-      detail: 'Say what the tool should do in other words, e.g. the words the servers below use for it, or pick a tool or server here.',
+      detail:
+        'Say what the tool should do in other words, e.g. the words the servers below use for it, or pick a tool or server here.',
       action: { kind: 'none' },
     },
   ];
@@ -72,7 +73,11 @@ export function noMatchItems(query: string, hint: NoMatchHint): NoMatchItem[] {
       items.push({
         label: `$(warning) ${paletteText(s.name, 60)}`,
         description: STATE_TEXT[s.state],
-        detail: s.error ? paletteText(s.error) : s.state === 'awaiting-approval' ? 'Select to approve it.' : 'Select to see it in the dashboard.',
+        detail: s.error
+          ? paletteText(s.error)
+          : s.state === 'awaiting-approval'
+            ? 'Select to approve it.'
+            : 'Select to see it in the dashboard.',
         action: fix,
       });
     }

@@ -31,7 +31,9 @@ export async function pullModel(sidecar: Sidecar): Promise<void> {
         );
       }),
   );
-  if (outcome instanceof Error) void vscode.window.showErrorMessage(`MCP Lens: could not pull ${model}: ${outcome.message}`);
-  else if (outcome.error) void vscode.window.showErrorMessage(`MCP Lens: could not pull ${outcome.model}: ${outcome.error}`);
+  if (outcome instanceof Error)
+    void vscode.window.showErrorMessage(`MCP Lens: could not pull ${model}: ${outcome.message}`);
+  else if (outcome.error)
+    void vscode.window.showErrorMessage(`MCP Lens: could not pull ${outcome.model}: ${outcome.error}`);
   else void vscode.window.showInformationMessage(`MCP Lens: ${outcome.model} is ready; tools are being embedded.`);
 }

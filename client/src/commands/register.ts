@@ -22,8 +22,9 @@ const COMMANDS: Record<string, Handler> = {
   'mcpLens.searchTools': (s) => searchTools(s.sidecar, s.docs),
   'mcpLens.showDashboard': async (s) => showDashboard(s.context, dashboardBackend(s)),
   'mcpLens.reindex': async (s) =>
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'MCP Lens: reindexing tools…' }, () =>
-      s.sidecar.request(ReindexRequest),
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'MCP Lens: reindexing tools…' },
+      () => s.sidecar.request(ReindexRequest),
     ),
   'mcpLens.restartSidecar': async (s) => {
     if (s.sidecar.state === 'stopped') return s.ensureStarted();
@@ -45,7 +46,11 @@ const COMMANDS: Record<string, Handler> = {
   'mcpLens.signIn': (s, name) => signIn(s, name),
   'mcpLens.signOut': (s, name) => signOut(s, name),
   'mcpLens.clearUsage': async (s) => {
-    const pick = await vscode.window.showWarningMessage('Clear MCP Lens usage data for this workspace?', { modal: true }, 'Clear');
+    const pick = await vscode.window.showWarningMessage(
+      'Clear MCP Lens usage data for this workspace?',
+      { modal: true },
+      'Clear',
+    );
     if (pick !== 'Clear') return;
     await s.sidecar.request(ClearUsageRequest);
     void vscode.window.showInformationMessage('MCP Lens: usage data cleared.');
@@ -58,7 +63,10 @@ const COMMANDS: Record<string, Handler> = {
     );
     if (pick !== 'Forget') return;
     // The dashboard's own request: one place forgets, whether the panel or the palette asks.
-    const result = (await s.sidecar.request(DashboardRequest, { method: 'forgetLearnedSearch', params: {} })) as ActionResult;
+    const result = (await s.sidecar.request(DashboardRequest, {
+      method: 'forgetLearnedSearch',
+      params: {},
+    })) as ActionResult;
     if (!result.ok) throw new Error(result.error ?? 'forgetting learned search failed');
     void vscode.window.showInformationMessage('MCP Lens: learned search forgotten.');
   },

@@ -42,7 +42,8 @@ function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
     try {
       const res = await sidecar.request(SearchRequest, { query, limit: 20 });
       if (mine !== seq) return;
-      qp.items = res.hits.length || !res.noMatch ? res.hits.map(toItem) : noMatchItems(query, res.noMatch).map(toHintItem);
+      qp.items =
+        res.hits.length || !res.noMatch ? res.hits.map(toItem) : noMatchItems(query, res.noMatch).map(toHintItem);
       qp.title = `MCP Lens: Search Tools — ${res.mode.label}, ${Math.round(res.tookMs)} ms`;
     } catch (err) {
       if (mine === seq) qp.items = [{ label: '$(warning) Search failed', detail: errorText(err), alwaysShow: true }];
@@ -82,7 +83,9 @@ function toItem(hit: SearchHit): PaletteItem {
   return {
     label: paletteText(hit.name, 80),
     // Tools listed rather than ranked (a server's list) have no score to show.
-    description: hit.signals.length ? `${paletteText(hit.server, 40)} · ${hit.score.toFixed(2)} · ${hit.signals.join('+')}` : paletteText(hit.server, 40),
+    description: hit.signals.length
+      ? `${paletteText(hit.server, 40)} · ${hit.score.toFixed(2)} · ${hit.signals.join('+')}`
+      : paletteText(hit.server, 40),
     detail: paletteText(hit.description),
     alwaysShow: true,
     hit,
@@ -90,7 +93,8 @@ function toItem(hit: SearchHit): PaletteItem {
 }
 
 function toHintItem(item: ReturnType<typeof noMatchItems>[number]): PaletteItem {
-  if (item.separator !== undefined) return { label: item.separator, kind: vscode.QuickPickItemKind.Separator, alwaysShow: true };
+  if (item.separator !== undefined)
+    return { label: item.separator, kind: vscode.QuickPickItemKind.Separator, alwaysShow: true };
   const out: PaletteItem = { label: item.label, alwaysShow: true, action: item.action };
   if (item.description !== undefined) out.description = item.description;
   if (item.detail !== undefined) out.detail = item.detail;
@@ -151,7 +155,9 @@ async function setPinned(name: string, pin: boolean): Promise<void> {
   const cfg = vscode.workspace.getConfiguration('mcpLens');
   const current = cfg.get<string[]>('pinnedTools', []);
   const next = pin ? [...new Set([...current, name])] : current.filter((n) => n !== name);
-  const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const target = vscode.workspace.workspaceFolders
+    ? vscode.ConfigurationTarget.Workspace
+    : vscode.ConfigurationTarget.Global;
   await cfg.update('pinnedTools', next, target);
   void vscode.window.showInformationMessage(`MCP Lens: ${pin ? 'pinned' : 'unpinned'} ${name}.`);
 }
@@ -167,8 +173,9 @@ export async function tryTool(sidecar: Sidecar, docs: ReadOnlyDocuments, name: s
   });
   const args = text === undefined ? undefined : parseArgs(text);
   if (!args) return;
-  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MCP Lens: calling ${name}…` }, () =>
-    sidecar.request(CallToolRequest, { name, arguments: args }),
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `MCP Lens: calling ${name}…` },
+    () => sidecar.request(CallToolRequest, { name, arguments: args }),
   );
   await docs.show(`${name}.result`, outcome);
 }

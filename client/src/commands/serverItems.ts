@@ -7,7 +7,11 @@ import type { ServerStatus } from '../../../protocol/model';
 import { paletteText } from './noMatchItems';
 
 export type ServerAction =
-  { kind: 'approve'; name: string } | { kind: 'restart'; name: string } | { kind: 'signIn'; name: string } | { kind: 'open'; file: string } | { kind: 'none' };
+  | { kind: 'approve'; name: string }
+  | { kind: 'restart'; name: string }
+  | { kind: 'signIn'; name: string }
+  | { kind: 'open'; file: string }
+  | { kind: 'none' };
 
 export interface ServerItem {
   label: string;
@@ -29,17 +33,29 @@ const ICON: Record<ServerStatus['state'], string> = {
 
 export function serverItems(servers: readonly ServerStatus[]): ServerItem[] {
   // What needs the user first: approvals, then failures, then the rest by name.
-  const rank = (s: ServerStatus) => (s.state === 'awaiting-approval' ? 0 : s.state === 'needs-sign-in' ? 1 : s.state === 'error' ? 2 : 3);
+  const rank = (s: ServerStatus) =>
+    s.state === 'awaiting-approval' ? 0 : s.state === 'needs-sign-in' ? 1 : s.state === 'error' ? 2 : 3;
   return [...servers].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name)).map(item);
 }
 
 function item(s: ServerStatus): ServerItem {
   const tools = `${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}${s.fromCache ? ' (last known)' : ''}`;
   const base = { label: `${ICON[s.state]} ${paletteText(s.name, 80)}` };
-  if (s.configFile) return { ...base, description: 'configuration file', detail: paletteText(s.error ?? ''), action: { kind: 'open', file: s.sourceFile } };
+  if (s.configFile)
+    return {
+      ...base,
+      description: 'configuration file',
+      detail: paletteText(s.error ?? ''),
+      action: { kind: 'open', file: s.sourceFile },
+    };
   switch (s.state) {
     case 'awaiting-approval':
-      return { ...base, description: 'awaiting approval — select to approve', detail: paletteText(s.error ?? ''), action: { kind: 'approve', name: s.name } };
+      return {
+        ...base,
+        description: 'awaiting approval — select to approve',
+        detail: paletteText(s.error ?? ''),
+        action: { kind: 'approve', name: s.name },
+      };
     case 'needs-sign-in':
       return {
         ...base,
@@ -48,12 +64,27 @@ function item(s: ServerStatus): ServerItem {
         action: { kind: 'signIn', name: s.name },
       };
     case 'error':
-      return { ...base, description: `failed — select to restart · ${tools}`, detail: paletteText(s.error ?? ''), action: { kind: 'restart', name: s.name } };
+      return {
+        ...base,
+        description: `failed — select to restart · ${tools}`,
+        detail: paletteText(s.error ?? ''),
+        action: { kind: 'restart', name: s.name },
+      };
     case 'idle':
       return { ...base, description: `idle: starts on its first call · ${tools}`, action: { kind: 'none' } };
     case 'starting':
-      return { ...base, description: `starting · ${tools}`, ...(s.error ? { detail: paletteText(s.error) } : {}), action: { kind: 'none' } };
+      return {
+        ...base,
+        description: `starting · ${tools}`,
+        ...(s.error ? { detail: paletteText(s.error) } : {}),
+        action: { kind: 'none' },
+      };
     default:
-      return { ...base, description: `${s.state} · ${tools}`, ...(s.error ? { detail: paletteText(s.error) } : {}), action: { kind: 'none' } };
+      return {
+        ...base,
+        description: `${s.state} · ${tools}`,
+        ...(s.error ? { detail: paletteText(s.error) } : {}),
+        action: { kind: 'none' },
+      };
   }
 }

@@ -10,23 +10,34 @@ import type { ExtensionServices } from '../services';
 import { paletteText } from './noMatchItems';
 
 export async function signIn(s: ExtensionServices, name?: unknown): Promise<void> {
-  const server = typeof name === 'string' ? name : await pick(s, 'Sign in to which server?', (x) => x.state === 'needs-sign-in');
+  const server =
+    typeof name === 'string' ? name : await pick(s, 'Sign in to which server?', (x) => x.state === 'needs-sign-in');
   if (!server) return;
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `MCP Lens: signing in to ${paletteText(server, 80)} — finish in your browser…` },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `MCP Lens: signing in to ${paletteText(server, 80)} — finish in your browser…`,
+    },
     () => s.sidecar.request(SignInRequest, { name: server }),
   );
   void vscode.window.showInformationMessage(`MCP Lens: signed in to ${paletteText(server, 80)}.`);
 }
 
 export async function signOut(s: ExtensionServices, name?: unknown): Promise<void> {
-  const server = typeof name === 'string' ? name : await pick(s, 'Sign out of which server?', (x) => x.state !== 'needs-sign-in');
+  const server =
+    typeof name === 'string' ? name : await pick(s, 'Sign out of which server?', (x) => x.state !== 'needs-sign-in');
   if (!server) return;
   await s.sidecar.request(SignOutRequest, { name: server });
-  void vscode.window.showInformationMessage(`MCP Lens: signed out of ${paletteText(server, 80)}; its tokens are forgotten.`);
+  void vscode.window.showInformationMessage(
+    `MCP Lens: signed out of ${paletteText(server, 80)}; its tokens are forgotten.`,
+  );
 }
 
-async function pick(s: ExtensionServices, title: string, first: (s: ServerStatus) => boolean): Promise<string | undefined> {
+async function pick(
+  s: ExtensionServices,
+  title: string,
+  first: (s: ServerStatus) => boolean,
+): Promise<string | undefined> {
   const servers = (await s.sidecar.request(ServersRequest)).filter((x) => x.signIn);
   if (servers.length === 0) {
     void vscode.window.showInformationMessage('MCP Lens: no remote server here signs in with an account.');
@@ -34,7 +45,11 @@ async function pick(s: ExtensionServices, title: string, first: (s: ServerStatus
   }
   const ordered = [...servers].sort((a, b) => Number(first(b)) - Number(first(a)) || a.name.localeCompare(b.name));
   const picked = await vscode.window.showQuickPick(
-    ordered.map((x) => ({ label: paletteText(x.name, 80), description: x.state === 'needs-sign-in' ? 'needs sign-in' : x.state, name: x.name })),
+    ordered.map((x) => ({
+      label: paletteText(x.name, 80),
+      description: x.state === 'needs-sign-in' ? 'needs sign-in' : x.state,
+      name: x.name,
+    })),
     { title: `MCP Lens: ${title}` },
   );
   return picked?.name;

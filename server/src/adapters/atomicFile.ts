@@ -57,7 +57,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | Iterab
  * RENAME_RETRY_DELAYS_MS). Elsewhere a failed rename is final. `rename` and `platform` are
  * parameters so the retry can be tested where Windows is not.
  */
-export function renameWithRetry(from: string, to: string, rename: (from: string, to: string) => void = renameSync, platform = process.platform): void {
+export function renameWithRetry(
+  from: string,
+  to: string,
+  rename: (from: string, to: string) => void = renameSync,
+  platform = process.platform,
+): void {
   for (let attempt = 0; ; attempt++) {
     try {
       rename(from, to);

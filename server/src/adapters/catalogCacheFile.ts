@@ -53,7 +53,9 @@ function* cacheJsonPieces(cache: CatalogCacheFile): Generator<string> {
   const piece = (text: string): string => {
     length += text.length;
     if (length > MAX_CATALOG_CACHE_BYTES)
-      throw new Error(`the catalog is over ${Math.round(length / 1048576)} MB as JSON, over the cache's ${MAX_CATALOG_CACHE_BYTES / 1048576} MB`);
+      throw new Error(
+        `the catalog is over ${Math.round(length / 1048576)} MB as JSON, over the cache's ${MAX_CATALOG_CACHE_BYTES / 1048576} MB`,
+      );
     return text;
   };
   yield piece(`{"version":${JSON.stringify(cache.version)},"servers":{`);
@@ -73,7 +75,10 @@ function* cacheJsonPieces(cache: CatalogCacheFile): Generator<string> {
  * (adapters/privateFiles: regular, no link, this user's, mode 0600), and only well-formed tools
  * of the server they are filed under are kept.
  */
-export function readCatalogCache(path: string): { servers: Record<string, CachedServer>; tokenCounts: Record<string, number> } {
+export function readCatalogCache(path: string): {
+  servers: Record<string, CachedServer>;
+  tokenCounts: Record<string, number>;
+} {
   const empty = { servers: {}, tokenCounts: {} };
   try {
     const read = readPrivateFile(path, MAX_CATALOG_CACHE_BYTES);
@@ -83,14 +88,21 @@ export function readCatalogCache(path: string): { servers: Record<string, Cached
     const servers: Record<string, CachedServer> = {};
     const schemas = new SchemaInterner();
     for (const [name, s] of Object.entries(c.servers)) {
-      if (!s || typeof s.fingerprint !== 'string' || typeof s.listedAt !== 'number' || !Array.isArray(s.tools)) continue;
+      if (!s || typeof s.fingerprint !== 'string' || typeof s.listedAt !== 'number' || !Array.isArray(s.tools))
+        continue;
       const tools = s.tools.filter((t) => isTool(t) && t.server === name);
       for (const t of tools) t.inputSchema = schemas.intern(t.inputSchema);
-      servers[name] = { fingerprint: s.fingerprint, listedAt: s.listedAt, tools, ...(typeof s.failed === 'string' && { failed: s.failed }) };
+      servers[name] = {
+        fingerprint: s.fingerprint,
+        listedAt: s.listedAt,
+        tools,
+        ...(typeof s.failed === 'string' && { failed: s.failed }),
+      };
     }
     const tokenCounts: Record<string, number> = {};
     if (c.tokenCounts && typeof c.tokenCounts === 'object') {
-      for (const [k, n] of Object.entries(c.tokenCounts)) if (typeof n === 'number' && Number.isInteger(n) && n >= 0) tokenCounts[k] = n;
+      for (const [k, n] of Object.entries(c.tokenCounts))
+        if (typeof n === 'number' && Number.isInteger(n) && n >= 0) tokenCounts[k] = n;
     }
     return { servers, tokenCounts };
   } catch {
@@ -100,7 +112,13 @@ export function readCatalogCache(path: string): { servers: Record<string, Cached
 
 function isTool(t: unknown): t is UpstreamTool {
   const x = t as Partial<UpstreamTool> | null;
-  return !!x && typeof x.name === 'string' && typeof x.server === 'string' && !!x.inputSchema && typeof x.inputSchema === 'object';
+  return (
+    !!x &&
+    typeof x.name === 'string' &&
+    typeof x.server === 'string' &&
+    !!x.inputSchema &&
+    typeof x.inputSchema === 'object'
+  );
 }
 
 /**

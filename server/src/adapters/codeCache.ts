@@ -45,7 +45,8 @@ export function runWithCodeCache(file: string, o: CodeCacheOptions): { fitted: b
       try {
         // What ran by now is in it too: a start-up's functions are compiled once, not lazily again.
         const data = script.createCachedData();
-        for (const old of readdirSync(o.dir)) if (old.endsWith('.v8cache') && join(o.dir, old) !== cacheFile) rmSync(join(o.dir, old), { force: true });
+        for (const old of readdirSync(o.dir))
+          if (old.endsWith('.v8cache') && join(o.dir, old) !== cacheFile) rmSync(join(o.dir, old), { force: true });
         writePrivateFile(cacheFile, data);
       } catch {
         // No cache this time; the next start compiles as usual.
@@ -80,7 +81,13 @@ function compile(file: string, dir: string): { script: Script; run: () => void; 
     const m = new Module(file, undefined);
     m.filename = file;
     m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
-    const fn = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
+    const fn = script.runInThisContext() as (
+      exports: unknown,
+      require: NodeJS.Require,
+      module: Module,
+      filename: string,
+      dirname: string,
+    ) => void;
     const req = Module.createRequire(file);
     fn.call(m.exports, m.exports, req, m, file, dirname(file));
     m.loaded = true;

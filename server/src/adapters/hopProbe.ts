@@ -81,7 +81,9 @@ function stamp(state: ProbeState, at: Hop): void {
   if (at === Hop.RequestRead) {
     flushRow(state);
     const cpu = process.cpuUsage();
-    state.row = Array.from({ length: MOMENTS + 1 }, (_, i) => (i === 0 ? now : i === CPU_AT_REQUEST ? BigInt(cpu.user + cpu.system) : -1n));
+    state.row = Array.from({ length: MOMENTS + 1 }, (_, i) =>
+      i === 0 ? now : i === CPU_AT_REQUEST ? BigInt(cpu.user + cpu.system) : -1n,
+    );
     return;
   }
   const row = state.row;
@@ -100,5 +102,7 @@ function flushRow(state: ProbeState): void {
   state.row = undefined;
   if (!row) return;
   const start = row[0]!;
-  state.rows.push(row.map((t, i) => (i === 0 ? 0 : i === CPU_AT_REQUEST ? Number(t) : t === -1n ? -1 : Number(t - start))));
+  state.rows.push(
+    row.map((t, i) => (i === 0 ? 0 : i === CPU_AT_REQUEST ? Number(t) : t === -1n ? -1 : Number(t - start))),
+  );
 }

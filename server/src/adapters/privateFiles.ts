@@ -8,7 +8,18 @@
  *  - state is trusted only when it is ours: a regular file, owned by this user, not readable by
  *    others (a git checkout writes 0644: a file the repository shipped is not one we wrote).
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, chmodSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  chmodSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { writeFileAtomic } from './atomicFile';
 
@@ -28,7 +39,8 @@ export class PrivateFileError extends Error {
   }
 }
 
-const LINK_WHY = 'it is a symbolic link (MCP Lens never follows links in its own folder: a repository could point one anywhere); remove it';
+const LINK_WHY =
+  'it is a symbolic link (MCP Lens never follows links in its own folder: a repository could point one anywhere); remove it';
 
 function lstatOrUndefined(path: string): Stats | undefined {
   try {
@@ -93,7 +105,10 @@ export function readPrivateFile(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES)
 }
 
 /** readPrivateFile's bytes, for a file that is not text. */
-export function readPrivateBytes(path: string, maxBytes = MAX_PRIVATE_FILE_BYTES): { bytes: Buffer } | { missing: true } | { refused: string } {
+export function readPrivateBytes(
+  path: string,
+  maxBytes = MAX_PRIVATE_FILE_BYTES,
+): { bytes: Buffer } | { missing: true } | { refused: string } {
   const st = lstatOrUndefined(path);
   if (!st) return { missing: true };
   const why = distrust(st, maxBytes);

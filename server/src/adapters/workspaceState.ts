@@ -18,8 +18,14 @@ import * as path from 'node:path';
 import { ensurePrivateDir } from './privateFiles';
 
 /** The user's state folder for MCP Lens (not created). */
-export function stateHome(env: Record<string, string | undefined> = process.env, userHome: string = os.homedir()): string {
-  const base = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(userHome, '.local', 'state');
+export function stateHome(
+  env: Record<string, string | undefined> = process.env,
+  userHome: string = os.homedir(),
+): string {
+  const base =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+      ? env.XDG_STATE_HOME
+      : path.join(userHome, '.local', 'state');
   return path.join(base, 'mcp-lens');
 }
 
@@ -27,13 +33,21 @@ export function stateHome(env: Record<string, string | undefined> = process.env,
  * The user's cache folder for MCP Lens (not created): `$XDG_CACHE_HOME/mcp-lens`, else
  * `~/.cache/mcp-lens`. What is there is made again when missing (the CLI's code cache).
  */
-export function cacheHome(env: Record<string, string | undefined> = process.env, userHome: string = os.homedir()): string {
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(userHome, '.cache');
+export function cacheHome(
+  env: Record<string, string | undefined> = process.env,
+  userHome: string = os.homedir(),
+): string {
+  const base =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(userHome, '.cache');
   return path.join(base, 'mcp-lens');
 }
 
 /** This workspace's folder in it: named for people, keyed by the real path so two spellings of one folder share it. */
-export function workspaceStateDir(workspaceFolder: string, env: Record<string, string | undefined> = process.env, userHome?: string): string {
+export function workspaceStateDir(
+  workspaceFolder: string,
+  env: Record<string, string | undefined> = process.env,
+  userHome?: string,
+): string {
   let real = path.resolve(workspaceFolder);
   try {
     real = realpathSync(real);
@@ -50,7 +64,11 @@ export function workspaceStateDir(workspaceFolder: string, env: Record<string, s
 }
 
 /** Creates the workspace's state folder (each of MCP Lens's own levels 0700, never a link) and returns it. */
-export function ensureWorkspaceStateDir(workspaceFolder: string, env: Record<string, string | undefined> = process.env, userHome?: string): string {
+export function ensureWorkspaceStateDir(
+  workspaceFolder: string,
+  env: Record<string, string | undefined> = process.env,
+  userHome?: string,
+): string {
   const dir = workspaceStateDir(workspaceFolder, env, userHome);
   const home = stateHome(env, userHome);
   mkdirSync(path.dirname(home), { recursive: true, mode: 0o700 });

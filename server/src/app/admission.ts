@@ -63,7 +63,13 @@ export interface Admission {
 }
 
 /** Nothing runs before the first configuration is read. */
-export const NOTHING_ADMITTED: Admission = { running: [], held: [], filters: [], acceptedFilter: {}, approvedAtStart: {} };
+export const NOTHING_ADMITTED: Admission = {
+  running: [],
+  held: [],
+  filters: [],
+  acceptedFilter: {},
+  approvedAtStart: {},
+};
 
 /**
  * `levels`: where include/exclude come from (the editor says which are the user's own); absent,
@@ -75,10 +81,22 @@ export function admit(config: LoadedConfig, grants: Grants, levels?: ToolFilterL
   for (const server of config.servers) {
     const { decision, reason } = explainApproval(server, grants);
     if (decision === 'start') running.push(server);
-    else held.push({ config: server, reason: decision === 'needs-approval' ? 'awaiting-approval' : 'untrusted', why: reason });
+    else
+      held.push({
+        config: server,
+        reason: decision === 'needs-approval' ? 'awaiting-approval' : 'untrusted',
+        why: reason,
+      });
   }
-  const approvedAtStart = grants.approvedAtStart ? { ...grants.approvedAtStart } : Object.fromEntries(running.map((s) => [s.name, s.fingerprint]));
-  return { running, held, approvedAtStart, ...admitFilter(levels ?? { user: {}, workspace: { include: config.include, exclude: config.exclude } }, grants) };
+  const approvedAtStart = grants.approvedAtStart
+    ? { ...grants.approvedAtStart }
+    : Object.fromEntries(running.map((s) => [s.name, s.fingerprint]));
+  return {
+    running,
+    held,
+    approvedAtStart,
+    ...admitFilter(levels ?? { user: {}, workspace: { include: config.include, exclude: config.exclude } }, grants),
+  };
 }
 
 /**
@@ -86,7 +104,10 @@ export function admit(config: LoadedConfig, grants: Grants, levels?: ToolFilterL
  * hides (the user's own level applies as it is), when the user approved exactly it, or when
  * nothing was accepted yet; otherwise both the accepted and the new filter stay in force.
  */
-function admitFilter(levels: ToolFilterLevels, grants: Grants): Pick<Admission, 'filters' | 'acceptedFilter' | 'pendingFilter'> {
+function admitFilter(
+  levels: ToolFilterLevels,
+  grants: Grants,
+): Pick<Admission, 'filters' | 'acceptedFilter' | 'pendingFilter'> {
   const now = levels.workspace;
   const value = toolFilterValue(now);
   const accept = { filters: [effectiveFilter(levels)], acceptedFilter: now };
@@ -94,5 +115,9 @@ function admitFilter(levels: ToolFilterLevels, grants: Grants): Pick<Admission, 
   const before = effectiveFilter(withWorkspace(levels, grants.acceptedFilter));
   const changes = filterWidening(before, effectiveFilter(levels));
   if (changes.length === 0) return accept;
-  return { filters: [before, effectiveFilter(levels)], acceptedFilter: grants.acceptedFilter, pendingFilter: { value, changes } };
+  return {
+    filters: [before, effectiveFilter(levels)],
+    acceptedFilter: grants.acceptedFilter,
+    pendingFilter: { value, changes },
+  };
 }

@@ -13,7 +13,12 @@ import { toolKey } from '../core/catalog';
 import { assignToolNames } from '../core/toolNames';
 import { stripControls } from '../../../protocol/untrustedText';
 import { resourceTemplateUri, resourceUri } from '../core/resourceUris';
-import type { UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate, UpstreamTool } from '../adapters/upstream/pool';
+import type {
+  UpstreamPrompt,
+  UpstreamResource,
+  UpstreamResourceTemplate,
+  UpstreamTool,
+} from '../adapters/upstream/pool';
 
 export interface Catalog {
   tools: CatalogTool[];
@@ -67,7 +72,11 @@ export function buildCatalog(
 export function catalogPrompts(upstreamPrompts: readonly UpstreamPrompt[]): CatalogPrompt[] {
   const promptNames = assignToolNames(upstreamPrompts.map((p) => ({ server: p.server, name: p.name })));
   return upstreamPrompts.map((p) => {
-    const prompt: CatalogPrompt = { name: promptNames.get(toolKey(p.server, p.name)) ?? p.name, server: p.server, originalName: p.name };
+    const prompt: CatalogPrompt = {
+      name: promptNames.get(toolKey(p.server, p.name)) ?? p.name,
+      server: p.server,
+      originalName: p.name,
+    };
     if (p.description !== undefined) prompt.description = stripControls(p.description);
     if (p.arguments !== undefined) prompt.arguments = p.arguments;
     if (p.extra !== undefined) prompt.extra = p.extra;
@@ -92,7 +101,9 @@ export function catalogResources(upstreamResources: readonly UpstreamResource[])
 }
 
 /** Resource templates under our scheme, expressions kept (core/resourceUris.ts). */
-export function catalogResourceTemplates(upstreamTemplates: readonly UpstreamResourceTemplate[]): CatalogResourceTemplate[] {
+export function catalogResourceTemplates(
+  upstreamTemplates: readonly UpstreamResourceTemplate[],
+): CatalogResourceTemplate[] {
   return upstreamTemplates.map((t) => {
     const template: CatalogResourceTemplate = {
       uriTemplate: resourceTemplateUri(t.server, t.uriTemplate),

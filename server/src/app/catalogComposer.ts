@@ -42,11 +42,14 @@ export class CatalogComposer {
     const composed = new Map<string, readonly UpstreamTool[]>();
     for (const server of running) {
       const status = statuses.get(server.name);
-      if (status?.state === 'ready') composed.set(server.name, this.known.listed(server, this.pool.toolsOf(server.name)));
+      if (status?.state === 'ready')
+        composed.set(server.name, this.known.listed(server, this.pool.toolsOf(server.name)));
       else if (status?.state === 'error') this.known.failed(server, status.error ?? 'failed');
       else {
         // Starting (or restarting) or stopped until its first call: its last known tools.
-        const tools = this.known.tools(server) ?? (this.pool.toolsOf(server.name).length ? this.pool.toolsOf(server.name) : undefined);
+        const tools =
+          this.known.tools(server) ??
+          (this.pool.toolsOf(server.name).length ? this.pool.toolsOf(server.name) : undefined);
         if (tools) composed.set(server.name, tools);
       }
     }
@@ -57,7 +60,9 @@ export class CatalogComposer {
     const toolsKey = JSON.stringify([filters, [...localNames]]);
     const othersKey = JSON.stringify([prompts, resources]);
     const sameTools =
-      toolsKey === this.toolsKey && composed.size === this.composed.size && [...composed].every(([name, tools]) => this.composed.get(name) === tools);
+      toolsKey === this.toolsKey &&
+      composed.size === this.composed.size &&
+      [...composed].every(([name, tools]) => this.composed.get(name) === tools);
     const sameOthers = othersKey === this.othersKey;
     this.composed = composed;
     this.toolsKey = toolsKey;
@@ -69,7 +74,9 @@ export class CatalogComposer {
       return 'others';
     }
     const filter = createToolFilters(filters);
-    this.catalog = buildCatalog([...composed.values()].flat(), prompts, resources, (server, tool) => filter(server, tool, localNames.get(server)));
+    this.catalog = buildCatalog([...composed.values()].flat(), prompts, resources, (server, tool) =>
+      filter(server, tool, localNames.get(server)),
+    );
     return 'tools';
   }
 

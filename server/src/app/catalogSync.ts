@@ -99,7 +99,10 @@ export class CatalogSync {
   }
 
   private syncAfterSpacing(): void {
-    const wait = Math.min(MAX_SYNC_WAIT_MS, this.lastSync.endedAt + SYNC_SPACING * this.lastSync.tookMs - performance.now());
+    const wait = Math.min(
+      MAX_SYNC_WAIT_MS,
+      this.lastSync.endedAt + SYNC_SPACING * this.lastSync.tookMs - performance.now(),
+    );
     if (wait <= 0) {
       void this.sync();
       return;

@@ -39,7 +39,12 @@ export class ConfigSource {
 
   /** `folders`: a multi-root workspace's folders, each read as its own (core/config/folders.ts). */
   load(settings: McpLensSettings, inputs: Record<string, string>, folders?: readonly FolderInput[]): LoadedConfig {
-    const options: LoadConfigOptions = { workspaceFolder: this.o.workspaceFolder, settings, inputs, lastGood: this.lastGood };
+    const options: LoadConfigOptions = {
+      workspaceFolder: this.o.workspaceFolder,
+      settings,
+      inputs,
+      lastGood: this.lastGood,
+    };
     if (folders) options.folders = folders;
     if (this.o.configFile) options.configFile = this.o.configFile;
     if (this.o.env) options.env = this.o.env;

@@ -16,7 +16,12 @@ import { MemoryToolIndex } from '../index/memoryIndex';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 
 /** `tokens`: where keyword search keeps the catalog's reading between runs (adapters/catalogTokensFile.ts). */
-export async function openToolIndex(storeDir: string, settings: McpLensSettings, log: Logger, tokens?: CatalogTokensCache): Promise<ToolIndex> {
+export async function openToolIndex(
+  storeDir: string,
+  settings: McpLensSettings,
+  log: Logger,
+  tokens?: CatalogTokensCache,
+): Promise<ToolIndex> {
   if (!settings.embedding.enabled) return new MemoryToolIndex('keyword only: embeddings disabled', tokens);
   // A keyword-only build ships no LanceDB at all: no Ollama probe, the mode says so from the start.
   const missing = lanceMissing();
@@ -25,5 +30,10 @@ export async function openToolIndex(storeDir: string, settings: McpLensSettings,
     return new MemoryToolIndex(`keyword only: ${missing}`, tokens);
   }
   const embedder = new OllamaEmbedder({ host: settings.ollama.host, model: settings.embedding.model, log });
-  return HybridToolIndex.open({ openStore: () => LanceToolStore.open({ dir: storeDir, log }), embedder, log, ...(tokens && { tokens }) });
+  return HybridToolIndex.open({
+    openStore: () => LanceToolStore.open({ dir: storeDir, log }),
+    embedder,
+    log,
+    ...(tokens && { tokens }),
+  });
 }

@@ -94,7 +94,8 @@ export class KnownCatalog {
 
   private hash(tools: readonly UpstreamTool[]): string {
     let h = this.hashOf.get(tools);
-    if (h === undefined) this.hashOf.set(tools, (h = createHash('sha256').update(JSON.stringify(tools)).digest('base64url')));
+    if (h === undefined)
+      this.hashOf.set(tools, (h = createHash('sha256').update(JSON.stringify(tools)).digest('base64url')));
     return h;
   }
 

@@ -8,7 +8,13 @@
  * what it reads (functions, or this object as a slice of `Lens`), never this class, so each can
  * be read and tested alone.
  */
-import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
@@ -70,7 +76,10 @@ export class LensApp implements Lens, LensControl {
     useTokenCounter(o200kTokenizer);
     const { index, usage, learning } = await openLensStores(options);
     // The inbound side resolves our resource URIs through the app, built just below (called only once it is).
-    const inbound = new UpstreamRequests({ log: options.log, resolveUri: (uri: string) => app.parts.forwarding.resolveUri(uri) });
+    const inbound = new UpstreamRequests({
+      log: options.log,
+      resolveUri: (uri: string) => app.parts.forwarding.resolveUri(uri),
+    });
     // The catalog (from the cache) is indexed before the servers start: on a small machine,
     // twenty starting processes would otherwise take the CPU the first answer needs. They
     // start a few milliseconds later, one per turn of the event loop (pool.ts). With

@@ -47,7 +47,8 @@ export interface EditorState {
  * Where the catalog came from: running servers (`live`), or, for servers left stopped because
  * their catalog was cached (`mcp-lens search`), what they listed at `writtenAt`.
  */
-export type CatalogSource = { kind: 'live' } | { kind: 'cached'; writtenAt: number; servers: string[]; failed: string[] };
+export type CatalogSource =
+  { kind: 'live' } | { kind: 'cached'; writtenAt: number; servers: string[]; failed: string[] };
 
 export interface LensControl {
   /** Problems of the configuration as last read (each is also logged once when it appears). */

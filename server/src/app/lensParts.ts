@@ -60,7 +60,11 @@ export interface LensParts {
 }
 
 /** Builds the parts and subscribes them to the pool's, the index's, usage's and search learning's changes. */
-export function buildLensParts(options: LensAppOptions, { pool, index, usage, learning, startedAt }: LensResources, host: LensHost): LensParts {
+export function buildLensParts(
+  options: LensAppOptions,
+  { pool, index, usage, learning, startedAt }: LensResources,
+  host: LensHost,
+): LensParts {
   const quiet = new StartupQuiet({
     starting: () => pool.starting(),
     onChange: (listener) => pool.onDidChange(listener),

@@ -22,7 +22,12 @@ export async function openLensStores(options: LensAppOptions): Promise<LensStore
   const { settings, log } = options;
   const [index, usage] = await Promise.all([
     options.index ??
-      openToolIndex(join(options.storageDir, 'index'), settings, log, new CatalogTokensFile(join(options.storageDir, 'catalog-tokens.json'), log)),
+      openToolIndex(
+        join(options.storageDir, 'index'),
+        settings,
+        log,
+        new CatalogTokensFile(join(options.storageDir, 'catalog-tokens.json'), log),
+      ),
     UsageTracker.open({
       dir: options.usageDir ?? join(options.storageDir, 'usage'),
       enabled: settings.usage.enabled,
@@ -31,6 +36,10 @@ export async function openLensStores(options: LensAppOptions): Promise<LensStore
       log,
     }),
   ]);
-  const learning = new SearchLearning({ file: learnedFilePath(options.storageDir), enabled: settings.search.learnFromUsage, log });
+  const learning = new SearchLearning({
+    file: learnedFilePath(options.storageDir),
+    enabled: settings.search.learnFromUsage,
+    log,
+  });
   return { index, usage, learning };
 }

@@ -10,7 +10,12 @@
 import { join } from 'node:path';
 import type { ServerStatus } from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
-import { parseToolFilterValue, TOOL_FILTER_APPROVAL_NAME, toolFilterValue, type ToolFilterLevels } from '../../../protocol/settings';
+import {
+  parseToolFilterValue,
+  TOOL_FILTER_APPROVAL_NAME,
+  toolFilterValue,
+  type ToolFilterLevels,
+} from '../../../protocol/settings';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 import type { LoadedConfig } from '../core/config/types';
 import type { FolderInput } from '../core/config/folders';
@@ -83,7 +88,11 @@ export class ServerReconciler {
     this.inputs = { ...o.inputs };
     this.folders = o.workspaceFolders;
     this.filterLevels = o.toolFilterLevels;
-    const source: ConstructorParameters<typeof ConfigSource>[0] = { workspaceFolder: o.workspaceFolder, log: o.log, watch: o.watch === true };
+    const source: ConstructorParameters<typeof ConfigSource>[0] = {
+      workspaceFolder: o.workspaceFolder,
+      log: o.log,
+      watch: o.watch === true,
+    };
     if (o.configFile) source.configFile = o.configFile;
     if (o.env) source.env = o.env;
     if (o.fileState) source.extraFiles = o.fileState.files;
@@ -167,7 +176,11 @@ export class ServerReconciler {
     this.admission = admit(this.loaded, this.grants, this.filterLevels);
     // What was accepted carries to the next admission: the definitions --trust and a named file
     // approved at start (frozen by the first admission), and the tool filter accepted now.
-    this.grants = { ...this.grants, approvedAtStart: this.admission.approvedAtStart, acceptedFilter: this.admission.acceptedFilter };
+    this.grants = {
+      ...this.grants,
+      approvedAtStart: this.admission.approvedAtStart,
+      acceptedFilter: this.admission.acceptedFilter,
+    };
     this.announcePending();
     this.o.known.setConfigured(new Set(this.loaded.servers.map((s) => s.name)));
     const running = this.admission.running;
@@ -198,9 +211,19 @@ export class ServerReconciler {
    * One row per configured server and per unusable config file. `cachedTools`: the tools the
    * catalog holds for a server, which for one not connected (yet) are what it listed last time.
    */
-  statuses(tokensByServer: ReadonlyMap<string, number>, cachedTools: (server: string) => readonly unknown[] | undefined): ServerStatus[] {
+  statuses(
+    tokensByServer: ReadonlyMap<string, number>,
+    cachedTools: (server: string) => readonly unknown[] | undefined,
+  ): ServerStatus[] {
     const { running, held } = this.admission;
-    const rows = mergeStatuses(running, this.o.pool.statuses(), held, this.loaded.disabled, tokensByServer, this.o.insideEditor === true);
+    const rows = mergeStatuses(
+      running,
+      this.o.pool.statuses(),
+      held,
+      this.loaded.disabled,
+      tokensByServer,
+      this.o.insideEditor === true,
+    );
     for (const row of rows) {
       const tools = cachedTools(row.name);
       if (row.state === 'ready' || !tools) continue;
@@ -247,7 +270,8 @@ export class ServerReconciler {
         if (this.closed) return;
         const state = this.o.fileState?.read();
         if (state) this.grants = { ...this.grants, approvals: { ...state.approvals } };
-        if (state && JSON.stringify(state.settings) !== JSON.stringify(this.o.settings())) await this.o.settingsRead(state.settings);
+        if (state && JSON.stringify(state.settings) !== JSON.stringify(this.o.settings()))
+          await this.o.settingsRead(state.settings);
         else await this.apply();
       })
       .catch((err: unknown) => this.o.log.error(`reloading the configuration: ${errorMessage(err)}`));
@@ -271,7 +295,9 @@ export class ServerReconciler {
   }
 
   private serverWarning(p: PendingApproval): string {
-    const addedWhileServing = this.admission.held.some((h) => h.config.name === p.name && h.why === ADDED_WHILE_SERVING);
+    const addedWhileServing = this.admission.held.some(
+      (h) => h.config.name === p.name && h.why === ADDED_WHILE_SERVING,
+    );
     const how = this.o.insideEditor
       ? 'approve it when VS Code asks, or with "MCP Lens: Approve Servers"'
       : addedWhileServing

@@ -58,11 +58,18 @@ export function mergeStatuses(
         h.reason === 'awaiting-approval'
           ? `Not started: this server is new or its definition changed, and needs your approval. It runs: ${describeServer(h.config)}`
           : 'Not started: the workspace is not trusted.',
-      ...(h.reason === 'awaiting-approval' && { approval: { fingerprint: h.config.fingerprint, details: approvalLines(h.config) } }),
+      ...(h.reason === 'awaiting-approval' && {
+        approval: { fingerprint: h.config.fingerprint, details: approvalLines(h.config) },
+      }),
     });
   }
   for (const d of disabled) {
-    out.push({ ...idle(d.name, 'stdio', d.source.kind, d.source.file), ...localName(d.source), state: 'disabled', error: d.reason });
+    out.push({
+      ...idle(d.name, 'stdio', d.source.kind, d.source.file),
+      ...localName(d.source),
+      state: 'disabled',
+      error: d.reason,
+    });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -72,15 +79,34 @@ function localName(source: ServerSource): { localName?: string } {
   return source.folder ? { localName: source.folder.localName } : {};
 }
 
-function idle(name: string, transport: ServerStatus['transport'], source: ServerStatus['source'], sourceFile: string): ServerStatus {
-  return { name, transport, state: 'stopped', source, sourceFile, toolCount: 0, promptCount: 0, resourceCount: 0, stderrTail: [], restarts: 0 };
+function idle(
+  name: string,
+  transport: ServerStatus['transport'],
+  source: ServerStatus['source'],
+  sourceFile: string,
+): ServerStatus {
+  return {
+    name,
+    transport,
+    state: 'stopped',
+    source,
+    sourceFile,
+    toolCount: 0,
+    promptCount: 0,
+    resourceCount: 0,
+    stderrTail: [],
+    restarts: 0,
+  };
 }
 
 /**
  * One row per config file that cannot be used as it is (it does not parse, or cannot be read),
  * so list_servers and the dashboard show it beside the servers; the reason says where.
  */
-export function configFileRows(problems: readonly ConfigProblem[], where: string | readonly ConfigFolder[]): ServerStatus[] {
+export function configFileRows(
+  problems: readonly ConfigProblem[],
+  where: string | readonly ConfigFolder[],
+): ServerStatus[] {
   const rows = new Map<string, ServerStatus>();
   const folders = typeof where === 'string' ? [{ path: where }] : where;
   for (const p of problems) {
@@ -101,7 +127,10 @@ export function configFileRows(problems: readonly ConfigProblem[], where: string
  * a row beside the servers: list_servers, the dashboard and the editor's status show it waiting.
  * It goes by the name its approval is recorded under, so the dashboard's Approve finds it.
  */
-export function pendingFilterRow(filter: { changes: readonly string[]; value: string }, settingsFile: string): ServerStatus {
+export function pendingFilterRow(
+  filter: { changes: readonly string[]; value: string },
+  settingsFile: string,
+): ServerStatus {
   const { changes } = filter;
   return {
     ...idle(TOOL_FILTER_APPROVAL_NAME, 'stdio', 'settings', settingsFile),

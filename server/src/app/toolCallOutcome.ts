@@ -11,7 +11,11 @@ export async function toolCallOutcome(
 ): Promise<ToolCallOutcome> {
   const started = Date.now();
   const r = await lens.callTool(name, args, { origin });
-  const outcome: ToolCallOutcome = { isError: r.isError === true, content: r.content ?? [], durationMs: Date.now() - started };
+  const outcome: ToolCallOutcome = {
+    isError: r.isError === true,
+    content: r.content ?? [],
+    durationMs: Date.now() - started,
+  };
   if (r.structuredContent !== undefined) outcome.structuredContent = r.structuredContent;
   return outcome;
 }

@@ -73,15 +73,30 @@ export class ToolCalls {
     const sessionId = options.sessionId ?? `${origin}-default`;
     // Only an agent's calls through the gateway are judged against its find_tools answers.
     const fromAgent = origin === 'gateway';
-    this.deps.usage.record({ sessionId, toolKey: tool.key, server: tool.server, startedAt, durationMs, outcome, args, fromAgent });
+    this.deps.usage.record({
+      sessionId,
+      toolKey: tool.key,
+      server: tool.server,
+      startedAt,
+      durationMs,
+      outcome,
+      args,
+      fromAgent,
+    });
     // A line per call is a trace (debug), not news (info: starts, stops, approvals). It goes
     // out once the reply is on its way: the CLI writes its log to stderr synchronously, and a
     // pipe write held every reply up by ~0.04 ms.
-    setImmediate(() => this.deps.log.debug(`call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`));
+    setImmediate(() =>
+      this.deps.log.debug(`call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`),
+    );
     return result;
   }
 
-  private async run(tool: CatalogTool, args: Record<string, unknown>, options: CallOptions): Promise<{ result: CallToolResult; outcome: CallOutcome }> {
+  private async run(
+    tool: CatalogTool,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<{ result: CallToolResult; outcome: CallOutcome }> {
     const refused = this.refusal(tool, args);
     if (refused) return { result: errorResult(refused), outcome: 'invalid' };
     const timeoutMs = this.deps.lens.settings().callTimeoutSeconds * 1000;
@@ -111,13 +126,15 @@ export class ToolCalls {
     } catch {
       return `Arguments for "${tool.name}" cannot be serialized as JSON.`;
     }
-    if (size > MAX_ARGUMENTS_BYTES) return `Arguments for "${tool.name}" are ${size} bytes; the limit is ${MAX_ARGUMENTS_BYTES} bytes (1 MB).`;
+    if (size > MAX_ARGUMENTS_BYTES)
+      return `Arguments for "${tool.name}" are ${size} bytes; the limit is ${MAX_ARGUMENTS_BYTES} bytes (1 MB).`;
     const check = this.validator.check(`${tool.key}#${schemaHash(tool.inputSchema)}`, tool.inputSchema, args);
     if (check.ok === false) {
       const lines = check.problems.map((p) => `- ${p}`).join('\n');
       return `Invalid arguments for "${tool.name}" (server "${tool.server}"):\n${lines}\nCall get_tool_schema("${tool.name}") for the full schema.`;
     }
-    if (check.ok === 'unchecked') this.deps.log.debug(`${tool.server}/${tool.originalName}: arguments not validated (${check.reason})`);
+    if (check.ok === 'unchecked')
+      this.deps.log.debug(`${tool.server}/${tool.originalName}: arguments not validated (${check.reason})`);
     return undefined;
   }
 }
@@ -157,7 +174,8 @@ const schemaHashes = new WeakMap<object, string>();
 
 function schemaHash(schema: Record<string, unknown>): string {
   let hash = schemaHashes.get(schema);
-  if (hash === undefined) schemaHashes.set(schema, (hash = createHash('sha1').update(JSON.stringify(schema)).digest('hex').slice(0, 12)));
+  if (hash === undefined)
+    schemaHashes.set(schema, (hash = createHash('sha1').update(JSON.stringify(schema)).digest('hex').slice(0, 12)));
   return hash;
 }
 

@@ -62,7 +62,10 @@ export class ToolSearch {
     // Usage re-ranks within what the query found (the ranking's last stage); a session without calls is left as is.
     if (request.sessionId) options.sessionId = request.sessionId;
     this.syncLearning();
-    const ranked = await this.o.index.search(request.query, { ...options, usage: [this.o.learning.signal, this.o.usage.searchSignal] });
+    const ranked = await this.o.index.search(request.query, {
+      ...options,
+      usage: [this.o.learning.signal, this.o.usage.searchSignal],
+    });
     const catalog = this.o.catalog();
     const hits: SearchHit[] = [];
     for (const r of ranked.hits) {
@@ -88,7 +91,12 @@ export class ToolSearch {
       this.o.usage.noteAnswer(request.sessionId, keys);
       this.o.learning.noteSearch(request.sessionId, [request.query, ...(request.keywords ?? [])].join(' '), keys);
     }
-    const response: SearchResponse = { query: request.query, hits: answer, mode: ranked.mode, tookMs: performance.now() - started };
+    const response: SearchResponse = {
+      query: request.query,
+      hits: answer,
+      mode: ranked.mode,
+      tookMs: performance.now() - started,
+    };
     if (answer.length === 0) response.noMatch = noMatchHint(request.query, catalog.tools, this.o.lens.servers());
     const starting = this.o.startingWithoutTools();
     if (starting.length) response.starting = starting;
@@ -104,7 +112,8 @@ export class ToolSearch {
     const { minTools, maxTools } = this.o.lens.settings().predict;
     const keys = this.o.usage.predict(sessionId, maxTools).map((p) => p.key);
     if (keys.length < minTools) {
-      for (const p of this.o.usage.predict(`${sessionId}#frequency`, maxTools)) if (!keys.includes(p.key)) keys.push(p.key);
+      for (const p of this.o.usage.predict(`${sessionId}#frequency`, maxTools))
+        if (!keys.includes(p.key)) keys.push(p.key);
     }
     const catalog = this.o.catalog();
     return keys

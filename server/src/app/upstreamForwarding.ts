@@ -69,11 +69,17 @@ export class UpstreamForwarding {
     if (ref.type === 'ref/prompt') {
       const prompt = this.o.catalog().prompts.find((p) => p.name === ref.name);
       if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${capLength(ref.name, 200)}"`);
-      return cleanReplyInPlace(await this.o.pool.complete(prompt.server, { ...params, ref: { ...ref, name: prompt.originalName } }));
+      return cleanReplyInPlace(
+        await this.o.pool.complete(prompt.server, { ...params, ref: { ...ref, name: prompt.originalName } }),
+      );
     }
     const template = this.resourceTemplates().find((t) => t.uriTemplate === ref.uri);
-    const target = template ? { server: template.server, originalUri: template.originalTemplate } : this.resolveUri(ref.uri);
+    const target = template
+      ? { server: template.server, originalUri: template.originalTemplate }
+      : this.resolveUri(ref.uri);
     if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown resource template "${capLength(ref.uri, 200)}"`);
-    return cleanReplyInPlace(await this.o.pool.complete(target.server, { ...params, ref: { ...ref, uri: target.originalUri } }));
+    return cleanReplyInPlace(
+      await this.o.pool.complete(target.server, { ...params, ref: { ...ref, uri: target.originalUri } }),
+    );
   }
 }

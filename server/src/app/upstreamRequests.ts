@@ -29,7 +29,16 @@ import type { Logger } from '../core/logger';
 import { capLength, cleanReplyInPlace } from '../../../protocol/untrustedText';
 import type { Disposable, DownstreamClient, DownstreamClients } from './lens';
 
-const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 const rank = (level: unknown): number => {
   const i = LEVELS.indexOf(level as LoggingLevel);
   return i < 0 ? LEVELS.indexOf('info') : i;
@@ -38,7 +47,11 @@ const rank = (level: unknown): number => {
 const MAX_LOG_CHARS = 500;
 
 /** Why a client with these capabilities cannot answer `method`, or undefined when it can. */
-export function missingCapability(caps: ClientCapabilities | undefined, method: string, params: JsonObject | undefined): string | undefined {
+export function missingCapability(
+  caps: ClientCapabilities | undefined,
+  method: string,
+  params: JsonObject | undefined,
+): string | undefined {
   switch (method) {
     case 'sampling/createMessage':
       if (!caps?.sampling) return 'sampling';
@@ -151,13 +164,22 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
     return target;
   }
 
-  async request(server: string, method: string, rawParams: JsonObject | undefined, attribution: Attribution, signal: AbortSignal): Promise<JsonObject> {
+  async request(
+    server: string,
+    method: string,
+    rawParams: JsonObject | undefined,
+    attribution: Attribution,
+    signal: AbortSignal,
+  ): Promise<JsonObject> {
     // What an upstream asks a person or a model is untrusted text, as its replies are (app/toolCalls.ts).
     const params = cleanReplyInPlace(rawParams);
     const caller = causing(attribution);
     if (method === 'roots/list') return caller ? caller.request(method, params, signal) : this.allRoots(server, signal);
     if (method !== 'sampling/createMessage' && method !== 'elicitation/create') {
-      throw new McpError(ErrorCode.MethodNotFound, `MCP Lens does not pass "${capLength(method, 100)}" requests on to its clients`);
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `MCP Lens does not pass "${capLength(method, 100)}" requests on to its clients`,
+      );
     }
     const client = caller ?? (this.sessions.size === 1 ? [...this.sessions.values()][0] : undefined);
     if (!client) {
@@ -176,14 +198,17 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
   /** roots/list outside any call: the roots of every session that lists them, merged by URI. */
   private async allRoots(server: string, signal: AbortSignal): Promise<JsonObject> {
     const listing = [...this.sessions.values()].filter((s) => s.capabilities()?.roots);
-    if (listing.length === 0) throw new McpError(ErrorCode.MethodNotFound, `No client of MCP Lens lists roots (asked by "${server}")`);
+    if (listing.length === 0)
+      throw new McpError(ErrorCode.MethodNotFound, `No client of MCP Lens lists roots (asked by "${server}")`);
     const answers = await Promise.allSettled(listing.map((s) => s.request('roots/list', undefined, signal)));
     const roots = new Map<string, unknown>();
     for (const a of answers) {
       if (a.status !== 'fulfilled' || !Array.isArray(a.value.roots)) continue;
-      for (const root of a.value.roots as { uri?: unknown }[]) if (typeof root?.uri === 'string' && !roots.has(root.uri)) roots.set(root.uri, root);
+      for (const root of a.value.roots as { uri?: unknown }[])
+        if (typeof root?.uri === 'string' && !roots.has(root.uri)) roots.set(root.uri, root);
     }
-    if (roots.size === 0 && answers.every((a) => a.status === 'rejected')) throw (answers[0] as PromiseRejectedResult).reason;
+    if (roots.size === 0 && answers.every((a) => a.status === 'rejected'))
+      throw (answers[0] as PromiseRejectedResult).reason;
     return { roots: [...roots.values()] };
   }
 
@@ -223,12 +248,14 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
       if (admits(caller.sessionId)) caller.notify('notifications/message', params);
       return;
     }
-    for (const [id, session] of this.sessions) if (this.levels.has(id) && admits(id)) session.notify('notifications/message', params);
+    for (const [id, session] of this.sessions)
+      if (this.levels.has(id) && admits(id)) session.notify('notifications/message', params);
   }
 
   private resourceUpdated(server: string, params: JsonObject): void {
     if (typeof params.uri !== 'string') return;
     const sub = this.subscriptions.get(`${server}\0${params.uri}`);
-    for (const [sessionId, uri] of sub?.sessions ?? []) this.sessions.get(sessionId)?.notify('notifications/resources/updated', { ...params, uri });
+    for (const [sessionId, uri] of sub?.sessions ?? [])
+      this.sessions.get(sessionId)?.notify('notifications/resources/updated', { ...params, uri });
   }
 }

@@ -81,7 +81,8 @@ export function ablationTable(sets: readonly BenchDataset[]): string {
     `| step | ${sets.map((s) => `${s.name} dev | held-out | all`).join(' | ')} |`,
     `|---|${sets.map(() => '---|---|---').join('|')}|`,
   ];
-  const row = (label: string, ranks: Rank[]) => lines.push(`| ${label} | ${sets.flatMap((ds, i) => cells(ds, ranks[i]!)).join(' | ')} |`);
+  const row = (label: string, ranks: Rank[]) =>
+    lines.push(`| ${label} | ${sets.flatMap((ds, i) => cells(ds, ranks[i]!)).join(' | ')} |`);
   row(
     'bm25-reference',
     sets.map((ds) => {

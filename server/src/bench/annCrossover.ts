@@ -74,15 +74,26 @@ async function main(): Promise<void> {
   if (kind !== 'hnsw-sq' && kind !== 'ivf-pq') throw new Error(`--index wants hnsw-sq or ivf-pq, got "${args.index}"`);
   const dims = Number(args.dim);
   // The test server's own vector function, so the bench's vectors are the ones hybrid tests see.
-  const fixture = (await import(pathToFileURL(join(repoRoot(), 'test', 'fixtures', 'fakeOllama.ts')).href)) as { hashedVector: HashedVector };
+  const fixture = (await import(pathToFileURL(join(repoRoot(), 'test', 'fixtures', 'fakeOllama.ts')).href)) as {
+    hashedVector: HashedVector;
+  };
   const catalog = catalogToolsOf(orgCatalog(realTools(), Math.max(...sizes, ...sweepSizes)));
   const all = scaleQueries();
   const queries = Array.from({ length: QUERIES }, (_, i) => all[Math.floor((i * all.length) / QUERIES)]!);
   const queryVectors = queries.map((q) => Float32Array.from(fixture.hashedVector(`search_query: ${q.query}`, dims)));
   process.stderr.write(`ann: embedding ${catalog.length} tools at ${dims} dimensions…\n`);
-  const vectors = catalog.map((t) => Float32Array.from(fixture.hashedVector(`search_document: ${embeddingText(t)}`, dims)));
+  const vectors = catalog.map((t) =>
+    Float32Array.from(fixture.hashedVector(`search_document: ${embeddingText(t)}`, dims)),
+  );
   const { lancedb, arrow } = await lanceModules();
-  const sample = (size: number): AnnSample => ({ lancedb, arrow, tools: catalog.slice(0, size), vectors: vectors.slice(0, size), queryVectors, dims });
+  const sample = (size: number): AnnSample => ({
+    lancedb,
+    arrow,
+    tools: catalog.slice(0, size),
+    vectors: vectors.slice(0, size),
+    queryVectors,
+    dims,
+  });
   const rows: AnnRow[] = [];
   for (const size of sizes) {
     process.stderr.write(`ann: ${size} tools (${kind})…\n`);

@@ -44,12 +44,18 @@ export async function withSampleTable<T>(s: AnnSample, fn: (table: LanceDb.Table
   try {
     const schema = new s.arrow.Schema([
       new s.arrow.Field('key', new s.arrow.Utf8(), false),
-      new s.arrow.Field('vector', new s.arrow.FixedSizeList(s.dims, new s.arrow.Field('item', new s.arrow.Float32(), true)), false),
+      new s.arrow.Field(
+        'vector',
+        new s.arrow.FixedSizeList(s.dims, new s.arrow.Field('item', new s.arrow.Float32(), true)),
+        false,
+      ),
     ]);
     const table = await db.createEmptyTable('tools', schema);
     const BATCH = 10_000;
     for (let i = 0; i < s.tools.length; i += BATCH) {
-      await table.add(s.tools.slice(i, i + BATCH).map((t, j) => ({ key: t.key, vector: Array.from(s.vectors[i + j]!) })));
+      await table.add(
+        s.tools.slice(i, i + BATCH).map((t, j) => ({ key: t.key, vector: Array.from(s.vectors[i + j]!) })),
+      );
     }
     try {
       return await fn(table);
@@ -63,7 +69,10 @@ export async function withSampleTable<T>(s: AnnSample, fn: (table: LanceDb.Table
 }
 
 /** Latency of each query, one at a time, after a warm-up on the first few. */
-export async function timeEachAsync(queries: readonly Float32Array[], run: (q: Float32Array) => Promise<unknown>): Promise<number[]> {
+export async function timeEachAsync(
+  queries: readonly Float32Array[],
+  run: (q: Float32Array) => Promise<unknown>,
+): Promise<number[]> {
   for (const q of queries.slice(0, WARM_UP)) await run(q);
   const out: number[] = [];
   for (const q of queries) {

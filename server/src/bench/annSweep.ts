@@ -5,7 +5,13 @@
  * recall against the exact in-memory scan (index/vectorMatrix.ts), whose latency is the bar
  * (ANN must stay below it to be worth asking). Run from annCrossover.ts (--sweep-sizes).
  */
-import { annIndexConfig, HNSW_BUILD, withAnnSearch, type AnnSearchParams, type HnswBuild } from '../adapters/store/annIndex';
+import {
+  annIndexConfig,
+  HNSW_BUILD,
+  withAnnSearch,
+  type AnnSearchParams,
+  type HnswBuild,
+} from '../adapters/store/annIndex';
 import { exactTop, recallAt, scanOf, timeEachAsync, TOP, withSampleTable, type AnnSample } from './annSample';
 import { latency, type LatencyFigures } from './scaleKeyword';
 
@@ -35,13 +41,15 @@ export function sweepGrid(args: { builds?: string; ef?: string; refine?: string;
   const list = (s: string | undefined) => (s ?? '').split(',').filter((x) => x !== '');
   const builds = list(args.builds).map((b): HnswBuild => {
     const [m, efc] = b.split(':').map(Number);
-    if (!Number.isInteger(m) || !Number.isInteger(efc)) throw new Error(`--builds wants m:efConstruction pairs, got "${b}"`);
+    if (!Number.isInteger(m) || !Number.isInteger(efc))
+      throw new Error(`--builds wants m:efConstruction pairs, got "${b}"`);
     return { ...HNSW_BUILD, m: m!, efConstruction: efc! };
   });
   const searches: AnnSearchParams[] = [];
   for (const nprobes of list(args.nprobes).map(Number))
     for (const efPerRow of list(args.ef).map(Number))
-      for (const refine of list(args.refine)) searches.push({ nprobes, efPerRow, ...(refine !== 'none' && { refineFactor: Number(refine) }) });
+      for (const refine of list(args.refine))
+        searches.push({ nprobes, efPerRow, ...(refine !== 'none' && { refineFactor: Number(refine) }) });
   return { builds, searches };
 }
 
@@ -53,7 +61,10 @@ export async function runSweep(s: AnnSample, grid: SweepGrid, depth: number): Pr
     const out: SweepRow[] = [];
     for (const build of grid.builds) {
       const start = performance.now();
-      await table.createIndex('vector', { config: annIndexConfig(s.lancedb, 'hnsw-sq', s.tools.length, build), replace: true });
+      await table.createIndex('vector', {
+        config: annIndexConfig(s.lancedb, 'hnsw-sq', s.tools.length, build),
+        replace: true,
+      });
       const buildMs = Math.round(performance.now() - start);
       for (const search of grid.searches) {
         const found: string[][] = [];

@@ -19,7 +19,11 @@ export interface BenchGateway {
 }
 
 /** `settings`: raw mcpLens settings on top of "embeddings off". */
-export async function openBenchGateway(workspace: string, configFile: string, settings: Record<string, unknown> = {}): Promise<BenchGateway> {
+export async function openBenchGateway(
+  workspace: string,
+  configFile: string,
+  settings: Record<string, unknown> = {},
+): Promise<BenchGateway> {
   const lens = await LensApp.start({ ...inMemoryLensOptions(workspace, settings), configFile });
   const { gateway, client } = await connectGatewayClient(lens, 'mcp-lens-bench');
   return {
@@ -35,7 +39,10 @@ export async function openBenchGateway(workspace: string, configFile: string, se
 }
 
 /** A Gateway on `lens` and an SDK client connected to it over an in-memory transport. */
-export async function connectGatewayClient(lens: Lens, clientName: string): Promise<{ gateway: Gateway; client: Client }> {
+export async function connectGatewayClient(
+  lens: Lens,
+  clientName: string,
+): Promise<{ gateway: Gateway; client: Client }> {
   const gateway = new Gateway({ lens, log: silentLogger });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);

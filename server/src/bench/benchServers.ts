@@ -32,12 +32,22 @@ export function benchServers(dir: string, withHang = false): Record<string, Benc
   for (const n of names) out[n] = { command: process.execPath, args: [replay, n, '--file', catalog] };
   out[EVERYTHING_SERVER] = { command: process.execPath, args: [real('everything'), 'stdio'] };
   out['test-filesystem'] = { command: process.execPath, args: [real('filesystem'), dir] };
-  out['test-memory'] = { command: process.execPath, args: [real('memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } };
-  if (withHang) out['test-hang'] = { command: process.execPath, args: [join(root, 'test', 'fixtures', 'servers', 'hang-init.mjs')] };
+  out['test-memory'] = {
+    command: process.execPath,
+    args: [real('memory')],
+    env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+  };
+  if (withHang)
+    out['test-hang'] = {
+      command: process.execPath,
+      args: [join(root, 'test', 'fixtures', 'servers', 'hang-init.mjs')],
+    };
   return out;
 }
 
 /** A workspace config file's `servers` for these entries (stdio). */
-export function configServers(servers: Record<string, BenchServerEntry>): Record<string, BenchServerEntry & { type: 'stdio' }> {
+export function configServers(
+  servers: Record<string, BenchServerEntry>,
+): Record<string, BenchServerEntry & { type: 'stdio' }> {
   return Object.fromEntries(Object.entries(servers).map(([n, e]) => [n, { type: 'stdio' as const, ...e }]));
 }

@@ -43,7 +43,13 @@ export interface CodeModeReport {
   };
   /** find_tools's default limit, as (b) and (c) used it. */
   defaultLimit: number;
-  overhead: { calls: number; callToolMedianMs: number; innerCallMedianMs: number; overheadMedianMs: number; sandboxCrossingMedianMs: number };
+  overhead: {
+    calls: number;
+    callToolMedianMs: number;
+    innerCallMedianMs: number;
+    overheadMedianMs: number;
+    sandboxCrossingMedianMs: number;
+  };
   sandboxStart: { coldMs: number; warmMedianMs: number; warmP90Ms: number; runs: number };
 }
 
@@ -63,7 +69,12 @@ class Transcript {
   }
 
   /** The model writes a call and reads its result; `written` is the call as the model writes it, when that differs. */
-  async step(client: Client, name: string, args: Record<string, unknown>, written?: { name: string; arguments: unknown }): Promise<CallToolResult> {
+  async step(
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    written?: { name: string; arguments: unknown },
+  ): Promise<CallToolResult> {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     if (result.isError) throw new Error(`bench step ${name} failed: ${resultText(result)}`);
     this.b.calls += countTokens(JSON.stringify(written ?? { name, arguments: args }));
@@ -79,14 +90,18 @@ class Transcript {
 
 /** Tokens of tool definitions as a model API receives them: name, description, input schema. */
 function modelViewTokens(tools: readonly Tool[]): number {
-  return countTokens(JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema }))));
+  return countTokens(
+    JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description ?? '', input_schema: t.inputSchema }))),
+  );
 }
 
 /** A ~100-line build report with one `total=` line: what "extract a value from each" reads. */
 function report(name: string, total: number): string {
   const lines = [`# Build report ${name}`, ''];
   for (let i = 0; i < 100; i++)
-    lines.push(`step ${String(i).padStart(3, '0')}: compiled module-${name}-${i}.ts in ${(i * 37) % 900} ms, ${(i * 13) % 40} warnings`);
+    lines.push(
+      `step ${String(i).padStart(3, '0')}: compiled module-${name}-${i}.ts in ${(i * 37) % 900} ms, ${(i * 13) % 40} warnings`,
+    );
   lines.splice(60, 0, `total=${total}`);
   return lines.join('\n');
 }
@@ -123,12 +138,17 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
       servers: {
         everything: { command: process.execPath, args: [join(nm, 'server-everything/dist/index.js'), 'stdio'] },
         files: { command: process.execPath, args: [join(nm, 'server-filesystem/dist/index.js'), ws] },
-        memory: { command: process.execPath, args: [join(nm, 'server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(ws, 'memory.jsonl') } },
+        memory: {
+          command: process.execPath,
+          args: [join(nm, 'server-memory/dist/index.js')],
+          env: { MEMORY_FILE_PATH: join(ws, 'memory.jsonl') },
+        },
       },
     }),
   );
   const { lens, client, close } = await openBenchGateway(ws, config, { usage: { enabled: false } });
-  const toolName = (server: string, original: string) => lens.tools().find((t) => t.server === server && t.originalName === original)!.name;
+  const toolName = (server: string, original: string) =>
+    lens.tools().find((t) => t.server === server && t.originalName === original)!.name;
   try {
     const meta = (await client.listTools()).tools;
     const tokens = {
@@ -145,7 +165,8 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
       });
     }
     const overhead = await measureOverhead(client, toolName('everything', 'get-sum'));
-    const task = 'read 3 files (~100 lines each), extract total=N from each, add them with get-sum, store a summary in memory, return it';
+    const task =
+      'read 3 files (~100 lines each), extract total=N from each, add them with get-sum, store a summary in memory, return it';
     return { task, tokens, defaultLimit: lens.settings().search.defaultLimit, overhead, sandboxStart };
   } finally {
     await close();
@@ -154,7 +175,12 @@ export async function measureCodeMode(root: string): Promise<CodeModeReport> {
 }
 
 /** (a) Every upstream tool listed as its server lists it; the model calls each tool itself. */
-async function allToolsTranscript(client: Client, lens: Lens, ws: string, toolName: (s: string, o: string) => string): Promise<Breakdown> {
+async function allToolsTranscript(
+  client: Client,
+  lens: Lens,
+  ws: string,
+  toolName: (s: string, o: string) => string,
+): Promise<Breakdown> {
   // What a client connected to the three servers directly carries: each server's tools/list.
   const listed = lens.tools().map((t) => ({
     name: t.originalName,
@@ -167,19 +193,32 @@ async function allToolsTranscript(client: Client, lens: Lens, ws: string, toolNa
   const totals: number[] = [];
   // Made through call_tool (the same upstream result text), counted as the model writes a direct call.
   const direct = (server: string, original: string, args: Record<string, unknown>) =>
-    t.step(client, 'call_tool', { tool_name: toolName(server, original), arguments: args, max_output_tokens: 1_000_000 }, { name: original, arguments: args });
+    t.step(
+      client,
+      'call_tool',
+      { tool_name: toolName(server, original), arguments: args, max_output_tokens: 1_000_000 },
+      { name: original, arguments: args },
+    );
   for (const [f] of FILES) {
     const r = await direct('files', 'read_text_file', { path: join(ws, f) });
     totals.push(Number(/total=(\d+)/.exec(resultText(r))![1]));
   }
   const sum = await direct('everything', 'get-sum', { a: totals[0]!, b: totals[1]! + totals[2]! });
   const total = Number(/is (\d+)/.exec(resultText(sum))![1]);
-  await direct('memory', 'create_entities', { entities: [{ name: 'file-totals', entityType: 'summary', observations: [`total=${total}`] }] });
+  await direct('memory', 'create_entities', {
+    entities: [{ name: 'file-totals', entityType: 'summary', observations: [`total=${total}`] }],
+  });
   return t.done();
 }
 
 /** (b) find_tools (with `limit`, else its default), then call_tool, for each step; `run` names what it stores. */
-async function findAndCallTranscript(client: Client, meta: Tool[], ws: string, run: string, limit?: number): Promise<Breakdown> {
+async function findAndCallTranscript(
+  client: Client,
+  meta: Tool[],
+  ws: string,
+  run: string,
+  limit?: number,
+): Promise<Breakdown> {
   const t = new Transcript(meta);
   const find = async (query: string, re: RegExp) => {
     const r = await t.step(client, 'find_tools', { query, ...(limit !== undefined && { limit }) });
@@ -194,7 +233,10 @@ async function findAndCallTranscript(client: Client, meta: Tool[], ws: string, r
     totals.push(Number(/total=(\d+)/.exec(resultText(r))![1]));
   }
   const sumTool = await find('add two numbers', /get-sum$/);
-  const sum = await t.step(client, 'call_tool', { tool_name: sumTool, arguments: { a: totals[0], b: totals[1]! + totals[2]! } });
+  const sum = await t.step(client, 'call_tool', {
+    tool_name: sumTool,
+    arguments: { a: totals[0], b: totals[1]! + totals[2]! },
+  });
   const total = Number(/is (\d+)/.exec(resultText(sum))![1]);
   const create = await find('store entities in the knowledge graph memory', /create_entities$/);
   await t.step(client, 'call_tool', {
@@ -205,10 +247,20 @@ async function findAndCallTranscript(client: Client, meta: Tool[], ws: string, r
 }
 
 /** (c) find_tools with signatures for the three capabilities (`limit` as in (b)), then ONE run_code. */
-async function runCodeTranscript(client: Client, meta: Tool[], ws: string, run: string, limit?: number): Promise<Breakdown> {
+async function runCodeTranscript(
+  client: Client,
+  meta: Tool[],
+  ws: string,
+  run: string,
+  limit?: number,
+): Promise<Breakdown> {
   const t = new Transcript(meta);
   const find = async (query: string, re: RegExp) => {
-    const r = await t.step(client, 'find_tools', { query, input_format: 'signature', ...(limit !== undefined && { limit }) });
+    const r = await t.step(client, 'find_tools', {
+      query,
+      input_format: 'signature',
+      ...(limit !== undefined && { limit }),
+    });
     const m = (r.structuredContent as { matches: { name: string }[] }).matches.find((x) => re.test(x.name));
     if (!m) throw new Error(`bench: find_tools "${query}" did not find ${re}`);
     return m.name;
@@ -244,7 +296,8 @@ async function measureOverhead(client: Client, sum: string): Promise<CodeModeRep
   const inner: number[] = [];
   const call = () => client.callTool({ name: 'call_tool', arguments: { tool_name: sum, arguments: { a: 1, b: 2 } } });
   const script = `const t0 = Date.now(); for (let i = 0; i < ${calls}; i++) await call_tool("${sum}", { a: i, b: 2 }); return (Date.now() - t0) / ${calls};`;
-  const perInner = async () => Number(resultText((await client.callTool({ name: 'run_code', arguments: { code: script } })) as CallToolResult));
+  const perInner = async () =>
+    Number(resultText((await client.callTool({ name: 'run_code', arguments: { code: script } })) as CallToolResult));
   for (let i = 0; i < 10; i++) await call(); // warm both paths
   await perInner();
   for (let r = 0; r < rounds; r++) {
@@ -268,7 +321,13 @@ async function measureOverhead(client: Client, sum: string): Promise<CodeModeRep
   };
 }
 
-const LIMITS = { wallTimeMs: 30_000, memoryBytes: 64 * 1024 * 1024, maxCalls: 100, maxOutputChars: 1 << 20, maxLogChars: 1 << 16 };
+const LIMITS = {
+  wallTimeMs: 30_000,
+  memoryBytes: 64 * 1024 * 1024,
+  maxCalls: 100,
+  maxOutputChars: 1 << 20,
+  maxLogChars: 1 << 16,
+};
 
 /** The sandbox's own cost per call: a host that answers at once, no upstream. */
 async function sandboxCrossing(): Promise<number> {
@@ -276,23 +335,37 @@ async function sandboxCrossing(): Promise<number> {
   const per: number[] = [];
   for (let r = 0; r < 15; r++) {
     const empty = await runSandboxed('for (let i = 0; i < 0; i++) await call_tool("t", {}); return 0', host, LIMITS);
-    const full = await runSandboxed('for (let i = 0; i < 100; i++) await call_tool("t", { i }); return 100', host, LIMITS);
+    const full = await runSandboxed(
+      'for (let i = 0; i < 100; i++) await call_tool("t", { i }); return 100',
+      host,
+      LIMITS,
+    );
     per.push(Math.max(0, full.durationMs - full.startMs - (empty.durationMs - empty.startMs)) / 100);
   }
   return median(per);
 }
 
 async function measureSandboxStart(): Promise<CodeModeReport['sandboxStart']> {
-  const host = { toolNames: Array.from({ length: 400 }, (_, i) => `server_tool_${i}`), callTool: async () => null, readResult: async () => null };
+  const host = {
+    toolNames: Array.from({ length: 400 }, (_, i) => `server_tool_${i}`),
+    callTool: async () => null,
+    readResult: async () => null,
+  };
   // The first run in a process also compiles the wasm: the cold figure.
   const cold = await runSandboxed('return 1', host, LIMITS);
   const warm: number[] = [];
   for (let i = 0; i < 50; i++) warm.push((await runSandboxed('return 1', host, LIMITS)).startMs);
-  return { coldMs: Math.round(cold.startMs * 10) / 10, warmMedianMs: median(warm), warmP90Ms: p90(warm), runs: warm.length };
+  return {
+    coldMs: Math.round(cold.startMs * 10) / 10,
+    warmMedianMs: median(warm),
+    warmP90Ms: p90(warm),
+    runs: warm.length,
+  };
 }
 
 export function formatCodeModeMarkdown(r: CodeModeReport): string {
-  const row = (label: string, b: Breakdown) => `| ${label} | ${b.steps} | ${b.definitions} | ${b.calls} | ${b.results} | **${b.total}** |`;
+  const row = (label: string, b: Breakdown) =>
+    `| ${label} | ${b.steps} | ${b.definitions} | ${b.calls} | ${b.results} | **${b.total}** |`;
   return [
     '## Code mode (run_code) and result shaping',
     '',

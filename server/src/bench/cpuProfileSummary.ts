@@ -49,7 +49,13 @@ function shortUrl(url: string): string {
  * `untilUs`: only the samples taken before this time, on the profile's clock (V8's monotonic
  * microseconds, process.hrtime's clock: the start-up profile cuts at the first answer).
  */
-export function summarizeProfile(profile: CpuProfile, top = 25, focus?: RegExp, after?: RegExp, untilUs?: number): ProfileSummary {
+export function summarizeProfile(
+  profile: CpuProfile,
+  top = 25,
+  focus?: RegExp,
+  after?: RegExp,
+  untilUs?: number,
+): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const first = after ? firstSampleUnder(profile, byId, after) : 0;
   const selfUs = new Map<number, number>();
@@ -109,7 +115,12 @@ function firstSampleUnder(profile: CpuProfile, byId: Map<number, ProfileNode>, p
 }
 
 /** Self time of every node under an outermost node whose function name matches. */
-function focusTime(profile: CpuProfile, byId: Map<number, ProfileNode>, selfUs: Map<number, number>, focus: RegExp): number {
+function focusTime(
+  profile: CpuProfile,
+  byId: Map<number, ProfileNode>,
+  selfUs: Map<number, number>,
+  focus: RegExp,
+): number {
   const root = profile.nodes[0];
   if (!root) return 0;
   let total = 0;
@@ -137,15 +148,27 @@ export function formatSummary(s: ProfileSummary): string {
 if (require.main === module) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { top: { type: 'string', default: '25' }, focus: { type: 'string' }, after: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      top: { type: 'string', default: '25' },
+      focus: { type: 'string' },
+      after: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
   });
   const file = positionals[0];
   if (!file) {
-    process.stderr.write('usage: cpuProfileSummary.ts FILE.cpuprofile [--top N] [--focus REGEX] [--after REGEX] [--json]\n');
+    process.stderr.write(
+      'usage: cpuProfileSummary.ts FILE.cpuprofile [--top N] [--focus REGEX] [--after REGEX] [--json]\n',
+    );
     process.exitCode = 2;
   } else {
     const pattern = (v: string | undefined) => (v ? new RegExp(v) : undefined);
-    const s = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, Number(values.top), pattern(values.focus), pattern(values.after));
+    const s = summarizeProfile(
+      JSON.parse(readFileSync(file, 'utf8')) as CpuProfile,
+      Number(values.top),
+      pattern(values.focus),
+      pattern(values.after),
+    );
     process.stdout.write(`${values.json ? JSON.stringify(s, null, 2) : formatSummary(s)}\n`);
   }
 }

@@ -64,7 +64,9 @@ export interface CatalogReport {
 }
 
 export async function measureGatewayCatalog(root: string, fixture: string): Promise<CatalogReport> {
-  const recording = JSON.parse(readFileSync(fixture, 'utf8')) as { servers: Record<string, { tools: Parameters<typeof toolListTokens>[0] }> };
+  const recording = JSON.parse(readFileSync(fixture, 'utf8')) as {
+    servers: Record<string, { tools: Parameters<typeof toolListTokens>[0] }>;
+  };
   const names = Object.keys(recording.servers);
   const catalogTokensFixture = names.reduce((n, s) => n + toolListTokens(recording.servers[s]!.tools), 0);
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-catalog-'));
@@ -72,7 +74,11 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
   const replay = join(root, 'test/fixtures/servers/replay.mjs');
   writeFileSync(
     config,
-    JSON.stringify({ servers: Object.fromEntries(names.map((s) => [s, { command: process.execPath, args: [replay, s, '--file', fixture] }])) }),
+    JSON.stringify({
+      servers: Object.fromEntries(
+        names.map((s) => [s, { command: process.execPath, args: [replay, s, '--file', fixture] }]),
+      ),
+    }),
   );
   const settings = sanitizeSettings({ embedding: { enabled: false } });
   const { lens, gateway, client, close } = await openBenchGateway(ws, config);
@@ -87,7 +93,10 @@ export async function measureGatewayCatalog(root: string, fixture: string): Prom
       const r = (await client.callTool({ name: 'find_tools', arguments: { query } })) as CallToolResult;
       const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
       tokens.push(countTokens(text));
-      const out = r.structuredContent as { token_metrics: { savings_percent: number }; matches: { input_schema?: unknown; input_schema_omitted?: string }[] };
+      const out = r.structuredContent as {
+        token_metrics: { savings_percent: number };
+        matches: { input_schema?: unknown; input_schema_omitted?: string }[];
+      };
       savings.push(out.token_metrics.savings_percent);
       if (out.matches[0]?.input_schema !== undefined || out.matches[0]?.input_schema_omitted !== undefined) confident++;
     }

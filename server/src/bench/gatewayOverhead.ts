@@ -69,7 +69,15 @@ function percentile(values: number[], p: number): number {
 
 async function connect(command: string, args: string[], cwd: string, env?: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'mcp-lens-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command, args, cwd, stderr: 'ignore', env: { ...(process.env as Record<string, string>), ...env } }));
+  await client.connect(
+    new StdioClientTransport({
+      command,
+      args,
+      cwd,
+      stderr: 'ignore',
+      env: { ...(process.env as Record<string, string>), ...env },
+    }),
+  );
   return client;
 }
 
@@ -79,7 +87,12 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-export async function measureGatewayOverhead(root: string, iterations = 200, cpuProfDir?: string, hopProbe = false): Promise<OverheadReport> {
+export async function measureGatewayOverhead(
+  root: string,
+  iterations = 200,
+  cpuProfDir?: string,
+  hopProbe = false,
+): Promise<OverheadReport> {
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-overhead-'));
   const servers = benchServers(ws);
   const config = join(ws, 'mcp.json');
@@ -121,7 +134,9 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
     const loadBefore = loadavg()[0]!;
     for (let i = 0; i < iterations + 10; i++) {
       const d = await timed(() => direct.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
-      const g = await timed(() => gateway.callTool({ name: 'call_tool', arguments: { tool_name: sumName, arguments: { a: i, b: 1 } } }));
+      const g = await timed(() =>
+        gateway.callTool({ name: 'call_tool', arguments: { tool_name: sumName, arguments: { a: i, b: 1 } } }),
+      );
       const p = await timed(() => passthrough.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
       const r = await timed(() => pipe.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
       if (i >= 10) {
@@ -132,7 +147,9 @@ export async function measureGatewayOverhead(root: string, iterations = 200, cpu
       }
     }
     const loadAfter = loadavg()[0]!;
-    const concurrent = hopFile ? { calls: 0, errors: 0, wallMs: 0, servers: [] } : await concurrentCalls(gateway, sumName, names, ws);
+    const concurrent = hopFile
+      ? { calls: 0, errors: 0, wallMs: 0, servers: [] }
+      : await concurrentCalls(gateway, sumName, names, ws);
     if (hopFile) {
       await gateway.close();
       hops = summarizeHops(hopFile, gatewayTimes);
@@ -193,9 +210,16 @@ async function concurrentCalls(
     return args;
   });
   const started = performance.now();
-  const results = await Promise.allSettled(calls.map((args) => gateway.callTool({ name: 'call_tool', arguments: args })));
+  const results = await Promise.allSettled(
+    calls.map((args) => gateway.callTool({ name: 'call_tool', arguments: args })),
+  );
   const errors = results.filter((r) => r.status === 'rejected' || (r.value as CallToolResult).isError).length;
-  return { calls: calls.length, errors, wallMs: Math.round(performance.now() - started), servers: [EVERYTHING_SERVER, 'test-memory', 'test-filesystem'] };
+  return {
+    calls: calls.length,
+    errors,
+    wallMs: Math.round(performance.now() - started),
+    servers: [EVERYTHING_SERVER, 'test-memory', 'test-filesystem'],
+  };
 }
 
 export function formatOverhead(r: OverheadReport): string {
@@ -239,7 +263,12 @@ if (require.main === module) {
       write: { type: 'string' },
     },
   });
-  measureGatewayOverhead(resolve(__dirname, '../../..'), Number(values.iterations), values['cpu-prof'], values['hop-probe']).then(
+  measureGatewayOverhead(
+    resolve(__dirname, '../../..'),
+    Number(values.iterations),
+    values['cpu-prof'],
+    values['hop-probe'],
+  ).then(
     (r) => {
       process.stdout.write((values.json ? JSON.stringify(r, null, 2) : formatOverhead(r)) + '\n');
       if (values.write) writeSection(resolve(values.write), 'overhead', formatOverheadMarkdown(r));

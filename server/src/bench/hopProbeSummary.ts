@@ -43,11 +43,19 @@ export function summarizeHops(file: string, clientMs: number[]): HopSummary {
   if (!existsSync(file)) throw new Error(`the gateway wrote no hop probe file (${file}): did it exit cleanly?`);
   const probe = JSON.parse(readFileSync(file, 'utf8')) as HopProbeFile;
   const complete = probe.rows.filter(
-    (r) => r[1]! > 0 && r[2]! > r[1]! && r[3]! > r[2]! && r[4]! >= r[3]! && r[5]! >= r[1]! && r[6]! >= r[3]! && r[7]! >= r[1]!,
+    (r) =>
+      r[1]! > 0 &&
+      r[2]! > r[1]! &&
+      r[3]! > r[2]! &&
+      r[4]! >= r[3]! &&
+      r[5]! >= r[1]! &&
+      r[6]! >= r[3]! &&
+      r[7]! >= r[1]!,
   );
   const rows = complete.slice(-clientMs.length);
   const cpu = rows.slice(1).map((r, i) => (r[CPU_AT_REQUEST]! - rows[i]![CPU_AT_REQUEST]!) / 1000);
-  if (rows.length !== clientMs.length) throw new Error(`hop probe: ${rows.length} complete calls for ${clientMs.length} timed ones`);
+  if (rows.length !== clientMs.length)
+    throw new Error(`hop probe: ${rows.length} complete calls for ${clientMs.length} timed ones`);
   const ms = (ns: number) => ns / 1e6;
   const offset = clientMs.length - rows.length;
   return {

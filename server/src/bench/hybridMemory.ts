@@ -29,10 +29,16 @@ const REPO = repoRoot();
 
 async function main(): Promise<void> {
   const args = parseArgs({
-    options: { sizes: { type: 'string', default: '10000,50000,100000' }, json: { type: 'boolean', default: false }, 'child-src': { type: 'string' } },
+    options: {
+      sizes: { type: 'string', default: '10000,50000,100000' },
+      json: { type: 'boolean', default: false },
+      'child-src': { type: 'string' },
+    },
   }).values;
   const sizes = args.sizes.split(',').map(Number);
-  const child = await bundleMemoryChild(join(resolve(args['child-src'] ?? join(REPO, 'server', 'src')), 'bench', 'hybridMemoryChild.ts'));
+  const child = await bundleMemoryChild(
+    join(resolve(args['child-src'] ?? join(REPO, 'server', 'src')), 'bench', 'hybridMemoryChild.ts'),
+  );
   const fixture = (await import(pathToFileURL(join(REPO, 'test', 'fixtures', 'fakeOllama.ts')).href)) as {
     startFakeOllama(o: { models: Record<string, number> }): Promise<{ url: string; close(): Promise<void> }>;
   };
@@ -48,7 +54,10 @@ async function main(): Promise<void> {
         process.stderr.write(`hybrid memory: ${size} tools, ${start} start…\n`);
         rows.push({
           start,
-          ...(await runMemoryChild<HybridMemoryReport>(child, [toolsFile, store, ollama.url], { nodeArgs: ['--expose-gc'], label: 'hybrid memory child' })),
+          ...(await runMemoryChild<HybridMemoryReport>(child, [toolsFile, store, ollama.url], {
+            nodeArgs: ['--expose-gc'],
+            label: 'hybrid memory child',
+          })),
         });
         process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
       }

@@ -37,7 +37,13 @@ export interface HybridMemoryReport {
   array_buffers_mb: number;
 }
 
-const QUERIES = ['track a package delivery', 'weather forecast for a city', 'translate text to french', 'send an email', 'stock price of a company'];
+const QUERIES = [
+  'track a package delivery',
+  'weather forecast for a city',
+  'translate text to french',
+  'send an email',
+  'stock price of a company',
+];
 const TIMED = 50;
 
 async function main(): Promise<void> {

@@ -29,7 +29,13 @@ async function buildIndex(
   fusion: { keyword: number; yield: number },
 ): Promise<HybridToolIndex> {
   const openStore = () => LanceToolStore.open({ dir, log: silentLogger });
-  const index = await HybridToolIndex.open({ openStore, embedder, log: silentLogger, fusion: { ...fusion, meaning: 1 }, queryTimeoutMs: 30_000 });
+  const index = await HybridToolIndex.open({
+    openStore,
+    embedder,
+    log: silentLogger,
+    fusion: { ...fusion, meaning: 1 },
+    queryTimeoutMs: 30_000,
+  });
   let sub: { dispose(): void } | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -38,7 +44,13 @@ async function buildIndex(
         if (s.toolsTotal === tools.length && s.toolsEmbedded === s.toolsTotal && s.state === 'ready') resolve();
         else if (s.error && s.mode.kind === 'keyword') reject(new Error(`embedding failed: ${s.error}`));
         // Ready yet keyword-only with the embedder answering: the store cannot work here (the label says why).
-        else if (s.state === 'ready' && s.mode.kind === 'keyword' && s.embedder?.reachable && s.toolsTotal === tools.length) reject(new Error(s.mode.label));
+        else if (
+          s.state === 'ready' &&
+          s.mode.kind === 'keyword' &&
+          s.embedder?.reachable &&
+          s.toolsTotal === tools.length
+        )
+          reject(new Error(s.mode.label));
       };
       sub = index.onDidChange(check);
       // Vectors the store already holds load without a change event: check again once idle.
@@ -61,7 +73,11 @@ async function buildIndex(
  * The MCP Lens searchers of `modes` over one embedder, in that order. `fusionYield` is the
  * hybrid fusion's yield (core/search/hybridFusion.ts; 0 keeps keyword search's first hit first).
  */
-export function semanticFactories(embedder: Embedder, modes: readonly SemanticMode[], fusionYield = 0): SearcherFactory[] {
+export function semanticFactories(
+  embedder: Embedder,
+  modes: readonly SemanticMode[],
+  fusionYield = 0,
+): SearcherFactory[] {
   let embedMs = 0;
   // Only worth keeping when a second mode will ask for the same queries.
   const queryVectors = modes.length > 1 ? new Map<string, Float32Array>() : undefined;
@@ -113,7 +129,11 @@ export function semanticFactories(embedder: Embedder, modes: readonly SemanticMo
           embedMs = 0;
           const start = performance.now();
           const list = await index.search(query, { limit });
-          return { keys: list.hits.map((h) => h.key), ms: Math.max(0, performance.now() - start - embedMs), scores: list.hits.map((h) => h.score) };
+          return {
+            keys: list.hits.map((h) => h.key),
+            ms: Math.max(0, performance.now() - start - embedMs),
+            scores: list.hits.map((h) => h.score),
+          };
         },
         async close() {
           await index.close();

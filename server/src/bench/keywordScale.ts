@@ -54,7 +54,9 @@ function runCase(toolsFile: string, serverCount: number, dumpDir?: string): Case
   const base = catalogToolsOf(raw);
   // Keys stay the dataset's, so rankings of different runs compare by key.
   const tools = serverCount === 0 ? base : base.map((t, i) => ({ ...t, server: `server${i % serverCount}` }));
-  const queries = (JSON.parse(readFileSync(join(dirname(toolsFile), 'queries.json'), 'utf8')) as { query: string }[]).map((q) => q.query);
+  const queries = (
+    JSON.parse(readFileSync(join(dirname(toolsFile), 'queries.json'), 'utf8')) as { query: string }[]
+  ).map((q) => q.query);
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const rssBefore = process.memoryUsage().rss;
@@ -98,14 +100,24 @@ function main(): void {
   const caseAt = args.indexOf('--case');
   if (caseAt >= 0) {
     const serverCount = Number(args.splice(caseAt, 2)[1]);
-    process.stdout.write(`${JSON.stringify(runCase(args[0] ?? join(datasetDir('toolbench'), 'tools.json'), serverCount, dumpDir))}\n`);
+    process.stdout.write(
+      `${JSON.stringify(runCase(args[0] ?? join(datasetDir('toolbench'), 'tools.json'), serverCount, dumpDir))}\n`,
+    );
     return;
   }
   const toolsFile = args[0] ?? join(datasetDir('toolbench'), 'tools.json');
   const rows = SERVER_COUNTS.map((n) => {
     const child = spawnSync(
       process.execPath,
-      [...process.execArgv, '--expose-gc', process.argv[1], '--case', String(n), ...(dumpDir ? ['--dump', dumpDir] : []), toolsFile],
+      [
+        ...process.execArgv,
+        '--expose-gc',
+        process.argv[1],
+        '--case',
+        String(n),
+        ...(dumpDir ? ['--dump', dumpDir] : []),
+        toolsFile,
+      ],
       { encoding: 'utf8', maxBuffer: 1 << 24 },
     );
     if (child.status !== 0) throw new Error(`keywordScale case ${n}: exit ${child.status}: ${child.stderr}`);
@@ -114,7 +126,10 @@ function main(): void {
   const lines = [
     '| servers | tools | build ms (best of 3) | RSS added MB | VmHWM MB | search p50 ms | p99 ms | top-10 hash |',
     '|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.servers} | ${r.tools} | ${r.build_ms} | ${r.rss_added_mb} | ${r.vm_hwm_mb} | ${r.p50_ms} | ${r.p99_ms} | ${r.ranking_hash} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.servers} | ${r.tools} | ${r.build_ms} | ${r.rss_added_mb} | ${r.vm_hwm_mb} | ${r.p50_ms} | ${r.p99_ms} | ${r.ranking_hash} |`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

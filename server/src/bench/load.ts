@@ -101,15 +101,29 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       const client = clients[i % sessions]!;
       for (let n = i; Date.now() < deadline; n++) {
         if (kind === 'find')
-          await find.run(() => client.callTool({ name: 'find_tools', arguments: { query: QUERIES[n % QUERIES.length]! } }) as Promise<CallToolResult>);
+          await find.run(
+            () =>
+              client.callTool({
+                name: 'find_tools',
+                arguments: { query: QUERIES[n % QUERIES.length]! },
+              }) as Promise<CallToolResult>,
+          );
         else {
           const c = calls[n % calls.length]!;
-          await call.run(() => client.callTool({ name: 'call_tool', arguments: { tool_name: c.name, arguments: c.args } }) as Promise<CallToolResult>);
+          await call.run(
+            () =>
+              client.callTool({
+                name: 'call_tool',
+                arguments: { tool_name: c.name, arguments: c.args },
+              }) as Promise<CallToolResult>,
+          );
         }
       }
     };
     const started = performance.now();
-    await Promise.all(Array.from({ length: options.concurrency }, (_, i) => [worker(i, 'find'), worker(i, 'call')]).flat());
+    await Promise.all(
+      Array.from({ length: options.concurrency }, (_, i) => [worker(i, 'find'), worker(i, 'call')]).flat(),
+    );
     const elapsed = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const end = sidecar.memory();

@@ -11,7 +11,13 @@ import { repoRoot } from './benchFiles';
 
 /** Bundles `entry` next to node_modules (so LanceDB resolves); returns the bundle's path. */
 export async function bundleMemoryChild(entry: string): Promise<string> {
-  const outfile = join(repoRoot(), 'node_modules', '.cache', 'mcp-lens-bench', basename(entry).replace(/\.ts$/, '.cjs'));
+  const outfile = join(
+    repoRoot(),
+    'node_modules',
+    '.cache',
+    'mcp-lens-bench',
+    basename(entry).replace(/\.ts$/, '.cjs'),
+  );
   mkdirSync(dirname(outfile), { recursive: true });
   await build({
     entryPoints: [entry],
@@ -28,9 +34,16 @@ export async function bundleMemoryChild(entry: string): Promise<string> {
 }
 
 /** Runs a bundled child with `nodeArgs` before it and `args` after; resolves with its report. */
-export function runMemoryChild<R>(file: string, args: string[], o: { nodeArgs?: string[]; env?: Record<string, string>; label: string }): Promise<R> {
+export function runMemoryChild<R>(
+  file: string,
+  args: string[],
+  o: { nodeArgs?: string[]; env?: Record<string, string>; label: string },
+): Promise<R> {
   return new Promise((resolvePromise, reject) => {
-    const proc = spawn(process.execPath, [...(o.nodeArgs ?? []), file, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env } });
+    const proc = spawn(process.execPath, [...(o.nodeArgs ?? []), file, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...o.env },
+    });
     let out = '';
     let err = '';
     proc.stdout.on('data', (c: Buffer) => (out += c.toString()));

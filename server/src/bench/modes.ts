@@ -34,16 +34,21 @@ export type LensModes = { modes: BenchMode[]; factories: SearcherFactory[] } | {
 /** The MCP Lens searchers for these options, in mode order, or what is wrong (`usage`: with the command line, not the service). */
 export async function lensFactories(o: LensModeOptions): Promise<LensModes> {
   const usage = (error: string): LensModes => ({ error, usage: true });
-  if (o.mode !== undefined && !BENCH_MODES.includes(o.mode as BenchMode)) return usage(`unknown --mode "${o.mode}" (keyword, vector or hybrid)`);
-  if (o.embedder !== undefined && !(EMBEDDERS as readonly string[]).includes(o.embedder)) return usage(`unknown --embedder "${o.embedder}" (ollama or openai)`);
+  if (o.mode !== undefined && !BENCH_MODES.includes(o.mode as BenchMode))
+    return usage(`unknown --mode "${o.mode}" (keyword, vector or hybrid)`);
+  if (o.embedder !== undefined && !(EMBEDDERS as readonly string[]).includes(o.embedder))
+    return usage(`unknown --embedder "${o.embedder}" (ollama or openai)`);
   const kind = o.embedder ?? 'ollama';
   if (o.embedUrl !== undefined && kind !== 'openai') return usage('--embed-url is for --embedder openai');
   if (o.ollamaHost !== undefined && kind !== 'ollama') return usage('--ollama-host is for --embedder ollama');
-  if (kind === 'openai' && (o.embedUrl === undefined || o.model === undefined)) return usage('--embedder openai needs --embed-url URL and --model NAME');
-  const modes: BenchMode[] = o.mode !== undefined ? [o.mode as BenchMode] : o.embedder !== undefined ? [...BENCH_MODES] : ['keyword'];
+  if (kind === 'openai' && (o.embedUrl === undefined || o.model === undefined))
+    return usage('--embedder openai needs --embed-url URL and --model NAME');
+  const modes: BenchMode[] =
+    o.mode !== undefined ? [o.mode as BenchMode] : o.embedder !== undefined ? [...BENCH_MODES] : ['keyword'];
   const semantic = modes.filter((m): m is SemanticMode => m !== 'keyword');
   const fusionYield = o.fusionYield === undefined ? 0 : Number(o.fusionYield);
-  if (!(fusionYield >= 0 && fusionYield <= 1)) return usage(`--fusion-yield wants a share of the request's words from 0 to 1, got "${o.fusionYield}"`);
+  if (!(fusionYield >= 0 && fusionYield <= 1))
+    return usage(`--fusion-yield wants a share of the request's words from 0 to 1, got "${o.fusionYield}"`);
   if (o.fusionYield !== undefined && !semantic.includes('hybrid'))
     return usage('--fusion-yield is for hybrid mode: give --embedder (all modes) or --mode hybrid');
   if (semantic.length === 0) return { modes, factories: [keywordFactory] };
@@ -51,15 +56,26 @@ export async function lensFactories(o: LensModeOptions): Promise<LensModes> {
   const embedder =
     kind === 'openai'
       ? openAiEmbedder(o)
-      : new OllamaEmbedder({ host: (o.ollamaHost ?? DEFAULT_SETTINGS.ollama.host).replace(/\/+$/, ''), model: o.model ?? DEFAULT_SETTINGS.embedding.model });
+      : new OllamaEmbedder({
+          host: (o.ollamaHost ?? DEFAULT_SETTINGS.ollama.host).replace(/\/+$/, ''),
+          model: o.model ?? DEFAULT_SETTINGS.embedding.model,
+        });
   if ('error' in embedder) return usage(embedder.error);
   const health = await embedder.probe();
   const what = `--mode ${semantic[0]}`;
   if (kind === 'ollama') {
-    if (!health.reachable) return { error: `needs Ollama for ${what}: ${health.error ?? `${embedder.host} unreachable`}`, usage: false };
-    if (health.modelMissing) return { error: `needs Ollama model ${embedder.model} at ${embedder.host}: run \`ollama pull ${embedder.model}\``, usage: false };
+    if (!health.reachable)
+      return { error: `needs Ollama for ${what}: ${health.error ?? `${embedder.host} unreachable`}`, usage: false };
+    if (health.modelMissing)
+      return {
+        error: `needs Ollama model ${embedder.model} at ${embedder.host}: run \`ollama pull ${embedder.model}\``,
+        usage: false,
+      };
   } else if (!health.reachable || health.error) {
-    return { error: `needs an OpenAI-compatible embeddings endpoint for ${what}: ${health.error ?? `${embedder.host} unreachable`}`, usage: false };
+    return {
+      error: `needs an OpenAI-compatible embeddings endpoint for ${what}: ${health.error ?? `${embedder.host} unreachable`}`,
+      usage: false,
+    };
   }
   const lens = semanticFactories(embedder, semantic, fusionYield);
   return { modes, factories: modes.map((m) => (m === 'keyword' ? keywordFactory : lens[semantic.indexOf(m)]!)) };

@@ -46,7 +46,31 @@ const TEAM_WORDS = [
 ]; // prettier-ignore
 const QUALIFIERS = ['eu', 'us', 'apac', 'core', 'internal', 'labs', 'ops', 'mobile', 'b2b', 'retail', 'emea', 'latam'];
 const ENVIRONMENTS = ['production', 'staging', 'sandbox', 'eu-west', 'us-east', 'ap-south', 'preview', 'on-prem'];
-const ONSETS = ['b', 'br', 'c', 'ch', 'd', 'dr', 'f', 'g', 'gr', 'k', 'kr', 'l', 'm', 'n', 'p', 'pr', 'r', 's', 'st', 't', 'tr', 'v', 'z'];
+const ONSETS = [
+  'b',
+  'br',
+  'c',
+  'ch',
+  'd',
+  'dr',
+  'f',
+  'g',
+  'gr',
+  'k',
+  'kr',
+  'l',
+  'm',
+  'n',
+  'p',
+  'pr',
+  'r',
+  's',
+  'st',
+  't',
+  'tr',
+  'v',
+  'z',
+];
 const VOWELS = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io'];
 const CODAS = ['', 'n', 'r', 'l', 'x', 's', 'th', 'm'];
 const PARAM_KINDS = ['project', 'workspace', 'tenant', 'account', 'cluster'];
@@ -80,11 +104,19 @@ export function realTools(): RawTool[] {
     const key = `${t.server}/${t.name}`;
     if (seen.has(key)) return;
     seen.add(key);
-    out.push({ server: t.server, name: t.name, description: t.description ?? '', inputSchema: t.inputSchema ?? { type: 'object', properties: {} } });
+    out.push({
+      server: t.server,
+      name: t.name,
+      description: t.description ?? '',
+      inputSchema: t.inputSchema ?? { type: 'object', properties: {} },
+    });
   };
   // A set that shares another's catalog (tools_from) adds nothing new: the first occurrence of a key is kept.
-  for (const dir of allDatasetDirs()) for (const t of JSON.parse(readFileSync(datasetToolsFile(dir)!, 'utf8')) as RawTool[]) add(t);
-  const recorded = JSON.parse(readFileSync(recordedCatalogFile(), 'utf8')) as { servers: Record<string, { tools: Omit<RawTool, 'server'>[] }> };
+  for (const dir of allDatasetDirs())
+    for (const t of JSON.parse(readFileSync(datasetToolsFile(dir)!, 'utf8')) as RawTool[]) add(t);
+  const recorded = JSON.parse(readFileSync(recordedCatalogFile(), 'utf8')) as {
+    servers: Record<string, { tools: Omit<RawTool, 'server'>[] }>;
+  };
   for (const [server, s] of Object.entries(recorded.servers)) for (const t of s.tools) add({ ...t, server });
   return out;
 }
@@ -125,7 +157,13 @@ function byServer(tools: readonly RawTool[]): BaseServer[] {
 }
 
 /** One team's deployment of `from`: its tools renamed, re-described and sometimes given a parameter. */
-function generatedServer(from: BaseServer, team: string, codename: string, rng: () => number, used: Set<string>): RawTool[] {
+function generatedServer(
+  from: BaseServer,
+  team: string,
+  codename: string,
+  rng: () => number,
+  used: Set<string>,
+): RawTool[] {
   const internal = rng() < 0.6;
   let server = internal ? `${team}-${codename}` : `${team}-${slug(from.name)}-${codename}`;
   for (let i = 2; used.has(server); i++) server = `${team}-${codename}-${i}`;
@@ -147,10 +185,18 @@ function generatedServer(from: BaseServer, team: string, codename: string, rng: 
       const borrowed = sentencesOf(sibling.description);
       if (sibling !== t && borrowed.length > 0) parts.push(pick(rng, borrowed));
     } else if (own.length > 1) parts.push(own[1]!);
-    const deployment = pick(rng, DEPLOYMENT_SENTENCES).replace('{T}', team).replace('{C}', Codename).replace('{E}', environment);
+    const deployment = pick(rng, DEPLOYMENT_SENTENCES)
+      .replace('{T}', team)
+      .replace('{C}', Codename)
+      .replace('{E}', environment);
     let description = [...parts.map((s) => (/[.!?]$/.test(s) ? s : `${s}.`)), deployment].join(' ');
     if (productWords) description = description.replace(productWords, Codename);
-    return { server, name, description, inputSchema: extraParam ? withParam(t.inputSchema, extraParam, Codename, team) : t.inputSchema };
+    return {
+      server,
+      name,
+      description,
+      inputSchema: extraParam ? withParam(t.inputSchema, extraParam, Codename, team) : t.inputSchema,
+    };
   });
 }
 
@@ -163,7 +209,9 @@ function toolName(name: string, naming: 'keep' | 'codename' | 'team' | 'case', c
     case 'team':
       return `${team.replace(/-/g, '_')}_${name}`;
     case 'case':
-      return /_/.test(name) ? name.replace(/_+([a-z0-9])/gi, (_m, c: string) => c.toUpperCase()) : name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+      return /_/.test(name)
+        ? name.replace(/_+([a-z0-9])/gi, (_m, c: string) => c.toUpperCase())
+        : name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
   }
 }
 
@@ -177,10 +225,24 @@ function productPattern(server: string): RegExp | undefined {
   return new RegExp(`\\b${words.map(escapeRegExp).join('[\\s_-]*')}\\b`, 'gi');
 }
 
-function withParam(schema: Record<string, unknown>, param: string, Codename: string, team: string): Record<string, unknown> {
-  const properties = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, unknown>;
+function withParam(
+  schema: Record<string, unknown>,
+  param: string,
+  Codename: string,
+  team: string,
+): Record<string, unknown> {
+  const properties = (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<
+    string,
+    unknown
+  >;
   const kind = param.slice(param.indexOf('_') + 1);
-  return { ...schema, properties: { ...properties, [param]: { type: 'string', description: `The ${Codename} ${kind} to use (defaults to the ${team} one)` } } };
+  return {
+    ...schema,
+    properties: {
+      ...properties,
+      [param]: { type: 'string', description: `The ${Codename} ${kind} to use (defaults to the ${team} one)` },
+    },
+  };
 }
 
 function teamName(rng: () => number): string {

@@ -42,9 +42,11 @@ async function main(): Promise<void> {
     strict: true,
   }).values;
   const sizes = args.sizes ? args.sizes.split(',').map(Number) : DEFAULT_SIZES;
-  if (sizes.some((n) => !(Number.isInteger(n) && n > 0))) throw new Error(`--sizes wants positive integers, got "${args.sizes}"`);
+  if (sizes.some((n) => !(Number.isInteger(n) && n > 0)))
+    throw new Error(`--sizes wants positive integers, got "${args.sizes}"`);
   const cli = join(repoRoot(), 'dist', 'cli.js');
-  if (!args['no-gateway'] && !existsSync(cli)) throw new Error(`${cli} is missing: run \`node esbuild.mjs server\` first`);
+  if (!args['no-gateway'] && !existsSync(cli))
+    throw new Error(`${cli} is missing: run \`node esbuild.mjs server\` first`);
   const base = realTools();
   const queries = scaleQueries();
   const reports: SizeReport[] = [];
@@ -77,9 +79,19 @@ function formatMarkdown(reports: readonly SizeReport[], queries: number, command
   ];
   for (const { keyword: k, gateway: g } of reports) {
     const gw = g
-      ? [g.ready_ms, g.first_find_tools_ms, (g.cpu_ms / 1000).toFixed(1), g.find_tools_ms.p50, g.find_tools_ms.p99, g.rss_mb, g.peak_rss_mb]
+      ? [
+          g.ready_ms,
+          g.first_find_tools_ms,
+          (g.cpu_ms / 1000).toFixed(1),
+          g.find_tools_ms.p50,
+          g.find_tools_ms.p99,
+          g.rss_mb,
+          g.peak_rss_mb,
+        ]
       : ['–', '–', '–', '–', '–', '–', '–'];
-    lines.push(`| ${[k.tools, k.servers, k.build_ms, k.search_ms.p50, k.search_ms.p99, k.recall_at_10, k.mrr_at_10, ...gw].join(' | ')} |`);
+    lines.push(
+      `| ${[k.tools, k.servers, k.build_ms, k.search_ms.p50, k.search_ms.p99, k.recall_at_10, k.mrr_at_10, ...gw].join(' | ')} |`,
+    );
   }
   const first = reports[0];
   const last = reports[reports.length - 1];

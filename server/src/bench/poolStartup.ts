@@ -66,7 +66,9 @@ async function bench(label: string, servers: () => StdioServerConfig[], runs: nu
     tools = r.tools;
   }
   const list = times.map((t) => t.toFixed(0)).join(', ');
-  process.stdout.write(`${label}: ${servers().length} servers, ${tools} tools ready — median ${median(times).toFixed(0)} ms (runs: ${list})\n`);
+  process.stdout.write(
+    `${label}: ${servers().length} servers, ${tools} tools ready — median ${median(times).toFixed(0)} ms (runs: ${list})\n`,
+  );
 }
 
 async function main(): Promise<void> {

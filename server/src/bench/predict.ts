@@ -49,7 +49,10 @@ type Strategy = Exclude<keyof PredictorWeights, 'prior'>;
 const STRATEGIES: readonly Strategy[] = ['frequency', 'cooccurrence', 'transitions', 'serverAffinity'];
 const HOUR = 3600_000;
 
-export async function runPredictionBench(datasetDir: string, options: PredictionBenchOptions = {}): Promise<PredictionBenchResult> {
+export async function runPredictionBench(
+  datasetDir: string,
+  options: PredictionBenchOptions = {},
+): Promise<PredictionBenchResult> {
   const dataset = loadDataset(datasetDir);
   const serverOf = new Map(dataset.tools.map((t) => [t.key, t.server]));
   const sessions = shuffle(
@@ -87,7 +90,9 @@ export async function runPredictionBench(datasetDir: string, options: Prediction
 
 /** Training sessions as calls: one session an hour, its calls a minute apart. */
 function replay(sessions: readonly BenchQuery[], serverOf: Map<string, string>): ObservedCall[] {
-  return sessions.flatMap((q, i) => q.gold.map((key, j) => ({ sessionId: q.id, toolKey: key, at: i * HOUR + j * 60_000, server: serverOf.get(key) })));
+  return sessions.flatMap((q, i) =>
+    q.gold.map((key, j) => ({ sessionId: q.id, toolKey: key, at: i * HOUR + j * 60_000, server: serverOf.get(key) })),
+  );
 }
 
 function trained<P extends Predictor>(p: P, calls: readonly ObservedCall[]): P {
@@ -125,7 +130,13 @@ function searchRecall(
   boost: BoostOptions,
 ): PredictionBenchResult['search'] {
   const index = new KeywordIndex(tools);
-  const r = { plain: [] as number[], cold: [] as number[], freq: [] as number[], after: [] as number[], afterBoost: [] as number[] };
+  const r = {
+    plain: [] as number[],
+    cold: [] as number[],
+    freq: [] as number[],
+    after: [] as number[],
+    afterBoost: [] as number[],
+  };
   const times: number[] = [];
   for (const q of test) {
     const hits = index.searchSync(q.query, { limit: 20 });

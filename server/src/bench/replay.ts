@@ -125,7 +125,12 @@ export async function runReplay(dataset: BenchDataset, options: ReplayOptions): 
       }
       for (const g of q.gold) call(g);
     }
-    runs.push({ wrong, noticed, learned: learning.size, figures: await evaluate(split.evaluated, (q) => rank(q, learning)) });
+    runs.push({
+      wrong,
+      noticed,
+      learned: learning.size,
+      figures: await evaluate(split.evaluated, (q) => rank(q, learning)),
+    });
     learning.close();
   }
   return {
@@ -140,9 +145,14 @@ export async function runReplay(dataset: BenchDataset, options: ReplayOptions): 
 }
 
 /** The replay at each of `seeds` seeds from `options.seed` on, its figures the mean over them. */
-export async function runReplaySeeds(dataset: BenchDataset, options: ReplayOptions, seeds: number): Promise<ReplayReport> {
+export async function runReplaySeeds(
+  dataset: BenchDataset,
+  options: ReplayOptions,
+  seeds: number,
+): Promise<ReplayReport> {
   const reports: ReplayReport[] = [];
-  for (let i = 0; i < Math.max(1, seeds); i++) reports.push(await runReplay(dataset, { ...options, seed: options.seed + i }));
+  for (let i = 0; i < Math.max(1, seeds); i++)
+    reports.push(await runReplay(dataset, { ...options, seed: options.seed + i }));
   const first = reports[0]!;
   const mean = (pick: (r: ReplayReport) => number) => reports.reduce((s, r) => s + pick(r), 0) / reports.length;
   const parts = (pick: (r: ReplayReport) => ReplayParts): ReplayParts => {
@@ -172,7 +182,12 @@ export async function runReplaySeeds(dataset: BenchDataset, options: ReplayOptio
 }
 
 /** A tool that is not the request's: the first hit when it is wrong, else another of the answer, else any. */
-function wrongTool(q: BenchQuery, answer: readonly string[], tools: readonly CatalogTool[], random: () => number): string {
+function wrongTool(
+  q: BenchQuery,
+  answer: readonly string[],
+  tools: readonly CatalogTool[],
+  random: () => number,
+): string {
   const right = new Set(q.gold.flatMap((g) => [g, ...(q.goldAlternatives?.[g] ?? [])]));
   const first = answer[0];
   if (first !== undefined && !right.has(first)) return first;
@@ -192,7 +207,13 @@ async function evaluate(queries: readonly BenchQuery[], rank: (q: string) => Pro
     const chosen = kept.map((p) => p.m);
     const m = meanMetrics(chosen);
     const max = kept.reduce((sum, p) => sum + bestRecallAt1(p.q), 0) / (kept.length || 1);
-    return { queries: chosen.length, 'recall@1 max': r3(max), 'recall@1': r3(m['recall@1']), 'recall@5': r3(m['recall@5']), 'mrr@10': r3(m['mrr@10']) };
+    return {
+      queries: chosen.length,
+      'recall@1 max': r3(max),
+      'recall@1': r3(m['recall@1']),
+      'recall@5': r3(m['recall@5']),
+      'mrr@10': r3(m['mrr@10']),
+    };
   };
   return { all: figures(() => true), dev: figures((q) => !isHeldOut(q)), 'held-out': figures(isHeldOut) };
 }

@@ -4,7 +4,12 @@ import type { ReplayFigures, ReplayReport } from './replay';
 type Part = 'all' | 'held-out';
 const PARTS: readonly Part[] = ['all', 'held-out'];
 const METRICS = ['recall@1', 'recall@5', 'mrr@10'] as const;
-const HEADER = ['ranking', 'wrong calls', 'kept', ...PARTS.flatMap((p) => METRICS.map((m) => `${p === 'all' ? '' : 'held-out '}${title(m)}`))];
+const HEADER = [
+  'ranking',
+  'wrong calls',
+  'kept',
+  ...PARTS.flatMap((p) => METRICS.map((m) => `${p === 'all' ? '' : 'held-out '}${title(m)}`)),
+];
 
 function title(m: (typeof METRICS)[number]): string {
   return m === 'mrr@10' ? 'MRR@10' : m === 'recall@1' ? 'R@1' : 'R@5';
@@ -23,7 +28,12 @@ function wrongText(wrong: number, noticed: number): string {
 function rows(r: ReplayReport): string[][] {
   return [
     ['without learning', '–', '–', ...cells(r.without)],
-    ...r.with.map((w) => ['with learning', wrongText(w.wrong, w.noticed), String(Math.round(w.learned)), ...cells(w.figures)]),
+    ...r.with.map((w) => [
+      'with learning',
+      wrongText(w.wrong, w.noticed),
+      String(Math.round(w.learned)),
+      ...cells(w.figures),
+    ]),
   ];
 }
 

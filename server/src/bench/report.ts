@@ -37,8 +37,12 @@ export function belowReference(report: BenchReport): string[] {
   const reference = report.results.find((r) => r.searcher === REFERENCE_SEARCHER);
   const lens = report.results.find((r) => r.searcher === 'mcp-lens');
   if (!reference || !lens) return [];
-  const worse = GUARDED.filter((m) => lens[m] < reference[m]).map((m) => `${m} (${lens[m].toFixed(3)} < ${reference[m].toFixed(3)})`);
-  return worse.length ? [`warning: ${report.dataset}: MCP Lens (${lens.mode}) is below ${REFERENCE_SEARCHER} at ${worse.join(' and ')}`] : [];
+  const worse = GUARDED.filter((m) => lens[m] < reference[m]).map(
+    (m) => `${m} (${lens[m].toFixed(3)} < ${reference[m].toFixed(3)})`,
+  );
+  return worse.length
+    ? [`warning: ${report.dataset}: MCP Lens (${lens.mode}) is below ${REFERENCE_SEARCHER} at ${worse.join(' and ')}`]
+    : [];
 }
 
 const METRIC_COLUMNS: { title: string; key: keyof RetrievalMetrics }[] = [
@@ -55,7 +59,10 @@ function searcherLabel(r: SearcherResult): string {
 }
 
 /** Rows of a per-subset table (per kind, per half): subset, queries, searcher, then the metrics. */
-function subsetRows(report: BenchReport, pick: (r: SearcherResult) => Record<string, SubsetMetrics> | undefined): string[][] {
+function subsetRows(
+  report: BenchReport,
+  pick: (r: SearcherResult) => Record<string, SubsetMetrics> | undefined,
+): string[][] {
   const names = [...new Set(report.results.flatMap((r) => Object.keys(pick(r) ?? {})))];
   const rows: string[][] = [];
   for (const name of names) {
@@ -67,10 +74,15 @@ function subsetRows(report: BenchReport, pick: (r: SearcherResult) => Record<str
   return rows;
 }
 
-const SUBSET_TABLES: { title: (r: BenchReport) => string; column: string; pick: (r: SearcherResult) => Record<string, SubsetMetrics> | undefined }[] = [
+const SUBSET_TABLES: {
+  title: (r: BenchReport) => string;
+  column: string;
+  pick: (r: SearcherResult) => Record<string, SubsetMetrics> | undefined;
+}[] = [
   { title: (r) => `${r.dataset} per request kind`, column: 'kind', pick: (r) => r.by_kind },
   {
-    title: (r) => `${r.dataset} per half of the keyword config's split (dev: the half parameters are tuned on; held-out: only measured)`,
+    title: (r) =>
+      `${r.dataset} per half of the keyword config's split (dev: the half parameters are tuned on; held-out: only measured)`,
     column: 'half',
     pick: (r) => r.split,
   },
@@ -79,7 +91,9 @@ const SUBSET_TABLES: { title: (r: BenchReport) => string; column: string; pick: 
 function alignedTable(header: string[], rows: string[][], leftColumns: Set<number>): string[] {
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((row) => row[i].length)));
-  const lines = all.map((row) => row.map((cell, i) => (leftColumns.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
+  const lines = all.map((row) =>
+    row.map((cell, i) => (leftColumns.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '),
+  );
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   return lines;
 }
@@ -107,8 +121,11 @@ function summary(report: BenchReport): string[] {
   }
   const p = report.prediction as PredictionFigures | undefined;
   if (p && typeof p['hit@5'] === 'number') {
-    const at = (f: HitRates) => `@3 ${f['hit@3'].toFixed(3)}, @5 ${f['hit@5'].toFixed(3)}, @10 ${f['hit@10'].toFixed(3)}`;
-    lines.push(`usage prediction (given a session's first tool, share of its other tools in the top K): ${at(p)}; frequency-only baseline ${at(p.baseline)}`);
+    const at = (f: HitRates) =>
+      `@3 ${f['hit@3'].toFixed(3)}, @5 ${f['hit@5'].toFixed(3)}, @10 ${f['hit@10'].toFixed(3)}`;
+    lines.push(
+      `usage prediction (given a session's first tool, share of its other tools in the top K): ${at(p)}; frequency-only baseline ${at(p.baseline)}`,
+    );
   }
   return lines;
 }
@@ -123,7 +140,11 @@ export function formatTable(report: BenchReport): string {
   for (const t of SUBSET_TABLES) {
     const rows = subsetRows(report, t.pick);
     if (rows.length === 0) continue;
-    out.push('', `${t.title(report)}:`, ...alignedTable([t.column, 'n', 'searcher', ...METRIC_COLUMNS.map((c) => c.title)], rows, new Set([0, 2])));
+    out.push(
+      '',
+      `${t.title(report)}:`,
+      ...alignedTable([t.column, 'n', 'searcher', ...METRIC_COLUMNS.map((c) => c.title)], rows, new Set([0, 2])),
+    );
   }
   return out.join('\n');
 }
@@ -132,7 +153,10 @@ export function formatMarkdown(reports: readonly BenchReport[], command: string)
   const out = ['# MCP Lens tool-search benchmark', '', `Command: \`${command}\``, ''];
   for (const report of reports) {
     out.push(`## ${report.dataset}`, '', ...summary(report).map((l) => `${l}  `), '');
-    out.push(`| ${COLUMNS.map((c) => c.title).join(' | ')} |`, `|${COLUMNS.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
+    out.push(
+      `| ${COLUMNS.map((c) => c.title).join(' | ')} |`,
+      `|${COLUMNS.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`,
+    );
     for (const r of report.results) out.push(`| ${COLUMNS.map((c) => c.value(r)).join(' | ')} |`);
     out.push('');
     for (const t of SUBSET_TABLES) {

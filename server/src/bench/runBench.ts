@@ -84,11 +84,17 @@ export interface BenchReport {
 /** Queries timed at scale: enough for a stable p99 without minutes of runtime. */
 const SCALE_QUERY_CAP = 2000;
 
-export async function runBench(dataset: BenchDataset, factories: readonly SearcherFactory[], options: RunBenchOptions = {}): Promise<BenchReport> {
+export async function runBench(
+  dataset: BenchDataset,
+  factories: readonly SearcherFactory[],
+  options: RunBenchOptions = {},
+): Promise<BenchReport> {
   const { scale, perQuery } = options;
   // Counted as the gateway counts; set here because dist/bench.js is a bundle of its own, with its own core/tokens.
   useTokenCounter(o200kTokenizer);
-  const rows: PerQueryRow[] | undefined = perQuery ? dataset.queries.map((q) => perQueryRow(dataset.name, q)) : undefined;
+  const rows: PerQueryRow[] | undefined = perQuery
+    ? dataset.queries.map((q) => perQueryRow(dataset.name, q))
+    : undefined;
   const catalog = toolListTokens(dataset.tools.map(definition));
   const perTool = new Map(dataset.tools.map((t) => [t.key, toolTokens(definition(t))]));
   const results: SearcherResult[] = [];
@@ -176,13 +182,20 @@ function perQueryRow(dataset: string, q: BenchQuery): PerQueryRow {
 }
 
 /** Mean metrics of the queries `keep` selects; `per` is aligned with `queries`. */
-function subset(queries: readonly BenchQuery[], per: readonly RetrievalMetrics[], keep: (q: BenchQuery) => boolean): SubsetMetrics {
+function subset(
+  queries: readonly BenchQuery[],
+  per: readonly RetrievalMetrics[],
+  keep: (q: BenchQuery) => boolean,
+): SubsetMetrics {
   const chosen = per.filter((_, i) => keep(queries[i]));
   return { ...round(meanMetrics(chosen)), queries: chosen.length };
 }
 
 /** `{ by_kind }` when any query has a kind (kinds in order of first appearance), else nothing. */
-function byKind(queries: readonly BenchQuery[], per: readonly RetrievalMetrics[]): { by_kind?: Record<string, SubsetMetrics> } {
+function byKind(
+  queries: readonly BenchQuery[],
+  per: readonly RetrievalMetrics[],
+): { by_kind?: Record<string, SubsetMetrics> } {
   const kinds = [...new Set(queries.flatMap((q) => (q.kind === undefined ? [] : [q.kind])))];
   if (kinds.length === 0) return {};
   return { by_kind: Object.fromEntries(kinds.map((k) => [k, subset(queries, per, (q) => q.kind === k)])) };

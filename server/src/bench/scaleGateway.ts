@@ -98,7 +98,10 @@ export async function gatewayAtScale(
 }
 
 /** The workspace (in `work`), its config and settings, and the catalog cache where `serve` will look for it. */
-export function writeScaleWorkspace(work: string, catalog: readonly RawTool[]): { workspace: string; config: string; env: Record<string, string> } {
+export function writeScaleWorkspace(
+  work: string,
+  catalog: readonly RawTool[],
+): { workspace: string; config: string; env: Record<string, string> } {
   const workspace = join(work, 'workspace');
   const home = join(work, 'home');
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
@@ -113,14 +116,23 @@ export function writeScaleWorkspace(work: string, catalog: readonly RawTool[]): 
   // Never run (the cache has every server's tools); if one were, it would exit at once.
   const definition = { command: process.execPath, args: ['-e', 'process.exit(1)'] };
   const config = join(workspace, 'mcp.json');
-  writeFileSync(config, JSON.stringify({ servers: Object.fromEntries([...servers.keys()].map((name) => [name, definition])) }));
+  writeFileSync(
+    config,
+    JSON.stringify({ servers: Object.fromEntries([...servers.keys()].map((name) => [name, definition])) }),
+  );
   const env: Record<string, string> = {
     ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),
     HOME: home,
     XDG_STATE_HOME: join(work, 'state'),
     XDG_CONFIG_HOME: join(work, 'config'),
   };
-  const loaded = loadWorkspaceConfig({ workspaceFolder: workspace, settings: sanitizeSettings({ startup: 'lazy' }), configFile: config, env, userHome: home });
+  const loaded = loadWorkspaceConfig({
+    workspaceFolder: workspace,
+    settings: sanitizeSettings({ startup: 'lazy' }),
+    configFile: config,
+    env,
+    userHome: home,
+  });
   if (loaded.servers.length !== servers.size) {
     const problems = loaded.problems.slice(0, 3).map((p) => p.message);
     throw new Error(`the config declares ${loaded.servers.length} of ${servers.size} servers (${problems.join('; ')})`);
@@ -128,7 +140,11 @@ export function writeScaleWorkspace(work: string, catalog: readonly RawTool[]): 
   const cache: CatalogCacheFile = { version: 2, servers: {} };
   const listedAt = Date.now();
   for (const s of loaded.servers) {
-    cache.servers[s.name] = { fingerprint: s.fingerprint, listedAt, tools: servers.get(s.name)!.map((t) => ({ ...t })) };
+    cache.servers[s.name] = {
+      fingerprint: s.fingerprint,
+      listedAt,
+      tools: servers.get(s.name)!.map((t) => ({ ...t })),
+    };
   }
   writeCatalogCache(join(ensureWorkspaceStateDir(workspace, env, home), 'catalog.json'), cache);
   return { workspace, config, env };
@@ -140,15 +156,21 @@ async function untilFound(client: Client, tool: RawTool): Promise<number> {
   let firstMs: number | undefined;
   while (performance.now() < deadline) {
     const t = performance.now();
-    const result = await client.callTool({ name: 'find_tools', arguments: { query: tool.name, server: tool.server } }, undefined, {
-      timeout: READY_TIMEOUT_MS,
-    });
+    const result = await client.callTool(
+      { name: 'find_tools', arguments: { query: tool.name, server: tool.server } },
+      undefined,
+      {
+        timeout: READY_TIMEOUT_MS,
+      },
+    );
     firstMs ??= performance.now() - t;
     const matches = (result.structuredContent as { matches?: { server: string }[] } | undefined)?.matches ?? [];
     if (matches.some((m) => m.server === tool.server)) return firstMs;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the catalog's last tool (${tool.server}/${tool.name}) was not searchable within ${READY_TIMEOUT_MS / 1000} s`);
+  throw new Error(
+    `the catalog's last tool (${tool.server}/${tool.name}) was not searchable within ${READY_TIMEOUT_MS / 1000} s`,
+  );
 }
 
 /** User + system CPU time of a process so far, ms (/proc/PID/stat fields 14 and 15, in clock ticks of 10 ms). */

@@ -31,7 +31,10 @@ export interface KeywordScaleFigures {
 /** Searches not timed first, so the figures are of compiled code (as in a gateway that has served a while). */
 const WARM_UP = 50;
 
-export async function keywordAtScale(catalog: readonly RawTool[], queries: readonly ScaleQuery[]): Promise<KeywordScaleFigures> {
+export async function keywordAtScale(
+  catalog: readonly RawTool[],
+  queries: readonly ScaleQuery[],
+): Promise<KeywordScaleFigures> {
   const tools = catalogToolsOf(catalog);
   const index = new MemoryToolIndex('keyword only');
   const start = performance.now();

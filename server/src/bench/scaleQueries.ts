@@ -17,7 +17,8 @@ export function scaleQueries(perDataset = PER_DATASET): ScaleQuery[] {
     const { name, queries } = loadDataset(dir);
     const step = Math.max(1, queries.length / perDataset);
     const picked: ScaleQuery[] = [];
-    for (let i = 0; Math.floor(i) < queries.length && picked.length < perDataset; i += step) picked.push({ ...queries[Math.floor(i)]!, dataset: name });
+    for (let i = 0; Math.floor(i) < queries.length && picked.length < perDataset; i += step)
+      picked.push({ ...queries[Math.floor(i)]!, dataset: name });
     return picked;
   });
 }

@@ -43,7 +43,8 @@ export interface SemanticValues {
 
 /** The options for bench/modes.ts lensFactories, the key from the environment. */
 export function lensModeOptions(v: SemanticValues, env: NodeJS.ProcessEnv): LensModeOptions {
-  const pick = (name: keyof LensModeOptions, value: string | undefined) => (value === undefined ? {} : { [name]: value });
+  const pick = (name: keyof LensModeOptions, value: string | undefined) =>
+    value === undefined ? {} : { [name]: value };
   return {
     ...pick('mode', v.mode),
     ...pick('ollamaHost', v['ollama-host']),

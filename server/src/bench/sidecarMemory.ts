@@ -45,7 +45,9 @@ async function main(): Promise<void> {
   const child = await bundleMemoryChild(join(__dirname, 'sidecarMemoryChild.ts'));
   // The fake Ollama is a test fixture: loaded by path so no bundle ever includes it.
   const fixture = join(REPO, 'test', 'fixtures', 'fakeOllama.ts');
-  const { startFakeOllama } = (await import(fixture)) as { startFakeOllama(o: { models: Record<string, number> }): Promise<FakeOllamaLike> };
+  const { startFakeOllama } = (await import(fixture)) as {
+    startFakeOllama(o: { models: Record<string, number> }): Promise<FakeOllamaLike>;
+  };
   const ollama = await startFakeOllama({ models: { 'nomic-embed-text': 768 } });
   const unreachable = await closedPortUrl();
   const work = mkdtempSync(join(tmpdir(), 'mcp-lens-memory-'));
@@ -54,9 +56,17 @@ async function main(): Promise<void> {
     const store = join(work, 'store');
     const run = async (scenario: string, label: string, dir: string, url: string, env: Record<string, string> = {}) => {
       ollama.resetCounters();
-      const r = await runMemoryChild<ChildReport>(child, [scenario, toolsFile, dir, url], { env, label: `child ${scenario}` });
+      const r = await runMemoryChild<ChildReport>(child, [scenario, toolsFile, dir, url], {
+        env,
+        label: `child ${scenario}`,
+      });
       const documents = ollama.embedInputs.filter((t) => t.startsWith('search_document: ')).length;
-      rows.push({ ...r, scenario: label, embeddings: documents, query_embeddings: ollama.embedInputs.length - documents });
+      rows.push({
+        ...r,
+        scenario: label,
+        embeddings: documents,
+        query_embeddings: ollama.embedInputs.length - documents,
+      });
     };
     await run('baseline', 'node baseline', work, unreachable);
     await run('lance-load', 'LanceDB load+connect only', join(work, 'lance-only'), unreachable);

@@ -38,7 +38,13 @@ export interface ChildReport {
   step_ms: Record<string, number>;
 }
 
-const QUERIES = ['track a package delivery', 'weather forecast for a city', 'translate text to french', 'send an email', 'stock price of a company'];
+const QUERIES = [
+  'track a package delivery',
+  'weather forecast for a city',
+  'translate text to french',
+  'send an email',
+  'stock price of a company',
+];
 
 async function main(): Promise<void> {
   const [scenario, toolsFile, storeDir, ollamaUrl] = process.argv.slice(2);
@@ -86,7 +92,12 @@ async function openIndex(scenario: string, storeDir: string, ollamaUrl: string):
 function ready(index: ToolIndex, total: number): Promise<void> {
   return new Promise((resolve, reject) => {
     // Nothing left to run and no change event said ready: say so, instead of exiting 0 with no report.
-    const quiet = () => reject(new Error(`the index went quiet without announcing it was ready; last status ${JSON.stringify(index.status())}`));
+    const quiet = () =>
+      reject(
+        new Error(
+          `the index went quiet without announcing it was ready; last status ${JSON.stringify(index.status())}`,
+        ),
+      );
     const check = () => {
       const s = index.status();
       const embedded = s.toolsTotal === total && s.toolsEmbedded === total && s.state === 'ready';

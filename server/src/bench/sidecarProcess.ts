@@ -44,7 +44,11 @@ export async function startSidecar(root: string): Promise<Sidecar> {
     JSON.stringify({
       servers: {
         everything: { command: node, args: [join(nm, 'server-everything/dist/index.js'), 'stdio'] },
-        memory: { command: node, args: [join(nm, 'server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: join(ws, 'memory.jsonl') } },
+        memory: {
+          command: node,
+          args: [join(nm, 'server-memory/dist/index.js')],
+          env: { MEMORY_FILE_PATH: join(ws, 'memory.jsonl') },
+        },
         files: { command: node, args: [join(nm, 'server-filesystem/dist/index.js'), filesDir] },
       },
     }),
@@ -70,7 +74,11 @@ export async function startSidecar(root: string): Promise<Sidecar> {
     filesDir,
     async connect() {
       const c = new Client({ name: 'mcp-lens-load', version: '1.0.0' });
-      await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
       clients.push(c);
       return c;
     },
@@ -136,12 +144,18 @@ export async function untilAllReady(gateway: Client, expected: number, deadlineM
 }
 
 /** The three calls the benchmarks rotate through, one per upstream, resolved by find_tools. */
-export async function benchCalls(client: Client, filesDir: string): Promise<{ name: string; args: Record<string, unknown> }[]> {
+export async function benchCalls(
+  client: Client,
+  filesDir: string,
+): Promise<{ name: string; args: Record<string, unknown> }[]> {
   // find_tools never waits for a server that is still starting once another has listed its
   // tools: pick only once all three are ready, or a slow start reads as a missing tool.
   await untilAllReady(client, 3);
   const pick = async (query: string, server: string, re: RegExp) => {
-    const r = (await client.callTool({ name: 'find_tools', arguments: { query, server, limit: 10 } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: 'find_tools',
+      arguments: { query, server, limit: 10 },
+    })) as CallToolResult;
     const name = (r.structuredContent as { matches: { name: string }[] }).matches.find((m) => re.test(m.name))?.name;
     if (!name) throw new Error(`find_tools found no ${re} tool on ${server}`);
     return name;

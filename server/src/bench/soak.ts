@@ -58,7 +58,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       const client = clients[i % clients.length]!;
       for (let n = i; Date.now() < deadline; n++) {
         const c = calls[n % calls.length]!;
-        await once(() => client.callTool({ name: 'find_tools', arguments: { query: `tool number ${n % 50} add read store` } }));
+        await once(() =>
+          client.callTool({ name: 'find_tools', arguments: { query: `tool number ${n % 50} add read store` } }),
+        );
         await once(() => client.callTool({ name: 'call_tool', arguments: { tool_name: c.name, arguments: c.args } }));
       }
     };
@@ -93,7 +95,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       samples,
       requests: counts.requests,
       errors: counts.errors,
-      rss: { firstMb: rss[0]!, lastMb: rss[rss.length - 1]!, maxMb: Math.max(...rss), vmHwmMb: sidecar.memory().peakMb },
+      rss: {
+        firstMb: rss[0]!,
+        lastMb: rss[rss.length - 1]!,
+        maxMb: Math.max(...rss),
+        vmHwmMb: sidecar.memory().peakMb,
+      },
       secondHalfSlopeMbPerHour: slopePerHour(samples.slice(Math.floor(samples.length / 2))),
     };
   } finally {
@@ -124,7 +131,9 @@ if (require.main === module) {
     sampleSeconds: flagValue(argv, 'sample-seconds', 30),
     workers: flagValue(argv, 'workers', 10),
     onSample: (s) =>
-      process.stdout.write(`${s.minute.toFixed(2).padStart(7)} min  RSS ${String(s.rssMb).padStart(4)} MB  ${s.requests} requests  ${s.errors} errors\n`),
+      process.stdout.write(
+        `${s.minute.toFixed(2).padStart(7)} min  RSS ${String(s.rssMb).padStart(4)} MB  ${s.requests} requests  ${s.errors} errors\n`,
+      ),
   };
   runSoak(options).then(
     (r) => {

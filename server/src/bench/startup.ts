@@ -67,7 +67,13 @@ export interface StartupReport {
   cold: { lens: LensRun[] };
   withHang: { lens: LensRun[]; directAllButHangMs: number[] };
   /** Medians over the runs of each run's medians; `overheadPerRunMs`, each run's own. */
-  overhead: { calls: number; directMedianMs: number; lensMedianMs: number; overheadMedianMs: number; overheadPerRunMs: number[] };
+  overhead: {
+    calls: number;
+    directMedianMs: number;
+    lensMedianMs: number;
+    overheadMedianMs: number;
+    overheadPerRunMs: number[];
+  };
   /** The machine: cores, and its 1-minute load average when the runs began and ended (other work shifts every figure). */
   machine: { cores: number; loadBefore: number; loadAfter: number };
 }
@@ -86,7 +92,10 @@ export function workspace(withHang: boolean): BenchWorkspace {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-startup-'));
   mkdirSync(join(dir, '.vscode'));
   // Keyword mode: no embeddings (what the RSS target is about).
-  writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.connectTimeoutSeconds': 600 }));
+  writeFileSync(
+    join(dir, '.vscode', 'settings.json'),
+    JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.connectTimeoutSeconds': 600 }),
+  );
   const s = benchServers(dir, withHang);
   const config = join(dir, 'mcp.json');
   writeFileSync(config, JSON.stringify({ servers: configServers(s) }));
@@ -121,7 +130,10 @@ async function lensRun(
     command: process.execPath,
     args: [join(ROOT, 'dist', 'cli.js'), 'serve', '--workspace', ws.dir, '--config', ws.config],
     cwd: ROOT,
-    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state, XDG_CACHE_HOME: ws.cache } as Record<string, string>,
+    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state, XDG_CACHE_HOME: ws.cache } as Record<
+      string,
+      string
+    >,
     stderr: 'pipe',
   });
   const ready = new Set<string>();
@@ -145,13 +157,23 @@ async function lensRun(
   const listed = await client.listTools();
   const firstListMs = performance.now() - started;
   const cpuAtFirstListMs = cpuMs(pid);
-  const found = (await client.callTool({ name: 'find_tools', arguments: { query: 'create an issue in a repository' } })) as CallToolResult;
+  const found = (await client.callTool({
+    name: 'find_tools',
+    arguments: { query: 'create an issue in a repository' },
+  })) as CallToolResult;
   const firstAnswerMs = performance.now() - started;
   const cpuAtFirstAnswerMs = cpuMs(pid);
   const matches = (found.structuredContent as { matches?: unknown[] } | undefined)?.matches?.length ?? 0;
-  if (matches === 0 && !coldCache) throw new Error(`the first find_tools answer had no matches: ${JSON.stringify(found).slice(0, 300)}`);
-  const connectedOrTimeout = await Promise.race([all.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 60_000).unref())]);
-  if (!connectedOrTimeout) throw new Error(`not every server connected within 60 s: missing ${expected.filter((n) => !ready.has(n)).join(', ')}`);
+  if (matches === 0 && !coldCache)
+    throw new Error(`the first find_tools answer had no matches: ${JSON.stringify(found).slice(0, 300)}`);
+  const connectedOrTimeout = await Promise.race([
+    all.then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 60_000).unref()),
+  ]);
+  if (!connectedOrTimeout)
+    throw new Error(
+      `not every server connected within 60 s: missing ${expected.filter((n) => !ready.has(n)).join(', ')}`,
+    );
   if (onReady) await onReady(client);
   const rss = peakRssMb(pid);
   await client.close();
@@ -186,7 +208,12 @@ async function directRun(
     Object.entries(entries).map(async ([name, e]) => {
       const client = new Client({ name: 'direct', version: '1.0.0' });
       const connected = client.connect(
-        new StdioClientTransport({ command: e.command, args: e.args, env: { ...(process.env as Record<string, string>), ...e.env }, stderr: 'ignore' }),
+        new StdioClientTransport({
+          command: e.command,
+          args: e.args,
+          env: { ...(process.env as Record<string, string>), ...e.env },
+          stderr: 'ignore',
+        }),
       );
       clients.push(client);
       if (name === notAwaited) {
@@ -210,9 +237,18 @@ async function directRun(
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Interleaved get-sum calls: direct on `direct`, through call_tool on `lens`. */
-async function overhead(direct: Client, lens: Client, calls: number): Promise<Omit<StartupReport['overhead'], 'overheadPerRunMs'>> {
-  const found = (await lens.callTool({ name: 'find_tools', arguments: { query: 'sum of two numbers', server: 'test-everything' } })) as CallToolResult;
-  const sum = (found.structuredContent as { matches: { name: string }[] }).matches.find((m) => /sum/.test(m.name))?.name;
+async function overhead(
+  direct: Client,
+  lens: Client,
+  calls: number,
+): Promise<Omit<StartupReport['overhead'], 'overheadPerRunMs'>> {
+  const found = (await lens.callTool({
+    name: 'find_tools',
+    arguments: { query: 'sum of two numbers', server: 'test-everything' },
+  })) as CallToolResult;
+  const sum = (found.structuredContent as { matches: { name: string }[] }).matches.find((m) =>
+    /sum/.test(m.name),
+  )?.name;
   if (!sum) throw new Error('find_tools found no get-sum');
   const d: number[] = [];
   const l: number[] = [];
@@ -221,13 +257,21 @@ async function overhead(direct: Client, lens: Client, calls: number): Promise<Om
     await direct.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } });
     const dt = performance.now() - t;
     t = performance.now();
-    const r = (await lens.callTool({ name: 'call_tool', arguments: { tool_name: sum, arguments: { a: i, b: 1 } } })) as CallToolResult;
+    const r = (await lens.callTool({
+      name: 'call_tool',
+      arguments: { tool_name: sum, arguments: { a: i, b: 1 } },
+    })) as CallToolResult;
     const lt = performance.now() - t;
     if (r.isError) throw new Error(`call_tool failed: ${JSON.stringify(r.content)}`);
     if (i >= 20) (d.push(dt), l.push(lt));
   }
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  return { calls, directMedianMs: round(median(d)), lensMedianMs: round(median(l)), overheadMedianMs: round(median(l) - median(d)) };
+  return {
+    calls,
+    directMedianMs: round(median(d)),
+    lensMedianMs: round(median(l)),
+    overheadMedianMs: round(median(l) - median(d)),
+  };
 }
 
 export const DEFAULT_RUNS = 5;
@@ -266,7 +310,9 @@ export async function measureStartup(runs = DEFAULT_RUNS, calls = DEFAULT_CALLS)
       const direct = await directRun(plain.servers, 'test-everything');
       report.tools = direct.tools;
       report.withoutHang.directAllConnectedMs.push(direct.ms);
-      report.withoutHang.lens.push(await lensRun(plain, names, async (lens) => void perRun.push(await overhead(direct.kept!, lens, calls))));
+      report.withoutHang.lens.push(
+        await lensRun(plain, names, async (lens) => void perRun.push(await overhead(direct.kept!, lens, calls))),
+      );
       await direct.close();
       // Cold: nothing cached, so the first answer comes before, or while, the servers list.
       const cold = { ...plain, state: mkdtempSync(join(plain.dir, 'cold-state-')) };
@@ -303,7 +349,9 @@ export function formatStartupMarkdown(r: StartupReport): string {
     const first = med(lens.map((x) => x.firstAnswerMs));
     const all = med(lens.map((x) => x.allConnectedMs));
     const matches = med(lens.map((x) => x.firstAnswerMatches));
-    const cpu = [(x) => x.cpuAtFirstListMs, (x) => x.cpuAtFirstAnswerMs, (x) => x.cpuAtAllConnectedMs] satisfies ((x: LensRun) => number | undefined)[];
+    const cpu = [(x) => x.cpuAtFirstListMs, (x) => x.cpuAtFirstAnswerMs, (x) => x.cpuAtAllConnectedMs] satisfies ((
+      x: LensRun,
+    ) => number | undefined)[];
     return `| ${label} | ${cache} | ${ms(list)} (${med(lens.map((x) => x.firstListTools))} tools) | ${ratio(list, med(direct))} | ${ms(first)} (${matches} matches) | ${ratio(first, med(direct))} | ${ms(all)} | ${ms(med(direct))} (${directLabel}) | ${ratio(all, med(direct))} | ${cpu.map((f) => ms(med(lens.map(f)))).join(' / ')} | ${Math.max(...lens.map((x) => x.peakRssMb))} MB |`;
   };
   return [
@@ -315,7 +363,13 @@ export function formatStartupMarkdown(r: StartupReport): string {
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     row(`${r.servers}`, 'warm', r.withoutHang.lens, r.withoutHang.directAllConnectedMs, 'all'),
     row(`${r.servers}`, 'cold', r.cold.lens, r.withoutHang.directAllConnectedMs, 'all'),
-    row(`${r.servers} + 1 hanging`, 'warm', r.withHang.lens, r.withHang.directAllButHangMs, 'all but the hanging one, which it starts too'),
+    row(
+      `${r.servers} + 1 hanging`,
+      'warm',
+      r.withHang.lens,
+      r.withHang.directAllButHangMs,
+      'all but the hanging one, which it starts too',
+    ),
     '',
     `Call overhead (get-sum on server-everything, ${r.overhead.calls} calls each way, interleaved, in each run without the hanging server; medians of the runs' medians): direct ${r.overhead.directMedianMs} ms, through call_tool ${r.overhead.lensMedianMs} ms, overhead **${r.overhead.overheadMedianMs} ms** (per run: ${r.overhead.overheadPerRunMs.join(', ')} ms). MCP Lens logs at info here (the bench reads its "ready" lines); a call's own log line is at debug, so no call writes one.`,
     '',

@@ -43,7 +43,11 @@ interface ProfiledStart {
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** `waitFor`: servers to wait for (their "ready" lines) before closing: the warm-up fills the catalog cache. */
-async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state' | 'cache'>, profDir: string, waitFor: string[] = []): Promise<ProfiledStart> {
+async function profiledStart(
+  ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state' | 'cache'>,
+  profDir: string,
+  waitFor: string[] = [],
+): Promise<ProfiledStart> {
   const before = new Set(readdirSync(profDir));
   const started = performance.now();
   const transport = new StdioClientTransport({
@@ -62,7 +66,10 @@ async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'
       ws.config,
     ],
     cwd: ROOT,
-    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state, XDG_CACHE_HOME: ws.cache } as Record<string, string>,
+    env: { ...process.env, MCP_LENS_LOG: 'info', XDG_STATE_HOME: ws.state, XDG_CACHE_HOME: ws.cache } as Record<
+      string,
+      string
+    >,
     stderr: 'pipe',
   });
   const ready = new Set<string>();
@@ -74,7 +81,8 @@ async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'
     buffer += d.toString();
     for (const m of buffer.matchAll(/\] \[([^\]]+)\] ready: \d+ tools/g)) ready.add(m[1]!);
     buffer = buffer.slice(buffer.lastIndexOf('\n') + 1);
-    if (!allAt && waitFor.length > 0 && waitFor.every((n) => ready.has(n))) allAt = { ms: performance.now() - started, us: nowUs() };
+    if (!allAt && waitFor.length > 0 && waitFor.every((n) => ready.has(n)))
+      allAt = { ms: performance.now() - started, us: nowUs() };
     if (waitFor.every((n) => ready.has(n))) allReady();
   });
   const client = new Client({ name: 'mcp-lens-startup-profile', version: '1.0.0' });
@@ -97,7 +105,14 @@ async function profiledStart(ws: Pick<BenchWorkspace, 'dir' | 'config' | 'state'
     if (!file) await new Promise((r) => setTimeout(r, 50));
   }
   if (!file) throw new Error('no CPU profile written');
-  return { listMs, answerMs, profile: join(profDir, file), listAtUs, answerAtUs, ...(allAt && { allMs: allAt.ms, allAtUs: allAt.us }) };
+  return {
+    listMs,
+    answerMs,
+    profile: join(profDir, file),
+    listAtUs,
+    answerAtUs,
+    ...(allAt && { allMs: allAt.ms, allAtUs: allAt.us }),
+  };
 }
 
 /**
@@ -109,7 +124,9 @@ async function tokenCountsKept(state: string, servers: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
     for (const ws of existsSync(root) ? readdirSync(root) : []) {
       const file = join(root, ws, 'catalog.json');
-      const counts = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { tokenCounts?: object }).tokenCounts : undefined;
+      const counts = existsSync(file)
+        ? (JSON.parse(readFileSync(file, 'utf8')) as { tokenCounts?: object }).tokenCounts
+        : undefined;
       if (counts && Object.keys(counts).length >= servers) return;
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -128,14 +145,26 @@ function report(label: string, run: ProfiledStart, top: number): string {
   ];
   if (run.allAtUs !== undefined) cuts.push([`to all connected (${Math.round(run.allMs!)} ms)`, run.allAtUs]);
   for (const [what, until] of cuts) {
-    const phases = Object.entries(PHASES).map(([name, re]) => `${name} ${summarizeProfile(profile, 1, re, undefined, until).focus!.totalMs} ms`);
-    out.push(`#### ${what}`, `phases (total under): ${phases.join(', ')}`, formatSummary(summarizeProfile(profile, top, undefined, undefined, until)));
+    const phases = Object.entries(PHASES).map(
+      ([name, re]) => `${name} ${summarizeProfile(profile, 1, re, undefined, until).focus!.totalMs} ms`,
+    );
+    out.push(
+      `#### ${what}`,
+      `phases (total under): ${phases.join(', ')}`,
+      formatSummary(summarizeProfile(profile, top, undefined, undefined, until)),
+    );
   }
   return out.join('\n');
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, top: { type: 'string', default: '30' }, keep: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '1' },
+      top: { type: 'string', default: '30' },
+      keep: { type: 'string' },
+    },
+  });
   const profDir = values.keep ? resolve(values.keep) : mkdtempSync(join(tmpdir(), 'mcp-lens-startup-prof-'));
   mkdirSync(profDir, { recursive: true });
   const ws = workspace(false);
@@ -148,10 +177,14 @@ async function main(): Promise<void> {
     await profiledStart(ws, profDir, Object.keys(ws.servers));
     await profiledStart(ws, profDir, Object.keys(ws.servers));
     for (let i = 0; i < Number(values.runs); i++) {
-      process.stdout.write(`${report('warm', await profiledStart(ws, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`);
+      process.stdout.write(
+        `${report('warm', await profiledStart(ws, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`,
+      );
       const cold = { ...ws, state: mkdtempSync(join(ws.dir, 'cold-state-')) };
       // Both are also cut when the last server is ready: what the gateway did during the whole spawn storm.
-      process.stdout.write(`${report('cold', await profiledStart(cold, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`);
+      process.stdout.write(
+        `${report('cold', await profiledStart(cold, profDir, Object.keys(ws.servers)), Number(values.top))}\n\n`,
+      );
     }
   } finally {
     rmSync(ws.dir, { recursive: true, force: true });

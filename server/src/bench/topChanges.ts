@@ -36,7 +36,8 @@ export function top1Changes(rows: readonly PerQueryRow[], from: string, to: stri
     const a = row.top10[from]?.[0] ?? null;
     const b = row.top10[to]?.[0] ?? null;
     if (a === b) continue;
-    const right = (key: string | null) => key !== null && (row.gold.includes(key) || row.gold.some((g) => row.gold_alternatives?.[g]?.includes(key)));
+    const right = (key: string | null) =>
+      key !== null && (row.gold.includes(key) || row.gold.some((g) => row.gold_alternatives?.[g]?.includes(key)));
     const verdict: ChangeVerdict = !right(a) && right(b) ? 'fixed' : right(a) && !right(b) ? 'broken' : 'other';
     out[verdict]++;
     out.changes.push({ id: row.id, query: row.query, from: a, to: b, verdict });
@@ -46,10 +47,14 @@ export function top1Changes(rows: readonly PerQueryRow[], from: string, to: stri
 
 /** The listing for people: a summary line, then one line per change (the request cut to 80 characters). */
 export function formatChanges(c: Top1Changes): string {
-  const lines = [`first hit, ${c.from} → ${c.to}: ${c.changes.length} requests change (${c.fixed} fixed, ${c.broken} broken, ${c.other} other)`];
+  const lines = [
+    `first hit, ${c.from} → ${c.to}: ${c.changes.length} requests change (${c.fixed} fixed, ${c.broken} broken, ${c.other} other)`,
+  ];
   for (const ch of c.changes) {
     const query = ch.query.length > 80 ? `${ch.query.slice(0, 79)}…` : ch.query;
-    lines.push(`  ${ch.verdict.padEnd(6)}  ${ch.id}  ${JSON.stringify(query)}  ${ch.from ?? '(none)'} → ${ch.to ?? '(none)'}`);
+    lines.push(
+      `  ${ch.verdict.padEnd(6)}  ${ch.id}  ${JSON.stringify(query)}  ${ch.from ?? '(none)'} → ${ch.to ?? '(none)'}`,
+    );
   }
   return lines.join('\n');
 }

@@ -63,7 +63,12 @@ const mean = (s: readonly SetScore[]) => s.reduce((a, b) => a + b.objective, 0) 
 const show = (s: readonly SetScore[]) => s.map((x) => `${x.name} ${x.objective.toFixed(4)}`).join(', ');
 
 /** Coordinate ascent from `start`; returns the best configuration found. */
-export function tune(sets: readonly BenchDataset[], start: KeywordConfig, rounds: number, log: (line: string) => void): KeywordConfig {
+export function tune(
+  sets: readonly BenchDataset[],
+  start: KeywordConfig,
+  rounds: number,
+  log: (line: string) => void,
+): KeywordConfig {
   let best = start;
   let bestScores = score(sets, best);
   log(`start: mean ${mean(bestScores).toFixed(4)} (${show(bestScores)})`);
@@ -76,7 +81,9 @@ export function tune(sets: readonly BenchDataset[], start: KeywordConfig, rounds
         const scores = score(sets, candidate);
         const holds = scores.every((s, i) => s.objective >= bestScores[i]!.objective - TOLERANCE);
         if (mean(scores) > mean(bestScores) + MIN_GAIN && holds) {
-          log(`round ${round}: ${knob.name} ${String(knobValue(best, knob))} → ${value}: mean ${mean(scores).toFixed(4)} (${show(scores)})`);
+          log(
+            `round ${round}: ${knob.name} ${String(knobValue(best, knob))} → ${value}: mean ${mean(scores).toFixed(4)} (${show(scores)})`,
+          );
           best = candidate;
           bestScores = scores;
           moved = true;

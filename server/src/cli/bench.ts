@@ -96,15 +96,21 @@ export const bench: CliCommand = {
       return 0;
     }
     const scale = args.scale === undefined ? undefined : Number(args.scale);
-    if (scale !== undefined && !(Number.isInteger(scale) && scale > 0)) return usageError(`--scale wants a positive integer, got "${args.scale}"`);
+    if (scale !== undefined && !(Number.isInteger(scale) && scale > 0))
+      return usageError(`--scale wants a positive integer, got "${args.scale}"`);
     const dirs = args.all ? allDatasetDirs() : args.dataset ? [resolve(args.dataset)] : [];
-    if (dirs.length === 0) return usageError(args.all ? 'no datasets found (set MCP_LENS_BENCH_DIR)' : 'give --dataset DIR or --all');
-    for (const dir of dirs) if (datasetToolsFile(dir) === undefined) return usageError(`${dir}: no tools.json (nor tools_from in meta.json)`);
+    if (dirs.length === 0)
+      return usageError(args.all ? 'no datasets found (set MCP_LENS_BENCH_DIR)' : 'give --dataset DIR or --all');
+    for (const dir of dirs)
+      if (datasetToolsFile(dir) === undefined) return usageError(`${dir}: no tools.json (nor tools_from in meta.json)`);
     if (args.history !== undefined) {
       const semantic = (args.mode !== undefined && args.mode !== 'keyword') || args.embedder !== undefined;
-      return semantic ? usageError('--history replays keyword search only (no --mode, no --embedder)') : replay(dirs, args, argv);
+      return semantic
+        ? usageError('--history replays keyword search only (no --mode, no --embedder)')
+        : replay(dirs, args, argv);
     }
-    for (const flag of ['wrong', 'noticed', 'seed', 'seeds'] as const) if (args[flag] !== undefined) return usageError(`--${flag} needs --history`);
+    for (const flag of ['wrong', 'noticed', 'seed', 'seeds'] as const)
+      if (args[flag] !== undefined) return usageError(`--${flag} needs --history`);
 
     const lens = await lensFactories(lensModeOptions(args, process.env));
     if ('error' in lens) {
@@ -126,7 +132,10 @@ export const bench: CliCommand = {
         return 1;
       }
     }
-    const writeRows = perQuery === undefined ? undefined : (rows: PerQueryRow[]) => writeSync(perQuery, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const writeRows =
+      perQuery === undefined
+        ? undefined
+        : (rows: PerQueryRow[]) => writeSync(perQuery, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
     const reports: BenchReport[] = [];
     try {
       for (const dir of dirs) {
@@ -143,7 +152,8 @@ export const bench: CliCommand = {
         if (args.predict) report.prediction = await prediction(dir);
         if (changes) report.top1_changes = changes;
         reports.push(report);
-        if (!args.json) process.stdout.write(`${formatTable(report)}\n\n${changes ? `${formatChanges(changes)}\n\n` : ''}`);
+        if (!args.json)
+          process.stdout.write(`${formatTable(report)}\n\n${changes ? `${formatChanges(changes)}\n\n` : ''}`);
       }
     } finally {
       if (perQuery !== undefined) closeSync(perQuery);
@@ -177,7 +187,9 @@ interface ReplayArgs {
 async function replay(dirs: string[], args: ReplayArgs, argv: string[]): Promise<number> {
   const share = (flag: string, text: string): number | string => {
     const n = Number(text);
-    return text.trim() !== '' && Number.isFinite(n) && n >= 0 && n <= 1 ? n : `--${flag} wants a share between 0 and 1, got "${text}"`;
+    return text.trim() !== '' && Number.isFinite(n) && n >= 0 && n <= 1
+      ? n
+      : `--${flag} wants a share between 0 and 1, got "${text}"`;
   };
   const history = share('history', args.history!);
   if (typeof history === 'string') return usageError(history);
@@ -189,7 +201,8 @@ async function replay(dirs: string[], args: ReplayArgs, argv: string[]): Promise
   const seed = Number(args.seed ?? '1');
   const seeds = Number(args.seeds ?? '1');
   if (!Number.isInteger(seed)) return usageError(`--seed wants an integer, got "${args.seed}"`);
-  if (!(Number.isInteger(seeds) && seeds > 0 && seeds <= 100)) return usageError(`--seeds wants an integer from 1 to 100, got "${args.seeds}"`);
+  if (!(Number.isInteger(seeds) && seeds > 0 && seeds <= 100))
+    return usageError(`--seeds wants an integer from 1 to 100, got "${args.seeds}"`);
   const runs: ReplayRun[] = (wrong as number[]).map((w) => ({ wrong: w, noticed }));
   // The guard's own run: wrong calls that tell on themselves, half of them.
   if (args.all && args.wrong === undefined && args.noticed === undefined) runs.push({ wrong: 0.3, noticed: 0.5 });

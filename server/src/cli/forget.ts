@@ -55,7 +55,8 @@ export const forget: CliCommand = {
     }
     const file = learnedFilePath(workspaceStateDir(workspace));
     const read = readLearnedFile(file);
-    if ('refused' in read) process.stderr.write(`mcp-lens forget: ${file} is not a file MCP Lens wrote (${read.refused}); removing it\n`);
+    if ('refused' in read)
+      process.stderr.write(`mcp-lens forget: ${file} is not a file MCP Lens wrote (${read.refused}); removing it\n`);
     const forgotten = 'examples' in read ? read.examples.length : 0;
     try {
       removeLearnedFile(file);
@@ -64,7 +65,12 @@ export const forget: CliCommand = {
       return 1;
     }
     if (values.json) process.stdout.write(`${JSON.stringify({ file, forgotten })}\n`);
-    else process.stdout.write(forgotten > 0 ? `Forgot ${plural(forgotten, 'learned request')} (${file}).\n` : `Nothing learned to forget for ${workspace}.\n`);
+    else
+      process.stdout.write(
+        forgotten > 0
+          ? `Forgot ${plural(forgotten, 'learned request')} (${file}).\n`
+          : `Nothing learned to forget for ${workspace}.\n`,
+      );
     return 0;
   },
 };

@@ -10,4 +10,7 @@ import { join } from 'node:path';
 import { runWithCodeCache } from '../adapters/codeCache';
 import { cacheHome } from '../adapters/workspaceState';
 
-runWithCodeCache(join(__dirname, 'cliMain.js'), { dir: join(cacheHome(), 'code-cache'), write: process.argv[2] === 'serve' });
+runWithCodeCache(join(__dirname, 'cliMain.js'), {
+  dir: join(cacheHome(), 'code-cache'),
+  write: process.argv[2] === 'serve',
+});

@@ -118,7 +118,10 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
     options.fileState = {
       files: [join(workspaceFolder, '.vscode', 'settings.json'), approvalsFilePath()],
       // A changed restricted value is honoured only if it was approved before (no prompt while serving).
-      read: () => ({ settings: workspaceSettingsNow(workspaceFolder, atStart, o.log), approvals: loadApprovals(workspaceFolder) }),
+      read: () => ({
+        settings: workspaceSettingsNow(workspaceFolder, atStart, o.log),
+        approvals: loadApprovals(workspaceFolder),
+      }),
     };
   }
   // Tokens from `mcp-lens login` (the user's 0600 file); a sign-in prints its address, and opens
@@ -137,10 +140,16 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
  * by an earlier approval of these exact values, or now on the terminal; otherwise they are
  * left out (OLLAMA_HOST or the default applies) and a warning says so.
  */
-async function workspaceSettings(workspaceFolder: string, o: { trust: boolean; ask: boolean; log: Logger }): Promise<McpLensSettings> {
+async function workspaceSettings(
+  workspaceFolder: string,
+  o: { trust: boolean; ask: boolean; log: Logger },
+): Promise<McpLensSettings> {
   const read = readRestricted(workspaceFolder, () => o.trust);
   if (read.pending && o.ask && (await askYesNo(restrictedQuestion(read.pending, read.file)))) {
-    saveApprovals(workspaceFolder, { ...loadApprovals(workspaceFolder), [RESTRICTED_APPROVAL_NAME]: restrictedApprovalValue(read.pending) });
+    saveApprovals(workspaceFolder, {
+      ...loadApprovals(workspaceFolder),
+      [RESTRICTED_APPROVAL_NAME]: restrictedApprovalValue(read.pending),
+    });
     return read.approved;
   }
   if (read.pending) warnRestricted(read.pending, read.file, o.log);
@@ -151,7 +160,11 @@ async function workspaceSettings(workspaceFolder: string, o: { trust: boolean; a
  * The same without asking (a file changed while serving): only an earlier approval counts, or
  * with --trust the very values there at start (`trustedAtStart`, their restrictedApprovalValue).
  */
-function workspaceSettingsNow(workspaceFolder: string, trustedAtStart: string | undefined, log: Logger): McpLensSettings {
+function workspaceSettingsNow(
+  workspaceFolder: string,
+  trustedAtStart: string | undefined,
+  log: Logger,
+): McpLensSettings {
   const read = readRestricted(workspaceFolder, (values) => restrictedApprovalValue(values) === trustedAtStart);
   if (read.pending) warnRestricted(read.pending, read.file, log);
   return read.settings;
@@ -167,7 +180,12 @@ function readRestricted(
   const approved = sanitizeSettings(ws.settings, process.env);
   if (Object.keys(values).length === 0 || trusted(values) || restrictedApproved(workspaceFolder, values))
     return { settings: approved, approved, file: ws.file };
-  return { settings: sanitizeSettings(withoutRestricted(ws.settings), process.env), approved, pending: values, file: ws.file };
+  return {
+    settings: sanitizeSettings(withoutRestricted(ws.settings), process.env),
+    approved,
+    pending: values,
+    file: ws.file,
+  };
 }
 
 function restrictedApproved(workspaceFolder: string, values: Record<string, string>): boolean {
@@ -201,7 +219,8 @@ async function promptForMissing(app: LensControl, workspaceFolder: string): Prom
   const missing = app.missingInputs();
   if (missing.length) {
     const values: Record<string, string> = {};
-    for (const id of missing) values[id] = await askLine(`Value for \${input:${escapeForDisplay(id)}} (not echoed): `, true);
+    for (const id of missing)
+      values[id] = await askLine(`Value for \${input:${escapeForDisplay(id)}} (not echoed): `, true);
     await app.setInputs(values);
   }
   const pending = app.pendingApprovals();
@@ -219,5 +238,6 @@ async function promptForMissing(app: LensControl, workspaceFolder: string): Prom
 /** Servers waiting for approval are announced by the LensApp itself (also when a reload adds one). */
 function reportPending(app: LensControl, log: Logger): void {
   const missing = app.missingInputs();
-  if (missing.length) log.warn(`missing input value(s): ${missing.map((m) => `\${input:${m}}`).join(', ')}; set MCP_LENS_INPUT_<ID>.`);
+  if (missing.length)
+    log.warn(`missing input value(s): ${missing.map((m) => `\${input:${m}}`).join(', ')}; set MCP_LENS_INPUT_<ID>.`);
 }

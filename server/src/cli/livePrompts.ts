@@ -30,11 +30,14 @@ export function promptWhileServing(lens: Lens & LensControl, log: Logger): Dispo
           asked.add(key(p));
           // Answered elsewhere meanwhile (the dashboard, another terminal), or changed again.
           if (!stillPending(p) || !(await askYesNo(approvalQuestion(p))) || !stillPending(p)) continue;
-          if (p.kind !== 'tool-filter') saveApprovals(lens.workspaceFolder, { ...loadApprovals(lens.workspaceFolder), [p.name]: p.fingerprint });
+          if (p.kind !== 'tool-filter')
+            saveApprovals(lens.workspaceFolder, { ...loadApprovals(lens.workspaceFolder), [p.name]: p.fingerprint });
           await lens.approve({ [p.name]: p.fingerprint });
           // The answer's effect, on the terminal that asked.
           process.stderr.write(
-            p.kind === 'tool-filter' ? 'MCP Lens: the new tool filter applies.\n' : `MCP Lens: ${escapeForDisplay(p.name)} approved; starting it.\n`,
+            p.kind === 'tool-filter'
+              ? 'MCP Lens: the new tool filter applies.\n'
+              : `MCP Lens: ${escapeForDisplay(p.name)} approved; starting it.\n`,
           );
         }
       } while (again);

@@ -31,7 +31,11 @@ function parse(argv: string[]) {
   return parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...WORKSPACE_FLAGS, 'no-browser': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      ...WORKSPACE_FLAGS,
+      'no-browser': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
 }
 
@@ -46,11 +50,20 @@ export const login: CliCommand = {
     }
     const name = positionals[0]!;
     const log = stderrLogger();
-    const lens = await openLens({ ...workspace(values), log, interactive: true, lightweight: true, signIn: { openBrowser: !values['no-browser'] } });
+    const lens = await openLens({
+      ...workspace(values),
+      log,
+      interactive: true,
+      lightweight: true,
+      signIn: { openBrowser: !values['no-browser'] },
+    });
     try {
       await lens.signIn(name);
       const status = lens.servers().find((s) => s.name === name);
-      if (status?.state !== 'ready') throw new Error(`${name} is ${status?.state ?? 'gone'} after signing in${status?.error ? `: ${status.error}` : ''}`);
+      if (status?.state !== 'ready')
+        throw new Error(
+          `${name} is ${status?.state ?? 'gone'} after signing in${status?.error ? `: ${status.error}` : ''}`,
+        );
       process.stdout.write(`Signed in to ${escapeForDisplay(name)}: ${status.toolCount} tools.\n`);
       return 0;
     } catch (err) {
@@ -73,7 +86,13 @@ export const logout: CliCommand = {
     }
     const name = positionals[0]!;
     const log = stderrLogger();
-    const lens = await openLens({ ...workspace(values), log, interactive: true, lightweight: true, signIn: { openBrowser: false } });
+    const lens = await openLens({
+      ...workspace(values),
+      log,
+      interactive: true,
+      lightweight: true,
+      signIn: { openBrowser: false },
+    });
     try {
       await lens.signOut(name);
       process.stdout.write(`Signed out of ${escapeForDisplay(name)}.\n`);
@@ -87,6 +106,10 @@ export const logout: CliCommand = {
   },
 };
 
-function workspace(values: { workspace?: string | undefined; config?: string | undefined; trust?: boolean | undefined }) {
+function workspace(values: {
+  workspace?: string | undefined;
+  config?: string | undefined;
+  trust?: boolean | undefined;
+}) {
   return { workspace: values.workspace, config: values.config, trust: values.trust };
 }

@@ -21,7 +21,17 @@ import { tools } from './tools';
 import { errorMessage } from '../core/errorMessage';
 import { MCP_LENS_VERSION } from '../core/version';
 
-const COMMANDS: Record<string, CliCommand> = { tools, search, serve, stats, forget, login, logout, bench: benchEntry, 'pull-model': pullModel };
+const COMMANDS: Record<string, CliCommand> = {
+  tools,
+  search,
+  serve,
+  stats,
+  forget,
+  login,
+  logout,
+  bench: benchEntry,
+  'pull-model': pullModel,
+};
 
 export function usage(): string {
   const lines = Object.values(COMMANDS).flatMap((c) => [`  mcp-lens ${c.usage}`, `      ${c.summary}`]);

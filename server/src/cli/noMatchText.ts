@@ -13,18 +13,25 @@ export function shown(text: string): string {
 
 export function noMatchLines(hint: NoMatchHint): string[] {
   const lines = ["No tool matches. Say it with the words the servers' tools use (below), or narrow it with --server."];
-  if (hint.closeNames.length) lines.push(`close names: ${hint.closeNames.map((h) => `${shown(h.name)} (${shown(h.server)})`).join(', ')}`);
+  if (hint.closeNames.length)
+    lines.push(`close names: ${hint.closeNames.map((h) => `${shown(h.name)} (${shown(h.server)})`).join(', ')}`);
   if (hint.unavailable.length) {
     lines.push('not searched now:');
-    for (const s of hint.unavailable) lines.push(`  ${shown(s.name)}: ${s.state}${s.error ? ` (${escapeForDisplay(oneLine(s.error)).slice(0, 160)})` : ''}`);
+    for (const s of hint.unavailable)
+      lines.push(
+        `  ${shown(s.name)}: ${s.state}${s.error ? ` (${escapeForDisplay(oneLine(s.error)).slice(0, 160)})` : ''}`,
+      );
   }
   // Idle ones were left stopped on purpose, and the note on stderr already names them.
   const lastKnown = (hint.lastKnown ?? []).filter((s) => s.state !== 'idle');
   if (lastKnown.length)
-    lines.push(`searched from their last known tools (not connected now): ${lastKnown.map((s) => `${shown(s.name)} (${s.state})`).join(', ')}`);
+    lines.push(
+      `searched from their last known tools (not connected now): ${lastKnown.map((s) => `${shown(s.name)} (${s.state})`).join(', ')}`,
+    );
   if (hint.servers.length) {
     lines.push('servers and the words their tools use:');
-    for (const s of hint.servers) lines.push(`  ${shown(s.name)} (${plural(s.tools, 'tool')}): ${s.words.map(shown).join(', ')}`);
+    for (const s of hint.servers)
+      lines.push(`  ${shown(s.name)} (${plural(s.tools, 'tool')}): ${s.words.map(shown).join(', ')}`);
   }
   return lines;
 }

@@ -19,7 +19,10 @@ export const pullModel: CliCommand = {
   usage: 'pull-model [--host URL] [--model NAME]',
   summary: 'download the embedding model into the local Ollama',
   async run(argv) {
-    const { values } = parseArgs({ args: argv, options: { host: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({
+      args: argv,
+      options: { host: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
@@ -30,7 +33,9 @@ export const pullModel: CliCommand = {
     const embedder = new OllamaEmbedder({ host, model });
     const health = await embedder.probe();
     if (!health.reachable) {
-      process.stderr.write(`mcp-lens: ${health.error ?? `Ollama unreachable at ${host}`}\nStart Ollama (https://ollama.com) and try again.\n`);
+      process.stderr.write(
+        `mcp-lens: ${health.error ?? `Ollama unreachable at ${host}`}\nStart Ollama (https://ollama.com) and try again.\n`,
+      );
       return 1;
     }
     try {

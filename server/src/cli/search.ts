@@ -85,7 +85,9 @@ export const search: CliCommand = {
 function render(r: SearchResponse): string {
   const lines = [`${plural(r.hits.length, 'result')} for "${r.query}" in ${r.tookMs.toFixed(1)} ms — ${r.mode.label}`];
   r.hits.forEach((h, i) => {
-    lines.push(`${String(i + 1).padStart(2)}. ${h.name}  (${escapeForDisplay(h.server)})  score ${h.score.toFixed(3)}  [${h.signals.join('+')}]`);
+    lines.push(
+      `${String(i + 1).padStart(2)}. ${h.name}  (${escapeForDisplay(h.server)})  score ${h.score.toFixed(3)}  [${h.signals.join('+')}]`,
+    );
     lines.push(`    ${oneLine(h.description).slice(0, 140)}`);
     lines.push(`    why: ${oneLine(h.why)}`);
   });

@@ -66,7 +66,10 @@ export const serve: CliCommand = {
   summary: 'serve the optimizing MCP server (stdio, or HTTP on 127.0.0.1)',
   async run(argv) {
     const { http, port, rest } = splitHttpFlag(argv);
-    const { values } = parseArgs({ args: rest, options: { ...WORKSPACE_FLAGS, help: { type: 'boolean', short: 'h' } } });
+    const { values } = parseArgs({
+      args: rest,
+      options: { ...WORKSPACE_FLAGS, help: { type: 'boolean', short: 'h' } },
+    });
     if (values.help) {
       process.stderr.write(HELP);
       return 0;
@@ -81,7 +84,15 @@ export const serve: CliCommand = {
     let startServers: () => void = () => undefined;
     const startAfter = http ? undefined : new Promise<void>((resolve) => (startServers = resolve));
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
-    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: http, live: true, startAfter });
+    const lens = await openLens({
+      workspace: values.workspace,
+      config: values.config,
+      trust: values.trust,
+      log,
+      interactive: http,
+      live: true,
+      startAfter,
+    });
     // On a terminal, what comes to wait for approval while serving is asked about there.
     const prompts = http && canPrompt() ? promptWhileServing(lens, log) : undefined;
     try {
@@ -129,7 +140,8 @@ async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: A
   // Loaded for --http only: the HTTP transport and its server (hono) cost a stdio serve ~7 MB and 30 ms at start.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
-  const { createDashboardRoutes } = require('../gateway/dashboard/routes') as typeof import('../gateway/dashboard/routes');
+  const { createDashboardRoutes } =
+    require('../gateway/dashboard/routes') as typeof import('../gateway/dashboard/routes');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const given = givenToken(process.env);
   const token = given ?? generateToken();
@@ -139,17 +151,28 @@ async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: A
   let tokenFile: string | undefined;
   if (!given) tokenFile = writeOrWarn(() => writeTokenFile(ws, token), log);
   // The dashboard is served beside /mcp; its stats come from this server's savings tracker.
-  const routes = createDashboardRoutes({ lens, stats: () => server.stats(), token, staticDir: dashboardStaticDir(), log, approveServer });
+  const routes = createDashboardRoutes({
+    lens,
+    stats: () => server.stats(),
+    token,
+    staticDir: dashboardStaticDir(),
+    log,
+    approveServer,
+  });
   const server = new GatewayHttpServer({ lens, token, port, log, routes });
   const { url } = await server.start();
   writeOrWarn(() => writeGatewayInfo(ws, { url, pid: process.pid }), log);
   // One write, so a reader waiting for the ready line gets the instructions with it.
-  process.stderr.write(`MCP Lens listening on ${url}\n` + howToConnect(url, given ? undefined : (tokenFile ?? { token })));
+  process.stderr.write(
+    `MCP Lens listening on ${url}\n` + howToConnect(url, given ? undefined : (tokenFile ?? { token })),
+  );
   // Like Jupyter: the link carries the token once; the page trades it for a cookie. A token the
   // user chose (MCP_LENS_TOKEN) is theirs to keep: it is never printed.
   const dashboard = new URL('/', url).href;
   process.stderr.write(
-    given ? `Dashboard: ${dashboard}?token=<the value of MCP_LENS_TOKEN>\n` : `Dashboard: ${dashboard}?token=${encodeURIComponent(token)}\n`,
+    given
+      ? `Dashboard: ${dashboard}?token=<the value of MCP_LENS_TOKEN>\n`
+      : `Dashboard: ${dashboard}?token=${encodeURIComponent(token)}\n`,
   );
   await stopSignal();
   removeGatewayFiles(ws, process.pid, !given);

@@ -6,7 +6,14 @@
 import { resolve } from 'node:path';
 import { plural, tokenChange } from '../../../protocol/figureText';
 import type { LensStats, RetrievalStats } from '../../../protocol/model';
-import { RETRIEVAL_EXPLAINED, UNSEARCHED_EXPLAINED, retrievalAdvice, retrievalRates, trendText, windowText } from '../../../protocol/retrievalText';
+import {
+  RETRIEVAL_EXPLAINED,
+  UNSEARCHED_EXPLAINED,
+  retrievalAdvice,
+  retrievalRates,
+  trendText,
+  windowText,
+} from '../../../protocol/retrievalText';
 import { Gateway } from '../gateway/gateway';
 import { isLoopbackHttpUrl, readGatewayInfo, readTokenFile } from '../gateway/gatewayFiles';
 import { gatewayProof, proofNonce, tokensEqual } from '../gateway/httpGuards';
@@ -44,7 +51,14 @@ export const stats: CliCommand = {
     let result = await liveStats(workspace, (m) => log.warn(m));
     if (!result) {
       source = 'static';
-      const lens = await openLens({ workspace, config: values.config, trust: values.trust, log, interactive: true, lightweight: true });
+      const lens = await openLens({
+        workspace,
+        config: values.config,
+        trust: values.trust,
+        log,
+        interactive: true,
+        lightweight: true,
+      });
       try {
         const gateway = new Gateway({ lens, log });
         result = gateway.stats();
@@ -53,7 +67,9 @@ export const stats: CliCommand = {
         await lens.close();
       }
     }
-    process.stdout.write(values.json ? JSON.stringify({ source, ...result }, null, 2) + '\n' : renderStats(result, source));
+    process.stdout.write(
+      values.json ? JSON.stringify({ source, ...result }, null, 2) + '\n' : renderStats(result, source),
+    );
     return 0;
   },
 };
@@ -76,19 +92,25 @@ export async function liveStats(workspace: string, warn: (m: string) => void): P
   const { info } = read;
   const shownUrl = escapeForDisplay(info.url);
   if (!isLoopbackHttpUrl(info.url)) {
-    warn(`ignoring .mcp-lens/gateway.json: its URL ${shownUrl} is not http on 127.0.0.1 or localhost, where a gateway listens; computing static figures`);
+    warn(
+      `ignoring .mcp-lens/gateway.json: its URL ${shownUrl} is not http on 127.0.0.1 or localhost, where a gateway listens; computing static figures`,
+    );
     return undefined;
   }
   // A stale file (the gateway ended) is normal; a pid that is not ours is not worth a word either.
   if (!isOwnLensProcess(info.pid)) return undefined;
   const token = process.env.MCP_LENS_TOKEN?.trim() || readTokenFile(workspace);
   if (!token) {
-    warn(`a gateway is running at ${shownUrl} but no token was found (.mcp-lens/token or MCP_LENS_TOKEN); computing static figures`);
+    warn(
+      `a gateway is running at ${shownUrl} but no token was found (.mcp-lens/token or MCP_LENS_TOKEN); computing static figures`,
+    );
     return undefined;
   }
   try {
     if (!(await provesToken(info.url, token))) {
-      warn(`the server at ${shownUrl} named by .mcp-lens/gateway.json does not prove it knows the token; not sending it there, computing static figures`);
+      warn(
+        `the server at ${shownUrl} named by .mcp-lens/gateway.json does not prove it knows the token; not sending it there, computing static figures`,
+      );
       return undefined;
     }
     const res = await fetch(new URL('/stats', info.url), {
@@ -110,7 +132,10 @@ export async function liveStats(workspace: string, warn: (m: string) => void): P
 /** Asks the server for the HMAC of a fresh nonce under the token; true only for the right answer. */
 async function provesToken(url: string, token: string): Promise<boolean> {
   const nonce = proofNonce();
-  const res = await fetch(new URL(`/proof?nonce=${nonce}`, url), { redirect: 'error', signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(new URL(`/proof?nonce=${nonce}`, url), {
+    redirect: 'error',
+    signal: AbortSignal.timeout(10_000),
+  });
   if (!res.ok) return false;
   const body = (await res.json().catch(() => undefined)) as { proof?: unknown } | undefined;
   return typeof body?.proof === 'string' && tokensEqual(body.proof, gatewayProof(token, nonce));
@@ -123,26 +148,33 @@ function n(v: number): string {
 export function renderStats(s: LensStats, source: 'live' | 'static'): string {
   const t = s.tokens;
   const lines = [
-    source === 'live' ? `MCP Lens stats (live from ${oneLine(s.gateway?.url ?? 'the running gateway')})` : 'MCP Lens stats (computed now; no gateway running)',
+    source === 'live'
+      ? `MCP Lens stats (live from ${oneLine(s.gateway?.url ?? 'the running gateway')})`
+      : 'MCP Lens stats (computed now; no gateway running)',
     `${plural(s.servers, 'server')}, ${plural(s.tools, 'tool')}, exposure: ${oneLine(String(s.exposure))}`,
     `tools/list tokens: ${n(t.baselineTokens)} for all upstream servers -> ${n(t.exposedTokens)} through MCP Lens (${changeText(t)})`,
   ];
   if (source === 'live') {
-    lines.push(`find_tools calls: ${n(t.findToolsCalls)}, returned ${plural(t.returnedTokensTotal, 'token')}, saved ${plural(t.savedTokensTotal, 'token')}`);
+    lines.push(
+      `find_tools calls: ${n(t.findToolsCalls)}, returned ${plural(t.returnedTokensTotal, 'token')}, saved ${plural(t.savedTokensTotal, 'token')}`,
+    );
   }
   if (t.perServer.length) {
     lines.push('', 'Per server (tools/list tokens):');
     // Server names come from the workspace's config: shown escaped, never as terminal codes.
     const width = Math.min(40, Math.max(...t.perServer.map((p) => escapeForDisplay(p.server).length)));
     for (const p of [...t.perServer].sort((a, b) => b.tokens - a.tokens)) {
-      lines.push(`  ${escapeForDisplay(p.server).padEnd(width)}  ${plural(p.tools, 'tool').padStart(10)}  ${n(p.tokens).padStart(8)} tokens`);
+      lines.push(
+        `  ${escapeForDisplay(p.server).padEnd(width)}  ${plural(p.tools, 'tool').padStart(10)}  ${n(p.tokens).padStart(8)} tokens`,
+      );
     }
   }
   if (s.usage?.enabled) {
     lines.push('', `Usage: ${plural(s.usage.callsRecorded, 'call')} recorded`);
     const pct = (x: number | undefined) => (x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
     lines.push(`  called tools predicted before the call: ${pct(s.usage.predictedHitRate)}`);
-    for (const top of s.usage.topTools.slice(0, 5)) lines.push(`  ${escapeForDisplay(top.name)}  ${plural(top.calls, 'call')}`);
+    for (const top of s.usage.topTools.slice(0, 5))
+      lines.push(`  ${escapeForDisplay(top.name)}  ${plural(top.calls, 'call')}`);
     lines.push('', ...retrievalLines(s.usage.retrieval));
   } else if (s.usage) {
     lines.push('', 'Usage: not recorded (mcpLens.usage.enabled is off), so search quality is not measured.');

@@ -21,7 +21,9 @@ export function terminalOAuth(log: Logger, options: { openBrowser: boolean; auto
 function terminalDoor(openBrowser: boolean): SignInDoor {
   return {
     async openAuthorization(server, url) {
-      process.stderr.write(`To sign in to ${escapeForDisplay(server)}, open this address in a browser:\n\n  ${url.href}\n\n`);
+      process.stderr.write(
+        `To sign in to ${escapeForDisplay(server)}, open this address in a browser:\n\n  ${url.href}\n\n`,
+      );
       if (openBrowser) openInBrowser(url);
     },
   };
@@ -31,7 +33,11 @@ function terminalDoor(openBrowser: boolean): SignInDoor {
 function openInBrowser(url: URL): void {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return;
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url.href]] : process.platform === 'win32' ? ['explorer.exe', [url.href]] : ['xdg-open', [url.href]];
+    process.platform === 'darwin'
+      ? ['open', [url.href]]
+      : process.platform === 'win32'
+        ? ['explorer.exe', [url.href]]
+        : ['xdg-open', [url.href]];
   try {
     const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
     child.on('error', () => undefined); // no opener: the printed address is enough

@@ -23,7 +23,14 @@ export const tools: CliCommand = {
     const values = parseReportArgs(argv, HELP);
     if (!values) return 0;
     const log = stderrLogger();
-    const lens = await openLens({ workspace: values.workspace, config: values.config, trust: values.trust, log, interactive: true, lightweight: true });
+    const lens = await openLens({
+      workspace: values.workspace,
+      config: values.config,
+      trust: values.trust,
+      log,
+      interactive: true,
+      lightweight: true,
+    });
     try {
       const servers = lens.servers();
       const byServer = groupByServer(lens.tools());
@@ -48,7 +55,13 @@ export const tools: CliCommand = {
 };
 
 function toolJson(t: CatalogTool) {
-  return { name: t.name, server: t.server, originalName: t.originalName, description: t.description, inputSchema: t.inputSchema };
+  return {
+    name: t.name,
+    server: t.server,
+    originalName: t.originalName,
+    description: t.description,
+    inputSchema: t.inputSchema,
+  };
 }
 
 function groupByServer(list: CatalogTool[]): Map<string, CatalogTool[]> {
@@ -65,7 +78,9 @@ function renderText(servers: ServerStatus[], byServer: Map<string, CatalogTool[]
     const list = byServer.get(s.name) ?? [];
     lines.push('');
     // Server names come from the workspace's config: escaped, so none can rewrite the terminal.
-    lines.push(`${escapeForDisplay(s.name)}  ${s.state}  ${plural(list.length, 'tool')}  [${s.transport}, ${escapeForDisplay(s.sourceFile)}]`);
+    lines.push(
+      `${escapeForDisplay(s.name)}  ${s.state}  ${plural(list.length, 'tool')}  [${s.transport}, ${escapeForDisplay(s.sourceFile)}]`,
+    );
     if (s.error) lines.push(`  ! ${oneLine(s.error)}`);
     if (s.state === 'error') for (const l of s.stderrTail.slice(-5)) lines.push(`  stderr: ${oneLine(l)}`);
     const width = Math.min(48, Math.max(0, ...list.map((t) => t.name.length)));

@@ -19,7 +19,12 @@ export class ArgsValidator {
   private readonly cache = new Map<string, ValidateFunction | string>();
 
   /** `cacheKey` must change when the schema does (e.g. tool key + schema hash). `describe` words each problem. */
-  check(cacheKey: string, schema: Record<string, unknown>, args: unknown, describe: (e: ErrorObject) => string = describeError): ArgsCheck {
+  check(
+    cacheKey: string,
+    schema: Record<string, unknown>,
+    args: unknown,
+    describe: (e: ErrorObject) => string = describeError,
+  ): ArgsCheck {
     let validate = this.cache.get(cacheKey);
     if (validate === undefined) {
       validate = this.compile(schema);

@@ -28,7 +28,10 @@ export function deadline(ms: number, ...signals: (AbortSignal | undefined)[]): D
     if (!controller.signal.aborted) controller.abort(reason);
   };
   // Unref'd as AbortSignal.timeout's is: the work it bounds keeps the process alive, not the deadline.
-  const timer = setTimeout(() => finish(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+  const timer = setTimeout(
+    () => finish(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    ms,
+  );
   timer.unref();
   for (const s of sources) {
     if (s.aborted) {

@@ -18,7 +18,12 @@ export function unknownToolMessage(name: string, candidates: readonly string[]):
  * Up to `limit` candidates closest to `name`, best first; none when nothing is close.
  * `normalized`: the candidates as normalizeName gives them, when a caller keeps them.
  */
-export function closestNames(name: string, candidates: readonly string[], limit = 3, normalized?: readonly string[]): string[] {
+export function closestNames(
+  name: string,
+  candidates: readonly string[],
+  limit = 3,
+  normalized?: readonly string[],
+): string[] {
   const wanted = normalize(name);
   if (wanted === '') return [];
   const wantedLetters = letterCounts(wanted);

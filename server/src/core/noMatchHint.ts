@@ -17,7 +17,11 @@ const WORDS_PER_SERVER = 8;
 /** Query words shorter than this are too short to compare with names. */
 const MIN_WORD = 4;
 
-export function noMatchHint(query: string, tools: readonly CatalogTool[], servers: readonly ServerStatus[]): NoMatchHint {
+export function noMatchHint(
+  query: string,
+  tools: readonly CatalogTool[],
+  servers: readonly ServerStatus[],
+): NoMatchHint {
   const notReady = servers.filter((s) => s.state !== 'ready');
   const hint: NoMatchHint = {
     closeNames: closeNames(query, tools),
@@ -95,5 +99,7 @@ function serverWords(tools: readonly CatalogTool[]): NoMatchHint['servers'] {
     if (list) list.push(t);
     else byServer.set(t.server, [t]);
   }
-  return [...byServer].sort((a, b) => a[0].localeCompare(b[0])).map(([name, list]) => ({ name, tools: list.length, words: topWords(list, WORDS_PER_SERVER) }));
+  return [...byServer]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([name, list]) => ({ name, tools: list.length, words: topWords(list, WORDS_PER_SERVER) }));
 }

@@ -31,8 +31,11 @@ export function spawnsProcessGroup(platform: Platform): boolean {
  */
 export function terminationSteps(platform: Platform, pid: number, phase: 'graceful' | 'force'): KillStep[] {
   if (!Number.isInteger(pid) || pid <= 0) return [];
-  if (platform === 'win32') return phase === 'force' ? [{ kind: 'run', command: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] }] : [];
-  return [{ kind: 'signal', pid, group: spawnsProcessGroup(platform), signal: phase === 'graceful' ? 'SIGTERM' : 'SIGKILL' }];
+  if (platform === 'win32')
+    return phase === 'force' ? [{ kind: 'run', command: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] }] : [];
+  return [
+    { kind: 'signal', pid, group: spawnsProcessGroup(platform), signal: phase === 'graceful' ? 'SIGTERM' : 'SIGKILL' },
+  ];
 }
 
 /** How long an upstream tree gets between the polite request and the forced end. */

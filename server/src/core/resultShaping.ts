@@ -46,7 +46,8 @@ export const SELECT_LIMITS = {
 
 /** A select expression that cannot run, in words a model can fix; undefined when it compiles. */
 export function selectProblem(expression: string): string | undefined {
-  if (expression.length > MAX_SELECT_CHARS) return `"select" is ${expression.length} characters; the limit is ${MAX_SELECT_CHARS}.`;
+  if (expression.length > MAX_SELECT_CHARS)
+    return `"select" is ${expression.length} characters; the limit is ${MAX_SELECT_CHARS}.`;
   try {
     jmespath().compile(expression);
     return undefined;
@@ -72,7 +73,8 @@ export function resultJson(result: CallToolResult): { value: unknown } | undefin
 export function projectionResult(json: string): { result: CallToolResult; projected: unknown } {
   const projected: unknown = JSON.parse(json);
   const result: CallToolResult = { content: [{ type: 'text', text: json }] };
-  if (projected !== null && typeof projected === 'object' && !Array.isArray(projected)) result.structuredContent = projected as Record<string, unknown>;
+  if (projected !== null && typeof projected === 'object' && !Array.isArray(projected))
+    result.structuredContent = projected as Record<string, unknown>;
   return { result, projected };
 }
 
@@ -105,13 +107,19 @@ export interface CutResult {
  * at all. `fullTokensOf` counts the whole result (a caller that needs the count too passes
  * one that counts once for both); without it, the text is counted here.
  */
-export function cutToTokens(result: CallToolResult, maxTokens: number, fullTokensOf?: () => number): CutResult | undefined {
+export function cutToTokens(
+  result: CallToolResult,
+  maxTokens: number,
+  fullTokensOf?: () => number,
+): CutResult | undefined {
   const text = resultText(result);
   if (text.length <= maxTokens && utf8Length(text) <= maxTokens) return undefined;
   const items = result.content ?? [];
   const texts = items.filter((c) => c.type === 'text');
   const source: CallToolResult['content'] =
-    texts.length === 0 && result.structuredContent !== undefined ? [...items, { type: 'text', text: JSON.stringify(result.structuredContent) }] : items;
+    texts.length === 0 && result.structuredContent !== undefined
+      ? [...items, { type: 'text', text: JSON.stringify(result.structuredContent) }]
+      : items;
   const fullTokens = fullTokensOf ? fullTokensOf() : countTokens(text);
   if (fullTokens <= maxTokens) return undefined;
   let budget = maxTokens;

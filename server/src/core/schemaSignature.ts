@@ -38,7 +38,12 @@ export function schemaSignature(schema: unknown, options: SignatureOptions = {})
 }
 
 /** A call signature: `name(args: { ... }): Promise<{ ... }>` (the result type only with an output schema). */
-export function toolSignature(name: string, inputSchema: unknown, outputSchema?: unknown, options: SignatureOptions = {}): string {
+export function toolSignature(
+  name: string,
+  inputSchema: unknown,
+  outputSchema?: unknown,
+  options: SignatureOptions = {},
+): string {
   const out = outputSchema === undefined ? 'unknown' : schemaSignature(outputSchema, { ...options, descriptions: 0 });
   return `${name}(args: ${schemaSignature(inputSchema, options)}): Promise<${out}>`;
 }
@@ -67,14 +72,24 @@ class Renderer {
     if (typeof s.$ref === 'string') return this.ref(s.$ref, depth, refs);
     if ('const' in s) return literal(s.const);
     if (Array.isArray(s.enum)) return s.enum.length ? unique(s.enum.map(literal)).join(' | ') : 'never';
-    const variants = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as unknown[] | undefined;
+    const variants = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as
+      unknown[] | undefined;
     if (variants?.length) return unique(variants.map((v) => this.type(v, depth, refs))).join(' | ');
     if (Array.isArray(s.allOf) && s.allOf.length) {
       const parts = unique(s.allOf.map((v) => this.type(v, depth, refs)).filter((t) => t !== 'unknown'));
       return parts.length ? parts.map(wrapUnionMember).join(' & ') : 'unknown';
     }
-    const types = Array.isArray(s.type) ? s.type.filter((t): t is string => typeof t === 'string') : typeof s.type === 'string' ? [s.type] : [];
-    if (types.length === 0) return s.properties || s.additionalProperties ? this.object(s, depth, refs) : s.items ? this.array(s, depth, refs) : 'unknown';
+    const types = Array.isArray(s.type)
+      ? s.type.filter((t): t is string => typeof t === 'string')
+      : typeof s.type === 'string'
+        ? [s.type]
+        : [];
+    if (types.length === 0)
+      return s.properties || s.additionalProperties
+        ? this.object(s, depth, refs)
+        : s.items
+          ? this.array(s, depth, refs)
+          : 'unknown';
     return unique(types.map((t) => this.named(t, s, depth, refs))).join(' | ');
   }
 
@@ -112,7 +127,9 @@ class Renderer {
       return depth === 0 ? '{}' : 'object';
     }
     if (depth >= this.maxDepth) return 'object';
-    const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
+    const required = new Set(
+      Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : [],
+    );
     const members = props.map(([name, prop]) => {
       const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
       return `${key}${required.has(name) ? '' : '?'}: ${this.type(prop, depth + 1, refs)}${this.comment(prop)}`;
@@ -133,8 +150,10 @@ class Renderer {
   private comment(prop: unknown): string {
     if (this.descriptionChars <= 0 || !isSchema(prop)) return '';
     const parts: string[] = [];
-    if (typeof prop.description === 'string' && prop.description.trim()) parts.push(cut(cleanText(prop.description), this.descriptionChars));
-    if ('default' in prop && prop.default !== undefined) parts.push(`default ${cut(JSON.stringify(prop.default) ?? '', 40)}`);
+    if (typeof prop.description === 'string' && prop.description.trim())
+      parts.push(cut(cleanText(prop.description), this.descriptionChars));
+    if ('default' in prop && prop.default !== undefined)
+      parts.push(`default ${cut(JSON.stringify(prop.default) ?? '', 40)}`);
     return parts.length ? ` /* ${parts.join('; ').replace(/\*\//g, '* /')} */` : '';
   }
 }

@@ -21,8 +21,9 @@ import { utf8Length } from './utf8Length';
 // too; TypeScript would refuse a value import from this CommonJS module, so require that build,
 // on first use (most sessions never select).
 let jmespathModule: typeof Jmespath | undefined;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const jmespath = (): typeof Jmespath => (jmespathModule ??= require('@jmespath-community/jmespath') as typeof Jmespath);
+export const jmespath = (): typeof Jmespath =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (jmespathModule ??= require('@jmespath-community/jmespath') as typeof Jmespath);
 
 /** A projection's JSON, or why there is none; `limit` when a bound stopped it (the model must change the expression). */
 export type SelectOutcome = { ok: true; json: string } | { ok: false; problem: string; limit?: true };

@@ -59,7 +59,8 @@ export function openJsonStrings(value: unknown, depth: number): unknown {
     return parsed ? openJsonStrings(parsed.value, depth - 1) : value;
   }
   if (Array.isArray(value)) return value.map((v) => openJsonStrings(v, depth));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, openJsonStrings(v, depth)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, openJsonStrings(v, depth)]));
   return value;
 }
 

@@ -37,11 +37,16 @@ const CMD_META = /([()\][%!^"`<>&|;, *?])/g;
 export function resolveStdioCommand(command: string, args: readonly string[], ctx: StdioCommandContext): SpawnCommand {
   if (ctx.platform !== 'win32') return { command, args: [...args], windowsVerbatimArguments: false };
   const file = findOnWindows(command, ctx);
-  if (!file || !/\.(cmd|bat)$/i.test(file)) return { command: file ?? command, args: [...args], windowsVerbatimArguments: false };
+  if (!file || !/\.(cmd|bat)$/i.test(file))
+    return { command: file ?? command, args: [...args], windowsVerbatimArguments: false };
   // A shim in node_modules/.bin re-reads its arguments through cmd once more: escape twice.
   const shim = /node_modules[\\/]\.bin[\\/][^\\/]+\.cmd$/i.test(file);
   const line = [escapeCommand(path.win32.normalize(file)), ...args.map((a) => escapeArgument(a, shim))].join(' ');
-  return { command: envValue(ctx.env, 'ComSpec') ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${line}"`], windowsVerbatimArguments: true };
+  return {
+    command: envValue(ctx.env, 'ComSpec') ?? 'cmd.exe',
+    args: ['/d', '/s', '/c', `"${line}"`],
+    windowsVerbatimArguments: true,
+  };
 }
 
 /** The file `command` names on Windows: as given when it has a PATHEXT extension, else with one; bare names on PATH. */
@@ -49,7 +54,10 @@ export function findOnWindows(command: string, ctx: StdioCommandContext): string
   const exts = (envValue(ctx.env, 'PATHEXT') ?? DEFAULT_PATHEXT).split(';').filter((e) => e.startsWith('.'));
   const hasExt = exts.some((e) => command.toLowerCase().endsWith(e.toLowerCase()));
   const names = hasExt ? [command] : exts.map((e) => command + e.toLowerCase());
-  const dirs = /[\\/]/.test(command) || path.win32.isAbsolute(command) ? [''] : (envValue(ctx.env, 'PATH') ?? '').split(';').filter(Boolean);
+  const dirs =
+    /[\\/]/.test(command) || path.win32.isAbsolute(command)
+      ? ['']
+      : (envValue(ctx.env, 'PATH') ?? '').split(';').filter(Boolean);
   for (const dir of dirs) {
     for (const name of names) {
       const candidate = dir ? path.win32.join(dir.replace(/^"(.*)"$/, '$1'), name) : name;

@@ -36,7 +36,10 @@ export function tokenPrefix(text: string, n: number): string {
 }
 
 function installed(): TokenCounter {
-  if (!counter) throw new Error('no token counter: call useTokenCounter (with adapters/tokens/o200kCounter) before counting tokens');
+  if (!counter)
+    throw new Error(
+      'no token counter: call useTokenCounter (with adapters/tokens/o200kCounter) before counting tokens',
+    );
   return counter;
 }
 
@@ -67,7 +70,8 @@ export function countTokensRemembered(text: string, key = contentHash(text)): nu
 
 /** Counts remembered earlier (content hash → tokens), e.g. read back from a cache. */
 export function rememberTokenCounts(counts: Record<string, number>): void {
-  for (const [k, n] of Object.entries(counts)) if (Number.isInteger(n) && n >= 0 && !listCounts.has(k)) listCounts.set(k, n);
+  for (const [k, n] of Object.entries(counts))
+    if (Number.isInteger(n) && n >= 0 && !listCounts.has(k)) listCounts.set(k, n);
 }
 
 /** The fields of a tool definition a client receives. */

@@ -55,10 +55,16 @@ const DEFAULT_SLICE_MS = 2;
 const pieces = new WeakMap<CatalogTool, Piece>();
 let startTokens: number | undefined;
 /** Counts under way, by the tools array counted. */
-const running = new WeakMap<readonly CatalogTool[], { askers: (() => boolean)[]; count: Promise<CatalogTokens | undefined> }>();
+const running = new WeakMap<
+  readonly CatalogTool[],
+  { askers: (() => boolean)[]; count: Promise<CatalogTokens | undefined> }
+>();
 
 /** The costs if every tool's piece is counted already (lookups only: no JSON, no tokenizing); else undefined. */
-export function knownCatalogTokens(tools: readonly CatalogTool[], servers?: Map<string, CatalogTool>): CatalogTokens | undefined {
+export function knownCatalogTokens(
+  tools: readonly CatalogTool[],
+  servers?: Map<string, CatalogTool>,
+): CatalogTokens | undefined {
   // Most asks come before the count is done: find that out before grouping 100,000 tools.
   if (!servers && tools.some((t) => !pieces.has(t))) return undefined;
   servers ??= lastToolPerServer(tools);
@@ -102,7 +108,10 @@ export function countCatalogTokensUpTo(tools: readonly CatalogTool[], maxPieces:
  * would take turns, and a request would wait for a slice of each), which stops only when every
  * asker has stopped.
  */
-export function countCatalogTokensPaced(tools: readonly CatalogTool[], pacing: CountPacing): Promise<CatalogTokens | undefined> {
+export function countCatalogTokensPaced(
+  tools: readonly CatalogTool[],
+  pacing: CountPacing,
+): Promise<CatalogTokens | undefined> {
   const shared = running.get(tools);
   if (shared) {
     shared.askers.push(pacing.stopped);
@@ -114,7 +123,11 @@ export function countCatalogTokensPaced(tools: readonly CatalogTool[], pacing: C
   return count;
 }
 
-async function paced(tools: readonly CatalogTool[], pacing: CountPacing, stopped: () => boolean): Promise<CatalogTokens | undefined> {
+async function paced(
+  tools: readonly CatalogTool[],
+  pacing: CountPacing,
+  stopped: () => boolean,
+): Promise<CatalogTokens | undefined> {
   const sliceMs = pacing.sliceMs ?? DEFAULT_SLICE_MS;
   const servers = lastToolPerServer(tools);
   // Each slice goes on where the last one stopped: starting over cost a pass over every tool per slice.
@@ -144,7 +157,12 @@ export function pieceCounts(tools: readonly CatalogTool[]): Record<string, numbe
  * Counts the pieces missing from `from` on, in catalog order, asking `enough()` before each tool
  * that needs JSON; the index it stopped at (`tools.length` once every piece is there).
  */
-function countPieces(tools: readonly CatalogTool[], servers: Map<string, CatalogTool>, from: number, enough: () => boolean): number {
+function countPieces(
+  tools: readonly CatalogTool[],
+  servers: Map<string, CatalogTool>,
+  from: number,
+  enough: () => boolean,
+): number {
   for (let i = from; i < tools.length; i++) {
     const t = tools[i]!;
     const piece = pieces.get(t);

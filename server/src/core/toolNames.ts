@@ -77,7 +77,11 @@ export function assignToolNames(tools: { server: string; name: string }[]): Map<
     const key = `${t.server}/${t.name}`;
     const base = baseToolName(t.server, t.name);
     byKey.set(key, base);
-    claims.set(key, { key, exact: isExact(t.server) && isExact(t.name) && base.length <= MAX, serverLength: t.server.length });
+    claims.set(key, {
+      key,
+      exact: isExact(t.server) && isExact(t.name) && base.length <= MAX,
+      serverLength: t.server.length,
+    });
   }
   const keys = [...claims.values()].sort(compareClaims).map((c) => c.key);
   const result = new Map<string, string>();

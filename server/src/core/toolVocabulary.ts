@@ -37,7 +37,8 @@ export function topWords(tools: readonly CatalogTool[], max: number): string[] {
     }
     for (const stem of stems) docFreq.set(stem, (docFreq.get(stem) ?? 0) + 1);
   }
-  const shown = (stem: string) => [...forms.get(stem)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+  const shown = (stem: string) =>
+    [...forms.get(stem)!.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
   return [...docFreq.entries()]
     .map(([stem, n]) => [shown(stem), n] as const)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))

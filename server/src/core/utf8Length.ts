@@ -8,7 +8,8 @@ export function utf8Length(text: string): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) ((bytes += 4), i++);
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00)
+      ((bytes += 4), i++);
     // The rest of the BMP; a lone surrogate is written as U+FFFD, also 3 bytes.
     else bytes += 3;
   }

@@ -42,7 +42,8 @@ export async function callToolMetaTool(args: Record<string, unknown>, ctx: MetaT
   if ('problem' in shape) return errorText(shape.problem);
   const shaped = await shapedCall(toolName, toolArgs ?? {}, shape, ctx);
   // A result passed on as it came costs no count: nothing was saved on it.
-  if (shaped.changed && shaped.returnedTokens !== shaped.fullTokens) ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
+  if (shaped.changed && shaped.returnedTokens !== shaped.fullTokens)
+    ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
   return shaped.result;
 }
 
@@ -54,16 +55,30 @@ export function argumentsProblem(toolName: string, args: unknown): string | unde
 }
 
 /** One call as call_tool makes it, for call_tool and for run_code's call_tool(): the call, then shaping. */
-export async function shapedCall(toolName: string, args: Record<string, unknown>, shape: ShapeRequest, ctx: MetaToolContext): Promise<Shaped> {
+export async function shapedCall(
+  toolName: string,
+  args: Record<string, unknown>,
+  shape: ShapeRequest,
+  ctx: MetaToolContext,
+): Promise<Shaped> {
   const raw = await forwardCall(toolName, args, ctx);
-  return shapeResult(raw, toolName, shape, { results: ctx.results, sessionId: ctx.sessionId, select: ctx.select, signal: ctx.signal });
+  return shapeResult(raw, toolName, shape, {
+    results: ctx.results,
+    sessionId: ctx.sessionId,
+    select: ctx.select,
+    signal: ctx.signal,
+  });
 }
 
 /**
  * A direct call (pinned, all, predictive modes) or call_tool's: straight into the one call
  * path, Lens.callTool → app/toolCalls.ts.
  */
-export function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
+export function forwardCall(
+  toolName: string,
+  args: Record<string, unknown>,
+  ctx: MetaToolContext,
+): Promise<CallToolResult> {
   const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
   if (ctx.caller) options.caller = ctx.caller;

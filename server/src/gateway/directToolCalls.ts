@@ -16,7 +16,13 @@
  * else, and every other message, goes to the SDK unchanged.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, RELATED_TASK_META_KEY, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  RELATED_TASK_META_KEY,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { CallExtra } from './downstreamClient';
 import { CALL_TOOL } from './metaToolDefs';
 import type { ToolCallHandler, ToolCallParams } from './sessionServer';
@@ -40,7 +46,8 @@ export function direct(message: Record<string, unknown>): ToolCallParams | undef
   if (!isPlainObject(params) || params.name !== CALL_TOOL || 'task' in params) return undefined;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
   const meta = params._meta;
-  if (meta !== undefined && (!isPlainObject(meta) || 'progressToken' in meta || RELATED_TASK_META_KEY in meta)) return undefined;
+  if (meta !== undefined && (!isPlainObject(meta) || 'progressToken' in meta || RELATED_TASK_META_KEY in meta))
+    return undefined;
   return params as unknown as ToolCallParams;
 }
 
@@ -49,10 +56,15 @@ export function direct(message: Record<string, unknown>): ToolCallParams | undef
  * Server: what the upstream asks back still goes through it (its own requests and their answers
  * are the SDK's).
  */
-export function answerToolCallsDirectly(transport: GatewayStdioTransport, server: Server, handle: ToolCallHandler): void {
+export function answerToolCallsDirectly(
+  transport: GatewayStdioTransport,
+  server: Server,
+  handle: ToolCallHandler,
+): void {
   const running = new Map<RequestId, AbortController>();
   const spares = new SpareControllers();
-  const send = (message: JSONRPCMessage) => transport.send(message).catch((error: unknown) => transport.onerror?.(asError(error)));
+  const send = (message: JSONRPCMessage) =>
+    transport.send(message).catch((error: unknown) => transport.onerror?.(asError(error)));
   // As the SDK's Protocol does when its transport closes: every call still running is aborted
   // (and so cancelled upstream). Installed before the Server connects, which chains onto it.
   const closed = transport.onclose;

@@ -7,7 +7,13 @@
  * streamable HTTP they travel on that request's own SSE stream.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, ResultSchema, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  ResultSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, UpstreamCaller } from '../adapters/upstream/types';
 import type { DownstreamClient } from '../app/lens';
 import { missingCapability } from '../app/upstreamRequests';
@@ -21,7 +27,12 @@ const CLIENT_ANSWER_MS = 60 * 60 * 1000;
 
 type Send = (request: ServerRequest, signal: AbortSignal) => Promise<JsonObject>;
 
-function caller(sessionId: string, server: Server, send: Send, notify: (n: ServerNotification) => Promise<void>): UpstreamCaller {
+function caller(
+  sessionId: string,
+  server: Server,
+  send: Send,
+  notify: (n: ServerNotification) => Promise<void>,
+): UpstreamCaller {
   return {
     sessionId,
     capabilities: () => server.getClientCapabilities(),
@@ -29,7 +40,10 @@ function caller(sessionId: string, server: Server, send: Send, notify: (n: Serve
       const missing = missingCapability(server.getClientCapabilities(), method, params);
       if (missing) {
         const client = server.getClientVersion()?.name ?? 'the client';
-        throw new McpError(ErrorCode.MethodNotFound, `MCP Lens's client (${client}) does not support ${missing}, so it cannot answer ${method}`);
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `MCP Lens's client (${client}) does not support ${missing}, so it cannot answer ${method}`,
+        );
       }
       return send({ method, params } as ServerRequest, signal);
     },
@@ -52,7 +66,11 @@ export function sessionClient(server: Server, sessionId: string): DownstreamClie
 /** The client as one tools/call sees it: what its upstream asks goes related to that call. */
 export interface CallExtra {
   signal: AbortSignal;
-  sendRequest: (request: ServerRequest, schema: typeof ResultSchema, options: { signal: AbortSignal; timeout: number }) => Promise<JsonObject>;
+  sendRequest: (
+    request: ServerRequest,
+    schema: typeof ResultSchema,
+    options: { signal: AbortSignal; timeout: number },
+  ) => Promise<JsonObject>;
   sendNotification: (notification: ServerNotification) => Promise<void>;
 }
 
@@ -61,7 +79,11 @@ export function callCaller(server: Server, sessionId: string, extra: CallExtra):
     sessionId,
     server,
     // The call ending (its client cancelled it, or it timed out) ends what it asked for too.
-    (request, signal) => extra.sendRequest(request, ResultSchema, { signal: AbortSignal.any([signal, extra.signal]), timeout: CLIENT_ANSWER_MS }),
+    (request, signal) =>
+      extra.sendRequest(request, ResultSchema, {
+        signal: AbortSignal.any([signal, extra.signal]),
+        timeout: CLIENT_ANSWER_MS,
+      }),
     (n) => extra.sendNotification(n),
   );
 }

@@ -26,7 +26,9 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
       picked = resolve(lens, settings.pinnedTools);
       break;
     case 'predictive':
-      picked = lens.predictedTools ? resolve(lens, lens.predictedTools(sessionId)).slice(0, settings.predict.maxTools) : [];
+      picked = lens.predictedTools
+        ? resolve(lens, lens.predictedTools(sessionId)).slice(0, settings.predict.maxTools)
+        : [];
       break;
     default:
       picked = [];
@@ -36,7 +38,11 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
 
 /** Our whole tools/list for this session: meta-tools first, then the direct tools. */
 export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string): Tool[] {
-  const meta = metaToolDefinitions({ defaultLimit: settings.search.defaultLimit, codeMode: settings.codeMode.enabled, domains: domainsOf(lens) });
+  const meta = metaToolDefinitions({
+    defaultLimit: settings.search.defaultLimit,
+    codeMode: settings.codeMode.enabled,
+    domains: domainsOf(lens),
+  });
   return [...meta, ...directTools(lens, settings, sessionId).map(toolDefinition)];
 }
 

@@ -136,7 +136,11 @@ export function renderFindTools(
     // The signature format is the lean one for writing code: the savings figures stay in the stats.
     // No baseline yet (an organisation's catalog still being counted): no figures rather than wrong ones.
     if (inputFormat !== 'signature' && baselineTokens !== undefined)
-      out.token_metrics = { baseline_tokens: baselineTokens, returned_tokens: returned, savings_percent: savingsPercent(baselineTokens, returned) };
+      out.token_metrics = {
+        baseline_tokens: baselineTokens,
+        returned_tokens: returned,
+        savings_percent: savingsPercent(baselineTokens, returned),
+      };
     return out;
   };
   const { text, tokens } = selfCountingTokens((returned) => JSON.stringify(output(returned)));
@@ -178,12 +182,19 @@ function noMatchForAgent(hint: NoMatchHint): FindToolsNoMatch {
   if (hint.unavailable.length) {
     out.not_searched = atMostServers(
       hint.unavailable,
-      (s) => `${truncateDescription(s.name, 64)}: ${s.state}${s.error ? ` (${truncateDescription(s.error, 120)})` : ''}`,
+      (s) =>
+        `${truncateDescription(s.name, 64)}: ${s.state}${s.error ? ` (${truncateDescription(s.error, 120)})` : ''}`,
     );
   }
-  if (hint.lastKnown?.length) out.searched_from_last_known = atMostServers(hint.lastKnown, (s) => `${truncateDescription(s.name, 64)}: ${s.state}`);
+  if (hint.lastKnown?.length)
+    out.searched_from_last_known = atMostServers(
+      hint.lastKnown,
+      (s) => `${truncateDescription(s.name, 64)}: ${s.state}`,
+    );
   if (hint.servers.length) {
-    out.servers = hint.servers.slice(0, NO_MATCH_SERVERS).map((s) => truncateDescription(`${s.name} (${plural(s.tools, 'tool')}): ${s.words.join(', ')}`, 160));
+    out.servers = hint.servers
+      .slice(0, NO_MATCH_SERVERS)
+      .map((s) => truncateDescription(`${s.name} (${plural(s.tools, 'tool')}): ${s.words.join(', ')}`, 160));
   }
   return out;
 }

@@ -67,7 +67,8 @@ export class Gateway {
       // Usage moves only a predictive list; after every call anything else would re-render
       // each session's tools/list for nothing.
       if (change === 'usage' && this.lens.settings().exposure !== 'predictive') return;
-      if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage') this.scheduleRefresh();
+      if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage')
+        this.scheduleRefresh();
     });
   }
 
@@ -99,10 +100,16 @@ export class Gateway {
     };
     const server = createSessionServer(deps, idOf);
     // Over stdio, call_tool's hot case skips the SDK's Protocol (directToolCalls.ts).
-    if (transport instanceof GatewayStdioTransport) answerToolCallsDirectly(transport, server, toolCallHandler(deps, server, idOf));
+    if (transport instanceof GatewayStdioTransport)
+      answerToolCallsDirectly(transport, server, toolCallHandler(deps, server, idOf));
     server.oninitialized = () => {
       const id = idOf();
-      this.sessions.set(id, { server, toolsSignature: '', promptsSignature: this.promptsSignature(), resourcesSignature: this.resourcesSignature(id) });
+      this.sessions.set(id, {
+        server,
+        toolsSignature: '',
+        promptsSignature: this.promptsSignature(),
+        resourcesSignature: this.resourcesSignature(id),
+      });
       // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
       const attached = this.lens.clients?.attach(sessionClient(server, id));
       server.onclose = () => {
@@ -155,7 +162,10 @@ export class Gateway {
       tools: tools.length,
       servers: this.lens.servers().length,
       exposure: this.lens.settings().exposure,
-      tokens: { ...this.accounting.tokenStats(cost, exposed), keptResults: this.results.all().map(({ sessionId: _s, ...r }) => r) },
+      tokens: {
+        ...this.accounting.tokenStats(cost, exposed),
+        keptResults: this.results.all().map(({ sessionId: _s, ...r }) => r),
+      },
     };
     const usage = this.lens.usageStats();
     if (usage) stats.usage = usage;
@@ -220,7 +230,9 @@ export class Gateway {
   }
 
   private notify(id: string, send: () => Promise<void>): void {
-    send().catch((err: unknown) => this.log.debug(`gateway: session ${id.slice(0, 8)}: notification not sent: ${errorMessage(err)}`));
+    send().catch((err: unknown) =>
+      this.log.debug(`gateway: session ${id.slice(0, 8)}: notification not sent: ${errorMessage(err)}`),
+    );
   }
 
   private promptsSignature(): string {

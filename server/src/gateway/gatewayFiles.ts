@@ -56,7 +56,8 @@ export function readGatewayInfo(workspaceFolder: string): GatewayInfoRead {
   if (!('text' in read)) return read;
   try {
     const v = JSON.parse(read.text) as Partial<GatewayInfo>;
-    if (typeof v.url === 'string' && typeof v.pid === 'number' && Number.isInteger(v.pid) && v.pid > 0) return { info: { url: v.url, pid: v.pid } };
+    if (typeof v.url === 'string' && typeof v.pid === 'number' && Number.isInteger(v.pid) && v.pid > 0)
+      return { info: { url: v.url, pid: v.pid } };
   } catch {
     // fall through
   }
@@ -86,6 +87,9 @@ export function isLoopbackHttpUrl(raw: string): boolean {
     return false;
   }
   return (
-    u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]') && u.username === '' && u.password === ''
+    u.protocol === 'http:' &&
+    (u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]') &&
+    u.username === '' &&
+    u.password === ''
   );
 }

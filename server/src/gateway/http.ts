@@ -13,14 +13,28 @@ import type { LensStats } from '../../../protocol/model';
 import type { Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
 import { Gateway } from './gateway';
-import { BodyTooLargeError, MAX_BODY_BYTES, bearerOf, gatewayProof, hostAllowed, originAllowed, readBody, sendJsonError, tokensEqual } from './httpGuards';
+import {
+  BodyTooLargeError,
+  MAX_BODY_BYTES,
+  bearerOf,
+  gatewayProof,
+  hostAllowed,
+  originAllowed,
+  readBody,
+  sendJsonError,
+  tokensEqual,
+} from './httpGuards';
 import { errorMessage } from '../core/errorMessage';
 
 /**
  * Extra HTTP routes (the dashboard). Called for every path other than `/mcp` and `/stats`,
  * after the Host check; resolves true when it answered the request. It does its own auth.
  */
-export type ExtraRoutes = (req: IncomingMessage, res: ServerResponse, ctx: { token: string; url: URL }) => Promise<boolean>;
+export type ExtraRoutes = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: { token: string; url: URL },
+) => Promise<boolean>;
 
 export interface GatewayHttpOptions {
   lens: Lens;
@@ -152,9 +166,15 @@ export class GatewayHttpServer {
     const given = bearerOf(req);
     if (given === undefined || !tokensEqual(given, this.options.token)) {
       const why = given === undefined ? 'missing Authorization: Bearer <token> header' : 'wrong bearer token';
-      sendJsonError(res, 401, -32001, `Unauthorized: ${why}. The token is in <workspace>/.mcp-lens/token or MCP_LENS_TOKEN.`, {
-        'www-authenticate': 'Bearer realm="mcp-lens"',
-      });
+      sendJsonError(
+        res,
+        401,
+        -32001,
+        `Unauthorized: ${why}. The token is in <workspace>/.mcp-lens/token or MCP_LENS_TOKEN.`,
+        {
+          'www-authenticate': 'Bearer realm="mcp-lens"',
+        },
+      );
       return false;
     }
     return true;
@@ -207,7 +227,12 @@ export class GatewayHttpServer {
       body = JSON.parse(raw.toString('utf8'));
     } catch (err) {
       if (err instanceof BodyTooLargeError)
-        sendJsonError(res, 413, -32000, `Payload too large: the limit is ${this.options.maxBodyBytes ?? MAX_BODY_BYTES} bytes`);
+        sendJsonError(
+          res,
+          413,
+          -32000,
+          `Payload too large: the limit is ${this.options.maxBodyBytes ?? MAX_BODY_BYTES} bytes`,
+        );
       else if (err instanceof SyntaxError) sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       else throw err;
       return;
@@ -250,7 +275,11 @@ export class GatewayHttpServer {
   }
 
   private async openSession(): Promise<HttpSession> {
-    const session: HttpSession = { transport: undefined as unknown as StreamableHTTPServerTransport, lastSeen: this.now(), active: 0 };
+    const session: HttpSession = {
+      transport: undefined as unknown as StreamableHTTPServerTransport,
+      lastSeen: this.now(),
+      active: 0,
+    };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -266,7 +295,12 @@ export class GatewayHttpServer {
     return session;
   }
 
-  private async forward(session: HttpSession, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+  private async forward(
+    session: HttpSession,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body?: unknown,
+  ): Promise<void> {
     session.active++;
     session.lastSeen = this.now();
     res.once('close', () => {

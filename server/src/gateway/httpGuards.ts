@@ -29,7 +29,13 @@ export const MIN_TOKEN_BITS = 128;
  * characters (`aaaa…`) is refused whatever its length. The message never repeats the token.
  */
 export function tokenProblem(token: string): string | undefined {
-  const perChar = /^[0-9]+$/.test(token) ? Math.log2(10) : /^[0-9a-fA-F]+$/.test(token) ? 4 : /^[A-Za-z0-9+/=_-]+$/.test(token) ? 6 : Math.log2(95);
+  const perChar = /^[0-9]+$/.test(token)
+    ? Math.log2(10)
+    : /^[0-9a-fA-F]+$/.test(token)
+      ? 4
+      : /^[A-Za-z0-9+/=_-]+$/.test(token)
+        ? 6
+        : Math.log2(95);
   const bits = Math.floor(token.length * perChar);
   const distinct = new Set(token).size;
   if (bits >= MIN_TOKEN_BITS && distinct >= 10) return undefined;
@@ -74,7 +80,13 @@ export function originAllowed(origin: string | undefined, port: number): boolean
 }
 
 /** A JSON-RPC-style error body, as MCP clients expect from a streamable HTTP endpoint. */
-export function sendJsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+export function sendJsonError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -13,7 +13,9 @@ function safeName(name: string): string {
  */
 export function gatewayInstructions(serverNames: readonly string[], codeMode = false): string {
   const names = [...new Set(serverNames.map(safeName))].sort();
-  const servers = names.length ? `This workspace's MCP servers: ${names.join(', ')}.` : 'This workspace has no MCP servers configured yet.';
+  const servers = names.length
+    ? `This workspace's MCP servers: ${names.join(', ')}.`
+    : 'This workspace has no MCP servers configured yet.';
   const code = codeMode
     ? 'For several dependent calls, a loop, or filtering or joining results, write ONE run_code script instead of many ' +
       'call_tool calls (find_tools with input_format "signature" gives the types) and return only the answer: ' +

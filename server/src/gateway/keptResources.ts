@@ -18,7 +18,10 @@ export function keptResourceList(results: ResultStore, sessionId: string): Resou
 export function readKeptResource(results: ResultStore, sessionId: string, uri: string): ReadResourceResult {
   const kept = results.get(sessionId, uri);
   if (!kept) {
-    throw new McpError(ErrorCode.InvalidParams, `Result "${uri.slice(0, 120)}" is not kept for this session (${EVICTION_RULE}). Call the tool again.`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Result "${uri.slice(0, 120)}" is not kept for this session (${EVICTION_RULE}). Call the tool again.`,
+    );
   }
   return { contents: [{ uri: kept.uri, mimeType: 'text/plain', text: kept.text }] };
 }

@@ -23,7 +23,9 @@ let schemas: Map<string, Tool['inputSchema']> | undefined;
  * domains), so one set built with code mode on serves every session.
  */
 function inputSchema(tool: string): Tool['inputSchema'] | undefined {
-  schemas ??= new Map(metaToolDefinitions({ defaultLimit: 1, codeMode: true, domains: '' }).map((t) => [t.name, t.inputSchema]));
+  schemas ??= new Map(
+    metaToolDefinitions({ defaultLimit: 1, codeMode: true, domains: '' }).map((t) => [t.name, t.inputSchema]),
+  );
   return schemas.get(tool);
 }
 

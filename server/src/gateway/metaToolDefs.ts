@@ -22,7 +22,14 @@ export const RUN_CODE_LIMITS = {
 // The names are protocol (the client's test hooks look for them); META_TOOL_NAMES holds them all,
 // listed or not (an upstream tool of the same name is never listed directly).
 import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, RUN_CODE } from '../../../protocol/metaToolNames';
-export { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, META_TOOL_NAMES, RUN_CODE } from '../../../protocol/metaToolNames';
+export {
+  CALL_TOOL,
+  FIND_TOOLS,
+  GET_TOOL_SCHEMA,
+  LIST_SERVERS,
+  META_TOOL_NAMES,
+  RUN_CODE,
+} from '../../../protocol/metaToolNames';
 
 /**
  * Keeps the meta-tools loaded in clients that defer MCP tools behind their own tool search:
@@ -64,8 +71,17 @@ export const MAX_LIMIT = 50;
 
 /** Result shaping, the same for call_tool and for call_tool() inside run_code. */
 const SHAPE_PROPERTIES = {
-  select: { type: 'string', maxLength: MAX_SELECT_CHARS, description: 'JMESPath keeping only what you need of a JSON result, e.g. "items[].id".' },
-  max_output_tokens: { type: 'integer', minimum: MIN_OUTPUT_TOKENS, maximum: MAX_OUTPUT_TOKENS, description: 'Cap on the result, in tokens.' },
+  select: {
+    type: 'string',
+    maxLength: MAX_SELECT_CHARS,
+    description: 'JMESPath keeping only what you need of a JSON result, e.g. "items[].id".',
+  },
+  max_output_tokens: {
+    type: 'integer',
+    minimum: MIN_OUTPUT_TOKENS,
+    maximum: MAX_OUTPUT_TOKENS,
+    description: 'Cap on the result, in tokens.',
+  },
 } as const;
 
 /**
@@ -95,7 +111,12 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'The task in plain words, e.g. "open a pull request".' },
+          query: {
+            type: 'string',
+            minLength: 1,
+            maxLength: MAX_QUERY_CHARS,
+            description: 'The task in plain words, e.g. "open a pull request".',
+          },
           keywords: {
             type: 'array',
             items: { type: 'string', maxLength: MAX_KEYWORD_CHARS },
@@ -103,8 +124,17 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
             description: 'Exact words to weigh more (tool or parameter names).',
           },
           server: { type: 'string', maxLength: MAX_NAME_CHARS, description: "Only this server's tools." },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: `Default ${o.defaultLimit}; ask for more when none fits.` },
-          input_format: { type: 'string', enum: ['schema', 'signature'], description: 'signature: TypeScript types of inputs and outputs, for run_code.' },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_LIMIT,
+            description: `Default ${o.defaultLimit}; ask for more when none fits.`,
+          },
+          input_format: {
+            type: 'string',
+            enum: ['schema', 'signature'],
+            description: 'signature: TypeScript types of inputs and outputs, for run_code.',
+          },
         },
         required: ['query'],
         additionalProperties: false,

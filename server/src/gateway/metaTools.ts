@@ -30,7 +30,9 @@ export async function runMetaTool(
   ctx: MetaToolContext & { codeRuns: CodeRuns },
 ): Promise<CallToolResult | undefined> {
   if (name === RUN_CODE && !ctx.lens.settings().codeMode.enabled) {
-    return errorText('run_code is turned off in this workspace (mcpLens.codeMode.enabled); use call_tool for each step.');
+    return errorText(
+      'run_code is turned off in this workspace (mcpLens.codeMode.enabled); use call_tool for each step.',
+    );
   }
   const problem = metaToolArgsProblem(name, args);
   if (problem) return errorText(problem);
@@ -62,7 +64,8 @@ interface FindToolsArgs {
 async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
   const { query, keywords, server, limit, input_format: inputFormat } = args as unknown as FindToolsArgs;
   // The schema says "not empty"; blank is a schema pattern's worth of tokens in every tools/list.
-  if (query.trim() === '') return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
+  if (query.trim() === '')
+    return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
   const settings = ctx.lens.settings();
   if (typeof server === 'string' && !ctx.lens.servers().some((s) => s.name === server)) {
     const near = closestNames(
@@ -79,7 +82,13 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   const response = await ctx.lens.search(request);
   // Undefined while an organisation's catalog is first counted: the answer leaves the baseline out.
   const baseline = ctx.accounting.catalogCost(ctx.lens.tools())?.baselineTokens;
-  const { result, returnedTokens } = renderFindTools(response, (n) => ctx.lens.findTool(n), settings.search.inlineSchemas, baseline, inputFormat);
+  const { result, returnedTokens } = renderFindTools(
+    response,
+    (n) => ctx.lens.findTool(n),
+    settings.search.inlineSchemas,
+    baseline,
+    inputFormat,
+  );
   ctx.accounting.recordFindTools(ctx.sessionId, returnedTokens, baseline);
   return result;
 }
@@ -99,7 +108,11 @@ function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResul
 
 function fullDefinition(t: CatalogTool): Record<string, unknown> {
   // The name the upstream listed is its text, not ours (server names are made safe at config load).
-  const d: Record<string, unknown> = { name: t.name, server: t.server, original_name: truncateDescription(t.originalName, 200) };
+  const d: Record<string, unknown> = {
+    name: t.name,
+    server: t.server,
+    original_name: truncateDescription(t.originalName, 200),
+  };
   if (t.title !== undefined) d.title = truncateDescription(t.title, 200);
   // The full definition, but a megabyte of description helps no model: cut long ones with a mark.
   d.description = truncateDescription(t.description, MAX_SCHEMA_DESCRIPTION_CHARS);
@@ -120,7 +133,12 @@ function listServers(lens: Lens): CallToolResult {
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((s) => {
       const tools = byServer.get(s.name) ?? [];
-      const entry: Record<string, unknown> = { name: s.name, state: s.state, tools: tools.length, summary: summarizeTools(tools) };
+      const entry: Record<string, unknown> = {
+        name: s.name,
+        state: s.state,
+        tools: tools.length,
+        summary: summarizeTools(tools),
+      };
       if (s.error) entry.error = truncateDescription(s.error, 300);
       // Its tools are still found (from the last listing); calling them waits for the user.
       if (s.state === 'needs-sign-in')

@@ -90,10 +90,15 @@ export class ResultStore {
   private makeRoom(sessionId: string, incoming: number): void {
     const own = () => [...this.results.values()].filter((r) => r.sessionId === sessionId);
     const lru = (rs: KeptResult[]) => rs.reduce((a, b) => (b.usedAt < a.usedAt ? b : a));
-    for (let mine = own(); mine.length && (mine.length >= MAX_RESULTS_PER_SESSION || sum(mine) + incoming > MAX_SESSION_BYTES); mine = own()) {
+    for (
+      let mine = own();
+      mine.length && (mine.length >= MAX_RESULTS_PER_SESSION || sum(mine) + incoming > MAX_SESSION_BYTES);
+      mine = own()
+    ) {
       this.remove(lru(mine));
     }
-    while (this.results.size && this.totalBytes + incoming > MAX_TOTAL_BYTES) this.remove(lru([...this.results.values()]));
+    while (this.results.size && this.totalBytes + incoming > MAX_TOTAL_BYTES)
+      this.remove(lru([...this.results.values()]));
   }
 
   private remove(r: KeptResult): void {

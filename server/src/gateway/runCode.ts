@@ -34,20 +34,27 @@ export class CodeRuns {
   }
 }
 
-export async function runCode(args: Record<string, unknown>, ctx: MetaToolContext & { codeRuns: CodeRuns }): Promise<CallToolResult> {
+export async function runCode(
+  args: Record<string, unknown>,
+  ctx: MetaToolContext & { codeRuns: CodeRuns },
+): Promise<CallToolResult> {
   const settings = ctx.lens.settings();
   // Types, the length cap and the 1000 ms floor are the schema's (metaToolArgs.ts); blank code and the user's ceiling are not.
   const code = args.code as string;
   const timeout = args.timeout_ms as number | undefined;
   if (code.trim() === '') {
-    return errorText('run_code needs "code": the body of an async JavaScript function, e.g. `const r = await call_tool("x_list", {}); return r.items.length;`');
+    return errorText(
+      'run_code needs "code": the body of an async JavaScript function, e.g. `const r = await call_tool("x_list", {}); return r.items.length;`',
+    );
   }
   const maxTimeout = settings.codeMode.maxTimeoutMs;
   if (timeout !== undefined && timeout > maxTimeout) {
     return errorText(`"timeout_ms" must be an integer from 1000 to ${maxTimeout} (mcpLens.codeMode.maxTimeoutMs).`);
   }
   if (!ctx.codeRuns.tryEnter()) {
-    return errorText(`run_code: ${RUN_CODE_LIMITS.maxConcurrent} scripts are already running in MCP Lens; wait for one to finish and run this one again.`);
+    return errorText(
+      `run_code: ${RUN_CODE_LIMITS.maxConcurrent} scripts are already running in MCP Lens; wait for one to finish and run this one again.`,
+    );
   }
   let innerTokens = 0;
   let run: SandboxRun;
@@ -63,7 +70,11 @@ export async function runCode(args: Record<string, unknown>, ctx: MetaToolContex
           const shape = parseShapeRequest(isRecord(options) ? options : {}, MAX_OUTPUT_TOKENS);
           if ('problem' in shape) throw new Error(shape.problem);
           // The script's own signal: its wall time or a cancel ends the calls it has in flight.
-          const shaped = await shapedCall(name, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, { ...ctx, signal, origin: 'run_code' });
+          const shaped = await shapedCall(name, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, {
+            ...ctx,
+            signal,
+            origin: 'run_code',
+          });
           // What this result would have cost through call_tool, one step at a time.
           innerTokens += Math.min(shaped.fullTokens, settings.maxOutputTokens);
           if (shaped.result.isError) throw new Error(resultText(shaped.result));
@@ -113,15 +124,22 @@ export function scriptValue(result: CallToolResult): unknown {
 }
 
 function successResult(run: SandboxRun): CallToolResult {
-  const value = run.value === undefined ? 'undefined (the script returned nothing)' : typeof run.value === 'string' ? run.value : JSON.stringify(run.value);
+  const value =
+    run.value === undefined
+      ? 'undefined (the script returned nothing)'
+      : typeof run.value === 'string'
+        ? run.value
+        : JSON.stringify(run.value);
   const content: CallToolResult['content'] = [{ type: 'text', text: value }];
   if (run.logs.length) content.push({ type: 'text', text: `console.log:\n${run.logs.join('\n')}` });
   return { content };
 }
 
 const LIMIT_HINTS: Partial<Record<SandboxError['kind'], (maxTimeout: number) => string>> = {
-  'wall-time': (max) => `Pass a larger timeout_ms (at most ${max}, mcpLens.codeMode.maxTimeoutMs) or do less in one run.`,
-  memory: () => `The limit is ${RUN_CODE_LIMITS.memoryBytes / (1024 * 1024)} MB: keep fewer or smaller values (use select in call_tool to fetch less).`,
+  'wall-time': (max) =>
+    `Pass a larger timeout_ms (at most ${max}, mcpLens.codeMode.maxTimeoutMs) or do less in one run.`,
+  memory: () =>
+    `The limit is ${RUN_CODE_LIMITS.memoryBytes / (1024 * 1024)} MB: keep fewer or smaller values (use select in call_tool to fetch less).`,
   calls: () => `Split the work into several run_code calls of at most ${RUN_CODE_LIMITS.maxCalls} tool calls each.`,
   output: () => 'Return a summary, a count or the fields you need instead.',
   'never-settles': () => 'Await only tool calls: a script has no timers or events.',

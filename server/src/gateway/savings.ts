@@ -9,7 +9,12 @@ import { createHash } from 'node:crypto';
 import type { SavingsPoint, TokenStats } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { countTokens, savingsPercent, toolListTokens, type ToolDefinitionLike } from '../core/tokens';
-import { countCatalogTokensPaced, countCatalogTokensUpTo, knownCatalogTokens, type CatalogTokens } from '../core/toolListTokens';
+import {
+  countCatalogTokensPaced,
+  countCatalogTokensUpTo,
+  knownCatalogTokens,
+  type CatalogTokens,
+} from '../core/toolListTokens';
 
 /** History points kept for the dashboard's chart. */
 const MAX_HISTORY = 1000;
@@ -79,14 +84,23 @@ export class TokenAccounting {
   private adopt(tools: readonly CatalogTool[], counted: CatalogTokens): CatalogCost {
     this.costOf = tools;
     if (this.cost?.version !== counted.version) {
-      const perServer = [...counted.perServer].map(([server, row]) => ({ server, tokens: row.tokens, tools: row.tools }));
+      const perServer = [...counted.perServer].map(([server, row]) => ({
+        server,
+        tokens: row.tokens,
+        tools: row.tools,
+      }));
       perServer.sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
       this.cost = { version: counted.version, baselineTokens: perServer.reduce((n, s) => n + s.tokens, 0), perServer };
     }
     const baseline = this.cost.baselineTokens;
     // A session closed meanwhile keeps its late saving in the totals only.
     for (const p of this.pending.splice(0))
-      this.addSaving(this.sessions.has(p.sessionId) ? p.sessionId : undefined, p.returnedTokens, Math.max(0, baseline - p.returnedTokens), p.at);
+      this.addSaving(
+        this.sessions.has(p.sessionId) ? p.sessionId : undefined,
+        p.returnedTokens,
+        Math.max(0, baseline - p.returnedTokens),
+        p.at,
+      );
     return this.cost;
   }
 
@@ -116,7 +130,12 @@ export class TokenAccounting {
    * Records one find_tools response; returns the tokens it saved. Without a baseline (still
    * being counted) its saving is added once the count ends.
    */
-  recordFindTools(sessionId: string, returnedTokens: number, baselineTokens: number | undefined, at = Date.now()): number | undefined {
+  recordFindTools(
+    sessionId: string,
+    returnedTokens: number,
+    baselineTokens: number | undefined,
+    at = Date.now(),
+  ): number | undefined {
     this.findToolsCalls++;
     this.returnedTotal += returnedTokens;
     const s = this.sessions.get(sessionId) ?? { findToolsCalls: 0, returnedTokens: 0, savedTokens: 0 };
@@ -144,7 +163,13 @@ export class TokenAccounting {
    * Records one run_code script: `innerTokens` is what its calls' results would have cost
    * through call_tool one by one, `returnedTokens` what the script handed back.
    */
-  recordRunCode(sessionId: string, innerCalls: number, innerTokens: number, returnedTokens: number, at = Date.now()): void {
+  recordRunCode(
+    sessionId: string,
+    innerCalls: number,
+    innerTokens: number,
+    returnedTokens: number,
+    at = Date.now(),
+  ): void {
     const saved = Math.max(0, innerTokens - returnedTokens);
     this.codeMode.runs++;
     this.codeMode.innerCalls += innerCalls;

@@ -83,11 +83,17 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   });
 
   const callTool = toolCallHandler(deps, server, sessionId);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request.params, extra as unknown as CallExtra));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(request.params, extra as unknown as CallExtra),
+  );
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: lens.prompts().map((p) => {
-      const out: { name: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] } = {
+      const out: {
+        name: string;
+        description?: string;
+        arguments?: { name: string; description?: string; required?: boolean }[];
+      } = {
         ...p.extra,
         name: p.name,
       };
@@ -102,14 +108,21 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       return await lens.getPrompt(request.params.name, request.params.arguments ?? {});
     } catch (err) {
       // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
-      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": ${cleanReplyText(errorMessage(err))}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `prompt "${request.params.name}": ${cleanReplyText(errorMessage(err))}`,
+      );
     }
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       ...lens.resources().map((r) => {
-        const out: { uri: string; name: string; description?: string; mimeType?: string } = { ...r.extra, uri: r.uri, name: r.name };
+        const out: { uri: string; name: string; description?: string; mimeType?: string } = {
+          ...r.extra,
+          uri: r.uri,
+          name: r.name,
+        };
         if (r.description !== undefined) out.description = r.description;
         if (r.mimeType !== undefined) out.mimeType = r.mimeType;
         return out;
@@ -120,7 +133,11 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: (lens.resourceTemplates?.() ?? []).map((t) => {
-      const out: { uriTemplate: string; name: string; description?: string; mimeType?: string } = { ...t.extra, uriTemplate: t.uriTemplate, name: t.name };
+      const out: { uriTemplate: string; name: string; description?: string; mimeType?: string } = {
+        ...t.extra,
+        uriTemplate: t.uriTemplate,
+        name: t.name,
+      };
       if (t.description !== undefined) out.description = t.description;
       if (t.mimeType !== undefined) out.mimeType = t.mimeType;
       return out;
@@ -130,11 +147,15 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   registerClientFeatures(server, lens, sessionId);
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return readKeptResource(deps.results, sessionId(), request.params.uri);
+    if (request.params.uri.startsWith(RESULT_URI_PREFIX))
+      return readKeptResource(deps.results, sessionId(), request.params.uri);
     try {
       return await lens.readResource(request.params.uri);
     } catch (err) {
-      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": ${cleanReplyText(errorMessage(err))}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `resource "${request.params.uri}": ${cleanReplyText(errorMessage(err))}`,
+      );
     }
   });
 
@@ -174,7 +195,10 @@ export function toolCallHandler(deps: SessionDeps, server: Server, sessionId: ()
     };
     if (progressToken !== undefined) {
       ctx.onProgress = (p) => {
-        const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: p.progress };
+        const params: { progressToken: string | number; progress: number; total?: number; message?: string } = {
+          progressToken,
+          progress: p.progress,
+        };
         if (p.total !== undefined) params.total = p.total;
         if (p.message !== undefined) params.message = p.message;
         extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
@@ -187,7 +211,10 @@ export function toolCallHandler(deps: SessionDeps, server: Server, sessionId: ()
     } catch (err) {
       // The Lens turns failures into results; anything else is a bug, reported with context.
       deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);
-      return { content: [{ type: 'text', text: `MCP Lens failed to run "${name}": ${errorMessage(err)}` }], isError: true };
+      return {
+        content: [{ type: 'text', text: `MCP Lens failed to run "${name}": ${errorMessage(err)}` }],
+        isError: true,
+      };
     } finally {
       deps.afterCall(sessionId());
     }
@@ -197,7 +224,9 @@ export function toolCallHandler(deps: SessionDeps, server: Server, sessionId: ()
 /** Logging, completions, subscriptions and roots: passed on through the Lens to the upstreams. */
 function registerClientFeatures(server: Server, lens: Lens, sessionId: () => string): void {
   const upstreamError = (what: string, err: unknown) =>
-    err instanceof McpError ? err : new McpError(ErrorCode.InvalidParams, `${what}: ${cleanReplyText(errorMessage(err))}`);
+    err instanceof McpError
+      ? err
+      : new McpError(ErrorCode.InvalidParams, `${what}: ${cleanReplyText(errorMessage(err))}`);
 
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     lens.clients?.setLogLevel(sessionId(), request.params.level);
@@ -233,5 +262,7 @@ function registerClientFeatures(server: Server, lens: Lens, sessionId: () => str
     }
   });
 
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => lens.clients?.rootsChanged(sessionId()));
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () =>
+    lens.clients?.rootsChanged(sessionId()),
+  );
 }

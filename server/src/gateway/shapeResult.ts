@@ -4,7 +4,14 @@
  * in the session's ResultStore and the note points to it, so nothing is lost.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_OUTPUT_TOKENS, MIN_OUTPUT_TOKENS, cutToTokens, projectionResult, resultTokens, selectProblem } from '../core/resultShaping';
+import {
+  MAX_OUTPUT_TOKENS,
+  MIN_OUTPUT_TOKENS,
+  cutToTokens,
+  projectionResult,
+  resultTokens,
+  selectProblem,
+} from '../core/resultShaping';
 import { selectInput } from '../core/selectSubject';
 import { PLAIN_TEXT_PROBLEM } from '../core/selectEvaluation';
 import type { SelectRunner } from '../adapters/select/selectRunner';
@@ -20,14 +27,21 @@ export interface ShapeRequest {
  * call_tool's shaping options (`select`, `max_output_tokens`), checked, in words a model can
  * fix; `defaultMax` applies when max_output_tokens is absent.
  */
-export function parseShapeRequest(args: Record<string, unknown>, defaultMax: number): ShapeRequest | { problem: string } {
+export function parseShapeRequest(
+  args: Record<string, unknown>,
+  defaultMax: number,
+): ShapeRequest | { problem: string } {
   const { select, max_output_tokens: max } = args;
-  if (select !== undefined && typeof select !== 'string') return { problem: '"select" must be a JMESPath expression (a string), e.g. "items[].name".' };
+  if (select !== undefined && typeof select !== 'string')
+    return { problem: '"select" must be a JMESPath expression (a string), e.g. "items[].name".' };
   if (typeof select === 'string') {
     const problem = selectProblem(select);
     if (problem) return { problem };
   }
-  if (max !== undefined && !(typeof max === 'number' && Number.isInteger(max) && max >= MIN_OUTPUT_TOKENS && max <= MAX_OUTPUT_TOKENS)) {
+  if (
+    max !== undefined &&
+    !(typeof max === 'number' && Number.isInteger(max) && max >= MIN_OUTPUT_TOKENS && max <= MAX_OUTPUT_TOKENS)
+  ) {
     return { problem: `"max_output_tokens" must be an integer from ${MIN_OUTPUT_TOKENS} to ${MAX_OUTPUT_TOKENS}.` };
   }
   const request: ShapeRequest = { maxOutputTokens: (max as number | undefined) ?? defaultMax };
@@ -60,7 +74,12 @@ export interface ShapeContext {
   signal?: AbortSignal;
 }
 
-export async function shapeResult(raw: CallToolResult, tool: string, request: ShapeRequest, ctx: ShapeContext): Promise<Shaped> {
+export async function shapeResult(
+  raw: CallToolResult,
+  tool: string,
+  request: ShapeRequest,
+  ctx: ShapeContext,
+): Promise<Shaped> {
   const fullTokens = once(() => resultTokens(raw));
   const notes: string[] = [];
   let shaped = raw;
@@ -89,7 +108,12 @@ export async function shapeResult(raw: CallToolResult, tool: string, request: Sh
   }
   if (notes.length === 0) {
     const kept = shaped;
-    const whole = shapedResult(kept, kept !== raw, fullTokens, kept === raw ? fullTokens : once(() => resultTokens(kept)));
+    const whole = shapedResult(
+      kept,
+      kept !== raw,
+      fullTokens,
+      kept === raw ? fullTokens : once(() => resultTokens(kept)),
+    );
     if (projected) whole.projected = projected;
     return whole;
   }
@@ -122,18 +146,32 @@ async function applySelect(
 }
 
 /** A select that broke a limit: an error naming it; the result the call returned is kept, so the call need not be repeated. */
-function selectLimited(raw: CallToolResult, tool: string, problem: string, fullTokens: () => number, ctx: ShapeContext): Shaped {
+function selectLimited(
+  raw: CallToolResult,
+  tool: string,
+  problem: string,
+  fullTokens: () => number,
+  ctx: ShapeContext,
+): Shaped {
   const keptAs = ctx.results.keep(ctx.sessionId, tool, raw, fullTokens());
   const where = keptAs
     ? `its whole result is kept for this session as ${keptAs}: read it with resources/read or read_result("${keptAs}") in run_code, or call again with a simpler "select".`
     : 'call again with a simpler "select".';
-  const result: CallToolResult = { content: [{ type: 'text', text: `[MCP Lens] ${problem}. The call to ${tool} itself succeeded; ${where}` }], isError: true };
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: `[MCP Lens] ${problem}. The call to ${tool} itself succeeded; ${where}` }],
+    isError: true,
+  };
   const shaped = shapedResult(result, true, fullTokens, () => resultTokens(result));
   if (keptAs) shaped.keptAs = keptAs;
   return shaped;
 }
 
-function shapedResult(result: CallToolResult, changed: boolean, fullTokens: () => number, returnedTokens: () => number): Shaped {
+function shapedResult(
+  result: CallToolResult,
+  changed: boolean,
+  fullTokens: () => number,
+  returnedTokens: () => number,
+): Shaped {
   return new LazyShaped(result, changed, fullTokens, returnedTokens);
 }
 

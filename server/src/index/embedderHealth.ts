@@ -44,7 +44,12 @@ export function skipsQueries(health: HealthState): boolean {
  * `hasVectors`: some tools have vectors of this embedder's model, so a query can be answered
  * by meaning. `storeProblem`: why vectors cannot be kept at all here (LanceDB does not load).
  */
-export function searchMode(embedder: Embedder | undefined, health: HealthState, hasVectors: boolean, storeProblem?: string): SearchModeInfo {
+export function searchMode(
+  embedder: Embedder | undefined,
+  health: HealthState,
+  hasVectors: boolean,
+  storeProblem?: string,
+): SearchModeInfo {
   if (!embedder) return keyword('embeddings disabled');
   if (storeProblem !== undefined) return keyword(storeProblem);
   const provider = embedder.id.split(':')[0];
@@ -59,7 +64,9 @@ export function searchMode(embedder: Embedder | undefined, health: HealthState, 
     case 'error':
       return keyword(`embedding failed: ${health.message}`);
     default:
-      return hasVectors ? { kind: 'hybrid', label: `hybrid (${provider}: ${embedder.model})` } : keyword(`indexing embeddings with ${embedder.model}`);
+      return hasVectors
+        ? { kind: 'hybrid', label: `hybrid (${provider}: ${embedder.model})` }
+        : keyword(`indexing embeddings with ${embedder.model}`);
   }
 }
 

@@ -72,7 +72,9 @@ export class EmbeddingBackfill {
     this.embedder = options.embedder;
     this.log = options.log;
     this.rows = new HeldVectors(options.embedder.id, (id) => this.entries.has(id));
-    this.storeSearch = new StoreVectorSearch(options.embedder.id, this.rows, options.log, (err) => this.storeFailed(err));
+    this.storeSearch = new StoreVectorSearch(options.embedder.id, this.rows, options.log, (err) =>
+      this.storeFailed(err),
+    );
     this.store = new LazyStore(options.openStore, options.log);
     this.backoff = { ...EMBED_RETRY, ...options.backoff };
   }
@@ -324,7 +326,8 @@ export class EmbeddingBackfill {
   private async probe(): Promise<boolean> {
     const health = await this.embedder.probe();
     if (health.reachable && !health.modelMissing) this.setHealth({ kind: 'ok' });
-    else if (health.modelMissing) this.setHealth({ kind: 'model-missing', message: health.error ?? `model "${this.embedder.model}" missing` });
+    else if (health.modelMissing)
+      this.setHealth({ kind: 'model-missing', message: health.error ?? `model "${this.embedder.model}" missing` });
     else this.setHealth({ kind: 'unreachable', message: health.error ?? 'unreachable' });
     return this.healthState.kind === 'ok';
   }
@@ -346,7 +349,15 @@ export class EmbeddingBackfill {
       // In memory only what search needs; text and schema go to the store and are dropped.
       // Past the index's size already, the new vectors are not kept here either.
       const keep = !this.pastAnn();
-      this.rows.put(rows.map((r) => ({ id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, ...(keep && { vector: r.vector }) })));
+      this.rows.put(
+        rows.map((r) => ({
+          id: r.id,
+          server: r.server,
+          contentHash: r.contentHash,
+          model: r.model,
+          ...(keep && { vector: r.vector }),
+        })),
+      );
       this.releaseIfPastAnn();
       this.setHealth({ kind: 'ok' });
       await this.persist(rows);
@@ -372,17 +383,37 @@ export class EmbeddingBackfill {
       this.rows.delete([...this.rows.values()].filter((r) => !r.vector).map((r) => r.id));
       const all = [...this.rows.values()].flatMap((r) => {
         const entry = this.entries.get(r.id);
-        return entry && r.vector && r.model === this.embedder.id && r.contentHash === entry.hash ? [storedTool(entry, r.model, r.vector)] : [];
+        return entry && r.vector && r.model === this.embedder.id && r.contentHash === entry.hash
+          ? [storedTool(entry, r.model, r.vector)]
+          : [];
       });
       await store
         .upsert(all)
-        .catch((e: unknown) => this.storeFailed(e) || this.log.error(`tool store ${store.dir}: vectors kept in memory only: ${errorMessage(e)}`));
+        .catch(
+          (e: unknown) =>
+            this.storeFailed(e) ||
+            this.log.error(`tool store ${store.dir}: vectors kept in memory only: ${errorMessage(e)}`),
+        );
     }
   }
 }
 
 /** The row written for a tool; text and schema are rebuilt from the catalog tool when not given. */
-function storedTool(entry: ToolEntry, model: string, vector: Float32Array, input = embeddingInput(entry.tool)): StoredTool {
+function storedTool(
+  entry: ToolEntry,
+  model: string,
+  vector: Float32Array,
+  input = embeddingInput(entry.tool),
+): StoredTool {
   const t = entry.tool;
-  return { id: t.key, server: t.server, tool: t.originalName, text: input.text, inputSchemaJson: input.schemaJson, contentHash: entry.hash, model, vector };
+  return {
+    id: t.key,
+    server: t.server,
+    tool: t.originalName,
+    text: input.text,
+    inputSchemaJson: input.schemaJson,
+    contentHash: entry.hash,
+    model,
+    vector,
+  };
 }

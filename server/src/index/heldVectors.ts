@@ -94,7 +94,8 @@ export class HeldVectors {
   /** Drops every vector held here and the scan built from them; rows are copied, never changed (the store may share them). */
   releaseVectors(): void {
     if (!this.holding) return;
-    for (const [id, r] of this.rows) if (r.vector) this.rows.set(id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model });
+    for (const [id, r] of this.rows)
+      if (r.vector) this.rows.set(id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model });
     this.holding = false;
     this.scan.load([]);
     this.changed();

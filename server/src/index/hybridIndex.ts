@@ -52,7 +52,10 @@ export class HybridToolIndex implements ToolIndex {
   private constructor(private readonly options: HybridIndexOptions) {
     const log = options.log;
     this.changes = new ChangeEmitter((err) => log.debug(`index change listener failed: ${errorMessage(err)}`));
-    this.pipeline = new RankingPipeline({ ...(options.fusion && { fusion: options.fusion }), ...(options.tokens && { tokens: options.tokens }) });
+    this.pipeline = new RankingPipeline({
+      ...(options.fusion && { fusion: options.fusion }),
+      ...(options.tokens && { tokens: options.tokens }),
+    });
     this.backfill = options.embedder
       ? new EmbeddingBackfill({
           openStore: options.openStore,
@@ -93,11 +96,14 @@ export class HybridToolIndex implements ToolIndex {
     }
     let skipped = 'index closing';
     const meaning =
-      backfill && ((text: string, depth: number, server?: string) => this.meaningRanking(backfill, text, depth, server, (why) => (skipped = why)));
+      backfill &&
+      ((text: string, depth: number, server?: string) =>
+        this.meaningRanking(backfill, text, depth, server, (why) => (skipped = why)));
     const answer = await this.pipeline.rank(query, options, meaning);
     const mode = this.mode();
     // Only a closing index or a failed vector search skips vectors while the mode still says hybrid.
-    if (!answer.fused && mode.kind !== 'keyword') return { hits: answer.hits, mode: { kind: 'keyword', label: `keyword only: ${skipped}` } };
+    if (!answer.fused && mode.kind !== 'keyword')
+      return { hits: answer.hits, mode: { kind: 'keyword', label: `keyword only: ${skipped}` } };
     return { hits: answer.hits, mode };
   }
 
@@ -144,7 +150,12 @@ export class HybridToolIndex implements ToolIndex {
 
   private mode(): ReturnType<typeof searchMode> {
     const b = this.backfill;
-    return searchMode(this.options.embedder, b?.health ?? { kind: 'unknown' }, b?.hasCurrentVectors() ?? false, b?.storeProblem);
+    return searchMode(
+      this.options.embedder,
+      b?.health ?? { kind: 'unknown' },
+      b?.hasCurrentVectors() ?? false,
+      b?.storeProblem,
+    );
   }
 
   /** Undefined when the search must be keyword-only (no vectors, embedder down, too slow for this query, or the vector search failed: `skipped` says). */
@@ -155,7 +166,8 @@ export class HybridToolIndex implements ToolIndex {
     server: string | undefined,
     skipped: (why: string) => void,
   ): Promise<RankedTool[] | undefined> {
-    if (skipsQueries(backfill.health) || backfill.storeProblem !== undefined || !backfill.hasCurrentVectors()) return undefined;
+    if (skipsQueries(backfill.health) || backfill.storeProblem !== undefined || !backfill.hasCurrentVectors())
+      return undefined;
     const bound = deadline(this.options.queryTimeoutMs ?? 1_500, backfill.stop);
     try {
       const vector = await this.options.embedder!.embedQuery(text, bound.signal);
@@ -164,7 +176,12 @@ export class HybridToolIndex implements ToolIndex {
         skipped('vector search failed');
         return undefined;
       }
-      return hits.map((h) => ({ key: h.key, score: h.similarity, signals: ['meaning'], why: `meaning ${h.similarity.toFixed(2)}` }));
+      return hits.map((h) => ({
+        key: h.key,
+        score: h.similarity,
+        signals: ['meaning'],
+        why: `meaning ${h.similarity.toFixed(2)}`,
+      }));
     } catch (err) {
       backfill.queryFailed(err);
       return undefined;

@@ -24,11 +24,25 @@ export class StoreVectorSearch {
   ) {}
 
   /** `useIndex`: the catalog is past the store's index size (below it, only the flat search is asked). */
-  async search(store: ToolStore, vector: Float32Array, limit: number, server: string | undefined, useIndex: boolean): Promise<VectorHit[] | undefined> {
-    return (useIndex ? await this.byIndex(store, vector, limit, server) : undefined) ?? (await this.flat(store, vector, limit, server));
+  async search(
+    store: ToolStore,
+    vector: Float32Array,
+    limit: number,
+    server: string | undefined,
+    useIndex: boolean,
+  ): Promise<VectorHit[] | undefined> {
+    return (
+      (useIndex ? await this.byIndex(store, vector, limit, server) : undefined) ??
+      (await this.flat(store, vector, limit, server))
+    );
   }
 
-  private async byIndex(store: ToolStore, vector: Float32Array, limit: number, server?: string): Promise<VectorHit[] | undefined> {
+  private async byIndex(
+    store: ToolStore,
+    vector: Float32Array,
+    limit: number,
+    server?: string,
+  ): Promise<VectorHit[] | undefined> {
     if (!store.nearest) return undefined;
     try {
       const hits = await store.nearest(vector, limit, server);
@@ -40,7 +54,12 @@ export class StoreVectorSearch {
     }
   }
 
-  private async flat(store: ToolStore, vector: Float32Array, limit: number, server?: string): Promise<VectorHit[] | undefined> {
+  private async flat(
+    store: ToolStore,
+    vector: Float32Array,
+    limit: number,
+    server?: string,
+  ): Promise<VectorHit[] | undefined> {
     if (!store.scan) return undefined;
     try {
       const hits = await store.scan(vector, limit, { model: this.model, ...(server !== undefined && { server }) });

@@ -62,7 +62,8 @@ export class VectorMatrix {
       topRows[at] = row;
     }
     const hits: VectorHit[] = [];
-    for (let i = 0; i < limit && topRows[i] >= 0; i++) hits.push({ key: this.keys[topRows[i]], similarity: topScores[i] });
+    for (let i = 0; i < limit && topRows[i] >= 0; i++)
+      hits.push({ key: this.keys[topRows[i]], similarity: topScores[i] });
     return hits;
   }
 }

@@ -39,12 +39,16 @@ import { derivedNotifications, stateOf } from './stateSnapshot';
 import { editorOAuth } from './editorOAuth';
 
 /** Binds the connection; resolves the session once `initialize` has built it. */
-export function bindConnection(connection: Connection, log: Logger): { session: () => SidecarSession | undefined; shutdown: () => Promise<void> } {
+export function bindConnection(
+  connection: Connection,
+  log: Logger,
+): { session: () => SidecarSession | undefined; shutdown: () => Promise<void> } {
   let session: SidecarSession | undefined;
   let broadcaster: StateBroadcaster | undefined;
   let init: SidecarInitOptions | undefined;
   let dashboard: DashboardHandlers | undefined;
-  const sendPullProgress = (p: PullProgressParams) => void connection.sendNotification(PullProgressNotification, p).catch(() => undefined);
+  const sendPullProgress = (p: PullProgressParams) =>
+    void connection.sendNotification(PullProgressNotification, p).catch(() => undefined);
   let initialized!: () => void;
   const oauth = editorOAuth(connection, new Promise<void>((resolve) => (initialized = resolve)));
 
@@ -77,13 +81,19 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
   });
 
   const need = (): SidecarSession => {
-    if (!session) throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the MCP Lens sidecar is not initialized yet');
+    if (!session)
+      throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the MCP Lens sidecar is not initialized yet');
     return session;
   };
 
   connection.onRequest(SearchRequest, (p) => {
-    if (typeof p?.query !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'search: "query" must be a string');
-    return need().lens.search({ query: p.query, ...(p.limit ? { limit: p.limit } : {}), ...(p.server ? { server: p.server } : {}) });
+    if (typeof p?.query !== 'string')
+      throw new ResponseError(ErrorCodes.InvalidParams, 'search: "query" must be a string');
+    return need().lens.search({
+      query: p.query,
+      ...(p.limit ? { limit: p.limit } : {}),
+      ...(p.server ? { server: p.server } : {}),
+    });
   });
   connection.onRequest(ListToolsRequest, (): ListToolsResult =>
     need()
@@ -108,11 +118,15 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
   connection.onRequest(DashboardRequest, async (p) => {
     need();
     const method = p?.method;
-    if (!dashboard || !DASHBOARD_METHODS.includes(method)) throw new ResponseError(ErrorCodes.InvalidParams, `dashboard: unknown request "${String(method)}"`);
+    if (!dashboard || !DASHBOARD_METHODS.includes(method))
+      throw new ResponseError(ErrorCodes.InvalidParams, `dashboard: unknown request "${String(method)}"`);
     try {
       return await (dashboard[method] as (params: unknown) => Promise<unknown>)(p.params ?? {});
     } catch (err) {
-      throw new ResponseError(err instanceof BadParams ? ErrorCodes.InvalidParams : ErrorCodes.InternalError, errorMessage(err));
+      throw new ResponseError(
+        err instanceof BadParams ? ErrorCodes.InvalidParams : ErrorCodes.InternalError,
+        errorMessage(err),
+      );
     }
   });
   connection.onRequest(GatewayInfoRequest, () => need().gatewayInfo());
@@ -151,7 +165,8 @@ export function bindConnection(connection: Connection, log: Logger): { session: 
   });
   connection.onRequest(ClearUsageRequest, async () => {
     const lens = need().lens;
-    if (!lens.clearUsage) throw new ResponseError(ErrorCodes.MethodNotFound, 'usage learning is not part of this sidecar');
+    if (!lens.clearUsage)
+      throw new ResponseError(ErrorCodes.MethodNotFound, 'usage learning is not part of this sidecar');
     await lens.clearUsage();
     return null;
   });
@@ -193,7 +208,12 @@ async function pullModel(s: SidecarSession, progress: (p: PullProgressParams) =>
   const model = s.lens.settings().embedding.model;
   try {
     await s.pullModel(s.lens.settings(), (p) =>
-      progress({ model, status: p.status, done: false, ...(p.total !== undefined ? { total: p.total, completed: p.completed ?? 0 } : {}) }),
+      progress({
+        model,
+        status: p.status,
+        done: false,
+        ...(p.total !== undefined ? { total: p.total, completed: p.completed ?? 0 } : {}),
+      }),
     );
     progress({ model, status: 'success', done: true });
   } catch (err) {
@@ -205,11 +225,14 @@ async function pullModel(s: SidecarSession, progress: (p: PullProgressParams) =>
 /** The client's options are untrusted input: sanitized like everything else that crosses. */
 function readInit(raw: unknown): SidecarInitOptions {
   const o = (raw && typeof raw === 'object' ? raw : {}) as Partial<SidecarInitOptions>;
-  if (typeof o.storageDir !== 'string' || !o.storageDir) throw new ResponseError(ErrorCodes.InvalidParams, 'initializationOptions.storageDir is required');
+  if (typeof o.storageDir !== 'string' || !o.storageDir)
+    throw new ResponseError(ErrorCodes.InvalidParams, 'initializationOptions.storageDir is required');
   const toolFilterLevels = sanitizeToolFilterLevels(o.toolFilterLevels);
   return {
     storageDir: o.storageDir,
-    workspaceFolders: Array.isArray(o.workspaceFolders) ? o.workspaceFolders.filter((f): f is string => typeof f === 'string') : [],
+    workspaceFolders: Array.isArray(o.workspaceFolders)
+      ? o.workspaceFolders.filter((f): f is string => typeof f === 'string')
+      : [],
     settings: sanitizeSettings(o.settings, process.env),
     ...(toolFilterLevels && { toolFilterLevels }),
     trusted: o.trusted === true,
@@ -220,7 +243,9 @@ function readInit(raw: unknown): SidecarInitOptions {
       typeof o.gateway.token === 'string' && {
         gateway: {
           token: o.gateway.token,
-          ...(Number.isInteger(o.gateway.port) && o.gateway.port! > 0 && o.gateway.port! < 65536 && { port: o.gateway.port }),
+          ...(Number.isInteger(o.gateway.port) &&
+            o.gateway.port! > 0 &&
+            o.gateway.port! < 65536 && { port: o.gateway.port }),
         },
       }),
   };
@@ -235,7 +260,11 @@ function folderInfos(v: unknown): WorkspaceFolderInfo[] | undefined {
     const f = item as Record<string, unknown>;
     if (typeof f.path !== 'string' || f.path === '') continue;
     const servers = sanitizeSettings({ servers: f.servers }).servers;
-    out.push({ path: f.path, name: typeof f.name === 'string' ? f.name : '', ...(Object.keys(servers).length > 0 && { servers }) });
+    out.push({
+      path: f.path,
+      name: typeof f.name === 'string' ? f.name : '',
+      ...(Object.keys(servers).length > 0 && { servers }),
+    });
   }
   return out;
 }

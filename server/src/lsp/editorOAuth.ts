@@ -13,7 +13,12 @@
  * and the CLI signs in the same way.
  */
 import type { Connection } from 'vscode-languageserver/node';
-import { ExternalRedirectRequest, OAuthSecretReadRequest, OAuthSecretWriteRequest, OpenAuthorizationRequest } from '../../../protocol/lspProtocol';
+import {
+  ExternalRedirectRequest,
+  OAuthSecretReadRequest,
+  OAuthSecretWriteRequest,
+  OpenAuthorizationRequest,
+} from '../../../protocol/lspProtocol';
 import { parseStoredOAuth } from '../adapters/upstream/auth/oauthStore';
 import type { OAuthEnvironment } from '../adapters/upstream/auth/types';
 
@@ -33,7 +38,10 @@ export function editorOAuth(connection: Connection, ready: Promise<void>): OAuth
       },
       async write(key, value) {
         await ready;
-        await connection.sendRequest(OAuthSecretWriteRequest, { key, value: value === undefined ? null : JSON.stringify(value) });
+        await connection.sendRequest(OAuthSecretWriteRequest, {
+          key,
+          value: value === undefined ? null : JSON.stringify(value),
+        });
       },
     },
     door: {

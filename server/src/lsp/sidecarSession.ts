@@ -35,11 +35,15 @@ export class SidecarSession {
 
   static async start(init: SidecarInitOptions, log: Logger, oauth?: OAuthEnvironment): Promise<SidecarSession> {
     // Every folder of a multi-root workspace is read as its own (core/config/folders.ts).
-    const folders = init.folders?.length ? init.folders : init.workspaceFolders.map((path) => ({ path, name: basename(path) }));
+    const folders = init.folders?.length
+      ? init.folders
+      : init.workspaceFolders.map((path) => ({ path, name: basename(path) }));
     const workspaceFolder = folders[0]?.path;
     if (!workspaceFolder) log.warn('no workspace folder is open: only servers from user settings can run');
     else if (folders.length > 1)
-      log.info(`multi-root workspace: reading the MCP configuration of ${folders.length} folders; their servers are named <folder>/<server>`);
+      log.info(
+        `multi-root workspace: reading the MCP configuration of ${folders.length} folders; their servers are named <folder>/<server>`,
+      );
     const lens = await LensApp.start({
       workspaceFolder: workspaceFolder ?? init.storageDir,
       ...(folders.length > 1 && { workspaceFolders: folders }),
@@ -50,7 +54,9 @@ export class SidecarSession {
       autoApprove: false,
       // Which filter patterns are the user's own, and the workspace's filter accepted before (kept by the extension).
       ...(init.toolFilterLevels && { toolFilterLevels: init.toolFilterLevels }),
-      ...(init.approvals[TOOL_FILTER_APPROVAL_NAME] !== undefined && { acceptedToolFilter: init.approvals[TOOL_FILTER_APPROVAL_NAME] }),
+      ...(init.approvals[TOOL_FILTER_APPROVAL_NAME] !== undefined && {
+        acceptedToolFilter: init.approvals[TOOL_FILTER_APPROVAL_NAME],
+      }),
       inputs: init.inputs,
       log,
       insideEditor: true,
@@ -132,7 +138,12 @@ export class SidecarSession {
 }
 
 /** Listens on `port` when it is free (the previous sidecar's), else on any free port. */
-async function listen(lens: Lens, token: string, port: number, log: Logger): Promise<{ http: GatewayHttpServer; url: string }> {
+async function listen(
+  lens: Lens,
+  token: string,
+  port: number,
+  log: Logger,
+): Promise<{ http: GatewayHttpServer; url: string }> {
   const http = new GatewayHttpServer({ lens, token, port, log });
   try {
     return { http, url: (await http.start()).url };

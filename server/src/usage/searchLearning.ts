@@ -26,7 +26,13 @@ import { CatalogFingerprints } from '../core/usage/catalogFingerprints';
 import { BoundedMap } from '../core/usage/ranking';
 import { SessionSteps, STEP_RULES, type StepRules } from '../core/usage/searchSteps';
 import type { CallOutcome } from '../core/usage/types';
-import { ensureLearnedFolder, learnedFileStamp, readLearnedFile, removeLearnedFile, writeLearnedFile } from '../adapters/usage/learnedFile';
+import {
+  ensureLearnedFolder,
+  learnedFileStamp,
+  readLearnedFile,
+  removeLearnedFile,
+  writeLearnedFile,
+} from '../adapters/usage/learnedFile';
 import { WriterLock } from '../adapters/writerLock';
 
 /** Live sessions whose current step is remembered. */
@@ -78,7 +84,9 @@ export class SearchLearning {
     this.knobs = opts.knobs ?? LEARNED_RANKING_KNOBS;
     this.rules = opts.rules ?? STEP_RULES;
     this.isEnabled = opts.enabled;
-    this.changes = new ChangeEmitter((err) => opts.log.warn(`search learning: a change listener failed: ${errorMessage(err)}`));
+    this.changes = new ChangeEmitter((err) =>
+      opts.log.warn(`search learning: a change listener failed: ${errorMessage(err)}`),
+    );
     if (this.isEnabled) this.activate();
   }
 
@@ -244,7 +252,10 @@ export class SearchLearning {
     const read = readLearnedFile(file);
     if ('refused' in read) this.opts.log.warn(`search learning: ignoring ${file}: ${read.refused}`);
     if (!('examples' in read)) return;
-    if (read.dropped > 0) this.opts.log.warn(`search learning: dropped ${read.dropped} damaged entr${read.dropped === 1 ? 'y' : 'ies'} of ${file}`);
+    if (read.dropped > 0)
+      this.opts.log.warn(
+        `search learning: dropped ${read.dropped} damaged entr${read.dropped === 1 ? 'y' : 'ies'} of ${file}`,
+      );
     this.examples.load(read.examples);
     // What was learned for tools that changed while this process was not looking goes at once.
     this.examples.reconcile(this.tools);
@@ -269,7 +280,10 @@ export class SearchLearning {
       ensureLearnedFolder(file);
       this.lock ??= new WriterLock(join(dirname(file), 'lock'));
       if (!this.lock.tryAcquire()) {
-        if (!this.lockRefusedLogged) this.opts.log.info(`search learning: ${file} is written by another process; what this one learns stays in its memory`);
+        if (!this.lockRefusedLogged)
+          this.opts.log.info(
+            `search learning: ${file} is written by another process; what this one learns stays in its memory`,
+          );
         this.lockRefusedLogged = true;
         return;
       }

@@ -125,7 +125,10 @@ export class UsageTracker {
   private learn(call: CallRecord): void {
     if (!this.opts.enabled) return;
     const session = this.session(call.sessionId);
-    const before = this.predictor.predict({ sessionTools: sessionTools(session), now: call.startedAt }, this.opts.predictK ?? 10);
+    const before = this.predictor.predict(
+      { sessionTools: sessionTools(session), now: call.startedAt },
+      this.opts.predictK ?? 10,
+    );
     const event: UsageEvent = {
       sessionId: call.sessionId,
       seq: ++session.seq,
@@ -147,7 +150,9 @@ export class UsageTracker {
     noteCall(session, call.toolKey);
     this.events.push(event);
     this.aggregate.add(event);
-    this.predictor.observe([{ sessionId: event.sessionId, toolKey: event.toolKey, at: event.at, server: event.server }]);
+    this.predictor.observe([
+      { sessionId: event.sessionId, toolKey: event.toolKey, at: event.at, server: event.server },
+    ]);
     this.store?.append(event);
     this.changed();
   }
@@ -205,7 +210,9 @@ export class UsageTracker {
   async clear(): Promise<void> {
     this.pending = [];
     this.forget();
-    await this.store?.clear().catch((err: unknown) => this.opts.log.warn(`usage: clearing ${this.opts.dir} failed: ${String(err)}`));
+    await this.store
+      ?.clear()
+      .catch((err: unknown) => this.opts.log.warn(`usage: clearing ${this.opts.dir} failed: ${String(err)}`));
     this.changed();
   }
 
@@ -244,7 +251,9 @@ export class UsageTracker {
     const store = this.store;
     this.store = undefined;
     this.forget();
-    await store?.close().catch((err: unknown) => this.opts.log.warn(`usage: closing ${this.opts.dir} failed: ${String(err)}`));
+    await store
+      ?.close()
+      .catch((err: unknown) => this.opts.log.warn(`usage: closing ${this.opts.dir} failed: ${String(err)}`));
   }
 
   /** Drops calls older than the retention and compacts the log when any went. */
@@ -253,7 +262,9 @@ export class UsageTracker {
     const cutoff = this.now() - this.opts.retentionDays * DAY_MS;
     const kept = this.events.filter((e) => e.at >= cutoff);
     if (kept.length === this.events.length) return;
-    this.opts.log.info(`usage: pruned ${plural(this.events.length - kept.length, 'call')} older than ${plural(this.opts.retentionDays, 'day')}`);
+    this.opts.log.info(
+      `usage: pruned ${plural(this.events.length - kept.length, 'call')} older than ${plural(this.opts.retentionDays, 'day')}`,
+    );
     this.forget();
     this.load(kept);
     await this.store?.compact(kept);
@@ -268,7 +279,9 @@ export class UsageTracker {
       s.seq = Math.max(s.seq, e.seq);
       noteCall(s, e.toolKey);
     }
-    this.predictor.observe(events.map((e) => ({ sessionId: e.sessionId, toolKey: e.toolKey, at: e.at, server: e.server })));
+    this.predictor.observe(
+      events.map((e) => ({ sessionId: e.sessionId, toolKey: e.toolKey, at: e.at, server: e.server })),
+    );
   }
 
   private forget(): void {

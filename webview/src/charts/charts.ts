@@ -6,7 +6,11 @@ import { tokenChange } from '../../../protocol/figureText';
 import { formatTokens, h, svg } from '../dom';
 
 /** Two horizontal bars: what clients would pay without MCP Lens, and what they pay with it (a cost when more). */
-export function baselineBars(tokens: { baselineTokens: number; exposedTokens: number; savingsPercent: number }): HTMLElement {
+export function baselineBars(tokens: {
+  baselineTokens: number;
+  exposedTokens: number;
+  savingsPercent: number;
+}): HTMLElement {
   const { baselineTokens: baseline, exposedTokens: exposed } = tokens;
   const change = tokenChange(tokens);
   const max = Math.max(baseline, exposed, 1);
@@ -73,14 +77,21 @@ const PAD = { left: 56, right: 16, top: 12, bottom: 24 };
 
 /** Cumulative tokens saved as an area, tokens saved per call as dots, over call order. */
 export function savingsChart(points: SeriesPoint[]): SVGSVGElement {
-  const chart = svg('svg', { class: 'line-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': 'Tokens saved over the session' });
+  const chart = svg('svg', {
+    class: 'line-chart',
+    viewBox: `0 0 ${W} ${H}`,
+    role: 'img',
+    'aria-label': 'Tokens saved over the session',
+  });
   const maxY = Math.max(1, ...points.map((p) => p.cumulative));
   const x = (i: number) => PAD.left + (points.length <= 1 ? 0 : (i / (points.length - 1)) * (W - PAD.left - PAD.right));
   const y = (v: number) => H - PAD.bottom - (v / maxY) * (H - PAD.top - PAD.bottom);
   for (const frac of [0, 0.5, 1]) {
     const v = maxY * frac;
     chart.appendChild(svg('line', { class: 'grid', x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }));
-    chart.appendChild(svg('text', { class: 'axis', x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end' }, formatTokens(v)));
+    chart.appendChild(
+      svg('text', { class: 'axis', x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end' }, formatTokens(v)),
+    );
   }
   if (points.length > 0) {
     const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.cumulative).toFixed(1)}`);
@@ -94,7 +105,9 @@ export function savingsChart(points: SeriesPoint[]): SVGSVGElement {
     });
   }
   chart.appendChild(svg('text', { class: 'axis', x: PAD.left, y: H - 6 }, 'first call'));
-  chart.appendChild(svg('text', { class: 'axis', x: W - PAD.right, y: H - 6, 'text-anchor': 'end' }, `call ${points.length}`));
+  chart.appendChild(
+    svg('text', { class: 'axis', x: W - PAD.right, y: H - 6, 'text-anchor': 'end' }, `call ${points.length}`),
+  );
   return chart;
 }
 

@@ -2,7 +2,12 @@
  * The page talks to its host through one typed messenger; which transport carries the
  * messages (VS Code postMessage or HTTP + server-sent events) is picked once in main.ts.
  */
-import type { DashboardEvent, DashboardMethod, DashboardParams, DashboardResult } from '../../../protocol/webviewProtocol';
+import type {
+  DashboardEvent,
+  DashboardMethod,
+  DashboardParams,
+  DashboardResult,
+} from '../../../protocol/webviewProtocol';
 
 export interface DashboardMessenger {
   /** Sends one request; rejects with the host's error message. */

@@ -37,8 +37,24 @@ export function codeModeSavings(t: TokenStats): HTMLElement {
     ? h(
         'ul',
         { class: 'kept-results' },
-        ...kept.slice(0, 20).map((r) => h('li', {}, h('code', {}, r.uri), ` ${r.tool}: ${formatTokens(r.tokens)} tokens, ${formatTime(r.createdAt)}`)),
+        ...kept
+          .slice(0, 20)
+          .map((r) =>
+            h(
+              'li',
+              {},
+              h('code', {}, r.uri),
+              ` ${r.tool}: ${formatTokens(r.tokens)} tokens, ${formatTime(r.createdAt)}`,
+            ),
+          ),
       )
     : h('div', { class: 'empty' }, 'No cut results kept.');
-  return h('div', {}, h('h3', {}, 'Code mode and result shaping'), lines, h('h3', {}, 'Kept results (whole, for their session)'), keptList);
+  return h(
+    'div',
+    {},
+    h('h3', {}, 'Code mode and result shaping'),
+    lines,
+    h('h3', {}, 'Kept results (whole, for their session)'),
+    keptList,
+  );
 }

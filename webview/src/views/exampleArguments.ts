@@ -5,7 +5,9 @@
  */
 export function exampleArguments(schema: Record<string, unknown>): Record<string, unknown> {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+  const required = Array.isArray(schema.required)
+    ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string')
+    : [];
   const out: Record<string, unknown> = {};
   for (const key of required) out[key] = exampleValue(properties[key] ?? {}, 0);
   return out;

@@ -29,10 +29,19 @@ export class IndexView {
       h('dt', {}, 'Last refresh'),
       h('dd', {}, formatTime(index.lastRefresh)),
       e && h('dt', {}, 'Embedder'),
-      e && h('dd', {}, e.kind === 'none' ? 'none' : `${e.kind}${e.model ? `: ${e.model}` : ''}${e.reachable ? '' : ' (unreachable)'}`),
+      e &&
+        h(
+          'dd',
+          {},
+          e.kind === 'none'
+            ? 'none'
+            : `${e.kind}${e.model ? `: ${e.model}` : ''}${e.reachable ? '' : ' (unreachable)'}`,
+        ),
     );
     const progress =
-      index.state === 'indexing' ? h('progress', { attrs: { max: '1', value: String(index.progress ?? 0), 'aria-label': 'Indexing progress' } }) : null;
+      index.state === 'indexing'
+        ? h('progress', { attrs: { max: '1', value: String(index.progress ?? 0), 'aria-label': 'Indexing progress' } })
+        : null;
     const error = index.error ?? e?.error;
     let pull: HTMLElement | null = null;
     if (e?.modelMissing) {
@@ -47,7 +56,10 @@ export class IndexView {
   /** Progress of a model pull, pushed by the host. */
   pullProgress(p: DashboardEvents['pullProgress']): void {
     const pct = p.total ? ` ${Math.round(((p.completed ?? 0) / p.total) * 100)}%` : '';
-    replaceChildren(this.pullLine, p.error ? h('span', { class: 'error-text' }, `${p.model}: ${p.error}`) : `${p.model}: ${p.status}${pct}`);
+    replaceChildren(
+      this.pullLine,
+      p.error ? h('span', { class: 'error-text' }, `${p.model}: ${p.error}`) : `${p.model}: ${p.status}${pct}`,
+    );
     if (p.done) this.pulling = false;
   }
 
@@ -62,7 +74,10 @@ export class IndexView {
       }
     } catch (err) {
       this.pulling = false;
-      replaceChildren(this.pullLine, h('span', { class: 'error-text' }, err instanceof Error ? err.message : String(err)));
+      replaceChildren(
+        this.pullLine,
+        h('span', { class: 'error-text' }, err instanceof Error ? err.message : String(err)),
+      );
     }
     this.update(await this.messenger.request('indexStatus', {}));
   }

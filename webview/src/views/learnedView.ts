@@ -29,7 +29,10 @@ export class LearnedView {
       return;
     }
     if (!view.enabled) {
-      replaceChildren(this.body, h('div', { class: 'empty' }, 'Search learning is off (setting mcpLens.search.learnFromUsage).'));
+      replaceChildren(
+        this.body,
+        h('div', { class: 'empty' }, 'Search learning is off (setting mcpLens.search.learnFromUsage).'),
+      );
       return;
     }
     const summary = h(
@@ -41,7 +44,11 @@ export class LearnedView {
       replaceChildren(
         this.body,
         summary,
-        h('div', { class: 'empty' }, 'Nothing learned yet: when an agent calls a tool after find_tools, the words of its request count for that tool.'),
+        h(
+          'div',
+          { class: 'empty' },
+          'Nothing learned yet: when an agent calls a tool after find_tools, the words of its request count for that tool.',
+        ),
       );
       return;
     }
@@ -77,7 +84,11 @@ export class LearnedView {
       return;
     }
     if (!this.confirming) {
-      const forget = h('button', { class: 'secondary', attrs: { 'data-action': 'forget-learned' } }, 'Forget learned search…');
+      const forget = h(
+        'button',
+        { class: 'secondary', attrs: { 'data-action': 'forget-learned' } },
+        'Forget learned search…',
+      );
       forget.addEventListener('click', () => {
         this.confirming = true;
         this.renderActions(view);
@@ -103,7 +114,13 @@ export class LearnedView {
       this.confirming = false;
       this.renderActions(view);
     });
-    replaceChildren(this.actions, h('span', {}, `Forget all ${plural(view.requests, 'learned request')}?`), yes, no, error);
+    replaceChildren(
+      this.actions,
+      h('span', {}, `Forget all ${plural(view.requests, 'learned request')}?`),
+      yes,
+      no,
+      error,
+    );
   }
 }
 

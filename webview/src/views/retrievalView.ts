@@ -4,7 +4,14 @@
  * over the most recent sessions; with the trend and what a falling rate means.
  */
 import type { RetrievalStats, SearchModeInfo, UsageStats } from '../../../protocol/model';
-import { RETRIEVAL_EXPLAINED, UNSEARCHED_EXPLAINED, retrievalAdvice, retrievalRates, trendText, windowText } from '../../../protocol/retrievalText';
+import {
+  RETRIEVAL_EXPLAINED,
+  UNSEARCHED_EXPLAINED,
+  retrievalAdvice,
+  retrievalRates,
+  trendText,
+  windowText,
+} from '../../../protocol/retrievalText';
 import { plural } from '../../../protocol/figureText';
 import { card, h, replaceChildren, type Child } from '../dom';
 
@@ -34,11 +41,25 @@ export class RetrievalView {
   private render(): void {
     const usage = this.usage;
     if (!usage) {
-      replaceChildren(this.body, h('div', { class: 'empty' }, 'Search quality is measured from recorded usage, which is not available here.'));
+      replaceChildren(
+        this.body,
+        h('div', { class: 'empty' }, 'Search quality is measured from recorded usage, which is not available here.'),
+      );
     } else if (!usage.enabled) {
-      replaceChildren(this.body, h('div', { class: 'empty' }, 'Usage recording is off (setting mcpLens.usage.enabled), so search quality is not measured.'));
+      replaceChildren(
+        this.body,
+        h(
+          'div',
+          { class: 'empty' },
+          'Usage recording is off (setting mcpLens.usage.enabled), so search quality is not measured.',
+        ),
+      );
     } else if (!usage.retrieval) {
-      replaceChildren(this.body, h('div', { class: 'empty' }, 'No agent calls through MCP Lens yet.'), h('p', { class: 'muted explain' }, RETRIEVAL_EXPLAINED));
+      replaceChildren(
+        this.body,
+        h('div', { class: 'empty' }, 'No agent calls through MCP Lens yet.'),
+        h('p', { class: 'muted explain' }, RETRIEVAL_EXPLAINED),
+      );
     } else {
       replaceChildren(this.body, ...this.figures(usage.retrieval));
     }
@@ -65,7 +86,13 @@ export class RetrievalView {
     return [
       kpis,
       scope,
-      trend ? h('p', { class: falling ? 'trend falling' : 'trend', attrs: { role: falling ? 'alert' : 'status' } }, falling ? `▼ ${trend}` : trend) : null,
+      trend
+        ? h(
+            'p',
+            { class: falling ? 'trend falling' : 'trend', attrs: { role: falling ? 'alert' : 'status' } },
+            falling ? `▼ ${trend}` : trend,
+          )
+        : null,
       h('p', { class: falling ? 'advice' : 'muted explain' }, retrievalAdvice(this.mode)),
       h('p', { class: 'muted explain' }, `${RETRIEVAL_EXPLAINED} ${UNSEARCHED_EXPLAINED}`),
     ];
@@ -77,7 +104,14 @@ function rate(id: string, value: string, label: string, of: string, trend?: Retr
   const falling = trend === 'falling';
   return h(
     'div',
-    { class: 'kpi', attrs: { 'data-rate': id, role: 'group', 'aria-label': `${label}: ${value} (${of})${falling ? ', falling' : ''}` } },
+    {
+      class: 'kpi',
+      attrs: {
+        'data-rate': id,
+        role: 'group',
+        'aria-label': `${label}: ${value} (${of})${falling ? ', falling' : ''}`,
+      },
+    },
     h('div', { class: falling ? 'value cost' : 'value' }, value),
     h('div', { class: 'label' }, label),
     h('div', { class: 'label' }, of),

@@ -23,8 +23,17 @@ export class SavingsView {
       'div',
       { class: 'kpis' },
       cost
-        ? kpi(`+${change.percent}`, 'more tokens in every request', 'cost', `Cost: ${change.percent} more tokens in every request than without MCP Lens`)
-        : kpi(change.percent, `${change.comparative} tokens in every request`, change.kind === 'saving' ? 'good' : undefined),
+        ? kpi(
+            `+${change.percent}`,
+            'more tokens in every request',
+            'cost',
+            `Cost: ${change.percent} more tokens in every request than without MCP Lens`,
+          )
+        : kpi(
+            change.percent,
+            `${change.comparative} tokens in every request`,
+            change.kind === 'saving' ? 'good' : undefined,
+          ),
       cost
         ? kpi(formatTokens(change.tokens), `tokens added to every request (${stats.exposure} mode)`, 'cost')
         : kpi(formatTokens(change.tokens), `tokens saved per request (${stats.exposure} mode)`),
@@ -55,7 +64,14 @@ export class SavingsView {
       h(
         'div',
         { class: 'savings-grid' },
-        h('div', {}, h('h3', {}, 'Tool definitions per request'), baselineBars(t), h('h3', {}, 'Token cost per server'), perServer),
+        h(
+          'div',
+          {},
+          h('h3', {}, 'Tool definitions per request'),
+          baselineBars(t),
+          h('h3', {}, 'Token cost per server'),
+          perServer,
+        ),
         h('div', {}, h('h3', {}, 'Saved this session'), overTime),
       ),
       codeModeSavings(t),
@@ -67,5 +83,10 @@ export class SavingsView {
 function kpi(value: string, label: string, tone?: 'good' | 'cost', ariaLabel?: string): HTMLElement {
   const attrs: Record<string, string> = ariaLabel ? { role: 'group', 'aria-label': ariaLabel } : {};
   if (tone) attrs['data-tone'] = tone;
-  return h('div', { class: 'kpi', attrs }, h('div', { class: tone ? `value ${tone}` : 'value' }, value), h('div', { class: 'label' }, label));
+  return h(
+    'div',
+    { class: 'kpi', attrs },
+    h('div', { class: tone ? `value ${tone}` : 'value' }, value),
+    h('div', { class: 'label' }, label),
+  );
 }

@@ -22,7 +22,11 @@ const STATE_TEXT: Record<NoMatchHint['unavailable'][number]['state'], string> = 
 export class SearchView {
   readonly element = card('search', 'Search tools', true);
   private readonly input = h('input', {
-    attrs: { type: 'search', placeholder: 'Describe what you want to do, e.g. "add two numbers"', 'aria-label': 'Search tools' },
+    attrs: {
+      type: 'search',
+      placeholder: 'Describe what you want to do, e.g. "add two numbers"',
+      'aria-label': 'Search tools',
+    },
   });
   private readonly meta = h('div', { class: 'search-meta', attrs: { 'aria-live': 'polite' } });
   private readonly list = h('ul', { class: 'hits' });
@@ -60,7 +64,8 @@ export class SearchView {
       const response = await this.messenger.request('search', { query, limit: 10 });
       if (generation === this.generation) this.render(response);
     } catch (err) {
-      if (generation === this.generation) replaceChildren(this.meta, h('span', { class: 'error-text' }, errorText(err)));
+      if (generation === this.generation)
+        replaceChildren(this.meta, h('span', { class: 'error-text' }, errorText(err)));
     }
   }
 
@@ -69,7 +74,11 @@ export class SearchView {
     if (r.tokenMetrics) parts.push(`${r.tokenMetrics.returned_tokens} of ${r.tokenMetrics.baseline_tokens} tokens`);
     replaceChildren(this.meta, parts.join(' · '));
     if (r.hits.length === 0) {
-      replaceChildren(this.list, h('li', { class: 'empty' }, `No tools match "${r.query}".`), ...(r.noMatch ? this.noMatch(r.noMatch) : []));
+      replaceChildren(
+        this.list,
+        h('li', { class: 'empty' }, `No tools match "${r.query}".`),
+        ...(r.noMatch ? this.noMatch(r.noMatch) : []),
+      );
       return;
     }
     replaceChildren(this.list, ...r.hits.map((hit) => this.hitRow(hit)));
@@ -78,9 +87,14 @@ export class SearchView {
   /** Where to look when nothing matched: close names (with Try it), servers not searched now, and each server's words. */
   private noMatch(hint: NoMatchHint): HTMLElement[] {
     const rows: HTMLElement[] = [
-      h('li', { class: 'no-match-help muted' }, "Say what the tool should do in other words: the words each server's tools use are below."),
+      h(
+        'li',
+        { class: 'no-match-help muted' },
+        "Say what the tool should do in other words: the words each server's tools use are below.",
+      ),
     ];
-    if (hint.closeNames.length) rows.push(h('li', { class: 'no-match-head' }, 'Close names'), ...hint.closeNames.map((hit) => this.hitRow(hit)));
+    if (hint.closeNames.length)
+      rows.push(h('li', { class: 'no-match-head' }, 'Close names'), ...hint.closeNames.map((hit) => this.hitRow(hit)));
     if (hint.unavailable.length) {
       rows.push(
         h('li', { class: 'no-match-head' }, 'Not searched now'),
@@ -99,7 +113,11 @@ export class SearchView {
       rows.push(h('li', { class: 'no-match-head' }, "Words the servers' tools use"));
       for (const s of hint.servers) {
         const words = s.words.map((w) =>
-          h('button', { class: 'word secondary', attrs: { title: `Search for "${w}"` }, on: { click: () => this.searchFor(w) } }, w),
+          h(
+            'button',
+            { class: 'word secondary', attrs: { title: `Search for "${w}"` }, on: { click: () => this.searchFor(w) } },
+            w,
+          ),
         );
         rows.push(
           h(
@@ -133,7 +151,8 @@ export class SearchView {
         h('span', { class: 'hit-server' }, `on ${hit.server}`),
         ...hit.signals.map((s) => h('span', { class: `badge ${s}` }, s)),
         // A close name offered when nothing matched has no score.
-        hit.signals.length > 0 && h('span', { class: 'hit-score', attrs: { title: 'fused score' } }, hit.score.toFixed(3)),
+        hit.signals.length > 0 &&
+          h('span', { class: 'hit-score', attrs: { title: 'fused score' } }, hit.score.toFixed(3)),
       ),
       h('div', { class: 'hit-desc' }, hit.description || '(no description)'),
       hit.why && h('div', { class: 'hit-why' }, hit.why),
@@ -149,7 +168,12 @@ export class SearchView {
     output.hidden = true;
     const run = h('button', {}, 'Call');
     run.addEventListener('click', () => void this.call(name, args.value, run, output));
-    return h('details', { class: 'try-it' }, h('summary', {}, 'Try it'), h('div', { class: 'try' }, args, h('div', { class: 'row' }, run), output));
+    return h(
+      'details',
+      { class: 'try-it' },
+      h('summary', {}, 'Try it'),
+      h('div', { class: 'try' }, args, h('div', { class: 'row' }, run), output),
+    );
   }
 
   private async call(name: string, rawArgs: string, button: HTMLButtonElement, output: HTMLPreElement): Promise<void> {
@@ -157,7 +181,8 @@ export class SearchView {
     let args: Record<string, unknown>;
     try {
       const parsed: unknown = JSON.parse(rawArgs || '{}');
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('arguments must be a JSON object');
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new Error('arguments must be a JSON object');
       args = parsed as Record<string, unknown>;
     } catch (err) {
       output.className = 'try-result error';

@@ -67,10 +67,19 @@ export class ServersView {
           'div',
           { class: 'server-title' },
           h('span', { class: 'server-name' }, s.name),
-          h('span', { class: `state state-${s.state}` }, h('span', { class: 'dot', attrs: { 'aria-hidden': 'true' } }), STATE_TEXT[s.state]),
+          h(
+            'span',
+            { class: `state state-${s.state}` },
+            h('span', { class: 'dot', attrs: { 'aria-hidden': 'true' } }),
+            STATE_TEXT[s.state],
+          ),
           h('span', { class: 'tag' }, s.transport),
           s.alsoStartedByEditor &&
-            h('span', { class: 'tag', attrs: { title: 'VS Code also starts this server from .vscode/mcp.json' } }, 'also started by VS Code'),
+            h(
+              'span',
+              { class: 'tag', attrs: { title: 'VS Code also starts this server from .vscode/mcp.json' } },
+              'also started by VS Code',
+            ),
         ),
         restart,
       ),
@@ -81,7 +90,11 @@ export class ServersView {
         h(
           'details',
           {},
-          h('summary', {}, s.stderrTail.length === 1 ? 'stderr (last line)' : `stderr (last ${plural(s.stderrTail.length, 'line')})`),
+          h(
+            'summary',
+            {},
+            s.stderrTail.length === 1 ? 'stderr (last line)' : `stderr (last ${plural(s.stderrTail.length, 'line')})`,
+          ),
           h('pre', {}, s.stderrTail.join('\n')),
         ),
     );
@@ -101,13 +114,19 @@ export class ServersView {
 
   /** A server refused or not yet approved can be approved here at any time: the definition shown, nothing else. */
   private approveButton(name: string, fingerprint: string): HTMLButtonElement {
-    const button = h('button', { attrs: { 'data-server': name, 'data-action': 'approve' } }, 'Approve…') as HTMLButtonElement;
+    const button = h(
+      'button',
+      { attrs: { 'data-server': name, 'data-action': 'approve' } },
+      'Approve…',
+    ) as HTMLButtonElement;
     button.addEventListener('click', () => {
       button.disabled = true;
       void this.messenger
         .request('approveServer', { name, fingerprint })
         .then((r) => (r.ok ? this.approveErrors.delete(name) : this.approveErrors.set(name, r.error ?? 'not approved')))
-        .catch((err: unknown) => this.approveErrors.set(name, `approving failed: ${err instanceof Error ? err.message : String(err)}`))
+        .catch((err: unknown) =>
+          this.approveErrors.set(name, `approving failed: ${err instanceof Error ? err.message : String(err)}`),
+        )
         .finally(() => {
           button.disabled = false;
           this.update(this.last);
@@ -118,7 +137,11 @@ export class ServersView {
 
   /** A remote server that needs an account: the sign-in page opens in the browser; the row turns ready once signed in. */
   private signInButton(name: string): HTMLButtonElement {
-    const button = h('button', { attrs: { 'data-server': name, 'data-action': 'sign-in' } }, 'Sign in') as HTMLButtonElement;
+    const button = h(
+      'button',
+      { attrs: { 'data-server': name, 'data-action': 'sign-in' } },
+      'Sign in',
+    ) as HTMLButtonElement;
     button.addEventListener('click', () => {
       button.disabled = true;
       button.textContent = 'Signing in… (finish in your browser)';

@@ -22,7 +22,8 @@ export class UsageView {
       return;
     }
     const rates: string[] = [`${plural(usage.callsRecorded, 'call')} recorded`];
-    if (usage.predictedHitRate !== undefined) rates.push(`predicted hit rate ${(usage.predictedHitRate * 100).toFixed(0)}%`);
+    if (usage.predictedHitRate !== undefined)
+      rates.push(`predicted hit rate ${(usage.predictedHitRate * 100).toFixed(0)}%`);
     replaceChildren(
       this.body,
       h('div', { class: 'muted' }, rates.join(' · ')),
@@ -45,7 +46,8 @@ export class UsageView {
 }
 
 function table(head: string[], rows: (string | number)[][]): HTMLTableElement {
-  const cell = (v: string | number) => (typeof v === 'number' ? h('td', { class: 'num' }, v) : h('td', {}, h('code', {}, v)));
+  const cell = (v: string | number) =>
+    typeof v === 'number' ? h('td', { class: 'num' }, v) : h('td', {}, h('code', {}, v));
   return h(
     'table',
     {},

@@ -17,9 +17,13 @@ export type ApprovalMap = Record<string, string>;
 type ApprovalsFile = Record<string, ApprovalMap>;
 
 /** Where approvals live for this environment. */
-export function approvalsFilePath(env: Record<string, string | undefined> = process.env, userHome: string = os.homedir()): string {
+export function approvalsFilePath(
+  env: Record<string, string | undefined> = process.env,
+  userHome: string = os.homedir(),
+): string {
   if (env.MCP_LENS_APPROVALS_FILE) return path.resolve(env.MCP_LENS_APPROVALS_FILE);
-  const configHome = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(userHome, '.config');
+  const configHome =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(userHome, '.config');
   return path.join(configHome, 'mcp-lens', 'approvals.json');
 }
 
@@ -59,7 +63,11 @@ export function loadApprovals(workspaceFolder: string, file: string = approvalsF
  * Replaces one workspace's approvals (pass the merged map to add to them) and writes the
  * file atomically. Throws on I/O failure, with the file named.
  */
-export function saveApprovals(workspaceFolder: string, approvals: ApprovalMap, file: string = approvalsFilePath()): void {
+export function saveApprovals(
+  workspaceFolder: string,
+  approvals: ApprovalMap,
+  file: string = approvalsFilePath(),
+): void {
   const all = readAll(file);
   const key = path.resolve(workspaceFolder);
   if (Object.keys(approvals).length === 0) delete all[key];

@@ -46,7 +46,9 @@ export function readConfigFile(file: string, roots: readonly string[] = []): Con
     try {
       target = realpathSync(absolute);
       if (!inside(target, realpathSync(root))) {
-        return { refused: `it is a link to ${target}, outside the workspace (MCP Lens does not follow a workspace's links out of it)` };
+        return {
+          refused: `it is a link to ${target}, outside the workspace (MCP Lens does not follow a workspace's links out of it)`,
+        };
       }
     } catch (err) {
       // A link to nothing is a missing file, as readFileSync saw it.

@@ -67,7 +67,9 @@ export function configFilesToWatch(opts: LoadConfigOptions): string[] {
   if (opts.configFile) return [path.resolve(opts.configFile)];
   const env = opts.env ?? process.env;
   const folders = foldersOf(opts).map((f) => f.path);
-  return configCandidates(folders, opts.settings.importFrom, opts.userHome ?? os.homedir(), env, process.platform).map((c) => c.path);
+  return configCandidates(folders, opts.settings.importFrom, opts.userHome ?? os.homedir(), env, process.platform).map(
+    (c) => c.path,
+  );
 }
 
 /** Reads and resolves the workspace's MCP config. Never throws. */
@@ -104,7 +106,8 @@ export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
     } else {
       if ('missing' in r) opts.lastGood?.delete(c.path);
       if ('problem' in r) problems.push(r.problem);
-      else if (c.kind === 'cli-config') problems.push({ severity: 'error', file: c.path, path: '', message: 'config file not found' });
+      else if (c.kind === 'cli-config')
+        problems.push({ severity: 'error', file: c.path, path: '', message: 'config file not found' });
     }
   }
   const loaded = resolveConfig(files, {
@@ -135,7 +138,8 @@ function parses(text: string): boolean {
 function keptProblems(kept: ConfigFileText[]): ConfigProblem[] {
   return kept.flatMap((f): ConfigProblem[] => {
     // An editor that truncates before writing shows an empty file for a moment.
-    if (f.text.trim() === '') return [{ severity: 'warning', file: f.path, path: '', message: `the file is empty; ${KEEPING}` }];
+    if (f.text.trim() === '')
+      return [{ severity: 'warning', file: f.path, path: '', message: `the file is empty; ${KEEPING}` }];
     return parseConfigFile(f.path, f.kind, f.text)
       .problems.filter((p) => p.path === '')
       .map((p) => ({ ...p, message: `${p.message}; ${KEEPING}` }));

@@ -34,7 +34,8 @@ function setPath(target: Record<string, unknown>, segments: string[], value: unk
   }
   const [head, ...rest] = segments;
   if (rest.length === 0) {
-    if (isRecord(value) && isRecord(target[head]) && head !== 'servers') setPath(target[head] as Record<string, unknown>, [], value);
+    if (isRecord(value) && isRecord(target[head]) && head !== 'servers')
+      setPath(target[head] as Record<string, unknown>, [], value);
     else target[head] = value;
     return;
   }
@@ -56,7 +57,12 @@ export function readWorkspaceSettings(workspaceFolder: string): WorkspaceSetting
   const file = path.join(path.resolve(workspaceFolder), '.vscode', 'settings.json');
   const read = readConfigFile(file, [workspaceFolder]);
   if ('missing' in read) return { settings: {}, file, problems: [] };
-  if ('refused' in read) return { settings: {}, file, problems: [{ severity: 'error', file, path: '', message: `not read: ${read.refused}` }] };
+  if ('refused' in read)
+    return {
+      settings: {},
+      file,
+      problems: [{ severity: 'error', file, path: '', message: `not read: ${read.refused}` }],
+    };
   const text = read.text;
   if (text.trim() === '') return { settings: {}, file, problems: [] };
   const errors: ParseError[] = [];
@@ -64,10 +70,18 @@ export function readWorkspaceSettings(workspaceFolder: string): WorkspaceSetting
   if (errors.length > 0 || !root || root.type !== 'object') {
     const e = errors[0];
     const at = lineColumn(text, e?.offset ?? 0);
-    const message = e ? `invalid JSONC: ${printParseErrorCode(e.error)} at line ${at.line}, column ${at.column}` : 'expected a JSON object at the top level';
-    return { settings: {}, file, problems: [{ severity: 'error', file, path: '', message, offset: e?.offset ?? 0, length: e?.length ?? 0 }] };
+    const message = e
+      ? `invalid JSONC: ${printParseErrorCode(e.error)} at line ${at.line}, column ${at.column}`
+      : 'expected a JSON object at the top level';
+    return {
+      settings: {},
+      file,
+      problems: [{ severity: 'error', file, path: '', message, offset: e?.offset ?? 0, length: e?.length ?? 0 }],
+    };
   }
   // jsonc-parser builds null-prototype objects; hand on plain JSON like the editor does.
-  const settings = JSON.parse(JSON.stringify(gatherLensSettings(getNodeValue(root) as Record<string, unknown>))) as unknown;
+  const settings = JSON.parse(
+    JSON.stringify(gatherLensSettings(getNodeValue(root) as Record<string, unknown>)),
+  ) as unknown;
   return { settings, file, problems: [] };
 }

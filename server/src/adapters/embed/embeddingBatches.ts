@@ -88,6 +88,12 @@ export function checkedVectors(embeddings: unknown, expected: number): number[][
   const ok =
     Array.isArray(embeddings) &&
     embeddings.length === expected &&
-    embeddings.every((v) => Array.isArray(v) && v.length > 0 && v.length === (embeddings[0] as unknown[]).length && typeof v[0] === 'number');
+    embeddings.every(
+      (v) =>
+        Array.isArray(v) &&
+        v.length > 0 &&
+        v.length === (embeddings[0] as unknown[]).length &&
+        typeof v[0] === 'number',
+    );
   return ok ? (embeddings as number[][]) : undefined;
 }

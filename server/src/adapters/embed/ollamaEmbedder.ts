@@ -83,7 +83,12 @@ export class OllamaEmbedder implements Embedder {
       const present = models.some((m) => sameModel(this.model, m.name) || sameModel(this.model, m.model));
       return present
         ? { reachable: true, version }
-        : { reachable: true, version, modelMissing: true, error: `model "${this.model}" missing — run \`ollama pull ${this.model}\`` };
+        : {
+            reachable: true,
+            version,
+            modelMissing: true,
+            error: `model "${this.model}" missing — run \`ollama pull ${this.model}\``,
+          };
     } catch (err) {
       const e = toEmbedderError(err, this.host, this.model);
       return { reachable: e.kind !== 'unreachable' && e.kind !== 'timeout', error: e.message };
@@ -95,12 +100,18 @@ export class OllamaEmbedder implements Embedder {
       const client = await this.client(this.pullTimeoutMs, signal);
       const stream = await client.pull({ model: this.model, stream: true });
       for await (const part of stream) {
-        onProgress({ status: part.status, digest: part.digest || undefined, total: part.total || undefined, completed: part.completed || undefined });
+        onProgress({
+          status: part.status,
+          digest: part.digest || undefined,
+          total: part.total || undefined,
+          completed: part.completed || undefined,
+        });
       }
     } catch (err) {
       const e = toEmbedderError(err, this.host, this.model, signal);
       // Network trouble reads best as our own words; anything else as the service's (e.g. "pull model manifest: file does not exist").
-      const why = e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'aborted' ? e.message : errorMessage(err);
+      const why =
+        e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'aborted' ? e.message : errorMessage(err);
       throw new EmbedderError(e.kind, `pulling "${this.model}" from ${this.host} failed: ${why}`, e.status);
     }
   }
@@ -113,11 +124,16 @@ export class OllamaEmbedder implements Embedder {
 
   private async embedBatch(input: string[], signal?: AbortSignal): Promise<number[][]> {
     try {
-      const response = await (await this.client(this.requestTimeoutMs, signal)).embed({ model: this.model, input, truncate: true });
+      const response = await (
+        await this.client(this.requestTimeoutMs, signal)
+      ).embed({ model: this.model, input, truncate: true });
       const vectors = checkedVectors(response.embeddings, input.length);
       if (vectors) return vectors;
       const got = Array.isArray(response.embeddings) ? response.embeddings.length : 'no';
-      throw new EmbedderError('bad-response', `Ollama at ${this.host} returned ${got} embeddings for ${input.length} inputs`);
+      throw new EmbedderError(
+        'bad-response',
+        `Ollama at ${this.host} returned ${got} embeddings for ${input.length} inputs`,
+      );
     } catch (err) {
       throw toEmbedderError(err, this.host, this.model, signal);
     }

@@ -48,8 +48,12 @@ export function embeddingsEndpoint(url: string): URL {
   } catch {
     throw new Error('the embeddings URL is not a URL');
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`the embeddings URL must be http or https, not ${u.protocol}`);
-  if (u.username || u.password) throw new Error('the embeddings URL must not carry a user name or password: give the key in MCP_LENS_EMBED_API_KEY');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new Error(`the embeddings URL must be http or https, not ${u.protocol}`);
+  if (u.username || u.password)
+    throw new Error(
+      'the embeddings URL must not carry a user name or password: give the key in MCP_LENS_EMBED_API_KEY',
+    );
   if (!/\/embeddings\/?$/.test(u.pathname)) u.pathname = `${u.pathname.replace(/\/+$/, '')}/embeddings`;
   return u;
 }
@@ -130,14 +134,22 @@ export class OpenAiEmbedder implements Embedder {
       const text = await response.text();
       body = parseJson(text);
     } catch (err) {
-      throw fromFetchFailure(err, this.host, [this.endpoint.href, this.apiKey], signal?.aborted ? signal : bound.signal.aborted ? bound.signal : undefined);
+      throw fromFetchFailure(
+        err,
+        this.host,
+        [this.endpoint.href, this.apiKey],
+        signal?.aborted ? signal : bound.signal.aborted ? bound.signal : undefined,
+      );
     } finally {
       bound.clear();
     }
     if (!response.ok) throw fromHttpStatus(response.status, body, this.host, this.model, this.apiKey);
     const vectors = checkedVectors(vectorsOf(body), input.length);
     if (!vectors)
-      throw new EmbedderError('bad-response', `${this.host} did not answer ${input.length} embeddings of one size in OpenAI's shape ({data: [{embedding}]})`);
+      throw new EmbedderError(
+        'bad-response',
+        `${this.host} did not answer ${input.length} embeddings of one size in OpenAI's shape ({data: [{embedding}]})`,
+      );
     return vectors;
   }
 }

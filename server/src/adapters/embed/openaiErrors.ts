@@ -25,31 +25,57 @@ function quoted(message: string, apiKey: string | undefined): string {
 }
 
 /** The EmbedderError for an HTTP status and error body from `where` (a URL without credentials). */
-export function fromHttpStatus(status: number, body: unknown, where: string, model: string, apiKey: string | undefined): EmbedderError {
+export function fromHttpStatus(
+  status: number,
+  body: unknown,
+  where: string,
+  model: string,
+  apiKey: string | undefined,
+): EmbedderError {
   const { message, code } = errorText(body);
   if (status === 401 || status === 403) {
-    return new EmbedderError('bad-response', `${where} refused the request (HTTP ${status}): check MCP_LENS_EMBED_API_KEY`, status);
+    return new EmbedderError(
+      'bad-response',
+      `${where} refused the request (HTTP ${status}): check MCP_LENS_EMBED_API_KEY`,
+      status,
+    );
   }
   const said = quoted(message, apiKey);
   if ((status === 404 || status === 400) && (code === 'model_not_found' || /model/i.test(said))) {
-    return new EmbedderError('model-missing', `model "${model}" not found at ${where}${said ? `: ${said}` : ''}`, status);
+    return new EmbedderError(
+      'model-missing',
+      `model "${model}" not found at ${where}${said ? `: ${said}` : ''}`,
+      status,
+    );
   }
   if (status === 404) return new EmbedderError('bad-response', `no embeddings endpoint at ${where} (HTTP 404)`, status);
   // Rate limits and overloads pass: retried like a 5xx (isTransient).
-  if (status === 429 || status >= 500) return new EmbedderError('server', `${where} answered HTTP ${status}${said ? `: ${said}` : ''}`, status);
-  return new EmbedderError('bad-response', `${where} rejected the request (HTTP ${status})${said ? `: ${said}` : ''}`, status);
+  if (status === 429 || status >= 500)
+    return new EmbedderError('server', `${where} answered HTTP ${status}${said ? `: ${said}` : ''}`, status);
+  return new EmbedderError(
+    'bad-response',
+    `${where} rejected the request (HTTP ${status})${said ? `: ${said}` : ''}`,
+    status,
+  );
 }
 
 /** The EmbedderError for what fetch threw (no answer at all); `secrets` (the full URL, the key) are masked in the cause it quotes. */
-export function fromFetchFailure(err: unknown, where: string, secrets: readonly (string | undefined)[], callerSignal?: AbortSignal): EmbedderError {
+export function fromFetchFailure(
+  err: unknown,
+  where: string,
+  secrets: readonly (string | undefined)[],
+  callerSignal?: AbortSignal,
+): EmbedderError {
   if (err instanceof EmbedderError) return err;
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (callerSignal?.aborted) {
     const reason = callerSignal.reason as { name?: string } | undefined;
-    if (reason?.name !== 'TimeoutError') return new EmbedderError('aborted', `embedding request to ${where} was cancelled`);
+    if (reason?.name !== 'TimeoutError')
+      return new EmbedderError('aborted', `embedding request to ${where} was cancelled`);
     return new EmbedderError('timeout', `${where} did not answer in time`);
   }
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return new EmbedderError('timeout', `${where} did not answer in time`);
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return new EmbedderError('timeout', `${where} did not answer in time`);
   let cause = String(e?.cause?.code ?? e?.cause?.message ?? e?.message ?? err);
   for (const secret of secrets) if (secret) cause = cause.split(secret).join('***');
   return new EmbedderError('unreachable', `embeddings endpoint unreachable at ${where} (${cause.slice(0, 300)})`);

@@ -30,7 +30,8 @@ export const UNAVAILABLE_GLOBALS = [
 ] as const;
 
 /** What a script is told when it reaches for something the sandbox does not have. */
-export const SANDBOX_API = 'call_tool(name, args, options?), tools.<name>(args, options?), read_result(uri) and console.log';
+export const SANDBOX_API =
+  'call_tool(name, args, options?), tools.<name>(args, options?), read_result(uri) and console.log';
 
 export const PRELUDE = `(function (hostCall, hostRead, hostLog, toolNamesJson, unavailableJson, apiText) {
   'use strict';

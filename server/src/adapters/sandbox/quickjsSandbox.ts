@@ -12,7 +12,13 @@
  * first call over the limit stops the script), output size; imports are refused by a module
  * loader that loads nothing. Each limit stops the run with an error that names it.
  */
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type {
+  QuickJSContext,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
 import { setMaxListeners } from 'node:events';
 import { errorMessage } from '../../core/errorMessage';
 import { PRELUDE, SANDBOX_API, SCRIPT_PREFIX, SCRIPT_SUFFIX, UNAVAILABLE_GLOBALS } from './prelude';
@@ -39,7 +45,8 @@ export interface SandboxLimits {
   maxLogChars: number;
 }
 
-export type SandboxErrorKind = 'syntax' | 'runtime' | 'wall-time' | 'memory' | 'stack' | 'calls' | 'output' | 'never-settles' | 'cancelled';
+export type SandboxErrorKind =
+  'syntax' | 'runtime' | 'wall-time' | 'memory' | 'stack' | 'calls' | 'output' | 'never-settles' | 'cancelled';
 
 export interface SandboxError {
   kind: SandboxErrorKind;
@@ -73,7 +80,12 @@ const MAX_STACK_BYTES = 256 * 1024;
 const MAX_LOG_LINE_CHARS = 10_000;
 
 /** Runs `code` (the body of an async function) in a fresh sandbox. Never throws. */
-export async function runSandboxed(code: string, host: SandboxHost, limits: SandboxLimits, signal?: AbortSignal): Promise<SandboxRun> {
+export async function runSandboxed(
+  code: string,
+  host: SandboxHost,
+  limits: SandboxLimits,
+  signal?: AbortSignal,
+): Promise<SandboxRun> {
   const run = new ScriptRun(host, limits, signal);
   return run.execute(code);
 }
@@ -89,7 +101,8 @@ export async function warmSandbox(): Promise<void> {
  */
 async function newModule(): Promise<QuickJSWASMModule> {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded here, on first use (CommonJS builds) */
-  const { newQuickJSWASMModuleFromVariant } = require('quickjs-emscripten-core') as typeof import('quickjs-emscripten-core');
+  const { newQuickJSWASMModuleFromVariant } =
+    require('quickjs-emscripten-core') as typeof import('quickjs-emscripten-core');
   const releaseSync = (require('@jitl/quickjs-singlefile-cjs-release-sync') as { default: QuickJSSyncVariant }).default;
   /* eslint-enable @typescript-eslint/no-require-imports */
   return newQuickJSWASMModuleFromVariant(releaseSync);
@@ -132,7 +145,11 @@ class ScriptRun {
   async execute(code: string): Promise<SandboxRun> {
     let startMs = 0;
     const timer = setTimeout(
-      () => this.halt({ kind: 'wall-time', message: `the script ran past its wall-time limit of ${this.limits.wallTimeMs} ms` }),
+      () =>
+        this.halt({
+          kind: 'wall-time',
+          message: `the script ran past its wall-time limit of ${this.limits.wallTimeMs} ms`,
+        }),
       this.limits.wallTimeMs,
     );
     const onAbort = () => this.halt({ kind: 'cancelled', message: 'the run was cancelled by the client' });
@@ -159,11 +176,20 @@ class ScriptRun {
 
   private result(startMs: number, outcome: { ok: boolean; value?: unknown; error?: SandboxError }): SandboxRun {
     const logs = this.droppedLogs
-      ? [...this.logs, `…[${this.droppedLogs} more log lines dropped: the log limit is ${this.limits.maxLogChars} characters]`]
+      ? [
+          ...this.logs,
+          `…[${this.droppedLogs} more log lines dropped: the log limit is ${this.limits.maxLogChars} characters]`,
+        ]
       : this.logs;
     // A limit hit while the script went on (it caught the error) still ends the run as that limit.
     const error = this.stop ?? outcome.error;
-    const run: SandboxRun = { ok: error === undefined, logs, calls: this.calls, startMs, durationMs: performance.now() - this.started };
+    const run: SandboxRun = {
+      ok: error === undefined,
+      logs,
+      calls: this.calls,
+      startMs,
+      durationMs: performance.now() - this.started,
+    };
     if (error) run.error = error;
     else if (outcome.value !== undefined) run.value = outcome.value;
     return run;
@@ -176,9 +202,13 @@ class ScriptRun {
     rt.setMemoryLimit(this.limits.memoryBytes);
     rt.setMaxStackSize(MAX_STACK_BYTES);
     rt.setInterruptHandler(() => this.shouldInterrupt());
-    rt.setModuleLoader(() => ({ error: new Error(`import is not available in run_code: a script has only ${SANDBOX_API}`) }));
+    rt.setModuleLoader(() => ({
+      error: new Error(`import is not available in run_code: a script has only ${SANDBOX_API}`),
+    }));
     const ctx = (this.ctx = rt.newContext());
-    const prelude = this.vm(() => ctx.unwrapResult(ctx.evalCode(PRELUDE, 'mcp-lens-prelude.js', { type: 'global', strict: true })));
+    const prelude = this.vm(() =>
+      ctx.unwrapResult(ctx.evalCode(PRELUDE, 'mcp-lens-prelude.js', { type: 'global', strict: true })),
+    );
     const args = [
       ctx.newFunction('hostCall', (name, args, options) => this.hostCall(name, args, options)),
       ctx.newFunction('hostRead', (uri) => this.hostRead(uri)),
@@ -218,7 +248,8 @@ class ScriptRun {
         if (this.inFlight === 0 && !this.rt!.hasPendingJob()) {
           throw new StopRun({
             kind: 'never-settles',
-            message: 'the script is waiting for a promise that nothing will ever settle (no tool call is running and there are no timers)',
+            message:
+              'the script is waiting for a promise that nothing will ever settle (no tool call is running and there are no timers)',
           });
         }
         await new Promise<void>((resolve) => (this.waiter = resolve));
@@ -252,7 +283,10 @@ class ScriptRun {
     const args = parseOptional(ctx, argsHandle);
     const options = parseOptional(ctx, optionsHandle);
     if (this.calls >= this.limits.maxCalls) {
-      this.stop ??= { kind: 'calls', message: `the script tried more than ${this.limits.maxCalls} tool calls, the limit for one run` };
+      this.stop ??= {
+        kind: 'calls',
+        message: `the script tried more than ${this.limits.maxCalls} tool calls, the limit for one run`,
+      };
       return this.rejected(`call limit reached: at most ${this.limits.maxCalls} tool calls per run_code script`);
     }
     this.calls++;
@@ -317,7 +351,10 @@ class ScriptRun {
   private shouldInterrupt(): boolean {
     if (this.stop) return true;
     if (Date.now() <= this.deadline) return false;
-    this.stop = { kind: 'wall-time', message: `the script ran past its wall-time limit of ${this.limits.wallTimeMs} ms` };
+    this.stop = {
+      kind: 'wall-time',
+      message: `the script ran past its wall-time limit of ${this.limits.wallTimeMs} ms`,
+    };
     return true;
   }
 
@@ -342,7 +379,8 @@ class ScriptRun {
     } catch (err) {
       if (err instanceof StopRun) throw err;
       this.broken = true;
-      if (err instanceof RangeError) throw new StopRun({ kind: 'stack', message: 'the script nested too deeply (stack overflow)' });
+      if (err instanceof RangeError)
+        throw new StopRun({ kind: 'stack', message: 'the script nested too deeply (stack overflow)' });
       throw new StopRun({ kind: 'runtime', message: `the sandbox failed: ${errorMessage(err)}` });
     }
   }
@@ -357,13 +395,21 @@ class ScriptRun {
       handle.dispose();
     }
     if (this.stop) return this.stop;
-    const e = (typeof dumped === 'object' && dumped !== null ? dumped : { message: String(dumped) }) as { name?: string; message?: string; stack?: string };
+    const e = (typeof dumped === 'object' && dumped !== null ? dumped : { message: String(dumped) }) as {
+      name?: string;
+      message?: string;
+      stack?: string;
+    };
     const name = e.name ?? (kind === 'syntax' ? 'SyntaxError' : 'Error');
     const message = e.message ?? JSON.stringify(dumped);
     if (name === 'InternalError' && /out of memory|string too long|invalid array length/i.test(message)) {
-      return { kind: 'memory', message: `the script went over its memory limit of ${Math.round(this.limits.memoryBytes / (1024 * 1024))} MB (${message})` };
+      return {
+        kind: 'memory',
+        message: `the script went over its memory limit of ${Math.round(this.limits.memoryBytes / (1024 * 1024))} MB (${message})`,
+      };
     }
-    if (name === 'InternalError' && /stack overflow/.test(message)) return { kind: 'stack', message: 'the script nested too deeply (stack overflow)' };
+    if (name === 'InternalError' && /stack overflow/.test(message))
+      return { kind: 'stack', message: 'the script nested too deeply (stack overflow)' };
     const error: SandboxError = { kind: name === 'SyntaxError' ? 'syntax' : 'runtime', message: `${name}: ${message}` };
     const place = placeInScript(e.stack);
     if (place) Object.assign(error, place);

@@ -97,13 +97,26 @@ export class ChildSelectRunner implements SelectRunner {
 
   private spawn(): Evaluator {
     const { file, execArgv } = evaluatorModule(this.limits.memoryMb);
-    const child = fork(file, [], { execArgv, env: evaluatorEnv(), stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+    const child = fork(file, [], {
+      execArgv,
+      env: evaluatorEnv(),
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
     const evaluator: Evaluator = { child, stderr: '', ready: Promise.resolve() };
-    child.stderr?.setEncoding('utf8').on('data', (c: string) => (evaluator.stderr = (evaluator.stderr + c).slice(-STDERR_TAIL)));
+    child.stderr
+      ?.setEncoding('utf8')
+      .on('data', (c: string) => (evaluator.stderr = (evaluator.stderr + c).slice(-STDERR_TAIL)));
     evaluator.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`it did not start within ${START_MS / 1000} s`)), START_MS);
       child.on('message', (m: SelectReplyMessage) => 'ready' in m && (clearTimeout(timer), resolve()));
-      child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`it exited (${code ?? signal}) ${evaluator.stderr.trim().slice(-300)}`))));
+      child.once(
+        'exit',
+        (code, signal) => (
+          clearTimeout(timer),
+          reject(new Error(`it exited (${code ?? signal}) ${evaluator.stderr.trim().slice(-300)}`))
+        ),
+      );
       child.once('error', (err) => (clearTimeout(timer), reject(err)));
     });
     // Settled by whichever run waits on it; an idle evaluator that fails is simply dropped.
@@ -113,7 +126,12 @@ export class ChildSelectRunner implements SelectRunner {
     return evaluator;
   }
 
-  private evaluate(evaluator: Evaluator, input: SelectInput, expression: string, signal?: AbortSignal): Promise<SelectOutcome> {
+  private evaluate(
+    evaluator: Evaluator,
+    input: SelectInput,
+    expression: string,
+    signal?: AbortSignal,
+  ): Promise<SelectOutcome> {
     const id = this.nextId++;
     const { child } = evaluator;
     return new Promise<SelectOutcome>((resolve) => {
@@ -131,9 +149,14 @@ export class ChildSelectRunner implements SelectRunner {
         resolve(outcome);
       };
       const onMessage = (m: SelectReplyMessage) => {
-        if ('id' in m && m.id === id) finish(m.ok ? { ok: true, json: m.json } : { ok: false, problem: m.problem, ...(m.limit && { limit: true }) }, true);
+        if ('id' in m && m.id === id)
+          finish(
+            m.ok ? { ok: true, json: m.json } : { ok: false, problem: m.problem, ...(m.limit && { limit: true }) },
+            true,
+          );
       };
-      const onExit = (code: number | null, sig: NodeJS.Signals | null) => finish(this.exitProblem(code, sig, evaluator.stderr), false);
+      const onExit = (code: number | null, sig: NodeJS.Signals | null) =>
+        finish(this.exitProblem(code, sig, evaluator.stderr), false);
       const onAbort = () => finish({ ok: false, problem: 'select was cancelled' }, false);
       child.on('message', onMessage);
       child.once('exit', onExit);
@@ -146,10 +169,19 @@ export class ChildSelectRunner implements SelectRunner {
           const request: SelectRequestMessage = { id, input, expression, maxBytes: this.limits.maxOutputBytes };
           child.send(
             request,
-            (err) => err && finish({ ok: false, problem: `select was not applied: its evaluator did not take the input (${err.message})` }, false),
+            (err) =>
+              err &&
+              finish(
+                { ok: false, problem: `select was not applied: its evaluator did not take the input (${err.message})` },
+                false,
+              ),
           );
         },
-        (err: Error) => finish({ ok: false, problem: `select was not applied: its evaluator could not start: ${err.message}` }, false),
+        (err: Error) =>
+          finish(
+            { ok: false, problem: `select was not applied: its evaluator could not start: ${err.message}` },
+            false,
+          ),
       );
     });
   }
@@ -199,7 +231,10 @@ function evaluatorModule(memoryMb: number): { file: string; execArgv: string[] }
   // Bundled, this code is inside dist/server.js or dist/cli.js: __dirname is dist/.
   if (!__filename.endsWith('.ts')) return { file: join(__dirname, 'selectChild.js'), execArgv: heap };
   // createRequire: a bare require.resolve would make esbuild look for tsx in the bundles.
-  return { file: join(__dirname, 'selectChild.ts'), execArgv: [...heap, '--require', createRequire(__filename).resolve('tsx/cjs')] };
+  return {
+    file: join(__dirname, 'selectChild.ts'),
+    execArgv: [...heap, '--require', createRequire(__filename).resolve('tsx/cjs')],
+  };
 }
 
 /**
@@ -209,6 +244,7 @@ function evaluatorModule(memoryMb: number): { file: string; execArgv: string[] }
  */
 function evaluatorEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ['ELECTRON_RUN_AS_NODE', 'SystemRoot', 'PATH']) if (process.env[name] !== undefined) env[name] = process.env[name];
+  for (const name of ['ELECTRON_RUN_AS_NODE', 'SystemRoot', 'PATH'])
+    if (process.env[name] !== undefined) env[name] = process.env[name];
   return env;
 }

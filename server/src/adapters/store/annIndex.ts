@@ -25,12 +25,26 @@ export interface HnswBuild {
 export const HNSW_BUILD: HnswBuild = { m: 16, efConstruction: 150, rowsPerPartition: 50_000 };
 
 /** The index LanceDB builds for `rows` vectors (`build`: the bench's sweep; the store uses the default). */
-export function annIndexConfig(lancedb: typeof LanceDb, kind: AnnKind, rows: number, build: HnswBuild = HNSW_BUILD): LanceDb.Index {
+export function annIndexConfig(
+  lancedb: typeof LanceDb,
+  kind: AnnKind,
+  rows: number,
+  build: HnswBuild = HNSW_BUILD,
+): LanceDb.Index {
   if (kind === 'hnsw-sq') {
     const numPartitions = Math.max(1, Math.round(rows / build.rowsPerPartition));
-    return lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions, m: build.m, efConstruction: build.efConstruction });
+    return lancedb.Index.hnswSq({
+      distanceType: 'cosine',
+      numPartitions,
+      m: build.m,
+      efConstruction: build.efConstruction,
+    });
   }
-  return lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(Math.sqrt(rows))), numSubVectors: 48 });
+  return lancedb.Index.ivfPq({
+    distanceType: 'cosine',
+    numPartitions: Math.max(1, Math.round(Math.sqrt(rows))),
+    numSubVectors: 48,
+  });
 }
 
 /** How far a search reads the index: partitions probed, HNSW candidate list, and how many rows per hit are re-scored on the full vectors. */
@@ -60,7 +74,8 @@ export const ANN_SEARCH: Record<AnnKind, AnnSearchParams> = {
 export function withAnnSearch(q: LanceDb.VectorQuery, params: AnnSearchParams, limit: number): LanceDb.VectorQuery {
   let out = q.nprobes(params.nprobes);
   // LanceDB refuses an ef below the candidates it is asked for (limit × refine factor).
-  if (params.efPerRow !== undefined) out = out.ef(Math.max(Math.round(params.efPerRow * limit), limit * (params.refineFactor ?? 1), 64));
+  if (params.efPerRow !== undefined)
+    out = out.ef(Math.max(Math.round(params.efPerRow * limit), limit * (params.refineFactor ?? 1), 64));
   if (params.refineFactor !== undefined) out = out.refineFactor(params.refineFactor);
   return out;
 }
@@ -87,7 +102,11 @@ export async function hasAnnIndex(table: LanceDb.Table): Promise<boolean> {
  * when it holds at least `minRows`; drops it when it holds fewer. True when an index is there
  * afterwards.
  */
-export async function maintainAnnIndex(lancedb: typeof LanceDb, table: LanceDb.Table, minRows: number): Promise<boolean> {
+export async function maintainAnnIndex(
+  lancedb: typeof LanceDb,
+  table: LanceDb.Table,
+  minRows: number,
+): Promise<boolean> {
   const rows = await table.countRows();
   const index = (await table.listIndices()).find((i) => i.columns.includes('vector'));
   if (rows < minRows) {
@@ -109,7 +128,12 @@ export async function maintainAnnIndex(lancedb: typeof LanceDb, table: LanceDb.T
 const PRUNE_AFTER_MS = 60_000;
 
 /** The `limit` rows nearest `vector` by LanceDB's index (cosine), best first; `server` restricts to one server's rows. */
-export async function annSearch(table: LanceDb.Table, vector: Float32Array, limit: number, server?: string): Promise<{ id: string; similarity: number }[]> {
+export async function annSearch(
+  table: LanceDb.Table,
+  vector: Float32Array,
+  limit: number,
+  server?: string,
+): Promise<{ id: string; similarity: number }[]> {
   const query = withAnnSearch(table.vectorSearch(vector).distanceType('cosine'), ANN_SEARCH[STORE_ANN_KIND], limit);
   return hitsOf(query, limit, server === undefined ? [] : [`server = ${sqlString(server)}`]);
 }
@@ -125,11 +149,18 @@ export async function flatSearch(
   limit: number,
   filter: { model: string; server?: string },
 ): Promise<{ id: string; similarity: number }[]> {
-  const where = [`model = ${sqlString(filter.model)}`, ...(filter.server === undefined ? [] : [`server = ${sqlString(filter.server)}`])];
+  const where = [
+    `model = ${sqlString(filter.model)}`,
+    ...(filter.server === undefined ? [] : [`server = ${sqlString(filter.server)}`]),
+  ];
   return hitsOf(table.vectorSearch(vector).distanceType('cosine').bypassVectorIndex(), limit, where);
 }
 
-async function hitsOf(query: LanceDb.VectorQuery, limit: number, where: string[]): Promise<{ id: string; similarity: number }[]> {
+async function hitsOf(
+  query: LanceDb.VectorQuery,
+  limit: number,
+  where: string[],
+): Promise<{ id: string; similarity: number }[]> {
   let q = query.limit(limit).select(['id']);
   if (where.length > 0) q = q.where(where.join(' AND '));
   const rows = (await q.toArray()) as { id: string; _distance: number }[];

@@ -39,7 +39,12 @@ export class LanceUnavailableError extends StoreUnavailableError {
  * cores, and every thread brings its own stack and malloc arena — on a 16-core laptop that
  * is dozens of threads for a table of a few thousand rows that is read once per start.
  */
-const LANCE_ENV: Record<string, string> = { LANCEDB_LOG: 'error', LANCE_CPU_THREADS: '2', LANCE_IO_THREADS: '4', TOKIO_WORKER_THREADS: '2' };
+const LANCE_ENV: Record<string, string> = {
+  LANCEDB_LOG: 'error',
+  LANCE_CPU_THREADS: '2',
+  LANCE_IO_THREADS: '4',
+  TOKIO_WORKER_THREADS: '2',
+};
 
 let loading: Promise<LanceModules> | undefined;
 
@@ -82,16 +87,22 @@ export function unavailable(err: unknown, platform = platformName()): LanceUnava
   const causes = causeChain(err);
   const missingModule = (name: RegExp) => causes.some((e) => e.code === 'MODULE_NOT_FOUND' && name.test(e.message));
   const dlopen = causes.find(
-    (e) => e.code === 'ERR_DLOPEN_FAILED' || /invalid ELF header|wrong ELF class|not a valid Win32|mach-o|GLIBC_[\d.]+' not found/i.test(e.message),
+    (e) =>
+      e.code === 'ERR_DLOPEN_FAILED' ||
+      /invalid ELF header|wrong ELF class|not a valid Win32|mach-o|GLIBC_[\d.]+' not found/i.test(e.message),
   );
-  if (dlopen) return new LanceUnavailableError(`LanceDB's native module does not load on ${platform}`, firstLine(dlopen.message));
-  if (missingModule(/['"]@lancedb\/lancedb['"]/)) return new LanceUnavailableError(`this build has no LanceDB for ${platform}`, firstLine(causes[0].message));
+  if (dlopen)
+    return new LanceUnavailableError(`LanceDB's native module does not load on ${platform}`, firstLine(dlopen.message));
+  if (missingModule(/['"]@lancedb\/lancedb['"]/))
+    return new LanceUnavailableError(`this build has no LanceDB for ${platform}`, firstLine(causes[0].message));
   if (missingModule(/@lancedb\/lancedb-/) || /Cannot find native binding/.test(causes[0].message)) {
     // The loader's own words blame npm; the missing package's name says more.
-    const named = causes.find((e) => e.code === 'MODULE_NOT_FOUND' && /@lancedb\/lancedb-/.test(e.message)) ?? causes[0];
+    const named =
+      causes.find((e) => e.code === 'MODULE_NOT_FOUND' && /@lancedb\/lancedb-/.test(e.message)) ?? causes[0];
     return new LanceUnavailableError(`no LanceDB native module for ${platform}`, firstLine(named.message));
   }
-  if (missingModule(/['"]apache-arrow['"]/)) return new LanceUnavailableError('apache-arrow is missing (LanceDB needs it)', firstLine(causes[0].message));
+  if (missingModule(/['"]apache-arrow['"]/))
+    return new LanceUnavailableError('apache-arrow is missing (LanceDB needs it)', firstLine(causes[0].message));
   return new LanceUnavailableError(`LanceDB failed to load on ${platform}`, firstLine(errorMessage(err)));
 }
 

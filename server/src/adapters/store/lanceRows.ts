@@ -11,9 +11,15 @@ export const TABLE = 'tools';
 const COLUMNS = ['id', 'server', 'tool', 'text', 'input_schema', 'content_hash', 'model', 'vector'] as const;
 /** What the index reads back: text and schema are kept for people inspecting the store, not re-read. */
 const READ_COLUMNS = ['id', 'server', 'content_hash', 'model', 'vector'] as const;
-export function schemaFor({ Field, FixedSizeList, Float32, Schema, Utf8 }: LanceModules['arrow'], dimension: number): Schema {
+export function schemaFor(
+  { Field, FixedSizeList, Float32, Schema, Utf8 }: LanceModules['arrow'],
+  dimension: number,
+): Schema {
   const text = (name: string) => new Field(name, new Utf8(), false);
-  return new Schema([...COLUMNS.slice(0, -1).map(text), new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false)]);
+  return new Schema([
+    ...COLUMNS.slice(0, -1).map(text),
+    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+  ]);
 }
 
 export function vectorDimension({ FixedSizeList }: LanceModules['arrow'], schema: Schema): number {
@@ -41,7 +47,12 @@ export async function readRows(table: lancedb.Table, vectors = true): Promise<St
     const vector = vectors ? batch.getChild('vector') : undefined;
     if (!id || !server || !hash || !model || (vectors && !vector)) throw new Error(`table "${TABLE}" lacks a column`);
     for (let i = 0; i < batch.numRows; i++) {
-      const row: StoredVector = { id: String(id.get(i)), server: String(server.get(i)), contentHash: String(hash.get(i)), model: String(model.get(i)) };
+      const row: StoredVector = {
+        id: String(id.get(i)),
+        server: String(server.get(i)),
+        contentHash: String(hash.get(i)),
+        model: String(model.get(i)),
+      };
       if (vector) {
         const v = vector.get(i) as { toArray(): Float32Array } | null;
         row.vector = v ? Float32Array.from(v.toArray()) : new Float32Array(0);

@@ -24,7 +24,14 @@ import { SerialQueue } from './serialQueue';
 import { WriterLock } from '../writerLock';
 import { ensurePrivateDir, ensurePrivateDirIfPresent } from '../privateFiles';
 import type { StoredTool, StoredVector, ToolStore } from './toolStore';
-import { readSnapshot, removeSnapshot, sameStamp, snapshotStamp, writeSnapshot, type SnapshotStamp } from './vectorSnapshot';
+import {
+  readSnapshot,
+  removeSnapshot,
+  sameStamp,
+  snapshotStamp,
+  writeSnapshot,
+  type SnapshotStamp,
+} from './vectorSnapshot';
 import { errorMessage } from '../../core/errorMessage';
 import { LanceUnavailableError, lanceModules } from './lanceModule';
 import { ANN_MIN_ROWS, annSearch, flatSearch, hasAnnIndex, maintainAnnIndex } from './annIndex';
@@ -39,7 +46,11 @@ const CACHE_BYTES = 8n * 1024n * 1024n;
 async function connect(dir: string, readOnly: boolean): Promise<lancedb.Connection> {
   const lib = (await lanceModules()).lancedb;
   // A reader checks for the writer's new versions on every read.
-  return lib.connect(dbPath(dir), readOnly ? { readConsistencyInterval: 0 } : {}, new lib.Session(CACHE_BYTES, CACHE_BYTES));
+  return lib.connect(
+    dbPath(dir),
+    readOnly ? { readConsistencyInterval: 0 } : {},
+    new lib.Session(CACHE_BYTES, CACHE_BYTES),
+  );
 }
 
 export interface LanceToolStoreOptions {
@@ -103,7 +114,13 @@ export class LanceToolStore implements ToolStore {
         options.log.info(`tool store ${options.dir}: ${why}; opening it read-only`);
       }
     }
-    const store = new LanceToolStore(options.dir, lock === undefined, options.log, lock, options.annMinRows ?? ANN_MIN_ROWS);
+    const store = new LanceToolStore(
+      options.dir,
+      lock === undefined,
+      options.log,
+      lock,
+      options.annMinRows ?? ANN_MIN_ROWS,
+    );
     try {
       // A snapshot is a committed state: the table is opened (and LanceDB loaded) only if it is
       // unusable or a write comes. Without one, LanceDB will be needed at once: a platform where
@@ -155,7 +172,12 @@ export class LanceToolStore implements ToolStore {
     // No snapshot: the writer is committing, or never wrote one. The table decides.
     if (!this.table) await this.openTableOnce();
     if (!this.table) return this.readVersion === undefined && this.snapshotSeen === undefined ? undefined : [];
-    if (this.snapshotSeen === undefined && this.readVersion !== undefined && (await this.table.version()) === this.readVersion) return undefined;
+    if (
+      this.snapshotSeen === undefined &&
+      this.readVersion !== undefined &&
+      (await this.table.version()) === this.readVersion
+    )
+      return undefined;
     return this.readAll();
   }
 
@@ -166,12 +188,21 @@ export class LanceToolStore implements ToolStore {
       if (!this.table || this.dimension !== dimension) await this.createTable(dimension);
       const data = rows.map(toRecord);
       // Only new ids (a cold start): an append, much lighter than mergeInsert's join.
-      const allNew = this.mirror !== undefined && rows.every((r) => !this.mirror!.has(r.id)) && new Set(rows.map((r) => r.id)).size === rows.length;
+      const allNew =
+        this.mirror !== undefined &&
+        rows.every((r) => !this.mirror!.has(r.id)) &&
+        new Set(rows.map((r) => r.id)).size === rows.length;
       if (allNew) await this.table!.add(data);
       else await this.table!.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
       const keep = !this.mirrorReleased;
       for (const r of rows)
-        this.mirror?.set(r.id, { id: r.id, server: r.server, contentHash: r.contentHash, model: r.model, ...(keep && { vector: r.vector }) });
+        this.mirror?.set(r.id, {
+          id: r.id,
+          server: r.server,
+          contentHash: r.contentHash,
+          model: r.model,
+          ...(keep && { vector: r.vector }),
+        });
       this.releaseMirrorPastAnn();
     });
   }
@@ -195,14 +226,24 @@ export class LanceToolStore implements ToolStore {
    * Search by LanceDB's vector index. Undefined while the table has none (the caller scans in
    * memory): the first such call looks for it, or has the writer build it, in the background.
    */
-  async nearest(vector: Float32Array, limit: number, server?: string): Promise<{ id: string; similarity: number }[] | undefined> {
+  async nearest(
+    vector: Float32Array,
+    limit: number,
+    server?: string,
+  ): Promise<{ id: string; similarity: number }[] | undefined> {
     if (this.annReady && this.table) return annSearch(this.table, vector, limit, server);
-    this.annCheck ??= (this.readOnly ? this.findAnnIndex() : this.writes.run(() => this.maintainAnn())).finally(() => (this.annCheck = undefined));
+    this.annCheck ??= (this.readOnly ? this.findAnnIndex() : this.writes.run(() => this.maintainAnn())).finally(
+      () => (this.annCheck = undefined),
+    );
     return undefined;
   }
 
   /** LanceDB's exact search over the stored vectors (annIndex.ts flatSearch); nothing stored, nothing found. */
-  async scan(vector: Float32Array, limit: number, filter: { model: string; server?: string }): Promise<{ id: string; similarity: number }[]> {
+  async scan(
+    vector: Float32Array,
+    limit: number,
+    filter: { model: string; server?: string },
+  ): Promise<{ id: string; similarity: number }[]> {
     if (!this.table) await this.openTableOnce();
     if (!this.table || vector.length !== this.dimension) return [];
     return flatSearch(this.table, vector, limit, filter);
@@ -228,7 +269,8 @@ export class LanceToolStore implements ToolStore {
   }
 
   private write(job: () => Promise<void>): Promise<void> {
-    if (this.readOnly) return Promise.reject(new Error(`tool store ${this.dir} is read-only (another process writes it)`));
+    if (this.readOnly)
+      return Promise.reject(new Error(`tool store ${this.dir} is read-only (another process writes it)`));
     return this.writes.run(job);
   }
 
@@ -265,7 +307,8 @@ export class LanceToolStore implements ToolStore {
     this.snapshotDirty = false;
     try {
       // Past annMinRows a snapshot would only be read to be dropped: the vectors stay in the table.
-      if (!this.table || this.mirrorReleased || (!this.mirror && (await this.table.countRows()) >= this.annMinRows)) return removeSnapshot(this.snapshotPath);
+      if (!this.table || this.mirrorReleased || (!this.mirror && (await this.table.countRows()) >= this.annMinRows))
+        return removeSnapshot(this.snapshotPath);
       writeSnapshot(this.snapshotPath, this.mirror ? [...this.mirror.values()] : await readRows(this.table));
     } catch (err) {
       removeSnapshot(this.snapshotPath);
@@ -279,7 +322,9 @@ export class LanceToolStore implements ToolStore {
   private async maintainAnn(): Promise<void> {
     if (!this.opened) await this.openTable();
     try {
-      this.annReady = this.table !== undefined && (await maintainAnnIndex((await lanceModules()).lancedb, this.table, this.annMinRows));
+      this.annReady =
+        this.table !== undefined &&
+        (await maintainAnnIndex((await lanceModules()).lancedb, this.table, this.annMinRows));
     } catch (err) {
       this.annReady = false;
       this.log.debug(`tool store ${this.dir}: vector index not built (${errorMessage(err)})`);
@@ -351,7 +396,9 @@ export class LanceToolStore implements ToolStore {
       this.table.close();
     }
     this.annReady = false;
-    this.table = await (await this.connection()).createEmptyTable(TABLE, schemaFor((await lanceModules()).arrow, dimension), { mode: 'overwrite' });
+    this.table = await (
+      await this.connection()
+    ).createEmptyTable(TABLE, schemaFor((await lanceModules()).arrow, dimension), { mode: 'overwrite' });
     this.dimension = dimension;
     if (!this.readOnly) this.setMirror([]);
   }

@@ -51,12 +51,20 @@ export interface ToolStore {
    */
   readonly annMinRows?: number;
   /** The rows nearest `vector` (cosine), best first; undefined while the store has no vector index yet. */
-  nearest?(vector: Float32Array, limit: number, server?: string): Promise<{ id: string; similarity: number }[] | undefined>;
+  nearest?(
+    vector: Float32Array,
+    limit: number,
+    server?: string,
+  ): Promise<{ id: string; similarity: number }[] | undefined>;
   /**
    * The `model`'s rows nearest `vector` by exact cosine over every stored vector, best first,
    * with no index: what answers while the index is built or rebuilt, or when it failed.
    */
-  scan?(vector: Float32Array, limit: number, filter: { model: string; server?: string }): Promise<{ id: string; similarity: number }[]>;
+  scan?(
+    vector: Float32Array,
+    limit: number,
+    filter: { model: string; server?: string },
+  ): Promise<{ id: string; similarity: number }[]>;
   /** Drops everything on disk and starts empty (used after a write found the store damaged). */
   rebuild(reason: string): Promise<void>;
   close(): Promise<void>;

@@ -59,7 +59,8 @@ export function readSnapshot(path: string): { rows: StoredVector[]; stamp: Snaps
   }
   const { dimension, rows } = header;
   const dataStart = align4(headerLength);
-  if (header.format !== FORMAT || !Array.isArray(rows) || body.length - dataStart !== rows.length * dimension * 4) return undefined;
+  if (header.format !== FORMAT || !Array.isArray(rows) || body.length - dataStart !== rows.length * dimension * 4)
+    return undefined;
   // A file this size is read into its own buffer, so the floats are 4-aligned and viewed in place, not copied.
   const at = body.byteOffset + dataStart;
   let data: Float32Array;
@@ -70,7 +71,13 @@ export function readSnapshot(path: string): { rows: StoredVector[]; stamp: Snaps
   }
   return {
     stamp,
-    rows: rows.map(([id, server, contentHash, model], i) => ({ id, server, contentHash, model, vector: data.subarray(i * dimension, (i + 1) * dimension) })),
+    rows: rows.map(([id, server, contentHash, model], i) => ({
+      id,
+      server,
+      contentHash,
+      model,
+      vector: data.subarray(i * dimension, (i + 1) * dimension),
+    })),
   };
 }
 
@@ -83,7 +90,8 @@ export function writeSnapshot(path: string, rows: readonly StoredVector[]): void
   json.copy(body);
   const floats = new Float32Array(body.buffer, body.byteOffset + align4(json.length), rows.length * dimension);
   rows.forEach((r, i) => {
-    if (r.vector?.length !== dimension) throw new Error(`vector of ${r.id} has ${r.vector?.length ?? 'no'} dimensions, not ${dimension}`);
+    if (r.vector?.length !== dimension)
+      throw new Error(`vector of ${r.id} has ${r.vector?.length ?? 'no'} dimensions, not ${dimension}`);
     floats.set(r.vector, i * dimension);
   });
   const prefix = Buffer.alloc(PREFIX);

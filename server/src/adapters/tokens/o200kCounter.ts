@@ -46,7 +46,10 @@ const O200K_RANKS = 199_998;
  * The table from `bundled` when it is there, else from the published rank file; an error
  * naming both when neither is. `resolve` finds the published file (a parameter for the test).
  */
-export function loadRanks(bundled = join(__dirname, O200K_RANKS_FILE), resolve: (id: string) => string = require.resolve): RankTable {
+export function loadRanks(
+  bundled = join(__dirname, O200K_RANKS_FILE),
+  resolve: (id: string) => string = require.resolve,
+): RankTable {
   if (existsSync(bundled)) return RankTable.fromBinary(readFileSync(bundled));
   let file: string;
   try {
@@ -70,7 +73,8 @@ export function ranksFromTiktokenFile(text: string, file: string): Uint8Array[] 
     start = end + 1;
     if (line === '') continue;
     const space = line.indexOf(' ');
-    if (space < 1 || Number(line.slice(space + 1)) !== out.length) throw new Error(`${file} line ${out.length + 1}: expected "<base64 token> ${out.length}"`);
+    if (space < 1 || Number(line.slice(space + 1)) !== out.length)
+      throw new Error(`${file} line ${out.length + 1}: expected "<base64 token> ${out.length}"`);
     out.push(Uint8Array.from(Buffer.from(line.slice(0, space), 'base64')));
   }
   if (out.length !== O200K_RANKS) throw new Error(`${file}: ${out.length} ranks, expected ${O200K_RANKS}`);

@@ -51,7 +51,11 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * `base` (fetch by default) with every response body counted. `onBreach` is told once per
  * response that passes its budget, before its reader sees the error.
  */
-export function boundedFetch(server: string, onBreach: (error: BodyLimitError) => void, base: FetchLike = fetch): FetchLike {
+export function boundedFetch(
+  server: string,
+  onBreach: (error: BodyLimitError) => void,
+  base: FetchLike = fetch,
+): FetchLike {
   return async (url, init) => {
     const response = await base(url, init);
     if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
@@ -68,7 +72,11 @@ export function boundedFetch(server: string, onBreach: (error: BodyLimitError) =
         },
       }),
     );
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -82,7 +90,9 @@ class BodyBudget implements Budget {
 
   add(chunk: Uint8Array): string | undefined {
     this.bytes += chunk.byteLength;
-    return this.bytes > MAX_MESSAGE_BYTES ? `sent a reply of more than ${mb(MAX_MESSAGE_BYTES)}, the limit for one message` : undefined;
+    return this.bytes > MAX_MESSAGE_BYTES
+      ? `sent a reply of more than ${mb(MAX_MESSAGE_BYTES)}, the limit for one message`
+      : undefined;
   }
 }
 
@@ -104,7 +114,8 @@ export class EventStreamBudget implements Budget {
   add(chunk: Uint8Array, now: number): string | undefined {
     if (now - this.windowStart >= SSE_WINDOW_MS) ((this.windowStart = now), (this.windowBytes = 0));
     this.windowBytes += chunk.byteLength;
-    if (this.windowBytes > SSE_WINDOW_BYTES) return `streamed more than ${mb(SSE_WINDOW_BYTES)} in ${SSE_WINDOW_MS / 1000} s, the limit for an event stream`;
+    if (this.windowBytes > SSE_WINDOW_BYTES)
+      return `streamed more than ${mb(SSE_WINDOW_BYTES)} in ${SSE_WINDOW_MS / 1000} s, the limit for an event stream`;
     // Runs between line endings are found natively (indexOf); the next CR and LF are looked up
     // again only once passed, so a chunk of many lines is still scanned once.
     let nextLF = -1;
@@ -122,7 +133,8 @@ export class EventStreamBudget implements Budget {
       const run = Math.min(end, chunk.length) - i;
       this.lineBytes += run;
       this.eventBytes += run;
-      if (this.eventBytes > MAX_MESSAGE_BYTES + SSE_FRAMING_BYTES) return `sent an event of more than ${mb(MAX_MESSAGE_BYTES)}, the limit for one message`;
+      if (this.eventBytes > MAX_MESSAGE_BYTES + SSE_FRAMING_BYTES)
+        return `sent an event of more than ${mb(MAX_MESSAGE_BYTES)}, the limit for one message`;
       if (end === Infinity) break;
       // A line ended at `end`; an empty one ends the event.
       if (this.lineBytes === 0) this.eventBytes = 0;

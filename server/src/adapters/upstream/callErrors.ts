@@ -22,9 +22,16 @@ export function classifyCallError(error: unknown, server: string, ctx: CallConte
   if (ctx.signal?.aborted) return new UpstreamCallError('cancelled', server, `${prefix}cancelled`, ctx.tool);
   if (error instanceof McpError) {
     // Not the server's words: the reply it sent was dropped for its size (stdioReader.ts).
-    if (error.data instanceof OversizedMessageError) return new UpstreamCallError('upstream-error', server, `${prefix}${error.data.reason}`, ctx.tool);
+    if (error.data instanceof OversizedMessageError)
+      return new UpstreamCallError('upstream-error', server, `${prefix}${error.data.reason}`, ctx.tool);
     if (error.code === ErrorCode.RequestTimeout) {
-      return new UpstreamCallError('timeout', server, `${prefix}timed out after ${ctx.timeoutMs} ms`, ctx.tool, error.code);
+      return new UpstreamCallError(
+        'timeout',
+        server,
+        `${prefix}timed out after ${ctx.timeoutMs} ms`,
+        ctx.tool,
+        error.code,
+      );
     }
     if (error.code === ErrorCode.ConnectionClosed) return disconnected(server, prefix, ctx);
     return new UpstreamCallError('upstream-error', server, `${prefix}${error.message}`, ctx.tool, error.code);
@@ -32,7 +39,12 @@ export function classifyCallError(error: unknown, server: string, ctx: CallConte
   return disconnected(server, prefix, ctx, errorMessage(error));
 }
 
-function disconnected(server: string, prefix: string, ctx: CallContext, detail = 'connection closed'): UpstreamCallError {
+function disconnected(
+  server: string,
+  prefix: string,
+  ctx: CallContext,
+  detail = 'connection closed',
+): UpstreamCallError {
   const why = ctx.stderrLine ? `${detail} (stderr: ${ctx.stderrLine})` : detail;
   return new UpstreamCallError('disconnected', server, `${prefix}${why}`, ctx.tool, ErrorCode.ConnectionClosed);
 }

@@ -11,7 +11,13 @@
  *    a pipe from this one sees it close and ends every tree still registered (processTree.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { TERMINATION_GRACE_MS, spawnsProcessGroup, terminationSteps, watchdogCommand, type KillStep } from '../../core/processTree';
+import {
+  TERMINATION_GRACE_MS,
+  spawnsProcessGroup,
+  terminationSteps,
+  watchdogCommand,
+  type KillStep,
+} from '../../core/processTree';
 import { isProcessAlive, isProcessGroupAlive } from '../processProbe';
 
 const live = new Set<number>();

@@ -123,7 +123,12 @@ export class UpstreamConnection {
       show: (state, reason) => this.state.show(state, reason),
       reconnect: () => this.reconnect(),
     });
-    this.idle = new IdleStop({ name: config.name, log: opts.log, isReady: () => this.state.current === 'ready', stop: () => void this.stop() });
+    this.idle = new IdleStop({
+      name: config.name,
+      log: opts.log,
+      isReady: () => this.state.current === 'ready',
+      stop: () => void this.stop(),
+    });
     this.calls = new UpstreamCalls(
       {
         name: config.name,
@@ -144,7 +149,8 @@ export class UpstreamConnection {
         requestTimeoutMs: opts.requestTimeoutMs,
         ready: () => this.readySession(),
         current: () => (this.isReady ? this.session : undefined),
-        failed: (session, error, what) => this.callFailed(session, error, opts.requestTimeoutMs, undefined, undefined, what),
+        failed: (session, error, what) =>
+          this.callFailed(session, error, opts.requestTimeoutMs, undefined, undefined, what),
       },
       new UpstreamFollowUps(config.name, opts.requestTimeoutMs, opts.log),
     );
@@ -276,7 +282,10 @@ export class UpstreamConnection {
 
   /** Signs in to this remote server (the browser opens through the front door), then connects with the new tokens. */
   async signIn(signal?: AbortSignal): Promise<void> {
-    if (!this.signInFlow) throw new Error(`${this.name} does not sign in through MCP Lens (not a remote server, or its headers set Authorization)`);
+    if (!this.signInFlow)
+      throw new Error(
+        `${this.name} does not sign in through MCP Lens (not a remote server, or its headers set Authorization)`,
+      );
     await this.signInFlow.signIn(signal);
   }
 
@@ -291,7 +300,13 @@ export class UpstreamConnection {
       return await this.calls.call(name, args, opts);
     } catch (error) {
       // A call that asked for more access (a step-up) is tried once more after an unasked sign-in.
-      if (!this.signInFlow || !(error instanceof UpstreamCallError) || error.kind !== 'needs-sign-in' || this.state.current !== 'starting') throw error;
+      if (
+        !this.signInFlow ||
+        !(error instanceof UpstreamCallError) ||
+        error.kind !== 'needs-sign-in' ||
+        this.state.current !== 'starting'
+      )
+        throw error;
       await this.whenReady(this.signInFlow.waitMs(this.opts.connectTimeoutMs), opts.signal, name);
       return this.calls.call(name, args, opts);
     }
@@ -312,9 +327,23 @@ export class UpstreamConnection {
     throw this.state.notReady(tool);
   }
 
-  private callFailed(session: Session, error: unknown, timeoutMs: number, signal?: AbortSignal, tool?: string, what?: string): UpstreamCallError {
-    let failure = classifyCallError(error, this.name, { timeoutMs, signal, tool, what, stderrLine: this.stderr.lastLine() });
-    if (failure.kind === 'disconnected' && this.breach) failure = new UpstreamCallError('disconnected', this.name, this.breach, tool);
+  private callFailed(
+    session: Session,
+    error: unknown,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    tool?: string,
+    what?: string,
+  ): UpstreamCallError {
+    let failure = classifyCallError(error, this.name, {
+      timeoutMs,
+      signal,
+      tool,
+      what,
+      stderrLine: this.stderr.lastLine(),
+    });
+    if (failure.kind === 'disconnected' && this.breach)
+      failure = new UpstreamCallError('disconnected', this.name, this.breach, tool);
     // A timeout or a broken pipe may mean the server hung or died: check before the next caller finds out.
     if (failure.kind === 'timeout' || failure.kind === 'disconnected') void this.recovery.probe(session);
     return failure;
@@ -354,7 +383,13 @@ export class UpstreamConnection {
   private async launch(gen: number): Promise<void> {
     if (gen !== this.generation) return;
     this.stderr.clear(); // the tail belongs to the process about to start
-    const session = await openFirstSession(this.config, this.stderr, this.hooks, this.opts.connectTimeoutMs, this.signInFlow?.auth);
+    const session = await openFirstSession(
+      this.config,
+      this.stderr,
+      this.hooks,
+      this.opts.connectTimeoutMs,
+      this.signInFlow?.auth,
+    );
     if (gen !== this.generation) return void (await closeSessionProcess(session));
     this.session = session;
     try {
@@ -379,7 +414,8 @@ export class UpstreamConnection {
     if (session.closing || session !== this.session) return;
     this.session = undefined;
     const last = this.stderr.lastLine();
-    const reason = this.breach ?? (this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed');
+    const reason =
+      this.breach ?? (this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed');
     this.opts.log.warn(`[${this.name}] ${reason}`);
     this.recovery.schedule(reason);
   }

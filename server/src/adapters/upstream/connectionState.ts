@@ -74,7 +74,8 @@ export class ConnectionState {
         if (this.ready) finish();
         else if (STUCK.has(this.current)) finish(this.notReady(tool));
       };
-      const aborted = () => finish(new UpstreamCallError('cancelled', name, 'cancelled while the server was starting', tool));
+      const aborted = () =>
+        finish(new UpstreamCallError('cancelled', name, 'cancelled while the server was starting', tool));
       const late = () => `did not start within ${Math.round(timeoutMs / 1000)} s (${this.error ?? 'still starting'})`;
       const timer = setTimeout(() => finish(new UpstreamCallError('not-ready', name, late(), tool)), timeoutMs);
       timer.unref();
@@ -87,9 +88,12 @@ export class ConnectionState {
   /** The error a call gets while the server is not ready, naming why. */
   notReady(tool?: string): UpstreamCallError {
     const { name } = this.o;
-    if (this.current === 'needs-sign-in') return new UpstreamCallError('needs-sign-in', name, `sign in to ${name} first`, tool);
+    if (this.current === 'needs-sign-in')
+      return new UpstreamCallError('needs-sign-in', name, `sign in to ${name} first`, tool);
     const why =
-      this.current === 'error' ? `not ready (error: ${this.error ?? 'unknown'})` : `not ready (${this.current}${this.error ? `: ${this.error}` : ''})`;
+      this.current === 'error'
+        ? `not ready (error: ${this.error ?? 'unknown'})`
+        : `not ready (${this.current}${this.error ? `: ${this.error}` : ''})`;
     return new UpstreamCallError('not-ready', name, why, tool);
   }
 }

@@ -21,7 +21,13 @@
  * it cancels what is past its deadline and waits for the next one, so a steady stream of calls
  * sets no timer of its own.
  */
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ProcessGroupTransport } from './processGroupTransport';
 
 interface Pending {
@@ -70,7 +76,15 @@ export class DirectCalls {
       if (this.closed) return reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
       if (signal?.aborted) return reject(signal.reason);
       const id = `${ID_PREFIX}${++this.seq}`;
-      const entry: Pending = { id, resolve, reject, deadline: Date.now() + timeoutMs, timeoutMs, signal, onAbort: undefined };
+      const entry: Pending = {
+        id,
+        resolve,
+        reject,
+        deadline: Date.now() + timeoutMs,
+        timeoutMs,
+        signal,
+        onAbort: undefined,
+      };
       this.pending.set(id, entry);
       if (signal) this.listenSoon(entry);
       this.armTimer(entry.deadline);
@@ -88,7 +102,13 @@ export class DirectCalls {
   private take(value: unknown): boolean {
     if (typeof value !== 'object' || value === null) return false;
     const message = value as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
-    if (typeof message.id !== 'string' || !message.id.startsWith(ID_PREFIX) || message.jsonrpc !== '2.0' || !this.pending.has(message.id)) return false;
+    if (
+      typeof message.id !== 'string' ||
+      !message.id.startsWith(ID_PREFIX) ||
+      message.jsonrpc !== '2.0' ||
+      !this.pending.has(message.id)
+    )
+      return false;
     if (!isResponseShape(message)) return false;
     const entry = this.settle(message.id)!;
     if (message.error !== undefined) {
@@ -151,7 +171,11 @@ export class DirectCalls {
   private cancel(id: string, reason: unknown): void {
     const entry = this.settle(id);
     if (!entry) return;
-    const cancelled: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: String(reason) } };
+    const cancelled: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: String(reason) },
+    };
     this.transport.send(cancelled).catch(() => undefined);
     entry.reject(reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason)));
   }
@@ -177,7 +201,11 @@ export class DirectCalls {
     const now = Date.now();
     let next = Infinity;
     for (const [id, entry] of [...this.pending]) {
-      if (entry.deadline <= now) this.cancel(id, McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: entry.timeoutMs }));
+      if (entry.deadline <= now)
+        this.cancel(
+          id,
+          McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: entry.timeoutMs }),
+        );
       else next = Math.min(next, entry.deadline);
     }
     if (next !== Infinity) this.armTimer(next);
@@ -220,7 +248,8 @@ export function plainTextResult(result: unknown): CallToolResult | undefined {
 function isResponseShape(message: { result?: unknown; error?: unknown }): boolean {
   const keys = Object.keys(message);
   if (keys.length !== 3) return false;
-  if ('result' in message) return typeof message.result === 'object' && message.result !== null && !Array.isArray(message.result);
+  if ('result' in message)
+    return typeof message.result === 'object' && message.result !== null && !Array.isArray(message.result);
   if (!('error' in message) || typeof message.error !== 'object' || message.error === null) return false;
   const error = message.error as { code?: unknown; message?: unknown };
   return Number.isInteger(error.code) && typeof error.message === 'string';

@@ -38,7 +38,8 @@ export function clientSide(
   if (!inbound) return { capabilities: {} };
   return {
     capabilities: UPSTREAM_CLIENT_CAPABILITIES,
-    onServerRequest: (request, signal) => inbound.request(server, request.method, request.params, calls.attribute(), signal),
+    onServerRequest: (request, signal) =>
+      inbound.request(server, request.method, request.params, calls.attribute(), signal),
     onServerNotification: (n) => inbound.notification(server, n.method, n.params, calls.attribute()),
   };
 }
@@ -60,7 +61,9 @@ export class UpstreamFollowUps {
     for (const uri of this.subscriptions) {
       client
         .request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout: this.timeoutMs })
-        .catch((err: unknown) => this.log.warn(`[${this.server}] subscribing again to ${uri.slice(0, 200)}: ${errorMessage(err)}`));
+        .catch((err: unknown) =>
+          this.log.warn(`[${this.server}] subscribing again to ${uri.slice(0, 200)}: ${errorMessage(err)}`),
+        );
     }
   }
 
@@ -74,6 +77,8 @@ export class UpstreamFollowUps {
   }
 
   sendRootsChanged(client: Client): void {
-    client.sendRootsListChanged().catch((err: unknown) => this.log.debug(`[${this.server}] roots/list_changed: ${errorMessage(err)}`));
+    client
+      .sendRootsListChanged()
+      .catch((err: unknown) => this.log.debug(`[${this.server}] roots/list_changed: ${errorMessage(err)}`));
   }
 }

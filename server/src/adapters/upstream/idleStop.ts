@@ -32,7 +32,9 @@ export class IdleStop {
     if (ms === undefined || !this.o.isReady() || this.activeCalls > 0) return;
     this.timer = setTimeout(() => {
       if (!this.o.isReady() || this.activeCalls > 0) return;
-      this.o.log.info(`[${this.o.name}] stopped after ${Math.round(ms / 60_000)} min without calls; the next call starts it again`);
+      this.o.log.info(
+        `[${this.o.name}] stopped after ${Math.round(ms / 60_000)} min without calls; the next call starts it again`,
+      );
       this.o.stop();
     }, ms);
     this.timer.unref();

@@ -30,7 +30,9 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Follows nextCursor until the last page; `fetchPage` returns the items and the next cursor. */
-async function collectPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+async function collectPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
   const all: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -44,9 +46,16 @@ async function collectPages<T>(fetchPage: (cursor: string | undefined) => Promis
   return all;
 }
 
-export async function listTools(client: Client, server: string, timeoutMs: number, log: Logger): Promise<UpstreamTool[]> {
+export async function listTools(
+  client: Client,
+  server: string,
+  timeoutMs: number,
+  log: Logger,
+): Promise<UpstreamTool[]> {
   const raw = await collectPages(async (cursor) => {
-    const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LenientToolsPage, { timeout: timeoutMs });
+    const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LenientToolsPage, {
+      timeout: timeoutMs,
+    });
     return { items: page.tools, nextCursor: page.nextCursor };
   });
   const tools: UpstreamTool[] = [];
@@ -72,7 +81,11 @@ function toUpstreamTool(server: string, item: unknown, log: Logger): UpstreamToo
     log.warn(`[${server}] dropped a tool without a name from tools/list`);
     return undefined;
   }
-  const tool: UpstreamTool = { server, name: item.name, inputSchema: inputSchemaOf(server, item.name, item.inputSchema, log) };
+  const tool: UpstreamTool = {
+    server,
+    name: item.name,
+    inputSchema: inputSchemaOf(server, item.name, item.inputSchema, log),
+  };
   if (typeof item.title === 'string') tool.title = item.title;
   if (typeof item.description === 'string') tool.description = capLength(item.description, MAX_DESCRIPTION_CHARS);
   if (tool.title !== undefined) tool.title = capLength(tool.title, MAX_TITLE_CHARS);
@@ -135,7 +148,11 @@ export async function listResources(client: Client, server: string, timeoutMs: n
   }));
 }
 
-export async function listResourceTemplates(client: Client, server: string, timeoutMs: number): Promise<UpstreamResourceTemplate[]> {
+export async function listResourceTemplates(
+  client: Client,
+  server: string,
+  timeoutMs: number,
+): Promise<UpstreamResourceTemplate[]> {
   const templates = await collectPages(async (cursor) => {
     const page = await client.listResourceTemplates(cursor ? { cursor } : {}, { timeout: timeoutMs });
     return { items: page.resourceTemplates, nextCursor: page.nextCursor };
@@ -169,13 +186,20 @@ async function optional<T>(server: string, kind: string, log: Logger, list: () =
 }
 
 /** Everything the server says it has, at once: one round trip to a server busy starting, not four in a row. */
-export async function listEverything(client: Client, server: string, timeoutMs: number, log: Logger): Promise<ServerLists> {
+export async function listEverything(
+  client: Client,
+  server: string,
+  timeoutMs: number,
+  log: Logger,
+): Promise<ServerLists> {
   const caps = client.getServerCapabilities() ?? {};
   const [tools, prompts, resources, templates] = await Promise.all([
     caps.tools ? listTools(client, server, timeoutMs, log) : [],
     caps.prompts ? optional(server, 'prompts', log, () => listPrompts(client, server, timeoutMs)) : [],
     caps.resources ? optional(server, 'resources', log, () => listResources(client, server, timeoutMs)) : [],
-    caps.resources ? optional(server, 'resource templates', log, () => listResourceTemplates(client, server, timeoutMs)) : [],
+    caps.resources
+      ? optional(server, 'resource templates', log, () => listResourceTemplates(client, server, timeoutMs))
+      : [],
   ]);
   return { tools, prompts, resources, templates };
 }

@@ -3,7 +3,14 @@
  * with the union of their tools, prompts and resources and one change event stream. One
  * failing server is a status, never an exception out of the pool.
  */
-import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, LoggingLevel, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import { ChangeEmitter } from '../../core/changeEmitter';
 import { DEFAULT_RESTART } from '../../core/backoff';
@@ -58,7 +65,9 @@ export class UpstreamPool {
   private logLevel: LoggingLevel | undefined;
 
   constructor(private readonly options: UpstreamPoolOptions) {
-    this.changes = new ChangeEmitter((error) => options.log.error(`upstream change listener failed: ${errorMessage(error)}`));
+    this.changes = new ChangeEmitter((error) =>
+      options.log.error(`upstream change listener failed: ${errorMessage(error)}`),
+    );
     this.launches = new LaunchWindow(options.launchWindow ?? LAUNCH_WINDOW, LAUNCH_SLOT_MS);
   }
 
@@ -114,11 +123,17 @@ export class UpstreamPool {
    * Calls a tool. Upstream `isError` results come back untouched; JSON-RPC errors, timeouts,
    * cancellation and disconnects throw UpstreamCallError naming server and tool.
    */
-  async callTool(server: string, name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
+  async callTool(
+    server: string,
+    name: string,
+    args: Record<string, unknown>,
+    opts: CallToolOptions,
+  ): Promise<CallToolResult> {
     const connection = this.connection(server, name);
     // A server that is starting (or stopped, under lazy start) is waited for, within the connect
     // timeout; the margin lets a start that fails at its own deadline report its real reason.
-    if (!connection.isReady) await connection.whenReady(this.options.connectTimeoutMs + START_WAIT_MARGIN_MS, opts.signal, name);
+    if (!connection.isReady)
+      await connection.whenReady(this.options.connectTimeoutMs + START_WAIT_MARGIN_MS, opts.signal, name);
     return connection.callTool(name, args, opts);
   }
 
@@ -194,7 +209,9 @@ export class UpstreamPool {
       if (wanted.has(s.name)) this.options.log.warn(`[${s.name}] declared twice; the first declaration is used`);
       else wanted.set(s.name, s);
     }
-    const stale = [...this.connections.values()].filter((c) => wanted.get(c.name)?.fingerprint !== c.config.fingerprint);
+    const stale = [...this.connections.values()].filter(
+      (c) => wanted.get(c.name)?.fingerprint !== c.config.fingerprint,
+    );
     await Promise.all(stale.map((c) => this.remove(c)));
     const started: UpstreamConnection[] = [];
     for (const config of wanted.values()) {

@@ -119,12 +119,19 @@ export class ProcessGroupTransport implements Transport {
     const error = new OversizedMessageError(dropped);
     this.onerror?.(error);
     for (const id of dropped.failed) {
-      const failure: JSONRPCMessage = { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: error.reason, data: error } };
+      const failure: JSONRPCMessage = {
+        jsonrpc: '2.0',
+        id,
+        error: { code: ErrorCode.InternalError, message: error.reason, data: error },
+      };
       // Whoever sent the request reads its answer: a direct call (directCalls.ts) or the SDK Client.
       if (!this.takeResponse?.(failure)) this.onmessage?.(failure);
     }
     if (dropped.serverRequestId !== undefined) {
-      const refusal = { code: ErrorCode.InvalidRequest, message: `request larger than the client's ${MAX_STDIO_MESSAGE_MB} MB limit for one message` };
+      const refusal = {
+        code: ErrorCode.InvalidRequest,
+        message: `request larger than the client's ${MAX_STDIO_MESSAGE_MB} MB limit for one message`,
+      };
       void this.send({ jsonrpc: '2.0', id: dropped.serverRequestId, error: refusal }).catch(() => undefined);
     }
   }

@@ -63,7 +63,8 @@ export class Recovery {
   /** A restart after the backoff delay, or `error` once the attempts are used up. */
   schedule(reason: string, uptimeMs = this.host.uptime()): void {
     const delay = this.backoff.next(uptimeMs);
-    if (delay === undefined) return this.host.fail(`${reason} (gave up after ${this.backoff.attempts} restart attempts)`);
+    if (delay === undefined)
+      return this.host.fail(`${reason} (gave up after ${this.backoff.attempts} restart attempts)`);
     this.host.waiting(`${reason}; restart ${this.backoff.attempts}/${this.policy.maxAttempts} in ${delay} ms`);
     const gen = this.host.generation();
     this.timer = setTimeout(() => void this.run(gen), delay);

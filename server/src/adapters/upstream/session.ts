@@ -73,7 +73,9 @@ export interface SessionHooks {
  * made on first use, if ever.
  */
 let ajv: AjvJsonSchemaValidator | undefined;
-const sharedValidator: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+const sharedValidator: jsonSchemaValidator = {
+  getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
 
 /**
  * Opens a session over the first of the server's transports that answers (transports.ts), all
@@ -110,14 +112,24 @@ export async function openFirstSession(
  * Creates the transport and client and runs initialize within timeoutMs (what is left of the
  * connect deadline); errors name `connectTimeoutMs`, the limit the user configured.
  */
-export async function openSession(candidate: TransportCandidate, timeoutMs: number, hooks: SessionHooks, connectTimeoutMs = timeoutMs): Promise<Session> {
+export async function openSession(
+  candidate: TransportCandidate,
+  timeoutMs: number,
+  hooks: SessionHooks,
+  connectTimeoutMs = timeoutMs,
+): Promise<Session> {
   if (timeoutMs <= 0) throw new Error('connect timed out');
   const transport = candidate.create();
-  const client = new Client(hooks.clientInfo, { capabilities: hooks.capabilities, jsonSchemaValidator: sharedValidator });
+  const client = new Client(hooks.clientInfo, {
+    capabilities: hooks.capabilities,
+    jsonSchemaValidator: sharedValidator,
+  });
   // Raw handlers, not the SDK's typed ones: those parse (and so strip) what they do not know.
   const { onServerRequest, onServerNotification } = hooks;
   if (onServerRequest) client.fallbackRequestHandler = (request, extra) => onServerRequest(request, extra.signal);
-  if (onServerNotification) client.fallbackNotificationHandler = async (notification) => onServerNotification(notification as JSONRPCNotification);
+  if (onServerNotification)
+    client.fallbackNotificationHandler = async (notification) =>
+      onServerNotification(notification as JSONRPCNotification);
   let markExited!: () => void;
   const session: Session = { client, closing: false, exited: new Promise<void>((r) => (markExited = r)) };
   watchSpawn(transport, session, hooks);
@@ -137,8 +149,12 @@ export async function openSession(candidate: TransportCandidate, timeoutMs: numb
     hooks.onTransportError(error);
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => hooks.onListChanged(session, 'tools'));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, async () => hooks.onListChanged(session, 'prompts'));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => hooks.onListChanged(session, 'resources'));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, async () =>
+    hooks.onListChanged(session, 'prompts'),
+  );
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () =>
+    hooks.onListChanged(session, 'resources'),
+  );
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer to initialize within ${connectTimeoutMs} ms`)), timeoutMs);

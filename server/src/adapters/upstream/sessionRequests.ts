@@ -43,12 +43,16 @@ export class SessionRequests {
   }
 
   complete(params: CompleteRequest['params']): Promise<CompleteResult> {
-    return this.ask('completion', (client, timeout) => client.request({ method: 'completion/complete', params }, CompleteResultSchema, { timeout }));
+    return this.ask('completion', (client, timeout) =>
+      client.request({ method: 'completion/complete', params }, CompleteResultSchema, { timeout }),
+    );
   }
 
   /** Subscribes (once per URI, kept across reconnects) to a resource's updates. */
   async subscribe(uri: string): Promise<void> {
-    await this.ask(`subscribe ${uri}`, (client, timeout) => client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout }));
+    await this.ask(`subscribe ${uri}`, (client, timeout) =>
+      client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, { timeout }),
+    );
     this.followUps.subscriptions.add(uri);
   }
 
@@ -72,7 +76,10 @@ export class SessionRequests {
     if (session) this.followUps.sendRootsChanged(session.client);
   }
 
-  private async ask<T>(what: string, request: (client: Session['client'], timeoutMs: number) => Promise<T>): Promise<T> {
+  private async ask<T>(
+    what: string,
+    request: (client: Session['client'], timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
     const session = this.access.ready();
     try {
       return await request(session.client, this.access.requestTimeoutMs);

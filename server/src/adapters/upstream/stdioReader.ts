@@ -46,7 +46,9 @@ export class OversizedMessageError extends Error {
   readonly reason: string;
 
   constructor(readonly dropped: DroppedMessage) {
-    super(`dropped a ${mb(dropped.bytes)} MB message (over the ${MAX_STDIO_MESSAGE_MB} MB limit): ${describeDropped(dropped)}`);
+    super(
+      `dropped a ${mb(dropped.bytes)} MB message (over the ${MAX_STDIO_MESSAGE_MB} MB limit): ${describeDropped(dropped)}`,
+    );
     this.name = 'OversizedMessageError';
     const over = `larger than MCP Lens's ${MAX_STDIO_MESSAGE_MB} MB limit for one message`;
     const what =
@@ -179,7 +181,9 @@ export class StdioReader {
 
   private dropped(found: ScanResult | undefined, bytes: number): DroppedMessage {
     if (found?.method) {
-      return found.id === undefined ? { bytes, kind: 'notification', failed: [] } : { bytes, kind: 'request', failed: [], serverRequestId: found.id };
+      return found.id === undefined
+        ? { bytes, kind: 'notification', failed: [] }
+        : { bytes, kind: 'request', failed: [], serverRequestId: found.id };
     }
     if (found?.id !== undefined && found.answer) {
       const waiting = this.pending.get(String(found.id));

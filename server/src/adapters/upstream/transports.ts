@@ -93,7 +93,8 @@ export function describeSpawnError(config: ServerConfig, error: unknown): string
   const command = escapeForDisplay(config.shown?.command ?? config.command);
   if (code === 'ENOENT') {
     // Node reports a missing cwd as ENOENT of the command too.
-    if (config.cwd && !existsSync(config.cwd)) return `working directory not found: ${escapeForDisplay(config.shown?.cwd ?? config.cwd)}`;
+    if (config.cwd && !existsSync(config.cwd))
+      return `working directory not found: ${escapeForDisplay(config.shown?.cwd ?? config.cwd)}`;
     return `command not found: ${command}`;
   }
   if (code === 'EACCES') return `command not executable: ${command}`;

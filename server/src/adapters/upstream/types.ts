@@ -68,7 +68,13 @@ export interface Attribution {
 /** What the pool hands up of what upstreams send unasked (implemented by app/upstreamRequests.ts). */
 export interface UpstreamInbound {
   /** A server-to-client request; resolves with the result or rejects with an McpError, never hangs on a client that cannot answer. */
-  request(server: string, method: string, params: JsonObject | undefined, attribution: Attribution, signal: AbortSignal): Promise<JsonObject>;
+  request(
+    server: string,
+    method: string,
+    params: JsonObject | undefined,
+    attribution: Attribution,
+    signal: AbortSignal,
+  ): Promise<JsonObject>;
   /** A notification other than list_changed and progress (logging, resources/updated, elicitation/complete). */
   notification(server: string, method: string, params: JsonObject | undefined, attribution: Attribution): void;
 }
@@ -143,7 +149,8 @@ export interface UpstreamStatus {
 
 export type UpstreamChange = { server: string; kind: 'state' | 'tools' | 'prompts' | 'resources' };
 
-export type UpstreamCallErrorKind = 'not-ready' | 'needs-sign-in' | 'timeout' | 'cancelled' | 'disconnected' | 'upstream-error';
+export type UpstreamCallErrorKind =
+  'not-ready' | 'needs-sign-in' | 'timeout' | 'cancelled' | 'disconnected' | 'upstream-error';
 
 /** Why a call to an upstream did not produce a result. Upstream `isError` results are not errors. */
 export class UpstreamCallError extends Error {

@@ -65,7 +65,9 @@ export class UpstreamCalls {
     if (session !== this.host.current() || session.closing) return void (this.renewing = undefined);
     if (this.idle.busy) return void (this.renewing = session);
     this.renewing = undefined;
-    this.host.log.warn(`[${this.host.name}] the server no longer opens its server-to-client stream to this session; starting a new one`);
+    this.host.log.warn(
+      `[${this.host.name}] the server no longer opens its server-to-client stream to this session; starting a new one`,
+    );
     this.host.renew();
   }
 }
@@ -76,7 +78,12 @@ export class UpstreamCalls {
  * request handles (a progress token, its handler, the timeout reset on each notification).
  * HTTP and SSE sessions have no direct way.
  */
-function send(session: Session, name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
+function send(
+  session: Session,
+  name: string,
+  args: Record<string, unknown>,
+  opts: CallToolOptions,
+): Promise<CallToolResult> {
   if (session.direct && !opts.onProgress) return session.direct.call(name, args, opts.timeoutMs, opts.signal);
   return session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
     timeout: opts.timeoutMs,

@@ -94,7 +94,9 @@ export class AppendLog {
         this.queue.unshift(...batch);
         await this.undoPartialWrite();
         if (!this.failing) {
-          this.log.warn(`usage: cannot write ${this.path} (${(err as NodeJS.ErrnoException).code ?? String(err)}); recording continues in memory`);
+          this.log.warn(
+            `usage: cannot write ${this.path} (${(err as NodeJS.ErrnoException).code ?? String(err)}); recording continues in memory`,
+          );
         }
         this.failing = true;
         return;
@@ -119,7 +121,9 @@ export class AppendLog {
       this.syncTimer = undefined;
       this.unsynced = false;
       this.lastSync = Date.now();
-      await this.fh.datasync().catch((err: unknown) => this.log.warn(`usage: fsync of ${this.path} failed: ${String(err)}`));
+      await this.fh
+        .datasync()
+        .catch((err: unknown) => this.log.warn(`usage: fsync of ${this.path} failed: ${String(err)}`));
     } else if (!this.syncTimer) {
       this.syncTimer = setTimeout(() => {
         this.syncTimer = undefined;

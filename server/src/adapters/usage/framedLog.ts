@@ -75,7 +75,11 @@ export async function rewriteLog(path: string, records: readonly unknown[]): Pro
   const tmp = `${path}.tmp`;
   // A leftover temp file (or a link a repository put there) goes; the new one is created exclusively.
   await unlink(tmp).catch(() => undefined);
-  const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  const fh = await open(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
   try {
     const CHUNK = 4096;
     for (let i = 0; i < records.length; i += CHUNK) {

@@ -80,8 +80,15 @@ function validExample(raw: unknown): LearnedExample | undefined {
   const e = raw as Record<string, unknown>;
   const terms = e.terms;
   if (!Array.isArray(terms) || terms.length === 0 || terms.length > MAX_LEARNED_TERMS * 2) return undefined;
-  if (!terms.every((t) => typeof t === 'string' && t.length > 0 && t.length <= MAX_LEARNED_TERM_LENGTH * 2)) return undefined;
-  if (!shortString(e.key) || !shortString(e.server) || typeof e.fingerprint !== 'string' || !/^[0-9a-f]{16}$/.test(e.fingerprint)) return undefined;
+  if (!terms.every((t) => typeof t === 'string' && t.length > 0 && t.length <= MAX_LEARNED_TERM_LENGTH * 2))
+    return undefined;
+  if (
+    !shortString(e.key) ||
+    !shortString(e.server) ||
+    typeof e.fingerprint !== 'string' ||
+    !/^[0-9a-f]{16}$/.test(e.fingerprint)
+  )
+    return undefined;
   if (!finite(e.weight) || !finite(e.count) || !finite(e.at) || (e.count as number) < 0) return undefined;
   return {
     terms: terms as string[],

@@ -67,7 +67,9 @@ export class UsageStore {
     try {
       await rewriteLog(path, events.map(toStored));
     } catch (err) {
-      this.log.warn(`usage: compacting ${path} failed (${(err as NodeJS.ErrnoException).code ?? String(err)}); kept the old log`);
+      this.log.warn(
+        `usage: compacting ${path} failed (${(err as NodeJS.ErrnoException).code ?? String(err)}); kept the old log`,
+      );
     }
     const size = await stat(path).then(
       (s) => s.size,

@@ -69,17 +69,26 @@ export interface ApprovalOutcome {
 }
 
 /** Why a definition --trust or a named file would have approved at start waits now. */
-export const ADDED_WHILE_SERVING = 'added or changed while MCP Lens was running: --trust and a named --config file approve only what was there at start';
+export const ADDED_WHILE_SERVING =
+  'added or changed while MCP Lens was running: --trust and a named --config file approve only what was there at start';
 
 export function explainApproval(server: ServerConfig, policy: ApprovalPolicy): ApprovalOutcome {
   const source = policy.sources?.[server.source.kind] ?? SOURCE_POLICY[server.source.kind] ?? STRICTEST;
-  const out = (decision: ApprovalDecision, reason: string): ApprovalOutcome => ({ name: server.name, decision, reason });
+  const out = (decision: ApprovalDecision, reason: string): ApprovalOutcome => ({
+    name: server.name,
+    decision,
+    reason,
+  });
   if (source.fromWorkspace && policy.trusted !== true) {
     return out('untrusted', 'workspace is not trusted; servers from workspace configuration do not start');
   }
-  const approved = Object.prototype.hasOwnProperty.call(policy.approvals, server.name) ? policy.approvals[server.name] : undefined;
+  const approved = Object.prototype.hasOwnProperty.call(policy.approvals, server.name)
+    ? policy.approvals[server.name]
+    : undefined;
   const atStart = policy.approvedAtStart;
-  const wasThereAtStart = atStart === undefined || (Object.prototype.hasOwnProperty.call(atStart, server.name) && atStart[server.name] === server.fingerprint);
+  const wasThereAtStart =
+    atStart === undefined ||
+    (Object.prototype.hasOwnProperty.call(atStart, server.name) && atStart[server.name] === server.fingerprint);
   if (policy.autoApprove === true && wasThereAtStart) return out('start', 'approved for all servers (--trust)');
   if (source.approvedByNaming && wasThereAtStart) return out('start', 'approved by naming the config file');
   if (typeof approved === 'string' && approved === server.fingerprint) return out('start', 'approved');

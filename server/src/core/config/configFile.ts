@@ -41,7 +41,14 @@ export function parseConfigFile(file: string, kind: ConfigSourceKind, fileText: 
   }
   const locate = treeLocator(root);
   if (root.type !== 'object') {
-    out.problems.push({ severity: 'error', file, path: '', message: 'expected a JSON object at the top level', offset: root.offset, length: root.length });
+    out.problems.push({
+      severity: 'error',
+      file,
+      path: '',
+      message: 'expected a JSON object at the top level',
+      offset: root.offset,
+      length: root.length,
+    });
     return out;
   }
   const value = getNodeValue(root) as Record<string, unknown>;
@@ -52,11 +59,24 @@ export function parseConfigFile(file: string, kind: ConfigSourceKind, fileText: 
   return out;
 }
 
-function readServers(root: Node, key: string, file: string, kind: ConfigSourceKind, locate: Locator, out: ParsedConfigFile): void {
+function readServers(
+  root: Node,
+  key: string,
+  file: string,
+  kind: ConfigSourceKind,
+  locate: Locator,
+  out: ParsedConfigFile,
+): void {
   const property = root.children?.find((p) => p.children?.[0]?.value === key);
   const node = property?.children?.[1];
   if (!node || node.type !== 'object') {
-    out.problems.push({ severity: 'error', file, path: key, message: `"${key}" must be an object mapping server names to definitions`, ...locate([key]) });
+    out.problems.push({
+      severity: 'error',
+      file,
+      path: key,
+      message: `"${key}" must be an object mapping server names to definitions`,
+      ...locate([key]),
+    });
     return;
   }
   for (const entry of node.children ?? []) {
@@ -67,7 +87,12 @@ function readServers(root: Node, key: string, file: string, kind: ConfigSourceKi
   }
 }
 
-function noServersKey(value: Record<string, unknown>, file: string, kind: ConfigSourceKind, out: ParsedConfigFile): void {
+function noServersKey(
+  value: Record<string, unknown>,
+  file: string,
+  kind: ConfigSourceKind,
+  out: ParsedConfigFile,
+): void {
   if (kind === 'cli-config') {
     out.problems.push({ severity: 'error', file, path: '', message: 'no "servers" or "mcpServers" object found' });
   } else if (kind === 'vscode-mcp-json' && value.mcpServers !== undefined) {
@@ -83,7 +108,13 @@ function noServersKey(value: Record<string, unknown>, file: string, kind: Config
 function readInputs(raw: unknown, file: string, locate: Locator, out: ParsedConfigFile): void {
   if (raw === undefined) return;
   if (!Array.isArray(raw)) {
-    out.problems.push({ severity: 'warning', file, path: 'inputs', message: '"inputs" must be an array', ...locate(['inputs']) });
+    out.problems.push({
+      severity: 'warning',
+      file,
+      path: 'inputs',
+      message: '"inputs" must be an array',
+      ...locate(['inputs']),
+    });
     return;
   }
   raw.forEach((item, i) => {

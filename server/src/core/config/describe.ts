@@ -14,7 +14,8 @@ import { escapeForDisplay, quotedForDisplay } from '../../../../protocol/untrust
 import type { ServerConfig, StdioServerConfig } from './types';
 
 /** Flags and names whose value is treated as a secret in summaries. */
-const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|apikey|auth|credential|bearer|private[-_]?key|cookie|session)/i;
+const SECRET_NAME =
+  /(token|secret|password|passwd|api[-_]?key|apikey|auth|credential|bearer|private[-_]?key|cookie|session)/i;
 
 /** Each argument as it may be shown: the template where a variable went in, `***` after a secret-looking flag. */
 function shownArgs(cfg: StdioServerConfig): string[] {
@@ -92,15 +93,26 @@ export function approvalLines(cfg: ServerConfig): string[] {
     shownArgs(cfg).forEach((a, i) => lines.push(`arg ${i + 1}: ${shownWord(a)}`));
     if (cfg.cwd) lines.push(`cwd: ${escapeForDisplay(cfg.shown?.cwd ?? cfg.cwd)}`);
     if (cfg.shown?.envFile) lines.push(`envFile: ${escapeForDisplay(cfg.shown.envFile)}`);
-    for (const name of Object.keys(cfg.env).sort()) lines.push(`env ${escapeForDisplay(name)}: ${shownValue(name, cfg.shown?.env[name])}`);
+    for (const name of Object.keys(cfg.env).sort())
+      lines.push(`env ${escapeForDisplay(name)}: ${shownValue(name, cfg.shown?.env[name])}`);
     for (const name of [...(cfg.removeEnv ?? [])].sort()) lines.push(`env ${escapeForDisplay(name)}: removed`);
   } else {
-    lines.push(`${cfg.type === 'sse' ? 'SSE' : 'HTTP'} url: ${escapeForDisplay(describeUrl(cfg.shown?.url ?? cfg.url))}`);
-    for (const name of Object.keys(cfg.headers).sort()) lines.push(`header ${escapeForDisplay(name)}: ${shownValue('auth', cfg.shown?.headers[name])}`);
+    lines.push(
+      `${cfg.type === 'sse' ? 'SSE' : 'HTTP'} url: ${escapeForDisplay(describeUrl(cfg.shown?.url ?? cfg.url))}`,
+    );
+    for (const name of Object.keys(cfg.headers).sort())
+      lines.push(`header ${escapeForDisplay(name)}: ${shownValue('auth', cfg.shown?.headers[name])}`);
     const oauth =
-      cfg.shown?.oauth ?? (cfg.oauth && { clientId: cfg.oauth.clientId, hasSecret: cfg.oauth.clientSecret !== undefined, scopes: cfg.oauth.scopes });
+      cfg.shown?.oauth ??
+      (cfg.oauth && {
+        clientId: cfg.oauth.clientId,
+        hasSecret: cfg.oauth.clientSecret !== undefined,
+        scopes: cfg.oauth.scopes,
+      });
     if (oauth) {
-      lines.push(`OAuth client id: ${quotedForDisplay(oauth.clientId)}${oauth.hasSecret ? ' (with a client secret)' : ''}`);
+      lines.push(
+        `OAuth client id: ${quotedForDisplay(oauth.clientId)}${oauth.hasSecret ? ' (with a client secret)' : ''}`,
+      );
       if (oauth.scopes?.length) lines.push(`OAuth scopes: ${oauth.scopes.map(escapeForDisplay).join(' ')}`);
     }
   }

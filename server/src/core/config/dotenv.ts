@@ -38,7 +38,10 @@ export function parseDotenv(text: string): DotenvResult {
     const sep = indexOutsideQuotes(line, (c) => c === '=' || c === ':');
     const key = sep < 0 ? '' : line.slice(0, sep).trim();
     if (key === '') {
-      warnings.push({ line: i + 1, message: sep < 0 ? 'expected KEY=VALUE or KEY: VALUE; line ignored' : 'no name before the = or :; line ignored' });
+      warnings.push({
+        line: i + 1,
+        message: sep < 0 ? 'expected KEY=VALUE or KEY: VALUE; line ignored' : 'no name before the = or :; line ignored',
+      });
       continue;
     }
     let value = line.slice(sep + 1).trim();

@@ -58,7 +58,8 @@ export function readEntry(input: EntryInput, entryScope: EntryScope): EntryResul
   const qualified = qualifiedName(folder, input.name);
   const name = shownServerName(qualified);
   const source: ServerSource = { kind: input.kind, file: input.file, path: formatJsonPath(input.jsonPath) };
-  if (folder?.label !== undefined) source.folder = { path: folder.path, label: folder.label, localName: shownServerName(input.name) };
+  if (folder?.label !== undefined)
+    source.folder = { path: folder.path, label: folder.label, localName: shownServerName(input.name) };
   const raw = isRecord(input.raw) ? input.raw : {};
   const r = new EntryReader(name, raw, input.file, input.jsonPath, input.locate, scope);
   const envFiles: string[] = [];
@@ -72,7 +73,8 @@ export function readEntry(input: EntryInput, entryScope: EntryScope): EntryResul
     r.report('error', [], 'expected an object with "command" or "url"');
   } else {
     const type = transportOf(r);
-    if (type === 'stdio' && input.raw.oauth !== undefined) r.report('warning', ['oauth'], '"oauth" applies to http and sse servers only; ignored');
+    if (type === 'stdio' && input.raw.oauth !== undefined)
+      r.report('warning', ['oauth'], '"oauth" applies to http and sse servers only; ignored');
     if (type === 'stdio') server = readStdio(r, source, scope, envFiles);
     else if (type) server = readRemote(r, source, type);
   }
@@ -99,7 +101,8 @@ export function shownServerName(name: string): string {
 }
 
 function hiddenCharactersMessage(localName: string, qualified: string): string {
-  if (hasHiddenCharacters(localName)) return 'this server name has control, bidi or invisible characters (written out in the path); rename the server';
+  if (hasHiddenCharacters(localName))
+    return 'this server name has control, bidi or invisible characters (written out in the path); rename the server';
   return `the workspace folder name in ${quotedForDisplay(qualified)} has control, bidi or invisible characters (written out here); rename the folder in the workspace`;
 }
 
@@ -129,11 +132,17 @@ function fromWorkspace(scope: EntryScope, p: string): string {
   return path.isAbsolute(p) ? p : path.resolve(scope.workspaceFolder, p);
 }
 
-function readStdio(r: EntryReader, source: ServerSource, scope: EntryScope, envFiles: string[]): ServerConfig | undefined {
+function readStdio(
+  r: EntryReader,
+  source: ServerSource,
+  scope: EntryScope,
+  envFiles: string[],
+): ServerConfig | undefined {
   const commandField = r.requiredString('command', 'missing "command" for a stdio server');
   let command = commandField?.value;
   // A bare name (`npx`) is looked up on PATH; one with a slash is a path into the workspace.
-  if (command !== undefined && (command.includes('/') || command.includes(path.sep))) command = fromWorkspace(scope, command);
+  if (command !== undefined && (command.includes('/') || command.includes(path.sep)))
+    command = fromWorkspace(scope, command);
   const args = r.stringArray('args');
   const cwdField = r.optionalString('cwd');
   const cwd = cwdField === undefined || cwdField.value === '' ? undefined : fromWorkspace(scope, cwdField.value);
@@ -150,7 +159,15 @@ function readStdio(r: EntryReader, source: ServerSource, scope: EntryScope, envF
   }
   if (command === undefined || commandField === undefined) return undefined;
   const removeEnv = env.removed.length ? [...env.removed] : undefined;
-  const fingerprint = fingerprintServer({ type: 'stdio', command, args: args.values, env: merged, cwd, removeEnv, folder: source.folder?.path });
+  const fingerprint = fingerprintServer({
+    type: 'stdio',
+    command,
+    args: args.values,
+    env: merged,
+    cwd,
+    removeEnv,
+    folder: source.folder?.path,
+  });
   const shown: ShownStdio = {
     command: commandField.secret ? commandField.shown : command,
     args: args.shown,
@@ -177,7 +194,11 @@ function readStdio(r: EntryReader, source: ServerSource, scope: EntryScope, envF
  * The env file's values, and its path as it may be shown. A path built from `${env:…}` or
  * `${input:…}` is named by its template in every message: its value may be the secret.
  */
-function readEnvFile(r: EntryReader, scope: EntryScope, envFiles: string[]): { values: Record<string, string>; shown?: string } {
+function readEnvFile(
+  r: EntryReader,
+  scope: EntryScope,
+  envFiles: string[],
+): { values: Record<string, string>; shown?: string } {
   const field = r.optionalString('envFile');
   if (field === undefined || field.value === '') return { values: {} };
   const file = fromWorkspace(scope, field.value);
@@ -217,6 +238,10 @@ function readRemote(r: EntryReader, source: ServerSource, type: 'http' | 'sse'):
   }
   const oauth = readOAuth(r);
   const fingerprint = fingerprintServer({ type, url, headers, oauth: oauth?.config, folder: source.folder?.path });
-  const shown = { url: urlField.secret ? urlField.shown : url, headers: headerMap.shown, ...(oauth && { oauth: oauth.shown }) };
+  const shown = {
+    url: urlField.secret ? urlField.shown : url,
+    headers: headerMap.shown,
+    ...(oauth && { oauth: oauth.shown }),
+  };
   return { type, name: r.name, source, fingerprint, url, headers, ...(oauth && { oauth: oauth.config }), shown };
 }

@@ -130,7 +130,8 @@ export class EntryReader {
         const s = this.subst([key, name], value);
         out.values[name] = s.value;
         out.shown[name] = s.shown;
-      } else if (typeof value === 'number' || typeof value === 'boolean') out.values[name] = out.shown[name] = String(value);
+      } else if (typeof value === 'number' || typeof value === 'boolean')
+        out.values[name] = out.shown[name] = String(value);
       else this.report('error', [key, name], `expected a string, number, boolean or null, got ${kindOf(value)}`);
     }
     return out;

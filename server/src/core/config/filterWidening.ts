@@ -30,14 +30,17 @@ export function filterWidening(from: ToolFilterSpec, to: ToolFilterSpec): string
   const lines: string[] = [];
   const toExclude = new Set(filterPatterns(to.exclude));
   for (const p of new Set(filterPatterns(from.exclude))) {
-    if (!toExclude.has(p)) lines.push(`exclude pattern ${quotedForDisplay(p)} removed: the tools it hid can be found and called`);
+    if (!toExclude.has(p))
+      lines.push(`exclude pattern ${quotedForDisplay(p)} removed: the tools it hid can be found and called`);
   }
   const fromInclude = new Set(filterPatterns(from.include));
   const toInclude = filterPatterns(to.include);
-  if (fromInclude.size > 0 && toInclude.length === 0) lines.push('include emptied: every tool of every server can be found and called');
+  if (fromInclude.size > 0 && toInclude.length === 0)
+    lines.push('include emptied: every tool of every server can be found and called');
   else if (fromInclude.size > 0) {
     for (const p of new Set(toInclude))
-      if (!fromInclude.has(p)) lines.push(`include pattern ${quotedForDisplay(p)} added: the tools it matches can be found and called`);
+      if (!fromInclude.has(p))
+        lines.push(`include pattern ${quotedForDisplay(p)} added: the tools it matches can be found and called`);
   }
   return lines;
 }

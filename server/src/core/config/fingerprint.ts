@@ -12,7 +12,14 @@ import { createHash } from 'node:crypto';
  * approval never carries over to another folder's same definition (folders.ts).
  */
 export type FingerprintInput = (
-  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string | undefined; removeEnv?: string[] | undefined }
+  | {
+      type: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string | undefined;
+      removeEnv?: string[] | undefined;
+    }
   | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; oauth?: OAuthFingerprint | undefined }
 ) & { folder?: string | undefined };
 
@@ -36,7 +43,8 @@ export function fingerprintServer(cfg: FingerprintInput): string {
       ? ['stdio', cfg.command, cfg.args, sortedEntries(cfg.env), cfg.cwd ?? null, [...(cfg.removeEnv ?? [])].sort()]
       : [cfg.type, cfg.url, sortedEntries(cfg.headers)];
   // Absent without `oauth`, so the fingerprints (and approvals) of other remote servers stay as they were.
-  if (cfg.type !== 'stdio' && cfg.oauth) canonical.push(['oauth', cfg.oauth.clientId, cfg.oauth.clientSecret ?? null, cfg.oauth.scopes ?? null]);
+  if (cfg.type !== 'stdio' && cfg.oauth)
+    canonical.push(['oauth', cfg.oauth.clientId, cfg.oauth.clientSecret ?? null, cfg.oauth.scopes ?? null]);
   // Absent outside multi-root workspaces, so those fingerprints (and approvals) stay as they were.
   if (cfg.folder !== undefined) canonical.push(['folder', cfg.folder]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);

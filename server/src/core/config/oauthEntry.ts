@@ -14,7 +14,9 @@ import type { OAuthClientConfig, ShownRemote } from './types';
 const KEYS = ['clientId', 'clientSecret', 'scopes'];
 
 /** The entry's `oauth`, or undefined when absent or wrong (the problem is reported on `r`). */
-export function readOAuth(r: EntryReader): { config: OAuthClientConfig; shown: NonNullable<ShownRemote['oauth']> } | undefined {
+export function readOAuth(
+  r: EntryReader,
+): { config: OAuthClientConfig; shown: NonNullable<ShownRemote['oauth']> } | undefined {
   const raw = r.raw.oauth;
   if (raw === undefined || raw === null) return undefined;
   if (!isRecord(raw)) {
@@ -22,7 +24,12 @@ export function readOAuth(r: EntryReader): { config: OAuthClientConfig; shown: N
     return undefined;
   }
   for (const key of Object.keys(raw))
-    if (!KEYS.includes(key)) r.report('warning', ['oauth', key], `unknown key "${key}" in "oauth" (expected "clientId", "clientSecret" or "scopes"); ignored`);
+    if (!KEYS.includes(key))
+      r.report(
+        'warning',
+        ['oauth', key],
+        `unknown key "${key}" in "oauth" (expected "clientId", "clientSecret" or "scopes"); ignored`,
+      );
   const id = raw.clientId;
   if (typeof id !== 'string' || id.trim() === '') {
     r.report('error', ['oauth', 'clientId'], '"oauth.clientId" must be a non-empty string');
@@ -39,7 +46,11 @@ export function readOAuth(r: EntryReader): { config: OAuthClientConfig; shown: N
     }
     const field = r.subst(['oauth', 'clientSecret'], secret);
     if (!field.secret && field.value !== '')
-      r.report('warning', ['oauth', 'clientSecret'], '"oauth.clientSecret" is written in the file; use ${input:…} or ${env:…} so the secret stays out of it');
+      r.report(
+        'warning',
+        ['oauth', 'clientSecret'],
+        '"oauth.clientSecret" is written in the file; use ${input:…} or ${env:…} so the secret stays out of it',
+      );
     if (field.value !== '') {
       config.clientSecret = field.value;
       shown.hasSecret = true;

@@ -75,13 +75,28 @@ function gather(files: ConfigFileText[], ctx: ResolveContext): Gathered {
   for (const source of new Set(ctx.settings.importFrom)) {
     if (source === 'settings') {
       for (const [name, raw] of Object.entries(ctx.settings.servers)) {
-        out.entries.push({ name, raw, kind: 'settings', file: ctx.settingsFile, jsonPath: ['mcpLens', 'servers', name], locate: noLocator });
+        out.entries.push({
+          name,
+          raw,
+          kind: 'settings',
+          file: ctx.settingsFile,
+          jsonPath: ['mcpLens', 'servers', name],
+          locate: noLocator,
+        });
       }
       // A multi-root folder's own settings: its servers, in its .vscode/settings.json.
       for (const folder of folders) {
         const file = path.join(folder.path, '.vscode', 'settings.json');
         for (const [name, raw] of Object.entries(folder.servers ?? {})) {
-          out.entries.push({ name, raw, kind: 'settings', file, jsonPath: ['mcpLens', 'servers', name], locate: noLocator, folder });
+          out.entries.push({
+            name,
+            raw,
+            kind: 'settings',
+            file,
+            jsonPath: ['mcpLens', 'servers', name],
+            locate: noLocator,
+            folder,
+          });
         }
       }
       continue;
@@ -114,7 +129,13 @@ export function resolveConfig(files: ConfigFileText[], ctx: ResolveContext): Loa
     files: [...gathered.files],
     folders: foldersOf(ctx),
   };
-  const scope: EntryScope = { workspaceFolder: ctx.workspaceFolder, userHome: ctx.userHome, env: ctx.env, inputs: ctx.inputs, readEnvFile: ctx.readEnvFile };
+  const scope: EntryScope = {
+    workspaceFolder: ctx.workspaceFolder,
+    userHome: ctx.userHome,
+    env: ctx.env,
+    inputs: ctx.inputs,
+    readEnvFile: ctx.readEnvFile,
+  };
   const seen = new Map<string, ServerSource>();
   for (const entry of gathered.entries) {
     // The name it goes by (escaped when refused for hidden characters), so no two share one.
@@ -135,7 +156,12 @@ export function resolveConfig(files: ConfigFileText[], ctx: ResolveContext): Loa
   return result;
 }
 
-function duplicateWarning(entry: EntryInput, name: string, first: ServerSource, folders: readonly ConfigFolder[]): ConfigProblem {
+function duplicateWarning(
+  entry: EntryInput,
+  name: string,
+  first: ServerSource,
+  folders: readonly ConfigFolder[],
+): ConfigProblem {
   const where = first.file === entry.file ? 'earlier in this file' : `in ${displayPath(first.file, folders)}`;
   return {
     severity: 'warning',

@@ -34,10 +34,16 @@ export function serverKeys(kind: ConfigSourceKind): ('servers' | 'mcpServers')[]
 }
 
 /** Claude Desktop's config file: macOS Application Support, Windows %APPDATA%, else XDG. */
-export function claudeDesktopConfigPath(userHome: string, env: Record<string, string | undefined>, platform: string): string {
+export function claudeDesktopConfigPath(
+  userHome: string,
+  env: Record<string, string | undefined>,
+  platform: string,
+): string {
   const p = platform === 'win32' ? path.win32 : path.posix;
-  if (platform === 'darwin') return p.join(userHome, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
-  if (platform === 'win32') return p.join(env.APPDATA || p.join(userHome, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+  if (platform === 'darwin')
+    return p.join(userHome, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+  if (platform === 'win32')
+    return p.join(env.APPDATA || p.join(userHome, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
   return p.join(env.XDG_CONFIG_HOME || p.join(userHome, '.config'), 'Claude', 'claude_desktop_config.json');
 }
 

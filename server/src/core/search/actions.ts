@@ -89,7 +89,20 @@ const OPENERS: ReadonlySet<string> = new Set([
 ]);
 
 /** Words that open a clause saying where or with what, not what to do ("in the browser, …", "use Tavily to …"). */
-const SETTING_WORDS: ReadonlySet<string> = new Set(['in', 'on', 'at', 'from', 'with', 'within', 'inside', 'for', 'use', 'using', 'via', 'through']);
+const SETTING_WORDS: ReadonlySet<string> = new Set([
+  'in',
+  'on',
+  'at',
+  'from',
+  'with',
+  'within',
+  'inside',
+  'for',
+  'use',
+  'using',
+  'via',
+  'through',
+]);
 
 /** Sentences that describe the situation rather than ask ("I'm planning a trip", "My app crashes", "We have…"). */
 function isStatement(words: readonly string[]): boolean {
@@ -233,7 +246,18 @@ function actionAt(stems: readonly string[], i: number, lex: ActionLexicon): Acti
 }
 
 /** Words that may sit inside a phrasal verb. */
-const PHRASE_GAP: ReadonlySet<string> = new Set(['it', 'them', 'this', 'that', 'these', 'those', 'everyth', 'everything', 'all', 'one']);
+const PHRASE_GAP: ReadonlySet<string> = new Set([
+  'it',
+  'them',
+  'this',
+  'that',
+  'these',
+  'those',
+  'everyth',
+  'everything',
+  'all',
+  'one',
+]);
 
 /**
  * The action a tool performs: the first action word of its name (`get_pull_request_reviews`
@@ -272,7 +296,14 @@ export function toolAction(
 const DESCRIPTION_LEAD = 3;
 
 /** What each HTTP method does (RFC 9110), by its stem (Porter2 leaves these words whole). */
-const HTTP_ACTION: Readonly<Record<string, ActionClass>> = { get: 'get', post: 'create', put: 'update', patch: 'update', delet: 'delete', delete: 'delete' };
+const HTTP_ACTION: Readonly<Record<string, ActionClass>> = {
+  get: 'get',
+  post: 'create',
+  put: 'update',
+  patch: 'update',
+  delet: 'delete',
+  delete: 'delete',
+};
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const httpCache = new Map<(w: string) => string, ReadonlySet<string>>();
 function httpMethodStems(stem: (w: string) => string): ReadonlySet<string> {

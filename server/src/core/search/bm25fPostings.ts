@@ -135,7 +135,10 @@ export function buildPostings(
  * Keeps only what a query reads: a float32 per posting outside context groups, the float64
  * sum and own count for those inside (at 100,000 tools, 50 of the 100 MB the postings took).
  */
-function compact(p: DocPostings, inside: Int32Array): Pick<Postings, 'tf' | 'insideStart' | 'insideDirect' | 'insideOwn'> {
+function compact(
+  p: DocPostings,
+  inside: Int32Array,
+): Pick<Postings, 'tf' | 'insideStart' | 'insideDirect' | 'insideOwn'> {
   const terms = inside.length;
   const insideStart = new Int32Array(terms + 1);
   for (let t = 0; t < terms; t++) insideStart[t + 1] = insideStart[t] + (p.offsets[t + 1] - inside[t]);
@@ -238,7 +241,12 @@ interface ReorderScratch {
 function reorderScratch(p: DocPostings): ReorderScratch {
   let longest = 0;
   for (let t = 0; t + 1 < p.offsets.length; t++) longest = Math.max(longest, p.offsets[t + 1] - p.offsets[t]);
-  return { at: new Int32Array(longest), docs: new Int32Array(longest), direct: new Float64Array(longest), own: new Int32Array(longest) };
+  return {
+    at: new Int32Array(longest),
+    docs: new Int32Array(longest),
+    direct: new Float64Array(longest),
+    own: new Int32Array(longest),
+  };
 }
 
 /**
@@ -246,7 +254,14 @@ function reorderScratch(p: DocPostings): ReorderScratch {
  * term (`shared` false) first, in order, then the rest by (group, document). Returns where the
  * rest begin.
  */
-function reorder(p: DocPostings, start: number, end: number, shared: (doc: number) => boolean, groupOf: Int32Array, scratch: ReorderScratch): number {
+function reorder(
+  p: DocPostings,
+  start: number,
+  end: number,
+  shared: (doc: number) => boolean,
+  groupOf: Int32Array,
+  scratch: ReorderScratch,
+): number {
   const length = end - start;
   let outside = 0;
   for (let i = start; i < end; i++) if (!shared(p.docs[i])) outside++;

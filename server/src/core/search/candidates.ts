@@ -19,7 +19,15 @@ import type { CandidateConfig, Knob, Stemmer } from './keywordConfig';
 import { QUERY_FILLER } from './queryFiller';
 import { idShapes, splitLiterals, type QuerySplit } from './queryLiterals';
 import { synonymTable } from './synonyms';
-import { camelCaseParts, lightStem, splitRequestWords, splitSentences, splitWords, STOP_WORDS, stemWord } from './tokenize';
+import {
+  camelCaseParts,
+  lightStem,
+  splitRequestWords,
+  splitSentences,
+  splitWords,
+  STOP_WORDS,
+  stemWord,
+} from './tokenize';
 import { foldForMatching } from './wordRuns';
 
 /** The candidate stage's knobs, for the tuner and the ablation (its parameters are typed in CandidateConfig). */
@@ -35,12 +43,20 @@ export const CANDIDATE_KNOBS: readonly Knob[] = [
   { name: 'synonyms', grid: [0, 0.15, 0.3, 0.45], off: { value: 0, ablation: 'synonyms' } },
   { name: 'bigrams', grid: [0, 0.3, 0.6, 0.9], off: { value: 0, ablation: 'bigrams' } },
   { name: 'queryK3', grid: [0, 1.5, 3, 6], off: { value: 0, ablation: 'query-term frequency (queryK3 0)' } },
-  { name: 'literal', grid: [0.2, 0.4, 0.6, 0.8, 1], off: { value: 1, ablation: 'literal values as intent words (literal 1)' } },
+  {
+    name: 'literal',
+    grid: [0.2, 0.4, 0.6, 0.8, 1],
+    off: { value: 1, ablation: 'literal values as intent words (literal 1)' },
+  },
   { name: 'exact', grid: [0, 0.15, 0.3, 0.5], off: { value: 0, ablation: 'unstemmed words as terms' } },
   { name: 'actionSynonyms', grid: [0, 0.15, 0.3, 0.45], off: { value: 0, ablation: 'action synonyms' } },
   { name: 'shapes', grid: [0, 1, 2, 3, 4, 6], off: { value: 0, ablation: 'id shapes' } },
   { name: 'fillerWords', off: { value: false, ablation: 'request filler words' } },
-  { name: 'contextMaxTools', grid: [6, 8, 12, 16, 24, 1e9], off: { value: Number.POSITIVE_INFINITY, ablation: 'platform rule (context for every server)' } },
+  {
+    name: 'contextMaxTools',
+    grid: [6, 8, 12, 16, 24, 1e9],
+    off: { value: Number.POSITIVE_INFINITY, ablation: 'platform rule (context for every server)' },
+  },
 ];
 
 /** One weighted term of a request's BM25F query. */
@@ -145,7 +161,10 @@ export class CandidateIndex {
     const termsOf = termsFunction(stem, config.exact > 0);
     const serverSize = new Map<string, number>();
     for (const t of tools) serverSize.set(t.server, (serverSize.get(t.server) ?? 0) + 1);
-    const key = cache && tools.length > 0 && tools.length <= cache.maxTools ? catalogTokensKey(tools, config, cache.build) : undefined;
+    const key =
+      cache && tools.length > 0 && tools.length <= cache.maxTools
+        ? catalogTokensKey(tools, config, cache.build)
+        : undefined;
     let read: CatalogTokens | undefined = key ? cache!.get(key, tools.length) : undefined;
     if (!read) {
       // A tool's name and description are the sibling-tools context of the rest of its server.
@@ -165,7 +184,8 @@ export class CandidateIndex {
     const built = read.bm25?.fields === fields ? read.bm25.postings : undefined;
     const bm25 = new Bm25fIndex(tokens, config.fields, config.k1, built);
     // Its own list of name terms: this one is emptied below.
-    if (key && !built) cache!.set(key, { tokens, words, nameTerms: nameTerms.slice(), bm25: { fields, postings: bm25.postings } });
+    if (key && !built)
+      cache!.set(key, { tokens, words, nameTerms: nameTerms.slice(), bm25: { fields, postings: bm25.postings } });
     const termSets = new DocTermSets(tokens.table, words);
     const docs = tools.map((t, i) => ({ key: t.key, server: t.server, terms: termSets.of(i) }));
     const indexed: IndexedTool[] = tools.map((tool, i) => ({
@@ -210,7 +230,8 @@ export class CandidateIndex {
       if (seen.has(term)) return;
       seen.add(term);
       const id = this.bm25.termId(term);
-      if (id !== undefined) out.push({ id, weight, term, idf: this.bm25.idf(id), ...(surface !== undefined ? { surface } : {}) });
+      if (id !== undefined)
+        out.push({ id, weight, term, idf: this.bm25.idf(id), ...(surface !== undefined ? { surface } : {}) });
     };
     const stems = words.map((w) => stem(w));
     const qtf = new Map<string, number>();
@@ -229,20 +250,24 @@ export class CandidateIndex {
     const action = requestAction(split.intent, stem);
     // The other words for the action the request leads with ("wipe" → delete, remove, erase…);
     // a question's implied read adds none (it would pull in every get_* tool).
-    if (c.actionSynonyms > 0 && action && action !== 'read') for (const m of actionLexicon(stem).members.get(action) ?? []) add(m, c.actionSynonyms);
+    if (c.actionSynonyms > 0 && action && action !== 'read')
+      for (const m of actionLexicon(stem).members.get(action) ?? []) add(m, c.actionSynonyms);
     if (c.bigrams > 0) for (let i = 1; i < stems.length; i++) add(`${stems[i - 1]} ${stems[i]}`, c.bigrams);
     if (c.literal > 0 && c.literal < 1) {
       // Fragments of ids and numbers (1a2b3c4d → 1 a 2 b …) say nothing; real words in a value
       // (a quoted title, a path's folder names) may.
       for (const lit of split.literals) {
-        for (const w of splitWords(lit.text)) if (w.length > 2 && !/\d/.test(w) && !STOP_WORDS.has(w)) add(stem(w), c.literal);
+        for (const w of splitWords(lit.text))
+          if (w.length > 2 && !/\d/.test(w) && !STOP_WORDS.has(w)) add(stem(w), c.literal);
         // A file's type says what kind of tool handles it (.pdf, .mp4, .png, .csv).
         const ext = lit.kind === 'path' ? /\.([a-z][a-z0-9]{1,4})$/i.exec(lit.text)?.[1] : undefined;
         if (ext) add(stem(ext.toLowerCase()), c.literal);
       }
     }
     const shapes = c.shapes ?? 0;
-    if (shapes > 0) for (const lit of split.literals) if (lit.kind === 'id') for (const shape of idShapes(lit.text)) add(shape, shapes);
+    if (shapes > 0)
+      for (const lit of split.literals)
+        if (lit.kind === 'id') for (const shape of idShapes(lit.text)) add(shape, shapes);
     const sentences = splitSentences(split.intent).filter((x) => splitWords(x).length >= 3).length;
     return {
       terms: out,

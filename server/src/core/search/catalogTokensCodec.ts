@@ -47,7 +47,8 @@ export function catalogTokensKey(tools: readonly CatalogTool[], config: Candidat
   };
   hash.update(JSON.stringify([FORMAT, build, reading]));
   // Tool by tool: one catalog-sized string would be a second copy of the catalog.
-  for (const t of tools) hash.update('\n').update(JSON.stringify([t.server, t.originalName, t.title ?? null, t.description, t.inputSchema]));
+  for (const t of tools)
+    hash.update('\n').update(JSON.stringify([t.server, t.originalName, t.title ?? null, t.description, t.inputSchema]));
   return hash.digest('base64url');
 }
 
@@ -90,16 +91,31 @@ export function decodeCatalogTokens(text: string, key: string, tools: number): C
   } catch {
     return undefined;
   }
-  if (raw.format !== FORMAT || raw.key !== key || !Array.isArray(raw.strings) || !raw.strings.every((s) => typeof s === 'string')) return undefined;
+  if (
+    raw.format !== FORMAT ||
+    raw.key !== key ||
+    !Array.isArray(raw.strings) ||
+    !raw.strings.every((s) => typeof s === 'string')
+  )
+    return undefined;
   const table = new TermTable();
   for (const s of raw.strings as string[]) if (table.intern(s) !== table.size - 1) return undefined; // a repeated term
   const tokens = docTokens(raw.tokens, table, tools);
   const words = docTokens(raw.words, table, tools);
   const nameOffsets = int32(raw.nameOffsets);
   const nameIds = int32(raw.nameIds);
-  if (!tokens || !words || !nameOffsets || !nameIds || !runs(nameOffsets, tools, nameIds.length) || !inRange(nameIds, table.size)) return undefined;
+  if (
+    !tokens ||
+    !words ||
+    !nameOffsets ||
+    !nameIds ||
+    !runs(nameOffsets, tools, nameIds.length) ||
+    !inRange(nameIds, table.size)
+  )
+    return undefined;
   const nameTerms: string[][] = [];
-  for (let d = 0; d < tools; d++) nameTerms.push(Array.from(nameIds.subarray(nameOffsets[d]!, nameOffsets[d + 1]!), (id) => table.strings[id]!));
+  for (let d = 0; d < tools; d++)
+    nameTerms.push(Array.from(nameIds.subarray(nameOffsets[d]!, nameOffsets[d + 1]!), (id) => table.strings[id]!));
   if (raw.bm25 === undefined) return { tokens, words, nameTerms };
   // Postings that are there but do not check out make the whole file a miss, as tokens do.
   const bm25 = storedPostings(raw.bm25, table.size, tools, tokens.groupCount);
@@ -134,19 +150,55 @@ function storedPostings(raw: unknown, terms: number, count: number, groupCount: 
   ).map((name) => int32(r[name]));
   const tf = float32(r.tf);
   const insideDirect = float64(r.insideDirect);
-  if (!offsets || !inside || !docs || !tf || !insideStart || !insideDirect || !insideOwn || !groupOffsets || !groups || !groupCounts || !df) return undefined;
-  if (!runs(offsets, terms, docs.length) || !inRange(docs, count) || tf.length !== docs.length || inside.length !== terms || df.length !== terms)
+  if (
+    !offsets ||
+    !inside ||
+    !docs ||
+    !tf ||
+    !insideStart ||
+    !insideDirect ||
+    !insideOwn ||
+    !groupOffsets ||
+    !groups ||
+    !groupCounts ||
+    !df
+  )
+    return undefined;
+  if (
+    !runs(offsets, terms, docs.length) ||
+    !inRange(docs, count) ||
+    tf.length !== docs.length ||
+    inside.length !== terms ||
+    df.length !== terms
+  )
     return undefined;
   if (!runs(insideStart, terms, insideDirect.length) || insideOwn.length !== insideDirect.length) return undefined;
-  if (!runs(groupOffsets, terms, groups.length) || !inRange(groups, groupCount) || groupCounts.length !== groups.length) return undefined;
+  if (!runs(groupOffsets, terms, groups.length) || !inRange(groups, groupCount) || groupCounts.length !== groups.length)
+    return undefined;
   for (let t = 0; t < terms; t++) {
     if (inside[t]! < offsets[t]! || inside[t]! > offsets[t + 1]!) return undefined;
     if (insideStart[t + 1]! - insideStart[t]! !== offsets[t + 1]! - inside[t]!) return undefined;
     if (df[t]! < 0 || df[t]! > count) return undefined;
   }
   if (!inRange(insideOwn, 2 ** 31 - 1) || !inRange(groupCounts, 2 ** 31 - 1)) return undefined;
-  if (!tf.every((x) => Number.isFinite(x) && x >= 0) || !insideDirect.every((x) => Number.isFinite(x))) return undefined;
-  return { fields: r.fields, postings: { offsets, inside, docs, tf, insideStart, insideDirect, insideOwn, groupOffsets, groups, groupCounts, df } };
+  if (!tf.every((x) => Number.isFinite(x) && x >= 0) || !insideDirect.every((x) => Number.isFinite(x)))
+    return undefined;
+  return {
+    fields: r.fields,
+    postings: {
+      offsets,
+      inside,
+      docs,
+      tf,
+      insideStart,
+      insideDirect,
+      insideOwn,
+      groupOffsets,
+      groups,
+      groupCounts,
+      df,
+    },
+  };
 }
 
 function* docTokensJson(d: DocTokens): Generator<string> {
@@ -176,13 +228,25 @@ const BASE64_PIECE = 3 * 65536;
 /** A stored DocTokens of `count` documents over `table`, every offset and id checked; undefined when any is off. */
 function docTokens(raw: unknown, table: TermTable, count: number): DocTokens | undefined {
   const r = raw as Record<string, unknown> | null;
-  if (!r || r.count !== count || typeof r.groupCount !== 'number' || !Number.isInteger(r.groupCount) || r.groupCount < 0) return undefined;
+  if (
+    !r ||
+    r.count !== count ||
+    typeof r.groupCount !== 'number' ||
+    !Number.isInteger(r.groupCount) ||
+    r.groupCount < 0
+  )
+    return undefined;
   const ids = int32(r.ids);
   const fieldStart = int32(r.fieldStart);
   const groups = int32(r.groups);
   const lends = bytes(r.lends);
   if (!ids || !fieldStart || !groups || !lends || groups.length !== count || lends.length !== count) return undefined;
-  if (!runs(fieldStart, count * OWN_FIELD_COUNT, ids.length) || !inRange(ids, table.size) || !inRange(groups, r.groupCount)) return undefined;
+  if (
+    !runs(fieldStart, count * OWN_FIELD_COUNT, ids.length) ||
+    !inRange(ids, table.size) ||
+    !inRange(groups, r.groupCount)
+  )
+    return undefined;
   return { table, count, ids, fieldStart, groups, groupCount: r.groupCount, lends: lends.map((l) => (l ? 1 : 0)) };
 }
 

@@ -71,7 +71,8 @@ class PairTable {
     this.keysB = new Int32Array(keysA.length * 2);
     this.ids = new Int32Array(keysA.length * 2);
     this.used = 0;
-    for (let i = 0; i < keysA.length; i++) if (keysA[i] !== -1) this.insert(this.find(keysA[i]!, keysB[i]!).slot, keysA[i]!, keysB[i]!, ids[i]!);
+    for (let i = 0; i < keysA.length; i++)
+      if (keysA[i] !== -1) this.insert(this.find(keysA[i]!, keysB[i]!).slot, keysA[i]!, keysB[i]!, ids[i]!);
   }
 }
 
@@ -186,7 +187,11 @@ export class DocTermSets {
     const seen = new Int32Array(table.size).fill(-1);
     const distinct: number[] = [];
     for (let d = 0; d < count; d++) {
-      for (let i = words.fieldStart[d * OWN_FIELD_COUNT]!, end = words.fieldStart[(d + 1) * OWN_FIELD_COUNT]!; i < end; i++) {
+      for (
+        let i = words.fieldStart[d * OWN_FIELD_COUNT]!, end = words.fieldStart[(d + 1) * OWN_FIELD_COUNT]!;
+        i < end;
+        i++
+      ) {
         const id = words.ids[i]!;
         if (seen[id] === d) continue;
         seen[id] = d;

@@ -18,7 +18,8 @@ export function embeddingText(tool: CatalogTool, serverDescription?: string): st
   const name = identifierWords(tool.title ? `${tool.originalName} ${tool.title}` : tool.originalName).join(' ');
   const server = identifierWords(tool.server).join(' ');
   const props = (tool.inputSchema as { properties?: unknown }).properties;
-  const params = props && typeof props === 'object' ? Object.keys(props as object).map((p) => identifierWords(p).join(' ')) : [];
+  const params =
+    props && typeof props === 'object' ? Object.keys(props as object).map((p) => identifierWords(p).join(' ')) : [];
   const lines = [`${name}: ${tool.description.trim().slice(0, MAX_DESCRIPTION)}`];
   lines.push(serverDescription ? `server: ${server} (${serverDescription.trim().slice(0, 200)})` : `server: ${server}`);
   if (params.length > 0) lines.push(`parameters: ${params.join(', ')}`);

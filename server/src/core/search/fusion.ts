@@ -35,7 +35,8 @@ export function fuseRankings(lists: SignalList[], limit: number, k: number = DEF
       }
       entry.score += list.weight / (k + rank);
       entry.bestRank = Math.min(entry.bestRank, rank);
-      for (const s of hit.signals.length > 0 ? hit.signals : [list.signal]) if (!entry.signals.includes(s)) entry.signals.push(s);
+      for (const s of hit.signals.length > 0 ? hit.signals : [list.signal])
+        if (!entry.signals.includes(s)) entry.signals.push(s);
       if (hit.why && !entry.whys.includes(hit.why)) entry.whys.push(hit.why);
     });
   }

@@ -16,7 +16,9 @@ import type { RankedList, RankedTool, SearchOptions, ToolSearcher } from './type
  * Every re-rank signal of rerankSignals.ts, by name: their factors multiply, so the order only
  * fixes the rounding, and the order of the tuner's moves and of the ablation's rows.
  */
-export const RERANK_SIGNALS: readonly RerankSignal[] = Object.values(signalFiles).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+export const RERANK_SIGNALS: readonly RerankSignal[] = Object.values(signalFiles).sort((a, b) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+);
 
 /** The keyword ranking of one request, with how much of it the first hit covers. */
 export interface KeywordRanking {
@@ -90,12 +92,25 @@ export class KeywordIndex implements ToolSearcher {
     if (request.terms.length === 0) return { hits: [], firstCoverage: 0 };
     const docs = this.candidates.docs;
     const depth = Math.max(options.limit, RERANK_DEPTH);
-    const top = this.candidates.top(request, depth, (d) => options.server === undefined || docs[d]!.server === options.server);
+    const top = this.candidates.top(
+      request,
+      depth,
+      (d) => options.server === undefined || docs[d]!.server === options.server,
+    );
     const ranked = this.rerank(top, request).slice(0, options.limit);
     const first = ranked[0];
     const content = request.contentTerms;
-    const firstCoverage = first && content.length > 0 ? content.filter((t) => docs[first.doc]!.terms.has(t)).length / content.length : 0;
-    return { hits: ranked.map(({ doc, score }) => ({ key: docs[doc]!.key, score, signals: ['keyword'], why: this.why(doc, request) })), firstCoverage };
+    const firstCoverage =
+      first && content.length > 0 ? content.filter((t) => docs[first.doc]!.terms.has(t)).length / content.length : 0;
+    return {
+      hits: ranked.map(({ doc, score }) => ({
+        key: docs[doc]!.key,
+        score,
+        signals: ['keyword'],
+        why: this.why(doc, request),
+      })),
+      firstCoverage,
+    };
   }
 
   async search(query: string, options: SearchOptions): Promise<RankedList> {

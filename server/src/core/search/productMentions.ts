@@ -25,7 +25,15 @@ export interface ServerName {
 }
 
 /** Words after which a name is what a request is about, not what it should use. */
-const TOPIC_MARKERS: ReadonlySet<string> = new Set(['about', 'regarding', 'concerning', 'mentioning', 'mention', 'mentions', 're']);
+const TOPIC_MARKERS: ReadonlySet<string> = new Set([
+  'about',
+  'regarding',
+  'concerning',
+  'mentioning',
+  'mention',
+  'mentions',
+  're',
+]);
 
 /**
  * Stems of the words that follow a topic marker within three words ("news about the GitHub
@@ -45,7 +53,10 @@ function topicStems(words: readonly string[], stem: (w: string) => string): Set<
  * character of an unspaced script ("在GitHub上", "GitHubのリポジトリ"); it ends where such a
  * script starts again.
  */
-const CAPITALISED = new RegExp(`(^|[.!?]\\s+|\\s|[("'\`]|[${UNSPACED_SCRIPTS}])(\\p{Lu}(?:(?![${UNSPACED_SCRIPTS}])[\\p{L}\\p{N}])*)`, 'gu');
+const CAPITALISED = new RegExp(
+  `(^|[.!?]\\s+|\\s|[("'\`]|[${UNSPACED_SCRIPTS}])(\\p{Lu}(?:(?![${UNSPACED_SCRIPTS}])[\\p{L}\\p{N}])*)`,
+  'gu',
+);
 
 /**
  * Stems of the words a request writes with a capital letter, other than a sentence's first
@@ -72,7 +83,11 @@ function capitalisedStems(text: string, stem: (w: string) => string): Set<string
  * says what a request is about, not which server it names. One-tool servers are left out:
  * their name is their tool's name, which the ranking already weighs.
  */
-export function serverNames(tools: readonly CatalogTool[], stem: (w: string) => string, docs: readonly ToolWords[]): ServerName[] {
+export function serverNames(
+  tools: readonly CatalogTool[],
+  stem: (w: string) => string,
+  docs: readonly ToolWords[],
+): ServerName[] {
   const byServer = new Map<string, CatalogTool[]>();
   for (const t of tools) {
     let list = byServer.get(t.server);
@@ -97,7 +112,8 @@ export function serverNames(tools: readonly CatalogTool[], stem: (w: string) => 
       own!.set(t, (own!.get(t) ?? 0) + 1);
     });
   }
-  const elsewhere = (word: string, server: string) => (total.get(word) ?? 0) - (byServerCount.get(server)?.get(word) ?? 0);
+  const elsewhere = (word: string, server: string) =>
+    (total.get(word) ?? 0) - (byServerCount.get(server)?.get(word) ?? 0);
   const limit = Math.max(2, docs.length * SERVER_WORD_ELSEWHERE);
   const out: ServerName[] = [];
   for (const [server, list] of byServer) {
@@ -114,7 +130,8 @@ export function serverNames(tools: readonly CatalogTool[], stem: (w: string) => 
       // A name made only of words many other servers' tools use ("Finance Data", "Email
       // Validator") describes a topic; a product name has at least one word of its own.
       if (stems.length === 0 || uses.every((n) => n > limit)) continue;
-      if (!out.some((n) => n.server === server && n.stems.join(' ') === stems.join(' '))) out.push({ server, stems, ownWords: uses.every((n) => n === 0) });
+      if (!out.some((n) => n.server === server && n.stems.join(' ') === stems.join(' ')))
+        out.push({ server, stems, ownWords: uses.every((n) => n === 0) });
     }
   }
   return out;
@@ -126,7 +143,12 @@ export function serverNames(tools: readonly CatalogTool[], stem: (w: string) => 
  * other server's tools use it: "in linear") or the request writes it as a name ("in Memory").
  * `words` are the request's words in order, stop words kept (splitRequestWords).
  */
-export function mentionedServers(names: readonly ServerName[], text: string, words: readonly string[], stem: (w: string) => string): Set<string> {
+export function mentionedServers(
+  names: readonly ServerName[],
+  text: string,
+  words: readonly string[],
+  stem: (w: string) => string,
+): Set<string> {
   const servers = new Set<string>();
   // A name written in camel case counts whole and as its parts ("YouTube" names both
   // `youtube-api` and `Simple YouTube Search`, whose name splits as you + tube).

@@ -29,7 +29,8 @@ export interface QuerySplit {
  * 'Get Content' API", "the `search_files` tool". Quoted text followed by one of these stays
  * intent.
  */
-const NAMING_NOUNS = /^\s*(api|apis|tool|tools|endpoint|endpoints|function|functions|command|commands|method|methods|action|feature|service|operation)\b/i;
+const NAMING_NOUNS =
+  /^\s*(api|apis|tool|tools|endpoint|endpoints|function|functions|command|commands|method|methods|action|feature|service|operation)\b/i;
 
 /** Known top-level-domain-like endings are not needed: a dotted word with a letter run after the last dot is a host or a file. */
 const TOKEN_RULES: readonly [LiteralKind, RegExp][] = [

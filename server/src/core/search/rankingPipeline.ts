@@ -34,7 +34,11 @@ export const RANKING_KNOBS: readonly Knob[] = [...CANDIDATE_KNOBS, ...RERANK_SIG
  * nearest the request's meaning, `depth` deep, of `server` when given; undefined when there is
  * none for this search (no vectors, the embedder down or too slow).
  */
-export type MeaningRanking = (text: string, depth: number, server: string | undefined) => Promise<RankedTool[] | undefined>;
+export type MeaningRanking = (
+  text: string,
+  depth: number,
+  server: string | undefined,
+) => Promise<RankedTool[] | undefined>;
 
 export interface PipelineOptions {
   keyword?: KeywordConfig;
@@ -73,7 +77,9 @@ export class RankingPipeline {
     const depth = meaning ? Math.max(options.limit, this.fusion.depth) : options.limit;
     const keyword = this.keyword.rank(query, { ...options, limit: depth });
     const vector = meaning ? await meaning(text, depth, options.server) : undefined;
-    const hits = vector ? fuseKeywordFirst(keyword.hits, vector, options.limit, this.fusion, keyword.firstCoverage) : keyword.hits.slice(0, options.limit);
+    const hits = vector
+      ? fuseKeywordFirst(keyword.hits, vector, options.limit, this.fusion, keyword.firstCoverage)
+      : keyword.hits.slice(0, options.limit);
     if (!options.usage?.length) return { hits, fused: vector !== undefined };
     const request = {
       text,
@@ -83,6 +89,9 @@ export class RankingPipeline {
       ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
       ...(options.server !== undefined && { server: options.server }),
     };
-    return { hits: applyUsageSignals(hits, options.usage, request, (key) => this.keyword.serverOf(key)), fused: vector !== undefined };
+    return {
+      hits: applyUsageSignals(hits, options.usage, request, (key) => this.keyword.serverOf(key)),
+      fused: vector !== undefined,
+    };
   }
 }

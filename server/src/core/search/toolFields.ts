@@ -60,7 +60,8 @@ export function schemaStrings(schema: unknown, depth: number): string[] {
     if (typeof v === 'string') out.push(v);
     else if (Array.isArray(v)) for (const x of v) walk(x, d);
     else if (v && typeof v === 'object' && d >= 0)
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(x, k === 'properties' || k === 'items' ? d - 1 : d);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>))
+        walk(x, k === 'properties' || k === 'items' ? d - 1 : d);
   };
   walk(schema, depth);
   return out;

@@ -51,7 +51,8 @@ export function applyUsageSignals(
     const seen = new Set<string>();
     out = signal.rerank(out, request).filter((h) => {
       const server = serverOf(h.key);
-      if (server === undefined || (request.server !== undefined && server !== request.server) || seen.has(h.key)) return false;
+      if (server === undefined || (request.server !== undefined && server !== request.server) || seen.has(h.key))
+        return false;
       seen.add(h.key);
       return true;
     });

@@ -26,7 +26,8 @@
  * particles: 데이터베이스의), as a regex class body. U+30FC (the katakana long-vowel mark ー)
  * is Script=Common but only ever inside kana words.
  */
-export const UNSPACED_SCRIPTS = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}\\u30FC';
+export const UNSPACED_SCRIPTS =
+  '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}\\u30FC';
 
 /** Scripts whose combining marks (accents, vowel points) are optional in search. */
 const FOLDED_MARKS = new RegExp('([\\p{sc=Latin}\\p{sc=Greek}\\p{sc=Arabic}\\p{sc=Hebrew}])\\p{M}+', 'gu');

@@ -27,7 +27,11 @@ export const DEFAULT_BOOST: BoostOptions = { weight: 0.3, topN: 10 };
  * marks boosted ones with the 'usage' signal and the prediction's reason, and keeps scores on
  * the candidates' own scale. Candidates past `topN` keep their place after the re-ranked head.
  */
-export function usageBoost(candidates: RankedTool[], prediction: readonly Prediction[], options: BoostOptions = DEFAULT_BOOST): RankedTool[] {
+export function usageBoost(
+  candidates: RankedTool[],
+  prediction: readonly Prediction[],
+  options: BoostOptions = DEFAULT_BOOST,
+): RankedTool[] {
   if (prediction.length === 0 || candidates.length === 0 || options.weight <= 0) return candidates;
   const predicted = new Map(prediction.map((p) => [p.key, p]));
   const maxPred = Math.max(...prediction.map((p) => p.score));
@@ -39,7 +43,12 @@ export function usageBoost(candidates: RankedTool[], prediction: readonly Predic
     const usage = p ? (options.weight * p.score) / maxPred : 0;
     const score = (c.score / maxScore + usage) * maxScore;
     const tool: RankedTool = p
-      ? { ...c, score, signals: c.signals.includes('usage') ? c.signals : [...c.signals, 'usage'], why: c.why ? `${c.why}; ${p.reason}` : p.reason }
+      ? {
+          ...c,
+          score,
+          signals: c.signals.includes('usage') ? c.signals : [...c.signals, 'usage'],
+          why: c.why ? `${c.why}; ${p.reason}` : p.reason,
+        }
       : c;
     return { tool, score, position };
   });

@@ -75,10 +75,19 @@ export interface PredictorWeights {
   prior: number;
 }
 
-export const DEFAULT_WEIGHTS: PredictorWeights = { frequency: 2, cooccurrence: 1, transitions: 0.25, serverAffinity: 0.5, prior: 1 };
+export const DEFAULT_WEIGHTS: PredictorWeights = {
+  frequency: 2,
+  cooccurrence: 1,
+  transitions: 0.25,
+  serverAffinity: 0.5,
+  prior: 1,
+};
 
 /** The combination the tracker uses. */
-export function defaultPredictor(weights: PredictorWeights = DEFAULT_WEIGHTS, halfLifeMs = DEFAULT_HALF_LIFE_MS): CombinedPredictor {
+export function defaultPredictor(
+  weights: PredictorWeights = DEFAULT_WEIGHTS,
+  halfLifeMs = DEFAULT_HALF_LIFE_MS,
+): CombinedPredictor {
   return new CombinedPredictor([
     { predictor: new FrequencyPredictor(halfLifeMs), weight: weights.frequency, generic: true },
     { predictor: new CooccurrencePredictor(weights.prior), weight: weights.cooccurrence },

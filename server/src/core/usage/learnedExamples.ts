@@ -89,7 +89,15 @@ export class LearnedExamples {
     const weight = clamp((same ? old.weight : 0) + lesson.delta, this.bounds.maxWeight);
     if (Math.abs(weight) < NEGLIGIBLE) return;
     const count = (same ? old.count : 0) + (lesson.delta > 0 ? 1 : 0);
-    this.insert(id, { terms, key: lesson.key, server: lesson.server, fingerprint: lesson.fingerprint, weight, count, at });
+    this.insert(id, {
+      terms,
+      key: lesson.key,
+      server: lesson.server,
+      fingerprint: lesson.fingerprint,
+      weight,
+      count,
+      at,
+    });
     this.evict(lesson.key);
   }
 

@@ -23,7 +23,12 @@ export const FIELD_K1 = DEFAULT_KEYWORD_CONFIG.k1;
  * `hits` with each tool's field score added (see the file's comment), at most `limit`; as they
  * are when no score is non-zero. `keywordTop`: the keyword ranking's first score (0: none).
  */
-export function rerankByField(hits: readonly RankedTool[], scores: ReadonlyMap<string, number>, keywordTop: number, limit: number): RankedTool[] {
+export function rerankByField(
+  hits: readonly RankedTool[],
+  scores: ReadonlyMap<string, number>,
+  keywordTop: number,
+  limit: number,
+): RankedTool[] {
   if (![...scores.values()].some((s) => s !== 0)) return [...hits];
   const top = hits[0]?.score;
   const scale = keywordTop > 0 && top !== undefined && top > 0 ? top / keywordTop : 1;
@@ -42,7 +47,10 @@ export function rerankByField(hits: readonly RankedTool[], scores: ReadonlyMap<s
 }
 
 function learned(hit: RankedTool, field: number, score: number): RankedTool {
-  const reason = field > 0 ? 'learned: past requests with these words led here' : 'learned: past requests with these words did not lead here';
+  const reason =
+    field > 0
+      ? 'learned: past requests with these words led here'
+      : 'learned: past requests with these words did not lead here';
   return {
     ...hit,
     score,

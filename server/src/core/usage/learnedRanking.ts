@@ -84,7 +84,12 @@ export interface LearnedRequest {
 }
 
 /** `hits` re-ranked with what `documents` learned (the file's comment), at most `limit`. */
-export function rerankByLearning(hits: readonly RankedTool[], documents: LearnedDocuments, request: LearnedRequest, knobs: LearnedRankingKnobs): RankedTool[] {
+export function rerankByLearning(
+  hits: readonly RankedTool[],
+  documents: LearnedDocuments,
+  request: LearnedRequest,
+  knobs: LearnedRankingKnobs,
+): RankedTool[] {
   let out: readonly RankedTool[] = hits;
   if (knobs.field > 0) {
     const scores = documents.fieldScores(request.terms, {
@@ -96,6 +101,7 @@ export function rerankByLearning(hits: readonly RankedTool[], documents: Learned
     });
     out = rerankByField(out, scores, request.keywordTop, request.limit);
   }
-  if (knobs.weight > 0) out = rerankByVotes(out, documents.votes(request.terms, knobs.evidence), knobs.weight, request.limit);
+  if (knobs.weight > 0)
+    out = rerankByVotes(out, documents.votes(request.terms, knobs.evidence), knobs.weight, request.limit);
   return [...out];
 }

@@ -11,12 +11,26 @@ export const MAX_SUMMARY_TOOLS = 100;
 /** Words listed per tool, most weight first. */
 export const MAX_SUMMARY_WORDS = 12;
 
-export function learnedSummary(examples: Iterable<LearnedExample>, nameOf: (key: string) => string | undefined): LearnedToolSummary[] {
-  const byTool = new Map<string, { summary: LearnedToolSummary; words: Map<string, { weight: number; requests: number }> }>();
+export function learnedSummary(
+  examples: Iterable<LearnedExample>,
+  nameOf: (key: string) => string | undefined,
+): LearnedToolSummary[] {
+  const byTool = new Map<
+    string,
+    { summary: LearnedToolSummary; words: Map<string, { weight: number; requests: number }> }
+  >();
   for (const e of examples) {
     let t = byTool.get(e.key);
     if (!t) {
-      const summary: LearnedToolSummary = { name: nameOf(e.key) ?? e.key, server: e.server, requests: 0, against: 0, weight: 0, words: [], lastAt: 0 };
+      const summary: LearnedToolSummary = {
+        name: nameOf(e.key) ?? e.key,
+        server: e.server,
+        requests: 0,
+        against: 0,
+        weight: 0,
+        words: [],
+        lastAt: 0,
+      };
       byTool.set(e.key, (t = { summary, words: new Map() }));
     }
     const s = t.summary;

@@ -19,7 +19,13 @@ export const MAX_LEARNED_TERM_LENGTH = 40;
 export function learnedTermsOf(text: string): string[] {
   const out = new Set<string>();
   for (const word of splitRequestWords(splitLiterals(text).intent)) {
-    if (STOP_WORDS.has(word) || QUERY_FILLER.has(word) || word.length > MAX_LEARNED_TERM_LENGTH || /^\p{N}+$/u.test(word)) continue;
+    if (
+      STOP_WORDS.has(word) ||
+      QUERY_FILLER.has(word) ||
+      word.length > MAX_LEARNED_TERM_LENGTH ||
+      /^\p{N}+$/u.test(word)
+    )
+      continue;
     out.add(stemWord(word));
     if (out.size >= MAX_LEARNED_TERMS) break;
   }

@@ -57,7 +57,12 @@ import type { ToolVote } from './learnedDocuments';
  * `hits` re-ranked with `votes` (see the file's comment), at most `limit`; `hits` as they are
  * when no vote is positive. Scores stay on the hits' scale.
  */
-export function rerankByVotes(hits: readonly RankedTool[], votes: ReadonlyMap<string, ToolVote>, weight: number, limit: number): RankedTool[] {
+export function rerankByVotes(
+  hits: readonly RankedTool[],
+  votes: ReadonlyMap<string, ToolVote>,
+  weight: number,
+  limit: number,
+): RankedTool[] {
   if (weight <= 0 || ![...votes.values()].some((v) => v.vote !== 0)) return [...hits];
   const top = hits[0]?.score && hits[0].score > 0 ? hits[0].score : 1;
   const scored = hits.map((h, position) => {
@@ -69,7 +74,11 @@ export function rerankByVotes(hits: readonly RankedTool[], votes: ReadonlyMap<st
   for (const [key, v] of votes) {
     if (held.has(key) || v.vote <= 0) continue;
     const score = weight * v.vote;
-    scored.push({ tool: voted({ key, score: 0, signals: [], why: '' }, v, score * top), score, position: scored.length });
+    scored.push({
+      tool: voted({ key, score: 0, signals: [], why: '' }, v, score * top),
+      score,
+      position: scored.length,
+    });
   }
   scored.sort((a, b) => b.score - a.score || a.position - b.position);
   return scored.slice(0, Math.max(0, limit)).map((s) => s.tool);

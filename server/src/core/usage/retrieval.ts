@@ -59,7 +59,10 @@ function add(w: RetrievalWindow, rank: SearchRank, at: number): void {
  * their last call) and of the `perWindow` before them. Calls without a judgement (dashboard and
  * palette calls, records older than this measure) are not agent calls here.
  */
-export function retrievalStats(events: readonly UsageEvent[], perWindow = SESSIONS_PER_WINDOW): RetrievalStats | undefined {
+export function retrievalStats(
+  events: readonly UsageEvent[],
+  perWindow = SESSIONS_PER_WINDOW,
+): RetrievalStats | undefined {
   const windowOf = new Map<string, RetrievalWindow | null>();
   const recent = emptyWindow();
   const earlier = emptyWindow();

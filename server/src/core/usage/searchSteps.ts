@@ -160,17 +160,24 @@ export class SessionSteps {
   }
 
   private fresh(terms: readonly string[], answer: readonly string[]): Step {
-    return { terms: terms.slice(0, this.rules.maxStepTerms), shown: new Set(answer.slice(0, this.rules.maxShown)), called: new Set(), taught: [] };
+    return {
+      terms: terms.slice(0, this.rules.maxStepTerms),
+      shown: new Set(answer.slice(0, this.rules.maxShown)),
+      called: new Set(),
+      taught: [],
+    };
   }
 
   private extend(step: Step, terms: readonly string[], answer: readonly string[]): void {
-    for (const t of terms) if (step.terms.length < this.rules.maxStepTerms && !step.terms.includes(t)) step.terms.push(t);
+    for (const t of terms)
+      if (step.terms.length < this.rules.maxStepTerms && !step.terms.includes(t)) step.terms.push(t);
     for (const k of answer) if (step.shown.size < this.rules.maxShown) step.shown.add(k);
   }
 
   /** See rule 4. */
   private isResearch(step: Step, terms: readonly string[], at: number): boolean {
-    if (terms.length === 0 || step.lastCallAt === undefined || at - step.lastCallAt > this.rules.researchWindowMs) return false;
+    if (terms.length === 0 || step.lastCallAt === undefined || at - step.lastCallAt > this.rules.researchWindowMs)
+      return false;
     const shared = terms.filter((t) => step.terms.includes(t)).length;
     return shared / terms.length >= this.rules.researchOverlap;
   }

@@ -52,7 +52,11 @@ export class UsageAggregate {
       .filter(([, count]) => count > 1)
       .sort((x, y) => y[1] - x[1] || x[0] - y[0])
       .slice(0, TOP)
-      .map(([id, count]) => ({ a: name(this.keyOfId[Math.floor(id / PAIR_BASE)]!), b: name(this.keyOfId[id % PAIR_BASE]!), count }));
+      .map(([id, count]) => ({
+        a: name(this.keyOfId[Math.floor(id / PAIR_BASE)]!),
+        b: name(this.keyOfId[id % PAIR_BASE]!),
+        count,
+      }));
     const stats: UsageStats = { enabled: true, callsRecorded: this.calls, topTools, pairs };
     if (this.predictedKnown > 0) stats.predictedHitRate = this.predictedHits / this.predictedKnown;
     return stats;

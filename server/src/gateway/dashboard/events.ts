@@ -29,7 +29,11 @@ export class DashboardEventHub {
 
   /** Takes over the response as an event stream and sends the current state at once. */
   attach(res: ServerResponse): void {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
     res.write('retry: 2000\n\n');
     this.clients.add(res);
     res.on('close', () => this.detach(res));
@@ -37,7 +41,11 @@ export class DashboardEventHub {
     this.sendState([res]);
   }
 
-  broadcast<K extends DashboardEventName>(event: K, data: DashboardEvents[K], to: Iterable<ServerResponse> = this.clients): void {
+  broadcast<K extends DashboardEventName>(
+    event: K,
+    data: DashboardEvents[K],
+    to: Iterable<ServerResponse> = this.clients,
+  ): void {
     const frame = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     for (const res of to) res.write(frame);
   }

@@ -49,7 +49,11 @@ export function lensHandlers(
     async approveServer(p) {
       const name = str(p, 'name');
       const fingerprint = str(p, 'fingerprint');
-      if (!approveServer) return { ok: false, error: 'Approving servers is not available from this dashboard; run `mcp-lens tools` in a terminal.' };
+      if (!approveServer)
+        return {
+          ok: false,
+          error: 'Approving servers is not available from this dashboard; run `mcp-lens tools` in a terminal.',
+        };
       return settle(() => approveServer(name, fingerprint));
     },
     async signInServer(p) {
@@ -61,13 +65,20 @@ export function lensHandlers(
     async callTool(p) {
       const name = str(p, 'name');
       const args = p.arguments;
-      if (!args || typeof args !== 'object' || Array.isArray(args)) throw new BadParams('"arguments" must be a JSON object');
+      if (!args || typeof args !== 'object' || Array.isArray(args))
+        throw new BadParams('"arguments" must be a JSON object');
       return toolCallOutcome(lens, name, args, 'dashboard');
     },
     async pullModel() {
-      if (!pullModel) return { ok: false, error: 'Pulling the embedding model is not available from this dashboard; run `ollama pull` instead.' };
+      if (!pullModel)
+        return {
+          ok: false,
+          error: 'Pulling the embedding model is not available from this dashboard; run `ollama pull` instead.',
+        };
       // The pull takes minutes: answer at once and report through pullProgress events.
-      pullModel(onPullProgress).catch((err: unknown) => onPullProgress({ model: '', status: 'failed', done: true, error: errorMessage(err) }));
+      pullModel(onPullProgress).catch((err: unknown) =>
+        onPullProgress({ model: '', status: 'failed', done: true, error: errorMessage(err) }),
+      );
       return { ok: true };
     },
     usage: async () => lens.usageStats() ?? null,
@@ -81,7 +92,8 @@ export function lensHandlers(
 
 function str(p: unknown, key: string): string {
   const v = (p as Record<string, unknown> | null)?.[key];
-  if (typeof v !== 'string' || v.length === 0 || v.length > 2000) throw new BadParams(`"${key}" must be a non-empty string`);
+  if (typeof v !== 'string' || v.length === 0 || v.length > 2000)
+    throw new BadParams(`"${key}" must be a non-empty string`);
   return v;
 }
 

@@ -60,16 +60,30 @@ const STATIC_FILES: Record<string, string> = {
 export function createDashboardRoutes(opts: DashboardRoutesOptions): DashboardRoutes {
   const auth = new DashboardAuth(opts.token);
   const hub = new DashboardEventHub(opts.lens, opts.stats, opts.log);
-  const handlers = lensHandlers(opts.lens, opts.stats, opts.pullModel, (p) => hub.broadcast('pullProgress', p), opts.approveServer);
+  const handlers = lensHandlers(
+    opts.lens,
+    opts.stats,
+    opts.pullModel,
+    (p) => hub.broadcast('pullProgress', p),
+    opts.approveServer,
+  );
 
-  const routes = async (req: IncomingMessage, res: ServerResponse, ctx: { token: string; url: URL }): Promise<boolean> => {
+  const routes = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: { token: string; url: URL },
+  ): Promise<boolean> => {
     const path = ctx.url.pathname;
     const isApi = path.startsWith(DASHBOARD_API_PREFIX);
     if (path !== '/' && !(path in STATIC_FILES) && !isApi) return false;
 
     if (path === '/' && ctx.url.searchParams.has('token')) {
       if (!auth.tokenMatches(ctx.url.searchParams.get('token'))) {
-        plain(res, 401, 'MCP Lens: this dashboard link is not valid. Open the URL printed by `mcp-lens serve --http`.\n');
+        plain(
+          res,
+          401,
+          'MCP Lens: this dashboard link is not valid. Open the URL printed by `mcp-lens serve --http`.\n',
+        );
       } else {
         plain(res, 303, 'Redirecting to the dashboard.\n', { 'Set-Cookie': auth.sessionCookie(req), Location: '/' });
       }
@@ -102,7 +116,13 @@ function page(req: IncomingMessage, res: ServerResponse): boolean {
   return true;
 }
 
-async function staticFile(req: IncomingMessage, res: ServerResponse, dir: string, path: string, log: Logger): Promise<boolean> {
+async function staticFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  dir: string,
+  path: string,
+  log: Logger,
+): Promise<boolean> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     plain(res, 405, 'Method not allowed\n', { Allow: 'GET' });
     return true;
@@ -119,7 +139,14 @@ async function staticFile(req: IncomingMessage, res: ServerResponse, dir: string
   return true;
 }
 
-async function api(req: IncomingMessage, res: ServerResponse, method: string, handlers: DashboardHandlers, auth: DashboardAuth, log: Logger): Promise<boolean> {
+async function api(
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  handlers: DashboardHandlers,
+  auth: DashboardAuth,
+  log: Logger,
+): Promise<boolean> {
   if (req.method !== 'POST') {
     plain(res, 405, 'Method not allowed\n', { Allow: 'POST' });
     return true;
@@ -136,7 +163,8 @@ async function api(req: IncomingMessage, res: ServerResponse, method: string, ha
   try {
     const body = (await readBody(req, MAX_BODY)).toString('utf8');
     params = body ? JSON.parse(body) : {};
-    if (!params || typeof params !== 'object' || Array.isArray(params)) throw new BadParams('the body must be a JSON object');
+    if (!params || typeof params !== 'object' || Array.isArray(params))
+      throw new BadParams('the body must be a JSON object');
   } catch (err) {
     json(res, 400, { error: `invalid request body: ${errorMessage(err)}` });
     return true;

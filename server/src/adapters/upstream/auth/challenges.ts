@@ -24,7 +24,11 @@ export class ChallengeLog {
         const { scope, resourceMetadataUrl, error } = extractWWWAuthenticateParams(response);
         // A 403 without insufficient_scope is not about authorization: the last challenge stands.
         if (response.status === 401 || error === 'insufficient_scope')
-          this.last = { ...(scope !== undefined && { scope }), ...(resourceMetadataUrl && { resourceMetadataUrl }), ...(error !== undefined && { error }) };
+          this.last = {
+            ...(scope !== undefined && { scope }),
+            ...(resourceMetadataUrl && { resourceMetadataUrl }),
+            ...(error !== undefined && { error }),
+          };
       }
       return response;
     };

@@ -39,7 +39,12 @@ export class ConnectionSignIn {
    * A remote server's sign-in, where sign-ins are possible and its headers do not set
    * Authorization themselves. `connectTimeoutMs` also bounds each of its OAuth requests.
    */
-  static for(config: ServerConfig, env: OAuthEnvironment | undefined, connectTimeoutMs: number, host: SignInHost): ConnectionSignIn | undefined {
+  static for(
+    config: ServerConfig,
+    env: OAuthEnvironment | undefined,
+    connectTimeoutMs: number,
+    host: SignInHost,
+  ): ConnectionSignIn | undefined {
     if (config.type === 'stdio' || !env) return undefined;
     if (Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
     return new ConnectionSignIn(config, env, connectTimeoutMs, host);

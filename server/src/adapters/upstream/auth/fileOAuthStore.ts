@@ -14,9 +14,13 @@ import type { Logger } from '../../../core/logger';
 import { parseStoredOAuth } from './oauthStore';
 import type { OAuthStore, StoredOAuth } from './types';
 
-export function oauthFilePath(env: Record<string, string | undefined> = process.env, userHome: string = os.homedir()): string {
+export function oauthFilePath(
+  env: Record<string, string | undefined> = process.env,
+  userHome: string = os.homedir(),
+): string {
   if (env.MCP_LENS_OAUTH_FILE) return path.resolve(env.MCP_LENS_OAUTH_FILE);
-  const configHome = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(userHome, '.config');
+  const configHome =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(userHome, '.config');
   return path.join(configHome, 'mcp-lens', 'oauth.json');
 }
 

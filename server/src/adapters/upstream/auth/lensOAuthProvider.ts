@@ -11,7 +11,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthClientConfig } from '../../../core/config/types';
 import { NeedsSignInError } from './needsSignIn';
 import type { OAuthStore, StoredOAuth } from './oauthStore';
@@ -100,10 +104,19 @@ export class LensOAuthProvider implements OAuthClientProvider {
     const config = this.o.config;
     // Registered by hand: the id (and secret) come from the configuration, every time.
     if (config && !isClientMetadataUrl(config.clientId))
-      return { client_id: config.clientId, ...(config.clientSecret !== undefined && { client_secret: config.clientSecret }) };
+      return {
+        client_id: config.clientId,
+        ...(config.clientSecret !== undefined && { client_secret: config.clientSecret }),
+      };
     const stored = (await this.o.store.read(this.o.key))?.client;
     // A client registered for another redirect URI (another loopback port) is registered again.
-    if (stored && this.session && 'redirect_uris' in stored && Array.isArray(stored.redirect_uris) && !stored.redirect_uris.includes(this.session.redirectUri))
+    if (
+      stored &&
+      this.session &&
+      'redirect_uris' in stored &&
+      Array.isArray(stored.redirect_uris) &&
+      !stored.redirect_uris.includes(this.session.redirectUri)
+    )
       return undefined;
     if (stored || this.session) return stored;
     // Registering needs a redirect URI someone listens on: only a sign-in registers.

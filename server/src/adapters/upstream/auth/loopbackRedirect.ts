@@ -77,14 +77,23 @@ export class LoopbackRedirect {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const reply = (status: number, title: string, text: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      res.writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+      });
       res.end(PAGE(title, text));
     };
-    if (req.method !== 'GET' || url.pathname !== '/callback') return reply(404, 'Not found', 'This address only receives the sign-in of MCP Lens.');
+    if (req.method !== 'GET' || url.pathname !== '/callback')
+      return reply(404, 'Not found', 'This address only receives the sign-in of MCP Lens.');
     const waiter = this.waiter;
     // A redirect for another sign-in (or a page reloaded later) is refused: the state binds it to this one.
     if (!waiter || url.searchParams.get('state') !== waiter.state)
-      return reply(400, 'Sign-in not recognised', 'This sign-in is not the one MCP Lens is waiting for. Start it again from MCP Lens.');
+      return reply(
+        400,
+        'Sign-in not recognised',
+        'This sign-in is not the one MCP Lens is waiting for. Start it again from MCP Lens.',
+      );
     const error = url.searchParams.get('error');
     if (error !== null) {
       // The authorization server's words are untrusted text: shown escaped, and only its error code.

@@ -17,6 +17,7 @@ export class NeedsSignInError extends Error {
 
 /** True for a NeedsSignInError, also when the SDK passed it on wrapped in another error's `cause`. */
 export function isNeedsSignIn(error: unknown): error is NeedsSignInError {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof NeedsSignInError) return true;
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof NeedsSignInError) return true;
   return false;
 }

@@ -71,7 +71,9 @@ export class OAuthRequestGuard {
     const finish = () => ((finished = true), clearTimeout(timer));
     const timer = setTimeout(() => {
       if (finished) return;
-      const error = this.fail(`did not finish its answer from ${where} within ${Math.round(this.timeoutMs / 1000)} s (the limit for one OAuth request)`);
+      const error = this.fail(
+        `did not finish its answer from ${where} within ${Math.round(this.timeoutMs / 1000)} s (the limit for one OAuth request)`,
+      );
       finish();
       body?.error(error);
       late?.(error);
@@ -80,7 +82,10 @@ export class OAuthRequestGuard {
     const signal = init?.signal ? AbortSignal.any([init.signal, stop.signal]) : stop.signal;
     let response: Response;
     try {
-      response = await Promise.race([base(url, { ...init, signal }), new Promise<never>((_, reject) => (late = reject))]);
+      response = await Promise.race([
+        base(url, { ...init, signal }),
+        new Promise<never>((_, reject) => (late = reject)),
+      ]);
     } catch (error) {
       finish();
       throw this.breach ?? error;
@@ -100,7 +105,9 @@ export class OAuthRequestGuard {
           if (done) return (finish(), controller.close());
           bytes += value.byteLength;
           if (bytes <= MAX_OAUTH_RESPONSE_BYTES) return controller.enqueue(value);
-          const error = this.fail(`sent more than ${MAX_OAUTH_RESPONSE_BYTES / (1024 * 1024)} MB from ${where} (the limit for one OAuth answer)`);
+          const error = this.fail(
+            `sent more than ${MAX_OAUTH_RESPONSE_BYTES / (1024 * 1024)} MB from ${where} (the limit for one OAuth answer)`,
+          );
           finish();
           controller.error(error);
           stop.abort(error);
@@ -111,11 +118,18 @@ export class OAuthRequestGuard {
       },
       cancel: (reason) => (finish(), reader.cancel(reason)),
     });
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   }
 
   private fail(what: string): OAuthLimitError {
-    this.breach ??= new OAuthLimitError(this.server, `${this.server}: signing in stopped: the authorization server ${what}`);
+    this.breach ??= new OAuthLimitError(
+      this.server,
+      `${this.server}: signing in stopped: the authorization server ${what}`,
+    );
     return this.breach;
   }
 }

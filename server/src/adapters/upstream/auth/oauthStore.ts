@@ -38,7 +38,11 @@ export function parseStoredOAuth(raw: unknown): StoredOAuth | undefined {
   const out: StoredOAuth = {};
   if (r.client && typeof r.client === 'object' && typeof (r.client as { client_id?: unknown }).client_id === 'string')
     out.client = r.client as OAuthClientInformationMixed;
-  if (r.tokens && typeof r.tokens === 'object' && typeof (r.tokens as { access_token?: unknown }).access_token === 'string')
+  if (
+    r.tokens &&
+    typeof r.tokens === 'object' &&
+    typeof (r.tokens as { access_token?: unknown }).access_token === 'string'
+  )
     out.tokens = r.tokens as OAuthTokens;
   if (typeof r.savedAt === 'number') out.savedAt = r.savedAt;
   return out;

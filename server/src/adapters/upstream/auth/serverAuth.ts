@@ -55,7 +55,10 @@ export class ServerAuth {
 
   /** What the user does to sign in, for the server's status. */
   get hint(): string {
-    return this.env.signInHint?.(this.config.name) ?? (this.env.door ? 'sign in to it' : 'sign in with `mcp-lens login` in a terminal');
+    return (
+      this.env.signInHint?.(this.config.name) ??
+      (this.env.door ? 'sign in to it' : 'sign in with `mcp-lens login` in a terminal')
+    );
   }
 
   /** Whether to sign in now, unasked, and counts it (AUTO_SIGN_INS). */
@@ -134,7 +137,8 @@ export class ServerAuth {
       };
       const fetchFn = this.signInFetch();
       let result = await auth(this.provider, { ...options, fetchFn });
-      if (result === 'REDIRECT') result = await auth(this.provider, { ...options, authorizationCode: await code, fetchFn });
+      if (result === 'REDIRECT')
+        result = await auth(this.provider, { ...options, authorizationCode: await code, fetchFn });
       if (result !== 'AUTHORIZED') throw new Error(`${this.config.name}: the sign-in did not complete`);
       this.provider.wantedScope = undefined;
     } finally {

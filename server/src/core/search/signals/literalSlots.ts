@@ -29,7 +29,9 @@ export const literalSlots = rerankSignal({
     });
     return {
       analyse(request) {
-        const kinds = [...new Set(request.split.literals.map((l) => l.kind))].filter((kind) => LITERAL_SLOTS[kind] !== undefined);
+        const kinds = [...new Set(request.split.literals.map((l) => l.kind))].filter(
+          (kind) => LITERAL_SLOTS[kind] !== undefined,
+        );
         if (kinds.length === 0) return undefined;
         return (doc) => {
           const params = paramStems(doc);

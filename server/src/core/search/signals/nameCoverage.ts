@@ -11,7 +11,11 @@ export const nameCoverage = rerankSignal({
   name: 'name coverage',
   knobs: [
     { name: 'nameBonus', grid: [0, 0.25, 0.5, 0.75, 1], off: { value: 0, ablation: 'name coverage' } },
-    { name: 'nameSynonyms', grid: [0, 0.45, 1], off: { value: 0, ablation: 'synonyms in name coverage (nameSynonyms 0)' } },
+    {
+      name: 'nameSynonyms',
+      grid: [0, 0.45, 1],
+      off: { value: 0, ablation: 'synonyms in name coverage (nameSynonyms 0)' },
+    },
   ],
   profile(catalog, k) {
     if (k.nameBonus === 0) return SAYS_NOTHING;

@@ -12,7 +12,11 @@ export const queryCoverage = rerankSignal({
   name: 'query coverage',
   knobs: [
     { name: 'coverage', grid: [0, 0.5, 1, 1.5], off: { value: 0, ablation: 'query coverage' } },
-    { name: 'coverageSynonyms', grid: [0, 0.45, 0.75, 1], off: { value: 0, ablation: 'synonyms in query coverage (coverageSynonyms 0)' } },
+    {
+      name: 'coverageSynonyms',
+      grid: [0, 0.45, 0.75, 1],
+      off: { value: 0, ablation: 'synonyms in query coverage (coverageSynonyms 0)' },
+    },
   ],
   profile(catalog, k) {
     if (k.coverage === 0) return SAYS_NOTHING;
