@@ -1,16 +1,16 @@
 /**
- * The stdio front door's direct call_tool (gateway/directToolCalls.ts) when its client goes
- * away mid-call: the transport closing aborts the call as the SDK's Protocol aborts its own, so
- * the upstream is told to stop, and nothing is written for it afterwards. In-process: a Gateway
- * on the gateway's stdio transport over streams, a LensApp over the slow fixture.
+ * The stdio front door's call_tool when its client goes away mid-call: the transport closing
+ * aborts the call (the SDK's Protocol aborts every request it is handling), so the upstream is
+ * told to stop, and nothing is written for it afterwards. In-process: a Gateway on the SDK's
+ * stdio server transport over streams, a LensApp over the slow fixture.
  */
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { silentLogger } from '../../server/src/core/logger';
 import { Gateway } from '../../server/src/gateway/gateway';
-import { GatewayStdioTransport } from '../../server/src/gateway/stdioTransport';
 import { SLOW, startLens, type LensWorld } from '../fixtures/gatewayLens';
 
 describe('the stdio front door closing mid-call', () => {
@@ -41,7 +41,7 @@ describe('the stdio front door closing mid-call', () => {
     const stdout = new PassThrough();
     const written: string[] = [];
     stdout.on('data', (chunk: Buffer) => written.push(chunk.toString('utf8')));
-    const transport = new GatewayStdioTransport(stdin, stdout);
+    const transport = new StdioServerTransport(stdin, stdout);
     await gateway.connect(transport);
     const before = await stats();
     const call = { tool_name: 'slow_sleep', arguments: { ms: 20_000, steps: 200 } };

@@ -1,7 +1,7 @@
 /**
  * The conformance suite's tool scenarios through `mcp-lens serve` over stdio, with the
- * conformance upstream over stdio too (test/fixtures/servers/conformance, `--stdio`): the hot
- * path at both ends (gateway/directToolCalls.ts, adapters/upstream/directCalls.ts). The suite
+ * conformance upstream over stdio too (test/fixtures/servers/conformance, `--stdio`): both hops
+ * over stdio, the gateway's front and its upstream client. The suite
  * itself speaks HTTP only (npm run test:conformance runs it through `serve --http`), so its
  * scenarios are played here with the SDK client: each tool called directly and through
  * call_tool gives the same result, and what it sends or asks while it runs (log messages,

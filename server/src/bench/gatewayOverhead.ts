@@ -1,29 +1,31 @@
 /**
  * What routing a call through MCP Lens costs: the same `get-sum` call on server-everything,
  * directly (client → server over stdio) and through the gateway (client → `mcp-lens serve`
- * over stdio → server over stdio), interleaved in one run so both see the same machine load.
- * The gateway runs as users run it (dist/cli.js, default settings: usage tracking, savings
- * accounting, argument validation and result cleaning on) in front of the bench workspace's
- * 22 servers (benchServers.ts), and is measured once every one of them is ready (list_servers
- * says so), so the calls never race the start-up. A bare SDK pass-through to the same server
- * (test/fixtures/servers/sdk-passthrough.mjs: no search, validation, shaping or usage) is timed
- * in the same rounds: the floor of any SDK-built stdio gateway; and so is a pipe pass-through
- * (test/fixtures/servers/pipe-passthrough.mjs: bytes passed on unparsed), the floor of any
- * stdio gateway process at all. Then 200 concurrent call_tool across three upstreams, counting
- * errors.
+ * over stdio → server over stdio), interleaved in one run so both see the same machine load
+ * (the order of the paths turns with each round, so none always follows another). The gateway
+ * runs as users run it (dist/cli.js, default settings: usage tracking, savings accounting,
+ * argument validation and result cleaning on) in front of the bench workspace's 22 servers
+ * (benchServers.ts), and is measured once every one of them is ready (list_servers says so), so
+ * the calls never race the start-up. A bare SDK pass-through to the same server
+ * (test/fixtures/servers/sdk-passthrough.mjs: a low-level Server whose tools/call handler
+ * forwards to a Client; no search, validation, shaping or usage) is timed in the same rounds:
+ * the floor of any SDK-built stdio gateway, and the yardstick MCP Lens is held to (no slower,
+ * within 10%); and so is a pipe pass-through (test/fixtures/servers/pipe-passthrough.mjs: bytes
+ * passed on unparsed), the floor of any stdio gateway process at all. Where /proc is there, the
+ * CPU time MCP Lens's process and the SDK pass-through's spend per call is read too (every
+ * thread, from the scheduler's nanosecond counts): load on the machine disturbs it less than
+ * wall-clock. Then 200 concurrent call_tool across three upstreams, counting errors.
  *
  *   node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts
- *     [--iterations N] [--json] [--cpu-prof DIR] [--hop-probe] [--write bench-results.md]
+ *     [--iterations N] [--runs N] [--json] [--cpu-prof DIR] [--write bench-results.md]
  *
+ * --runs N: N runs one after another, each in a fresh workspace; the report gives each run and
+ * the median (and range) of the runs' medians.
  * --cpu-prof DIR: the gateway process writes a V8 CPU profile (node --cpu-prof) into DIR when
  * it exits, for where its time goes (open it in Chrome DevTools, or summarize it with
  * server/src/bench/cpuProfileSummary.ts).
- * --hop-probe: the gateway stamps each call's moments (adapters/hopProbe.ts) and the report
- * splits its wall-clock time into the gateway's own work each way, the upstream's round trip,
- * the call's tail after the reply, and what lies outside the gateway process (both pipes, the
- * client); the concurrent calls are skipped, so every probed call is one of the timed ones.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,8 +35,6 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EVERYTHING_SERVER, benchServers, configServers } from './benchServers';
 import { writeSection } from './markdownSection';
 import { untilAllReady } from './sidecarProcess';
-import { HOP_PROBE_ENV } from '../adapters/hopProbe';
-import { formatHops, summarizeHops, type HopSummary } from './hopProbeSummary';
 
 export interface OverheadReport {
   servers: number;
@@ -52,13 +52,15 @@ export interface OverheadReport {
   overheadMedianMs: number;
   /** gateway median / direct median. */
   ratio: number;
+  /** gateway median / SDK pass-through median: the goal is at most 1.1. */
+  vsPassthrough: number;
+  /** CPU time (user + system, every thread) per timed call of MCP Lens's process and the SDK pass-through's, without /proc none. */
+  cpuPerCallMs?: { gateway: number; passthrough: number };
   directP90Ms: number;
   gatewayP90Ms: number;
   concurrent: { calls: number; errors: number; wallMs: number; servers: string[] };
   /** 1-minute load average when the calls began and when they ended. */
   load: { before: number; after: number };
-  /** With --hop-probe: where a gateway call's time goes (medians, ms). */
-  hops?: HopSummary;
 }
 
 function percentile(values: number[], p: number): number {
@@ -67,18 +69,39 @@ function percentile(values: number[], p: number): number {
   return Math.round((s[i] ?? 0) * 1000) / 1000;
 }
 
-async function connect(command: string, args: string[], cwd: string, env?: Record<string, string>): Promise<Client> {
+interface Connected {
+  client: Client;
+  /** CPU time (ns, every thread) the process has spent so far; undefined without /proc. */
+  cpuNs(): number | undefined;
+}
+
+async function connect(command: string, args: string[], cwd: string): Promise<Connected> {
   const client = new Client({ name: 'mcp-lens-bench', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command,
-      args,
-      cwd,
-      stderr: 'ignore',
-      env: { ...(process.env as Record<string, string>), ...env },
-    }),
-  );
-  return client;
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd,
+    stderr: 'ignore',
+    env: process.env as Record<string, string>,
+  });
+  await client.connect(transport);
+  const pid = transport.pid;
+  return { client, cpuNs: () => (pid === null ? undefined : processCpuNs(pid)) };
+}
+
+/** The first field of each thread's /proc schedstat: nanoseconds on a CPU. */
+function processCpuNs(pid: number): number | undefined {
+  const tasks = `/proc/${pid}/task`;
+  if (!existsSync(tasks)) return undefined;
+  let ns = 0;
+  for (const task of readdirSync(tasks)) {
+    try {
+      ns += Number(readFileSync(`${tasks}/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended meanwhile: its time is lost either way.
+    }
+  }
+  return ns;
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -91,7 +114,6 @@ export async function measureGatewayOverhead(
   root: string,
   iterations = 200,
   cpuProfDir?: string,
-  hopProbe = false,
 ): Promise<OverheadReport> {
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-overhead-'));
   const servers = benchServers(ws);
@@ -99,27 +121,26 @@ export async function measureGatewayOverhead(
   writeFileSync(config, JSON.stringify({ servers: configServers(servers) }));
   writeFileSync(join(ws, 'note.txt'), 'hello');
   const everything = servers[EVERYTHING_SERVER]!;
+  const fixture = (name: string) => join(root, 'test', 'fixtures', 'servers', name);
   const direct = await connect(everything.command, everything.args, root);
-  const passthrough = await connect(
+  const sdk = await connect(
     process.execPath,
-    [join(root, 'test', 'fixtures', 'servers', 'sdk-passthrough.mjs'), everything.command, ...everything.args],
+    [fixture('sdk-passthrough.mjs'), everything.command, ...everything.args],
     root,
   );
   const pipe = await connect(
     process.execPath,
-    [join(root, 'test', 'fixtures', 'servers', 'pipe-passthrough.mjs'), everything.command, ...everything.args],
+    [fixture('pipe-passthrough.mjs'), everything.command, ...everything.args],
     root,
   );
   // 100 µs samples: a call takes about a millisecond, the default 1 ms interval sees almost none of it.
   const profile = cpuProfDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', resolve(cpuProfDir)] : [];
-  const hopFile = hopProbe ? join(ws, 'hops.json') : undefined;
-  const gateway = await connect(
+  const lens = await connect(
     process.execPath,
     [...profile, join(root, 'dist', 'cli.js'), 'serve', '--workspace', ws, '--config', config],
     root,
-    hopFile ? { [HOP_PROBE_ENV]: hopFile } : undefined,
   );
-  let hops: HopSummary | undefined;
+  const gateway = lens.client;
   try {
     await untilAllReady(gateway, Object.keys(servers).length);
     const sumName = await toolName(gateway, 'sum of two numbers', EVERYTHING_SERVER, /get-sum$/);
@@ -127,33 +148,34 @@ export async function measureGatewayOverhead(
       readGraph: await toolName(gateway, 'read the knowledge graph', 'test-memory', /read_graph/),
       listDir: await toolName(gateway, 'list directory contents', 'test-filesystem', /list_directory$/),
     };
-    const directTimes: number[] = [];
-    const gatewayTimes: number[] = [];
-    const passthroughTimes: number[] = [];
-    const pipeTimes: number[] = [];
-    const loadBefore = loadavg()[0]!;
-    for (let i = 0; i < iterations + 10; i++) {
-      const d = await timed(() => direct.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
-      const g = await timed(() =>
+    const times: number[][] = [[], [], [], []];
+    const paths = [
+      (i: number) => direct.client.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }),
+      (i: number) =>
         gateway.callTool({ name: 'call_tool', arguments: { tool_name: sumName, arguments: { a: i, b: 1 } } }),
-      );
-      const p = await timed(() => passthrough.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
-      const r = await timed(() => pipe.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }));
-      if (i >= 10) {
-        pipeTimes.push(r);
-        directTimes.push(d);
-        gatewayTimes.push(g);
-        passthroughTimes.push(p);
+      (i: number) => sdk.client.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }),
+      (i: number) => pipe.client.callTool({ name: 'get-sum', arguments: { a: i, b: 1 } }),
+    ];
+    const warmup = 10;
+    let cpuAtStart: (number | undefined)[] = [];
+    const loadBefore = loadavg()[0]!;
+    for (let i = 0; i < iterations + warmup; i++) {
+      if (i === warmup) cpuAtStart = [lens.cpuNs(), sdk.cpuNs()];
+      for (let k = 0; k < paths.length; k++) {
+        const which = (i + k) % paths.length;
+        const ms = await timed(() => paths[which]!(i));
+        if (i >= warmup) times[which]!.push(ms);
       }
     }
+    const cpuAtEnd = [lens.cpuNs(), sdk.cpuNs()];
     const loadAfter = loadavg()[0]!;
-    const concurrent = hopFile
-      ? { calls: 0, errors: 0, wallMs: 0, servers: [] }
-      : await concurrentCalls(gateway, sumName, names, ws);
-    if (hopFile) {
-      await gateway.close();
-      hops = summarizeHops(hopFile, gatewayTimes);
-    }
+    const [directTimes, gatewayTimes, passthroughTimes, pipeTimes] = times as [number[], number[], number[], number[]];
+    const perCall = (k: number) => {
+      const [from, to] = [cpuAtStart[k], cpuAtEnd[k]];
+      return from === undefined || to === undefined ? undefined : Math.round((to - from) / iterations / 1000) / 1000;
+    };
+    const [gatewayCpu, passthroughCpu] = [perCall(0), perCall(1)];
+    const concurrent = await concurrentCalls(gateway, sumName, names, ws);
     const dm = percentile(directTimes, 50);
     const gm = percentile(gatewayTimes, 50);
     const pm = percentile(passthroughTimes, 50);
@@ -165,6 +187,7 @@ export async function measureGatewayOverhead(
       gatewayMedianMs: gm,
       overheadMedianMs: Math.round((gm - dm) * 1000) / 1000,
       ratio: Math.round((gm / dm) * 100) / 100,
+      vsPassthrough: Math.round((gm / pm) * 100) / 100,
       passthroughMedianMs: pm,
       passthroughRatio: Math.round((pm / dm) * 100) / 100,
       passthroughP90Ms: percentile(passthroughTimes, 90),
@@ -173,14 +196,15 @@ export async function measureGatewayOverhead(
       pipeP90Ms: percentile(pipeTimes, 90),
       directP90Ms: percentile(directTimes, 90),
       gatewayP90Ms: percentile(gatewayTimes, 90),
+      ...(gatewayCpu !== undefined &&
+        passthroughCpu !== undefined && { cpuPerCallMs: { gateway: gatewayCpu, passthrough: passthroughCpu } }),
       concurrent,
       load: { before: loadBefore, after: loadAfter },
-      ...(hops && { hops }),
     };
   } finally {
-    await direct.close();
-    await passthrough.close();
-    await pipe.close();
+    await direct.client.close();
+    await sdk.client.close();
+    await pipe.client.close();
     await gateway.close();
     rmSync(ws, { recursive: true, force: true });
   }
@@ -222,34 +246,63 @@ async function concurrentCalls(
   };
 }
 
-export function formatOverhead(r: OverheadReport): string {
-  return [
-    `get-sum on server-everything, ${r.iterations} calls each, interleaved (MCP Lens in front of ${r.servers} servers, all ready):`,
-    `  direct           median ${r.directMedianMs} ms   p90 ${r.directP90Ms} ms`,
-    `  via MCP Lens     median ${r.gatewayMedianMs} ms   p90 ${r.gatewayP90Ms} ms`,
-    `  overhead         median ${r.overheadMedianMs} ms (${r.ratio}× the direct call)`,
-    `  SDK pass-through median ${r.passthroughMedianMs} ms (${r.passthroughRatio}× the direct call: the floor of an SDK stdio gateway)`,
-    `  pipe pass-through median ${r.pipeMedianMs} ms (${r.pipeRatio}× the direct call: the extra process hop alone, nothing parsed)`,
-    `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall`,
-    `load average (1 min): ${r.load.before.toFixed(2)} before the calls, ${r.load.after.toFixed(2)} after`,
-    ...(r.hops ? [formatHops(r.hops)] : []),
-  ].join('\n');
+/** The median of the runs' figures, and their range. */
+function acrossRuns(values: number[]): string {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s[Math.floor(s.length / 2)]!;
+  return s.length === 1 ? `${mid}` : `${mid} (${s[0]}–${s[s.length - 1]})`;
 }
 
-export function formatOverheadMarkdown(r: OverheadReport): string {
+function cpuText(r: OverheadReport): string {
+  return r.cpuPerCallMs ? `${r.cpuPerCallMs.gateway} / ${r.cpuPerCallMs.passthrough} ms` : '–';
+}
+
+export function formatOverhead(runs: OverheadReport[]): string {
+  const lines = runs.flatMap((r, i) => [
+    `run ${i + 1}: get-sum on server-everything, ${r.iterations} calls each, interleaved (MCP Lens in front of ${r.servers} servers, all ready):`,
+    `  direct            median ${r.directMedianMs} ms   p90 ${r.directP90Ms} ms`,
+    `  via MCP Lens      median ${r.gatewayMedianMs} ms   p90 ${r.gatewayP90Ms} ms (${r.ratio}× the direct call, +${r.overheadMedianMs} ms)`,
+    `  SDK pass-through  median ${r.passthroughMedianMs} ms   p90 ${r.passthroughP90Ms} ms (${r.passthroughRatio}× the direct call)`,
+    `  pipe pass-through median ${r.pipeMedianMs} ms   p90 ${r.pipeP90Ms} ms (${r.pipeRatio}× the direct call: the extra process hop alone)`,
+    `  MCP Lens ÷ SDK pass-through ${r.vsPassthrough}; CPU per call, MCP Lens / SDK pass-through: ${cpuText(r)}`,
+    `  ${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall`,
+    `  load average (1 min): ${r.load.before.toFixed(2)} before the calls, ${r.load.after.toFixed(2)} after`,
+  ]);
+  if (runs.length > 1) lines.push(...summaryLines(runs));
+  return lines.join('\n');
+}
+
+function summaryLines(runs: OverheadReport[]): string[] {
+  const of = (pick: (r: OverheadReport) => number) => acrossRuns(runs.map(pick));
+  const cpu = runs.every((r) => r.cpuPerCallMs)
+    ? [
+        `  CPU per call: MCP Lens ${of((r) => r.cpuPerCallMs!.gateway)} ms, SDK pass-through ${of((r) => r.cpuPerCallMs!.passthrough)} ms`,
+      ]
+    : [];
   return [
-    '## Call overhead (`node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts --write bench-results.md`)',
+    `over ${runs.length} runs (median of the runs' medians, range):`,
+    `  MCP Lens ÷ SDK pass-through ${of((r) => r.vsPassthrough)}; MCP Lens ÷ direct ${of((r) => r.ratio)}; SDK pass-through ÷ direct ${of((r) => r.passthroughRatio)}; pipe ÷ direct ${of((r) => r.pipeRatio)}`,
+    ...cpu,
+  ];
+}
+
+export function formatOverheadMarkdown(runs: OverheadReport[]): string {
+  const first = runs[0]!;
+  const of = (pick: (r: OverheadReport) => number) => acrossRuns(runs.map(pick));
+  const row = (r: OverheadReport, label: string) =>
+    `| ${label} | ${r.directMedianMs} ms | ${r.pipeMedianMs} ms | ${r.passthroughMedianMs} ms | ${r.gatewayMedianMs} ms | **${r.vsPassthrough}** | ${r.ratio}× | ${r.passthroughRatio}× | ${cpuText(r)} | ${r.load.before.toFixed(1)}–${r.load.after.toFixed(1)} |`;
+  const errors = runs.reduce((n, r) => n + r.concurrent.errors, 0);
+  const goal = runs.map((r) => r.vsPassthrough).sort((a, b) => a - b)[Math.floor(runs.length / 2)]! <= 1.1;
+  return [
+    `## Call overhead (\`node esbuild.mjs server && node --import tsx server/src/bench/gatewayOverhead.ts --runs ${runs.length} --write bench-results.md\`)`,
     '',
-    `get-sum on server-everything, ${r.iterations} calls each way, interleaved in one run: directly (SDK client → server over stdio), through \`mcp-lens serve\` (dist/cli.js at default settings: usage tracking, savings accounting, argument validation, result cleaning) in front of ${r.servers} servers, all ready, through a bare SDK pass-through (no search, validation, shaping or usage: the floor of an SDK-built stdio gateway), and through a pipe pass-through (bytes passed on unparsed: the extra process hop alone, the floor of any stdio gateway).`,
+    `get-sum on server-everything, ${first.iterations} calls each way per run, interleaved (the order turning each round): directly (SDK client → server over stdio), through \`mcp-lens serve\` (dist/cli.js at default settings: usage tracking, savings accounting, argument validation, result cleaning) in front of ${first.servers} servers, all ready, through a bare SDK pass-through (a low-level SDK Server whose tools/call handler forwards to an SDK Client: the floor of an SDK-built stdio gateway) and through a pipe pass-through (bytes passed on unparsed: the extra process hop alone, the floor of any stdio gateway). Medians per run; CPU per call is the process's user + system time over the timed calls, every thread.`,
     '',
-    '| path | median | p90 | ratio to direct |',
-    '|---|---:|---:|---:|',
-    `| direct | ${r.directMedianMs} ms | ${r.directP90Ms} ms | 1× |`,
-    `| pipe pass-through | ${r.pipeMedianMs} ms | ${r.pipeP90Ms} ms | ${r.pipeRatio}× |`,
-    `| SDK pass-through | ${r.passthroughMedianMs} ms | ${r.passthroughP90Ms} ms | ${r.passthroughRatio}× |`,
-    `| MCP Lens call_tool | ${r.gatewayMedianMs} ms | ${r.gatewayP90Ms} ms | **${r.ratio}×** (+${r.overheadMedianMs} ms) |`,
+    '| run | direct | pipe pass-through | SDK pass-through | MCP Lens call_tool | MCP Lens ÷ SDK pass-through | MCP Lens ÷ direct | SDK pass-through ÷ direct | CPU per call, MCP Lens / SDK pass-through | load (1 min) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...runs.map((r, i) => row(r, String(i + 1))),
     '',
-    `${r.concurrent.calls} concurrent call_tool across ${r.concurrent.servers.join(', ')}: ${r.concurrent.errors} errors, ${r.concurrent.wallMs} ms wall. Machine: 1-minute load average ${r.load.before.toFixed(2)} when the calls began, ${r.load.after.toFixed(2)} when they ended.`,
+    `Over ${runs.length} run(s), median (range): MCP Lens ÷ SDK pass-through **${of((r) => r.vsPassthrough)}**, MCP Lens ÷ direct ${of((r) => r.ratio)}, SDK pass-through ÷ direct ${of((r) => r.passthroughRatio)}. Goal: MCP Lens no slower than the SDK pass-through in the same run (÷ at most 1.1): ${goal ? 'met' : 'not met'}. ${first.concurrent.calls} concurrent call_tool across ${first.concurrent.servers.join(', ')} in each run: ${errors} errors in all.`,
   ].join('\n');
 }
 
@@ -257,25 +310,22 @@ if (require.main === module) {
   const { values } = parseArgs({
     options: {
       iterations: { type: 'string', default: '200' },
+      runs: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
-      'hop-probe': { type: 'boolean', default: false },
       write: { type: 'string' },
     },
   });
-  measureGatewayOverhead(
-    resolve(__dirname, '../../..'),
-    Number(values.iterations),
-    values['cpu-prof'],
-    values['hop-probe'],
-  ).then(
-    (r) => {
-      process.stdout.write((values.json ? JSON.stringify(r, null, 2) : formatOverhead(r)) + '\n');
-      if (values.write) writeSection(resolve(values.write), 'overhead', formatOverheadMarkdown(r));
-    },
-    (err: unknown) => {
-      process.stderr.write(`gateway overhead bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  void (async () => {
+    const runs: OverheadReport[] = [];
+    for (let i = 0; i < Number(values.runs); i++)
+      runs.push(
+        await measureGatewayOverhead(resolve(__dirname, '../../..'), Number(values.iterations), values['cpu-prof']),
+      );
+    process.stdout.write((values.json ? JSON.stringify(runs, null, 2) : formatOverhead(runs)) + '\n');
+    if (values.write) writeSection(resolve(values.write), 'overhead', formatOverheadMarkdown(runs));
+  })().catch((err: unknown) => {
+    process.stderr.write(`gateway overhead bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -15,7 +15,6 @@ import { generateToken, tokenProblem } from '../gateway/httpGuards';
 import { removeGatewayFiles, writeGatewayInfo, writeTokenFile } from '../gateway/gatewayFiles';
 import { errorMessage } from '../core/errorMessage';
 import { serveStdio } from '../gateway/stdio';
-import { startHopProbe } from '../adapters/hopProbe';
 import type { CliCommand } from './command';
 import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
 import { promptWhileServing } from './livePrompts';
@@ -98,7 +97,6 @@ export const serve: CliCommand = {
     try {
       if (http) await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint));
       else {
-        startHopProbe(process.env);
         const stdio = await serveStdio(lens, log);
         const wait = setTimeout(startServers, FIRST_ASK_WAIT_MS);
         void stdio.gateway.firstAskedForTools().then(() => (clearTimeout(wait), startServers()));

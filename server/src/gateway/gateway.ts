@@ -13,9 +13,7 @@ import type { Disposable, Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
 import { exposedDefinitions } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
-import { createSessionServer, toolCallHandler, type SessionDeps } from './sessionServer';
-import { GatewayStdioTransport } from './stdioTransport';
-import { answerToolCallsDirectly } from './directToolCalls';
+import { createSessionServer } from './sessionServer';
 import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
@@ -84,24 +82,23 @@ export class Gateway {
   async connect(transport: Transport, sessionId: string | (() => string | undefined) = randomUUID()): Promise<Server> {
     const fallback = randomUUID();
     const idOf = typeof sessionId === 'function' ? () => sessionId() ?? fallback : () => sessionId;
-    const deps: SessionDeps = {
-      lens: this.lens,
-      accounting: this.accounting,
-      results: this.results,
-      select: this.select,
-      codeRuns: this.codeRuns,
-      log: this.log,
-      version: MCP_LENS_VERSION,
-      toolsFor: (id) => this.rememberTools(id),
-      afterCall: (id) => {
-        if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
+    const server = createSessionServer(
+      {
+        lens: this.lens,
+        accounting: this.accounting,
+        results: this.results,
+        select: this.select,
+        codeRuns: this.codeRuns,
+        log: this.log,
+        version: MCP_LENS_VERSION,
+        toolsFor: (id) => this.rememberTools(id),
+        afterCall: (id) => {
+          if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
+        },
+        askedForTools: () => this.noteAsked(),
       },
-      askedForTools: () => this.noteAsked(),
-    };
-    const server = createSessionServer(deps, idOf);
-    // Over stdio, call_tool's hot case skips the SDK's Protocol (directToolCalls.ts).
-    if (transport instanceof GatewayStdioTransport)
-      answerToolCallsDirectly(transport, server, toolCallHandler(deps, server, idOf));
+      idOf,
+    );
     server.oninitialized = () => {
       const id = idOf();
       this.sessions.set(id, {

@@ -20,6 +20,7 @@ import {
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  type CallToolRequest,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Lens } from '../app/lens';
@@ -162,20 +163,15 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   return server;
 }
 
-/** A tools/call's params as the handler reads them (the SDK's schema, or directToolCalls.ts, checked them). */
-export interface ToolCallParams {
-  name: string;
-  arguments?: Record<string, unknown> | undefined;
-  _meta?: { progressToken?: string | number | undefined } | undefined;
-}
-
-export type ToolCallHandler = (params: ToolCallParams, extra: CallExtra) => Promise<CallToolResult>;
-
 /**
- * What a session does with a tools/call, whichever way it arrived: the SDK's Protocol, or the
- * stdio front door's direct path (directToolCalls.ts).
+ * What a session does with a tools/call: meta-tools, or a direct tool (pinned, all, predictive)
+ * forwarded through the Lens, with what the upstream asks back related to this call.
  */
-export function toolCallHandler(deps: SessionDeps, server: Server, sessionId: () => string): ToolCallHandler {
+function toolCallHandler(
+  deps: SessionDeps,
+  server: Server,
+  sessionId: () => string,
+): (params: CallToolRequest['params'], extra: CallExtra) => Promise<CallToolResult> {
   const { lens } = deps;
   return async (params, extra) => {
     const { name } = params;

@@ -20,7 +20,6 @@ import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.
 import { spawnsProcessGroup } from '../../core/processTree';
 import { resolveStdioCommand } from '../../core/stdioCommand';
 import { reapTree, trackChild } from './childReaper';
-import { Hop, hop } from '../hopProbe';
 import { MAX_STDIO_MESSAGE_MB, OversizedMessageError, StdioReader, type DroppedMessage } from './stdioReader';
 
 export interface ProcessGroupTransportOptions {
@@ -37,16 +36,10 @@ export class ProcessGroupTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /**
-   * Offered every message's JSON value before the SDK's schema checks it (stdioReader.ts):
-   * returns true for a response it handled (the direct tool calls, directCalls.ts).
-   */
-  takeResponse?: (value: unknown) => boolean;
 
   private child: ChildProcessWithoutNullStreams | undefined;
   private readonly reader = new StdioReader({
     message: (message) => this.onmessage?.(message),
-    take: (value) => this.takeResponse?.(value) ?? false,
     // A line that is not a JSON-RPC message: reported, and reading goes on.
     error: (error) => this.onerror?.(error),
     oversized: (dropped) => this.dropped(dropped),
@@ -97,10 +90,7 @@ export class ProcessGroupTransport implements Transport {
       });
       child.stdin.on('error', (error) => this.onerror?.(error));
       child.stdout.on('error', (error) => this.onerror?.(error));
-      child.stdout.on('data', (chunk: Buffer) => {
-        hop(Hop.ReplyRead);
-        this.reader.push(chunk);
-      });
+      child.stdout.on('data', (chunk: Buffer) => this.reader.push(chunk));
       child.stderr.pipe(this.stderr);
     });
   }
@@ -124,8 +114,7 @@ export class ProcessGroupTransport implements Transport {
         id,
         error: { code: ErrorCode.InternalError, message: error.reason, data: error },
       };
-      // Whoever sent the request reads its answer: a direct call (directCalls.ts) or the SDK Client.
-      if (!this.takeResponse?.(failure)) this.onmessage?.(failure);
+      this.onmessage?.(failure);
     }
     if (dropped.serverRequestId !== undefined) {
       const refusal = {
@@ -144,11 +133,7 @@ export class ProcessGroupTransport implements Transport {
         return;
       }
       this.reader.sent(message);
-      const line = serializeMessage(message);
-      hop(Hop.UpstreamWritten);
-      const written = stdin.write(line);
-      hop(Hop.UpstreamWriteReturned);
-      if (written) resolve();
+      if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }

@@ -22,15 +22,11 @@ import type { StderrTail } from './stderrTail';
 import { describeSpawnError, transportCandidates, type TransportCandidate } from './transports';
 import type { ServerAuth } from './auth/serverAuth';
 import { isNeedsSignIn } from './auth/needsSignIn';
-import { DirectCalls } from './directCalls';
-import { ProcessGroupTransport } from './processGroupTransport';
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
 export interface Session {
   client: Client;
-  /** A stdio session's tool calls without the Client's request machinery (directCalls.ts). */
-  direct?: DirectCalls;
   pid?: number;
   /** Set before we close it on purpose, so its close is not taken for a crash. */
   closing: boolean;
@@ -161,7 +157,6 @@ export async function openSession(
   });
   try {
     await Promise.race([client.connect(transport, { timeout: timeoutMs }), timeout]);
-    if (transport instanceof ProcessGroupTransport) session.direct = new DirectCalls(transport);
     return session;
   } catch (error) {
     await closeSessionProcess(session);

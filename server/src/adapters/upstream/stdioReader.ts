@@ -13,8 +13,8 @@
  *   a notification → nothing fails;
  *   unreadable (not one JSON object, no id...) → the requests sent before its first byte came.
  */
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE, deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 /** Largest message read from a stdio server, in bytes (the SDK's own limit). */
 export const MAX_STDIO_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -74,12 +74,6 @@ function describeDropped(d: DroppedMessage): string {
 
 export interface StdioReaderEvents {
   message(message: JSONRPCMessage): void;
-  /**
-   * Offered each line's JSON value before the SDK's message schema checks it: true when it was
-   * a response this hook's owner handles itself (directCalls.ts checks what it takes), so the
-   * schema walk is not paid twice on the hot path. Anything else goes on to `message`.
-   */
-  take?(value: unknown): boolean;
   /** A line that is not a JSON-RPC message (noise: reading goes on). */
   error(error: Error): void;
   oversized(dropped: DroppedMessage): void;
@@ -164,13 +158,7 @@ export class StdioReader {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
-      // What the SDK's deserializeMessage does, in two steps, with `take` between them.
-      const value: unknown = JSON.parse(line);
-      if (this.events.take?.(value)) {
-        this.pending.delete(String((value as { id: RequestId }).id));
-        return;
-      }
-      message = JSONRPCMessageSchema.parse(value);
+      message = deserializeMessage(line);
     } catch (error) {
       this.events.error(error instanceof Error ? error : new Error(String(error)));
       return;

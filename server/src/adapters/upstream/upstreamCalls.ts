@@ -46,7 +46,13 @@ export class UpstreamCalls {
     try {
       return await this.idle.during(async () => {
         try {
-          return await this.inFlight.track(opts.caller, () => send(session, name, args, opts));
+          return await this.inFlight.track(opts.caller, () =>
+            session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+              timeout: opts.timeoutMs,
+              ...(opts.signal && { signal: opts.signal }),
+              ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
+            }),
+          );
         } catch (error) {
           throw this.host.failed(session, error, opts, name);
         }
@@ -70,24 +76,4 @@ export class UpstreamCalls {
     );
     this.host.renew();
   }
-}
-
-/**
- * The one rule for which way a call goes: straight on a stdio transport (directCalls.ts: no
- * SDK request machinery, one schema walk) unless the caller wants progress, which the SDK's
- * request handles (a progress token, its handler, the timeout reset on each notification).
- * HTTP and SSE sessions have no direct way.
- */
-function send(
-  session: Session,
-  name: string,
-  args: Record<string, unknown>,
-  opts: CallToolOptions,
-): Promise<CallToolResult> {
-  if (session.direct && !opts.onProgress) return session.direct.call(name, args, opts.timeoutMs, opts.signal);
-  return session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-    timeout: opts.timeoutMs,
-    ...(opts.signal && { signal: opts.signal }),
-    ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),
-  });
 }

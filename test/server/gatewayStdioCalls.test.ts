@@ -1,11 +1,10 @@
 /**
- * call_tool's direct path through `mcp-lens serve` over stdio (gateway/directToolCalls.ts in
- * front, adapters/upstream/directCalls.ts behind): which requests take it (the upstream sees
- * our own string ids, and the SDK's numbers when the caller asks for progress), and that it
- * loses nothing the SDK's path did: cancellation reaching the upstream, progress with the
- * caller's token, an upstream that dies mid-call, an error result and a JSON-RPC error, a
- * reply over the size limit, the timeout (the upstream told to stop), and what the upstream
- * asks back during the call reaching this client.
+ * call_tool through `mcp-lens serve` over stdio to stdio upstreams, on the SDK's request path at
+ * both ends (the SDK's Server in front, its Client behind: the upstream sees the SDK's numeric
+ * ids, with or without progress), losing nothing a call needs: cancellation reaching the
+ * upstream, progress with the caller's token, an upstream that dies mid-call, an error result
+ * and a JSON-RPC error, a reply over the size limit, the timeout (the upstream told to stop),
+ * and what the upstream asks back during the call reaching this client.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -35,7 +34,7 @@ function text(r: unknown): string {
   return ((r as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
-describe('call_tool over stdio: the direct path', () => {
+describe('call_tool over stdio, through the SDK at both ends', () => {
   let ws: TestWorkspace;
   let client: Client;
 
@@ -51,7 +50,7 @@ describe('call_tool over stdio: the direct path', () => {
     // machine neither the 900 ms progress call nor the 11 MB reply runs into it (at one second
     // the size-limit test once got the timeout instead).
     ws = makeWorkspace(SERVERS, { callTimeoutSeconds: 5 });
-    client = new Client({ name: 'direct-calls-test', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    client = new Client({ name: 'stdio-calls-test', version: '1.0.0' }, { capabilities: { sampling: {} } });
     client.setRequestHandler(CreateMessageRequestSchema, async () => ({
       role: 'assistant',
       content: { type: 'text', text: 'sampled by the test client' },
@@ -75,8 +74,8 @@ describe('call_tool over stdio: the direct path', () => {
     ws?.close();
   });
 
-  it('sends a plain call on our own ids and one that asks for progress on the SDK path, with the caller`s token', async () => {
-    assert.match(text(await call('slow_request_id')), /^"lens-\d+"$/);
+  it('sends every call on the SDK`s request ids, and one that asks for progress with the caller`s token', async () => {
+    assert.match(text(await call('slow_request_id')), /^\d+$/);
     const progress: { progress: number; total?: number | undefined }[] = [];
     const viaSdk = await call('slow_request_id', {}, { onprogress: (p) => progress.push(p) });
     assert.match(text(viaSdk), /^\d+$/);
