@@ -112,7 +112,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 export async function measureGatewayOverhead(
   root: string,
-  iterations = 200,
+  iterations = 300,
   cpuProfDir?: string,
 ): Promise<OverheadReport> {
   const ws = mkdtempSync(join(tmpdir(), 'mcp-lens-overhead-'));
@@ -311,7 +311,7 @@ export function formatOverheadMarkdown(runs: OverheadReport[]): string {
 if (require.main === module) {
   const { values } = parseArgs({
     options: {
-      iterations: { type: 'string', default: '200' },
+      iterations: { type: 'string', default: '300' },
       runs: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
