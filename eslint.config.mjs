@@ -80,7 +80,6 @@ export default tseslint.config(
       'client/src/extension.ts',
       'server/src/adapters/sandbox/quickjsSandbox.ts',
       'server/src/adapters/store/lanceToolStore.ts',
-      'server/src/adapters/upstream/connection.ts',
       'server/src/cli/bench.ts',
       'server/src/gateway/metaToolDefs.ts',
       'server/src/gateway/sessionServer.ts',

@@ -135,3 +135,26 @@ describe("sessions of one principal (the editor's)", () => {
     assert.equal(pidA, pidB);
   });
 });
+
+describe('server processes one client may run', () => {
+  let world: SessionWorld;
+  before(async () => {
+    world = await startSessionWorld({}, { processesPerPrincipal: 1 });
+  });
+  after(async () => {
+    await world?.close();
+  });
+
+  test('past the cap a call is refused, naming the limit and what holds it; another client is not held by it', async () => {
+    const a = await world.connect('a', ASKING);
+    assert.match(text(await a.call('probe_roots_seen', {})), /"pid"/);
+    const refused = await a.call('fs_list_allowed_directories', {});
+    assert.equal(refused.isError, true, text(refused));
+    assert.match(
+      text(refused),
+      /MCP Lens runs at most 1 server process for one client, and client session \w+ has 1 \(probe\); they stop when its session closes/,
+    );
+    const b = await world.connect('b', ASKING);
+    assert.match(text(await b.call('fs_list_allowed_directories', {})), /public/);
+  });
+});

@@ -22,6 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RawServerEntry } from '../../protocol/settings';
 import { silentLogger } from '../../server/src/core/logger';
+import type { LensAppOptions } from '../../server/src/app/lensAppOptions';
 import { GatewayHttpServer, type GatewayHttpOptions } from '../../server/src/gateway/http';
 import { ROOT, filesystem, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
 
@@ -50,7 +51,10 @@ export interface SessionWorld {
   dir: string;
   /** Folders the sessions may declare as roots (each with one file in it). */
   folder(name: string, file?: string, content?: string): string;
-  /** A gate for sessionProbe's wait_then_ask: `start` resolves once the call is in the upstream, `open` lets it ask. */
+  /**
+   * A gate for sessionProbe's wait_then_ask: `started` resolves with the upstream's pid once the
+   * call is in it, `open` lets it ask.
+   */
   gate(name: string): { path: string; started(): Promise<number>; open(): void };
   lens: LensWorld['lens'];
   connect(name: string, capabilities: ClientCapabilities, roots?: string[]): Promise<Session>;
@@ -59,9 +63,12 @@ export interface SessionWorld {
 
 /**
  * `gateway`: options of the gateway beside the Lens and token (the editor's sidecar passes its
- * principal there); default: as `mcp-lens serve --http`.
+ * principal there); default: as `mcp-lens serve --http`. `pool`: the upstream pool's options.
  */
-export async function startSessionWorld(gateway: Partial<GatewayHttpOptions> = {}): Promise<SessionWorld> {
+export async function startSessionWorld(
+  gateway: Partial<GatewayHttpOptions> = {},
+  pool?: LensAppOptions['pool'],
+): Promise<SessionWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-lens-sessions-'));
   const folder = (name: string, file = 'readme.txt', content = `${name} file`) => {
     const path = join(dir, name);
@@ -70,7 +77,7 @@ export async function startSessionWorld(gateway: Partial<GatewayHttpOptions> = {
     return path;
   };
   const servers = { fs: filesystem(folder('public')), probe: PROBE };
-  const world = await startLens(servers, { exposure: 'all', callTimeoutSeconds: 120 });
+  const world = await startLens(servers, { exposure: 'all', callTimeoutSeconds: 120 }, undefined, pool);
   const token = 'sessions-' + Math.random().toString(36).slice(2) + 'x'.repeat(32);
   const http = new GatewayHttpServer({ lens: world.lens, token, log: silentLogger, sessionIdleMs: 60_000, ...gateway });
   const { url } = await http.start();
@@ -78,6 +85,9 @@ export async function startSessionWorld(gateway: Partial<GatewayHttpOptions> = {
 
   async function connect(name: string, capabilities: ClientCapabilities, roots: string[] = []): Promise<Session> {
     const client = new Client({ name, version: '1.0.0' }, { capabilities });
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    });
     const session: Session = {
       name,
       client,
@@ -85,7 +95,11 @@ export async function startSessionWorld(gateway: Partial<GatewayHttpOptions> = {
       sampled: [],
       logged: [],
       call: (tool, args) => client.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>,
-      close: () => client.close(),
+      // As a client that is done: the session ends (DELETE), not only the connection.
+      async close() {
+        await transport.terminateSession().catch(() => undefined);
+        await client.close();
+      },
     };
     // The SDK's client takes a handler only for a capability it declared.
     if (capabilities.elicitation)
@@ -107,11 +121,7 @@ export async function startSessionWorld(gateway: Partial<GatewayHttpOptions> = {
       LoggingMessageNotificationSchema,
       (n) => void session.logged.push(String(n.params.data)),
     );
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      }),
-    );
+    await client.connect(transport);
     sessions.push(session);
     return session;
   }

@@ -275,7 +275,7 @@ describe('server-to-client requests through the gateway', () => {
   });
 });
 
-describe('server-to-client requests from a stdio upstream (no transport to tell calls apart)', () => {
+describe('server-to-client requests from a stdio upstream (each client its own process)', () => {
   let world: HttpLensWorld;
   const clients: Client[] = [];
   const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -318,7 +318,7 @@ describe('server-to-client requests from a stdio upstream (no transport to tell 
     assert.match(text(r), /username":"caller"/);
   });
 
-  it('with calls from two sessions in flight, asks the client of the latest call, which answers or refuses itself', async () => {
+  it("with another client's call in flight, asks the client whose call asks, which answers or refuses itself", async () => {
     const a = await connect('a');
     const b = await connect('b');
     const bare = new Client({ name: 'bare', version: '1.0.0' }, { capabilities: {} });
@@ -332,13 +332,13 @@ describe('server-to-client requests from a stdio upstream (no transport to tell 
     const waiting = a
       .callTool({ name: 'conf_test_wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal })
       .catch(() => undefined);
+    // Each client of `serve --http` has its own process of a stdio server: A's shows A's call running.
     const running = async () =>
-      (JSON.parse(text(await b.callTool({ name: 'conf_test_state', arguments: {} }))) as { running: number }).running;
+      (JSON.parse(text(await a.callTool({ name: 'conf_test_state', arguments: {} }))) as { running: number }).running;
     for (let i = 0; i < 500 && (await running()) === 0; i++) await new Promise((res) => setTimeout(res, 10));
-    // A's call is in flight; B's is the latest: B is asked, not A.
     const r = await b.callTool({ name: 'conf_test_elicitation', arguments: { message: 'whose?' } });
     assert.match(text(r), /username":"b"/);
-    // The latest caller cannot elicit: the upstream is refused at once, A is never asked in its place.
+    // A client that cannot elicit is refused at once, A never asked in its place.
     const refused = await bare.callTool({ name: 'conf_test_elicitation', arguments: { message: 'whose?' } });
     assert.match(text(refused), /\(bare\) does not support elicitation/);
     controller.abort();

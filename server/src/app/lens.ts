@@ -16,6 +16,7 @@ import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, Usag
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { CallProgress, UpstreamCaller } from '../adapters/upstream/types';
+import type { Principal } from '../core/principal';
 
 export interface SearchRequest {
   query: string;
@@ -39,13 +40,18 @@ export interface CallOptions {
   /** Which front door made the call (recorded in usage, never the arguments). */
   origin?: 'gateway' | 'run_code' | 'dashboard' | 'palette' | 'cli';
   /**
-   * The downstream client's side of this call: where the upstream's sampling, elicitation and
-   * roots requests and its log messages go while the call runs (app/upstreamRequests.ts).
+   * The downstream client's side of this call: whom it acts for (which upstream connection the
+   * call takes), and where the upstream's sampling, elicitation and roots requests and its log
+   * messages go while it runs (app/upstreamRequests.ts). Absent: the workspace's call (the
+   * dashboard, the palette, the terminal), which no one answers requests for.
    */
   caller?: UpstreamCaller;
 }
 
-/** A downstream client session (one per gateway session), as upstream requests reach it outside any one call. */
+/**
+ * A downstream client session (one per gateway session), as upstream requests reach it outside
+ * any one call; its `principal` is whom it acts for, decided by the front door.
+ */
 export type DownstreamClient = UpstreamCaller;
 
 /**
@@ -53,9 +59,12 @@ export type DownstreamClient = UpstreamCaller;
  * and passes on what its clients say about logging, roots and subscriptions.
  */
 export interface DownstreamClients {
-  /** A session joined; the returned Disposable is called when it closes. */
+  /**
+   * A session joined; the returned Disposable is called when it closes. When the last session of
+   * a principal other than the workspace closes, the server processes it ran are stopped.
+   */
   attach(client: DownstreamClient): Disposable;
-  /** logging/setLevel of one session: upstreams get the most verbose level any session asked for. */
+  /** logging/setLevel of one session: its principal's upstreams get the most verbose level its sessions asked for. */
   setLogLevel(sessionId: string, level: LoggingLevel): void;
   /** The session's client sent notifications/roots/list_changed. */
   rootsChanged(sessionId: string): void;
@@ -86,14 +95,15 @@ export interface Lens {
    */
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   prompts(): CatalogPrompt[];
-  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  /** `principal`: whom the request is made for (its upstream connection); absent: the workspace. */
+  getPrompt(name: string, args: Record<string, string>, principal?: Principal): Promise<GetPromptResult>;
   resources(): CatalogResource[];
   /** Every upstream's resource templates under MCP Lens's URI scheme. */
   resourceTemplates?(): CatalogResourceTemplate[];
   /** Reads one of our resource URIs (listed, a template's expansion, or encoded whole). */
-  readResource(uri: string): Promise<ReadResourceResult>;
+  readResource(uri: string, principal?: Principal): Promise<ReadResourceResult>;
   /** completion/complete routed by its reference (our prompt name or resource template URI). */
-  complete?(params: CompleteRequest['params']): Promise<CompleteResult>;
+  complete?(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult>;
   /** Where server-to-client requests and notifications meet the downstream sessions. */
   readonly clients?: DownstreamClients;
   indexStatus(): IndexStatus;

@@ -20,6 +20,7 @@ import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { ConfigProblem } from '../core/config/types';
 import type { ToolIndex } from '../core/search/types';
+import type { Principal } from '../core/principal';
 import { UpstreamRequests } from './upstreamRequests';
 import { ChangeEmitter } from '../core/changeEmitter';
 import { useTokenCounter } from '../core/tokens';
@@ -161,8 +162,8 @@ export class LensApp implements Lens, LensControl {
     return this.parts.composer.catalog.prompts;
   }
 
-  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.parts.forwarding.getPrompt(name, args);
+  getPrompt(name: string, args: Record<string, string>, principal?: Principal): Promise<GetPromptResult> {
+    return this.parts.forwarding.getPrompt(name, args, principal);
   }
 
   resources(): CatalogResource[] {
@@ -173,12 +174,12 @@ export class LensApp implements Lens, LensControl {
     return this.parts.forwarding.resourceTemplates();
   }
 
-  readResource(uri: string): Promise<ReadResourceResult> {
-    return this.parts.forwarding.readResource(uri);
+  readResource(uri: string, principal?: Principal): Promise<ReadResourceResult> {
+    return this.parts.forwarding.readResource(uri, principal);
   }
 
-  complete(params: CompleteRequest['params']): Promise<CompleteResult> {
-    return this.parts.forwarding.complete(params);
+  complete(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult> {
+    return this.parts.forwarding.complete(params, principal);
   }
 
   indexStatus(): IndexStatus {

@@ -156,6 +156,8 @@ function describeCallError(tool: CatalogTool, err: unknown, timeoutMs: number): 
         return `Server "${tool.server}" stopped during the call to ${where}: ${err.message}. MCP Lens is restarting it; retry shortly.`;
       case 'upstream-error':
         return `Server "${tool.server}" answered the call to ${where} with an error: ${err.message}`;
+      case 'over-limit':
+        return `The call to ${where} was refused: ${err.message}.`;
     }
   }
   return `The call to ${where} failed: ${errorMessage(err)}`;

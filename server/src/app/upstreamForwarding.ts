@@ -2,7 +2,8 @@
  * Requests a front door forwards to the one upstream that owns what they name, under MCP Lens's
  * names: a prompt by its catalog name; a resource URI (listed, a template's expansion, or encoded
  * whole: see core/resourceUris.ts); a completion by its reference (our prompt name or our
- * template URI). Only what the catalog lists and a running server serves is forwarded; the reply
+ * template URI), each on the connection of the principal that asks (adapters/upstream/pool.ts).
+ * Only what the catalog lists and a running server serves is forwarded; the reply
  * is untrusted text, cleaned here as call results are in toolCalls.ts. (Tool calls have their own
  * path, toolCalls.ts; what upstreams ask back, upstreamRequests.ts.)
  */
@@ -18,6 +19,7 @@ import { cleanReplyInPlace, capLength } from '../../../protocol/untrustedText';
 import type { CatalogResourceTemplate } from '../core/catalog';
 import { resolveResourceUri } from '../core/resourceUris';
 import type { UpstreamPool } from '../adapters/upstream/pool';
+import type { Principal } from '../core/principal';
 import { catalogResourceTemplates, type Catalog } from './catalogBuilder';
 
 export interface UpstreamForwardingOptions {
@@ -32,10 +34,10 @@ export class UpstreamForwarding {
 
   constructor(private readonly o: UpstreamForwardingOptions) {}
 
-  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+  async getPrompt(name: string, args: Record<string, string>, principal?: Principal): Promise<GetPromptResult> {
     const prompt = this.o.catalog().prompts.find((p) => p.name === name);
     if (!prompt) throw new Error(`Unknown prompt "${name}"`);
-    return cleanReplyInPlace(await this.o.pool.getPrompt(prompt.server, prompt.originalName, args));
+    return cleanReplyInPlace(await this.o.pool.getPrompt(prompt.server, prompt.originalName, args, principal));
   }
 
   /** Every running upstream's templates, under our scheme. */
@@ -58,19 +60,19 @@ export class UpstreamForwarding {
     return target && this.o.isRunning(target.server) ? target : undefined;
   }
 
-  async readResource(uri: string): Promise<ReadResourceResult> {
+  async readResource(uri: string, principal?: Principal): Promise<ReadResourceResult> {
     const target = this.resolveUri(uri);
     if (!target) throw new Error(`Unknown resource "${uri}"`);
-    return cleanReplyInPlace(await this.o.pool.readResource(target.server, target.originalUri));
+    return cleanReplyInPlace(await this.o.pool.readResource(target.server, target.originalUri, principal));
   }
 
-  async complete(params: CompleteRequest['params']): Promise<CompleteResult> {
+  async complete(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult> {
     const { ref } = params;
     if (ref.type === 'ref/prompt') {
       const prompt = this.o.catalog().prompts.find((p) => p.name === ref.name);
       if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${capLength(ref.name, 200)}"`);
       return cleanReplyInPlace(
-        await this.o.pool.complete(prompt.server, { ...params, ref: { ...ref, name: prompt.originalName } }),
+        await this.o.pool.complete(prompt.server, { ...params, ref: { ...ref, name: prompt.originalName } }, principal),
       );
     }
     const template = this.resourceTemplates().find((t) => t.uriTemplate === ref.uri);
@@ -79,7 +81,7 @@ export class UpstreamForwarding {
       : this.resolveUri(ref.uri);
     if (!target) throw new McpError(ErrorCode.InvalidParams, `Unknown resource template "${capLength(ref.uri, 200)}"`);
     return cleanReplyInPlace(
-      await this.o.pool.complete(target.server, { ...params, ref: { ...ref, uri: target.originalUri } }),
+      await this.o.pool.complete(target.server, { ...params, ref: { ...ref, uri: target.originalUri } }, principal),
     );
   }
 }

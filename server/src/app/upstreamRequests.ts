@@ -1,48 +1,29 @@
 /**
- * What upstreams ask and send unasked, taken to the downstream client it belongs to. The
- * connection says what it knows of the call behind it (adapters/upstream/inFlightCalls.ts): the
- * exact call when the transport stream that carried it belongs to one; else the sessions with
- * calls in flight on that upstream. The causing call is then:
+ * What upstreams ask and send unasked, taken to the downstream session it belongs to, within the
+ * principal the upstream's connection runs for (core/principal.ts: a stdio server runs once per
+ * principal that uses it, adapters/upstream/principalConnections.ts). Who answers a sampling or
+ * elicitation request is decided in serverRequestTarget.ts, without guessing: a request no one
+ * session can be told apart for is refused. roots/list is answered with the roots of the
+ * principal the connection runs for (or, inside one call on a remote server, the caller's),
+ * never another's.
  *
- * - the exact one (streamable HTTP, a server that relates its request to the call: always right);
- * - else the latest call in flight on that upstream: with one session calling (the common case)
- *   that is its call; with calls from several sessions overlapping on a server that does not
- *   relate its requests (stdio, or a standalone SSE stream) it is the likeliest, since a tool
- *   asks as it starts, but can be the wrong one — nothing on the wire tells them apart, and
- *   refusing instead broke every overlap, such as a call a client abandoned still running;
- * - with no call in flight: for sampling and elicitation, the only connected session if there
- *   is exactly one, else the upstream gets an error at once; for roots, the roots of every
- *   session whose client lists them, merged (servers ask right after they start, before any
- *   client is there, and again on roots/list_changed, which sessions coming and going with roots
- *   send to every upstream).
- *
- * Their text is cleaned as replies are (protocol/untrustedText.ts). The causing client answers, or refuses at once with -32601 when it did not declare the
- * capability (`missingCapability`): an upstream never waits on a client that cannot answer.
- * Log messages are logged here at their level, server named, and sent to the causing call's
- * session (filtered by the level it set), or with no call to the sessions that set a level that
- * admits them; resource updates go to the sessions subscribed, under the URI each subscribed with.
+ * Their text is cleaned as replies are (protocol/untrustedText.ts). The answering client answers,
+ * or refuses at once with -32601 when it did not declare the capability (`missingCapability`):
+ * an upstream never waits on a client that cannot answer. Log messages are logged here at their
+ * level, server named, and sent to the one session whose calls are in flight, or else to the
+ * sessions of that principal that set a level admitting them; resource updates go to the
+ * sessions subscribed through that connection, under the URI each subscribed with.
  */
 import { ErrorCode, McpError, type ClientCapabilities, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { Attribution, JsonObject, UpstreamCaller, UpstreamInbound } from '../adapters/upstream/types';
+import type { Attribution, JsonObject, UpstreamInbound, UpstreamSource } from '../adapters/upstream/types';
 import type { UpstreamPool } from '../adapters/upstream/pool';
 import type { Logger } from '../core/logger';
+import type { Principal } from '../core/principal';
 import { capLength, cleanReplyInPlace } from '../../../protocol/untrustedText';
+import { DownstreamSessions, levelRank } from './downstreamSessions';
+import { requestTarget, soleCaller } from './serverRequestTarget';
 import type { Disposable, DownstreamClient, DownstreamClients } from './lens';
 
-const LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
-const rank = (level: unknown): number => {
-  const i = LEVELS.indexOf(level as LoggingLevel);
-  return i < 0 ? LEVELS.indexOf('info') : i;
-};
 /** An upstream's log line in our own log is cut here: the full message goes to the client. */
 const MAX_LOG_CHARS = 500;
 
@@ -70,102 +51,117 @@ export function missingCapability(
   }
 }
 
-/** The call behind what an upstream sent: the exact one, else the latest in flight (see the file comment). */
-function causing(attribution: Attribution): UpstreamCaller | undefined {
-  return attribution.exact ?? attribution.inFlight.at(-1);
-}
-
 export interface UpstreamRequestsDeps {
   log: Logger;
   /** Where one of our resource URIs points (a listed resource, a template's expansion). */
   resolveUri(uri: string): { server: string; originalUri: string } | undefined;
 }
 
+/** The pool as the inbound side steers it (UpstreamPool). */
+export type InboundPool = Pick<
+  UpstreamPool,
+  'setLogLevel' | 'rootsChanged' | 'subscribe' | 'unsubscribe' | 'dropPrincipal' | 'connectionOwner'
+>;
+
 interface Subscription {
   server: string;
   originalUri: string;
+  /** The principal whose connection holds it (pool.connectionOwner), and one that asked, to reach it. */
+  owner: string;
+  principal: Principal;
   /** Session id → the URI it subscribed with (the one its updates are sent under). */
   sessions: Map<string, string>;
 }
 
 export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
-  private readonly sessions = new Map<string, DownstreamClient>();
-  private readonly levels = new Map<string, LoggingLevel>();
+  private readonly sessions = new DownstreamSessions();
   private readonly subscriptions = new Map<string, Subscription>();
   /** URL elicitations sent on: elicitationId → session, for their completion notice. */
   private readonly urlElicitations = new Map<string, string>();
-  private pool: UpstreamPool | undefined;
-  private upstreamLevel: LoggingLevel | undefined;
+  /** The level each principal's upstreams were last told. */
+  private readonly upstreamLevels = new Map<string, LoggingLevel>();
+  private pool: InboundPool | undefined;
 
   constructor(private readonly deps: UpstreamRequestsDeps) {}
 
   /** The pool is built with this as its inbound side, so it is handed over afterwards. */
-  usePool(pool: UpstreamPool): void {
+  usePool(pool: InboundPool): void {
     this.pool = pool;
   }
 
   attach(client: DownstreamClient): Disposable {
-    this.sessions.set(client.sessionId, client);
-    if (client.capabilities()?.roots) this.pool?.rootsChanged();
+    this.sessions.add(client);
+    if (client.capabilities()?.roots) this.pool?.rootsChanged(client.principal);
     return { dispose: () => this.detach(client) };
+  }
+
+  capabilities(principal: string): ClientCapabilities | undefined {
+    return this.sessions.capabilities(principal);
   }
 
   private detach(client: DownstreamClient): void {
     if (this.sessions.get(client.sessionId) !== client) return;
-    this.sessions.delete(client.sessionId);
-    this.levels.delete(client.sessionId);
+    const gone = this.sessions.remove(client);
     for (const [key, sub] of this.subscriptions) {
       if (!sub.sessions.delete(client.sessionId) || sub.sessions.size) continue;
       this.subscriptions.delete(key);
-      this.pool?.unsubscribe(sub.server, sub.originalUri).catch(() => undefined);
+      this.pool?.unsubscribe(sub.server, sub.originalUri, sub.principal).catch(() => undefined);
     }
     for (const [id, session] of this.urlElicitations) if (session === client.sessionId) this.urlElicitations.delete(id);
-    if (client.capabilities()?.roots) this.pool?.rootsChanged();
+    if (gone && client.principal.kind !== 'workspace') {
+      // The principal went: what it ran stops (no process outlives its principal).
+      this.upstreamLevels.delete(client.principal.id);
+      this.pool?.dropPrincipal(client.principal).catch(() => undefined);
+    } else if (client.capabilities()?.roots) this.pool?.rootsChanged(client.principal);
   }
 
   setLogLevel(sessionId: string, level: LoggingLevel): void {
-    this.levels.set(sessionId, level);
-    const most = [...this.levels.values()].reduce((a, b) => (rank(b) < rank(a) ? b : a));
-    if (most === this.upstreamLevel) return;
-    this.upstreamLevel = most;
-    this.pool?.setLogLevel(most);
+    const client = this.sessions.get(sessionId);
+    if (!client) return;
+    const most = this.sessions.setLevel(client, level);
+    if (most === this.upstreamLevels.get(client.principal.id)) return;
+    this.upstreamLevels.set(client.principal.id, most);
+    this.pool?.setLogLevel(most, client.principal);
   }
 
-  rootsChanged(_sessionId: string): void {
-    this.pool?.rootsChanged();
+  rootsChanged(sessionId: string): void {
+    const client = this.sessions.get(sessionId);
+    if (client) this.pool?.rootsChanged(client.principal);
   }
 
   async subscribe(sessionId: string, uri: string): Promise<void> {
-    const target = this.target(uri);
-    const key = `${target.server}\0${target.originalUri}`;
+    const { target, principal, key, owner } = this.subscriptionKey(sessionId, uri);
     const known = this.subscriptions.get(key);
     if (known) {
       known.sessions.set(sessionId, uri);
       return;
     }
-    await this.pool!.subscribe(target.server, target.originalUri);
-    const sub = this.subscriptions.get(key) ?? { ...target, sessions: new Map<string, string>() };
+    await this.pool!.subscribe(target.server, target.originalUri, principal);
+    const sub = this.subscriptions.get(key) ?? { ...target, owner, principal, sessions: new Map<string, string>() };
     sub.sessions.set(sessionId, uri);
     this.subscriptions.set(key, sub);
   }
 
   async unsubscribe(sessionId: string, uri: string): Promise<void> {
-    const target = this.target(uri);
-    const key = `${target.server}\0${target.originalUri}`;
+    const { target, principal, key } = this.subscriptionKey(sessionId, uri);
     const sub = this.subscriptions.get(key);
     if (!sub?.sessions.delete(sessionId) || sub.sessions.size) return;
     this.subscriptions.delete(key);
-    await this.pool!.unsubscribe(target.server, target.originalUri);
+    await this.pool!.unsubscribe(target.server, target.originalUri, principal);
   }
 
-  private target(uri: string): { server: string; originalUri: string } {
+  /** One upstream subscription per connection and URI: sessions whose requests share a connection share it. */
+  private subscriptionKey(sessionId: string, uri: string) {
     const target = this.deps.resolveUri(uri);
-    if (!target || !this.pool) throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${capLength(uri, 200)}"`);
-    return target;
+    const principal = this.sessions.get(sessionId)?.principal;
+    if (!target || !this.pool || !principal)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${capLength(uri, 200)}"`);
+    const owner = this.pool.connectionOwner(target.server, principal);
+    return { target, principal, owner, key: `${target.server}\0${owner}\0${target.originalUri}` };
   }
 
   async request(
-    server: string,
+    source: UpstreamSource,
     method: string,
     rawParams: JsonObject | undefined,
     attribution: Attribution,
@@ -173,88 +169,77 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
   ): Promise<JsonObject> {
     // What an upstream asks a person or a model is untrusted text, as its replies are (app/toolCalls.ts).
     const params = cleanReplyInPlace(rawParams);
-    const caller = causing(attribution);
-    if (method === 'roots/list') return caller ? caller.request(method, params, signal) : this.allRoots(server, signal);
+    if (method === 'roots/list') {
+      // Inside one call on a remote server the caller's principal; else the one the connection runs for.
+      const principal = attribution.exact?.principal.id ?? source.principal;
+      return this.sessions.roots(principal, source.server, signal, soleCaller(attribution, this.sessions));
+    }
     if (method !== 'sampling/createMessage' && method !== 'elicitation/create') {
       throw new McpError(
         ErrorCode.MethodNotFound,
         `MCP Lens does not pass "${capLength(method, 100)}" requests on to its clients`,
       );
     }
-    const client = caller ?? (this.sessions.size === 1 ? [...this.sessions.values()][0] : undefined);
-    if (!client) {
-      const why =
-        this.sessions.size === 0
-          ? 'no client is connected to MCP Lens'
-          : `${this.sessions.size} clients are connected and none has a call to "${server}" in flight`;
-      throw new McpError(ErrorCode.InvalidRequest, `MCP Lens cannot tell which client should answer ${method}: ${why}`);
-    }
+    const target = requestTarget(source, attribution, this.sessions);
+    if ('refused' in target)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `MCP Lens cannot tell which of its clients should answer ${method}: ${target.refused}`,
+      );
+    const { client } = target;
     if (method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string') {
       this.urlElicitations.set(params.elicitationId, client.sessionId);
     }
     return client.request(method, params, signal);
   }
 
-  /** roots/list outside any call: the roots of every session that lists them, merged by URI. */
-  private async allRoots(server: string, signal: AbortSignal): Promise<JsonObject> {
-    const listing = [...this.sessions.values()].filter((s) => s.capabilities()?.roots);
-    if (listing.length === 0)
-      throw new McpError(ErrorCode.MethodNotFound, `No client of MCP Lens lists roots (asked by "${server}")`);
-    const answers = await Promise.allSettled(listing.map((s) => s.request('roots/list', undefined, signal)));
-    const roots = new Map<string, unknown>();
-    for (const a of answers) {
-      if (a.status !== 'fulfilled' || !Array.isArray(a.value.roots)) continue;
-      for (const root of a.value.roots as { uri?: unknown }[])
-        if (typeof root?.uri === 'string' && !roots.has(root.uri)) roots.set(root.uri, root);
-    }
-    if (roots.size === 0 && answers.every((a) => a.status === 'rejected'))
-      throw (answers[0] as PromiseRejectedResult).reason;
-    return { roots: [...roots.values()] };
-  }
-
-  notification(server: string, method: string, rawParams: JsonObject | undefined, attribution: Attribution): void {
+  notification(
+    source: UpstreamSource,
+    method: string,
+    rawParams: JsonObject | undefined,
+    attribution: Attribution,
+  ): void {
     const params = cleanReplyInPlace(rawParams);
     switch (method) {
       case 'notifications/message':
-        return this.logMessage(server, params ?? {}, attribution);
+        return this.logMessage(source, params ?? {}, attribution);
       case 'notifications/resources/updated':
-        return this.resourceUpdated(server, params ?? {});
+        return this.resourceUpdated(source, params ?? {});
       case 'notifications/elicitation/complete': {
+        // To the session its elicitation went to, or the call that carried it: never a guess.
         const id = params?.elicitationId;
         const session = typeof id === 'string' ? this.sessions.get(this.urlElicitations.get(id) ?? '') : undefined;
         if (typeof id === 'string') this.urlElicitations.delete(id);
-        return (causing(attribution) ?? session)?.notify(method, params);
+        return (session ?? attribution.exact)?.notify(method, params);
       }
       default:
-        this.deps.log.debug(`[${server}] ${capLength(method, 100)}: not passed on`);
+        this.deps.log.debug(`[${source.server}] ${capLength(method, 100)}: not passed on`);
     }
   }
 
-  private logMessage(server: string, params: JsonObject, attribution: Attribution): void {
-    const level = rank(params.level);
+  private logMessage(source: UpstreamSource, params: JsonObject, attribution: Attribution): void {
+    const level = levelRank(params.level);
     const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
     const logger = typeof params.logger === 'string' ? `${capLength(params.logger, 100)}: ` : '';
-    const line = `[${server}] ${logger}${capLength(data ?? '', MAX_LOG_CHARS)}`;
-    if (level >= rank('error')) this.deps.log.error(line);
-    else if (level >= rank('warning')) this.deps.log.warn(line);
-    else if (level >= rank('info')) this.deps.log.info(line);
+    const line = `[${source.server}] ${logger}${capLength(data ?? '', MAX_LOG_CHARS)}`;
+    if (level >= levelRank('error')) this.deps.log.error(line);
+    else if (level >= levelRank('warning')) this.deps.log.warn(line);
+    else if (level >= levelRank('info')) this.deps.log.info(line);
     else this.deps.log.debug(line);
-    const admits = (sessionId: string) => {
-      const asked = this.levels.get(sessionId);
-      return asked === undefined || level >= rank(asked);
-    };
-    const caller = causing(attribution);
+    const caller = soleCaller(attribution, this.sessions);
     if (caller) {
-      if (admits(caller.sessionId)) caller.notify('notifications/message', params);
+      if (this.sessions.admits(caller.sessionId, params.level)) caller.notify('notifications/message', params);
       return;
     }
-    for (const [id, session] of this.sessions)
-      if (this.levels.has(id) && admits(id)) session.notify('notifications/message', params);
+    // Calls of several sessions, or none: the sessions of the principal it runs for that asked for logs.
+    for (const session of this.sessions.of(source.principal))
+      if (this.sessions.setALevel(session.sessionId) && this.sessions.admits(session.sessionId, params.level))
+        session.notify('notifications/message', params);
   }
 
-  private resourceUpdated(server: string, params: JsonObject): void {
+  private resourceUpdated(source: UpstreamSource, params: JsonObject): void {
     if (typeof params.uri !== 'string') return;
-    const sub = this.subscriptions.get(`${server}\0${params.uri}`);
+    const sub = this.subscriptions.get(`${source.server}\0${source.principal}\0${params.uri}`);
     for (const [sessionId, uri] of sub?.sessions ?? [])
       this.sessions.get(sessionId)?.notify('notifications/resources/updated', { ...params, uri });
   }

@@ -44,6 +44,6 @@ export function clientPrincipal(id: string): Principal {
   return Object.freeze({ id: `client:${id}`, kind: 'client', label: `client session ${id.slice(0, 8)}` });
 }
 
-export function isWorkspace(principal: Principal | undefined): boolean {
-  return principal === undefined || principal.id === WORKSPACE_PRINCIPAL.id;
+export function isWorkspace(principal: Principal): boolean {
+  return principal.id === WORKSPACE_PRINCIPAL.id;
 }

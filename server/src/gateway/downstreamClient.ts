@@ -15,6 +15,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject, UpstreamCaller } from '../adapters/upstream/types';
+import type { Principal } from '../core/principal';
 import type { DownstreamClient } from '../app/lens';
 import { missingCapability } from '../app/upstreamRequests';
 
@@ -29,12 +30,14 @@ type Send = (request: ServerRequest, signal: AbortSignal) => Promise<JsonObject>
 
 function caller(
   sessionId: string,
+  principal: Principal,
   server: Server,
   send: Send,
   notify: (n: ServerNotification) => Promise<void>,
 ): UpstreamCaller {
   return {
     sessionId,
+    principal,
     capabilities: () => server.getClientCapabilities(),
     async request(method, params, signal) {
       const missing = missingCapability(server.getClientCapabilities(), method, params);
@@ -53,10 +56,11 @@ function caller(
   };
 }
 
-/** The session's client, for requests and notifications that belong to no one call. */
-export function sessionClient(server: Server, sessionId: string): DownstreamClient {
+/** The session's client, for requests and notifications that belong to no one call; `principal`: whom it acts for. */
+export function sessionClient(server: Server, sessionId: string, principal: Principal): DownstreamClient {
   return caller(
     sessionId,
+    principal,
     server,
     (request, signal) => server.request(request, ResultSchema, { signal, timeout: CLIENT_ANSWER_MS }),
     (n) => server.notification(n),
@@ -74,9 +78,10 @@ export interface CallExtra {
   sendNotification: (notification: ServerNotification) => Promise<void>;
 }
 
-export function callCaller(server: Server, sessionId: string, extra: CallExtra): UpstreamCaller {
+export function callCaller(server: Server, sessionId: string, principal: Principal, extra: CallExtra): UpstreamCaller {
   return caller(
     sessionId,
+    principal,
     server,
     // The call ending (its client cancelled it, or it timed out) ends what it asked for too.
     (request, signal) =>

@@ -11,6 +11,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LensStats } from '../../../protocol/model';
 import type { Disposable, Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
+import { WORKSPACE_PRINCIPAL, type Principal } from '../core/principal';
 import { exposedDefinitions } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
@@ -76,15 +77,22 @@ export class Gateway {
   }
 
   /**
-   * Connects a transport as a new session. `sessionId` may be a function because streamable
-   * HTTP only knows the id once initialize has been handled.
+   * Connects a transport as a new session acting for `principal` (the front door decides whom:
+   * its upstream connections, roots and requests are that principal's; default the workspace,
+   * as for `serve`'s one stdio client). `sessionId` may be a function because streamable HTTP
+   * only knows the id once initialize has been handled.
    */
-  async connect(transport: Transport, sessionId: string | (() => string | undefined) = randomUUID()): Promise<Server> {
+  async connect(
+    transport: Transport,
+    sessionId: string | (() => string | undefined) = randomUUID(),
+    principal: Principal = WORKSPACE_PRINCIPAL,
+  ): Promise<Server> {
     const fallback = randomUUID();
     const idOf = typeof sessionId === 'function' ? () => sessionId() ?? fallback : () => sessionId;
     const server = createSessionServer(
       {
         lens: this.lens,
+        principal,
         accounting: this.accounting,
         results: this.results,
         select: this.select,
@@ -108,7 +116,7 @@ export class Gateway {
         resourcesSignature: this.resourcesSignature(id),
       });
       // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
-      const attached = this.lens.clients?.attach(sessionClient(server, id));
+      const attached = this.lens.clients?.attach(sessionClient(server, id, principal));
       server.onclose = () => {
         attached?.dispose();
         this.sessions.delete(id);

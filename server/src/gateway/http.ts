@@ -12,6 +12,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LensStats } from '../../../protocol/model';
 import type { Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
+import { clientPrincipal, type Principal } from '../core/principal';
 import { Gateway } from './gateway';
 import {
   BodyTooLargeError,
@@ -51,6 +52,13 @@ export interface GatewayHttpOptions {
   maxBodyBytes?: number;
   /** Sessions open at once (default MAX_HTTP_SESSIONS). */
   maxSessions?: number;
+  /**
+   * Whom a new session acts for, from its initialize request (core/principal.ts). Default: each
+   * session is a principal of its own (`serve --http`: every client holds the one token, which
+   * says a client may use the gateway, not which client it is). The editor's sidecar, whose
+   * token only VS Code holds, makes every session the workspace.
+   */
+  principalFor?: (initialize: IncomingMessage) => Principal;
 }
 
 interface HttpSession {
@@ -260,7 +268,9 @@ export class GatewayHttpServer {
     // Counted until initialize was answered: by then the session is in `sessions`.
     this.opening++;
     try {
-      await this.forward(await this.openSession(), req, res, body);
+      const id = randomUUID();
+      const principal = this.options.principalFor?.(req) ?? clientPrincipal(id);
+      await this.forward(await this.openSession(id, principal), req, res, body);
     } finally {
       this.opening--;
     }
@@ -274,14 +284,15 @@ export class GatewayHttpServer {
     return this.sessions.size + this.opening < max;
   }
 
-  private async openSession(): Promise<HttpSession> {
+  /** `id`: the Mcp-Session-Id it gets once initialize is answered (a principal of its own is named by it). */
+  private async openSession(id: string, principal: Principal): Promise<HttpSession> {
     const session: HttpSession = {
       transport: undefined as unknown as StreamableHTTPServerTransport,
       lastSeen: this.now(),
       active: 0,
     };
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => id,
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
       },
@@ -291,7 +302,7 @@ export class GatewayHttpServer {
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    await this.gateway.connect(transport, () => transport.sessionId);
+    await this.gateway.connect(transport, () => transport.sessionId, principal);
     return session;
   }
 

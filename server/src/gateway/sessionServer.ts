@@ -25,6 +25,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
+import type { Principal } from '../core/principal';
 import { gatewayInstructions } from './instructions';
 import { RESULT_URI_PREFIX, type ResultStore } from './resultStore';
 import { keptResourceList, readKeptResource } from './keptResources';
@@ -40,6 +41,8 @@ import { cleanReplyText } from '../../../protocol/untrustedText';
 
 export interface SessionDeps {
   lens: Lens;
+  /** Whom this session acts for (the front door decides: gateway.ts): its upstream connections and roots. */
+  principal: Principal;
   accounting: TokenAccounting;
   /** Cut results kept whole, listed and read as this session's own resources. */
   results: ResultStore;
@@ -106,7 +109,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     try {
-      return await lens.getPrompt(request.params.name, request.params.arguments ?? {});
+      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, deps.principal);
     } catch (err) {
       // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
       throw new McpError(
@@ -145,13 +148,13 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     }),
   }));
 
-  registerClientFeatures(server, lens, sessionId);
+  registerClientFeatures(server, deps, sessionId);
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
     try {
-      return await lens.readResource(request.params.uri);
+      return await lens.readResource(request.params.uri, deps.principal);
     } catch (err) {
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -187,7 +190,7 @@ function toolCallHandler(
       sessionId: sessionId(),
       signal: extra.signal,
       // What the upstream asks back while this call runs comes to this client, related to this call.
-      caller: callCaller(server, sessionId(), extra),
+      caller: callCaller(server, sessionId(), deps.principal, extra),
     };
     if (progressToken !== undefined) {
       ctx.onProgress = (p) => {
@@ -218,7 +221,7 @@ function toolCallHandler(
 }
 
 /** Logging, completions, subscriptions and roots: passed on through the Lens to the upstreams. */
-function registerClientFeatures(server: Server, lens: Lens, sessionId: () => string): void {
+function registerClientFeatures(server: Server, { lens, principal }: SessionDeps, sessionId: () => string): void {
   const upstreamError = (what: string, err: unknown) =>
     err instanceof McpError
       ? err
@@ -232,7 +235,7 @@ function registerClientFeatures(server: Server, lens: Lens, sessionId: () => str
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
     if (!lens.complete) return { completion: { values: [] } };
     try {
-      return await lens.complete(request.params);
+      return await lens.complete(request.params, principal);
     } catch (err) {
       throw upstreamError('completion', err);
     }

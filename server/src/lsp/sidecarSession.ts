@@ -13,6 +13,7 @@ import type { Lens } from '../app/lens';
 import { LensApp } from '../app/lensApp';
 import type { LensControl } from '../app/lensControl';
 import type { Logger } from '../core/logger';
+import { WORKSPACE_PRINCIPAL } from '../core/principal';
 import { GatewayHttpServer } from '../gateway/http';
 import { generateToken } from '../gateway/httpGuards';
 import type { OAuthEnvironment } from '../adapters/upstream/auth/types';
@@ -144,7 +145,9 @@ async function listen(
   port: number,
   log: Logger,
 ): Promise<{ http: GatewayHttpServer; url: string }> {
-  const http = new GatewayHttpServer({ lens, token, port, log });
+  // Only the extension and VS Code know this token (kept in memory, never written): every
+  // session is the editor's, acting for the workspace (core/principal.ts).
+  const http = new GatewayHttpServer({ lens, token, port, log, principalFor: () => WORKSPACE_PRINCIPAL });
   try {
     return { http, url: (await http.start()).url };
   } catch (err) {

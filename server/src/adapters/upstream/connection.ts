@@ -1,29 +1,33 @@
 /**
- * One upstream server: connects (with a deadline, over the first transport that answers,
- * session.ts), lists what it offers and follows its list_changed notifications
- * (upstreamLists.ts), runs tool calls (upstreamCalls.ts) and the other requests
- * (sessionRequests.ts), hands what the server asks back to `inbound`, restarts it with backoff
- * when it exits or stops answering, stops it when idle under lazy startup (idleStop.ts), signs in
- * when a remote server asks (auth/connectionSignIn.ts), and kills its process on stop. State and
- * failures are values read through status().
+ * One upstream server for one principal (core/principal.ts): connects (with a deadline, over the
+ * first transport that answers, session.ts), lists what it offers and follows its list_changed
+ * notifications (upstreamLists.ts: the workspace's connection only, since the catalog is one per
+ * workspace), runs tool calls (upstreamCalls.ts) and the other requests (sessionRequests.ts),
+ * hands what the server asks back to `inbound` with the principal it runs for, restarts it with
+ * backoff when it exits or stops answering (recovery.ts), stops it when idle under lazy startup
+ * (idleStop.ts), signs in when a remote server asks (auth/connectionSignIn.ts), and kills its
+ * process on stop. Each helper is handed the parts it uses, through an interface of its own;
+ * the connection itself is only what starts, stops and fails. State and failures are values
+ * read through status().
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from '../../core/config/types';
 import type { Logger } from '../../core/logger';
 import type { RestartPolicy } from '../../core/backoff';
-import { classifyCallError } from './callErrors';
-import { IdleStop } from './idleStop';
-import { ConnectionState } from './connectionState';
-import { Recovery } from './recovery';
+import { isWorkspace, WORKSPACE_PRINCIPAL, type Principal } from '../../core/principal';
+import { errorMessage } from '../../core/errorMessage';
+import { CallFailures } from './callFailures';
+import { IdleStop, type Stoppable } from './idleStop';
+import { ConnectionState, type StateOwner } from './connectionState';
+import { Recovery, type Connector } from './recovery';
 import { outsideCalls } from './inFlightCalls';
 import { clientSide, UpstreamFollowUps } from './followUps';
 import { SessionRequests } from './sessionRequests';
 import { UpstreamCalls } from './upstreamCalls';
 import { StderrTail } from './stderrTail';
 import { closeSessionProcess, openFirstSession, type ListKind, type Session, type SessionHooks } from './session';
-import { OversizedMessageError } from './stdioReader';
+import { SessionSlot } from './sessionSlot';
 import { UpstreamLists } from './upstreamLists';
-import { BodyLimitError } from './boundedFetch';
 import {
   UpstreamCallError,
   type CallToolOptions,
@@ -35,7 +39,6 @@ import {
   type UpstreamStatus,
   type UpstreamTool,
 } from './types';
-import { errorMessage } from '../../core/errorMessage';
 import { ConnectionSignIn } from './auth/connectionSignIn';
 import { isNeedsSignIn } from './auth/needsSignIn';
 import type { OAuthEnvironment } from './auth/types';
@@ -59,121 +62,77 @@ export interface ConnectionOptions {
   onChange(kind: 'state' | ListKind): void;
   /** Where requests and notifications the server sends unasked go (see UpstreamPoolOptions.inbound). */
   inbound?: UpstreamInbound;
+  /** Whom it runs for; default the workspace, whose connection is the catalog's (listed and indexed). */
+  principal?: Principal;
+  /** What MCP Lens's client declares at initialize; default all it passes on (followUps.ts). */
+  capabilities?: ClientCapabilities;
 }
 
 /** How often new stderr lines may announce a state change. */
 const STDERR_NOTICE_MS = 250;
 
-export class UpstreamConnection {
+/**
+ * Whether one connection serves every principal: a remote server, whose calls' own streams
+ * name their caller (inFlightCalls.ts) and which starts no process. A stdio server runs once per
+ * principal that uses it (pool.ts).
+ */
+export function sharedAcrossPrincipals(config: ServerConfig): boolean {
+  return config.type !== 'stdio';
+}
+
+export class UpstreamConnection implements StateOwner, Connector, Stoppable {
+  readonly principal: Principal;
+  private readonly slot = new SessionSlot();
   private readonly state: ConnectionState;
   // The stderr tail is part of what the user sees (list_servers, the dashboard), so new lines
   // announce a state change — at most every STDERR_NOTICE_MS, since a server may flood it.
   private readonly stderr = new StderrTail(20, 1000, () => this.noticeStderr());
   private stderrNotice: NodeJS.Timeout | undefined;
-  private session: Session | undefined;
-  /** A session still in initialize; stop() must be able to kill it too. */
-  private opening: Session | undefined;
   private readonly lists: UpstreamLists;
   private readonly recovery: Recovery;
-  /** Bumped by every connect and stop; a stale attempt sees it changed and backs out. */
-  private generation = 0;
-  private settled: Promise<void> = Promise.resolve();
-  private readonly hooks: SessionHooks;
+  private readonly failures: CallFailures;
   private readonly idle: IdleStop;
   private readonly calls: UpstreamCalls;
   /** Prompts, resources, completions, subscriptions, log level and roots (sessionRequests.ts). */
   readonly requests: SessionRequests;
   /** A remote server's OAuth (absent for stdio, and for one whose headers set Authorization themselves). */
   private readonly signInFlow: ConnectionSignIn | undefined;
-  /** Why the transport closed itself (a body over its limit), for the calls it fails and the restart. */
-  private breach: string | undefined;
+  private readonly hooks: SessionHooks;
+  private settled: Promise<void> = Promise.resolve();
+  /** Only the workspace's connection lists: the catalog is one per workspace. */
+  private readonly listed: boolean;
 
   constructor(
     readonly config: ServerConfig,
     private readonly opts: ConnectionOptions,
   ) {
-    this.state = new ConnectionState({
-      name: config.name,
-      hasSession: () => this.session !== undefined,
-      start: () => void this.start(),
-      changed: (state) => {
-        if (state === 'ready') this.idle.arm();
-        this.opts.onChange('state');
-      },
-    });
-    this.recovery = new Recovery(opts.restart, {
-      name: config.name,
-      log: opts.log,
-      requestTimeoutMs: opts.requestTimeoutMs,
-      session: () => this.session,
-      closeSession: () => this.closeSession(),
-      uptime: () => this.state.uptime(),
-      generation: () => this.generation,
-      connect: () => this.connect(),
-      waiting: (reason) => this.state.show('starting', reason),
-      fail: (reason) => this.fail(reason),
-      needsSignIn: () => this.signInFlow?.refused(),
-    });
+    const { name } = config;
+    const { log, requestTimeoutMs } = opts;
+    this.principal = opts.principal ?? WORKSPACE_PRINCIPAL;
+    this.listed = isWorkspace(this.principal);
+    this.state = new ConnectionState(name, this.slot, this);
+    this.lists = new UpstreamLists({ ...opts, name, sessions: this.state, onChange: (kind) => opts.onChange(kind) });
     this.signInFlow = ConnectionSignIn.for(config, opts.oauth, opts.connectTimeoutMs, {
-      log: opts.log,
-      drop: () => {
-        void this.closeSession();
-        this.lists.clear();
-      },
-      show: (state, reason) => this.state.show(state, reason),
-      reconnect: () => this.reconnect(),
+      log,
+      slot: this.slot,
+      lists: this.lists,
+      state: this.state,
+      connector: this,
     });
-    this.idle = new IdleStop({
-      name: config.name,
-      log: opts.log,
-      isReady: () => this.state.current === 'ready',
-      stop: () => void this.stop(),
-    });
+    const { slot, state, signInFlow: signIn } = this;
+    this.recovery = new Recovery(opts.restart, { name, log, requestTimeoutMs, slot, state, connector: this, signIn });
+    this.failures = new CallFailures({ name, log, stderr: this.stderr, recovery: this.recovery, slot, signIn });
+    this.idle = new IdleStop(name, log, this);
+    const { failures, idle } = this;
     this.calls = new UpstreamCalls(
-      {
-        name: config.name,
-        log: opts.log,
-        readySession: (tool) => this.readySession(tool),
-        current: () => this.session,
-        failed: (session, error, o, tool) =>
-          this.signInFlow && isNeedsSignIn(error)
-            ? this.signInFlow.refusedCall(session === this.session, tool)
-            : this.callFailed(session, error, o.timeoutMs, o.signal, tool),
-        renew: () => void this.restart(),
-      },
-      this.idle,
-      config.type !== 'stdio',
+      { name, log, state, slot, failures, idle, renewer: this },
+      sharedAcrossPrincipals(config),
     );
     this.requests = new SessionRequests(
-      {
-        requestTimeoutMs: opts.requestTimeoutMs,
-        ready: () => this.readySession(),
-        current: () => (this.isReady ? this.session : undefined),
-        failed: (session, error, what) =>
-          this.callFailed(session, error, opts.requestTimeoutMs, undefined, undefined, what),
-      },
-      new UpstreamFollowUps(config.name, opts.requestTimeoutMs, opts.log),
+      { requestTimeoutMs, state, failures },
+      new UpstreamFollowUps(name, requestTimeoutMs, log),
     );
-    this.hooks = {
-      server: config.name,
-      log: opts.log,
-      clientInfo: this.opts.clientInfo,
-      ...clientSide(config.name, opts.inbound, this.calls.inFlight),
-      onCreated: (session) => void (this.opening = session),
-      onSettled: (session) => void (this.opening === session && (this.opening = undefined)),
-      onSpawned: () => this.opts.onChange('state'), // the status now shows the pid
-      onClosed: (session) => this.onSessionClosed(session),
-      onListChanged: (session, kind) => this.onListChanged(session, kind),
-      onTransportError: (error) => this.onTransportError(error),
-      onStreamLost: (session) => this.calls.renewWhenIdle(session),
-    };
-    this.lists = new UpstreamLists({
-      ...opts,
-      name: config.name,
-      session: () => this.session,
-      isReady: () => this.state.current === 'ready',
-      onChange: (kind) => this.opts.onChange(kind),
-    });
+    this.hooks = this.sessionHooks();
   }
 
   get name(): string {
@@ -182,6 +141,11 @@ export class UpstreamConnection {
 
   get isReady(): boolean {
     return this.state.ready;
+  }
+
+  /** The server's name in log lines, with the principal when it is not the workspace. */
+  private get label(): string {
+    return this.listed ? this.name : `${this.name} for ${this.principal.label}`;
   }
 
   /** Starts a connection; the promise resolves once it is ready or in error. */
@@ -215,6 +179,11 @@ export class UpstreamConnection {
     this.idle.set(ms);
   }
 
+  /** Whether a call is running on it. */
+  get busy(): boolean {
+    return this.idle.busy;
+  }
+
   status(): UpstreamStatus {
     return {
       name: this.name,
@@ -227,7 +196,7 @@ export class UpstreamConnection {
       toolCount: this.lists.tools.length,
       promptCount: this.lists.prompts.length,
       resourceCount: this.lists.resources.length,
-      ...pidOf(this.session ?? this.opening),
+      ...this.slot.pid(),
       ...(this.signInFlow && { signIn: true }),
     };
   }
@@ -245,6 +214,11 @@ export class UpstreamConnection {
     return this.lists.templates;
   }
 
+  stateChanged(state: UpstreamState): void {
+    if (state === 'ready') this.idle.arm();
+    this.opts.onChange('state');
+  }
+
   private noticeStderr(): void {
     if (this.stderrNotice) return;
     this.stderrNotice = setTimeout(() => {
@@ -256,12 +230,12 @@ export class UpstreamConnection {
 
   /** Stops (until started again): cancels pending restarts and kills the process. */
   async stop(): Promise<void> {
-    this.generation++;
+    this.slot.bump();
     clearTimeout(this.stderrNotice);
     this.recovery.cancel();
     this.idle.cancel();
     this.lists.cancel();
-    await this.closeSession();
+    await this.slot.close();
     this.lists.clear();
     this.state.show('stopped', undefined);
   }
@@ -272,10 +246,11 @@ export class UpstreamConnection {
     await this.reconnect();
   }
 
-  private async reconnect(): Promise<void> {
-    this.generation++;
+  /** Kills the current process and connects again with a clean slate (a sign-in's new tokens). */
+  async reconnect(): Promise<void> {
+    this.slot.bump();
     this.recovery.cancel();
-    await this.closeSession();
+    await this.slot.close();
     this.recovery.reset();
     await this.connectOrFail();
   }
@@ -312,64 +287,27 @@ export class UpstreamConnection {
     }
   }
 
-  /**
-   * Garbage on stdout is noise; a message over the size limit is worth a warning (the transport
-   * already failed the call it answered, with the reason, and the connection stays up).
-   */
-  private onTransportError(error: Error): void {
-    if (error instanceof OversizedMessageError) return this.opts.log.warn(`[${this.name}] ${error.message}`);
-    if (error instanceof BodyLimitError) return void (this.breach = error.message);
-    this.opts.log.debug(`[${this.name}] transport: ${errorMessage(error)}`);
-  }
-
-  private readySession(tool?: string): Session {
-    if (this.state.ready && this.session) return this.session;
-    throw this.state.notReady(tool);
-  }
-
-  private callFailed(
-    session: Session,
-    error: unknown,
-    timeoutMs: number,
-    signal?: AbortSignal,
-    tool?: string,
-    what?: string,
-  ): UpstreamCallError {
-    let failure = classifyCallError(error, this.name, {
-      timeoutMs,
-      signal,
-      tool,
-      what,
-      stderrLine: this.stderr.lastLine(),
-    });
-    if (failure.kind === 'disconnected' && this.breach)
-      failure = new UpstreamCallError('disconnected', this.name, this.breach, tool);
-    // A timeout or a broken pipe may mean the server hung or died: check before the next caller finds out.
-    if (failure.kind === 'timeout' || failure.kind === 'disconnected') void this.recovery.probe(session);
-    return failure;
-  }
-
   /** One connect attempt; on failure the state becomes 'error' with the reason. */
   private async connectOrFail(): Promise<void> {
-    const gen = this.generation + 1; // the one connect() takes
+    const gen = this.slot.generation + 1; // the one connect() takes
     try {
       await this.connect();
     } catch (error) {
       // Stopped or restarted meanwhile (MCP Lens closing, a config change): not a failure.
-      if (gen !== this.generation) return;
+      if (gen !== this.slot.generation) return;
       if (isNeedsSignIn(error)) return this.signInFlow?.refused();
-      this.fail(this.breach ?? errorMessage(error));
+      this.fail(this.failures.breach ?? errorMessage(error));
     }
   }
 
   /** Never inside a call's context, whoever triggered it (a lazy start, a failed call's probe): see inFlightCalls.ts. */
-  private connect(): Promise<void> {
+  connect(): Promise<void> {
     return outsideCalls(() => this.connectNow());
   }
 
   private async connectNow(): Promise<void> {
-    const gen = ++this.generation;
-    this.breach = undefined;
+    const gen = this.slot.bump();
+    this.failures.breach = undefined;
     this.state.set('starting');
     const release = await this.opts.beforeConnect?.();
     try {
@@ -381,7 +319,7 @@ export class UpstreamConnection {
 
   /** Spawn or connect, initialize and the first listing: the part that holds a launch slot. */
   private async launch(gen: number): Promise<void> {
-    if (gen !== this.generation) return;
+    if (gen !== this.slot.generation) return;
     this.stderr.clear(); // the tail belongs to the process about to start
     const session = await openFirstSession(
       this.config,
@@ -390,51 +328,61 @@ export class UpstreamConnection {
       this.opts.connectTimeoutMs,
       this.signInFlow?.auth,
     );
-    if (gen !== this.generation) return void (await closeSessionProcess(session));
-    this.session = session;
-    try {
-      await this.lists.listAll(session);
-    } catch (error) {
-      await this.closeSession();
-      if (isNeedsSignIn(error)) throw error;
-      throw new Error(`listing failed: ${errorMessage(error)}`);
-    }
+    if (gen !== this.slot.generation) return void (await closeSessionProcess(session));
+    this.slot.current = session;
+    if (this.listed) await this.listFirst();
     this.signInFlow?.auth.succeeded();
-    if (gen !== this.generation) return;
+    if (gen !== this.slot.generation) return;
     this.state.show('ready', undefined);
-    this.opts.log.info(`[${this.name}] ready: ${this.lists.tools.length} tools`);
+    this.opts.log.info(`[${this.label}] ready${this.listed ? `: ${this.lists.tools.length} tools` : ''}`);
     this.requests.followUps.afterConnect(session.client);
   }
 
-  private onListChanged(session: Session, kind: ListKind): void {
-    if (session === this.session) this.lists.changed(kind);
+  private async listFirst(): Promise<void> {
+    try {
+      await this.lists.listAll(this.slot.current!);
+    } catch (error) {
+      await this.slot.close();
+      if (isNeedsSignIn(error)) throw error;
+      throw new Error(`listing failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /** What a session tells its connection (session.ts). */
+  private sessionHooks(): SessionHooks {
+    const { config, opts } = this;
+    const source = { server: config.name, principal: this.principal.id, shared: sharedAcrossPrincipals(config) };
+    return {
+      server: config.name,
+      log: opts.log,
+      clientInfo: opts.clientInfo,
+      ...clientSide(source, opts.inbound, this.calls.inFlight, opts.capabilities),
+      onCreated: (session) => this.slot.opened(session),
+      onSettled: (session) => this.slot.settled(session),
+      onSpawned: () => opts.onChange('state'), // the status now shows the pid
+      onClosed: (session) => this.onSessionClosed(session),
+      onListChanged: (session, kind) => {
+        if (this.listed && session === this.slot.current) this.lists.changed(kind);
+      },
+      onTransportError: (error) => this.failures.transportError(error),
+      onStreamLost: (session) => this.calls.renewWhenIdle(session),
+    };
   }
 
   private onSessionClosed(session: Session): void {
-    if (session.closing || session !== this.session) return;
-    this.session = undefined;
+    if (session.closing || session !== this.slot.current) return;
+    this.slot.current = undefined;
     const last = this.stderr.lastLine();
     const reason =
-      this.breach ?? (this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed');
-    this.opts.log.warn(`[${this.name}] ${reason}`);
+      this.failures.breach ??
+      (this.config.type === 'stdio' ? `process exited${last ? `: ${last}` : ''}` : 'connection closed');
+    this.opts.log.warn(`[${this.label}] ${reason}`);
     this.recovery.schedule(reason);
   }
 
-  private fail(reason: string): void {
+  fail(reason: string): void {
     this.lists.clear();
     this.state.show('error', reason);
-    this.opts.log.error(`[${this.name}] ${reason}`);
+    this.opts.log.error(`[${this.label}] ${reason}`);
   }
-
-  private async closeSession(): Promise<void> {
-    const sessions = [this.session, this.opening].filter((s): s is Session => s !== undefined);
-    this.session = undefined;
-    this.opening = undefined;
-    await Promise.all(sessions.map((s) => closeSessionProcess(s)));
-  }
-}
-
-/** `{ pid }` when the process has one (an HTTP session or one not spawned yet has none). */
-function pidOf(session: { pid?: number | undefined } | undefined): { pid?: number } {
-  return session?.pid === undefined ? {} : { pid: session.pid };
 }

@@ -4,20 +4,18 @@
  * without someone acting (in error, stopped, waiting for a sign-in), at the caller's deadline or
  * when its signal aborts. Every change is announced: the status is part of what the user sees.
  */
+import type { Session } from './session';
 import { UpstreamCallError, type UpstreamState } from './types';
 
 /** States a server leaves only when someone acts: a restart, a sign-in, a call that starts it. */
 const STUCK: ReadonlySet<UpstreamState> = new Set(['error', 'stopped', 'needs-sign-in']);
 
-export interface ConnectionStateOptions {
-  /** The server's name, in errors. */
-  name: string;
-  /** Whether the connection holds a session: it is ready only with one. */
-  hasSession(): boolean;
+/** Who hears of the state: the connection that owns it. */
+export interface StateOwner {
   /** Starts a stopped server for the first caller that waits for it (lazy start, idle stop). */
   start(): void;
   /** After every change. */
-  changed(state: UpstreamState): void;
+  stateChanged(state: UpstreamState): void;
 }
 
 export class ConnectionState {
@@ -27,10 +25,27 @@ export class ConnectionState {
   readyAt: number | undefined;
   private readonly waiters = new Set<() => void>();
 
-  constructor(private readonly o: ConnectionStateOptions) {}
+  /** `slot`: the connection's session; the server is ready only with one. */
+  constructor(
+    private readonly name: string,
+    private readonly slot: { readonly current: Session | undefined },
+    private readonly owner: StateOwner,
+  ) {}
 
   get ready(): boolean {
-    return this.current === 'ready' && this.o.hasSession();
+    return this.current === 'ready' && this.slot.current !== undefined;
+  }
+
+  /** The session while the server is ready. */
+  session(): Session | undefined {
+    return this.ready ? this.slot.current : undefined;
+  }
+
+  /** The session while the server is ready; else the not-ready error naming why. */
+  readySession(tool?: string): Session {
+    const session = this.session();
+    if (session) return session;
+    throw this.notReady(tool);
   }
 
   /** How long the server has been up, 0 before it ever was (failures after a long run count as the first). */
@@ -43,7 +58,7 @@ export class ConnectionState {
     this.current = state;
     if (state === 'ready') this.readyAt = Date.now();
     for (const waiter of [...this.waiters]) waiter();
-    this.o.changed(state);
+    this.owner.stateChanged(state);
   }
 
   /** A new state with its reason (undefined: none). */
@@ -60,8 +75,8 @@ export class ConnectionState {
   whenReady(timeoutMs: number, signal: AbortSignal | undefined, tool: string | undefined): Promise<void> {
     if (this.ready) return Promise.resolve();
     if (this.current === 'error' || this.current === 'needs-sign-in') return Promise.reject(this.notReady(tool));
-    if (this.current === 'stopped') this.o.start();
-    const { name } = this.o;
+    if (this.current === 'stopped') this.owner.start();
+    const { name } = this;
     return new Promise<void>((resolve, reject) => {
       const finish = (error?: Error) => {
         clearTimeout(timer);
@@ -87,7 +102,7 @@ export class ConnectionState {
 
   /** The error a call gets while the server is not ready, naming why. */
   notReady(tool?: string): UpstreamCallError {
-    const { name } = this.o;
+    const { name } = this;
     if (this.current === 'needs-sign-in')
       return new UpstreamCallError('needs-sign-in', name, `sign in to ${name} first`, tool);
     const why =

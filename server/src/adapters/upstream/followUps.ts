@@ -1,7 +1,7 @@
 /**
- * What MCP Lens's client declares to every upstream and where what the server asks goes, and the
- * state a client keeps with a server beyond single requests — the log level it asked for and the resources it subscribed to — sent
- * again after every reconnect, since a new process knows none of it.
+ * What MCP Lens's client declares to an upstream and where what the server asks goes, and the
+ * state a client keeps with a server beyond single requests — the log level it asked for and the
+ * resources it subscribed to — sent again after every reconnect, since a new process knows none of it.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { EmptyResultSchema, type ClientCapabilities, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
@@ -9,13 +9,13 @@ import type { Logger } from '../../core/logger';
 import { errorMessage } from '../../core/errorMessage';
 import type { InFlightCalls } from './inFlightCalls';
 import type { SessionHooks } from './session';
-import type { UpstreamInbound } from './types';
+import type { UpstreamInbound, UpstreamSource } from './types';
 
 /**
- * Declared always, though upstreams connect before any downstream client exists: what a client
- * can do is known only per session, and reconnecting every server when a session with other
- * capabilities arrives would cost a start each time. Each request is answered by the client
- * whose call caused it, or refused at once with the protocol's error when it cannot answer
+ * What MCP Lens passes on, declared to the workspace's own connections, which connect before any
+ * downstream client exists (reconnecting every server when a session with other capabilities
+ * arrives would cost a start each time): each request is answered by the client whose call caused
+ * it, or refused at once with the protocol's error when it cannot answer
  * (app/upstreamRequests.ts). A server that adapts to a capability-less client therefore asks
  * anyway and gets that error.
  */
@@ -26,21 +26,35 @@ export const UPSTREAM_CLIENT_CAPABILITIES: ClientCapabilities = {
 };
 
 /**
- * The client side of a session: what it declares, and where the server's requests and
- * notifications go, each with what is known of the call behind it (inFlightCalls.ts). Without
- * `inbound` (one-shot CLI commands) nothing is declared and such requests get -32601.
+ * What a principal's own connection declares: what its sessions declared, of what MCP Lens
+ * passes on (never an extension it cannot forward). Roots always say listChanged: its sessions
+ * coming and going change them.
+ */
+export function declaredFor(client: ClientCapabilities): ClientCapabilities {
+  const out: ClientCapabilities = {};
+  if (client.sampling) out.sampling = client.sampling;
+  if (client.elicitation) out.elicitation = client.elicitation;
+  if (client.roots) out.roots = { listChanged: true };
+  return out;
+}
+
+/**
+ * The client side of a session: what it declares (`declared`), and where the server's requests
+ * and notifications go, each with what is known of the call behind it (inFlightCalls.ts).
+ * Without `inbound` (one-shot CLI commands) nothing is declared and such requests get -32601.
  */
 export function clientSide(
-  server: string,
+  source: UpstreamSource,
   inbound: UpstreamInbound | undefined,
   calls: InFlightCalls,
+  declared: ClientCapabilities = UPSTREAM_CLIENT_CAPABILITIES,
 ): Pick<SessionHooks, 'capabilities' | 'onServerRequest' | 'onServerNotification'> {
   if (!inbound) return { capabilities: {} };
   return {
-    capabilities: UPSTREAM_CLIENT_CAPABILITIES,
+    capabilities: declared,
     onServerRequest: (request, signal) =>
-      inbound.request(server, request.method, request.params, calls.attribute(), signal),
-    onServerNotification: (n) => inbound.notification(server, n.method, n.params, calls.attribute()),
+      inbound.request(source, request.method, request.params, calls.attribute(), signal),
+    onServerNotification: (n) => inbound.notification(source, n.method, n.params, calls.attribute()),
   };
 }
 

@@ -4,12 +4,10 @@
  */
 import type { Logger } from '../../core/logger';
 
-export interface IdleStopOptions {
-  /** The server's name, in the log line. */
-  name: string;
-  log: Logger;
-  isReady(): boolean;
-  stop(): void;
+/** What an idle stop stops. */
+export interface Stoppable {
+  readonly isReady: boolean;
+  stop(): Promise<void>;
 }
 
 export class IdleStop {
@@ -17,7 +15,12 @@ export class IdleStop {
   private timer: NodeJS.Timeout | undefined;
   private activeCalls = 0;
 
-  constructor(private readonly o: IdleStopOptions) {}
+  /** `name`: the server's, in the log line. */
+  constructor(
+    private readonly name: string,
+    private readonly log: Logger,
+    private readonly server: Stoppable,
+  ) {}
 
   /** Stop after `ms` without a call; undefined turns that off. */
   set(ms: number | undefined): void {
@@ -29,13 +32,13 @@ export class IdleStop {
   arm(): void {
     clearTimeout(this.timer);
     const ms = this.timeoutMs;
-    if (ms === undefined || !this.o.isReady() || this.activeCalls > 0) return;
+    if (ms === undefined || !this.server.isReady || this.activeCalls > 0) return;
     this.timer = setTimeout(() => {
-      if (!this.o.isReady() || this.activeCalls > 0) return;
-      this.o.log.info(
-        `[${this.o.name}] stopped after ${Math.round(ms / 60_000)} min without calls; the next call starts it again`,
+      if (!this.server.isReady || this.activeCalls > 0) return;
+      this.log.info(
+        `[${this.name}] stopped after ${Math.round(ms / 60_000)} min without calls; the next call starts it again`,
       );
-      this.o.stop();
+      void this.server.stop();
     }, ms);
     this.timer.unref();
   }

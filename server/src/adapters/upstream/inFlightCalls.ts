@@ -1,16 +1,15 @@
 /**
  * What a connection knows about which downstream call caused what an upstream sends us unasked
- * (a sampling or elicitation request, a log message). One upstream connection serves every
- * downstream session, so this is worked out per message:
+ * (a sampling or elicitation request, a log message), worked out per message:
  *
  * - `exact`: the transport says so. Over streamable HTTP an upstream sends what belongs to a
  *   request (the SDK's `extra.sendRequest`/`sendNotification`) on the SSE stream of the POST
  *   that carried it; the SDK reads that stream in the async context of the call that sent the
  *   POST, so an AsyncLocalStorage set around each call names it, however many calls from however
  *   many sessions are in flight.
- * - `inFlight`: otherwise (stdio, or an HTTP server that uses its standalone GET stream) only
- *   the callers with calls in flight on this upstream are known, latest last; the app decides
- *   (app/upstreamRequests.ts).
+ * - `calls`: otherwise (stdio, or an HTTP server that uses its standalone GET stream) only the
+ *   calls in flight on this connection are known, by their callers; the app decides, and refuses
+ *   what they cannot settle (app/serverRequestTarget.ts).
  *
  * Everything a connection does on its own (spawn, connect, restart, the standalone GET stream)
  * runs `outsideCalls`, or a process started by a lazy call would carry that call's context for
@@ -21,7 +20,8 @@ import type { Attribution, UpstreamCaller } from './types';
 
 interface CallEntry {
   owner: InFlightCalls;
-  caller: UpstreamCaller;
+  /** Undefined: a call no session made (the dashboard's, the terminal's). */
+  caller: UpstreamCaller | undefined;
 }
 
 const scope = new AsyncLocalStorage<CallEntry>();
@@ -32,7 +32,7 @@ export function outsideCalls<T>(fn: () => T): T {
 }
 
 export class InFlightCalls {
-  /** In order of start: the last one of a session is its latest call. */
+  /** In order of start. */
   private readonly entries: CallEntry[] = [];
 
   /**
@@ -43,12 +43,15 @@ export class InFlightCalls {
    */
   constructor(private readonly byContext: boolean) {}
 
-  /** Runs one call; what its transport stream carries is attributed to `caller` while it runs. */
+  /**
+   * Runs one call; what its transport stream carries is attributed to `caller` while it runs. A
+   * call without a caller is counted all the same: what arrives while it runs may be its own.
+   */
   async track<T>(caller: UpstreamCaller | undefined, call: () => Promise<T>): Promise<T> {
-    if (!caller) return outsideCalls(call);
     const entry: CallEntry = { owner: this, caller };
     this.entries.push(entry);
     try {
+      if (!caller) return await outsideCalls(call);
       return await (this.byContext ? scope.run(entry, call) : call());
     } finally {
       this.entries.splice(this.entries.indexOf(entry), 1);
@@ -59,14 +62,8 @@ export class InFlightCalls {
   attribute(): Attribution {
     const current = scope.getStore();
     const exact = current?.owner === this && this.entries.includes(current) ? current.caller : undefined;
-    // One caller per session, at the place of its latest call.
-    const bySession = new Map<string, UpstreamCaller>();
-    for (const e of this.entries) {
-      bySession.delete(e.caller.sessionId);
-      bySession.set(e.caller.sessionId, e.caller);
-    }
-    const inFlight = [...bySession.values()];
-    return exact ? { exact, inFlight } : { inFlight };
+    const calls = this.entries.map((e) => e.caller);
+    return exact ? { exact, calls } : { calls };
   }
 
   get size(): number {

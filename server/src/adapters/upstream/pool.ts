@@ -1,7 +1,9 @@
 /**
- * The upstream pool: one MCP client per configured server, reconciled to the configured set,
- * with the union of their tools, prompts and resources and one change event stream. One
- * failing server is a status, never an exception out of the pool.
+ * The upstream pool: the workspace's MCP client per configured server, reconciled to the
+ * configured set, with the union of their tools, prompts and resources and one change event
+ * stream; and, for every other principal that uses a stdio server, a connection of its own
+ * (principalConnections.ts). Whatever a principal asks goes on `connectionFor` that principal.
+ * One failing server is a status, never an exception out of the pool.
  */
 import type {
   CallToolResult,
@@ -16,8 +18,12 @@ import { ChangeEmitter } from '../../core/changeEmitter';
 import { DEFAULT_RESTART } from '../../core/backoff';
 import { MCP_LENS_VERSION } from '../../core/version';
 import { availableParallelism } from 'node:os';
-import { UpstreamConnection } from './connection';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { isWorkspace, WORKSPACE_PRINCIPAL, type Principal } from '../../core/principal';
+import { sharedAcrossPrincipals, UpstreamConnection } from './connection';
+import { declaredFor } from './followUps';
 import { LaunchWindow } from './launchWindow';
+import { DEFAULT_PROCESSES_PER_PRINCIPAL, PrincipalConnections } from './principalConnections';
 import {
   UpstreamCallError,
   type CallToolOptions,
@@ -61,14 +67,24 @@ export class UpstreamPool {
   private inTurn = 0;
   private readonly launches: LaunchWindow;
   private closed = false;
-  /** The level the downstream clients asked for, for servers that connect later. */
+  /** The level the workspace's sessions asked for, for servers that connect later. */
   private logLevel: LoggingLevel | undefined;
+  /** Other principals' own connections to stdio servers. */
+  private readonly principals: PrincipalConnections;
 
   constructor(private readonly options: UpstreamPoolOptions) {
     this.changes = new ChangeEmitter((error) =>
       options.log.error(`upstream change listener failed: ${errorMessage(error)}`),
     );
     this.launches = new LaunchWindow(options.launchWindow ?? LAUNCH_WINDOW, LAUNCH_SLOT_MS);
+    const { inbound } = options;
+    this.principals = new PrincipalConnections({
+      log: options.log,
+      maxProcesses: options.processesPerPrincipal ?? DEFAULT_PROCESSES_PER_PRINCIPAL,
+      // Without an inbound side (one-shot CLI commands) there are no sessions, so no other principal.
+      capabilities: (principal) => inbound?.capabilities(principal),
+      create: (config, principal, capabilities) => this.create(config, principal, capabilities),
+    });
   }
 
   /**
@@ -129,7 +145,7 @@ export class UpstreamPool {
     args: Record<string, unknown>,
     opts: CallToolOptions,
   ): Promise<CallToolResult> {
-    const connection = this.connection(server, name);
+    const connection = this.connectionFor(server, opts.caller?.principal, name);
     // A server that is starting (or stopped, under lazy start) is waited for, within the connect
     // timeout; the margin lets a start that fails at its own deadline report its real reason.
     if (!connection.isReady)
@@ -137,40 +153,70 @@ export class UpstreamPool {
     return connection.callTool(name, args, opts);
   }
 
-  async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.connection(server).requests.getPrompt(name, args);
+  /** The other requests below go, like calls, on the connection of the principal that asks (absent: the workspace). */
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    principal?: Principal,
+  ): Promise<GetPromptResult> {
+    return (await this.readyFor(server, principal)).requests.getPrompt(name, args);
   }
 
-  async readResource(server: string, uri: string): Promise<ReadResourceResult> {
-    return this.connection(server).requests.readResource(uri);
+  async readResource(server: string, uri: string, principal?: Principal): Promise<ReadResourceResult> {
+    return (await this.readyFor(server, principal)).requests.readResource(uri);
   }
 
-  async complete(server: string, params: CompleteRequest['params']): Promise<CompleteResult> {
-    return this.connection(server).requests.complete(params);
+  async complete(server: string, params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult> {
+    return (await this.readyFor(server, principal)).requests.complete(params);
   }
 
-  async subscribe(server: string, uri: string): Promise<void> {
-    await this.connection(server).requests.subscribe(uri);
+  async subscribe(server: string, uri: string, principal?: Principal): Promise<void> {
+    await (await this.readyFor(server, principal)).requests.subscribe(uri);
   }
 
-  async unsubscribe(server: string, uri: string): Promise<void> {
-    await this.connection(server).requests.unsubscribe(uri);
+  async unsubscribe(server: string, uri: string, principal?: Principal): Promise<void> {
+    await this.connectionFor(server, principal).requests.unsubscribe(uri);
   }
 
-  /** logging/setLevel on every server that logs, now and after each (re)connect. */
-  setLogLevel(level: LoggingLevel): void {
+  /**
+   * logging/setLevel, now and after each (re)connect, on every server that logs and runs for
+   * `principal` (absent: the workspace, whose connections every principal shares for remote servers).
+   */
+  setLogLevel(level: LoggingLevel, principal?: Principal): void {
+    if (principal && !isWorkspace(principal)) return this.principals.setLogLevel(principal.id, level);
     this.logLevel = level;
     for (const c of this.connections.values()) c.requests.setLogLevel(level);
   }
 
-  /** notifications/roots/list_changed to every ready server. */
-  rootsChanged(): void {
-    for (const c of this.connections.values()) c.requests.rootsChanged();
+  /**
+   * notifications/roots/list_changed to every ready server `principal` (absent: the workspace)
+   * may have told its roots: those that run for it, and the remote ones every principal shares
+   * (inside its own calls they hear its roots; outside, their owner's: upstreamRequests.ts).
+   */
+  rootsChanged(principal?: Principal): void {
+    const workspace = !principal || isWorkspace(principal);
+    const shared = [...this.connections.values()].filter((c) => workspace || sharedAcrossPrincipals(c.config));
+    for (const c of workspace ? shared : [...this.principals.of(principal.id), ...shared]) c.requests.rootsChanged();
   }
 
-  /** Kills and reconnects one server, forgetting earlier failures. */
+  /**
+   * The principal whose connection `principal`'s requests to `server` take: its own for a stdio
+   * server, the workspace's otherwise (what arrives on it names that owner: UpstreamSource).
+   */
+  connectionOwner(server: string, principal: Principal): string {
+    const config = this.connections.get(server)?.config;
+    return config && sharedAcrossPrincipals(config) ? WORKSPACE_PRINCIPAL.id : principal.id;
+  }
+
+  /** The principal went (its last session closed): the processes it ran are stopped. */
+  async dropPrincipal(principal: Principal): Promise<void> {
+    if (!isWorkspace(principal)) await this.principals.drop(principal.id);
+  }
+
+  /** Kills and reconnects one server, forgetting earlier failures; other principals' processes of it stop until used again. */
   async restart(server: string): Promise<void> {
-    await this.connection(server).restart();
+    await Promise.all([this.connection(server).restart(), this.principals.stopServer(server)]);
   }
 
   /** Signs in to a remote server (UpstreamPoolOptions.oauth), then reconnects it. */
@@ -191,7 +237,7 @@ export class UpstreamPool {
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;
-    await Promise.all([...this.connections.values()].map((c) => c.stop()));
+    await Promise.all([...this.connections.values()].map((c) => c.stop()).concat(this.principals.close()));
     this.connections.clear();
     this.changes.clear();
   }
@@ -199,6 +245,24 @@ export class UpstreamPool {
   private connection(server: string, tool?: string): UpstreamConnection {
     const connection = this.connections.get(server);
     if (!connection) throw new UpstreamCallError('not-ready', server, 'no such server', tool);
+    return connection;
+  }
+
+  /**
+   * The connection `principal` uses for `server`: the workspace's for the workspace, and for
+   * every principal when the server is remote; else the principal's own (principalConnections.ts).
+   */
+  private connectionFor(server: string, principal: Principal | undefined, tool?: string): UpstreamConnection {
+    const connection = this.connection(server, tool);
+    if (!principal || isWorkspace(principal) || sharedAcrossPrincipals(connection.config)) return connection;
+    return this.principals.connectionFor(connection.config, principal, tool);
+  }
+
+  /** A principal's own connection may be stopped (never used yet, or idle): it starts here, as a call starts it. */
+  private async readyFor(server: string, principal: Principal | undefined): Promise<UpstreamConnection> {
+    const connection = this.connectionFor(server, principal);
+    if (principal && !isWorkspace(principal) && !connection.isReady)
+      await connection.whenReady(this.options.connectTimeoutMs + START_WAIT_MARGIN_MS);
     return connection;
   }
 
@@ -212,7 +276,8 @@ export class UpstreamPool {
     const stale = [...this.connections.values()].filter(
       (c) => wanted.get(c.name)?.fingerprint !== c.config.fingerprint,
     );
-    await Promise.all(stale.map((c) => this.remove(c)));
+    await Promise.all(stale.map((c) => this.remove(c)).concat(this.principals.reconcile(wanted)));
+    this.principals.setIdleTimeout(lifecycle.idleTimeoutMs);
     const started: UpstreamConnection[] = [];
     for (const config of wanted.values()) {
       let connection = this.connections.get(config.name);
@@ -257,7 +322,12 @@ export class UpstreamPool {
     this.changes.fire({ server: connection.name, kind: 'state' });
   }
 
-  private create(config: ServerConfig): UpstreamConnection {
+  /**
+   * The workspace's connection to a server, or with `principal` that principal's own, declaring
+   * what its sessions declared. Only the workspace's changes are announced: the others are
+   * nobody's catalog and no row the user sees.
+   */
+  private create(config: ServerConfig, principal?: Principal, capabilities?: ClientCapabilities): UpstreamConnection {
     const o = this.options;
     const connection = new UpstreamConnection(config, {
       log: o.log,
@@ -267,7 +337,11 @@ export class UpstreamPool {
       restart: o.restart ?? DEFAULT_RESTART,
       clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO,
       ...(o.oauth && { oauth: o.oauth }),
-      onChange: (kind) => this.changes.fire({ server: config.name, kind }),
+      ...(principal && { principal }),
+      ...(capabilities && { capabilities: declaredFor(capabilities) }),
+      onChange: (kind) => {
+        if (!principal) this.changes.fire({ server: config.name, kind });
+      },
       beforeConnect: async () => {
         await o.launchAfter;
         const release = await this.launches.acquire();
@@ -275,7 +349,7 @@ export class UpstreamPool {
         return release;
       },
     });
-    if (this.logLevel) connection.requests.setLogLevel(this.logLevel);
+    if (this.logLevel && !principal) connection.requests.setLogLevel(this.logLevel);
     return connection;
   }
 }

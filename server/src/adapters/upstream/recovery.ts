@@ -5,30 +5,32 @@
  * server is left in error.
  */
 import type { Logger } from '../../core/logger';
+import type { Session } from './session';
 import { Backoff, type RestartPolicy } from '../../core/backoff';
 import { errorMessage } from '../../core/errorMessage';
 import { isNeedsSignIn } from './auth/needsSignIn';
-import type { Session } from './session';
+import type { ConnectionState } from './connectionState';
+import type { SessionSlot } from './sessionSlot';
 
-/** What recovery does to its connection. */
-export interface RecoveryHost {
+/** What connects the server (the connection): recovery starts it again, or gives up. */
+export interface Connector {
+  connect(): Promise<void>;
+  /** State `error` with the reason. */
+  fail(reason: string): void;
+}
+
+/** What recovery reads and acts on. */
+export interface RecoveryParts {
+  /** The server's name, in log lines. */
   name: string;
   log: Logger;
   requestTimeoutMs: number;
-  /** The session now. */
-  session(): Session | undefined;
-  closeSession(): Promise<void>;
-  /** How long the server has been up (failures after a long run count as the first). */
-  uptime(): number;
-  /** Bumped by every connect and stop: a restart scheduled before one of those backs out. */
-  generation(): number;
-  connect(): Promise<void>;
-  /** State `starting`, with the reason the user sees meanwhile. */
-  waiting(reason: string): void;
-  /** State `error` with the reason. */
-  fail(reason: string): void;
-  /** The server asked for a sign-in instead of answering (auth/connectionSignIn.ts). */
-  needsSignIn(): void;
+  slot: Pick<SessionSlot, 'current' | 'generation' | 'close'>;
+  /** How long the server has been up, and the state shown while it waits. */
+  state: Pick<ConnectionState, 'uptime' | 'show'>;
+  connector: Connector;
+  /** A server that asks for a sign-in instead of answering (auth/connectionSignIn.ts). */
+  signIn?: { refused(): void } | undefined;
 }
 
 export class Recovery {
@@ -39,34 +41,37 @@ export class Recovery {
 
   constructor(
     private readonly policy: RestartPolicy,
-    private readonly host: RecoveryHost,
+    private readonly p: RecoveryParts,
   ) {
     this.backoff = new Backoff(policy);
   }
 
   /** Pings a session that just failed a call; one that does not answer is killed and restarted. */
   async probe(session: Session): Promise<void> {
-    const h = this.host;
-    if (session !== h.session() || session.closing) return;
+    const { slot, log, name } = this.p;
+    if (session !== slot.current || session.closing) return;
     try {
-      await session.client.ping({ timeout: Math.min(h.requestTimeoutMs, 5000) });
+      await session.client.ping({ timeout: Math.min(this.p.requestTimeoutMs, 5000) });
     } catch {
-      if (session !== h.session() || session.closing) return;
-      h.log.warn(`[${h.name}] not answering; restarting`);
+      if (session !== slot.current || session.closing) return;
+      log.warn(`[${name}] not answering; restarting`);
       // Callers arriving while the process is being killed must see why, not "not ready (ready)".
-      h.waiting('not answering; restarting');
-      await h.closeSession();
+      this.p.state.show('starting', 'not answering; restarting');
+      await slot.close();
       this.schedule('server stopped answering');
     }
   }
 
   /** A restart after the backoff delay, or `error` once the attempts are used up. */
-  schedule(reason: string, uptimeMs = this.host.uptime()): void {
+  schedule(reason: string, uptimeMs = this.p.state.uptime()): void {
     const delay = this.backoff.next(uptimeMs);
     if (delay === undefined)
-      return this.host.fail(`${reason} (gave up after ${this.backoff.attempts} restart attempts)`);
-    this.host.waiting(`${reason}; restart ${this.backoff.attempts}/${this.policy.maxAttempts} in ${delay} ms`);
-    const gen = this.host.generation();
+      return this.p.connector.fail(`${reason} (gave up after ${this.backoff.attempts} restart attempts)`);
+    this.p.state.show(
+      'starting',
+      `${reason}; restart ${this.backoff.attempts}/${this.policy.maxAttempts} in ${delay} ms`,
+    );
+    const gen = this.p.slot.generation;
     this.timer = setTimeout(() => void this.run(gen), delay);
   }
 
@@ -81,15 +86,15 @@ export class Recovery {
   }
 
   private async run(gen: number): Promise<void> {
-    const h = this.host;
-    if (gen !== h.generation()) return;
+    const { slot } = this.p;
+    if (gen !== slot.generation) return;
     this.count++;
     try {
-      await h.connect();
+      await this.p.connector.connect();
     } catch (error) {
-      if (gen + 1 !== h.generation()) return; // stopped or restarted meanwhile
-      if (isNeedsSignIn(error)) return h.needsSignIn();
-      h.log.warn(`[${h.name}] restart failed: ${errorMessage(error)}`);
+      if (gen + 1 !== slot.generation) return; // stopped or restarted meanwhile
+      if (isNeedsSignIn(error)) return this.p.signIn?.refused();
+      this.p.log.warn(`[${this.p.name}] restart failed: ${errorMessage(error)}`);
       this.schedule(errorMessage(error), 0);
     }
   }

@@ -13,24 +13,23 @@ import {
   type LoggingLevel,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { CallFailures } from './callFailures';
+import type { ConnectionState } from './connectionState';
 import type { UpstreamFollowUps } from './followUps';
 import type { Session } from './session';
-import type { UpstreamCallError } from './types';
 
 /** How the requests reach the connection's session. */
-export interface SessionAccess {
+export interface RequestParts {
   requestTimeoutMs: number;
-  /** The ready session; throws a not-ready error otherwise. */
-  ready(): Session;
-  /** The ready session, if there is one. */
-  current(): Session | undefined;
-  /** A failed request as the error callers get (see connection.ts callFailed). */
-  failed(session: Session, error: unknown, what: string): UpstreamCallError;
+  /** The session while the server is ready. */
+  state: Pick<ConnectionState, 'session' | 'readySession'>;
+  /** A failed request as the error callers get (callFailures.ts). */
+  failures: Pick<CallFailures, 'request'>;
 }
 
 export class SessionRequests {
   constructor(
-    private readonly access: SessionAccess,
+    private readonly access: RequestParts,
     readonly followUps: UpstreamFollowUps,
   ) {}
 
@@ -66,13 +65,13 @@ export class SessionRequests {
   /** Sets the server's log level now, when it logs, and again after every reconnect. */
   setLogLevel(level: LoggingLevel): void {
     this.followUps.logLevel = level;
-    const session = this.access.current();
+    const session = this.access.state.session();
     if (session) this.followUps.sendLogLevel(session.client);
   }
 
   /** Tells the server the roots changed (it asks for them again with roots/list). */
   rootsChanged(): void {
-    const session = this.access.current();
+    const session = this.access.state.session();
     if (session) this.followUps.sendRootsChanged(session.client);
   }
 
@@ -80,11 +79,12 @@ export class SessionRequests {
     what: string,
     request: (client: Session['client'], timeoutMs: number) => Promise<T>,
   ): Promise<T> {
-    const session = this.access.ready();
+    const session = this.access.state.readySession();
+    const timeoutMs = this.access.requestTimeoutMs;
     try {
-      return await request(session.client, this.access.requestTimeoutMs);
+      return await request(session.client, timeoutMs);
     } catch (error) {
-      throw this.access.failed(session, error, what);
+      throw this.access.failures.request(session, error, timeoutMs, what);
     }
   }
 }

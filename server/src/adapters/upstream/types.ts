@@ -6,6 +6,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { RestartPolicy } from '../../core/backoff';
 import type { Logger } from '../../core/logger';
 import type { OAuthEnvironment } from './auth/types';
+import type { Principal } from '../../core/principal';
 
 export interface UpstreamPoolOptions {
   log: Logger;
@@ -27,6 +28,11 @@ export interface UpstreamPoolOptions {
    */
   inbound?: UpstreamInbound;
   /**
+   * Server processes one principal other than the workspace may run at once (its own, started
+   * on its first use: principalConnections.ts); default DEFAULT_PROCESSES_PER_PRINCIPAL.
+   */
+  processesPerPrincipal?: number;
+  /**
    * No process is spawned and no connection opened before this settles (`serve` answers its
    * client's first tools/list and indexes the cached catalog first: twenty starting servers on
    * a small machine would otherwise take the CPU that answer needs). Absent: at once.
@@ -44,6 +50,8 @@ export type JsonObject = Record<string, unknown>;
 export interface UpstreamCaller {
   /** The downstream session: several calls of one session are one caller. */
   readonly sessionId: string;
+  /** Whom the session acts for: its calls and requests take that principal's connection (pool.ts). */
+  readonly principal: Principal;
   /** What the client declared at initialize; undefined before it did. */
   capabilities(): ClientCapabilities | undefined;
   /**
@@ -55,28 +63,44 @@ export interface UpstreamCaller {
   notify(method: string, params: JsonObject | undefined): void;
 }
 
+/** The connection something an upstream sent came on. */
+export interface UpstreamSource {
+  server: string;
+  /** The principal the connection runs for: what arrives outside a call belongs to it. */
+  principal: string;
+  /** A connection every principal calls through (a remote server): only a call's own stream names its caller. */
+  shared: boolean;
+}
+
 /**
  * What the connection knows of the call behind something an upstream sent
  * (adapters/upstream/inFlightCalls.ts): `exact` when the transport stream that carried it
- * belongs to one call; always the callers with calls in flight on that upstream, latest last.
+ * belongs to one call; always every call in flight on that connection, in order of start, each
+ * by its caller (undefined for a call no session made: the dashboard's, the terminal's).
  */
 export interface Attribution {
   exact?: UpstreamCaller;
-  inFlight: readonly UpstreamCaller[];
+  calls: readonly (UpstreamCaller | undefined)[];
 }
 
 /** What the pool hands up of what upstreams send unasked (implemented by app/upstreamRequests.ts). */
 export interface UpstreamInbound {
   /** A server-to-client request; resolves with the result or rejects with an McpError, never hangs on a client that cannot answer. */
   request(
-    server: string,
+    source: UpstreamSource,
     method: string,
     params: JsonObject | undefined,
     attribution: Attribution,
     signal: AbortSignal,
   ): Promise<JsonObject>;
   /** A notification other than list_changed and progress (logging, resources/updated, elicitation/complete). */
-  notification(server: string, method: string, params: JsonObject | undefined, attribution: Attribution): void;
+  notification(source: UpstreamSource, method: string, params: JsonObject | undefined, attribution: Attribution): void;
+  /**
+   * What a principal's sessions declared at initialize, merged: what its own connections declare
+   * upstream (followUps.ts). Undefined when it has no session (gone, or not initialized yet):
+   * nothing is started for it then.
+   */
+  capabilities(principal: string): ClientCapabilities | undefined;
 }
 
 export interface UpstreamTool {
@@ -149,8 +173,9 @@ export interface UpstreamStatus {
 
 export type UpstreamChange = { server: string; kind: 'state' | 'tools' | 'prompts' | 'resources' };
 
+/** `over-limit`: the caller's principal already runs as many server processes as it may (pool.ts). */
 export type UpstreamCallErrorKind =
-  'not-ready' | 'needs-sign-in' | 'timeout' | 'cancelled' | 'disconnected' | 'upstream-error';
+  'not-ready' | 'needs-sign-in' | 'timeout' | 'cancelled' | 'disconnected' | 'upstream-error' | 'over-limit';
 
 /** Why a call to an upstream did not produce a result. Upstream `isError` results are not errors. */
 export class UpstreamCallError extends Error {

@@ -6,24 +6,29 @@
  */
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger';
+import type { CallFailures } from './callFailures';
+import type { ConnectionState } from './connectionState';
 import type { IdleStop } from './idleStop';
 import { InFlightCalls } from './inFlightCalls';
 import type { Session } from './session';
-import type { CallToolOptions, UpstreamCallError } from './types';
+import type { SessionSlot } from './sessionSlot';
+import type { CallToolOptions } from './types';
 
-/** What the calls need of their connection. */
-export interface UpstreamCallsHost {
+/** What the calls use of their connection. */
+export interface CallParts {
   /** The server's name, in log lines. */
   name: string;
   log: Logger;
-  /** The ready session; throws the not-ready error otherwise. */
-  readySession(tool: string): Session;
+  /** The session while ready (the not-ready error otherwise). */
+  state: Pick<ConnectionState, 'readySession'>;
   /** The session now, ready or not. */
-  current(): Session | undefined;
-  /** A failed call as its caller gets it (classified, a dead server probed, a sign-in asked for: connection.ts). */
-  failed(session: Session, error: unknown, opts: CallToolOptions, tool: string): UpstreamCallError;
+  slot: Pick<SessionSlot, 'current'>;
+  /** A failed call as its caller gets it (callFailures.ts). */
+  failures: Pick<CallFailures, 'call'>;
+  /** Keeps the server from being stopped as idle while a call runs. */
+  idle: IdleStop;
   /** Replaces the current session with a new one. */
-  renew(): void;
+  renewer: { restart(): Promise<void> };
 }
 
 export class UpstreamCalls {
@@ -31,18 +36,19 @@ export class UpstreamCalls {
   readonly inFlight: InFlightCalls;
   /** A session to replace once no call is in flight on it. */
   private renewing: Session | undefined;
+  private readonly idle: IdleStop;
 
   /** `overHttp`: the transport carries a call's follow-ups in its async context (inFlightCalls.ts). */
   constructor(
-    private readonly host: UpstreamCallsHost,
-    private readonly idle: IdleStop,
+    private readonly host: CallParts,
     overHttp: boolean,
   ) {
+    this.idle = host.idle;
     this.inFlight = new InFlightCalls(overHttp);
   }
 
   async call(name: string, args: Record<string, unknown>, opts: CallToolOptions): Promise<CallToolResult> {
-    const session = this.host.readySession(name);
+    const session = this.host.state.readySession(name);
     try {
       return await this.idle.during(async () => {
         try {
@@ -54,7 +60,7 @@ export class UpstreamCalls {
             }),
           );
         } catch (error) {
-          throw this.host.failed(session, error, opts, name);
+          throw this.host.failures.call(session, error, opts, name);
         }
       });
     } finally {
@@ -68,12 +74,12 @@ export class UpstreamCalls {
    * Waits for the calls in flight on it, which would otherwise fail.
    */
   renewWhenIdle(session: Session): void {
-    if (session !== this.host.current() || session.closing) return void (this.renewing = undefined);
+    if (session !== this.host.slot.current || session.closing) return void (this.renewing = undefined);
     if (this.idle.busy) return void (this.renewing = session);
     this.renewing = undefined;
     this.host.log.warn(
       `[${this.host.name}] the server no longer opens its server-to-client stream to this session; starting a new one`,
     );
-    this.host.renew();
+    void this.host.renewer.restart();
   }
 }

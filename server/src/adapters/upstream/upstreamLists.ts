@@ -19,9 +19,8 @@ export interface UpstreamListsOptions {
   connectTimeoutMs: number;
   /** Delay that coalesces list_changed bursts. */
   listChangedDelayMs?: number;
-  /** The server's session now, and whether it is ready: a re-listing asks only a ready one. */
-  session(): Session | undefined;
-  isReady(): boolean;
+  /** The server's session while it is ready: a re-listing asks only a ready one. */
+  sessions: { session(): Session | undefined };
   onChange(kind: ListKind): void;
 }
 
@@ -77,11 +76,11 @@ export class UpstreamLists {
   }
 
   private async relist(kind: ListKind): Promise<void> {
-    const session = this.o.session();
-    if (!session || !this.o.isReady()) return;
+    const session = this.o.sessions.session();
+    if (!session) return;
     try {
       const lists = await listAgain(session.client, this.o.name, kind, this.o.requestTimeoutMs, this.o.log);
-      if (session === this.o.session()) this.apply(lists);
+      if (session === this.o.sessions.session()) this.apply(lists);
     } catch (error) {
       this.o.log.warn(`[${this.o.name}] re-listing ${kind} failed: ${errorMessage(error)}`);
     }

@@ -13,14 +13,16 @@ import { DEFAULT_SIGN_IN_TIMEOUT_MS, ServerAuth } from './serverAuth';
 import type { OAuthEnvironment } from './types';
 
 /** What the sign-in changes on its connection. */
-export interface SignInHost {
+export interface SignInParts {
   log: Logger;
-  /** Closes the refused session and clears the server's lists (find_tools answers from its last known catalog). */
-  drop(): void;
+  /** The refused session is closed… */
+  slot: { close(): Promise<void> };
+  /** …and the server's lists cleared (find_tools answers from its last known catalog). */
+  lists: { clear(): void };
   /** The state the server shows now, with its reason. */
-  show(state: 'starting' | 'needs-sign-in', reason: string): void;
+  state: { show(state: 'starting' | 'needs-sign-in', reason: string): void };
   /** Connects again, with the tokens there are now. */
-  reconnect(): Promise<void>;
+  connector: { reconnect(): Promise<void> };
 }
 
 export class ConnectionSignIn {
@@ -30,7 +32,7 @@ export class ConnectionSignIn {
     private readonly config: RemoteServerConfig,
     private readonly env: OAuthEnvironment,
     connectTimeoutMs: number,
-    private readonly host: SignInHost,
+    private readonly host: SignInParts,
   ) {
     this.auth = new ServerAuth(config, env, connectTimeoutMs);
   }
@@ -43,7 +45,7 @@ export class ConnectionSignIn {
     config: ServerConfig,
     env: OAuthEnvironment | undefined,
     connectTimeoutMs: number,
-    host: SignInHost,
+    host: SignInParts,
   ): ConnectionSignIn | undefined {
     if (config.type === 'stdio' || !env) return undefined;
     if (Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
@@ -58,20 +60,21 @@ export class ConnectionSignIn {
   /** Signs in (the browser opens through the front door), then connects with the new tokens. */
   async signIn(signal?: AbortSignal): Promise<void> {
     await this.auth.signIn(signal);
-    await this.host.reconnect();
+    await this.host.connector.reconnect();
   }
 
   /** Forgets the tokens and the registered client; the server then needs signing in again. */
   async signOut(): Promise<void> {
     await this.auth.signOut();
-    await this.host.reconnect();
+    await this.host.connector.reconnect();
   }
 
   /** The server wants a sign-in no background flow can give (expired and unrefreshable tokens, or more scopes). */
   refused(): void {
-    this.host.drop();
+    void this.host.slot.close();
+    this.host.lists.clear();
     if (this.auth.takeAutoSignIn()) {
-      this.host.show('starting', 'signing in');
+      this.host.state.show('starting', 'signing in');
       void this.signIn().catch((error: unknown) => this.waitForUser(`sign-in failed: ${errorMessage(error)}`));
       return;
     }
@@ -86,7 +89,7 @@ export class ConnectionSignIn {
 
   private waitForUser(why?: string): void {
     const reason = `needs sign-in (${why ?? `the server asks for an account; ${this.auth.hint}`})`;
-    this.host.show('needs-sign-in', reason);
+    this.host.state.show('needs-sign-in', reason);
     this.host.log.warn(`[${this.config.name}] ${reason}`);
   }
 }
