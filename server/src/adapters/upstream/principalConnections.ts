@@ -41,12 +41,18 @@ export class PrincipalConnections {
 
   constructor(private readonly o: PrincipalConnectionsOptions) {}
 
-  /** `principal`'s own connection to `config`'s server: made (not started) on first use. */
+  /**
+   * `principal`'s own connection to `config`'s server, started here when it is not running (made
+   * on first use; stopped when idle, or in error, it starts again), so the cap counts it at once.
+   */
   connectionFor(config: ServerConfig, principal: Principal, tool?: string): UpstreamConnection {
     let own = this.byPrincipal.get(principal.id);
     const known = own?.get(config.name);
     if (known?.config.fingerprint === config.fingerprint) {
-      if (!RUNNING.has(known.currentState())) this.checkRoom(principal, config.name, tool);
+      if (!RUNNING.has(known.currentState())) {
+        this.checkRoom(principal, config.name, tool);
+        void known.start();
+      }
       return known;
     }
     const capabilities = this.o.capabilities(principal.id);
@@ -60,7 +66,8 @@ export class PrincipalConnections {
     if (level) connection.requests.setLogLevel(level);
     if (!own) this.byPrincipal.set(principal.id, (own = new Map()));
     own.set(config.name, connection);
-    this.o.log.info(`[${config.name}] a connection of its own for ${principal.label}`);
+    this.o.log.info(`[${config.name}] starting a process of its own for ${principal.label}`);
+    void connection.start();
     return connection;
   }
 
