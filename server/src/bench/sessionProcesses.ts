@@ -16,7 +16,7 @@
  * Each session makes one call on each of SERVERS_USED servers (an agent's session uses a few),
  * the same ones in every session.
  *
- *   node esbuild.mjs server && node --import tsx server/src/bench/sessionProcesses.ts [--sessions 1,2,8] [--json] [--write bench-results.md]
+ *   node --import tsx server/src/bench/sessionProcesses.ts [--sessions 1,2,8] [--json] [--write bench-results.md]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -214,7 +214,7 @@ function report(rows: Row[], load: string): string {
       `| ${r.mode === 'editor' ? 'editor (one principal)' : '`serve --http` (a principal per session)'} | ${r.sessions} | ${r.principals} | ${r.idle.upstreams} → ${r.open.upstreams} → ${r.closed.upstreams} | ${f(r.idle.lensRssMb)} → ${f(r.open.lensRssMb)} | ${f(r.idle.totalRssMb)} → ${f(r.open.totalRssMb)} → ${f(r.closed.totalRssMb)} | ${f(r.idle.totalPssMb)} → ${f(r.open.totalPssMb)} → ${f(r.closed.totalPssMb)} |`,
   );
   return [
-    '## Processes and memory per session (`node esbuild.mjs server && node --import tsx server/src/bench/sessionProcesses.ts --write bench-results.md`)',
+    '## Processes and memory per session (`node --import tsx server/src/bench/sessionProcesses.ts --write bench-results.md`)',
     '',
     `The 22-server dev workspace (every server over stdio), the gateway over streamable HTTP in a bundled child; each session calls one tool on each of ${SERVERS_USED} servers. Figures: with every server settled and no session → with the sessions open after their calls → after they closed. RSS sums count shared pages in every process; PSS splits them. ${availableParallelism()} cores, load ${load} at the start.`,
     '',
