@@ -195,9 +195,12 @@ export class UpstreamPool {
    * (inside its own calls they hear its roots; outside, their owner's: upstreamRequests.ts).
    */
   rootsChanged(principal?: Principal): void {
-    const workspace = !principal || isWorkspace(principal);
-    const shared = [...this.connections.values()].filter((c) => workspace || sharedAcrossPrincipals(c.config));
-    for (const c of workspace ? shared : [...this.principals.of(principal.id), ...shared]) c.requests.rootsChanged();
+    const workspace = [...this.connections.values()];
+    const told =
+      !principal || isWorkspace(principal)
+        ? workspace
+        : [...this.principals.of(principal.id), ...workspace.filter((c) => sharedAcrossPrincipals(c.config))];
+    for (const c of told) c.requests.rootsChanged();
   }
 
   /**
