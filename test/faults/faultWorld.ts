@@ -14,6 +14,7 @@ import { LensApp } from '../../server/src/app/lensApp';
 import { lineLogger, silentLogger, type Logger } from '../../server/src/core/logger';
 import { createDashboardRoutes } from '../../server/src/gateway/dashboard/routes';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
+import { WORKSPACE_PRINCIPAL } from '../../server/src/core/principal';
 import { ROOT, makeWorkspace, startLens, type LensWorld, type TestWorkspace } from '../fixtures/gatewayLens';
 
 export const FAULTY = join(ROOT, 'test/fixtures/servers/faulty/faulty.mjs');
@@ -85,6 +86,10 @@ export async function startGatewayWorld(
     token,
     log: silentLogger,
     sessionIdleMs: 120_000,
+    // Every session acts for the workspace, as the editor's do: the faults are those of the
+    // workspace's own connections, whose state list_servers shows (test/security's
+    // *-across-sessions tests cover the processes `serve --http` starts per client).
+    principalFor: () => WORKSPACE_PRINCIPAL,
     ...(routes && { routes }),
   });
   const { url, port } = await http.start();
