@@ -286,4 +286,7 @@ export interface ConfigProblem {
   /** Character offset and length in the file, for editor diagnostics. */
   offset?: number;
   length?: number;
+  /** 1-based line and column of `offset`, where known (a syntax error), for a terminal's `file:line:column`. */
+  line?: number;
+  column?: number;
 }

@@ -134,7 +134,7 @@ test('a JSON syntax error keeps the last good configuration running and names fi
     assert.equal(row.state, 'error');
     assert.match(
       row.error ?? '',
-      /invalid JSONC: .* at line 4, column 1; MCP Lens keeps running the servers of its last valid version/,
+      /^line 4, column 1: not valid JSON .*; MCP Lens keeps running the servers of its last valid version/,
     );
     const problem = w.lens.configProblems().find((p) => p.file === w.mcpJson);
     assert.ok(problem && problem.offset !== undefined, 'the problem carries an offset for an editor diagnostic');

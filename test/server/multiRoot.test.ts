@@ -165,11 +165,11 @@ test(
       writeFileSync(mcpJson(web), '{ "servers": { "memory": ');
       const syntax = await s.next(
         ConfigProblemsNotification,
-        (p) => p.problems.some((x) => /invalid JSONC/.test(x.message)),
+        (p) => p.problems.some((x) => /not valid JSON/.test(x.message)),
         'a syntax error',
       );
       assert.deepEqual(
-        syntax.problems.filter((x) => /invalid JSONC/.test(x.message)).map((x) => x.file),
+        syntax.problems.filter((x) => /not valid JSON/.test(x.message)).map((x) => x.file),
         [mcpJson(web)],
       );
       const during = await s.next(

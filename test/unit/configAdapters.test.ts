@@ -137,7 +137,7 @@ test('readWorkspaceSettings gathers flat and nested mcpLens.* keys', (t) => {
   );
 });
 
-test('readWorkspaceSettings: missing file is empty, invalid JSONC is one problem', (t) => {
+test('readWorkspaceSettings: missing file is empty, a syntax error is one problem at its line and column', (t) => {
   const ws = tempDir(t);
   assert.deepEqual(readWorkspaceSettings(ws).settings, {});
   write(path.join(ws, '.vscode', 'settings.json'), '{ "mcpLens.include": [ }');
@@ -145,7 +145,7 @@ test('readWorkspaceSettings: missing file is empty, invalid JSONC is one problem
   assert.deepEqual(r.settings, {});
   assert.deepEqual(
     r.problems.map((p) => formatProblem(p, ws)),
-    ['.vscode/settings.json: invalid JSONC: ValueExpected at line 1, column 24'],
+    ['.vscode/settings.json:1:24: not valid JSON (comments and trailing commas are allowed): expected a value'],
   );
 });
 

@@ -116,7 +116,7 @@ test('config files saved with a BOM and CRLF line endings read like any other, p
     'vscode-mcp-json',
     '\uFEFF{\r\n  "servers": {\r\n    "a": { "command": "x" },,\r\n  }\r\n}\r\n',
   );
-  assert.match(broken.problems[0]!.message, /at line 3,/);
+  assert.equal(broken.problems[0]!.line, 3);
 });
 
 test("workspace config paths use the platform's separators", () => {

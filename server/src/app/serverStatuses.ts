@@ -115,7 +115,8 @@ export function configFileRows(
     rows.set(p.file, {
       ...idle(name, 'stdio', kindOfFile(p.file, folderOf(p.file, folders) !== undefined), p.file),
       state: p.severity === 'error' ? 'error' : 'stopped',
-      error: p.message,
+      // The row shows the message alone: where the error is goes with it.
+      error: p.line !== undefined ? `line ${p.line}, column ${p.column ?? 1}: ${p.message}` : p.message,
       configFile: true,
     });
   }

@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import { readConfigFile } from './configFileReader';
-import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { lineColumn } from '../../core/config/jsonPath';
+import { getNodeValue, parseTree, type ParseError } from 'jsonc-parser';
+import { syntaxProblem } from '../../core/config/jsonPath';
 import type { ConfigProblem } from '../../core/config/types';
 
 export interface WorkspaceSettings {
@@ -68,16 +68,18 @@ export function readWorkspaceSettings(workspaceFolder: string): WorkspaceSetting
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || !root || root.type !== 'object') {
-    const e = errors[0];
-    const at = lineColumn(text, e?.offset ?? 0);
-    const message = e
-      ? `invalid JSONC: ${printParseErrorCode(e.error)} at line ${at.line}, column ${at.column}`
-      : 'expected a JSON object at the top level';
-    return {
-      settings: {},
-      file,
-      problems: [{ severity: 'error', file, path: '', message, offset: e?.offset ?? 0, length: e?.length ?? 0 }],
-    };
+    const problem: ConfigProblem =
+      errors.length > 0 || !root
+        ? syntaxProblem(file, text, errors)
+        : {
+            severity: 'error',
+            file,
+            path: '',
+            message: 'expected a JSON object at the top level',
+            offset: 0,
+            length: 0,
+          };
+    return { settings: {}, file, problems: [problem] };
   }
   // jsonc-parser builds null-prototype objects; hand on plain JSON like the editor does.
   const settings = JSON.parse(

@@ -3,9 +3,9 @@
  * diagnostics) and `inputs` declarations. Unparsable JSONC is one problem for the file and
  * yields no servers: starting half of a broken file could run something the user did not mean.
  */
-import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { getNodeValue, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { isRecord } from './entryReader';
-import { formatJsonPath, lineColumn, treeLocator, type Locator } from './jsonPath';
+import { formatJsonPath, syntaxProblem, treeLocator, type Locator } from './jsonPath';
 import { serverKeys } from './sources';
 import type { EntryInput } from './entry';
 import type { ConfigProblem, InputDeclaration } from './types';
@@ -26,17 +26,7 @@ export function parseConfigFile(file: string, kind: ConfigSourceKind, fileText: 
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || !root) {
-    const e = errors[0];
-    const at = e ? lineColumn(text, e.offset) : { line: 1, column: 1 };
-    const what = e ? printParseErrorCode(e.error) : 'ValueExpected';
-    out.problems.push({
-      severity: 'error',
-      file,
-      path: '',
-      message: `invalid JSONC: ${what} at line ${at.line}, column ${at.column}`,
-      offset: e?.offset ?? 0,
-      length: e?.length ?? 0,
-    });
+    out.problems.push(syntaxProblem(file, text, errors));
     return out;
   }
   const locate = treeLocator(root);

@@ -2,7 +2,8 @@
  * JSON paths as users read them (`servers.github.args[1]`, `servers["my.server"].env.TOKEN`)
  * and a locator that maps a path to a character range in the file, for editor diagnostics.
  */
-import { findNodeAtLocation, type Node } from 'jsonc-parser';
+import { findNodeAtLocation, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { ConfigProblem } from '../../../../protocol/model';
 import { quotedForDisplay } from '../../../../protocol/untrustedText';
 
 export type JsonPath = (string | number)[];
@@ -63,4 +64,44 @@ export function lineColumn(text: string, offset: number): { line: number; column
     }
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+/** What each JSONC syntax error means, in words, by the parser's name for it (PropertyNameExpected means nothing to a reader). */
+const SYNTAX_ERRORS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'a character that JSON does not allow here',
+  InvalidNumberFormat: 'a malformed number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected a colon after the property name',
+  CommaExpected: 'expected a comma between two entries',
+  CloseBraceExpected: 'expected a closing brace }',
+  CloseBracketExpected: 'expected a closing bracket ]',
+  EndOfFileExpected: 'expected the end of the file after the top-level value',
+  InvalidCommentToken: 'a malformed comment',
+  UnexpectedEndOfComment: 'a comment that is never closed (*/ missing)',
+  UnexpectedEndOfString: 'a string that is never closed (" missing)',
+  UnexpectedEndOfNumber: 'a number that ends too early',
+  InvalidUnicode: 'a malformed \\u escape in a string',
+  InvalidEscapeCharacter: 'an escape a JSON string does not allow',
+  InvalidCharacter: 'a control character or line break inside a string',
+};
+
+/**
+ * The first syntax error of a file that does not parse, as a problem: in words, with its line and
+ * column (formatProblem writes them as `file:line:column`, where a terminal or an editor opens it).
+ */
+export function syntaxProblem(file: string, text: string, errors: readonly ParseError[]): ConfigProblem {
+  const e = errors[0];
+  const at = lineColumn(text, e?.offset ?? 0);
+  const what = e ? (SYNTAX_ERRORS[printParseErrorCode(e.error)] ?? 'a syntax error') : 'expected a value';
+  return {
+    severity: 'error',
+    file,
+    path: '',
+    message: `not valid JSON (comments and trailing commas are allowed): ${what}`,
+    offset: e?.offset ?? 0,
+    length: e?.length ?? 0,
+    line: at.line,
+    column: at.column,
+  };
 }

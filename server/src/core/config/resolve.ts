@@ -111,7 +111,9 @@ function gather(files: ConfigFileText[], ctx: ResolveContext): Gathered {
  * multi-root workspace the file after its folder's label (`api/.vscode/mcp.json: …`).
  */
 export function formatProblem(problem: ConfigProblem, where: string | readonly ConfigFolder[]): string {
-  const file = displayPath(problem.file, typeof where === 'string' ? [{ path: where }] : where);
+  const shown = displayPath(problem.file, typeof where === 'string' ? [{ path: where }] : where);
+  // file:line:column, as compilers write it: terminals and editors open the file there.
+  const file = problem.line !== undefined ? `${shown}:${problem.line}:${problem.column ?? 1}` : shown;
   return problem.path ? `${file}: ${problem.path}: ${problem.message}` : `${file}: ${problem.message}`;
 }
 
