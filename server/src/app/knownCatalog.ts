@@ -21,6 +21,8 @@ export class KnownCatalog {
   private readonly servers: Record<string, CachedServer>;
   /** A hash of each list's JSON, so an unchanged relisting is recognised at the cost of one stringify. */
   private readonly hashOf = new WeakMap<readonly UpstreamTool[], string>();
+  /** Listings found the same as the cached one, whose time was taken. */
+  private readonly confirmed = new WeakSet<readonly UpstreamTool[]>();
   private timer: NodeJS.Timeout | undefined;
   private configured: ReadonlySet<string> = new Set();
   /** Token counts read from the file; `countsToKeep` says which to write back. */
@@ -66,7 +68,17 @@ export class KnownCatalog {
    */
   listed(config: ServerConfig, tools: readonly UpstreamTool[]): readonly UpstreamTool[] {
     const known = this.tools(config);
-    if (known && (known === tools || this.hash(known) === this.hash(tools))) return known;
+    if (known && (known === tools || this.hash(known) === this.hash(tools))) {
+      // A new listing, the same as before: the list is as of now (`mcp-lens search` says when
+      // its cached tools were listed). The catalog is composed again on every change of any
+      // server, with the same arrays: those are not listings.
+      if (known !== tools && !this.confirmed.has(tools)) {
+        this.confirmed.add(tools);
+        this.servers[config.name]!.listedAt = Date.now();
+        this.scheduleWrite();
+      }
+      return known;
+    }
     this.servers[config.name] = { fingerprint: config.fingerprint, listedAt: Date.now(), tools: [...tools] };
     this.hashOf.set(this.servers[config.name]!.tools, this.hash(tools));
     this.scheduleWrite();
