@@ -195,6 +195,19 @@ export function cleanReplyInPlace<T>(reply: T, options: { shared?: boolean } = {
   return reply;
 }
 
+/**
+ * Text for a person to read in `max` characters at most: whole if it fits, else cut at the last
+ * word that fits (mid-word only when a single word is longer than half of `max`) and ended with
+ * an ellipsis, so a cut never passes for the whole text.
+ */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = text.slice(0, Math.max(1, max - 1));
+  const lastSpace = room.search(/\s\S*$/);
+  const cut = lastSpace > max / 2 ? room.slice(0, lastSpace) : room;
+  return `${cut.replace(/[\s.,;:!?-]+$/, '')}…`;
+}
+
 /** Appended where third-party text was cut short. */
 export const TRUNCATED_MARK = '…[truncated]';
 

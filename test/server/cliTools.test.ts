@@ -1,7 +1,7 @@
 /**
  * `mcp-lens tools` as a user runs it: a workspace whose .vscode/mcp.json holds real servers,
  * a broken entry and a command that does not exist. Every server gets a line; the broken
- * ones say why; the others work; the exit code is 0.
+ * ones say why; the others work; the exit code is 0 (4 when nothing may start).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,13 +85,15 @@ test('without --trust and without a terminal, workspace servers wait for approva
   const ws = workspace();
   try {
     const r = runTools(ws.dir, ws.approvals, '--json');
-    assert.equal(r.status, 0, r.stderr);
+    // Nothing started: exit code 4 (exitCodes.ts), and the list is still printed.
+    assert.equal(r.status, 4, r.stderr);
     const doc = JSON.parse(r.stdout) as ToolsDoc;
     const states = Object.fromEntries(doc.servers.map((s) => [s.name, s.state]));
     assert.equal(states.everything, 'awaiting-approval');
     assert.equal(states.memory, 'awaiting-approval');
     assert.equal(doc.servers.flatMap((s) => s.tools).length, 0);
     assert.match(r.stderr, /\[everything\] not started: .* needs your approval \(run `mcp-lens tools` in a terminal/);
+    assert.match(r.stderr, /^mcp-lens tools: no server started: .*everything.* wait for approval/m);
   } finally {
     rmSync(ws.dir, { recursive: true, force: true });
   }

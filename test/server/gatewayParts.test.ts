@@ -13,7 +13,6 @@ import { catalogTool } from '../fixtures/catalogRows';
 import { countTokens, toolListTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
 import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
-import { splitHttpFlag } from '../../server/src/cli/serve';
 import { exposedDefinitions } from '../../server/src/gateway/exposure';
 import {
   FAR_DESCRIPTION_CHARS,
@@ -349,17 +348,5 @@ describe('HTTP guards and flags', () => {
       'http://127.0.0.1:4001',
     ])
       assert.ok(!originAllowed(o, 4000), o);
-  });
-
-  it('parses --http with and without a port', () => {
-    assert.deepEqual(splitHttpFlag(['--http', '--workspace', 'w']), {
-      http: true,
-      port: 0,
-      rest: ['--workspace', 'w'],
-    });
-    assert.deepEqual(splitHttpFlag(['--http', '7777']), { http: true, port: 7777, rest: [] });
-    assert.deepEqual(splitHttpFlag(['--http=0']), { http: true, port: 0, rest: [] });
-    assert.deepEqual(splitHttpFlag(['-w', 'x']), { http: false, port: 0, rest: ['-w', 'x'] });
-    assert.throws(() => splitHttpFlag(['--http=70000']));
   });
 });

@@ -72,6 +72,13 @@ export interface LensAppOptions {
    * then marked as duplicates. The CLI cannot know whether an editor is open, so it does not.
    */
   insideEditor?: boolean;
+  /**
+   * The front door asks the user about every server waiting for approval as soon as `start`
+   * returns (the CLI on a terminal): what waits then is not announced in the log, whose advice
+   * (run `mcp-lens tools` in a terminal) would contradict the question that follows. What comes
+   * to wait later is announced as always.
+   */
+  asksApprovalAtStart?: boolean;
   pool?: Partial<UpstreamPoolOptions>;
   /**
    * With lazy startup, stop a server after this many milliseconds without a call instead of

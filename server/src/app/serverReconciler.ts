@@ -45,6 +45,7 @@ export type ServerReconcilerOptions = Pick<
   | 'log'
   | 'waitForServers'
   | 'insideEditor'
+  | 'asksApprovalAtStart'
   | 'preferCachedCatalog'
   | 'idleTimeoutMs'
   | 'toolFilterLevels'
@@ -67,6 +68,8 @@ export class ServerReconciler {
   private admission: Admission = NOTHING_ADMITTED;
   /** Servers registered without starting them (lazy startup, cached search). */
   private deferredNow: ReadonlySet<string> = new Set();
+  /** Whether apply() ran before (what waits at the first one may be asked about at once: asksApprovalAtStart). */
+  private appliedOnce = false;
   /** Pending approvals already announced in the log (name + fingerprint). */
   private announced = new Set<string>();
   private grants: Grants;
@@ -285,10 +288,13 @@ export class ServerReconciler {
   /** Says once per definition (and per pending tool filter) what waits for approval, and how to give it. */
   private announcePending(): void {
     const now = new Set<string>();
+    // At start, a front door that asks at once says it all (asksApprovalAtStart).
+    const quiet = this.o.asksApprovalAtStart === true && !this.appliedOnce;
+    this.appliedOnce = true;
     for (const p of this.pendingApprovals()) {
       const key = `${p.name}\0${p.fingerprint}`;
       now.add(key);
-      if (this.announced.has(key)) continue;
+      if (quiet || this.announced.has(key)) continue;
       this.o.log.warn(p.kind === 'tool-filter' ? this.filterWarning(p) : this.serverWarning(p));
     }
     this.announced = now;

@@ -88,8 +88,7 @@ export const bench: CliCommand = {
         strict: true,
       }).values;
     } catch (err) {
-      process.stderr.write(`mcp-lens bench: ${(err as Error).message}\n${HELP}\n`);
-      return 2;
+      return usageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
     }
     if (args.help) {
       process.stdout.write(`${HELP}\n`);
@@ -227,7 +226,8 @@ async function prediction(dir: string): Promise<unknown> {
   return runPredictionBench(dir);
 }
 
+/** One line and the way to the options (the whole help buries the line that matters). */
 function usageError(message: string): number {
-  process.stderr.write(`mcp-lens bench: ${message}\n${HELP}\n`);
+  process.stderr.write(`mcp-lens bench: ${message}\nRun \`mcp-lens bench --help\` for its options.\n`);
   return 2;
 }

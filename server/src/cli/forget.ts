@@ -8,50 +8,37 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { plural } from '../../../protocol/figureText';
 import { learnedFilePath, readLearnedFile, removeLearnedFile } from '../adapters/usage/learnedFile';
 import { workspaceStateDir } from '../adapters/workspaceState';
 import { errorMessage } from '../core/errorMessage';
 import type { CliCommand } from './command';
+import { commandUsage, parseCommand, type CliOptions, type CommandSpec } from './commandLine';
+import { EXIT } from './exitCodes';
+import { WORKSPACE_OPTIONS } from './lensFromArgs';
 
-const HELP = `Usage: mcp-lens forget [--workspace DIR] [--json]
-
-Forgets what search learned from this workspace's find_tools requests (the words that led an
-agent to each tool; setting mcpLens.search.learnFromUsage). Servers are not started. A running
-\`mcp-lens serve\` of the workspace forgets too, at its next search.
-
-  --workspace, -w DIR   workspace folder (default: the current directory)
-  --json                one JSON document: { file, forgotten: number of learned requests }
-`;
+const SPEC = {
+  name: 'forget',
+  summary: "forget what search learned from this workspace's use",
+  description:
+    "Forgets what search learned from this workspace's find_tools requests (the words that led an agent to each tool; setting mcpLens.search.learnFromUsage). Servers are not started. A running `mcp-lens serve` of the workspace forgets too, at its next search.",
+  options: {
+    workspace: WORKSPACE_OPTIONS.workspace,
+    json: { help: 'one JSON document: { file, forgotten: number of learned requests }' },
+  },
+} as const satisfies CommandSpec<CliOptions>;
 
 export const forget: CliCommand = {
-  usage: 'forget [--workspace DIR] [--json]',
-  summary: "forget what search learned from this workspace's use",
+  usage: commandUsage(SPEC, true),
+  summary: SPEC.summary,
   async run(argv) {
-    let values;
-    try {
-      values = parseArgs({
-        args: argv,
-        options: {
-          workspace: { type: 'string', short: 'w' },
-          json: { type: 'boolean', default: false },
-          help: { type: 'boolean', short: 'h', default: false },
-        },
-        strict: true,
-      }).values;
-    } catch (err) {
-      process.stderr.write(`mcp-lens forget: ${errorMessage(err)}\n${HELP}`);
-      return 2;
-    }
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+    const parsed = parseCommand(SPEC, argv);
+    if ('exit' in parsed) return parsed.exit;
+    const { values } = parsed;
     const workspace = resolve(values.workspace ?? process.cwd());
     if (!existsSync(workspace)) {
       process.stderr.write(`mcp-lens forget: workspace folder does not exist: ${workspace}\n`);
-      return 1;
+      return EXIT.usage;
     }
     const file = learnedFilePath(workspaceStateDir(workspace));
     const read = readLearnedFile(file);
@@ -62,7 +49,7 @@ export const forget: CliCommand = {
       removeLearnedFile(file);
     } catch (err) {
       process.stderr.write(`mcp-lens forget: cannot delete ${file}: ${errorMessage(err)}\n`);
-      return 1;
+      return EXIT.failure;
     }
     if (values.json) process.stdout.write(`${JSON.stringify({ file, forgotten })}\n`);
     else

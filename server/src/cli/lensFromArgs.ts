@@ -6,8 +6,7 @@
  * what is there at start: what `serve` reads later waits for approval (app/admission.ts).
  */
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 import {
   RESTRICTED_APPROVAL_NAME,
@@ -17,8 +16,9 @@ import {
   withoutRestricted,
   type McpLensSettings,
 } from '../../../protocol/settings';
+import { formatProblem } from '../core/config/resolve';
 import type { Logger } from '../core/logger';
-import { readWorkspaceSettings } from '../adapters/config/loadConfig';
+import { configFilesToWatch, readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
 import { ensurePrivateDirIfPresent } from '../adapters/privateFiles';
 import { ensureWorkspaceStateDir, legacyWorkspaceState } from '../adapters/workspaceState';
@@ -27,36 +27,23 @@ import { LensApp } from '../app/lensApp';
 import type { LensAppOptions } from '../app/lensAppOptions';
 import type { LensControl } from '../app/lensControl';
 import { MemoryToolIndex } from '../index/memoryIndex';
+import type { CliOptions } from './commandLine';
 import { approvalQuestion, askLine, askYesNo, canPrompt, restrictedQuestion } from './prompt';
 import { terminalOAuth } from './terminalSignIn';
+import { workspaceVerdict, type Verdict } from './workspaceVerdict';
 
-/** Flags shared by every command that opens the workspace. */
-export const WORKSPACE_FLAGS = {
-  workspace: { type: 'string', short: 'w' },
-  config: { type: 'string', short: 'c' },
-  trust: { type: 'boolean', default: false },
-} as const;
-
-/** `--json` and `--help`, for the commands that print a report. */
-export const REPORT_FLAGS = {
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-/** The flags of a report command (`tools`, `stats`); undefined once `--help` was printed. */
-export function parseReportArgs(argv: string[], help: string) {
-  const { values } = parseArgs({ args: argv, options: { ...WORKSPACE_FLAGS, ...REPORT_FLAGS } });
-  if (!values.help) return values;
-  process.stdout.write(help);
-  return undefined;
-}
-
-export const WORKSPACE_HELP = [
-  '  --workspace, -w DIR   workspace folder (default: the current directory)',
-  '  --config, -c FILE     read only this MCP config file (.vscode/mcp.json, .mcp.json or mcpServers format)',
-  '  --trust               start servers found in the workspace without asking (those there at',
-  '                        start: what is added or widened while serving still waits for approval)',
-].join('\n');
+/** Options shared by every command that opens the workspace (commandLine.ts). */
+export const WORKSPACE_OPTIONS = {
+  workspace: { short: 'w', value: 'DIR', help: 'workspace folder (default: the current directory)' },
+  config: {
+    short: 'c',
+    value: 'FILE',
+    help: 'read only this MCP config file (.vscode/mcp.json, .mcp.json or mcpServers format); naming it approves its servers',
+  },
+  trust: {
+    help: 'start servers found in the workspace without asking (those there at start: what is added or widened while serving still waits for approval)',
+  },
+} as const satisfies CliOptions;
 
 export interface OpenLensOptions {
   workspace?: string | undefined;
@@ -84,7 +71,7 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
   const workspaceFolder = resolve(o.workspace ?? process.cwd());
   if (!existsSync(workspaceFolder)) throw new Error(`workspace folder does not exist: ${workspaceFolder}`);
   const ws = readWorkspaceSettings(workspaceFolder);
-  for (const p of ws.problems) o.log.warn(`${p.file}: ${p.path ? p.path + ': ' : ''}${p.message}`);
+  for (const p of ws.problems) o.log.warn(formatProblem(p, workspaceFolder));
   const ask = o.interactive && canPrompt();
   const settings = await workspaceSettings(workspaceFolder, { trust: o.trust === true, ask, log: o.log });
   // What MCP Lens learns about the workspace lives in the user's state folder, never in the
@@ -128,6 +115,8 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
   // the browser unless asked not to (`serve`'s dashboard button opens it).
   options.pool = { oauth: terminalOAuth(o.log, { openBrowser: o.signIn?.openBrowser ?? true }) };
   if (o.lightweight) options.index = new MemoryToolIndex('keyword only: in-memory index (no store)');
+  // Asked on the terminal right below: a warning to go and run this very command would contradict the question.
+  if (ask) options.asksApprovalAtStart = true;
   const app = await LensApp.start(options);
   if (ask) await promptForMissing(app, workspaceFolder);
   else reportPending(app, o.log);
@@ -240,4 +229,39 @@ function reportPending(app: LensControl, log: Logger): void {
   const missing = app.missingInputs();
   if (missing.length)
     log.warn(`missing input value(s): ${missing.map((m) => `\${input:${m}}`).join(', ')}; set MCP_LENS_INPUT_<ID>.`);
+}
+
+/**
+ * The exit code and its reason for a workspace a one-shot command opened (workspaceVerdict.ts),
+ * with where configuration was looked for. `configFile`: the `--config` given, if any.
+ */
+export function verdictOf(lens: Lens & LensControl, configFile: string | undefined): Verdict {
+  return workspaceVerdict({
+    servers: lens.servers(),
+    problems: lens.configProblems(),
+    looked: configLookedIn(lens.workspaceFolder, lens.settings(), configFile),
+    workspace: lens.workspaceFolder,
+  });
+}
+
+/** The files (and settings) configuration is read from, relative to the workspace where inside it. */
+function configLookedIn(workspaceFolder: string, settings: McpLensSettings, configFile: string | undefined): string[] {
+  const files = configFilesToWatch({
+    workspaceFolder,
+    settings,
+    ...(configFile !== undefined ? { configFile: resolve(configFile) } : {}),
+  });
+  const shown = files.map((f) => {
+    const inside = relative(workspaceFolder, f);
+    return escapeForDisplay(inside.startsWith('..') || isAbsolute(inside) ? f : inside);
+  });
+  if (configFile === undefined && settings.importFrom.includes('settings'))
+    shown.push('mcpLens.servers in .vscode/settings.json');
+  return shown;
+}
+
+/** Prints the verdict's reason as `mcp-lens COMMAND: …` on stderr; its exit code. */
+export function reportVerdict(command: string, verdict: Verdict): number {
+  if (verdict.message) process.stderr.write(`mcp-lens ${command}: ${verdict.message}\n`);
+  return verdict.code;
 }

@@ -3,61 +3,59 @@
  * server that needs an account (OAuth). The tokens go to the user's own file (0600, under
  * ~/.config/mcp-lens/, never the workspace), where `serve`, `tools` and `search` find them.
  */
-import { parseArgs } from 'node:util';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 import { errorMessage } from '../core/errorMessage';
 import { oauthFilePath } from '../adapters/upstream/auth/fileOAuthStore';
 import type { CliCommand } from './command';
-import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import type { Lens } from '../app/lens';
+import type { LensControl } from '../app/lensControl';
+import { commandUsage, parseCommand, usageError, type CliOptions, type CommandSpec } from './commandLine';
+import { EXIT } from './exitCodes';
+import { WORKSPACE_OPTIONS, openLens, reportVerdict, verdictOf } from './lensFromArgs';
+import { unknownServerMessage } from './workspaceVerdict';
 import { stderrLogger } from './stderrLogger';
 
-const LOGIN_HELP = `Usage: mcp-lens login <server> [--no-browser] [--workspace DIR] [--config FILE] [--trust]
+const LOGIN = {
+  name: 'login',
+  args: '<server>',
+  positionals: { min: 1, max: 1 },
+  summary: 'sign in to a remote server that needs an account (OAuth)',
+  description: `Signs in to a remote MCP server that needs an account (OAuth 2.1 with PKCE): opens the authorization page in your browser (or prints its address), waits for it to come back to http://127.0.0.1/callback on a free port, and keeps the tokens in ${oauthFilePath()} (mode 0600). \`mcp-lens serve\` then uses them, refreshing them as they expire.`,
+  options: {
+    'no-browser': { help: 'only print the address (sign in from any browser on this machine)' },
+    ...WORKSPACE_OPTIONS,
+  },
+} as const satisfies CommandSpec<CliOptions>;
 
-Signs in to a remote MCP server that needs an account (OAuth 2.1 with PKCE): opens the
-authorization page in your browser (or prints its address), waits for it to come back to
-http://127.0.0.1/callback on a free port, and keeps the tokens in ${oauthFilePath()}
-(mode 0600). \`mcp-lens serve\` then uses them, refreshing them as they expire.
-
-  --no-browser          only print the address (sign in from any browser on this machine)
-${WORKSPACE_HELP}
-`;
-
-const LOGOUT_HELP = `Usage: mcp-lens logout <server> [--workspace DIR] [--config FILE]
-
-Forgets the tokens and the registered client of a remote MCP server (in ${oauthFilePath()}).
-`;
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...WORKSPACE_FLAGS,
-      'no-browser': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-}
+const LOGOUT = {
+  name: 'logout',
+  args: '<server>',
+  positionals: { min: 1, max: 1 },
+  summary: "forget a remote server's sign-in tokens",
+  description: `Forgets the tokens and the registered client of a remote MCP server (in ${oauthFilePath()}).`,
+  options: { workspace: WORKSPACE_OPTIONS.workspace, config: WORKSPACE_OPTIONS.config },
+} as const satisfies CommandSpec<CliOptions>;
 
 export const login: CliCommand = {
-  usage: 'login <server> [--no-browser] [--workspace DIR] [--config FILE] [--trust]',
-  summary: 'sign in to a remote server that needs an account (OAuth)',
+  usage: commandUsage(LOGIN, true),
+  summary: LOGIN.summary,
   async run(argv) {
-    const { values, positionals } = parse(argv);
-    if (values.help || positionals.length !== 1) {
-      (values.help ? process.stdout : process.stderr).write(LOGIN_HELP);
-      return values.help ? 0 : 2;
-    }
+    const parsed = parseCommand(LOGIN, argv);
+    if ('exit' in parsed) return parsed.exit;
+    const { values, positionals } = parsed;
     const name = positionals[0]!;
-    const log = stderrLogger();
     const lens = await openLens({
-      ...workspace(values),
-      log,
+      workspace: values.workspace,
+      config: values.config,
+      trust: values.trust,
+      log: stderrLogger(),
       interactive: true,
       lightweight: true,
       signIn: { openBrowser: !values['no-browser'] },
     });
     try {
+      const refused = notConfigured('login', lens, name, values.config);
+      if (refused !== undefined) return refused;
       await lens.signIn(name);
       const status = lens.servers().find((s) => s.name === name);
       if (status?.state !== 'ready')
@@ -65,10 +63,10 @@ export const login: CliCommand = {
           `${name} is ${status?.state ?? 'gone'} after signing in${status?.error ? `: ${status.error}` : ''}`,
         );
       process.stdout.write(`Signed in to ${escapeForDisplay(name)}: ${status.toolCount} tools.\n`);
-      return 0;
+      return EXIT.ok;
     } catch (err) {
       process.stderr.write(`mcp-lens login: ${errorMessage(err)}\n`);
-      return 1;
+      return EXIT.failure;
     } finally {
       await lens.close();
     }
@@ -76,40 +74,48 @@ export const login: CliCommand = {
 };
 
 export const logout: CliCommand = {
-  usage: 'logout <server> [--workspace DIR] [--config FILE]',
-  summary: "forget a remote server's sign-in tokens",
+  usage: commandUsage(LOGOUT, true),
+  summary: LOGOUT.summary,
   async run(argv) {
-    const { values, positionals } = parse(argv);
-    if (values.help || positionals.length !== 1) {
-      (values.help ? process.stdout : process.stderr).write(LOGOUT_HELP);
-      return values.help ? 0 : 2;
-    }
+    const parsed = parseCommand(LOGOUT, argv);
+    if ('exit' in parsed) return parsed.exit;
+    const { values, positionals } = parsed;
     const name = positionals[0]!;
-    const log = stderrLogger();
     const lens = await openLens({
-      ...workspace(values),
-      log,
+      workspace: values.workspace,
+      config: values.config,
+      log: stderrLogger(),
       interactive: true,
       lightweight: true,
       signIn: { openBrowser: false },
     });
     try {
+      const refused = notConfigured('logout', lens, name, values.config);
+      if (refused !== undefined) return refused;
       await lens.signOut(name);
       process.stdout.write(`Signed out of ${escapeForDisplay(name)}.\n`);
-      return 0;
+      return EXIT.ok;
     } catch (err) {
       process.stderr.write(`mcp-lens logout: ${errorMessage(err)}\n`);
-      return 1;
+      return EXIT.failure;
     } finally {
       await lens.close();
     }
   },
 };
 
-function workspace(values: {
-  workspace?: string | undefined;
-  config?: string | undefined;
-  trust?: boolean | undefined;
-}) {
-  return { workspace: values.workspace, config: values.config, trust: values.trust };
+/**
+ * The exit code when `name` is not a server the workspace configures (a broken configuration,
+ * or a name not in it, said with the names there are); undefined when it is.
+ */
+function notConfigured(
+  command: string,
+  lens: Lens & LensControl,
+  name: string,
+  config: string | undefined,
+): number | undefined {
+  const verdict = verdictOf(lens, config);
+  if (verdict.code === EXIT.config) return reportVerdict(command, verdict);
+  const unknown = unknownServerMessage(name, lens.servers());
+  return unknown === undefined ? undefined : usageError(command, unknown).exit;
 }

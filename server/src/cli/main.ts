@@ -19,6 +19,9 @@ import { stats } from './stats';
 import { stderrLogger } from './stderrLogger';
 import { tools } from './tools';
 import { errorMessage } from '../core/errorMessage';
+import { closestNames } from '../core/nameSuggestions';
+import { escapeForDisplay } from '../../../protocol/untrustedText';
+import { EXIT, exitCodeHelp } from './exitCodes';
 import { MCP_LENS_VERSION } from '../core/version';
 
 const COMMANDS: Record<string, CliCommand> = {
@@ -40,8 +43,14 @@ export function usage(): string {
     '',
     'Usage:',
     ...lines,
+    '  mcp-lens --help, -h',
+    '      show this help',
+    '  mcp-lens --version, -v',
+    '      print the version',
     '',
     "Run `mcp-lens <command> --help` for a command's options.",
+    '',
+    ...exitCodeHelp(),
   ].join('\n');
 }
 
@@ -52,16 +61,20 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
-    return 0;
+    return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
     process.stdout.write(`${MCP_LENS_VERSION}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`mcp-lens: unknown command "${name}"\n\n${usage()}\n`);
-    return 2;
+    const near = closestNames(name, Object.keys(COMMANDS));
+    process.stderr.write(
+      `mcp-lens: unknown command "${escapeForDisplay(name)}"${near.length ? `; did you mean ${near.join(', ')}?` : ''}\n` +
+        `Commands: ${Object.keys(COMMANDS).join(', ')}. Run \`mcp-lens --help\` for more.\n`,
+    );
+    return EXIT.usage;
   }
   // `mcp-lens serve` in ps and /proc: what `stats` checks before it believes a gateway.json.
   markLensProcess(name);
@@ -74,6 +87,6 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     process.stderr.write(`mcp-lens: ${errorMessage(err)}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.failure;
   },
 );

@@ -4,11 +4,11 @@
  */
 import { plural } from '../../../protocol/figureText';
 import type { NoMatchHint } from '../../../protocol/model';
-import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
+import { cutAtWord, escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 
 /** Names and words are third-party text: one line, escaped, cut. */
 export function shown(text: string): string {
-  return escapeForDisplay(oneLine(text)).slice(0, 80);
+  return escapeForDisplay(cutAtWord(oneLine(text), 80));
 }
 
 export function noMatchLines(hint: NoMatchHint): string[] {
@@ -19,7 +19,7 @@ export function noMatchLines(hint: NoMatchHint): string[] {
     lines.push('not searched now:');
     for (const s of hint.unavailable)
       lines.push(
-        `  ${shown(s.name)}: ${s.state}${s.error ? ` (${escapeForDisplay(oneLine(s.error)).slice(0, 160)})` : ''}`,
+        `  ${shown(s.name)}: ${s.state}${s.error ? ` (${escapeForDisplay(cutAtWord(oneLine(s.error), 160))})` : ''}`,
       );
   }
   // Idle ones were left stopped on purpose, and the note on stderr already names them.

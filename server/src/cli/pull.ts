@@ -1,32 +1,28 @@
 /** `mcp-lens pull-model`: downloads the embedding model into the local Ollama, with progress. */
-import { parseArgs } from 'node:util';
-import { normalizeOllamaHost, sanitizeSettings } from '../../../protocol/settings';
+import { DEFAULT_SETTINGS, normalizeOllamaHost, sanitizeSettings } from '../../../protocol/settings';
 import { OllamaEmbedder } from '../adapters/embed/ollamaEmbedder';
 import type { PullProgress } from '../adapters/embed/embedder';
 import type { CliCommand } from './command';
+import { commandUsage, parseCommand, type CliOptions, type CommandSpec } from './commandLine';
 import { errorMessage } from '../core/errorMessage';
 
-const HELP = `Usage: mcp-lens pull-model [--host URL] [--model NAME]
-
-Asks the local Ollama to download the embedding model MCP Lens uses for search by meaning
-(the same as \`ollama pull <model>\`). Progress goes to stderr.
-
-  --host URL     Ollama's address (default: $OLLAMA_HOST or http://127.0.0.1:11434)
-  --model NAME   embedding model (default: nomic-embed-text)
-`;
+const SPEC = {
+  name: 'pull-model',
+  summary: 'download the embedding model into the local Ollama',
+  description: `Asks the local Ollama to download the embedding model MCP Lens uses for search by meaning (the same as \`ollama pull <model>\`). Progress goes to stderr.`,
+  options: {
+    host: { value: 'URL', help: `Ollama's address (default: $OLLAMA_HOST or ${DEFAULT_SETTINGS.ollama.host})` },
+    model: { value: 'NAME', help: `embedding model (default: ${DEFAULT_SETTINGS.embedding.model})` },
+  },
+} as const satisfies CommandSpec<CliOptions>;
 
 export const pullModel: CliCommand = {
-  usage: 'pull-model [--host URL] [--model NAME]',
-  summary: 'download the embedding model into the local Ollama',
+  usage: commandUsage(SPEC, true),
+  summary: SPEC.summary,
   async run(argv) {
-    const { values } = parseArgs({
-      args: argv,
-      options: { host: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-    if (values.help) {
-      process.stdout.write(HELP);
-      return 0;
-    }
+    const parsed = parseCommand(SPEC, argv);
+    if ('exit' in parsed) return parsed.exit;
+    const { values } = parsed;
     const settings = sanitizeSettings({}, process.env);
     const host = values.host ? normalizeOllamaHost(values.host) : settings.ollama.host;
     const model = values.model ?? settings.embedding.model;

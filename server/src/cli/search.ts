@@ -1,53 +1,47 @@
 /** `mcp-lens search "query"`: ranked tools from every server, with scores and why each matched. */
-import { parseArgs } from 'node:util';
 import { plural } from '../../../protocol/figureText';
+import { DEFAULT_SETTINGS } from '../../../protocol/settings';
 import type { SearchResponse } from '../../../protocol/model';
 import type { CliCommand } from './command';
-import { REPORT_FLAGS, WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { MAX_LIMIT } from '../gateway/metaToolDefs';
+import { commandUsage, parseCommand, usageError, type CliOptions, type CommandSpec } from './commandLine';
+import { WORKSPACE_OPTIONS, openLens, reportVerdict, verdictOf } from './lensFromArgs';
 import { noMatchLines, shown } from './noMatchText';
 import { stderrLogger } from './stderrLogger';
-import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
+import { cutAtWord, escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
+import { unknownServerMessage } from './workspaceVerdict';
 
-const HELP = `Usage: mcp-lens search QUERY [--limit N] [--server NAME] [--json] [--workspace DIR] [--config FILE] [--trust]
-
-Searches the tools of every server in the workspace (keyword ranking, plus meaning when Ollama
-is available) and prints the best matches with their scores and why each matched.
-
-  --limit, -n N         how many results (default 8, max 50)
-  --server NAME         only this server's tools
-  --keywords WORDS      extra comma-separated keywords
-  --json                print the SearchResponse as JSON
-  --fresh               start the servers and list their tools now, even if the catalog
-                        cached by the last run still matches the configuration
-${WORKSPACE_HELP}
-`;
+const SPEC = {
+  name: 'search',
+  args: 'QUERY',
+  positionals: { min: 1, max: Infinity },
+  summary: 'search the tools of every server',
+  description:
+    'Searches the tools of every server in the workspace (keyword ranking, plus meaning when Ollama is available) and prints the best matches with their scores and why each matched.',
+  options: {
+    limit: {
+      short: 'n',
+      value: 'N',
+      integer: { min: 1, max: MAX_LIMIT },
+      help: `how many results (default: the setting mcpLens.search.defaultLimit, ${DEFAULT_SETTINGS.search.defaultLimit} unless the workspace sets it; at most ${MAX_LIMIT})`,
+    },
+    server: { value: 'NAME', help: "only this server's tools" },
+    keywords: { value: 'WORDS', help: 'extra comma-separated keywords' },
+    json: { help: 'print the SearchResponse as JSON' },
+    fresh: {
+      help: 'start the servers and list their tools now, even if the catalog cached by the last run still matches the configuration',
+    },
+    ...WORKSPACE_OPTIONS,
+  },
+} as const satisfies CommandSpec<CliOptions>;
 
 export const search: CliCommand = {
-  usage: 'search QUERY [--limit N] [--server NAME] [--json]',
-  summary: 'search the tools of every server',
+  usage: commandUsage(SPEC, true),
+  summary: SPEC.summary,
   async run(argv) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        ...WORKSPACE_FLAGS,
-        limit: { type: 'string', short: 'n' },
-        server: { type: 'string' },
-        keywords: { type: 'string' },
-        ...REPORT_FLAGS,
-        fresh: { type: 'boolean', default: false },
-      },
-    });
-    if (values.help || positionals.length === 0) {
-      process.stdout.write(HELP);
-      return values.help ? 0 : 2;
-    }
-    const query = positionals.join(' ');
-    const limit = values.limit === undefined ? undefined : Number(values.limit);
-    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) {
-      process.stderr.write(`mcp-lens search: --limit must be an integer from 1 to 50, got "${values.limit}"\n`);
-      return 2;
-    }
+    const parsed = parseCommand(SPEC, argv);
+    if ('exit' in parsed) return parsed.exit;
+    const { values, positionals } = parsed;
     const log = stderrLogger();
     const lens = await openLens({
       workspace: values.workspace,
@@ -57,17 +51,21 @@ export const search: CliCommand = {
       interactive: true,
       preferCachedCatalog: !values.fresh,
     });
-    const source = lens.catalogSource();
-    if (source.kind === 'cached') {
-      const failed = source.failed.length ? `; not retried, as they failed then: ${source.failed.join(', ')}` : '';
-      process.stderr.write(
-        `(tools of ${source.servers.join(', ')} as listed at ${new Date(source.writtenAt).toLocaleString()}; servers not started — --fresh lists them again${failed})\n`,
-      );
-    }
     try {
-      const request: Parameters<typeof lens.search>[0] = { query };
-      if (limit !== undefined) request.limit = limit;
-      if (values.server) request.server = values.server;
+      const verdict = verdictOf(lens, values.config);
+      if (!verdict.usable) return reportVerdict('search', verdict);
+      const unknown = values.server === undefined ? undefined : unknownServerMessage(values.server, lens.servers());
+      if (unknown) return usageError('search', unknown).exit;
+      const source = lens.catalogSource();
+      if (source.kind === 'cached') {
+        const failed = source.failed.length ? `; not retried, as they failed then: ${source.failed.join(', ')}` : '';
+        process.stderr.write(
+          `(tools of ${source.servers.join(', ')} as listed at ${new Date(source.writtenAt).toLocaleString()}; servers not started — --fresh lists them again${failed})\n`,
+        );
+      }
+      const request: Parameters<typeof lens.search>[0] = { query: positionals.join(' ') };
+      if (values.limit !== undefined) request.limit = values.limit;
+      if (values.server !== undefined) request.server = values.server;
       if (values.keywords)
         request.keywords = values.keywords
           .split(',')
@@ -75,7 +73,7 @@ export const search: CliCommand = {
           .filter(Boolean);
       const response = await lens.search(request);
       process.stdout.write(values.json ? JSON.stringify(response, null, 2) + '\n' : render(response));
-      return 0;
+      return reportVerdict('search', verdict);
     } finally {
       await lens.close();
     }
@@ -88,7 +86,7 @@ function render(r: SearchResponse): string {
     lines.push(
       `${String(i + 1).padStart(2)}. ${h.name}  (${escapeForDisplay(h.server)})  score ${h.score.toFixed(3)}  [${h.signals.join('+')}]`,
     );
-    lines.push(`    ${oneLine(h.description).slice(0, 140)}`);
+    lines.push(`    ${cutAtWord(oneLine(h.description), 140)}`);
     lines.push(`    why: ${oneLine(h.why)}`);
   });
   if (r.starting?.length) lines.push(`still starting, so not searched yet: ${r.starting.map(shown).join(', ')}`);

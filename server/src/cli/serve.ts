@@ -3,7 +3,6 @@
  * configures. Over stdio by default (stdout carries MCP messages only), or streamable HTTP on
  * 127.0.0.1 with `--http [PORT]`, protected by a bearer token.
  */
-import { parseArgs } from 'node:util';
 import type { Logger } from '../core/logger';
 import type { Lens } from '../app/lens';
 import type { LensControl } from '../app/lensControl';
@@ -16,7 +15,8 @@ import { removeGatewayFiles, writeGatewayInfo, writeTokenFile } from '../gateway
 import { errorMessage } from '../core/errorMessage';
 import { serveStdio } from '../gateway/stdio';
 import type { CliCommand } from './command';
-import { WORKSPACE_FLAGS, WORKSPACE_HELP, openLens } from './lensFromArgs';
+import { commandUsage, parseCommand, type CliOptions, type CommandSpec } from './commandLine';
+import { WORKSPACE_OPTIONS, openLens } from './lensFromArgs';
 import { promptWhileServing } from './livePrompts';
 import { canPrompt } from './prompt';
 import { stderrLogger } from './stderrLogger';
@@ -25,54 +25,32 @@ import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
 /** How long `serve` over stdio waits for its client to ask for tools before it starts the servers anyway. */
 const FIRST_ASK_WAIT_MS = 250;
 
-const HELP = `Usage: mcp-lens serve [--http [PORT]] [--workspace DIR] [--config FILE] [--trust]
-
-Serves one MCP server whose meta-tools (${META_TOOL_NAMES.join(', ')})
-stand in for every tool of every MCP server the workspace configures.
-
-  --http [PORT]         streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
-                        (no PORT or 0: a free port). Requests need Authorization: Bearer <token>:
-                        MCP_LENS_TOKEN if set, otherwise a fresh token written to
-                        <workspace>/.mcp-lens/token (mode 0600) at every start.
-${WORKSPACE_HELP}
-`;
-
-/** `--http` takes an optional value, which parseArgs cannot express: normalize it first. */
-export function splitHttpFlag(argv: string[]): { http: boolean; port: number; rest: string[] } {
-  const rest: string[] = [];
-  let http = false;
-  let port = 0;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === '--http') {
-      http = true;
-      const next = argv[i + 1];
-      if (next !== undefined && /^\d+$/.test(next)) {
-        port = Number(next);
-        i++;
-      }
-    } else if (a.startsWith('--http=')) {
-      http = true;
-      port = Number(a.slice('--http='.length));
-    } else rest.push(a);
-  }
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--http: invalid port "${port}"`);
-  return { http, port, rest };
-}
+const SPEC = {
+  name: 'serve',
+  summary: 'serve the optimizing MCP server (stdio, or HTTP on 127.0.0.1)',
+  description: `Serves one MCP server whose\nmeta-tools (${META_TOOL_NAMES.join(', ')})\nstand in for every tool of every MCP server the workspace configures.`,
+  // stdout carries MCP messages, even before they start.
+  helpTo: 'stderr',
+  options: {
+    http: {
+      value: 'PORT',
+      optionalValue: true,
+      integer: { min: 0, max: 65535 },
+      help: 'streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (no PORT or 0: a free port). Requests need Authorization: Bearer <token>: MCP_LENS_TOKEN if set, otherwise a fresh token written to <workspace>/.mcp-lens/token (mode 0600) at every start.',
+    },
+    ...WORKSPACE_OPTIONS,
+  },
+} as const satisfies CommandSpec<CliOptions>;
 
 export const serve: CliCommand = {
-  usage: 'serve [--http [PORT]] [--workspace DIR] [--config FILE] [--trust]',
-  summary: 'serve the optimizing MCP server (stdio, or HTTP on 127.0.0.1)',
+  usage: commandUsage(SPEC, true),
+  summary: SPEC.summary,
   async run(argv) {
-    const { http, port, rest } = splitHttpFlag(argv);
-    const { values } = parseArgs({
-      args: rest,
-      options: { ...WORKSPACE_FLAGS, help: { type: 'boolean', short: 'h' } },
-    });
-    if (values.help) {
-      process.stderr.write(HELP);
-      return 0;
-    }
+    const parsed = parseCommand(SPEC, argv);
+    if ('exit' in parsed) return parsed.exit;
+    const { values } = parsed;
+    const http = values.http !== undefined;
+    const port = typeof values.http === 'number' ? values.http : 0;
     const log = stderrLogger();
     // A weak MCP_LENS_TOKEN is refused before anything starts.
     if (http) givenToken(process.env);

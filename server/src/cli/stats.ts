@@ -20,59 +20,66 @@ import { gatewayProof, proofNonce, tokensEqual } from '../gateway/httpGuards';
 import { isOwnLensProcess } from '../adapters/processProbe';
 import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 import type { CliCommand } from './command';
-import { WORKSPACE_HELP, openLens, parseReportArgs } from './lensFromArgs';
+import { commandUsage, parseCommand, type CliOptions, type CommandSpec } from './commandLine';
+import { EXIT } from './exitCodes';
+import { WORKSPACE_OPTIONS, openLens, reportVerdict, verdictOf } from './lensFromArgs';
+import { configuredServers } from './workspaceVerdict';
 import { stderrLogger } from './stderrLogger';
 import { errorMessage } from '../core/errorMessage';
 
-const HELP = `Usage: mcp-lens stats [--workspace DIR] [--config FILE] [--trust] [--json]
-
-Token savings: the tokens of the tools/list every upstream server would send (baseline)
-against what MCP Lens sends in its exposure mode, and the find_tools calls of a running
-gateway. Reads a running \`mcp-lens serve --http\` of the workspace when there is one.
-
-${WORKSPACE_HELP}
-  --json                one JSON document: { source: "live" | "static", ...LensStats }
-
-Search quality (usage.retrieval in --json): agent calls of the last 10 gateway sessions, each
-judged against its session's most recent find_tools answer. "picks" are the first calls after
-an answer; hit rate at 1 = top1 / picks, at 5 = top5 / picks; "unsearched" calls had no
-find_tools before them. "earlier" holds the 10 sessions before, "trend" compares the two.
-`;
+const SPEC = {
+  name: 'stats',
+  summary: 'token savings and usage (live from a running gateway, or computed)',
+  description:
+    'Token savings: the tokens of the tools/list every upstream server would send (baseline) against what MCP Lens sends in its exposure mode, and the find_tools calls of a running gateway. Reads a running `mcp-lens serve --http` of the workspace when there is one.',
+  options: {
+    ...WORKSPACE_OPTIONS,
+    json: { help: 'one JSON document: { source: "live" | "static", ...LensStats }' },
+  },
+  notes:
+    'Search quality (usage.retrieval in --json): agent calls of the last 10 gateway sessions, each judged against its session\'s most recent find_tools answer. "picks" are the first calls after an answer; hit rate at 1 = top1 / picks, at 5 = top5 / picks; "unsearched" calls had no find_tools before them. "earlier" holds the 10 sessions before, "trend" compares the two.',
+} as const satisfies CommandSpec<CliOptions>;
 
 export const stats: CliCommand = {
-  usage: 'stats [--workspace DIR] [--config FILE] [--trust] [--json]',
-  summary: 'token savings and usage (live from a running gateway, or computed)',
+  usage: commandUsage(SPEC, true),
+  summary: SPEC.summary,
   async run(argv) {
-    const values = parseReportArgs(argv, HELP);
-    if (!values) return 0;
+    const parsed = parseCommand(SPEC, argv);
+    if ('exit' in parsed) return parsed.exit;
+    const { values } = parsed;
     const log = stderrLogger();
     const workspace = resolve(values.workspace ?? process.cwd());
-    let source: 'live' | 'static' = 'live';
-    let result = await liveStats(workspace, (m) => log.warn(m));
-    if (!result) {
-      source = 'static';
-      const lens = await openLens({
-        workspace,
-        config: values.config,
-        trust: values.trust,
-        log,
-        interactive: true,
-        lightweight: true,
-      });
-      try {
-        const gateway = new Gateway({ lens, log });
-        result = gateway.stats();
-        await gateway.close();
-      } finally {
-        await lens.close();
-      }
+    const live = await liveStats(workspace, (m) => log.warn(m));
+    if (live) {
+      process.stdout.write(values.json ? json('live', live) : renderStats(live, 'live'));
+      return EXIT.ok;
     }
-    process.stdout.write(
-      values.json ? JSON.stringify({ source, ...result }, null, 2) + '\n' : renderStats(result, source),
-    );
-    return 0;
+    const lens = await openLens({
+      workspace,
+      config: values.config,
+      trust: values.trust,
+      log,
+      interactive: true,
+      lightweight: true,
+    });
+    try {
+      const gateway = new Gateway({ lens, log });
+      const result = gateway.stats();
+      await gateway.close();
+      const verdict = verdictOf(lens, values.config);
+      // With no server configured there is nothing to compare: the figures would only mislead.
+      if (values.json) process.stdout.write(json('static', result));
+      else if (configuredServers(lens.servers()).length > 0) process.stdout.write(renderStats(result, 'static'));
+      return reportVerdict('stats', verdict);
+    } finally {
+      await lens.close();
+    }
   },
 };
+
+function json(source: 'live' | 'static', stats: LensStats): string {
+  return JSON.stringify({ source, ...stats }, null, 2) + '\n';
+}
 
 /**
  * Stats from the workspace's running gateway; undefined when none is running or reachable.
@@ -184,6 +191,8 @@ export function renderStats(s: LensStats, source: 'live' | 'static'): string {
 
 /** "77.4% saved", or for a mode that lists more than the servers would, "21.1% more: a cost". */
 function changeText(t: LensStats['tokens']): string {
+  // No server listed any tool (none ready): a percentage of nothing means nothing.
+  if (t.baselineTokens === 0) return 'no upstream tools listed, so nothing to compare with';
   const c = tokenChange(t);
   if (c.kind === 'saving') return `${c.percent} saved`;
   if (c.kind === 'cost') return `${c.percent} more than the servers' own lists: a cost, not a saving`;

@@ -1,27 +1,34 @@
 /** `mcp-lens tools`: every server, its state and its tools, in one list. */
 import { plural } from '../../../protocol/figureText';
-import type { ServerStatus } from '../../../protocol/model';
+import type { ConfigProblem, ServerStatus } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import type { CliCommand } from './command';
-import { WORKSPACE_HELP, openLens, parseReportArgs } from './lensFromArgs';
+import { commandUsage, parseCommand, type CliOptions, type CommandSpec } from './commandLine';
+import { WORKSPACE_OPTIONS, openLens, reportVerdict, verdictOf } from './lensFromArgs';
+import { configuredServers } from './workspaceVerdict';
 import { stderrLogger } from './stderrLogger';
-import { escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
+import { cutAtWord, escapeForDisplay, oneLine } from '../../../protocol/untrustedText';
 
-const HELP = `Usage: mcp-lens tools [--workspace DIR] [--config FILE] [--trust] [--json]
-
-Starts every MCP server the workspace configures, waits for each to be ready or fail, and
-prints each server with its state and tool count, and every tool.
-
-${WORKSPACE_HELP}
-  --json                one JSON document: { servers: [{ name, state, error?, tools: [...] }] }
-`;
+const SPEC = {
+  name: 'tools',
+  summary: 'list every server, its state and its tools',
+  description:
+    'Starts every MCP server the workspace configures, waits for each to be ready or fail, and prints each server with its state and tool count, and every tool.',
+  options: {
+    ...WORKSPACE_OPTIONS,
+    json: {
+      help: 'one JSON document: { servers: [{ name, state, error?, tools: [...] }], problems: [{ file, line?, column?, path, message }] }',
+    },
+  },
+} as const satisfies CommandSpec<CliOptions>;
 
 export const tools: CliCommand = {
-  usage: 'tools [--workspace DIR] [--config FILE] [--trust] [--json]',
-  summary: 'list every server, its state and its tools',
+  usage: commandUsage(SPEC, true),
+  summary: SPEC.summary,
   async run(argv) {
-    const values = parseReportArgs(argv, HELP);
-    if (!values) return 0;
+    const parsed = parseCommand(SPEC, argv);
+    if ('exit' in parsed) return parsed.exit;
+    const { values } = parsed;
     const log = stderrLogger();
     const lens = await openLens({
       workspace: values.workspace,
@@ -32,7 +39,9 @@ export const tools: CliCommand = {
       lightweight: true,
     });
     try {
-      const servers = lens.servers();
+      // Rows that stand for a broken file or a pending tool filter are not servers: their
+      // problems were logged, and the exit code says so.
+      const servers = configuredServers(lens.servers());
       const byServer = groupByServer(lens.tools());
       if (values.json) {
         const doc = {
@@ -42,17 +51,29 @@ export const tools: CliCommand = {
             ...(s.error ? { error: s.error } : {}),
             tools: (byServer.get(s.name) ?? []).map(toolJson),
           })),
+          problems: lens.configProblems().map(problemJson),
         };
         process.stdout.write(JSON.stringify(doc, null, 2) + '\n');
-      } else {
+      } else if (servers.length > 0) {
         process.stdout.write(renderText(servers, byServer));
       }
-      return 0;
+      return reportVerdict('tools', verdictOf(lens, values.config));
     } finally {
       await lens.close();
     }
   },
 };
+
+function problemJson(p: ConfigProblem) {
+  return {
+    severity: p.severity,
+    file: p.file,
+    ...(p.line !== undefined ? { line: p.line, column: p.column } : {}),
+    path: p.path,
+    message: p.message,
+    ...(p.server !== undefined ? { server: p.server } : {}),
+  };
+}
 
 function toolJson(t: CatalogTool) {
   return {
@@ -84,7 +105,7 @@ function renderText(servers: ServerStatus[], byServer: Map<string, CatalogTool[]
     if (s.error) lines.push(`  ! ${oneLine(s.error)}`);
     if (s.state === 'error') for (const l of s.stderrTail.slice(-5)) lines.push(`  stderr: ${oneLine(l)}`);
     const width = Math.min(48, Math.max(0, ...list.map((t) => t.name.length)));
-    for (const t of list) lines.push(`  ${t.name.padEnd(width)}  ${oneLine(t.description).slice(0, 100)}`);
+    for (const t of list) lines.push(`  ${t.name.padEnd(width)}  ${cutAtWord(oneLine(t.description), 100)}`);
   }
   return lines.join('\n') + '\n';
 }
