@@ -165,7 +165,7 @@ test('help is what the parser takes: every option listed is accepted, defaults a
         assert.doesNotMatch(r.stderr, new RegExp(`Unknown option '--${name}'`), `${command} --${name}`);
       }
     }
-    const search = w.run('search', '--help').stdout;
+    const search = w.run('search', '--help').stdout.replace(/\s+/g, ' ');
     assert.match(search, new RegExp(`${DEFAULT_SETTINGS.search.defaultLimit} unless the workspace sets it`));
     assert.doesNotMatch(search, /default 8/);
   } finally {
@@ -234,6 +234,19 @@ test('search after tools listed the servers again tells the time of that listing
       new Date(shown).getTime() >= before,
       `listed at ${shown}, tools ran after ${new Date(before).toString()}`,
     );
+  } finally {
+    w.close();
+  }
+});
+
+test('search "read a file" on the filesystem server ranks its reading tool first, not get_file_info or the deprecated read_file', () => {
+  const w = world({ filesystem: FILESYSTEM(tmpdir()) });
+  try {
+    const r = w.run('search', 'read a file', '--json', '--config', join(w.dir, '.vscode', 'mcp.json'));
+    assert.equal(r.status, 0, r.stderr);
+    const names = (JSON.parse(r.stdout) as { hits: { name: string }[] }).hits.map((h) => h.name);
+    assert.equal(names[0], 'filesystem_read_text_file', names.join(', '));
+    assert.ok(names.indexOf('filesystem_read_file') > names.indexOf('filesystem_read_text_file'), names.join(', '));
   } finally {
     w.close();
   }

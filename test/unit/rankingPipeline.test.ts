@@ -65,6 +65,7 @@ test('the re-rank signals are exactly what rerankSignals.ts lists, each with its
     'actionSynonyms',
     'shapes',
     'queryK3',
+    'negation',
   ]);
   for (const key of Object.keys(keywordWeights))
     assert.ok(candidateKeys.has(key) || signalKnobs.has(key), `${key} in keywordWeights.json is read by a step`);

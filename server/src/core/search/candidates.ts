@@ -1,13 +1,14 @@
 /**
  * Stage 1 of the ranking (rankingPipeline.ts): candidate generation. BM25F (bm25f.ts) over a
  * tool's name, server, description and parameters, plus its siblings' words on small servers,
- * with identifier splitting and Porter2 stemming (tokenize.ts). A request becomes weighted
+ * with identifier splitting and Porter2 stemming (tokenize.ts); what a description says its tool
+ * does not do is read as negated terms (¬read, negationScope.ts). A request becomes weighted
  * terms: its own words (query-term frequency saturated), then at reduced weight the parts of
  * its camel-case names, synonyms (synonyms.ts), the other words of the action it leads with
  * (actions.ts), adjacent-word pairs, the words and id shapes of its literal values
- * (queryLiterals.ts). Built once per catalog, it also hands the re-rank signals' profiles the
- * catalog as indexed (CatalogView); analysed once per search, the request as every later stage
- * reads it (AnalysedRequest).
+ * (queryLiterals.ts), and the negated terms of what it says not to do. Built once per catalog,
+ * it also hands the re-rank signals' profiles the catalog as indexed (CatalogView); analysed
+ * once per search, the request as every later stage reads it (AnalysedRequest).
  */
 import type { CatalogTool } from '../catalog';
 import { actionLexicon, requestAction, type RequestAction } from './actions';
@@ -16,6 +17,7 @@ import { tokenizeCatalog, type CatalogTokens } from './catalogTokens';
 import { catalogTokensKey, type CatalogTokensCache } from './catalogTokensCodec';
 import { DocTermSets, type TermSet } from './docTokens';
 import type { CandidateConfig, Knob, Stemmer } from './keywordConfig';
+import { NEGATED, splitNegation } from './negationScope';
 import { QUERY_FILLER } from './queryFiller';
 import { idShapes, splitLiterals, type QuerySplit } from './queryLiterals';
 import { synonymTable } from './synonyms';
@@ -52,6 +54,7 @@ export const CANDIDATE_KNOBS: readonly Knob[] = [
   { name: 'actionSynonyms', grid: [0, 0.15, 0.3, 0.45], off: { value: 0, ablation: 'action synonyms' } },
   { name: 'shapes', grid: [0, 1, 2, 3, 4, 6], off: { value: 0, ablation: 'id shapes' } },
   { name: 'fillerWords', off: { value: false, ablation: 'request filler words' } },
+  { name: 'negation', grid: [0, 3, 5, 8], off: { value: 0, ablation: 'negation scope in descriptions' } },
   {
     name: 'contextMaxTools',
     grid: [6, 8, 12, 16, 24, 1e9],
@@ -175,6 +178,7 @@ export class CandidateIndex {
         stem,
         bigrams: config.bigrams > 0,
         shapes: (config.shapes ?? 0) > 0,
+        negation: config.negation ?? 0,
         lends: (tool) => (serverSize.get(tool.server) ?? 0) <= config.contextMaxTools,
       });
     }
@@ -253,6 +257,12 @@ export class CandidateIndex {
     if (c.actionSynonyms > 0 && action && action !== 'read')
       for (const m of actionLexicon(stem).members.get(action) ?? []) add(m, c.actionSynonyms);
     if (c.bigrams > 0) for (let i = 1; i < stems.length; i++) add(`${stems[i - 1]} ${stems[i]}`, c.bigrams);
+    // What the request says not to do meets what a description says its tool does not do
+    // ("don't write a test" and "without generating a test": ¬test).
+    const negation = c.negation ?? 0;
+    if (negation > 0)
+      for (const w of splitRequestWords(splitNegation(split.intent, negation).negated))
+        if (!STOP_WORDS.has(w)) add(NEGATED + stem(w), 1);
     if (c.literal > 0 && c.literal < 1) {
       // Fragments of ids and numbers (1a2b3c4d → 1 a 2 b …) say nothing; real words in a value
       // (a quoted title, a path's folder names) may.

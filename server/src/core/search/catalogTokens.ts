@@ -13,6 +13,7 @@ import type { CatalogTool } from '../catalog';
 import { OWN_FIELDS, type OwnFieldName } from './bm25f';
 import type { Postings } from './bm25fPostings';
 import { DocTokensBuilder, type DocTokens } from './docTokens';
+import { NEGATED, splitNegation } from './negationScope';
 import { idShapes, splitLiterals } from './queryLiterals';
 import { joinedCamelWords, STOP_WORDS } from './tokenize';
 import { schemaStrings, toolFields, type ToolFields } from './toolFields';
@@ -37,6 +38,8 @@ export interface TokenizeOptions {
   stem: (word: string) => string;
   bigrams: boolean;
   shapes: boolean;
+  /** Words in a negation's scope in a description are not read (negationScope.ts): how many at most; 0 = off. */
+  negation: number;
   /** Whether a tool lends its name and description to its server's other tools as context. */
   lends: (tool: CatalogTool) => boolean;
 }
@@ -66,6 +69,10 @@ export function tokenizeCatalog(tools: readonly CatalogTool[], o: TokenizeOption
   };
   for (const tool of tools) {
     const fields = toolFields(tool);
+    // What a description says the tool does not do is no evidence that it does it: those words
+    // are read as negated terms (¬read), which keep the description's length as it was.
+    const negation = o.negation > 0 ? splitNegation(fields.description, o.negation) : undefined;
+    if (negation) fields.description = negation.affirmed;
     for (const f of OWN_FIELDS) {
       const text = fields[f];
       const memo = REMEMBERED.has(f) ? read.get(f)! : undefined;
@@ -76,6 +83,8 @@ export function tokenizeCatalog(tools: readonly CatalogTool[], o: TokenizeOption
       for (let i = 0; i < reading.unigrams; i++) words.pushId(reading.ids[i]!);
       words.endField();
       if (f === 'name') nameTerms.push(reading.terms);
+      if (f === 'description' && negation?.negated)
+        for (const t of o.termsOf(negation.negated)) tokens.push(NEGATED + t);
       // The shapes of the ids a tool shows as examples ("IMDb id, ex: tt0000002", "e.g.,
       // ABC-123"), once each: a request's id of the same shape is a value this tool takes.
       if (f === 'params' && o.shapes) for (const shape of exampleIdShapes(fields, tool, shapesOf)) tokens.push(shape);

@@ -43,6 +43,7 @@ export function catalogTokensKey(tools: readonly CatalogTool[], config: Candidat
     exact: config.exact > 0,
     bigrams: config.bigrams > 0,
     shapes: (config.shapes ?? 0) > 0,
+    negation: config.negation ?? 0,
     contextMaxTools: config.contextMaxTools,
   };
   hash.update(JSON.stringify([FORMAT, build, reading]));

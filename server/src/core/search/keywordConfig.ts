@@ -60,6 +60,11 @@ export interface CandidateConfig {
   shapes?: number;
   /** Query-term frequency saturation (BM25's k3): a word the query repeats weighs more; 0 = each word once. */
   queryK3: number;
+  /**
+   * How many words after a negation in a description ("without reading the content", "use X
+   * instead") are left out of the tool's words (negationScope.ts); 0 = off (the default when absent).
+   */
+  negation?: number;
 }
 
 /** A re-rank signal's knob, by name (each signal declares its own). */

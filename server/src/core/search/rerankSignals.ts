@@ -4,6 +4,7 @@
  * signal exported here, and the tuner and the ablation read their knobs from the same list.
  */
 export { actionAgreement } from './signals/actionAgreement';
+export { deprecation } from './signals/deprecation';
 export { literalSlots } from './signals/literalSlots';
 export { nameCoverage } from './signals/nameCoverage';
 export { productMention } from './signals/productMention';
