@@ -263,7 +263,7 @@ export interface LensStats {
   gateway?: { url: string; catalogVersion: string };
 }
 
-export type ExposureMode = 'search' | 'pinned' | 'all' | 'predictive';
+export type ExposureMode = 'search' | 'pinned' | 'all' | 'predictive' | 'found';
 
 /** Result of trying a tool from the dashboard or palette. */
 export interface ToolCallOutcome {
@@ -289,4 +289,25 @@ export interface ConfigProblem {
   /** 1-based line and column of `offset`, where known (a syntax error), for a terminal's `file:line:column`. */
   line?: number;
   column?: number;
+}
+
+/** A tool the user allowed always (mcpLens.consent), as the dashboard lists it. */
+export interface RememberedConsentView {
+  /** The catalog key, `server/tool` (compared whole): what revokeConsent names. */
+  key: string;
+  server: string;
+  /** The tool's name on its server (untrusted text). */
+  tool: string;
+  /** When the user allowed it (epoch ms). */
+  allowedAt: number;
+  /** False when the tool's definition changed since, or it is gone: its next call asks again. */
+  current: boolean;
+}
+
+/** The consent setting in force and what the user allowed always in this workspace, newest first. */
+export interface ConsentView {
+  level: 'off' | 'destructive' | 'notReadOnly';
+  tools: RememberedConsentView[];
+  /** At most this many are kept; the oldest go first. */
+  max: number;
 }

@@ -47,6 +47,8 @@ export interface McpLensSettings {
   maxOutputTokens: number;
   /** run_code: `enabled` lists the tool; `maxTimeoutMs` bounds a script's `timeout_ms`. */
   codeMode: { enabled: boolean; maxTimeoutMs: number };
+  consent: 'off' | 'destructive' | 'notReadOnly';
+  found: { maxTools: number };
 }
 
 export const DEFAULT_SETTINGS: McpLensSettings = {
@@ -68,6 +70,8 @@ export const DEFAULT_SETTINGS: McpLensSettings = {
   trace: { server: 'off' },
   maxOutputTokens: 8000,
   codeMode: { enabled: true, maxTimeoutMs: 120_000 },
+  consent: 'destructive',
+  found: { maxTools: 8 },
 };
 
 /**
@@ -266,7 +270,7 @@ export function excludeOfAllLevels(levels: SettingLevels | undefined): string[] 
 /** Settings whose change needs the sidecar restarted rather than applied live. */
 export const RESTART_SETTINGS: readonly string[] = ['ollama.host', 'embedding.model'];
 
-const EXPOSURES: readonly ExposureMode[] = ['search', 'pinned', 'all', 'predictive'];
+const EXPOSURES: readonly ExposureMode[] = ['search', 'pinned', 'all', 'predictive', 'found'];
 const IMPORTS: readonly ImportSource[] = ['vscode', 'mcp-json', 'claude-desktop', 'cursor', 'settings'];
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -338,6 +342,8 @@ export function sanitizeSettings(input: unknown, env: Record<string, string | un
       enabled: bool(sub('codeMode').enabled, d.codeMode.enabled),
       maxTimeoutMs: int(sub('codeMode').maxTimeoutMs, d.codeMode.maxTimeoutMs, 1000, 3_600_000),
     },
+    consent: raw.consent === 'off' || raw.consent === 'notReadOnly' ? raw.consent : 'destructive',
+    found: { maxTools: int(sub('found').maxTools, d.found.maxTools, 1, 50) },
   };
 }
 

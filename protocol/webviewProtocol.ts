@@ -6,6 +6,7 @@
  * re-declares them. Plain JSON-safe types only.
  */
 import type {
+  ConsentView,
   IndexStatus,
   LearnedSearchView,
   LensStats,
@@ -52,6 +53,13 @@ export interface DashboardRequests {
   learnedSearch: { params: NoParams; result: LearnedSearchView | null };
   /** Forgets everything search learned (the command "MCP Lens: Forget Learned Search" sends this too). */
   forgetLearnedSearch: { params: NoParams; result: ActionResult };
+  /** The consent level in force (mcpLens.consent) and the tools the user allowed always in this workspace. */
+  consent: { params: NoParams; result: ConsentView };
+  /**
+   * Forgets "always" for one tool (`key`: RememberedConsentView.key): its next call asks again.
+   * There is no request that grants consent: only the user's answer to the question does.
+   */
+  revokeConsent: { params: { key: string }; result: ActionResult };
 }
 
 /** Why approveServer refused: the server's definition is no longer the one the dashboard showed. */
@@ -114,4 +122,6 @@ export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
   'usage',
   'learnedSearch',
   'forgetLearnedSearch',
+  'consent',
+  'revokeConsent',
 ];

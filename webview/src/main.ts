@@ -11,6 +11,7 @@ import type { DashboardMessenger } from './messenger/messenger';
 import { PostMessageMessenger, type VsCodeApi } from './messenger/postMessageMessenger';
 import { localStateStore, vsCodeStateStore, type PageStateStore } from './pageState';
 import { adoptStyles, browserTheme, followVsCodeTheme } from './theme';
+import { ConsentView } from './views/consentView';
 import { IndexView } from './views/indexView';
 import { LearnedView } from './views/learnedView';
 import { RetrievalView } from './views/retrievalView';
@@ -57,6 +58,7 @@ function start(): void {
   const usage = new UsageView();
   const retrieval = new RetrievalView();
   const learned = new LearnedView(messenger, () => void refreshUsage());
+  const consent = new ConsentView(messenger, () => void refreshUsage());
   const root = h(
     'main',
     {},
@@ -71,15 +73,21 @@ function start(): void {
       usage.element,
       retrieval.element,
       learned.element,
+      consent.element,
     ),
   );
   replaceChildren(document.body, root);
 
   const refreshUsage = () =>
-    Promise.all([messenger.request('usage', {}), messenger.request('learnedSearch', {})]).then(([u, l]) => {
+    Promise.all([
+      messenger.request('usage', {}),
+      messenger.request('learnedSearch', {}),
+      messenger.request('consent', {}),
+    ]).then(([u, l, c]) => {
       usage.update(u);
       retrieval.update(u);
       learned.update(l);
+      consent.update(c);
     }, showError);
   const showError = (err: unknown) =>
     replaceChildren(

@@ -12,7 +12,14 @@ import type {
   LoggingLevel,
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
+import type {
+  ConsentView,
+  IndexStatus,
+  LearnedSearchView,
+  SearchResponse,
+  ServerStatus,
+  UsageStats,
+} from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { CallProgress, UpstreamCaller } from '../adapters/upstream/types';
@@ -46,6 +53,14 @@ export interface CallOptions {
    * dashboard, the palette, the terminal), which no one answers requests for.
    */
   caller?: UpstreamCaller;
+  /**
+   * The host listed this tool itself and confirmed the call by its own per-tool rules (a direct
+   * call in the pinned, all, predictive and found modes): MCP Lens does not ask the user again.
+   * Absent (call_tool, run_code): a session's call of a destructive tool asks (toolConsent.ts).
+   */
+  hostConfirms?: boolean;
+  /** Called once the call passed every check and goes to the tool's server (found exposure lists what ran). */
+  onForwarded?: (tool: CatalogTool) => void;
 }
 
 /**
@@ -73,7 +88,7 @@ export interface DownstreamClients {
   unsubscribe(sessionId: string, uri: string): Promise<void>;
 }
 
-export type LensChange = 'servers' | 'tools' | 'index' | 'usage' | 'settings';
+export type LensChange = 'servers' | 'tools' | 'index' | 'usage' | 'settings' | 'consent';
 
 export interface Disposable {
   dispose(): void;
@@ -116,6 +131,14 @@ export interface Lens {
   learnedSearch?(): LearnedSearchView;
   /** Forgets everything search learned, in memory and on disk. */
   forgetLearnedSearch?(): Promise<void>;
+  /** The consent level in force and the tools the user allowed always in this workspace (app/toolConsent.ts). */
+  consent(): ConsentView;
+  /**
+   * Forgets "always" for one tool (its catalog key): its next call from a session asks again.
+   * Only ever narrows what runs unasked; nothing grants consent but the user's answer to the
+   * question itself.
+   */
+  revokeConsent(key: string): Promise<void>;
   restartServer(name: string): Promise<void>;
   /**
    * Signs in to a remote server that needs an account (OAuth): the front door shows the

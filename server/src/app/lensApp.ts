@@ -15,7 +15,14 @@ import type {
   GetPromptResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { IndexStatus, LearnedSearchView, SearchResponse, ServerStatus, UsageStats } from '../../../protocol/model';
+import type {
+  ConsentView,
+  IndexStatus,
+  LearnedSearchView,
+  SearchResponse,
+  ServerStatus,
+  UsageStats,
+} from '../../../protocol/model';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool } from '../core/catalog';
 import type { ConfigProblem } from '../core/config/types';
@@ -206,6 +213,14 @@ export class LensApp implements Lens, LensControl {
 
   async forgetLearnedSearch(): Promise<void> {
     this.learning.forget();
+  }
+
+  consent(): ConsentView {
+    return this.parts.consent.view();
+  }
+
+  async revokeConsent(key: string): Promise<void> {
+    this.parts.consent.revoke(key);
   }
 
   restartServer(name: string): Promise<void> {

@@ -21,6 +21,8 @@ import { ServerReconciler } from './serverReconciler';
 import { ServerTokenCounts } from './serverTokens';
 import { StartupQuiet } from './startupQuiet';
 import { ToolCalls } from './toolCalls';
+import { ToolConsent } from './toolConsent';
+import { ConsentFile, consentFilePath } from '../adapters/consentFile';
 import { ToolSearch } from './toolSearch';
 import { UpstreamForwarding } from './upstreamForwarding';
 
@@ -56,6 +58,7 @@ export interface LensParts {
   tokens: ServerTokenCounts;
   finder: ToolSearch;
   calls: ToolCalls;
+  consent: ToolConsent;
   forwarding: UpstreamForwarding;
 }
 
@@ -96,6 +99,13 @@ export function buildLensParts(
     usage.record(call);
     learning.noteCall(call);
   };
+  const consent = new ToolConsent({
+    file: new ConsentFile(consentFilePath(options.storageDir), (message) => options.log.warn(message)),
+    settings: () => host.settings(),
+    toolByKey: (key) => composer.catalog.byKey.get(key),
+    log: options.log,
+    changed: () => host.fire('consent'),
+  });
   const parts: LensParts = {
     quiet,
     known,
@@ -113,7 +123,8 @@ export function buildLensParts(
       startingWithoutTools: () => composer.startingWithoutTools(reconciler.admitted.running),
       startedAt,
     }),
-    calls: new ToolCalls({ lens: host.lens, pool, log: options.log, usage: { record } }),
+    calls: new ToolCalls({ lens: host.lens, pool, log: options.log, usage: { record }, consent }),
+    consent,
     forwarding: new UpstreamForwarding({ pool, catalog, isRunning: (name) => reconciler.isRunning(name) }),
   };
   pool.onDidChange((change) => {

@@ -3,7 +3,8 @@
  * pinned/all/predictive modes, run_code's inner calls, the dashboard's "Try it", the palette)
  * ends here, so each rule of a call is decided once, in this order:
  *   name → catalog tool (unknown and excluded names are the same "unknown tool")
- *   → argument size (MAX_ARGUMENTS_BYTES) → schema validation → timeout (the setting)
+ *   → argument size (MAX_ARGUMENTS_BYTES) → schema validation → the user's consent, for a tool
+ *   the host never showed them (toolConsent.ts) → timeout (the setting)
  *   → upstream → result size (MAX_RESULT_BYTES) → usage record (no argument values) and log.
  * Everything that can go wrong becomes an `isError` result whose text names the tool and
  * server and says what to do, because the caller is usually a model that can correct itself.
@@ -22,6 +23,7 @@ import type { Logger } from '../core/logger';
 import type { UsageTracker } from '../usage/usageTracker';
 import { UpstreamCallError, type UpstreamPool } from '../adapters/upstream/pool';
 import type { CallOptions, Lens } from './lens';
+import type { ToolConsent } from './toolConsent';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
@@ -46,6 +48,8 @@ export interface ToolCallDeps {
   log: Logger;
   /** Records each call that reached a real tool (usage learning hashes the arguments, never keeps them). */
   usage: Pick<UsageTracker, 'record'>;
+  /** Asks the calling session's user before a tool the host never showed them runs. */
+  consent: Pick<ToolConsent, 'check'>;
 }
 
 function errorResult(text: string): CallToolResult {
@@ -99,6 +103,9 @@ export class ToolCalls {
   ): Promise<{ result: CallToolResult; outcome: CallOutcome }> {
     const refused = this.refusal(tool, args);
     if (refused) return { result: errorResult(refused), outcome: 'invalid' };
+    const denied = await this.deps.consent.check(tool, args, options);
+    if (denied) return { result: errorResult(denied), outcome: 'cancelled' };
+    options.onForwarded?.(tool);
     const timeoutMs = this.deps.lens.settings().callTimeoutSeconds * 1000;
     try {
       const callOptions: Parameters<UpstreamPool['callTool']>[3] = { timeoutMs };

@@ -29,6 +29,10 @@ export interface MetaToolContext {
   origin?: CallOptions['origin'];
   /** The client behind this call, for what the upstream asks back (sampling, elicitation, roots, logs). */
   caller?: UpstreamCaller;
+  /** The host lists the tool called and confirmed the call itself (CallOptions.hostConfirms). */
+  hostConfirms?: boolean;
+  /** An agent's call (call_tool, or a direct one) reached its tool's server (exposure found lists it). */
+  onForwarded?: CallOptions['onForwarded'];
 }
 
 export function errorText(text: string): CallToolResult {
@@ -82,5 +86,8 @@ export function forwardCall(
   const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
   if (ctx.caller) options.caller = ctx.caller;
+  if (ctx.hostConfirms) options.hostConfirms = true;
+  // What a run_code script runs is not listed as the host's own (gateway/foundTools.ts).
+  if (ctx.onForwarded && options.origin === 'gateway') options.onForwarded = ctx.onForwarded;
   return ctx.lens.callTool(toolName, args, options);
 }

@@ -4,7 +4,8 @@
  * - pinned: meta-tools + `settings.pinnedTools`, callable directly;
  * - all: meta-tools + every upstream tool (for clients that cannot search);
  * - predictive: meta-tools + the tools the Lens's usage learning expects this session to need
- *   (as `search` when the Lens has no usage learning).
+ *   (as `search` when the Lens has no usage learning);
+ * - found: meta-tools + the tools this session's agent ran through call_tool (foundTools.ts).
  * An upstream tool whose client-safe name equals a meta-tool's is never listed directly
  * (the meta-tool wins); it stays reachable through call_tool.
  */
@@ -14,9 +15,15 @@ import type { CatalogTool } from '../core/catalog';
 import type { Lens } from '../app/lens';
 import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
 import { workspaceDomains } from './workspaceDomains';
+import type { FoundTools } from './foundTools';
 
-/** Upstream tools listed directly (beside the meta-tools) for this session. */
-export function directTools(lens: Lens, settings: McpLensSettings, sessionId: string): CatalogTool[] {
+/** Upstream tools listed directly (beside the meta-tools) for this session; `found`: what it ran (exposure found). */
+export function directTools(
+  lens: Lens,
+  settings: McpLensSettings,
+  sessionId: string,
+  found?: FoundTools,
+): CatalogTool[] {
   let picked: CatalogTool[];
   switch (settings.exposure) {
     case 'all':
@@ -30,6 +37,9 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
         ? resolve(lens, lens.predictedTools(sessionId)).slice(0, settings.predict.maxTools)
         : [];
       break;
+    case 'found':
+      picked = found ? byKeys(lens, found.keys(settings.found.maxTools)) : [];
+      break;
     default:
       picked = [];
   }
@@ -37,13 +47,18 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
 }
 
 /** Our whole tools/list for this session: meta-tools first, then the direct tools. */
-export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string): Tool[] {
+export function exposedDefinitions(
+  lens: Lens,
+  settings: McpLensSettings,
+  sessionId: string,
+  found?: FoundTools,
+): Tool[] {
   const meta = metaToolDefinitions({
     defaultLimit: settings.search.defaultLimit,
     codeMode: settings.codeMode.enabled,
     domains: domainsOf(lens),
   });
-  return [...meta, ...directTools(lens, settings, sessionId).map(toolDefinition)];
+  return [...meta, ...directTools(lens, settings, sessionId, found).map(toolDefinition)];
 }
 
 /** The domains line, once per catalog and server set (the Lens hands out a new tools array when its catalog changes). */
@@ -68,6 +83,15 @@ export function toolDefinition(t: CatalogTool): Tool {
   if (t.icons !== undefined) d.icons = t.icons as Tool['icons'];
   if (t._meta !== undefined) d._meta = t._meta;
   return d;
+}
+
+/** The catalog by key, once per catalog (the Lens hands out a new tools array when it changes). */
+const keyMemo = new WeakMap<readonly CatalogTool[], Map<string, CatalogTool>>();
+function byKeys(lens: Lens, keys: readonly string[]): CatalogTool[] {
+  const tools = lens.tools();
+  let byKey = keyMemo.get(tools);
+  if (!byKey) keyMemo.set(tools, (byKey = new Map(tools.map((t) => [t.key, t]))));
+  return keys.flatMap((k) => byKey.get(k) ?? []);
 }
 
 /** Pinned names may be client-safe names or `server/originalName` keys; unknown ones are skipped. */

@@ -12,7 +12,9 @@ import type { LensStats } from '../../../protocol/model';
 import type { Disposable, Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
 import { WORKSPACE_PRINCIPAL, type Principal } from '../core/principal';
-import { exposedDefinitions } from './exposure';
+import { directTools, exposedDefinitions } from './exposure';
+import { FoundTools } from './foundTools';
+import type { CatalogTool } from '../core/catalog';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
 import { sessionClient } from './downstreamClient';
@@ -37,6 +39,8 @@ interface Session {
   server: Server;
   /** Signature of the tools/list this session last saw (names + definitions). */
   toolsSignature: string;
+  /** What its agent ran through call_tool (exposure found). */
+  found: FoundTools;
   promptsSignature: string;
   resourcesSignature: string;
 }
@@ -103,6 +107,8 @@ export class Gateway {
         afterCall: (id) => {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
         },
+        lists: (id, name) => this.lists(id, name),
+        forwarded: (id, tool) => this.forwarded(id, tool),
         askedForTools: () => this.noteAsked(),
       },
       idOf,
@@ -112,6 +118,7 @@ export class Gateway {
       this.sessions.set(id, {
         server,
         toolsSignature: '',
+        found: new FoundTools(),
         promptsSignature: this.promptsSignature(),
         resourcesSignature: this.resourcesSignature(id),
       });
@@ -150,7 +157,21 @@ export class Gateway {
 
   /** The tools/list a session gets now. */
   toolsFor(sessionId: string): Tool[] {
-    return exposedDefinitions(this.lens, this.lens.settings(), sessionId);
+    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, this.sessions.get(sessionId)?.found);
+  }
+
+  /** Whether the session's tools/list holds this upstream tool by this name. */
+  private lists(sessionId: string, name: string): boolean {
+    const found = this.sessions.get(sessionId)?.found;
+    return directTools(this.lens, this.lens.settings(), sessionId, found).some((t) => t.name === name);
+  }
+
+  /** Found mode: a tool an agent ran joins its session's list (an append: one list_changed). */
+  private forwarded(sessionId: string, tool: CatalogTool): void {
+    const settings = this.lens.settings();
+    const session = this.sessions.get(sessionId);
+    if (settings.exposure !== 'found' || !session) return;
+    if (session.found.use(tool.key, settings.found.maxTools)) this.refreshSession(sessionId);
   }
 
   sessionSavings(sessionId: string): SessionSavings | undefined {

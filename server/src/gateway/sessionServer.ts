@@ -36,6 +36,7 @@ import type { CodeRuns } from './runCode';
 import type { SelectRunner } from '../adapters/select/selectRunner';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CatalogTool } from '../core/catalog';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
 
@@ -56,6 +57,10 @@ export interface SessionDeps {
   toolsFor(sessionId: string): Tool[];
   /** Called after each tool call (predictive mode may change the list). */
   afterCall(sessionId: string): void;
+  /** Whether this session's tools/list holds this upstream tool (the host confirms its calls itself). */
+  lists(sessionId: string, name: string): boolean;
+  /** An agent's call of an upstream tool went to its server (found mode lists it). */
+  forwarded(sessionId: string, tool: CatalogTool): void;
   /** A client asked for tools: its tools/list was answered, or a tool call came in. */
   askedForTools(): void;
 }
@@ -191,6 +196,7 @@ function toolCallHandler(
       signal: extra.signal,
       // What the upstream asks back while this call runs comes to this client, related to this call.
       caller: callCaller(server, sessionId(), deps.principal, extra),
+      onForwarded: (tool) => deps.forwarded(sessionId(), tool),
     };
     if (progressToken !== undefined) {
       ctx.onProgress = (p) => {
@@ -204,9 +210,13 @@ function toolCallHandler(
       };
     }
     try {
-      // Direct calls (pinned, all, predictive) go straight to the Lens, which answers unknown
-      // names with the closest real ones.
-      return (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
+      // Direct calls (pinned, all, predictive, found) go straight to the Lens, which answers unknown
+      // names with the closest real ones; the host confirmed a call of a tool it lists by its own
+      // rules, any other is asked about as call_tool's are (app/toolConsent.ts).
+      return (
+        (await runMetaTool(name, args, ctx)) ??
+        (await forwardCall(name, args, { ...ctx, hostConfirms: deps.lists(sessionId(), name) }))
+      );
     } catch (err) {
       // The Lens turns failures into results; anything else is a bug, reported with context.
       deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);

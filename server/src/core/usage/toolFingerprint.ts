@@ -22,6 +22,30 @@ export function toolFingerprint(tool: Pick<CatalogTool, 'description' | 'inputSc
   return hex32(h.a >>> 0) + hex32(h.b >>> 0);
 }
 
+/**
+ * The same hash over everything a tool says about itself that a person judges it by: title,
+ * description, input and output schema, annotations. What the user allowed for a tool
+ * (core/consent.ts) holds for this definition only: a server that changes what the tool says it
+ * does, or drops its destructive hint, is asked about again.
+ */
+export function definitionFingerprint(
+  tool: Pick<CatalogTool, 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>,
+): string {
+  const h = new TwoHashes();
+  feedCanonicalJson(
+    {
+      title: tool.title ?? null,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema ?? null,
+      annotations: tool.annotations ?? null,
+    },
+    0,
+    h,
+  );
+  return hex32(h.a >>> 0) + hex32(h.b >>> 0);
+}
+
 /** Two 32-bit FNV-1a hashes (seeds 0x811c9dc5 and 0x01000193) over the text fed so far. */
 class TwoHashes {
   a = 0x811c9dc5;

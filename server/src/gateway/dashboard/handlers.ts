@@ -87,6 +87,11 @@ export function lensHandlers(
       if (!lens.forgetLearnedSearch) return { ok: false, error: 'Search learning is not kept here.' };
       return settle(() => lens.forgetLearnedSearch!());
     },
+    consent: async () => lens.consent(),
+    async revokeConsent(p) {
+      const key = str(p, 'key');
+      return settle(() => lens.revokeConsent(key));
+    },
   };
 }
 
