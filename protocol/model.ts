@@ -295,6 +295,10 @@ export interface ConfigProblem {
 export interface RememberedConsentView {
   /** The catalog key, `server/tool` (compared whole): what revokeConsent names. */
   key: string;
+  /** Whom the answer was given for (core/principal.ts Principal.id; never a secret): what revokeConsent names. */
+  principal: string;
+  /** The principal as a person reads it ("this workspace", a client session). */
+  principalLabel: string;
   server: string;
   /** The tool's name on its server (untrusted text). */
   tool: string;
@@ -304,7 +308,7 @@ export interface RememberedConsentView {
   current: boolean;
 }
 
-/** The consent setting in force and what the user allowed always in this workspace, newest first. */
+/** The consent setting in force and what was allowed always in this workspace, by whom, newest first. */
 export interface ConsentView {
   level: 'off' | 'destructive' | 'notReadOnly';
   tools: RememberedConsentView[];

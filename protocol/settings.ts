@@ -47,7 +47,12 @@ export interface McpLensSettings {
   maxOutputTokens: number;
   /** run_code: `enabled` lists the tool; `maxTimeoutMs` bounds a script's `timeout_ms`. */
   codeMode: { enabled: boolean; maxTimeoutMs: number };
+  /**
+   * Which tools MCP Lens asks the user about before an agent runs them through call_tool or
+   * run_code (core/consent.ts); never lowered by a workspace's files (consentOfAllLevels).
+   */
   consent: 'off' | 'destructive' | 'notReadOnly';
+  /** Exposure `found`: at most this many tools a session's agent chose are listed as its own. */
   found: { maxTools: number };
 }
 
@@ -267,6 +272,28 @@ export function excludeOfAllLevels(levels: SettingLevels | undefined): string[] 
   return all;
 }
 
+export type ConsentLevel = McpLensSettings['consent'];
+/** From least to most asked: a later level asks about everything an earlier one does. */
+const CONSENT_LEVELS: readonly ConsentLevel[] = ['off', 'destructive', 'notReadOnly'];
+
+/**
+ * `consent` is a floor, like `exclude` a boundary: a workspace's files (which an agent can write)
+ * may make MCP Lens ask about more tools, never fewer. The level in force is the strictest of the
+ * user's own value (else the default) and every workspace or folder value; a value that is not a
+ * level counts as the default.
+ */
+export function consentOfAllLevels(
+  levels: SettingLevels | undefined,
+  folderValues: readonly unknown[] = [],
+): ConsentLevel {
+  const rank = (v: unknown) =>
+    CONSENT_LEVELS.indexOf(CONSENT_LEVELS.includes(v as ConsentLevel) ? (v as ConsentLevel) : DEFAULT_SETTINGS.consent);
+  let most = rank(levels?.globalValue);
+  for (const v of [levels?.workspaceValue, levels?.workspaceFolderValue, ...folderValues])
+    if (v !== undefined) most = Math.max(most, rank(v));
+  return CONSENT_LEVELS[most]!;
+}
+
 /** Settings whose change needs the sidecar restarted rather than applied live. */
 export const RESTART_SETTINGS: readonly string[] = ['ollama.host', 'embedding.model'];
 
@@ -342,7 +369,7 @@ export function sanitizeSettings(input: unknown, env: Record<string, string | un
       enabled: bool(sub('codeMode').enabled, d.codeMode.enabled),
       maxTimeoutMs: int(sub('codeMode').maxTimeoutMs, d.codeMode.maxTimeoutMs, 1000, 3_600_000),
     },
-    consent: raw.consent === 'off' || raw.consent === 'notReadOnly' ? raw.consent : 'destructive',
+    consent: CONSENT_LEVELS.includes(raw.consent as ConsentLevel) ? (raw.consent as ConsentLevel) : d.consent,
     found: { maxTools: int(sub('found').maxTools, d.found.maxTools, 1, 50) },
   };
 }

@@ -56,10 +56,11 @@ export interface DashboardRequests {
   /** The consent level in force (mcpLens.consent) and the tools the user allowed always in this workspace. */
   consent: { params: NoParams; result: ConsentView };
   /**
-   * Forgets "always" for one tool (`key`: RememberedConsentView.key): its next call asks again.
+   * Forgets one principal's "always" for one tool (RememberedConsentView.principal and .key): its
+   * next call asks again.
    * There is no request that grants consent: only the user's answer to the question does.
    */
-  revokeConsent: { params: { key: string }; result: ActionResult };
+  revokeConsent: { params: { principal: string; key: string }; result: ActionResult };
 }
 
 /** Why approveServer refused: the server's definition is no longer the one the dashboard showed. */

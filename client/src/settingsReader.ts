@@ -7,6 +7,7 @@ import type { WorkspaceFolderInfo } from '../../protocol/lspProtocol';
 import {
   DEFAULT_SETTINGS,
   RESTART_SETTINGS,
+  consentOfAllLevels,
   excludeOfAllLevels,
   sanitizeSettings,
   withoutRestricted,
@@ -20,7 +21,8 @@ export const SECTION = 'mcpLens';
 /**
  * Restricted settings (ollama.host) come through the gate: a workspace's value only when trusted
  * and approved, else the user's own value; unset, OLLAMA_HOST or the default applies. `exclude`
- * is the union of every level: a workspace adds to the user's, never replaces it.
+ * is the union of every level: a workspace adds to the user's, never replaces it; `consent` the
+ * strictest of every level.
  */
 export function readSettings(): McpLensSettings {
   const cfg = vscode.workspace.getConfiguration(SECTION);
@@ -30,6 +32,8 @@ export function readSettings(): McpLensSettings {
   const exclude = cfg.inspect('exclude');
   const ownFolders = [exclude?.workspaceFolderValue, ...folderLevel('exclude')].filter(Array.isArray).flat();
   raw.exclude = excludeOfAllLevels({ ...exclude, workspaceFolderValue: ownFolders });
+  // The workspace may make MCP Lens ask about more tools, never fewer.
+  raw.consent = consentOfAllLevels(cfg.inspect('consent'), folderLevel('consent'));
   const gated = withoutRestricted(raw);
   for (const [key, value] of Object.entries(restrictedGate(cfg).values)) {
     if (value === undefined) continue;

@@ -26,7 +26,16 @@ import { connectAgent } from '../fixtures/agentClient';
 import { fingerprintsOf } from '../fixtures/fingerprints';
 import { startSidecarProcess, type SidecarProcess } from '../fixtures/lsp/sidecarProcess';
 import { cliEnv, hostileWorkspace, strongToken, type HostileWorkspace } from './hostileWorkspace';
-import { Agent, WAIT_SERVER, filesystemServer, serveOnTerminal, serveStdio, text, type Serve } from './agentWorld';
+import {
+  AGENT_CAPABILITIES,
+  Agent,
+  WAIT_SERVER,
+  filesystemServer,
+  serveOnTerminal,
+  serveStdio,
+  text,
+  type Serve,
+} from './agentWorld';
 
 const settings = (exclude: string[]) =>
   JSON.stringify({ 'mcpLens.embedding.enabled': false, 'mcpLens.exclude': exclude }, null, 2);
@@ -178,7 +187,7 @@ describe('agent-widens-trust-exclude: in the editor (the LSP sidecar)', () => {
       sidecar.next(StateChangedNotification, (p) => p.stats.tools > from, what);
     const agentOf = async (sidecar: SidecarProcess) => {
       const info = await sidecar.conn.sendRequest(GatewayInfoRequest);
-      const agent = new Agent(await connectAgent(info.url, info.token));
+      const agent = new Agent(await connectAgent(info.url, info.token, 'test-agent', AGENT_CAPABILITIES));
       await agent.ready();
       return agent;
     };

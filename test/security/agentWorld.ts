@@ -11,7 +11,7 @@ import { existsSync, readFileSync, watch } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { connectAgent, findToolsWhenStarted } from '../fixtures/agentClient';
 import { CLI, ROOT, type HostileWorkspace } from './hostileWorkspace';
 
@@ -90,9 +90,23 @@ export function text(r: unknown): string {
   return ((r as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
+/**
+ * The agent's client declares form elicitation: MCP Lens asks before a destructive tool runs
+ * through call_tool (app/toolConsent.ts), and here the user behind the agent allows each such
+ * call once, the worst case for these tests: the agent writes what it wants, and trust must still
+ * grow only by the user's hand. Any other question is declined.
+ */
+export const AGENT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} } };
+
 /** The agent's moves, through the gateway's meta-tools only. */
 export class Agent {
-  constructor(readonly client: Client) {}
+  constructor(readonly client: Client) {
+    client.setRequestHandler(ElicitRequestSchema, async (r) =>
+      r.params.message.startsWith('MCP Lens: the agent wants to run')
+        ? { action: 'accept', content: { decision: 'once' } }
+        : { action: 'decline' },
+    );
+  }
 
   /** As an agent starts: find_tools until no server is still starting (on list_changed, never a timer). */
   async ready(): Promise<void> {
@@ -190,7 +204,7 @@ export async function serveStdio(args: string[], env: NodeJS.ProcessEnv): Promis
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (d: Buffer) => output.add(d.toString()));
-  const client = new Client({ name: 'prompt-injected-agent', version: '1.0.0' });
+  const client = new Client({ name: 'prompt-injected-agent', version: '1.0.0' }, { capabilities: AGENT_CAPABILITIES });
   await client.connect(transport);
   const agent = new Agent(client);
   await agent.ready();
@@ -239,7 +253,7 @@ export async function serveOnTerminal(args: string[], env: NodeJS.ProcessEnv, to
   };
   try {
     const url = (await output.waitFor(/MCP Lens listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/))[1]!;
-    client = await connectAgent(url, token, 'prompt-injected-agent');
+    client = await connectAgent(url, token, 'prompt-injected-agent', AGENT_CAPABILITIES);
     await new Agent(client).ready();
   } catch (err) {
     await stop();

@@ -20,18 +20,12 @@ import {
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RawServerEntry } from '../../protocol/settings';
 import type { LensApp } from '../../server/src/app/lensApp';
 import { silentLogger } from '../../server/src/core/logger';
+import { clientPrincipal, type Principal } from '../../server/src/core/principal';
 import { Gateway } from '../../server/src/gateway/gateway';
 import { lensHandlers } from '../../server/src/gateway/dashboard/handlers';
-import { MEMORY, ROOT, reopenLens, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
-
-export const ANNOTATED: RawServerEntry = {
-  type: 'stdio',
-  command: process.execPath,
-  args: [join(ROOT, 'test/fixtures/servers/annotated.mjs')],
-};
+import { ANNOTATED, MEMORY, reopenLens, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
 
 type Answer = (q: ElicitRequest['params']) => ElicitResult;
 const choose =
@@ -43,7 +37,7 @@ function text(r: unknown): string {
 }
 
 /** One client session on `gateway`; `answer` (with form elicitation declared) answers MCP Lens's questions. */
-async function session(gateway: Gateway, answer?: Answer, capabilities?: ClientCapabilities) {
+async function session(gateway: Gateway, answer?: Answer, capabilities?: ClientCapabilities, principal?: Principal) {
   const caps = capabilities ?? (answer ? { elicitation: { form: {} } } : {});
   const client = new Client({ name: 'consent-test', version: '1.0.0' }, { capabilities: caps });
   const questions: ElicitRequest['params'][] = [];
@@ -54,7 +48,7 @@ async function session(gateway: Gateway, answer?: Answer, capabilities?: ClientC
       return current!(r.params);
     });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.connect(serverSide);
+  await gateway.connect(serverSide, undefined, principal);
   await client.connect(clientSide);
   return {
     client,
@@ -155,7 +149,9 @@ describe('consent before a destructive tool runs', () => {
       () => undefined,
     );
     assert.deepEqual((await handlers.consent({})).tools.length, 1);
-    assert.deepEqual(await handlers.revokeConsent({ key: 'annotated/drop_table' }), { ok: true });
+    assert.deepEqual(await handlers.revokeConsent({ principal: 'workspace', key: 'annotated/drop_table' }), {
+      ok: true,
+    });
     assert.equal(lens.consent().tools.length, 0);
     const denied = await again.callTool('annotated_drop_table', { table: 'd' });
     assert.equal(denied.isError, true, 'revoked: asked again, and denied');
@@ -174,14 +170,40 @@ describe('consent before a destructive tool runs', () => {
     s.answerWith(choose('once'));
     await s.callTool('annotated_drop_table', { table: 'z' });
     assert.equal(s.questions.length, 2, 'the changed tool was asked about again');
-    await lens.revokeConsent('annotated/drop_table');
+    await lens.revokeConsent('workspace', 'annotated/drop_table');
   });
 
-  it('a client without elicitation runs the call as before', async () => {
+  it('a client without elicitation gets a refusal naming the tool, and the tool does not run', async () => {
     const s = await session(gateway);
+    const before = (await ran(s)).drop_table ?? 0;
     const r = await s.callTool('annotated_drop_table', { table: 'legacy' });
-    assert.equal(r.isError, undefined, text(r));
-    assert.match(text(r), /dropped legacy/);
+    assert.equal(r.isError, true, text(r));
+    assert.match(text(r), /"drop_table" on server "annotated" did not run/);
+    assert.match(text(r), /cannot show that question/);
+    assert.match(text(r), /mcpLens\.consent/);
+    assert.doesNotMatch(text(r), /legacy/, 'the error carries no arguments');
+    assert.equal((await ran(s)).drop_table ?? 0, before, 'the upstream never saw the call');
+    // Read-only and non-destructive tools run as before.
+    assert.match(text(await s.callTool('annotated_count_rows', { table: 'users' })), /3 rows/);
+  });
+
+  it('"always" holds for the principal that answered: another client session is asked itself', async () => {
+    const a = await session(gateway, choose('always'), undefined, clientPrincipal('consent-a'));
+    const b = await session(gateway, choose('deny'), undefined, clientPrincipal('consent-b'));
+    assert.match(text(await a.callTool('annotated_drop_table', { table: 'a1' })), /dropped a1/);
+    assert.match(text(await a.callTool('annotated_drop_table', { table: 'a2' })), /dropped a2/);
+    assert.equal(a.questions.length, 1);
+    const denied = await b.callTool('annotated_drop_table', { table: 'b1' });
+    assert.equal(denied.isError, true, "a's answer is not b's");
+    assert.equal(b.questions.length, 1);
+    const listed = lens.consent().tools.find((t) => t.principal === 'client:consent-a');
+    assert.equal(listed?.principalLabel, 'client session consent-');
+    // The workspace's own sessions are not covered by a client session's answer either.
+    const w = await session(gateway, choose('deny'));
+    assert.equal((await w.callTool('annotated_drop_table', { table: 'w1' })).isError, true);
+    await lens.revokeConsent('client:consent-a', 'annotated/drop_table');
+    assert.equal((await a.callTool('annotated_drop_table', { table: 'a3' })).isError, undefined);
+    assert.equal(a.questions.length, 2, 'revoked: asked again');
   });
 
   it("asks before a run_code script's inner call of a destructive tool (a real server's)", async () => {

@@ -1,5 +1,6 @@
 /**
- * The tools the user allowed "always" (core/consent.ts), one JSON file per workspace in the
+ * The tools the user allowed "always" (core/consent.ts), per principal (core/principal.ts: the
+ * workspace's user, a signed-in person), one JSON file per workspace in the
  * workspace's state folder (`<storageDir>/consent.json`: the CLI's state folder, the editor's
  * workspace storage; never the workspace itself, which the agent can write). It is ours: read
  * only when it is a regular 0600 file of this user (adapters/privateFiles.ts refuses links and
@@ -21,8 +22,10 @@ const MAX_FILE_BYTES = 512 * 1024;
 const MAX_KEY_CHARS = 1024;
 const FORMAT = 1;
 
-/** One tool the user allowed always, for the definition it had then. */
+/** One tool a principal's user allowed always, for the definition it had then. */
 export interface RememberedConsent {
+  /** core/principal.ts Principal.id of whom the answer was given for (never a secret). */
+  principal: string;
   /** The catalog key (`server/originalName`). */
   key: string;
   server: string;
@@ -55,17 +58,17 @@ export class ConsentFile {
     return entries;
   }
 
-  /** Remembers `entry` (replacing one for the same tool); throws, naming the file, when it cannot be written. */
+  /** Remembers `entry` (replacing one for the same tool and principal); throws, naming the file, when it cannot be written. */
   add(entry: RememberedConsent): void {
-    const kept = this.read().filter((e) => e.key !== entry.key);
+    const kept = this.read().filter((e) => !sameChoice(e, entry));
     kept.push(entry);
     this.write(kept.slice(-MAX_REMEMBERED_CONSENTS));
   }
 
-  /** Forgets the choice for `key`; false when there was none. */
-  remove(key: string): boolean {
+  /** Forgets `principal`'s choice for the tool `key`; false when there was none. */
+  remove(principal: string, key: string): boolean {
     const entries = this.read();
-    const kept = entries.filter((e) => e.key !== key);
+    const kept = entries.filter((e) => !sameChoice(e, { principal, key }));
     if (kept.length === entries.length) return false;
     this.write(kept);
     return true;
@@ -109,13 +112,25 @@ export class ConsentFile {
   }
 }
 
+function sameChoice(a: Pick<RememberedConsent, 'principal' | 'key'>, b: typeof a): boolean {
+  return a.principal === b.principal && a.key === b.key;
+}
+
 function validEntry(raw: unknown): RememberedConsent | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
   const e = raw as Record<string, unknown>;
+  if (!short(e.principal)) return undefined;
   if (!short(e.key) || !short(e.server) || !short(e.tool) || e.key !== `${e.server}/${e.tool}`) return undefined;
   if (typeof e.fingerprint !== 'string' || !/^[0-9a-f]{16}$/.test(e.fingerprint)) return undefined;
   if (typeof e.at !== 'number' || !Number.isFinite(e.at)) return undefined;
-  return { key: e.key, server: e.server, tool: e.tool, fingerprint: e.fingerprint, at: e.at } as RememberedConsent;
+  return {
+    principal: e.principal,
+    key: e.key,
+    server: e.server,
+    tool: e.tool,
+    fingerprint: e.fingerprint,
+    at: e.at,
+  } as RememberedConsent;
 }
 
 function short(v: unknown): v is string {

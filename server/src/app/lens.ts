@@ -59,8 +59,11 @@ export interface CallOptions {
    * Absent (call_tool, run_code): a session's call of a destructive tool asks (toolConsent.ts).
    */
   hostConfirms?: boolean;
-  /** Called once the call passed every check and goes to the tool's server (found exposure lists what ran). */
-  onForwarded?: (tool: CatalogTool) => void;
+  /**
+   * Called once the agent's choice of tool and arguments passed the checks, before consent is
+   * asked: exposure found lists the tool for the session from then on.
+   */
+  onChosen?: (tool: CatalogTool) => void;
 }
 
 /**
@@ -134,11 +137,11 @@ export interface Lens {
   /** The consent level in force and the tools the user allowed always in this workspace (app/toolConsent.ts). */
   consent(): ConsentView;
   /**
-   * Forgets "always" for one tool (its catalog key): its next call from a session asks again.
+   * Forgets a principal's "always" for one tool (its catalog key): its next call asks again.
    * Only ever narrows what runs unasked; nothing grants consent but the user's answer to the
    * question itself.
    */
-  revokeConsent(key: string): Promise<void>;
+  revokeConsent(principal: string, key: string): Promise<void>;
   restartServer(name: string): Promise<void>;
   /**
    * Signs in to a remote server that needs an account (OAuth): the front door shows the

@@ -219,8 +219,8 @@ export class LensApp implements Lens, LensControl {
     return this.parts.consent.view();
   }
 
-  async revokeConsent(key: string): Promise<void> {
-    this.parts.consent.revoke(key);
+  async revokeConsent(principal: string, key: string): Promise<void> {
+    this.parts.consent.revoke(principal, key);
   }
 
   restartServer(name: string): Promise<void> {

@@ -103,9 +103,9 @@ export class ToolCalls {
   ): Promise<{ result: CallToolResult; outcome: CallOutcome }> {
     const refused = this.refusal(tool, args);
     if (refused) return { result: errorResult(refused), outcome: 'invalid' };
+    options.onChosen?.(tool);
     const denied = await this.deps.consent.check(tool, args, options);
     if (denied) return { result: errorResult(denied), outcome: 'cancelled' };
-    options.onForwarded?.(tool);
     const timeoutMs = this.deps.lens.settings().callTimeoutSeconds * 1000;
     try {
       const callOptions: Parameters<UpstreamPool['callTool']>[3] = { timeoutMs };

@@ -10,6 +10,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 import {
   RESTRICTED_APPROVAL_NAME,
+  consentOfAllLevels,
   restrictedApprovalValue,
   restrictedValuesOf,
   sanitizeSettings,
@@ -165,12 +166,16 @@ function readRestricted(
   trusted: (values: Record<string, string>) => boolean,
 ): { settings: McpLensSettings; approved: McpLensSettings; pending?: Record<string, string>; file: string } {
   const ws = readWorkspaceSettings(workspaceFolder);
-  const values = restrictedValuesOf(ws.settings);
-  const approved = sanitizeSettings(ws.settings, process.env);
+  const raw: Record<string, unknown> =
+    ws.settings && typeof ws.settings === 'object' ? { ...(ws.settings as Record<string, unknown>) } : {};
+  // The CLI has no user level: the workspace's file may raise consent above the default, never lower it.
+  raw.consent = consentOfAllLevels({ workspaceValue: raw.consent });
+  const values = restrictedValuesOf(raw);
+  const approved = sanitizeSettings(raw, process.env);
   if (Object.keys(values).length === 0 || trusted(values) || restrictedApproved(workspaceFolder, values))
     return { settings: approved, approved, file: ws.file };
   return {
-    settings: sanitizeSettings(withoutRestricted(ws.settings), process.env),
+    settings: sanitizeSettings(withoutRestricted(raw), process.env),
     approved,
     pending: values,
     file: ws.file,

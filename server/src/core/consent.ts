@@ -104,9 +104,30 @@ export function consentAnswerOf(result: unknown): ConsentAnswer {
 }
 
 /** Why a call did not run, for the agent: plain words, no arguments. */
-export function consentRefusal(tool: ConsentSubject, why: 'denied' | 'unanswered', detail?: string): string {
+export type ConsentRefusalReason = 'denied' | 'unanswered' | 'cannotAsk';
+
+/**
+ * The agent's error for a call that did not run. `cannotAsk`: the client declared no form
+ * elicitation, so MCP Lens cannot ask its user; the call is refused rather than run unasked, and
+ * the text says how the user can run it (a client that shows MCP Lens's questions, exposure
+ * `found` or `all` where the client asks per tool itself, or the setting off). `foundName`: the
+ * name the tool is listed by in this session (exposure found), to call it directly.
+ */
+export function consentRefusal(
+  tool: ConsentSubject,
+  why: ConsentRefusalReason,
+  detail?: string,
+  foundName?: string,
+): string {
   const where = `"${shown(tool.originalName)}" on server "${shown(tool.server)}"`;
   if (why === 'denied')
     return `The user did not allow the call to ${where}: it did not run. Do not retry it unless the user asks you to; tell them what you wanted to do instead.`;
-  return `The call to ${where} did not run: MCP Lens asks the user before running it and got no answer${detail ? ` (${oneLine(detail)})` : ''}.`;
+  if (why === 'unanswered')
+    return `The call to ${where} did not run: MCP Lens asks the user before running it and got no answer${detail ? ` (${oneLine(detail)})` : ''}.`;
+  const what = tool.annotations?.destructiveHint === true ? 'may change or delete data' : 'is not marked read-only';
+  const direct =
+    foundName !== undefined
+      ? ` It is now listed as this client's own tool "${shown(foundName)}": call it by that name (not through call_tool or run_code) and the client asks the user itself.`
+      : ' The user can run it from a client that supports elicitation, or list tools directly (setting mcpLens.exposure "found" or "all") so the client asks for each tool itself, or turn this question off in their own settings (mcpLens.consent "off").';
+  return `The call to ${where} did not run: the tool ${what}, MCP Lens asks the user before an agent runs such a tool through call_tool or run_code, and this client cannot show that question (it declared no form elicitation).${direct} Tell the user what you wanted to run.`;
 }

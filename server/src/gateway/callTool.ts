@@ -31,8 +31,8 @@ export interface MetaToolContext {
   caller?: UpstreamCaller;
   /** The host lists the tool called and confirmed the call itself (CallOptions.hostConfirms). */
   hostConfirms?: boolean;
-  /** An agent's call (call_tool, or a direct one) reached its tool's server (exposure found lists it). */
-  onForwarded?: CallOptions['onForwarded'];
+  /** An agent chose an upstream tool (call_tool, or a direct call): exposure found lists it. */
+  onChosen?: CallOptions['onChosen'];
 }
 
 export function errorText(text: string): CallToolResult {
@@ -88,6 +88,6 @@ export function forwardCall(
   if (ctx.caller) options.caller = ctx.caller;
   if (ctx.hostConfirms) options.hostConfirms = true;
   // What a run_code script runs is not listed as the host's own (gateway/foundTools.ts).
-  if (ctx.onForwarded && options.origin === 'gateway') options.onForwarded = ctx.onForwarded;
+  if (ctx.onChosen && options.origin === 'gateway') options.onChosen = ctx.onChosen;
   return ctx.lens.callTool(toolName, args, options);
 }

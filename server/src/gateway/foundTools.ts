@@ -3,9 +3,11 @@
  * own beside the meta-tools, each with its own title, annotations, icons, output schema and
  * `_meta` (toolDefinition), so the host confirms each by its own rules and renders its app.
  *
- * A tool is added once a call_tool call of it passed every check and went to its server (not
- * when find_tools merely named it: bench-results.md, "Found tools", measures both); run_code's
- * inner calls add nothing, since a script is how an agent keeps tools out of its context. The
+ * A tool is added when the agent goes to use it: a call_tool call of it whose arguments passed
+ * the checks, before MCP Lens's consent question (so a client that cannot be asked can still call
+ * it directly and ask per tool itself). find_tools merely naming a tool adds nothing (its five
+ * answers a query would churn the list); run_code's inner calls add nothing either, since a
+ * script is how an agent keeps tools out of its context. The
  * list is the session's own (another session's agent never changes it), bounded by
  * `mcpLens.found.maxTools`, and only grows at its end: a client's prompt cache, which holds the
  * tools in order, is invalidated once per tool added. Past the bound, the tool used least
@@ -27,11 +29,6 @@ export class FoundTools {
     this.order.push(key);
     this.trim(max);
     return true;
-  }
-
-  /** A use of a tool that is listed already; nothing is added. */
-  touch(key: string): void {
-    if (this.lastUse.has(key)) this.lastUse.set(key, ++this.clock);
   }
 
   /** The keys listed now, at most `max`, in listing order. */

@@ -108,7 +108,7 @@ export class Gateway {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
         },
         lists: (id, name) => this.lists(id, name),
-        forwarded: (id, tool) => this.forwarded(id, tool),
+        chosen: (id, tool) => this.chosen(id, tool),
         askedForTools: () => this.noteAsked(),
       },
       idOf,
@@ -166,8 +166,8 @@ export class Gateway {
     return directTools(this.lens, this.lens.settings(), sessionId, found).some((t) => t.name === name);
   }
 
-  /** Found mode: a tool an agent ran joins its session's list (an append: one list_changed). */
-  private forwarded(sessionId: string, tool: CatalogTool): void {
+  /** Found mode: a tool an agent chose joins its session's list (an append: one list_changed). */
+  private chosen(sessionId: string, tool: CatalogTool): void {
     const settings = this.lens.settings();
     const session = this.sessions.get(sessionId);
     if (settings.exposure !== 'found' || !session) return;

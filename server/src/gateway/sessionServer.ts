@@ -59,8 +59,8 @@ export interface SessionDeps {
   afterCall(sessionId: string): void;
   /** Whether this session's tools/list holds this upstream tool (the host confirms its calls itself). */
   lists(sessionId: string, name: string): boolean;
-  /** An agent's call of an upstream tool went to its server (found mode lists it). */
-  forwarded(sessionId: string, tool: CatalogTool): void;
+  /** An agent chose an upstream tool to call (found mode lists it). */
+  chosen(sessionId: string, tool: CatalogTool): void;
   /** A client asked for tools: its tools/list was answered, or a tool call came in. */
   askedForTools(): void;
 }
@@ -196,7 +196,7 @@ function toolCallHandler(
       signal: extra.signal,
       // What the upstream asks back while this call runs comes to this client, related to this call.
       caller: callCaller(server, sessionId(), deps.principal, extra),
-      onForwarded: (tool) => deps.forwarded(sessionId(), tool),
+      onChosen: (tool) => deps.chosen(sessionId(), tool),
     };
     if (progressToken !== undefined) {
       ctx.onProgress = (p) => {

@@ -67,7 +67,7 @@ export class ConsentView {
       revoke.disabled = true;
       replaceChildren(this.error);
       void this.messenger
-        .request('revokeConsent', { key: t.key })
+        .request('revokeConsent', { principal: t.principal, key: t.key })
         .then((r) => {
           if (!r.ok) replaceChildren(this.error, r.error ?? 'Revoking failed.');
         })
@@ -77,7 +77,7 @@ export class ConsentView {
     return h(
       'tr',
       { attrs: { 'data-key': t.key } },
-      h('td', {}, h('code', {}, t.tool), h('div', { class: 'muted' }, t.server)),
+      h('td', {}, h('code', {}, t.tool), h('div', { class: 'muted' }, `${t.server} · for ${t.principalLabel}`)),
       h('td', {}, new Date(t.allowedAt).toLocaleString()),
       h(
         'td',

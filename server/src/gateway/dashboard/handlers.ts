@@ -89,8 +89,9 @@ export function lensHandlers(
     },
     consent: async () => lens.consent(),
     async revokeConsent(p) {
+      const principal = str(p, 'principal');
       const key = str(p, 'key');
-      return settle(() => lens.revokeConsent(key));
+      return settle(() => lens.revokeConsent(principal, key));
     },
   };
 }
