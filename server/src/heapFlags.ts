@@ -12,7 +12,7 @@
  * is read at each resize: the young generation stays at its first size (1 MB per semi-space).
  * `mcp-lens serve` on 22 servers (npm run bench:startup's workload, 6 runs each): peak RSS
  * 96–101 MB → 88–92 MB, with the same CPU time to its first answer and to every server
- * connected, and the same call_tool latency. Under load (bench/load.ts, 100 + 100 concurrent
+ * connected, and the same call_tool latency. Under load (bench/src/load.ts, 100 + 100 concurrent
  * workers for 15 s, 3–4 runs each, medians) it costs throughput again: call_tool ~220/s vs
  * ~290/s, find_tools ~470/s vs ~500/s, peak RSS ~103 MB vs ~125 MB.
  * Measured again once the work no one asked for waits while servers start (app/startupQuiet.ts):

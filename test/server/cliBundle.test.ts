@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '..', '..');
 const dist = (f: string) => join(ROOT, 'dist', f);
 
 test('dist/cli.js and the bundle it runs hold no bench code; dist/bench.js does', () => {
-  // The reference searchers exist only in server/src/bench.
+  // The reference searchers exist only in bench/src.
   assert.doesNotMatch(readFileSync(dist('cli.js'), 'utf8'), /tfidf-reference/);
   assert.doesNotMatch(readFileSync(dist('cliMain.js'), 'utf8'), /tfidf-reference/);
   assert.match(readFileSync(dist('bench.js'), 'utf8'), /tfidf-reference/);

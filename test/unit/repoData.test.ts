@@ -11,8 +11,8 @@ import {
   datasetToolsFile,
   recordedCatalogFile,
   repoRoot,
-} from '../../server/src/bench/benchFiles';
-import { loadDataset } from '../../server/src/bench/dataset';
+} from '../../bench/src/benchFiles';
+import { loadDataset } from '../../bench/src/dataset';
 import { RECORDED_CATALOG_FILE, readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 
 function withEnv<T>(name: string, value: string | undefined, fn: () => T): T {

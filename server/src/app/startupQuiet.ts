@@ -8,7 +8,7 @@
  * starting; past that, until every server has settled, nothing waits.
  *
  * A cold start of 23 servers (407 tools) indexed 723 ms, counted tokens 190 ms and wrote the
- * cache three times while the servers started (bench/startupProfile.ts, cut at all connected).
+ * cache three times while the servers started (bench/src/startupProfile.ts, cut at all connected).
  */
 import type { Disposable } from './lens';
 

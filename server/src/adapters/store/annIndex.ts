@@ -2,7 +2,7 @@
  * LanceDB's own vector index over the tool table's `vector` column, and how a search reads it.
  * Below a catalog size the in-memory scan (index/vectorMatrix.ts) is quicker; past it, an
  * approximate index searched by LanceDB is. Both the size and the index's parameters were
- * chosen by measurement (`node --import tsx server/src/bench/annCrossover.ts`: the test
+ * chosen by measurement (`node --import tsx bench/src/annCrossover.ts`: the test
  * server's vectors at nomic-embed-text's 768 dimensions, 300 queries, top 50 as hybrid fusion
  * asks; 2 loaded cores). p50 of the scan against IVF_HNSW_SQ: 1,000 rows 0.9 vs 3.2 ms, 2,500
  * 2.3 vs 3.2, 5,000 4.6 vs 3.0 (7.1 in a noisier run), 7,500 6.9 vs 3.1, 10,000 9–17 vs

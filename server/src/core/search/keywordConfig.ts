@@ -1,13 +1,13 @@
 /**
  * The keyword ranking's parameters: the candidate stage's (BM25F and the request's terms,
  * candidates.ts) typed here, and each re-rank signal's knobs, which the signal declares
- * itself (signals/, listed in rerankSignals.ts). Numbers are learned, not hand-set: server/src/bench/tuneKeyword.ts
+ * itself (signals/, listed in rerankSignals.ts). Numbers are learned, not hand-set: bench/src/tuneKeyword.ts
  * runs coordinate ascent over every knob (rankingPipeline.ts's RANKING_KNOBS) on the *dev*
  * halves of mcp-servers, workspace-19, toolbench and metatool (benchSplit.ts), keeps a move
  * only when the mean objective rises and no set falls by more than 0.002, and writes
  * keywordWeights.json. What each step is worth — the shipped configuration with each knob
  * switched off — is the ablation section of bench-results.md, written by
- * `node --import tsx server/src/bench/ablation.ts --write bench-results.md`.
+ * `node --import tsx bench/src/ablation.ts --write bench-results.md`.
  *
  * Tried and not kept (measured in this round): fusing with an unstemmed plain BM25 by
  * reciprocal rank (mcp-servers R@1 +0.009, workspace-19 +0.013, metatool −0.009 at weight 0.25);
@@ -74,7 +74,7 @@ export type SignalKnobName = (typeof signalFiles)[keyof typeof signalFiles]['kno
 export type KeywordConfig = CandidateConfig & Partial<Record<SignalKnobName, number>>;
 
 /**
- * The shipped parameters: learned by server/src/bench/tuneKeyword.ts (coordinate ascent on the
+ * The shipped parameters: learned by bench/src/tuneKeyword.ts (coordinate ascent on the
  * dev halves of bench/datasets, every set held to its level) and written to
  * keywordWeights.json. Edit by re-running the tuner, not by hand.
  */

@@ -12,7 +12,7 @@ import { unspacedTerms, wordRuns } from './wordRuns';
 
 /**
  * A small English stop-word list: function words that carry no tool meaning. The BM25
- * reference searcher (bench/reference) uses exactly this list, so keep it as it is: MCP Lens's
+ * reference searcher (bench/src/reference) uses exactly this list, so keep it as it is: MCP Lens's
  * own additions go into STOP_WORDS below. Kept short on
  * purpose: words like `get`, `list`, `new`, `all` are stop words in prose but verbs/objects in
  * tool names, so they stay.

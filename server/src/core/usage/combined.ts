@@ -59,7 +59,7 @@ export class CombinedPredictor implements Predictor {
 }
 
 /**
- * Weights of the default combination, measured with bench/predict.ts (mean of seeds 1-3):
+ * Weights of the default combination, measured with bench/src/predict.ts (mean of seeds 1-3):
  * frequency 2 / co-occurrence 1 / server affinity 0.5 gave the best hit@5 on both toolbench and
  * metatool; prior 0..3 made no difference. Transitions cost up to 0.02 hit@5 on metatool at
  * weight 0.25 (0 on toolbench), but those datasets carry no real call order (their gold lists

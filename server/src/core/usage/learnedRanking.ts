@@ -14,7 +14,7 @@
  * With nothing learned, or nothing learned that matches, the hits come back as they are: a cold
  * start is the ranking without learning, exactly. Pure.
  *
- * Measured by replay (bench/replay.ts), dev halves only, half the history: R@1 at 0%, 10% and
+ * Measured by replay (bench/src/replay.ts), dev halves only, half the history: R@1 at 0%, 10% and
  * 30% silent wrong calls (metatool seed 1, its MRR@10 at 10% in brackets; the others the mean
  * of seeds 1-10). Cold start: metatool .438 (.536), mcp-servers .637, toolbench .355,
  * workspace-19 .655.

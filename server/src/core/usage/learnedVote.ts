@@ -17,7 +17,7 @@ import type { ToolVote } from './learnedDocuments';
 /*
  * The vote's knobs, when it was the only use of what was learned (learnedRanking.ts holds
  * today's knobs: the vote beside a learned field). Chosen on the dev halves of the replay
- * (bench/replay.ts: `mcp-lens bench --history 0.5 --seeds 10`) at 10% silent wrong calls,
+ * (bench/src/replay.ts: `mcp-lens bench --history 0.5 --seeds 10`) at 10% silent wrong calls,
  * every set held to its cold start at 30%. One past request weighs 12 × 1/13 (a near-exact repeat of it lands at about 0.4 of the top hit's
  * score: it wins where keyword search found little, not over a strong match); twenty weigh
  * 12 × 20/32. Dev halves, mean of seeds 1-10 (metatool: seed 1), cold start first: metatool
@@ -49,7 +49,7 @@ import type { ToolVote } from './learnedDocuments';
  * .656, .655 (.599 at 30%), .705. Weight 24: .378, .660, .655 (.638 at 30%), .682. The first
  * hit's call at half weight, at weight 12 and 24: .369/.370, .671/.650, .655, .681/.681. A
  * floor of 0.1 on weight × vote: mcp-servers .652, workspace-19 MRR@10 .864 → .855 (0.05:
- * no change). The replay's held-out gaps are mostly the data's (bench/replay.ts reports the
+ * no change). The replay's held-out gaps are mostly the data's (bench/src/replay.ts reports the
  * most R@1 any ranking can score: a request for n tools scores at most 1/n).
  */
 
