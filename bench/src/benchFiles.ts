@@ -2,8 +2,7 @@
  * Where the benches find their data. Everything lives in the repository, so a fresh clone
  * benches with nothing beside it: the retrieval datasets under bench/datasets/<name>/ and the
  * recorded 19-server catalog under test/fixtures/catalog/ (each folder has a meta.json with
- * its source and license). MCP_LENS_BENCH_DIR points at another folder of datasets,
- * MCP_LENS_CATALOG at another recorded catalog.
+ * its source and license). MCP_LENS_BENCH_DIR points at another folder of datasets.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -74,7 +73,7 @@ export function allDatasetDirs(): string[] {
     .sort();
 }
 
-/** The recorded tools/list of 19 real servers: MCP_LENS_CATALOG, else the repo's fixture. */
+/** The recorded tools/list of 19 real servers (the repo's fixture; gatewayCatalog.ts takes --fixture FILE). */
 export function recordedCatalogFile(): string {
-  return process.env.MCP_LENS_CATALOG || join(repoRoot(), 'test', 'fixtures', 'catalog', 'real-workspace-tools.json');
+  return join(repoRoot(), 'test', 'fixtures', 'catalog', 'real-workspace-tools.json');
 }

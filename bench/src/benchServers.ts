@@ -14,10 +14,10 @@ export type BenchServerEntry = { command: string; args: string[]; env?: Record<s
 /** The server-everything entry's name (its get-sum is what the overhead benches call). */
 export const EVERYTHING_SERVER = 'test-everything';
 
-/** The recorded catalog (test/fixtures/catalog, or MCP_LENS_CATALOG). */
+/** The recorded catalog (test/fixtures/catalog). */
 function catalogFile(): string {
   const file = recordedCatalogFile();
-  if (!existsSync(file)) throw new Error(`no recorded catalog at ${file} (set MCP_LENS_CATALOG)`);
+  if (!existsSync(file)) throw new Error(`no recorded catalog at ${file}`);
   return file;
 }
 
