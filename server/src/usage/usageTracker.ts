@@ -96,10 +96,6 @@ export class UsageTracker {
     return tracker;
   }
 
-  get enabled(): boolean {
-    return this.opts.enabled;
-  }
-
   /**
    * Records one call. Non-blocking: the call is learned from (prediction, argument hash,
    * aggregates: ~0.1 ms of CPU) once the reply is on its way, in order, and before anything

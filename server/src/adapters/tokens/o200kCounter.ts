@@ -32,11 +32,6 @@ export const o200kTokenizer: TokenCounter = {
   prefix: (text, n) => bpe().prefix(text, n),
 };
 
-/** Counts o200k_base tokens. */
-export function countO200kTokens(text: string): number {
-  return bpe().count(text);
-}
-
 /** The published rank file: an export of gpt-tokenizer's package.json (`./data/*`). */
 export const O200K_TIKTOKEN = 'gpt-tokenizer/data/o200k_base.tiktoken';
 /** o200k_base's ordinary tokens (ranks 0–199,997; its special tokens are counted as text). */

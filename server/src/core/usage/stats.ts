@@ -73,10 +73,3 @@ export class UsageAggregate {
     set.add(tool);
   }
 }
-
-/** Stats of a list of calls (tests, one-off reports). */
-export function computeUsageStats(events: readonly UsageEvent[], resolveName?: (key: string) => string): UsageStats {
-  const agg = new UsageAggregate();
-  for (const e of events) agg.add(e);
-  return agg.stats(resolveName);
-}
