@@ -1,5 +1,5 @@
 /**
- * B12. A tool name with a zero-width space or a look-alike letter passed an `exclude` glob meant
+ * A tool name with a zero-width space or a look-alike letter passed an `exclude` glob meant
  * for the name it imitates (the raw name was matched). Names are now compared NFKC-normalized
  * without invisible characters, and exclude also meets their TR39 look-alike skeleton: the
  * zero-width, fullwidth, mathematical-bold and Cyrillic `delete_repo`s are all excluded (not
@@ -44,7 +44,7 @@ after(async () => {
   files.close();
 });
 
-test('b12: every look-alike of an excluded name is excluded too', async () => {
+test('every look-alike of an excluded name is excluded too', async () => {
   const listed = g.world.lens.tools().map((t) => t.originalName);
   assert.deepEqual(listed, ['list_repos'], `catalog: ${JSON.stringify(listed)}`);
   const found = await g.call('find_tools', { query: 'delete a repository', limit: 20 });
@@ -56,6 +56,6 @@ test('b12: every look-alike of an excluded name is excluded too', async () => {
   }
 });
 
-test('b12: an include for github does not let in a server spelled with a Cyrillic і', () => {
+test('an include for github does not let in a server spelled with a Cyrillic і', () => {
   assert.ok(!g.world.lens.tools().some((t) => t.server !== 'gh'), 'only gh tools');
 });

@@ -1,5 +1,5 @@
 /**
- * B13. With `exposure: all`, control and bidi characters from third-party tool names and
+ * With `exposure: all`, control and bidi characters from third-party tool names and
  * descriptions reached tools/list raw. Third-party text is now made safe once, where the catalog
  * is built: every tools/list (and find_tools, the dashboard, the CLI) gets descriptions and
  * titles without escapes, control, bidi or invisible characters, under ASCII client-safe names.
@@ -39,7 +39,7 @@ after(async () => {
   files.close();
 });
 
-test('b13: exposure all lists third-party tools without control, bidi or invisible characters', async () => {
+test('exposure all lists third-party tools without control, bidi or invisible characters', async () => {
   const { tools } = await g.client.listTools();
   const upstream = tools.filter((t) => t.name.startsWith('hostile_') || t.name.startsWith('listed_'));
   assert.ok(upstream.length >= 5, tools.map((t) => t.name).join(', '));

@@ -1,6 +1,7 @@
 /**
  * The upstream pool against fixture servers that misbehave: missing command, hanging
- * initialize, garbage on stdout, crashes, list_changed storms, slow tools, bad schemas.
+ * initialize, garbage on stdout, crashes, list_changed storms, slow tools, bad schemas. What
+ * a client sees of the same faults through the gateway is test/faults/gatewayUpstreamFaults.test.ts.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

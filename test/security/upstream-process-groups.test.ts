@@ -1,5 +1,5 @@
 /**
- * B7. An upstream that forks (a shell script starting `sleep 300 &`, then the server) left its
+ * An upstream that forks (a shell script starting `sleep 300 &`, then the server) left its
  * grandchildren running after MCP Lens stopped: stdio upstreams got no process group and only
  * the direct child was killed. Every stdio upstream now leads its own process group, and its
  * whole group is ended (SIGTERM, then SIGKILL after a grace period) on all three ways MCP Lens
@@ -96,7 +96,7 @@ function serve(ws: HostileWorkspace, http: boolean): RunningCli {
   );
 }
 
-test('b07: a clean stop (SIGTERM) ends the upstream and everything it started', async () => {
+test('a clean stop (SIGTERM) ends the upstream and everything it started', async () => {
   const { ws, pidFile } = forkingWorkspace();
   const s = serve(ws, true);
   const found = await upstreamPids(pidFile);
@@ -105,7 +105,7 @@ test('b07: a clean stop (SIGTERM) ends the upstream and everything it started', 
   await allGone(found, 'a clean stop');
 });
 
-test('b07: a closed stdin (the MCP client went away) ends them too', async () => {
+test('a closed stdin (the MCP client went away) ends them too', async () => {
   const { ws, pidFile } = forkingWorkspace();
   const s = serve(ws, false);
   const found = await upstreamPids(pidFile);
@@ -114,7 +114,7 @@ test('b07: a closed stdin (the MCP client went away) ends them too', async () =>
   await allGone(found, 'stdin closed');
 });
 
-test('b07: kill -9 of MCP Lens ends them through the watchdog', async () => {
+test('kill -9 of MCP Lens ends them through the watchdog', async () => {
   const { ws, pidFile } = forkingWorkspace();
   const s = serve(ws, true);
   const found = await upstreamPids(pidFile);

@@ -1,5 +1,5 @@
 /**
- * B1. `mcpLens.ollama.host` in a workspace's .vscode/settings.json sent the whole tool catalog
+ * `mcpLens.ollama.host` in a workspace's .vscode/settings.json sent the whole tool catalog
  * and every find_tools query to any host, with no trust or approval. Restricted settings
  * (protocol/settings.ts: they send data out or change what runs) from a workspace's files now
  * count only once approved: in the CLI by the terminal prompt (remembered for these exact
@@ -25,7 +25,7 @@ import {
   type Recorder,
 } from './hostileWorkspace';
 
-describe("b01: a workspace's ollama.host", () => {
+describe("a workspace's ollama.host", () => {
   let ollama: Recorder;
   let ws: HostileWorkspace;
   before(async () => {
@@ -75,7 +75,7 @@ describe("b01: a workspace's ollama.host", () => {
   });
 });
 
-test("b01: the editor's rule: workspace values only when trusted and approved, else the user's own", () => {
+test("the editor's rule: workspace values only when trusted and approved, else the user's own", () => {
   const levels = { 'ollama.host': { globalValue: 'http://127.0.0.1:11434', workspaceValue: 'http://evil.example:80' } };
   const approved = restrictedApprovalValue({ 'ollama.host': 'http://evil.example:80' });
   assert.deepEqual(gateRestricted(levels, false, approved), {
@@ -98,7 +98,7 @@ test("b01: the editor's rule: workspace values only when trusted and approved, e
   });
 });
 
-test("b01: every restricted setting is in the manifest's restrictedConfigurations", () => {
+test("every restricted setting is in the manifest's restrictedConfigurations", () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
   };

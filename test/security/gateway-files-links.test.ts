@@ -1,5 +1,5 @@
 /**
- * B6. A symlinked `.mcp-lens/gateway.json` made `serve --http` overwrite the file it points at.
+ * A symlinked `.mcp-lens/gateway.json` made `serve --http` overwrite the file it points at.
  * Now the link is refused (the warning names the file) and the gateway serves on; the same for a
  * linked `.mcp-lens/token` (the generated token is then printed, since no file holds it).
  */
@@ -23,7 +23,7 @@ after(() => {
   ws.close();
 });
 
-test('b06: serve --http refuses linked gateway.json and token, names them, serves on, touches nothing outside', async () => {
+test('serve --http refuses linked gateway.json and token, names them, serves on, touches nothing outside', async () => {
   const serve = startCli(
     ['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')],
     cliEnv(ws),

@@ -2,7 +2,7 @@
  * Upstream servers that fail, through the real gateway (LensApp + GatewayHttpServer + an MCP
  * client over HTTP), with server-everything beside them. Each test asserts what the user
  * sees (call_tool text, list_servers state) and that the gateway and the healthy server go on.
- * The pool-level behaviour of the same fixtures is in test/server/upstreamFaults.test.ts.
+ * The pool-level behaviour of the same fixtures is in test/server/poolUpstreamFaults.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

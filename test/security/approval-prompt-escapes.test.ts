@@ -1,5 +1,5 @@
 /**
- * B4. A server name holding a newline and terminal codes rewrote what the CLI approval prompt
+ * A server name holding a newline and terminal codes rewrote what the CLI approval prompt
  * showed (a fake summary, then `ESC[8m` concealing the real one), so answering "y" ran a command
  * the user never saw. Now such a name never reaches a prompt: a name with control, bidi or
  * invisible characters is refused at config load (the server is disabled, the error names the
@@ -25,7 +25,7 @@ after(() => {
   plain.close();
 });
 
-test('b04: a name with a newline and terminal codes is refused before any prompt, by file and entry', async () => {
+test('a name with a newline and terminal codes is refused before any prompt, by file and entry', async () => {
   const run = await runCliOnTerminal(['tools', '--workspace', hidden.dir], cliEnv(hidden), [[/\[y\/N\] $/, 'n\r']]);
   const shown = run.stdout;
   assert.ok(!shown.includes('\u001b[8m'), 'the concealing escape from the name never reaches the terminal');
@@ -41,7 +41,7 @@ test('b04: a name with a newline and terminal codes is refused before any prompt
   assert.equal(existsSync(hidden.path('pwned-by-b04')), false, 'nothing started');
 });
 
-test('b04: the approval prompt shows every field escaped, one per line', async () => {
+test('the approval prompt shows every field escaped, one per line', async () => {
   const run = await runCliOnTerminal(['tools', '--workspace', plain.dir], cliEnv(plain), [[/\[y\/N\] /, 'n\r']]);
   const shown = run.stdout;
   assert.ok(!shown.includes('\u001b[1A'), 'the cursor-up escape from an argument never reaches the terminal');

@@ -1,5 +1,5 @@
 /**
- * B9. The approval prompt hid where a server's environment comes from: `${env:…}` sources and
+ * The approval prompt hid where a server's environment comes from: `${env:…}` sources and
  * the envFile path were not shown, so the user approved without seeing what the server gets.
  * Now the prompt (the CLI's, and the lines the sidecar hands VS Code's modal) shows the envFile
  * path, each env name with its source (the variable as written, "from the env file", or the
@@ -40,7 +40,7 @@ const EXPECTED = [
   /^\s+env HOME_DIR: removed\s*$/,
 ];
 
-test('b09: the CLI approval prompt names every env source and the envFile, never a value from them', async () => {
+test('the CLI approval prompt names every env source and the envFile, never a value from them', async () => {
   const run = await runCliOnTerminal(['tools', '--workspace', ws.dir], cliEnv(ws, { B09_TOKEN: SECRET }), [
     [/\[y\/N\] /, 'n\r'],
   ]);
@@ -53,7 +53,7 @@ test('b09: the CLI approval prompt names every env source and the envFile, never
   assert.ok(!run.stdout.includes(SECRET) && !run.stdout.includes(FILE_SECRET), 'no secret value is shown');
 });
 
-test('b09: the sidecar hands the editor the same lines for its modal prompt', async () => {
+test('the sidecar hands the editor the same lines for its modal prompt', async () => {
   const lens = await LensApp.start({
     workspaceFolder: ws.dir,
     storageDir: ws.path('.mcp-lens-b09'),

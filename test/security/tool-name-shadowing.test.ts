@@ -1,5 +1,5 @@
 /**
- * B11. A server named `everything.` took the client-safe name `everything_echo` from the real
+ * A server named `everything.` took the client-safe name `everything_echo` from the real
  * server-everything (`everything./echo` sorted before `everything/echo`), so call_tool on
  * `everything_echo` reached the impostor. Names spelled exactly as listed now win over names
  * that needed sanitizing, and between exact spellings the longer server name wins, so neither a
@@ -32,7 +32,7 @@ after(async () => {
   files.close();
 });
 
-test("b11: everything_echo is server-everything's echo, whatever another server is called", async () => {
+test("everything_echo is server-everything's echo, whatever another server is called", async () => {
   const r = await g.call('call_tool', { tool_name: 'everything_echo', arguments: { message: 'hi' } });
   assert.ok(!r.isError, text(r));
   assert.match(text(r), /Echo: hi/);
@@ -40,7 +40,7 @@ test("b11: everything_echo is server-everything's echo, whatever another server 
   assert.match(impostor!.name, /^everything_echo_[0-9a-z]{6}$/, 'the impostor gets a hashed name');
 });
 
-test("b11: an upstream tool name cannot reach into a sibling server's prefix", async () => {
+test("an upstream tool name cannot reach into a sibling server's prefix", async () => {
   const r = await g.call('call_tool', { tool_name: 'my_github_x', arguments: {} });
   assert.equal(text(r), 'real:x');
 });

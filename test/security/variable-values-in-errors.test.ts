@@ -1,5 +1,5 @@
 /**
- * B3. An `envFile` path built from `${env:MCP_LENS_TOKEN}` put the secret's value, before any
+ * An `envFile` path built from `${env:MCP_LENS_TOKEN}` put the secret's value, before any
  * approval, into the "env file not found" error: on stderr and in list_servers. Messages now
  * name the variable (`${env:MCP_LENS_TOKEN}/.env`), never its value; the same holds for a
  * command or cwd built from a variable.
@@ -21,7 +21,7 @@ const ws = hostileWorkspace({
 });
 after(() => ws.close());
 
-test('b03: neither stderr nor list_servers carries a value that came from a variable', async () => {
+test('neither stderr nor list_servers carries a value that came from a variable', async () => {
   const env = cliEnv(ws, { MCP_LENS_TOKEN: SECRET, B03_OTHER: OTHER, MCP_LENS_LOG: 'debug' });
   const transport = new StdioClientTransport({
     command: process.execPath,

@@ -1,5 +1,5 @@
 /**
- * B14. A 1-character MCP_LENS_TOKEN was accepted as the gateway's bearer token. Tokens weaker
+ * A 1-character MCP_LENS_TOKEN was accepted as the gateway's bearer token. Tokens weaker
  * than 128 bits are now refused before anything starts, with a message that says why and how
  * to make a good one (and never repeats the token).
  */
@@ -11,7 +11,7 @@ import { EVERYTHING, cliEnv, hostileWorkspace, mcpJson, runCli, strongToken } fr
 const ws = hostileWorkspace({ '.vscode/mcp.json': mcpJson({ everything: EVERYTHING }) });
 after(() => ws.close());
 
-test('b14: serve --http refuses a 1-character MCP_LENS_TOKEN and starts nothing', async () => {
+test('serve --http refuses a 1-character MCP_LENS_TOKEN and starts nothing', async () => {
   const run = await runCli(
     ['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')],
     cliEnv(ws, { MCP_LENS_TOKEN: 'x' }),
@@ -25,7 +25,7 @@ test('b14: serve --http refuses a 1-character MCP_LENS_TOKEN and starts nothing'
   assert.doesNotMatch(run.stderr, /listening/);
 });
 
-test('b14: the strength rule: 128 bits by alphabet and length, and no repeated-character tokens', () => {
+test('the strength rule: 128 bits by alphabet and length, and no repeated-character tokens', () => {
   assert.equal(tokenProblem(strongToken()), undefined, '64 hex digits');
   assert.equal(tokenProblem(strongToken().slice(0, 32)), undefined, '32 hex digits = 128 bits');
   assert.match(tokenProblem(strongToken().slice(0, 31)) ?? '', /about 124 bits/);

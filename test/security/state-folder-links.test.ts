@@ -1,5 +1,5 @@
 /**
- * B5. A symlinked `.mcp-lens/usage/usage.log` made MCP Lens truncate or append to a file outside
+ * A symlinked `.mcp-lens/usage/usage.log` made MCP Lens truncate or append to a file outside
  * the workspace. Since issue #23 the CLI keeps its usage log, salt, catalog cache and tool index
  * in the user's state folder (adapters/workspaceState.ts), not in the workspace: a linked
  * usage.log, usage folder, tool index folder or `.mcp-lens` itself is not used at all, and the
@@ -39,7 +39,7 @@ function world(links: Record<string, string>): HostileWorkspace {
 const tools = (ws: HostileWorkspace) =>
   runCli(['tools', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws));
 
-test('b05: a linked usage.log, usage folder, index folder or .mcp-lens is never used; what they point at is untouched', async () => {
+test('a linked usage.log, usage folder, index folder or .mcp-lens is never used; what they point at is untouched', async () => {
   for (const links of [
     { '.mcp-lens/usage/usage.log': 'OUTSIDE/precious.txt' },
     { '.mcp-lens/usage': 'OUTSIDE' },
@@ -55,7 +55,7 @@ test('b05: a linked usage.log, usage folder, index folder or .mcp-lens is never 
   }
 });
 
-test('b05: MCP Lens creates its folders 0700 and its files 0600, in the state folder', async () => {
+test('MCP Lens creates its folders 0700 and its files 0600, in the state folder', async () => {
   const ws = world({});
   const run = await tools(ws);
   assert.equal(run.code, 0, run.stderr);
@@ -80,7 +80,7 @@ function modesUnder(dir: string, rel = ''): { path: string; dir: boolean; mode: 
   return out;
 }
 
-test('b05: with embeddings on, everything MCP Lens writes in its state folder is private: its folders 0700, its files 0600', async () => {
+test('with embeddings on, everything MCP Lens writes in its state folder is private: its folders 0700, its files 0600', async () => {
   const ollama = await startFakeOllama();
   const ws = world({});
   // serve keeps indexing until every tool is embedded; the vector snapshot is written once writes go quiet.

@@ -1,5 +1,5 @@
 /**
- * B8. The dashboard URL on stderr carried the token even when the user set it with
+ * The dashboard URL on stderr carried the token even when the user set it with
  * MCP_LENS_TOKEN. A token the user chose is now never printed (the line says where to put it);
  * only a token MCP Lens generated appears in the dashboard link (it is in .mcp-lens/token too).
  */
@@ -15,7 +15,7 @@ after(() => {
 });
 const serveArgs = ['serve', '--http', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')];
 
-test('b08: a token given in MCP_LENS_TOKEN never appears on stderr', async () => {
+test('a token given in MCP_LENS_TOKEN never appears on stderr', async () => {
   const token = strongToken();
   const serve = startCli(serveArgs, cliEnv(ws, { MCP_LENS_TOKEN: token, MCP_LENS_LOG: 'debug' }));
   try {
@@ -28,7 +28,7 @@ test('b08: a token given in MCP_LENS_TOKEN never appears on stderr', async () =>
   assert.ok(!serve.stderr().includes(token), 'nor on the way out');
 });
 
-test('b08: a generated token is printed in the dashboard link, and is the one in .mcp-lens/token', async () => {
+test('a generated token is printed in the dashboard link, and is the one in .mcp-lens/token', async () => {
   const serve = startCli(serveArgs, cliEnv(ws));
   try {
     const m = await serve.waitFor(/Dashboard: \S+\?token=([A-Za-z0-9_-]+)/);

@@ -1,5 +1,5 @@
 /**
- * B2. A `.mcp-lens/gateway.json` shipped in the repository made `mcp-lens stats` send
+ * A `.mcp-lens/gateway.json` shipped in the repository made `mcp-lens stats` send
  * MCP_LENS_TOKEN to any URL it named; pid 1 counted as alive (EPERM), and terminal codes in the
  * reply were printed raw. gateway.json now counts only when MCP Lens wrote it (0600, no link),
  * its pid is a live MCP Lens process of this user, its URL is loopback, and the server there
@@ -39,7 +39,7 @@ const ANSI_STATS = JSON.stringify({
   },
 });
 
-describe('b02: stats and a planted gateway.json', () => {
+describe('stats and a planted gateway.json', () => {
   let attacker: Recorder;
   let real: RunningCli;
   let realWs: HostileWorkspace;
