@@ -98,7 +98,7 @@ export class UsageTracker {
 
   /**
    * Records one call. Non-blocking: the call is learned from (prediction, argument hash,
-   * aggregates: ~0.1 ms of CPU) once the reply is on its way, in order, and before anything
+   * aggregates) once the reply is on its way, in order, and before anything
    * reads what was learned (every reader drains first); the disk write is batched.
    */
   record(call: CallRecord): void {

@@ -5,8 +5,8 @@
  * `gpt-tokenizer/data/o200k_base.tiktoken` (tiktoken's own format: one base64 token and its
  * rank per line). When neither is there, the first count fails with an error that says so:
  * there is no second tokenizer to fall back on. The counts equal gpt-tokenizer's
- * (test/unit/bpeCounter.test.ts) in a fraction of its memory (the table is ~5 MB of typed
- * arrays; gpt-tokenizer keeps 200,000 strings and a map of them).
+ * (test/unit/bpeCounter.test.ts) in a fraction of its memory (the table is a few typed arrays;
+ * gpt-tokenizer keeps 200,000 strings and a map of them).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -304,9 +304,9 @@ export class UpstreamPool {
   }
 
   /**
-   * Spawning a process blocks the event loop for ~10 ms: twenty in a row would hold every
-   * request (the first find_tools included) for a quarter of a second. A few per turn lets the
-   * gateway answer in between; the servers still start in parallel.
+   * Spawning a process blocks the event loop: twenty in a row would hold every request (the
+   * first find_tools included) for all of them. A few per turn lets the gateway answer in
+   * between; the servers still start in parallel.
    */
   private nextTurn(): Promise<void> {
     if (this.inTurn < CONNECTS_PER_TURN) {
