@@ -5,6 +5,7 @@
  * command only (server/src/cli/benchEntry.ts declares the line `mcp-lens --help` shows).
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { allDatasetDirs, benchResultsFile, datasetToolsFile } from './benchFiles';
@@ -138,6 +139,7 @@ export const bench: CliCommand = {
         ? undefined
         : (rows: PerQueryRow[]) => writeSync(perQuery, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
     const reports: BenchReport[] = [];
+    const loadBefore = loadavg()[0]!;
     try {
       for (const dir of dirs) {
         process.stderr.write(`bench: ${dir} (${mode})…\n`);
@@ -166,7 +168,8 @@ export const bench: CliCommand = {
     if (args.all) {
       const out = benchResultsFile(args.out);
       // Its own section: the other benches' sections of the same file (code mode, start-up, find_tools) stay.
-      writeSection(out, 'search', formatMarkdown(reports, `mcp-lens bench ${argv.join(' ')}`));
+      const machine = `Machine: ${availableParallelism()} cores, load average ${loadBefore.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (latency and memory figures depend on it; the rankings do not).`;
+      writeSection(out, 'search', formatMarkdown(reports, `mcp-lens bench ${argv.join(' ')}`, machine));
       process.stderr.write(`bench: wrote the search section of ${out}\n`);
     }
     return 0;

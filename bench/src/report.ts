@@ -149,8 +149,10 @@ export function formatTable(report: BenchReport): string {
   return out.join('\n');
 }
 
-export function formatMarkdown(reports: readonly BenchReport[], command: string): string {
+/** `machine`: a line saying what the run shared the machine with (its load), since latencies depend on it. */
+export function formatMarkdown(reports: readonly BenchReport[], command: string, machine?: string): string {
   const out = ['# MCP Lens tool-search benchmark', '', `Command: \`${command}\``, ''];
+  if (machine !== undefined) out.splice(3, 0, '', machine);
   for (const report of reports) {
     out.push(`## ${report.dataset}`, '', ...summary(report).map((l) => `${l}  `), '');
     out.push(
