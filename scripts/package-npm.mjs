@@ -43,7 +43,7 @@ export function cliManifest(root) {
   };
 }
 
-execFileSync(process.execPath, ['esbuild.mjs', '--production', 'server'], {
+execFileSync(process.execPath, ['esbuild.mjs', '--production', 'server', 'bench'], {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
 });

@@ -85,7 +85,7 @@ export class ToolCalls {
     });
     // A line per call is a trace (debug), not news (info: starts, stops, approvals). It goes
     // out once the reply is on its way: the CLI writes its log to stderr synchronously, and a
-    // pipe write held every reply up by ~0.04 ms.
+    // pipe write before the reply would hold every reply up.
     setImmediate(() =>
       this.deps.log.debug(`call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`),
     );

@@ -5,7 +5,8 @@
  *
  * The counter is plugged in (`useTokenCounter`): the app installs the compact o200k counter
  * (adapters/tokens), which loads its table on first use. A count before one is installed is
- * a bug and throws: a second tokenizer to fall back on would hide it and cost ~70 MB. Counts of whole tools/list texts are remembered by content hash
+ * a bug and throws: a second tokenizer to fall back on would hide it and cost tens of megabytes
+ * (core/bpe/rankTable.ts). Counts of whole tools/list texts are remembered by content hash
  * (`rememberTokenCounts`), so a catalog counted in an earlier run is not counted again.
  */
 import { createHash } from 'node:crypto';

@@ -19,7 +19,7 @@ import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
 import { ChildSelectRunner } from '../adapters/select/selectRunner';
-import { MCP_LENS_VERSION } from '../core/version';
+import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 
 /**
@@ -98,7 +98,7 @@ export class Gateway {
         select: this.select,
         codeRuns: this.codeRuns,
         log: this.log,
-        version: MCP_LENS_VERSION,
+        version: LENS_VERSION,
         toolsFor: (id) => this.rememberTools(id),
         afterCall: (id) => {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);

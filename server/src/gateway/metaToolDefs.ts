@@ -58,8 +58,8 @@ export interface MetaToolOptions {
  * each call against its schema (metaToolArgs.ts) before anything reaches the Lens. Far past
  * what an agent writes (the longest query of the bench datasets is 1,089 characters, the
  * longest tool name MCP Lens lists 64), short of what could make the gateway work hard.
- * They are listed too: the schema a client sees is the one enforced. They cost 24 o200k
- * tokens of tools/list, and the list stays under its 1,000-token budget with them (issue #25).
+ * They are listed too: the schema a client sees is the one enforced, and the list stays under
+ * its token budget with them (test/server/gatewayParts.test.ts checks the budget).
  */
 export const MAX_QUERY_CHARS = 2000;
 export const MAX_KEYWORDS = 32;
@@ -92,9 +92,8 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 /**
  * The meta-tools' definitions, in the order they are listed. Every word here rides in every
- * request of every session, so each sentence is one an agent acts on (issue #25 measured
- * them line by line): when to use the tool, how to phrase its input, what comes back and what
- * to do next. Titles are for people (clients show them); annotations only where they differ
+ * request of every session, so each sentence is one an agent acts on: when to use the tool,
+ * how to phrase its input, what comes back and what to do next. Titles are for people (clients show them); annotations only where they differ
  * from the spec's defaults.
  */
 export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
@@ -102,7 +101,7 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
     {
       name: FIND_TOOLS,
       title: 'Find tools',
-      // No outputSchema: its ~250 tokens would ride in every request; structuredContent is still sent.
+      // No outputSchema: its tokens would ride in every request; structuredContent is still sent.
       description:
         'Search the tools of every MCP server in this workspace. Use it FIRST when a task needs a tool you do not have. ' +
         (o.domains ? `Servers and what their tools cover: ${o.domains}. ` : '') +

@@ -177,7 +177,7 @@ function shapedResult(
 
 /**
  * A class, not an object literal with getters: V8 builds such a literal on its slow path, which
- * cost every call_tool about 10 µs on its way back (CPU profile of gatewayOverhead.ts).
+ * shows in every call_tool's way back (a CPU profile of gatewayOverhead.ts finds it).
  */
 class LazyShaped implements Shaped {
   declare keptAs?: string;

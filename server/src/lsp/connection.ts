@@ -31,7 +31,7 @@ import { DASHBOARD_METHODS, type DashboardHandlers } from '../../../protocol/web
 import { toolCallOutcome } from '../app/toolCallOutcome';
 import { errorMessage } from '../core/errorMessage';
 import type { Logger } from '../core/logger';
-import { MCP_LENS_VERSION } from '../core/version';
+import { LENS_VERSION } from '../core/version';
 import { BadParams, lensHandlers } from '../gateway/dashboard/handlers';
 import { SidecarSession } from './sidecarSession';
 import { StateBroadcaster } from './stateBroadcaster';
@@ -73,7 +73,7 @@ export function bindConnection(
       (onProgress) => pullModel(s, onProgress).catch(() => undefined),
       sendPullProgress,
     );
-    return { capabilities: {}, serverInfo: { name: 'mcp-lens-sidecar', version: MCP_LENS_VERSION } };
+    return { capabilities: {}, serverInfo: { name: 'mcp-lens-sidecar', version: LENS_VERSION } };
   });
   connection.onInitialized(() => {
     initialized();

@@ -8,7 +8,7 @@
  * for it), and the file they are kept in (adapters/usage/learnedFile.ts: the user's state
  * folder, 0600, never sent anywhere).
  *
- * The bench's replay (bench/replay.ts) drives this same class, in memory, with its own clock.
+ * The bench's replay (bench/src/replay.ts) drives this same class, in memory, with its own clock.
  */
 import { dirname, join } from 'node:path';
 import type { LearnedSearchView } from '../../../protocol/model';

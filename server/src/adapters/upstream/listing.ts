@@ -12,8 +12,8 @@ import type { UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate, Upstre
 
 /**
  * Descriptions are kept up to this many characters. A megabyte of description helps no one
- * and, indexed whole, flattens keyword ranking for every other server's tools (seen: get-sum
- * fell out of the top 8 for "add two numbers" beside one 1 MB description).
+ * and, indexed whole, flattens keyword ranking for every other server's tools (beside one such
+ * description, server-everything's get-sum leaves the top hits for "add two numbers").
  */
 export const MAX_DESCRIPTION_CHARS = 8000;
 const MAX_TITLE_CHARS = 200;

@@ -14,8 +14,8 @@
  *    the answer and may add to it.
  *
  * Every parameter of stages 1 and 2 is a knob (RANKING_KNOBS) declared by the step that reads
- * it, with the values the tuner tries (bench/tuneKeyword.ts) and the value that switches it off
- * (bench/ablation.ts, whose table is in bench-results.md).
+ * it, with the values the tuner tries (bench/src/tuneKeyword.ts) and the value that switches it off
+ * (bench/src/ablation.ts, whose table is in bench-results.md).
  */
 import type { CatalogTool } from '../catalog';
 import { CANDIDATE_KNOBS } from './candidates';
