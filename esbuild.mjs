@@ -41,7 +41,8 @@ const server = {
   ...common,
   // The sidecar (LSP front door) and the CLI share one core; both are plain Node. `mcp-lens
   // bench` is a bundle of its own, loaded by the CLI only for that command. selectChild is the
-  // process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts).
+  // process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts);
+  // sandboxWorker the worker thread both run run_code's scripts on (adapters/sandbox/scriptWorkers.ts).
   entryPoints: {
     server: 'server/src/main.ts',
     // dist/cli.js (`mcp-lens`) is a launcher that runs dist/cliMain.js from a V8 code cache.
@@ -49,6 +50,7 @@ const server = {
     cliMain: 'server/src/cli/main.ts',
     bench: 'server/src/cli/bench.ts',
     selectChild: 'server/src/adapters/select/selectChild.ts',
+    sandboxWorker: 'server/src/adapters/sandbox/sandboxWorker.ts',
   },
   platform: 'node',
   format: 'cjs',
@@ -95,7 +97,8 @@ async function main() {
   }
   await Promise.all(selected.map((o) => esbuild.build(o)));
   if (selected.includes(server)) {
-    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/bench.js', 'dist/selectChild.js']) asciiOnly(f);
+    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/bench.js', 'dist/selectChild.js', 'dist/sandboxWorker.js'])
+      asciiOnly(f);
     await writeO200kRanks();
   }
 }
