@@ -34,14 +34,20 @@ export const SELECT_LIMITS = {
    */
   maxOutputBytes: 10 * 1024 * 1024,
   /**
-   * Time for one evaluation, from when the evaluator is ready. A filter over 100,000 objects
-   * (6 MB of JSON), sent, evaluated and sent back, took ~1 s on two loaded cores.
+   * Time for one evaluation, from when the evaluator is ready: the CPU time the evaluator
+   * spends where it can be read (Linux), so a loaded machine does not turn a heap-limit case
+   * into a deadline one; wall time elsewhere. A filter over 100,000 objects (6 MB of JSON),
+   * sent, evaluated and sent back, took ~1 s on two loaded cores.
    */
   deadlineMs: 5000,
+  /** However little CPU it got, an evaluation ends this long after it started. */
+  wallDeadlineMs: 20_000,
   /** Heap of the evaluating process: room to parse a 10 MB result several times over. */
   memoryMb: 256,
-  /** Evaluations at once; more wait their turn. Two, so one slow expression does not hold up every session's select. */
+  /** Evaluations at once (each its own process); more wait their turn, round robin between sessions. */
   maxConcurrent: 2,
+  /** Of those, at once for one session: one session's slow selects never take every evaluator. */
+  perSession: 1,
 } as const;
 
 /** A select expression that cannot run, in words a model can fix; undefined when it compiles. */

@@ -15,7 +15,9 @@ import {
 import { selectInput } from '../core/selectSubject';
 import { PLAIN_TEXT_PROBLEM } from '../core/selectEvaluation';
 import type { SelectRunner } from '../adapters/select/selectRunner';
+import { approximateSize } from '../core/approximateSize';
 import { EVICTION_RULE, type ResultStore } from './resultStore';
+import type { SessionBudgets } from './sessionBudgets';
 
 export interface ShapeRequest {
   /** JMESPath projection, already checked with selectProblem. */
@@ -71,6 +73,8 @@ export interface ShapeContext {
   sessionId: string;
   /** Where select runs: off this process, bounded (adapters/select). */
   select: SelectRunner;
+  /** Holds a result waiting for its select against its session's limit (gateway/sessionBudgets.ts). */
+  budgets?: SessionBudgets;
   signal?: AbortSignal;
 }
 
@@ -86,7 +90,8 @@ export async function shapeResult(
   let projected: { value: unknown } | undefined;
   // An error is never projected: its text is the message the model needs.
   if (request.select !== undefined && !raw.isError) {
-    const selected = await applySelect(raw, request.select, ctx);
+    const selected = await applySelect(raw, tool, request.select, ctx);
+    if ('dropped' in selected) return droppedResult(selected.dropped);
     if ('limit' in selected) return selectLimited(raw, tool, selected.limit, fullTokens, ctx);
     if ('problem' in selected) notes.push(`${selected.problem}.`);
     else ((shaped = selected.result), (projected = { value: selected.projected }));
@@ -135,14 +140,33 @@ export async function shapeResult(
  */
 async function applySelect(
   raw: CallToolResult,
+  tool: string,
   expression: string,
   ctx: ShapeContext,
-): Promise<{ result: CallToolResult; projected: unknown } | { problem: string } | { limit: string }> {
+): Promise<
+  { result: CallToolResult; projected: unknown } | { problem: string } | { limit: string } | { dropped: string }
+> {
   const input = selectInput(raw);
   if (!input) return { problem: PLAIN_TEXT_PROBLEM };
-  const outcome = await ctx.select.run(input, expression, ctx.signal);
-  if (outcome.ok) return projectionResult(outcome.json);
-  return outcome.limit ? { limit: outcome.problem } : { problem: outcome.problem };
+  // While it waits for an evaluator, the whole result is held: counted against its session.
+  const held = ctx.budgets?.holdResult(ctx.sessionId, tool, approximateSize(raw));
+  if (held && typeof held !== 'function') return { dropped: held.refused };
+  try {
+    const options: { signal?: AbortSignal; session: string } = { session: ctx.sessionId };
+    if (ctx.signal) options.signal = ctx.signal;
+    const outcome = await ctx.select.run(input, expression, options);
+    if (outcome.ok) return projectionResult(outcome.json);
+    return outcome.limit ? { limit: outcome.problem } : { problem: outcome.problem };
+  } finally {
+    held?.();
+  }
+}
+
+/** A result dropped because its session holds too many waiting for select: an error naming the limit. */
+function droppedResult(refused: string): Shaped {
+  const result: CallToolResult = { content: [{ type: 'text', text: `[MCP Lens] ${refused}.` }], isError: true };
+  const tokens = () => resultTokens(result);
+  return shapedResult(result, true, tokens, tokens);
 }
 
 /** A select that broke a limit: an error naming it; the result the call returned is kept, so the call need not be repeated. */
