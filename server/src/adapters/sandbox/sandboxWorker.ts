@@ -55,7 +55,26 @@ port.on('message', (message: ToWorker) => {
   }
 });
 
-warmSandbox().then(
+/**
+ * Loads QuickJS and runs one empty script through the whole path (instance, runtime, prelude,
+ * runner), so the first script a session sends finds everything compiled.
+ */
+async function warmUp(): Promise<void> {
+  await warmSandbox();
+  const host: ScriptHost = { toolNames: [], callTool: async () => undefined, readResult: async () => undefined };
+  const limits = {
+    wallTimeMs: 60_000,
+    memoryBytes: 1024 * 1024,
+    maxCalls: 0,
+    maxOutputChars: 100,
+    maxLogChars: 100,
+    maxArgsChars: 100,
+  };
+  const outcome = await runScript('return 1', host, limits);
+  if (!outcome.ok) throw new Error(outcome.error?.message);
+}
+
+warmUp().then(
   () => send({ type: 'ready' }),
   (err: unknown) => {
     throw new Error(`QuickJS did not load: ${errorMessage(err)}`);
