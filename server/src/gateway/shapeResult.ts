@@ -9,6 +9,7 @@ import {
   MIN_OUTPUT_TOKENS,
   cutToTokens,
   projectionResult,
+  resultTokenEstimate,
   resultTokens,
   selectProblem,
 } from '../core/resultShaping';
@@ -84,7 +85,8 @@ export async function shapeResult(
   request: ShapeRequest,
   ctx: ShapeContext,
 ): Promise<Shaped> {
-  const fullTokens = once(() => resultTokens(raw));
+  const full = once(() => resultTokenEstimate(raw));
+  const fullTokens = () => full().tokens;
   const notes: string[] = [];
   let shaped = raw;
   let projected: { value: unknown } | undefined;
@@ -96,7 +98,7 @@ export async function shapeResult(
     if ('problem' in selected) notes.push(`${selected.problem}.`);
     else ((shaped = selected.result), (projected = { value: selected.projected }));
   }
-  const cut = cutToTokens(shaped, request.maxOutputTokens, shaped === raw ? fullTokens : undefined);
+  const cut = cutToTokens(shaped, request.maxOutputTokens, shaped === raw ? full : undefined);
   let keptAs: string | undefined;
   if (cut) {
     keptAs = ctx.results.keep(ctx.sessionId, tool, shaped, cut.fullTokens);
@@ -107,7 +109,7 @@ export async function shapeResult(
         'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.'
       : `The whole result is too large to keep (${EVICTION_RULE}): call again with "select" (a JMESPath projection) or a larger max_output_tokens.`;
     notes.push(
-      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ${where}`,
+      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.exact ? '' : 'about '}${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ${where}`,
     );
     shaped = cut.result;
   }
@@ -223,7 +225,7 @@ class LazyShaped implements Shaped {
   }
 }
 
-function once(count: () => number): () => number {
-  let n: number | undefined;
+function once<T>(count: () => T): () => T {
+  let n: T | undefined;
   return () => (n ??= count());
 }
