@@ -102,7 +102,7 @@ describe('code mode through the gateway', () => {
         memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(files, 'memory.jsonl') } },
         crash: CRASH,
       },
-      { callTimeoutSeconds: 10, exclude: ['everything/get-env'] },
+      { exclude: ['everything/get-env'] },
     );
     http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
     ({ url } = await http.start());
@@ -246,8 +246,9 @@ describe('code mode through the gateway', () => {
     assert.equal(text(under), 'total=12', 'a small result comes back untouched');
   });
 
+  // The client waits as long as a script may run (its own default, 60 s, is shorter than the largest timeout_ms).
   const runCode = (c: Client, code: string, extra: Record<string, unknown> = {}) =>
-    c.callTool({ name: 'run_code', arguments: { code, ...extra } });
+    c.callTool({ name: 'run_code', arguments: { code, ...extra } }, undefined, { timeout: 180_000 });
 
   it('an agent finds the tools, then one run_code script chains three servers and returns a shaped result', async () => {
     const found = await findAll(client, [

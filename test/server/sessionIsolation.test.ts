@@ -104,12 +104,12 @@ describe('sessions on one gateway: one session cannot hold up another', () => {
   const findTools = (c: Client) => c.callTool({ name: 'find_tools', arguments: { query: 'add two numbers' } });
   const runCode = (c: Client, code: string, timeoutMs: number, signal?: AbortSignal) =>
     c.callTool({ name: 'run_code', arguments: { code, timeout_ms: timeoutMs } }, undefined, {
-      timeout: 120_000,
+      timeout: 180_000,
       ...(signal && { signal }),
     }) as Promise<CallToolResult>;
   const callTool = (c: Client, args: Record<string, unknown>, signal?: AbortSignal) =>
     c.callTool({ name: 'call_tool', arguments: { tool_name: echo, arguments: { message: 'x' }, ...args } }, undefined, {
-      timeout: 120_000,
+      timeout: 180_000,
       ...(signal && { signal }),
     }) as Promise<CallToolResult>;
 
