@@ -286,6 +286,10 @@ export function formatIsolation(r: IsolationReport): string {
       .map(([k, n]) => `${n}× ${k}`)
       .join('; ');
   const lines = [
+    '## Session isolation (`node esbuild.mjs server && node --import tsx server/src/bench/sessionIsolation.ts --write bench-results.md`)',
+    '',
+    "`mcp-lens serve --http` (dist) in front of server-everything, -memory and -filesystem; two SDK sessions over streamable HTTP: A does the worst it can, B times its answers (sequential requests; first = B's first answer after A started; a dropped request is timed until it failed).",
+    '',
     `- Idle: B's find_tools ${lat(r.idle.findTools)}; gateway RSS ${r.idle.rssMb} MB; A's trivial run_code (\`return 1\`) ${lat(r.idle.runCode)}.`,
   ];
   for (const s of r.scripts ?? []) {

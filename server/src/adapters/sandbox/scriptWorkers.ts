@@ -170,6 +170,7 @@ export class ScriptWorkers implements ScriptRunner {
 class WorkerRun {
   private readonly started = performance.now();
   private readonly calls = new Map<number, AbortController>();
+  private callsMade = 0;
   private settle: ((ended: { run: SandboxRun; reusable: boolean }) => void) | undefined;
   private killTimer: NodeJS.Timeout | undefined;
   private signal: AbortSignal | undefined;
@@ -201,6 +202,16 @@ class WorkerRun {
   private readonly onMessage = (m: FromWorker): void => {
     switch (m.type) {
       case 'call': {
+        // The worker counts a run's calls too; this thread does not take its word for it.
+        if (++this.callsMade > this.limits.maxCalls) {
+          this.answer(
+            m.id,
+            Promise.reject(
+              new Error(`call limit reached: at most ${this.limits.maxCalls} tool calls per run_code script`),
+            ),
+          );
+          return;
+        }
         const controller = new AbortController();
         this.calls.set(m.id, controller);
         this.answer(m.id, this.host.callTool(m.name, m.args, m.options, controller.signal));
