@@ -1,11 +1,6 @@
 /** QuickJS's WebAssembly build, one instance per run, with the run's memory limit as its memory's maximum. */
 import type { QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 
-/** Loads QuickJS and compiles its wasm, once per thread (later instances reuse the compiled module). */
-export async function warmSandbox(): Promise<void> {
-  await newModule(0);
-}
-
 /** A WebAssembly page. */
 const PAGE_BYTES = 64 * 1024;
 /** The memory QuickJS's build starts with (its INITIAL_MEMORY): static data, stack, first heap. */

@@ -12,7 +12,7 @@
  * first call over the limit stops the script), output size; imports are refused by a module
  * loader that loads nothing. Each limit stops the run with an error that names it.
  */
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { setMaxListeners } from 'node:events';
 import { errorMessage } from '../../core/errorMessage';
 import { PRELUDE, SANDBOX_API, SCRIPT_PREFIX, SCRIPT_SUFFIX, UNAVAILABLE_GLOBALS, type PreludeBounds } from './prelude';
@@ -32,7 +32,6 @@ import type { SandboxHost, SandboxLimits, SandboxRun, ScriptHost, ScriptOutcome 
 
 export type { SandboxError, SandboxErrorKind } from './scriptErrors';
 export type { SandboxHost, SandboxLimits, SandboxRun, ScriptHost, ScriptOutcome } from './sandboxTypes';
-export { warmSandbox } from './quickjsModule';
 
 /**
  * QuickJS's own stack limit. Its interpreter recursion also uses the host's native stack; this
@@ -100,6 +99,7 @@ class ScriptRun {
   private finished = false;
   /** Set when the instance may be inconsistent (a host exception out of wasm): never touched again. */
   private broken = false;
+  private module: QuickJSWASMModule | undefined;
   private rt: QuickJSRuntime | undefined;
   private ctx: QuickJSContext | undefined;
 
@@ -134,6 +134,7 @@ class ScriptRun {
       this.controller.abort();
       // No dispose: QuickJS asserts (and prints) when freeing a runtime that still holds
       // objects, and the whole instance is garbage once this run lets go of it anyway.
+      this.module = undefined;
       this.rt = undefined;
       this.ctx = undefined;
     }
@@ -155,6 +156,8 @@ class ScriptRun {
       startMs,
       durationMs: performance.now() - this.started,
     };
+    const memory = this.module?.getWasmMemory().buffer.byteLength;
+    if (memory !== undefined) run.memoryBytes = memory;
     if (error) run.error = error;
     else if (outcome.json !== undefined) run.json = outcome.json;
     return run;
@@ -162,7 +165,7 @@ class ScriptRun {
 
   /** A fresh instance, runtime and context with the script API installed; returns the runner. */
   private async boot(): Promise<QuickJSHandle> {
-    const module = await newModule(this.limits.memoryBytes);
+    const module = (this.module = await newModule(this.limits.memoryBytes));
     const rt = (this.rt = module.newRuntime());
     rt.setMemoryLimit(this.limits.memoryBytes);
     rt.setMaxStackSize(MAX_STACK_BYTES);

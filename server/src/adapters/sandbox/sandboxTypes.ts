@@ -47,6 +47,11 @@ export interface SandboxRun {
   /** Time to a sandbox ready to run the script (instance, runtime, API). */
   startMs: number;
   durationMs: number;
+  /**
+   * What the run's WebAssembly memory had grown to, in bytes. It is freed only when its thread
+   * next collects garbage, so a worker whose run grew it far is replaced rather than kept idle.
+   */
+  memoryBytes?: number;
 }
 
 /** A run as the VM ends it, its return value still JSON text (what crosses back from a worker). */

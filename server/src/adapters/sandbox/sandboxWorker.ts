@@ -1,14 +1,14 @@
 /**
  * A script worker (dist/sandboxWorker.js): a worker thread of the gateway that runs run_code
  * scripts in QuickJS, one at a time, so a busy loop, a deep recursion or a memory bomb spends
- * this thread and never the gateway's. It loads and compiles QuickJS before it says it is
- * ready (a warm worker's first script pays nothing to start), and holds nothing between runs
- * but that compiled module. Its tool calls and reads go to the gateway as messages
+ * this thread and never the gateway's. It loads and compiles QuickJS, and runs one empty script,
+ * before it says it is ready (a warm worker's first script pays nothing to start), and holds
+ * nothing between runs but that compiled code. Its tool calls and reads go to the gateway as messages
  * (sandboxMessages.ts); the gateway ends it (worker.terminate) if a run outlives its deadline.
  */
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../../core/errorMessage';
-import { runScript, warmSandbox, type ScriptHost } from './quickjsSandbox';
+import { runScript, type ScriptHost } from './quickjsSandbox';
 import type { FromWorker, ToWorker } from './sandboxMessages';
 
 const port = parentPort!;
@@ -60,7 +60,6 @@ port.on('message', (message: ToWorker) => {
  * runner), so the first script a session sends finds everything compiled.
  */
 async function warmUp(): Promise<void> {
-  await warmSandbox();
   const host: ScriptHost = { toolNames: [], callTool: async () => undefined, readResult: async () => undefined };
   const limits = {
     wallTimeMs: 60_000,

@@ -48,6 +48,12 @@ const KILL_GRACE_MS = 1000;
  * crossing in (at most a result's 10 MB) or the return value crossing out (its limit).
  */
 const WORKER_HEAP_MB = 96;
+/**
+ * A worker whose run grew its WebAssembly memory past this is replaced, not kept: an idle
+ * thread collects no garbage, and that memory (up to the run's limit) stayed resident until
+ * the worker's next script.
+ */
+const RETIRE_PAST_BYTES = 32 * 1024 * 1024;
 /** How long a second idle worker is kept for the next script before it is ended (the first stays). */
 const IDLE_MS = 30_000;
 /** Time for a worker to start and compile QuickJS: slow on a loaded machine. */
@@ -91,7 +97,7 @@ export class ScriptWorkers implements ScriptRunner {
       code,
       signal,
     );
-    if (reusable) this.park(w);
+    if (reusable && (run.memoryBytes ?? 0) <= RETIRE_PAST_BYTES) this.park(w);
     else {
       this.discard(w);
       this.topUp();
