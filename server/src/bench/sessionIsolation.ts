@@ -130,11 +130,14 @@ function tally(outcomes: string[]): Record<string, number> {
 async function idle(sidecar: Sidecar, a: Client, b: Client, samples: number): Promise<IsolationReport['idle']> {
   await sampleFind(b, 20);
   const find = figures(await sampleFind(b, samples));
+  // Resident memory of a gateway that has answered searches and run no script yet.
+  await new Promise((r) => setTimeout(r, 3000));
+  const rssMb = sidecar.memory().rssMb;
   const run = () => a.callTool({ name: 'run_code', arguments: { code: 'return 1' } }, undefined, LONG);
   const runs: number[] = [];
   // The first run is timed too: with a sandbox started ahead, it costs what the others cost.
   for (let i = 0; i < 100; i++) runs.push(await timed(run));
-  return { findTools: find, rssMb: sidecar.memory().rssMb, runCode: figures(runs) };
+  return { findTools: find, rssMb, runCode: figures(runs) };
 }
 
 async function underScripts(a: Client, b: Client, windowMs: number, samples: number) {
@@ -290,7 +293,7 @@ export function formatIsolation(r: IsolationReport): string {
     '',
     "`mcp-lens serve --http` (dist) in front of server-everything, -memory and -filesystem; two SDK sessions over streamable HTTP: A does the worst it can, B times its answers (sequential requests; first = B's first answer after A started; a dropped request is timed until it failed).",
     '',
-    `- Idle: B's find_tools ${lat(r.idle.findTools)}; gateway RSS ${r.idle.rssMb} MB; A's trivial run_code (\`return 1\`) ${lat(r.idle.runCode)}.`,
+    `- Idle: B's find_tools ${lat(r.idle.findTools)}; gateway RSS ${r.idle.rssMb} MB (before any script); A's trivial run_code (\`return 1\`) ${lat(r.idle.runCode)}.`,
   ];
   for (const s of r.scripts ?? []) {
     lines.push(
