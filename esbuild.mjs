@@ -39,14 +39,16 @@ const client = {
 /** @type {esbuild.BuildOptions} */
 const server = {
   ...common,
-  // The sidecar (LSP front door) and the CLI share one core; both are plain Node. selectChild is
-  // the process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts).
+  // The sidecar (LSP front door) and the CLI share one core; both are plain Node. selectChild is the
+  // process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts);
+  // sandboxWorker the worker thread both run run_code's scripts on (adapters/sandbox/scriptWorkers.ts).
   entryPoints: {
     server: 'server/src/main.ts',
     // dist/cli.js (`mcp-lens`) is a launcher that runs dist/cliMain.js from a V8 code cache.
     cli: 'server/src/cli/launch.ts',
     cliMain: 'server/src/cli/main.ts',
     selectChild: 'server/src/adapters/select/selectChild.ts',
+    sandboxWorker: 'server/src/adapters/sandbox/sandboxWorker.ts',
   },
   platform: 'node',
   format: 'cjs',
@@ -103,7 +105,7 @@ async function main() {
   }
   await Promise.all(selected.map((o) => esbuild.build(o)));
   if (selected.includes(server)) {
-    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/selectChild.js']) asciiOnly(f);
+    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/selectChild.js', 'dist/sandboxWorker.js']) asciiOnly(f);
     await writeO200kRanks();
   }
   if (selected.includes(bench)) asciiOnly('dist/bench.js');

@@ -327,6 +327,7 @@ const LIMITS = {
   maxCalls: 100,
   maxOutputChars: 1 << 20,
   maxLogChars: 1 << 16,
+  maxArgsChars: 1 << 20,
 };
 
 /** The sandbox's own cost per call: a host that answers at once, no upstream. */

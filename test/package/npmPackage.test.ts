@@ -45,6 +45,7 @@ before(() => {
     'package/dist/cli.js',
     'package/dist/cliMain.js',
     'package/dist/o200k.ranks',
+    'package/dist/sandboxWorker.js',
     'package/dist/selectChild.js',
     'package/package.json',
   ]);

@@ -8,7 +8,7 @@
  * of the original spec (let, arithmetic, more functions).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { countTokens, tokenPrefix } from './tokens';
+import { EXACT_COUNT_CHARS, countTokens, estimateTokens, tokenPrefix, type TokenEstimate } from './tokens';
 import { errorMessage } from './errorMessage';
 import { utf8Length } from './utf8Length';
 import { jmespath } from './selectEvaluation';
@@ -34,14 +34,20 @@ export const SELECT_LIMITS = {
    */
   maxOutputBytes: 10 * 1024 * 1024,
   /**
-   * Time for one evaluation, from when the evaluator is ready. A filter over 100,000 objects
-   * (6 MB of JSON), sent, evaluated and sent back, took ~1 s on two loaded cores.
+   * Time for one evaluation, from when the evaluator is ready: the CPU time the evaluator
+   * spends where it can be read (Linux), so a loaded machine does not turn a heap-limit case
+   * into a deadline one; wall time elsewhere. A filter over 100,000 objects (6 MB of JSON),
+   * sent, evaluated and sent back, took ~1 s on two loaded cores.
    */
   deadlineMs: 5000,
+  /** However little CPU it got, an evaluation ends this long after it started. */
+  wallDeadlineMs: 20_000,
   /** Heap of the evaluating process: room to parse a 10 MB result several times over. */
   memoryMb: 256,
-  /** Evaluations at once; more wait their turn. Two, so one slow expression does not hold up every session's select. */
+  /** Evaluations at once (each its own process); more wait their turn, round robin between sessions. */
   maxConcurrent: 2,
+  /** Of those, at once for one session: one session's slow selects never take every evaluator. */
+  perSession: 1,
 } as const;
 
 /** A select expression that cannot run, in words a model can fix; undefined when it compiles. */
@@ -80,7 +86,12 @@ export function projectionResult(json: string): { result: CallToolResult; projec
 
 /** Tokens of the text a model reads from a result (text items, or structuredContent when there is none). */
 export function resultTokens(result: CallToolResult): number {
-  return countTokens(resultText(result));
+  return resultTokenEstimate(result).tokens;
+}
+
+/** Tokens of a result's text, estimated past EXACT_COUNT_CHARS (core/tokens.ts). */
+export function resultTokenEstimate(result: CallToolResult): TokenEstimate {
+  return estimateTokens(resultText(result));
 }
 
 /** A result's text content joined; its structuredContent as JSON when it has no text. */
@@ -92,8 +103,9 @@ export function resultText(result: CallToolResult): string {
 
 export interface CutResult {
   result: CallToolResult;
-  /** Tokens of the whole text. */
+  /** Tokens of the whole text (an estimate past EXACT_COUNT_CHARS: see `exact`). */
   fullTokens: number;
+  exact: boolean;
   /** Tokens of the text kept. */
   keptTokens: number;
 }
@@ -110,7 +122,7 @@ export interface CutResult {
 export function cutToTokens(
   result: CallToolResult,
   maxTokens: number,
-  fullTokensOf?: () => number,
+  fullTokensOf?: () => TokenEstimate,
 ): CutResult | undefined {
   const text = resultText(result);
   if (text.length <= maxTokens && utf8Length(text) <= maxTokens) return undefined;
@@ -120,8 +132,8 @@ export function cutToTokens(
     texts.length === 0 && result.structuredContent !== undefined
       ? [...items, { type: 'text', text: JSON.stringify(result.structuredContent) }]
       : items;
-  const fullTokens = fullTokensOf ? fullTokensOf() : countTokens(text);
-  if (fullTokens <= maxTokens) return undefined;
+  const full = fullTokensOf ? fullTokensOf() : estimateTokens(text);
+  if (full.exact && full.tokens <= maxTokens) return undefined;
   let budget = maxTokens;
   const content: CallToolResult['content'] = [];
   for (const item of source) {
@@ -130,18 +142,22 @@ export function cutToTokens(
       continue;
     }
     if (budget <= 0) continue;
-    const tokens = countTokens(item.text);
-    if (tokens <= budget) {
+    // A long text is only read as far as the budget: its prefix, then its count.
+    const kept = item.text.length > EXACT_COUNT_CHARS ? tokenPrefix(item.text, budget) : item.text;
+    const tokens = countTokens(kept);
+    if (kept === item.text && tokens <= budget) {
       content.push(item);
       budget -= tokens;
       continue;
     }
-    content.push({ ...item, text: tokenPrefix(item.text, budget) });
+    content.push({ ...item, text: kept === item.text ? tokenPrefix(item.text, budget) : kept });
     budget = 0;
   }
+  // An estimate said it might not fit; it did.
+  if (budget > 0 && !full.exact) return undefined;
   const cut: CallToolResult = { content };
   if (result.isError) cut.isError = true;
-  return { result: cut, fullTokens, keptTokens: maxTokens - budget };
+  return { result: cut, fullTokens: full.tokens, exact: full.exact, keptTokens: maxTokens - budget };
 }
 
 /** The first `n` o200k tokens of a text (core/tokens.ts holds the tokenizer). */

@@ -31,6 +31,28 @@ export function countTokens(text: string): number {
   return installed().count(text);
 }
 
+/**
+ * A text longer than this is counted on its first EXACT_COUNT_CHARS characters, the count scaled
+ * to its whole length: counting a 10 MB result that no model reads, to report what was saved on
+ * it, held the gateway's thread for about a second, every session with it, and a session can
+ * make many such calls at once.
+ */
+export const EXACT_COUNT_CHARS = 128 * 1024;
+
+/** Tokens of a text, and whether that is its count or an estimate (EXACT_COUNT_CHARS). */
+export interface TokenEstimate {
+  tokens: number;
+  exact: boolean;
+}
+
+/** Tokens of a text: counted up to EXACT_COUNT_CHARS, estimated from its beginning past that. */
+export function estimateTokens(text: string): TokenEstimate {
+  if (text.length <= EXACT_COUNT_CHARS) return { tokens: countTokens(text), exact: true };
+  // Not between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[EXACT_COUNT_CHARS - 1]!) ? EXACT_COUNT_CHARS - 1 : EXACT_COUNT_CHARS;
+  return { tokens: Math.round((countTokens(text.slice(0, end)) * text.length) / end), exact: false };
+}
+
 /** The first `n` o200k tokens of a text, as text. */
 export function tokenPrefix(text: string, n: number): string {
   return installed().prefix(text, n);

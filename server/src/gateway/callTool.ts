@@ -12,8 +12,9 @@ import type { SelectRunner } from '../adapters/select/selectRunner';
 import type { UpstreamCaller } from '../adapters/upstream/types';
 import { truncateDescription } from './findToolsResult';
 import type { ResultStore } from './resultStore';
+import type { SessionBudgets } from './sessionBudgets';
 import type { TokenAccounting } from './savings';
-import { parseShapeRequest, shapeResult, type ShapeRequest, type Shaped } from './shapeResult';
+import { parseShapeRequest, shapeResult, type ShapeContext, type ShapeRequest, type Shaped } from './shapeResult';
 
 export interface MetaToolContext {
   lens: Lens;
@@ -22,6 +23,8 @@ export interface MetaToolContext {
   results: ResultStore;
   /** Where this gateway evaluates select projections. */
   select: SelectRunner;
+  /** What each session holds in flight; a result waiting for select counts against its session. */
+  budgets?: SessionBudgets;
   sessionId: string;
   signal: AbortSignal;
   onProgress?: CallOptions['onProgress'];
@@ -62,12 +65,14 @@ export async function shapedCall(
   ctx: MetaToolContext,
 ): Promise<Shaped> {
   const raw = await forwardCall(toolName, args, ctx);
-  return shapeResult(raw, toolName, shape, {
+  const shapeCtx: ShapeContext = {
     results: ctx.results,
     sessionId: ctx.sessionId,
     select: ctx.select,
     signal: ctx.signal,
-  });
+  };
+  if (ctx.budgets) shapeCtx.budgets = ctx.budgets;
+  return shapeResult(raw, toolName, shape, shapeCtx);
 }
 
 /**

@@ -18,6 +18,7 @@ import { createSessionServer } from './sessionServer';
 import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
+import { SessionBudgets } from './sessionBudgets';
 import { ChildSelectRunner } from '../adapters/select/selectRunner';
 import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
@@ -47,9 +48,12 @@ export class Gateway {
   private readonly accounting = new TokenAccounting();
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
+  /** run_code scripts, on worker threads, turns round robin between sessions. */
   private readonly codeRuns = new CodeRuns();
   /** select projections, evaluated in child processes with a deadline and a heap limit. */
   private readonly select = new ChildSelectRunner();
+  private readonly budgets = new SessionBudgets();
+  private closed = false;
   private readonly sessions = new Map<string, Session>();
   private readonly subscription: Disposable;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -68,6 +72,11 @@ export class Gateway {
       if (change === 'usage' && this.lens.settings().exposure !== 'predictive') return;
       if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage')
         this.scheduleRefresh();
+    });
+    // A script worker started once the servers are up (it would only slow their start), so a
+    // first run_code does not wait for one.
+    void (this.lens.whenServersStarted?.() ?? Promise.resolve()).then(() => {
+      if (!this.closed && this.lens.settings().codeMode.enabled) this.codeRuns.warm();
     });
   }
 
@@ -97,6 +106,7 @@ export class Gateway {
         results: this.results,
         select: this.select,
         codeRuns: this.codeRuns,
+        budgets: this.budgets,
         log: this.log,
         version: LENS_VERSION,
         toolsFor: (id) => this.rememberTools(id),
@@ -179,10 +189,12 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.subscription.dispose();
     clearTimeout(this.refreshTimer);
     this.accounting.stop();
     this.select.close();
+    this.codeRuns.close();
     const servers = [...this.sessions.values()].map((s) => s.server);
     this.sessions.clear();
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));

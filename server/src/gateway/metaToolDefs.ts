@@ -15,8 +15,10 @@ export const RUN_CODE_LIMITS = {
   maxOutputChars: 4 * 1024 * 1024,
   maxLogChars: 64 * 1024,
   maxCodeChars: 100_000,
-  /** Scripts running at once in one gateway (each may hold up to memoryBytes). */
+  /** Scripts running at once in one gateway, each on its own worker thread (each may hold up to memoryBytes). */
   maxConcurrent: 4,
+  /** Of those, at once for one session: its others wait their turn, and other sessions' scripts start at once. */
+  perSession: 2,
 } as const;
 
 // The names are protocol (the client's test hooks look for them); META_TOOL_NAMES holds them all,

@@ -1,7 +1,7 @@
 /**
  * The run_code meta-tool: one JavaScript program that chains tool calls in a WebAssembly
- * QuickJS sandbox (adapters/sandbox), where only the return value and the logs come back
- * to the model. Every call a script makes is a call_tool call by construction — the same
+ * QuickJS sandbox on a worker thread (adapters/sandbox), where only the return value and the
+ * logs come back to the model. Every call a script makes is a call_tool call by construction — the same
  * shapedCall → Lens.callTool → app/toolCalls.ts path — so exclusion, schema validation,
  * approval state (only running, approved servers have tools), usage recording without
  * argument values and the per-call timeout are the same as for call_tool.
@@ -11,26 +11,39 @@
  * JSON escapes into the characters the cleaned text did not hold.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { runSandboxed, type SandboxError, type SandboxRun } from '../adapters/sandbox/quickjsSandbox';
+import type { SandboxError, SandboxRun } from '../adapters/sandbox/quickjsSandbox';
+import { ScriptWorkers, type ScriptRunner } from '../adapters/sandbox/scriptWorkers';
+import { FairQueue, type Release } from '../core/fairQueue';
 import { MAX_OUTPUT_TOKENS, resultJson, resultText } from '../core/resultShaping';
+import { MAX_ARGUMENTS_BYTES } from '../app/toolCalls';
 import { argumentsProblem, errorText, shapedCall, type MetaToolContext } from './callTool';
 import { parseShapeRequest, shapeResult } from './shapeResult';
 import { EVICTION_RULE } from './resultStore';
 import { RUN_CODE_LIMITS } from './metaToolDefs';
 import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
-/** Counts the scripts running in one gateway, so a flood of them cannot take all memory. */
+/**
+ * Where a gateway's scripts run (worker threads, adapters/sandbox/scriptWorkers.ts) and whose
+ * turn it is: RUN_CODE_LIMITS.maxConcurrent at once, perSession of them for one session, the
+ * rest waiting round robin between sessions.
+ */
 export class CodeRuns {
-  private active = 0;
+  private readonly turns = new FairQueue({ slots: RUN_CODE_LIMITS.maxConcurrent, perKey: RUN_CODE_LIMITS.perSession });
 
-  tryEnter(): boolean {
-    if (this.active >= RUN_CODE_LIMITS.maxConcurrent) return false;
-    this.active++;
-    return true;
+  constructor(readonly sandbox: ScriptRunner = new ScriptWorkers({ maxWorkers: RUN_CODE_LIMITS.maxConcurrent })) {}
+
+  /** Waits for the session's turn; undefined when the client cancelled first. */
+  turn(sessionId: string, signal?: AbortSignal): Promise<Release | undefined> {
+    return this.turns.acquire(sessionId, signal);
   }
 
-  leave(): void {
-    this.active--;
+  /** Starts a worker before the first script, so that script does not wait for one. */
+  warm(): void {
+    this.sandbox.warm();
+  }
+
+  close(): void {
+    this.sandbox.close();
   }
 }
 
@@ -51,16 +64,13 @@ export async function runCode(
   if (timeout !== undefined && timeout > maxTimeout) {
     return errorText(`"timeout_ms" must be an integer from 1000 to ${maxTimeout} (mcpLens.codeMode.maxTimeoutMs).`);
   }
-  if (!ctx.codeRuns.tryEnter()) {
-    return errorText(
-      `run_code: ${RUN_CODE_LIMITS.maxConcurrent} scripts are already running in MCP Lens; wait for one to finish and run this one again.`,
-    );
-  }
+  const release = await ctx.codeRuns.turn(ctx.sessionId, ctx.signal);
+  if (!release) return errorText('run_code was cancelled before the script started.');
   let innerTokens = 0;
   let run: SandboxRun;
   try {
     const wallTimeMs = timeout ?? Math.min(RUN_CODE_LIMITS.defaultTimeoutMs, maxTimeout);
-    run = await runSandboxed(
+    run = await ctx.codeRuns.sandbox.run(
       code,
       {
         toolNames: ctx.lens.tools().map((t) => t.name),
@@ -92,11 +102,12 @@ export async function runCode(
         maxCalls: RUN_CODE_LIMITS.maxCalls,
         maxOutputChars: RUN_CODE_LIMITS.maxOutputChars,
         maxLogChars: RUN_CODE_LIMITS.maxLogChars,
+        maxArgsChars: MAX_ARGUMENTS_BYTES,
       },
       ctx.signal,
     );
   } finally {
-    ctx.codeRuns.leave();
+    release();
   }
   // Every string in the run: value (parsed from the sandbox's JSON, keys too), logs, error.
   cleanReplyInPlace(run);

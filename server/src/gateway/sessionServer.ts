@@ -33,6 +33,7 @@ import { runMetaTool } from './metaTools';
 import { forwardCall, type MetaToolContext } from './callTool';
 import { callCaller, type CallExtra } from './downstreamClient';
 import type { CodeRuns } from './runCode';
+import type { SessionBudgets } from './sessionBudgets';
 import type { SelectRunner } from '../adapters/select/selectRunner';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -50,6 +51,8 @@ export interface SessionDeps {
   select: SelectRunner;
   /** run_code scripts running in this gateway. */
   codeRuns: CodeRuns;
+  /** What each session holds in flight (calls, results waiting for select), against its limits. */
+  budgets: SessionBudgets;
   log: Logger;
   version: string;
   /** This session's tools/list (depends on exposure mode and, for predictive, on the session). */
@@ -181,11 +184,14 @@ function toolCallHandler(
     const args = params.arguments ?? {};
     const progressToken = params._meta?.progressToken;
     deps.askedForTools();
+    const entered = deps.budgets.enterCall(sessionId());
+    if (typeof entered !== 'function') return { content: [{ type: 'text', text: entered.refused }], isError: true };
     const ctx: MetaToolContext & { codeRuns: CodeRuns } = {
       lens,
       accounting: deps.accounting,
       results: deps.results,
       select: deps.select,
+      budgets: deps.budgets,
       codeRuns: deps.codeRuns,
       sessionId: sessionId(),
       signal: extra.signal,
@@ -215,6 +221,7 @@ function toolCallHandler(
         isError: true,
       };
     } finally {
+      entered();
       deps.afterCall(sessionId());
     }
   };

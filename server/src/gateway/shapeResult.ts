@@ -9,13 +9,16 @@ import {
   MIN_OUTPUT_TOKENS,
   cutToTokens,
   projectionResult,
+  resultTokenEstimate,
   resultTokens,
   selectProblem,
 } from '../core/resultShaping';
 import { selectInput } from '../core/selectSubject';
 import { PLAIN_TEXT_PROBLEM } from '../core/selectEvaluation';
 import type { SelectRunner } from '../adapters/select/selectRunner';
+import { approximateSize } from '../core/approximateSize';
 import { EVICTION_RULE, type ResultStore } from './resultStore';
+import type { SessionBudgets } from './sessionBudgets';
 
 export interface ShapeRequest {
   /** JMESPath projection, already checked with selectProblem. */
@@ -71,6 +74,8 @@ export interface ShapeContext {
   sessionId: string;
   /** Where select runs: off this process, bounded (adapters/select). */
   select: SelectRunner;
+  /** Holds a result waiting for its select against its session's limit (gateway/sessionBudgets.ts). */
+  budgets?: SessionBudgets;
   signal?: AbortSignal;
 }
 
@@ -80,18 +85,20 @@ export async function shapeResult(
   request: ShapeRequest,
   ctx: ShapeContext,
 ): Promise<Shaped> {
-  const fullTokens = once(() => resultTokens(raw));
+  const full = once(() => resultTokenEstimate(raw));
+  const fullTokens = () => full().tokens;
   const notes: string[] = [];
   let shaped = raw;
   let projected: { value: unknown } | undefined;
   // An error is never projected: its text is the message the model needs.
   if (request.select !== undefined && !raw.isError) {
-    const selected = await applySelect(raw, request.select, ctx);
+    const selected = await applySelect(raw, tool, request.select, ctx);
+    if ('dropped' in selected) return droppedResult(selected.dropped);
     if ('limit' in selected) return selectLimited(raw, tool, selected.limit, fullTokens, ctx);
     if ('problem' in selected) notes.push(`${selected.problem}.`);
     else ((shaped = selected.result), (projected = { value: selected.projected }));
   }
-  const cut = cutToTokens(shaped, request.maxOutputTokens, shaped === raw ? fullTokens : undefined);
+  const cut = cutToTokens(shaped, request.maxOutputTokens, shaped === raw ? full : undefined);
   let keptAs: string | undefined;
   if (cut) {
     keptAs = ctx.results.keep(ctx.sessionId, tool, shaped, cut.fullTokens);
@@ -102,7 +109,7 @@ export async function shapeResult(
         'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.'
       : `The whole result is too large to keep (${EVICTION_RULE}): call again with "select" (a JMESPath projection) or a larger max_output_tokens.`;
     notes.push(
-      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ${where}`,
+      `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.exact ? '' : 'about '}${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${request.maxOutputTokens}). ${where}`,
     );
     shaped = cut.result;
   }
@@ -135,14 +142,33 @@ export async function shapeResult(
  */
 async function applySelect(
   raw: CallToolResult,
+  tool: string,
   expression: string,
   ctx: ShapeContext,
-): Promise<{ result: CallToolResult; projected: unknown } | { problem: string } | { limit: string }> {
+): Promise<
+  { result: CallToolResult; projected: unknown } | { problem: string } | { limit: string } | { dropped: string }
+> {
   const input = selectInput(raw);
   if (!input) return { problem: PLAIN_TEXT_PROBLEM };
-  const outcome = await ctx.select.run(input, expression, ctx.signal);
-  if (outcome.ok) return projectionResult(outcome.json);
-  return outcome.limit ? { limit: outcome.problem } : { problem: outcome.problem };
+  // While it waits for an evaluator, the whole result is held: counted against its session.
+  const held = ctx.budgets?.holdResult(ctx.sessionId, tool, approximateSize(raw));
+  if (held && typeof held !== 'function') return { dropped: held.refused };
+  try {
+    const options: { signal?: AbortSignal; session: string } = { session: ctx.sessionId };
+    if (ctx.signal) options.signal = ctx.signal;
+    const outcome = await ctx.select.run(input, expression, options);
+    if (outcome.ok) return projectionResult(outcome.json);
+    return outcome.limit ? { limit: outcome.problem } : { problem: outcome.problem };
+  } finally {
+    held?.();
+  }
+}
+
+/** A result dropped because its session holds too many waiting for select: an error naming the limit. */
+function droppedResult(refused: string): Shaped {
+  const result: CallToolResult = { content: [{ type: 'text', text: `[MCP Lens] ${refused}.` }], isError: true };
+  const tokens = () => resultTokens(result);
+  return shapedResult(result, true, tokens, tokens);
 }
 
 /** A select that broke a limit: an error naming it; the result the call returned is kept, so the call need not be repeated. */
@@ -199,7 +225,7 @@ class LazyShaped implements Shaped {
   }
 }
 
-function once(count: () => number): () => number {
-  let n: number | undefined;
+function once<T>(count: () => T): () => T {
+  let n: T | undefined;
   return () => (n ??= count());
 }
