@@ -81,7 +81,6 @@ export default tseslint.config(
       'server/src/gateway/metaToolDefs.ts',
       'server/src/gateway/sessionServer.ts',
       'server/src/index/embeddingBackfill.ts',
-      'server/src/lsp/connection.ts',
     ],
     rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
   },

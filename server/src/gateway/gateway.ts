@@ -126,9 +126,9 @@ export class Gateway {
         resourcesSignature: this.resourcesSignature(id),
       });
       // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
-      const attached = this.lens.clients?.attach(sessionClient(server, id, principal));
+      const attached = this.lens.clients.attach(sessionClient(server, id, principal));
       server.onclose = () => {
-        attached?.dispose();
+        attached.dispose();
         this.sessions.delete(id);
         this.accounting.dropSession(id);
         this.results.dropSession(id);
@@ -217,7 +217,7 @@ export class Gateway {
       // (bounded: a hanging server holds this no longer than the Lens says). A session's own
       // changes (a kept result, a predictive list after a call) do not wait.
       this.refreshWaits = true;
-      void (this.lens.whenServersStarted?.() ?? Promise.resolve()).then(() => {
+      void this.lens.whenServersStarted().then(() => {
         this.refreshWaits = false;
         for (const id of this.sessions.keys()) this.refreshSession(id);
       });
