@@ -79,7 +79,6 @@ export default tseslint.config(
       'client/src/extension.ts',
       'server/src/adapters/store/lanceToolStore.ts',
       'server/src/gateway/metaToolDefs.ts',
-      'server/src/gateway/sessionServer.ts',
       'server/src/index/embeddingBackfill.ts',
     ],
     rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
