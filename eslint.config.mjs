@@ -78,7 +78,6 @@ export default tseslint.config(
     files: [
       'client/src/extension.ts',
       'server/src/adapters/store/lanceToolStore.ts',
-      'server/src/gateway/metaToolDefs.ts',
       'server/src/index/embeddingBackfill.ts',
     ],
     rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
