@@ -49,7 +49,11 @@ function checked<S extends Parameters<typeof parseArgs>[1]>(
 }
 
 const HANDLERS: Record<string, Handler> = {
-  [FIND_TOOLS]: checked(FIND_TOOLS, (ctx: Context) => findToolsArgs(ctx.lens.settings().search.defaultLimit), findTools),
+  [FIND_TOOLS]: checked(
+    FIND_TOOLS,
+    (ctx: Context) => findToolsArgs(ctx.lens.settings().search.defaultLimit),
+    findTools,
+  ),
   [CALL_TOOL]: checked(CALL_TOOL, () => CallToolArgs, callToolMetaTool),
   [RUN_CODE]: checked(RUN_CODE, () => RunCodeArgs, runCode),
   [GET_TOOL_SCHEMA]: checked(
