@@ -80,5 +80,6 @@ function problemText(issue: z.core.$ZodIssue, words: ProblemWords): string[] {
     const about = words.about?.(String(top));
     return [`needs ${fieldName(issue.path)}${about ? ` (${about.replace(/\.$/, '')})` : ''}`];
   }
-  return [`${fieldName(issue.path)} ${mustBe(issue)}`];
+  // The value as a whole (no field): what it must be, said of it.
+  return [issue.path.length === 0 ? mustBe(issue) : `${fieldName(issue.path)} ${mustBe(issue)}`];
 }

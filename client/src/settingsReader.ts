@@ -122,7 +122,12 @@ export function workspaceFolderInfos(): WorkspaceFolderInfo[] {
     return {
       path: f.uri.fsPath,
       name: f.name,
-      ...(servers && typeof servers === 'object' && Object.keys(servers).length > 0 ? { servers } : {}),
+      // Only an object is servers: the sidecar refuses folders whose servers are anything else.
+      ...(isObject(servers) && Object.keys(servers).length > 0 ? { servers } : {}),
     };
   });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
