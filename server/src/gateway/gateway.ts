@@ -75,7 +75,7 @@ export class Gateway {
     });
     // A script worker started once the servers are up (it would only slow their start), so a
     // first run_code does not wait for one.
-    void (this.lens.whenServersStarted?.() ?? Promise.resolve()).then(() => {
+    void this.lens.whenServersStarted().then(() => {
       if (!this.closed && this.lens.settings().codeMode.enabled) this.codeRuns.warm();
     });
   }
