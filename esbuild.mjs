@@ -1,6 +1,6 @@
-// One build for the three parts. Each bundle is a named option object so a reader sees
-// at a glance what runs where: client (the VS Code extension host), server (the sidecar
-// and the CLI, plain Node), webview (the browser).
+// One build for every part. Each bundle is a named option object so a reader sees at a glance
+// what runs where: client (the VS Code extension host), server (the sidecar and the CLI, plain
+// Node), bench (`mcp-lens bench`, plain Node), webview (the browser).
 import * as esbuild from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,16 +39,16 @@ const client = {
 /** @type {esbuild.BuildOptions} */
 const server = {
   ...common,
-  // The sidecar (LSP front door) and the CLI share one core; both are plain Node. `mcp-lens
-  // bench` is a bundle of its own, loaded by the CLI only for that command. selectChild is the
-  // process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts).
+  // The sidecar (LSP front door) and the CLI share one core; both are plain Node. selectChild is the
+  // process both fork to evaluate `select` under a heap limit (adapters/select/selectRunner.ts);
+  // sandboxWorker the worker thread both run run_code's scripts on (adapters/sandbox/scriptWorkers.ts).
   entryPoints: {
     server: 'server/src/main.ts',
     // dist/cli.js (`mcp-lens`) is a launcher that runs dist/cliMain.js from a V8 code cache.
     cli: 'server/src/cli/launch.ts',
     cliMain: 'server/src/cli/main.ts',
-    bench: 'server/src/cli/bench.ts',
     selectChild: 'server/src/adapters/select/selectChild.ts',
+    sandboxWorker: 'server/src/adapters/sandbox/sandboxWorker.ts',
   },
   platform: 'node',
   format: 'cjs',
@@ -71,6 +71,16 @@ const server = {
   minifyWhitespace: true,
 };
 
+/**
+ * `mcp-lens bench` (bench/src/): a bundle of its own beside the CLI's, which requires it by path
+ * only for that command (server/src/cli/benchEntry.ts), so no other command carries bench code.
+ * @type {esbuild.BuildOptions}
+ */
+const bench = {
+  ...server,
+  entryPoints: { bench: 'bench/src/benchCommand.ts' },
+};
+
 /** @type {esbuild.BuildOptions} */
 const webview = {
   ...common,
@@ -82,7 +92,7 @@ const webview = {
   loader: { '.css': 'text' },
 };
 
-const parts = { client, server, webview };
+const parts = { client, server, bench, webview };
 
 async function main() {
   const wanted = process.argv.filter((a) => a in parts);
@@ -90,14 +100,15 @@ async function main() {
   if (watch) {
     const contexts = await Promise.all(selected.map((o) => esbuild.context(o)));
     await Promise.all(contexts.map((c) => c.watch()));
-    console.error('[esbuild] watching', wanted.length ? wanted.join(', ') : 'client, server, webview');
+    console.error('[esbuild] watching', wanted.length ? wanted.join(', ') : Object.keys(parts).join(', '));
     return;
   }
   await Promise.all(selected.map((o) => esbuild.build(o)));
   if (selected.includes(server)) {
-    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/bench.js', 'dist/selectChild.js']) asciiOnly(f);
+    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/selectChild.js', 'dist/sandboxWorker.js']) asciiOnly(f);
     await writeO200kRanks();
   }
+  if (selected.includes(bench)) asciiOnly('dist/bench.js');
 }
 
 /**

@@ -17,10 +17,17 @@ const outDir = resolve(root, outArg > 0 ? process.argv[outArg + 1] : '.');
 
 /**
  * What the CLI loads at run time: dist/cli.js runs dist/cliMain.js (from a code cache), which
- * requires dist/bench.js for `mcp-lens bench` only and forks dist/selectChild.js to evaluate
- * `select`.
+ * requires dist/bench.js for `mcp-lens bench` only, forks dist/selectChild.js to evaluate
+ * `select` and runs run_code's scripts on dist/sandboxWorker.js (a worker thread).
  */
-const FILES = ['dist/cli.js', 'dist/cliMain.js', 'dist/bench.js', 'dist/selectChild.js', 'dist/o200k.ranks'];
+const FILES = [
+  'dist/cli.js',
+  'dist/cliMain.js',
+  'dist/bench.js',
+  'dist/selectChild.js',
+  'dist/sandboxWorker.js',
+  'dist/o200k.ranks',
+];
 
 export function cliManifest(root) {
   return {
@@ -43,7 +50,7 @@ export function cliManifest(root) {
   };
 }
 
-execFileSync(process.execPath, ['esbuild.mjs', '--production', 'server'], {
+execFileSync(process.execPath, ['esbuild.mjs', '--production', 'server', 'bench'], {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
 });

@@ -19,7 +19,14 @@ import { ZipFile } from './vsix/zipEntries.mjs';
 
 const EXT = 'extension/';
 /** Everything the extension runs from dist/ (package-vsix.mjs copies these and nothing else there). */
-export const DIST_FILES = ['client.js', 'server.js', 'selectChild.js', 'o200k.ranks', 'webview/dashboard.js'];
+export const DIST_FILES = [
+  'client.js',
+  'server.js',
+  'selectChild.js',
+  'sandboxWorker.js',
+  'o200k.ranks',
+  'webview/dashboard.js',
+];
 const REQUIRED = [
   'package.json',
   ...DIST_FILES.map((f) => `dist/${f}`),

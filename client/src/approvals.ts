@@ -80,10 +80,6 @@ export class Approvals implements vscode.Disposable {
     this.changes.dispose();
   }
 
-  async clear(): Promise<void> {
-    await this.state.update(KEY, undefined);
-  }
-
   /** Handles `mcpLens/acceptedToolFilter`: keeps what the sidecar accepted (no prompt: it shows no more than before). */
   async recordAcceptedToolFilter(value: string): Promise<void> {
     const all = this.all();

@@ -65,9 +65,3 @@ export async function reviewRestrictedSettings(gate: RestrictedGate, log: vscode
   await state?.update(KEY, value);
   return true;
 }
-
-/** Forgets the approval (with the server approvals, when the user clears them). */
-export async function clearRestrictedApproval(): Promise<void> {
-  asked = undefined;
-  await state?.update(KEY, undefined);
-}

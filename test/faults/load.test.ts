@@ -1,5 +1,5 @@
 /**
- * The load benchmark (server/src/bench/load.ts), short: 200 concurrent find_tools and 200
+ * The load benchmark (bench/src/load.ts), short: 200 concurrent find_tools and 200
  * concurrent call_tool across server-everything, server-memory and server-filesystem for 5 s
  * against `node dist/cli.js serve --http` as a child process. Asserts no request failed;
  * the figures are printed as diagnostics (the 60 s run is `npm run bench:load`).
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { formatLoad, runLoad } from '../../server/src/bench/load';
+import { formatLoad, runLoad } from '../../bench/src/load';
 import { ROOT } from '../fixtures/gatewayLens';
 
 test('5 s of 200 + 200 concurrent requests through the sidecar: no errors', async (t) => {

@@ -23,7 +23,7 @@ describe('malformed tool definitions through the gateway', () => {
         names: faulty('bad-names'),
         storm: faulty('storm'),
       },
-      { exposure: 'all', connectTimeoutSeconds: 10, callTimeoutSeconds: 10 },
+      { exposure: 'all' },
     );
     g.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void listChanged++);
   });

@@ -13,7 +13,7 @@ import { ROOT } from '../fixtures/gatewayLens';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 /** What only the test hooks say: their environment switches and their command. */
-const HOOKS = /MCP_LENS_E2E|mcpLens\.e2e\./;
+const HOOKS = /MCP_LENS_E2E_|mcpLens\.e2e\./;
 
 test('the VSIX that ships carries no e2e test hook', async () => {
   const { ZipFile } = await import('../../scripts/vsix/zipEntries.mjs');

@@ -1,8 +1,9 @@
 /**
  * The `mcp-lens` npm package as a user gets it: `npm run package:npm` packs it, `npm install`
  * puts the tarball into an empty folder (LanceDB comes along as an optional dependency), and
- * the installed `mcp-lens` bin prints its version and serves a real MCP server (server-everything)
- * over stdio to the SDK's client: tools are found and called through it.
+ * the installed `mcp-lens` bin prints its version, benches a dataset folder (dist/bench.js) and
+ * serves a real MCP server (server-everything) over stdio to the SDK's client: tools are found
+ * and called through it.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -44,6 +45,7 @@ before(() => {
     'package/dist/cli.js',
     'package/dist/cliMain.js',
     'package/dist/o200k.ranks',
+    'package/dist/sandboxWorker.js',
     'package/dist/selectChild.js',
     'package/package.json',
   ]);
@@ -65,6 +67,33 @@ test('the installed bin prints the version and lays out only what the CLI runs',
   assert.deepEqual(manifest.bin, { 'mcp-lens': 'dist/cli.js' });
   assert.deepEqual(Object.keys(manifest.optionalDependencies as object).sort(), ['@lancedb/lancedb', 'apache-arrow']);
   assert.equal(manifest.dependencies, undefined, 'everything else is bundled');
+});
+
+test('mcp-lens bench from the installed package benches a dataset folder and writes its section in the working folder', () => {
+  const sets = join(dir, 'sets');
+  mkdirSync(join(sets, 'tiny'), { recursive: true });
+  writeFileSync(
+    join(sets, 'tiny', 'tools.json'),
+    JSON.stringify([
+      { server: 'weather', name: 'get_forecast', description: 'Weather forecast for a city' },
+      { server: 'files', name: 'read_file', description: 'Read a file from disk' },
+    ]),
+  );
+  writeFileSync(
+    join(sets, 'tiny', 'queries.json'),
+    JSON.stringify([{ id: 't1', query: 'forecast for Paris', gold: ['weather/get_forecast'] }]),
+  );
+  const work = join(dir, 'work');
+  mkdirSync(work);
+  const out = execFileSync(bin, ['bench', '--all'], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...process.env, MCP_LENS_BENCH_DIR: sets },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  assert.match(out, /mcp-lens\s+keyword/);
+  assert.match(readFileSync(join(work, 'bench-results.md'), 'utf8'), /<!-- search bench: start -->[\s\S]*## tiny/);
+  assert.equal(existsSync(join(dir, 'app', 'node_modules', 'mcp-lens', 'bench-results.md')), false);
 });
 
 test('mcp-lens serve from the installed package serves a real MCP server to an SDK client', async () => {

@@ -29,27 +29,36 @@ async function tools(
   outside: Record<string, string> = {},
   extraArgs: (ws: HostileWorkspace) => string[] = () => [],
   env: (ws: HostileWorkspace) => Record<string, string> = () => ({}),
+  expectedCode = 0,
 ): Promise<string> {
   const ws = hostileWorkspace(files, outside);
   worlds.push(ws);
   const run = await runCli(['tools', '--workspace', ws.dir, ...extraArgs(ws)], cliEnv(ws, env(ws)), 45_000);
-  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.code, expectedCode, run.stderr);
   return run.stdout + run.stderr;
 }
 
 test('an envFile that is a device or a FIFO is refused, and the rest of the workspace is read', async () => {
-  const out = await tools({
-    '.vscode/mcp.json': mcpJson({
-      zero: { ...EVERYTHING, envFile: '/dev/zero' },
-      pipe: { ...EVERYTHING, envFile: '${workspaceFolder}/pipe.env' },
-      fine: { ...EVERYTHING, envFile: '${workspaceFolder}/fine.env' },
-      linked: { ...EVERYTHING, envFile: '${workspaceFolder}/linked.env' },
-    }),
-    'pipe.env': { fifo: true },
-    'fine.env': 'GREETING=hello\n',
-    // A link that stays inside the workspace is read like the file it names.
-    'linked.env': { link: 'fine.env' },
-  });
+  // Exit 4: the two servers whose env files were read wait for approval (no terminal, no --trust).
+  const out = await tools(
+    {
+      '.vscode/mcp.json': mcpJson({
+        zero: { ...EVERYTHING, envFile: '/dev/zero' },
+        pipe: { ...EVERYTHING, envFile: '${workspaceFolder}/pipe.env' },
+        fine: { ...EVERYTHING, envFile: '${workspaceFolder}/fine.env' },
+        linked: { ...EVERYTHING, envFile: '${workspaceFolder}/linked.env' },
+      }),
+      'pipe.env': { fifo: true },
+      'fine.env': 'GREETING=hello\n',
+      // A link that stays inside the workspace is read like the file it names.
+      'linked.env': { link: 'fine.env' },
+    },
+    {},
+    undefined,
+    undefined,
+    4,
+  );
+  assert.match(out, /no server started: fine, linked wait for approval/);
   assert.match(
     out,
     /servers\.zero\.envFile: env file refused: \/dev\/zero: it is a character device, not a regular file/,
@@ -70,6 +79,9 @@ test('a config file or settings.json that is a FIFO, a link out of the workspace
       '.mcp.json': JSON.stringify({ mcpServers: { big: EVERYTHING }, padding: 'x'.repeat(3 * 1024 * 1024) }),
     },
     { 'mcp.json': mcpJson({ outsider: EVERYTHING }) },
+    undefined,
+    undefined,
+    3, // config files that could not be used
   );
   assert.match(out, /\.vscode\/mcp\.json: not read: it is a FIFO \(named pipe\), not a regular file/);
   assert.match(out, /\.cursor\/mcp\.json: not read: it is a link to \S+\/outside\/mcp\.json, outside the workspace/);
@@ -86,6 +98,7 @@ test('a settings.json that is a FIFO, and an approvals file and a --config that 
     {},
     (ws) => ['--config', ws.path('named.json')],
     (ws) => ({ MCP_LENS_APPROVALS_FILE: ws.path('approvals.fifo') }),
+    3, // the --config named cannot be read
   );
   assert.match(out, /settings\.json: not read: it is a FIFO/);
   assert.match(out, /named\.json: not read: it is a FIFO/);

@@ -116,7 +116,8 @@ test('the CLI refuses the name on stderr, by file and entry, and prints nothing 
   });
   try {
     const run = await runCli(['tools', '--workspace', ws.dir, '--config', ws.path('.vscode/mcp.json')], cliEnv(ws));
-    assert.equal(run.code, 0, run.stderr);
+    // Exit 3: every entry of the configuration was refused, so no server can start.
+    assert.equal(run.code, 3, run.stderr);
     assert.doesNotMatch(run.stdout, FORBIDDEN_TERMINAL);
     assert.doesNotMatch(run.stderr, FORBIDDEN_TERMINAL);
     assert.match(

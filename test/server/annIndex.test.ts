@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
 import { lanceModules } from '../../server/src/adapters/store/lanceModule';
 import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
-import { forwardingStore } from '../../server/src/bench/forwardingStore';
+import { forwardingStore } from '../../bench/src/forwardingStore';
 import type { ToolStore } from '../../server/src/adapters/store/toolStore';
 import { silentLogger } from '../../server/src/core/logger';
 import { HybridToolIndex } from '../../server/src/index/hybridIndex';

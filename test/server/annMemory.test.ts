@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
 import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
-import { forwardingStore } from '../../server/src/bench/forwardingStore';
+import { forwardingStore } from '../../bench/src/forwardingStore';
 import type { ToolStore } from '../../server/src/adapters/store/toolStore';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { silentLogger } from '../../server/src/core/logger';

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ReplayReport } from '../../server/src/bench/replay';
-import { replaySplit } from '../../server/src/bench/replaySplit';
-import type { BenchQuery } from '../../server/src/bench/dataset';
+import type { ReplayReport } from '../../bench/src/replay';
+import { replaySplit } from '../../bench/src/replaySplit';
+import type { BenchQuery } from '../../bench/src/dataset';
 import { runBenchCli } from '../fixtures/benchCli';
 
 let dir: string;

@@ -21,8 +21,8 @@ import { CatalogTokensFile } from '../../server/src/adapters/catalogTokensFile';
 import type { CatalogTokens } from '../../server/src/core/search/catalogTokens';
 import { KeywordIndex, RERANK_SIGNALS } from '../../server/src/core/search/keywordIndex';
 import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConfig';
-import { catalogToolsOf } from '../../server/src/bench/dataset';
-import { recordedCatalogFile } from '../../server/src/bench/benchFiles';
+import { catalogToolsOf } from '../../bench/src/dataset';
+import { recordedCatalogFile } from '../../bench/src/benchFiles';
 import { silentLogger } from '../../server/src/core/logger';
 import type { CatalogTool } from '../../server/src/core/catalog';
 

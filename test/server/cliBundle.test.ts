@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '..', '..');
 const dist = (f: string) => join(ROOT, 'dist', f);
 
 test('dist/cli.js and the bundle it runs hold no bench code; dist/bench.js does', () => {
-  // The reference searchers exist only in server/src/bench.
+  // The reference searchers exist only in bench/src.
   assert.doesNotMatch(readFileSync(dist('cli.js'), 'utf8'), /tfidf-reference/);
   assert.doesNotMatch(readFileSync(dist('cliMain.js'), 'utf8'), /tfidf-reference/);
   assert.match(readFileSync(dist('bench.js'), 'utf8'), /tfidf-reference/);
@@ -41,7 +41,8 @@ test("`mcp-lens --version` is package.json's version, built in", () => {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const r = spawnSync(process.execPath, [dist('cli.js'), '--version'], {
     encoding: 'utf8',
-    env: { ...process.env, MCP_LENS_VERSION: '9.9.9' },
+    // npm sets this for its scripts: a version read at run time rather than built in would show it.
+    env: { ...process.env, npm_package_version: '9.9.9' },
   });
   assert.equal(r.stdout, `${version}\n`);
 });

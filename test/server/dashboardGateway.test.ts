@@ -16,7 +16,7 @@ import { LensApp } from '../../server/src/app/lensApp';
 import { silentLogger } from '../../server/src/core/logger';
 import { createDashboardRoutes, type DashboardRoutes } from '../../server/src/gateway/dashboard/routes';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
+import { inMemoryLensOptions } from '../../bench/src/inMemoryLens';
 
 const ROOT = resolve(__dirname, '../..');
 

@@ -102,7 +102,7 @@ describe('code mode through the gateway', () => {
         memory: { ...MEMORY, env: { MEMORY_FILE_PATH: join(files, 'memory.jsonl') } },
         crash: CRASH,
       },
-      { callTimeoutSeconds: 10, exclude: ['everything/get-env'] },
+      { exclude: ['everything/get-env'] },
     );
     http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
     ({ url } = await http.start());
@@ -213,7 +213,7 @@ describe('code mode through the gateway', () => {
     assert.equal(r.structuredContent, undefined, 'a cut result carries no second full copy');
     const note = (r.content as { text: string }[]).at(-1)!.text;
     const m =
-      /Output cut at 300 of ([\d,]+) tokens \((\d+)% cut, max_output_tokens 300\)\. The whole result is kept for this session as resource "(mcp-lens:\/\/results\/[0-9a-f]+)"\./.exec(
+      /Output cut at 300 of (?:about )?([\d,]+) tokens \((\d+)% cut, max_output_tokens 300\)\. The whole result is kept for this session as resource "(mcp-lens:\/\/results\/[0-9a-f]+)"\./.exec(
         note,
       );
     assert.ok(m, note);
@@ -246,8 +246,9 @@ describe('code mode through the gateway', () => {
     assert.equal(text(under), 'total=12', 'a small result comes back untouched');
   });
 
+  // The client waits as long as a script may run (its own default, 60 s, is shorter than the largest timeout_ms).
   const runCode = (c: Client, code: string, extra: Record<string, unknown> = {}) =>
-    c.callTool({ name: 'run_code', arguments: { code, ...extra } });
+    c.callTool({ name: 'run_code', arguments: { code, ...extra } }, undefined, { timeout: 180_000 });
 
   it('an agent finds the tools, then one run_code script chains three servers and returns a shaped result', async () => {
     const found = await findAll(client, [
@@ -370,8 +371,9 @@ describe('code mode through the gateway', () => {
     });
 
     it('a memory bomb stops at the 64 MB limit', async () => {
+      // The largest timeout: the memory limit, not the wall time, must be what stops it, however loaded the machine.
       const r = await runCode(client, 'const hoard = []; for (;;) hoard.push(new Array(100000).fill(hoard.length));', {
-        timeout_ms: 60_000,
+        timeout_ms: 120_000,
       });
       assert.equal(r.isError, true);
       assert.match(text(r), /run_code failed, memory limit: the script went over its memory limit of 64 MB/);
@@ -383,7 +385,8 @@ describe('code mode through the gateway', () => {
         `for (let i = 0; i < 10000; i++) await call_tool(${JSON.stringify(sum)}, { a: i, b: 1 }); return "all done"`,
         `let ok = 0; for (let i = 0; i < 10000; i++) { try { await call_tool(${JSON.stringify(sum)}, { a: i, b: 1 }); ok++ } catch {} } return ok`,
       ]) {
-        const r = await runCode(client, code);
+        // The largest timeout: a hundred calls on a loaded machine must not meet the wall time first.
+        const r = await runCode(client, code, { timeout_ms: 120_000 });
         assert.equal(r.isError, true, text(r));
         assert.match(
           text(r),
@@ -409,20 +412,19 @@ describe('code mode through the gateway', () => {
       assert.ok(!r.isError, text(r));
       const note = (r.content as { text: string }[]).at(-1)!.text;
       const uri = /(mcp-lens:\/\/results\/[0-9a-f]+)/.exec(note)![1]!;
-      assert.match(note, /Output cut at 8,000 of [\d,]+ tokens/);
+      assert.match(note, /Output cut at 8,000 of (?:about )?[\d,]+ tokens/);
       const back = await runCode(client, `const all = await read_result(${JSON.stringify(uri)}); return all.length`);
       assert.equal(text(back), '3000', 'read_result gives a script the whole kept result');
     });
 
     it('a promise that never resolves ends the run at once instead of hanging', async () => {
-      const started = Date.now();
-      const r = await runCode(client, 'await new Promise(() => {}); return "never"', { timeout_ms: 60_000 });
+      // The never-settles error, not the wall-time one, is what says it did not wait for the timeout.
+      const r = await runCode(client, 'await new Promise(() => {}); return "never"', { timeout_ms: 120_000 });
       assert.equal(r.isError, true);
       assert.match(
         text(r),
         /run_code failed, never-settles limit: the script is waiting for a promise that nothing will ever settle/,
       );
-      assert.ok(Date.now() - started < 30_000, 'not the wall time');
     });
   });
 

@@ -11,7 +11,8 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import type { LensStats } from '../../protocol/model';
 import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { MAX_QUERY_CHARS, META_TOOL_NAMES } from '../../server/src/gateway/metaToolDefs';
+import { META_TOOL_NAMES } from '../../server/src/gateway/metaToolDefs';
+import { MAX_QUERY_CHARS } from '../../server/src/gateway/metaToolArgs';
 import { CRASH, EVERYTHING, SLOW, filesystem, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
 
 const TOKEN = 'test-token-' + Math.random().toString(36).slice(2);
@@ -38,10 +39,7 @@ describe('gateway over HTTP', () => {
   }
 
   before(async () => {
-    world = await startLens(
-      { everything: EVERYTHING, files: filesystem(process.cwd()), crash: CRASH, slow: SLOW },
-      { callTimeoutSeconds: 3 },
-    );
+    world = await startLens({ everything: EVERYTHING, files: filesystem(process.cwd()), crash: CRASH, slow: SLOW }, {});
     http = new GatewayHttpServer({ lens: world.lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
     ({ url, port } = await http.start());
     client = await connect();
@@ -167,13 +165,20 @@ describe('gateway over HTTP', () => {
   });
 
   it('times out a slow call with an error result', async () => {
-    const sleep = world.lens.tools().find((t) => t.server === 'slow' && t.originalName === 'sleep')!;
-    const r = await client.callTool({
-      name: 'call_tool',
-      arguments: { tool_name: sleep.name, arguments: { ms: 30_000, steps: 1 } },
-    });
-    assert.equal(r.isError, true);
-    assert.match(text(r), /time/i);
+    // A short timeout for this call alone: every other call here must never race one.
+    const settings = world.lens.settings();
+    await world.lens.updateSettings({ ...settings, callTimeoutSeconds: 3 });
+    try {
+      const sleep = world.lens.tools().find((t) => t.server === 'slow' && t.originalName === 'sleep')!;
+      const r = await client.callTool({
+        name: 'call_tool',
+        arguments: { tool_name: sleep.name, arguments: { ms: 30_000, steps: 1 } },
+      });
+      assert.equal(r.isError, true);
+      assert.match(text(r), /timed out after 3 s/);
+    } finally {
+      await world.lens.updateSettings(settings);
+    }
   });
 
   it('passes progress through and cancels the upstream call when the client aborts', async () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { OllamaEmbedder } from '../../server/src/adapters/embed/ollamaEmbedder';
 import { LanceToolStore } from '../../server/src/adapters/store/lanceToolStore';
 import { StoreUnavailableError } from '../../server/src/adapters/store/toolStore';
-import { forwardingStore } from '../../server/src/bench/forwardingStore';
+import { forwardingStore } from '../../bench/src/forwardingStore';
 import { HybridToolIndex, type HybridIndexOptions } from '../../server/src/index/hybridIndex';
 import { silentLogger } from '../../server/src/core/logger';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama';

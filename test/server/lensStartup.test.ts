@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { LensApp } from '../../server/src/app/lensApp';
 import type { LensAppOptions } from '../../server/src/app/lensAppOptions';
 import { isProcessAlive } from '../../server/src/adapters/processProbe';
-import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
-import { connectGatewayClient } from '../../server/src/bench/benchGateway';
+import { inMemoryLensOptions } from '../../bench/src/inMemoryLens';
+import { connectGatewayClient } from '../../bench/src/benchGateway';
 import { untilChanged } from '../fixtures/untilChanged';
 
 const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');

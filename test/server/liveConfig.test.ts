@@ -13,7 +13,7 @@ import type { ServerStatus } from '../../protocol/model';
 import { LensApp } from '../../server/src/app/lensApp';
 import type { LensAppOptions } from '../../server/src/app/lensAppOptions';
 import { isProcessAlive } from '../../server/src/adapters/processProbe';
-import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
+import { inMemoryLensOptions } from '../../bench/src/inMemoryLens';
 import { fingerprintsOf } from '../fixtures/fingerprints';
 import { untilChanged } from '../fixtures/untilChanged';
 

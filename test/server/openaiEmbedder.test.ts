@@ -2,7 +2,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { EmbedderError } from '../../server/src/adapters/embed/embedder';
-import { embeddingsEndpoint, OpenAiEmbedder } from '../../server/src/adapters/embed/openaiEmbedder';
+import { embeddingsEndpoint, OpenAiEmbedder } from '../../bench/src/embed/openaiEmbedder';
 import { startFakeOpenAi, type FakeOpenAi } from '../fixtures/fakeOpenAiEmbeddings';
 
 const KEY = 'sk-test-0123456789abcdef';

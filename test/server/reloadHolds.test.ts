@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LensApp } from '../../server/src/app/lensApp';
-import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
+import { inMemoryLensOptions } from '../../bench/src/inMemoryLens';
 import { fingerprintsOf } from '../fixtures/fingerprints';
 
 const GATED = join(__dirname, '..', 'fixtures', 'servers', 'gated.mjs');

@@ -27,7 +27,7 @@ import { sanitizeSettings } from '../../protocol/settings';
 import { learnedFilePath } from '../../server/src/adapters/usage/learnedFile';
 import { workspaceStateDir } from '../../server/src/adapters/workspaceState';
 import { LensApp } from '../../server/src/app/lensApp';
-import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
+import { inMemoryLensOptions } from '../../bench/src/inMemoryLens';
 import { lineLogger, silentLogger } from '../../server/src/core/logger';
 import { lensHandlers } from '../../server/src/gateway/dashboard/handlers';
 import { GatewayHttpServer } from '../../server/src/gateway/http';

@@ -8,9 +8,12 @@ import { after, test } from 'node:test';
 import { SELECT_LIMITS } from '../../server/src/core/resultShaping';
 import { ChildSelectRunner } from '../../server/src/adapters/select/selectRunner';
 
-// A shorter deadline than the product's, so the suite does not wait 5 s per case.
-const runner = new ChildSelectRunner({ ...SELECT_LIMITS, deadlineMs: 1500 });
-after(() => runner.close());
+// The cases about the deadline run with a shorter one than the product's, so the suite does not
+// wait 5 s per case. Every other case runs with one no expression here can reach: under load, a
+// short one stopped the heap-limit case before its heap ran out ("ran longer than 1.5 s").
+const runner = new ChildSelectRunner({ ...SELECT_LIMITS, deadlineMs: 600_000, wallDeadlineMs: 600_000 });
+const deadlined = new ChildSelectRunner({ ...SELECT_LIMITS, deadlineMs: 1500 });
+after(() => (runner.close(), deadlined.close()));
 
 const letters = { a: [...'abcdefghijklmnopqrstuvwxyz'] };
 /** 26 flat strings of 20 MB each: 520 MB the evaluator's heap cannot hold. */
@@ -38,7 +41,7 @@ test('an expression that builds more than the heap limit stops with the limit na
 });
 
 test('an expression that runs past the deadline is stopped with the limit named', async () => {
-  const out = await runner.run({ texts: [], structured: {} }, TIME_BOMB);
+  const out = await deadlined.run({ texts: [], structured: {} }, TIME_BOMB);
   assert.deepEqual(out, {
     ok: false,
     limit: true,
@@ -54,10 +57,24 @@ test('a projection larger than the byte limit is refused, not built', async () =
 });
 
 test('selects beyond the concurrency limit wait their turn, and a cancelled one stops', async () => {
-  const all = await Promise.all(Array.from({ length: 3 }, () => runner.run({ texts: [], structured: {} }, TIME_BOMB)));
+  const all = await Promise.all(
+    Array.from({ length: 3 }, () => deadlined.run({ texts: [], structured: {} }, TIME_BOMB)),
+  );
   for (const out of all) assert.match((out as { problem: string }).problem, /ran longer than 1.5 s/);
   const controller = new AbortController();
-  const pending = runner.run({ texts: [], structured: {} }, TIME_BOMB, controller.signal);
+  const pending = deadlined.run({ texts: [], structured: {} }, TIME_BOMB, { signal: controller.signal });
   controller.abort();
   assert.deepEqual(await pending, { ok: false, problem: 'select was cancelled' });
+});
+
+test("one session's slow selects leave another session's select an evaluator: it is answered while they run", async () => {
+  const slow = Array.from({ length: 3 }, () => {
+    let settled = false;
+    const p = deadlined.run({ texts: [], structured: {} }, TIME_BOMB, { session: 'a' }).finally(() => (settled = true));
+    return { p, settled: () => settled };
+  });
+  const mine = await deadlined.run({ texts: [], structured: letters }, 'length(a)', { session: 'b' });
+  assert.deepEqual(mine, { ok: true, json: '26' });
+  assert.equal(slow.filter((s) => s.settled()).length, 0, "b's select waited for a's");
+  for (const s of slow) assert.match(((await s.p) as { problem: string }).problem, /ran longer than 1.5 s/);
 });

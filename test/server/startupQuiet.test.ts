@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LensApp } from '../../server/src/app/lensApp';
 import { RecordingIndex } from '../fixtures/recordingIndex';
-import { inMemoryLensOptions } from '../../server/src/bench/inMemoryLens';
-import { connectGatewayClient } from '../../server/src/bench/benchGateway';
+import { inMemoryLensOptions } from '../../bench/src/inMemoryLens';
+import { connectGatewayClient } from '../../bench/src/benchGateway';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { untilChanged } from '../fixtures/untilChanged';
 

@@ -168,8 +168,8 @@ test('a torn last record is dropped and appends resume on a clean line', async (
   );
 });
 
-// A link to /dev/full used to stand for a full disk; links in the store are now refused (B5,
-// test/security/b05): the refusal is the one warning, and recording goes on in memory alike.
+// A link to /dev/full used to stand for a full disk; links in the store are now refused
+// (test/security/state-folder-links.test.ts): the refusal is the one warning, and recording goes on in memory alike.
 test('a log that cannot be written is a warning: recording goes on in memory and nothing throws', async (t) => {
   const { dir, log, logs } = await world(t);
   if (!existsSync('/dev/full')) return t.skip('no /dev/full here');

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BenchQuery } from '../../server/src/bench/dataset';
-import { catalogToolsOf, scaleTools } from '../../server/src/bench/dataset';
-import { bestRecallAt1, meanMetrics, percentile, queryMetrics } from '../../server/src/bench/metrics';
+import type { BenchQuery } from '../../bench/src/dataset';
+import { catalogToolsOf, scaleTools } from '../../bench/src/dataset';
+import { bestRecallAt1, meanMetrics, percentile, queryMetrics } from '../../bench/src/metrics';
 
 test('queryMetrics: recall@k, MRR@10 and complete@10 on fixed rankings', () => {
   const q1: BenchQuery = { id: '1', query: '', gold: ['s/a', 's/b'] };

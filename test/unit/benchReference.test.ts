@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogTool } from '../../server/src/core/catalog';
-import { Bm25Reference, referenceTokens } from '../../server/src/bench/reference/bm25Reference';
-import { TfidfReference } from '../../server/src/bench/reference/tfidfReference';
+import { Bm25Reference, referenceTokens } from '../../bench/src/reference/bm25Reference';
+import { TfidfReference } from '../../bench/src/reference/tfidfReference';
 
 function tool(
   server: string,

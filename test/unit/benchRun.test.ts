@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { catalogToolsOf, type BenchDataset } from '../../server/src/bench/dataset';
-import { isHeldOut } from '../../server/src/bench/benchSplit';
-import { REFERENCE_SEARCHER, belowReference, formatMarkdown, formatTable } from '../../server/src/bench/report';
-import { runBench, type PerQueryRow } from '../../server/src/bench/runBench';
-import { keywordFactory, referenceFactories } from '../../server/src/bench/searchers';
+import { catalogToolsOf, type BenchDataset } from '../../bench/src/dataset';
+import { isHeldOut } from '../../bench/src/benchSplit';
+import { REFERENCE_SEARCHER, belowReference, formatMarkdown, formatTable } from '../../bench/src/report';
+import { runBench, type PerQueryRow } from '../../bench/src/runBench';
+import { keywordFactory, referenceFactories } from '../../bench/src/searchers';
 import { embeddingText } from '../../server/src/core/search/documentText';
 import { toolListTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';

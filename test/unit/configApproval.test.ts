@@ -2,12 +2,7 @@
 // secret-free summary the approval prompt shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  decideApproval,
-  decideApprovals,
-  explainApproval,
-  type ApprovalPolicy,
-} from '../../server/src/core/config/approval';
+import { explainApproval, type ApprovalPolicy } from '../../server/src/core/config/approval';
 import { fingerprintServer, type FingerprintInput } from '../../server/src/core/config/fingerprint';
 import { describeServer } from '../../server/src/core/config/describe';
 import { resolveConfig } from '../../server/src/core/config/resolve';
@@ -117,7 +112,7 @@ test('approval decisions', async (t) => {
   for (const c of cases) {
     await t.test(`${c.kind} ${JSON.stringify(c.policy)}`, () => {
       const s = stdio(c.kind);
-      assert.equal(decideApproval(s, c.policy), c.want);
+      assert.equal(explainApproval(s, c.policy).decision, c.want);
       assert.deepEqual(explainApproval(s, c.policy), { name: 'gh', decision: c.want, reason: c.reason });
     });
   }
@@ -125,13 +120,15 @@ test('approval decisions', async (t) => {
 
 test('approval map keys are own properties only', () => {
   const s = stdio('vscode-mcp-json', 'constructor');
-  assert.equal(decideApproval(s, { trusted: true, approvals: {} }), 'needs-approval');
+  assert.equal(explainApproval(s, { trusted: true, approvals: {} }).decision, 'needs-approval');
   const proto = stdio('vscode-mcp-json', '__proto__');
-  assert.equal(decideApproval(proto, { trusted: true, approvals: JSON.parse('{}') }), 'needs-approval');
+  assert.equal(explainApproval(proto, { trusted: true, approvals: JSON.parse('{}') }).decision, 'needs-approval');
 });
 
-test('decideApprovals keeps order and names', () => {
-  const out = decideApprovals([stdio('cli-config', 'a'), stdio('mcp-json', 'b')], { trusted: true, approvals: {} });
+test('explainApproval over a list keeps order and names', () => {
+  const out = [stdio('cli-config', 'a'), stdio('mcp-json', 'b')].map((s) =>
+    explainApproval(s, { trusted: true, approvals: {} }),
+  );
   assert.deepEqual(
     out.map((o) => [o.name, o.decision]),
     [
@@ -195,8 +192,8 @@ test('a changed env value in the config file needs re-approval', () => {
     ).servers[0];
   const approved = load('one');
   const policy = { trusted: true, approvals: { gh: approved.fingerprint } };
-  assert.equal(decideApproval(load('one'), policy), 'start');
-  assert.equal(decideApproval(load('two'), policy), 'needs-approval');
+  assert.equal(explainApproval(load('one'), policy).decision, 'start');
+  assert.equal(explainApproval(load('two'), policy).decision, 'needs-approval');
 });
 
 test('describeServer: one line, no secrets', async (t) => {

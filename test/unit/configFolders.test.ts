@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decideApproval, explainApproval } from '../../server/src/core/config/approval';
+import { explainApproval } from '../../server/src/core/config/approval';
 import { configFolders, displayPath, type ConfigFolder } from '../../server/src/core/config/folders';
 import {
   formatProblem,
@@ -180,7 +180,7 @@ test('approvals are per folder: approving api/github starts neither web/github n
   const [api, web] = r.servers;
   assert.ok(api && web);
   const approvals = { [api.name]: api.fingerprint };
-  assert.equal(decideApproval(api, { approvals, trusted: true }), 'start');
+  assert.equal(explainApproval(api, { approvals, trusted: true }).decision, 'start');
   assert.equal(explainApproval(web, { approvals, trusted: true }).reason, 'not approved yet');
   // The folders renamed so that web is now labelled "api": same name, other folder, no start.
   const swapped = run(
@@ -199,7 +199,7 @@ test('approvals are per folder: approving api/github starts neither web/github n
     'definition changed since it was approved',
   );
   // Workspace trust still gates every folder's servers.
-  assert.equal(decideApproval(api, { approvals, trusted: false }), 'untrusted');
+  assert.equal(explainApproval(api, { approvals, trusted: false }).decision, 'untrusted');
 });
 
 test('problems name the right file and the folder-qualified server, shown after the folder label', () => {
@@ -444,14 +444,14 @@ test("Cursor's user-level servers: not named after a folder, need approval per w
   const mine = single.servers[1]!;
   assert.ok(mine.type === 'stdio');
   assert.deepEqual(mine.args, [A], '${workspaceFolder} is the (first) workspace folder');
-  assert.equal(decideApproval(mine, { approvals: {}, trusted: true }), 'needs-approval');
+  assert.equal(explainApproval(mine, { approvals: {}, trusted: true }).decision, 'needs-approval');
   assert.equal(
-    decideApproval(mine, { approvals: {}, trusted: false }),
+    explainApproval(mine, { approvals: {}, trusted: false }).decision,
     'needs-approval',
     "the user's own file: trust does not gate it, approval does",
   );
-  assert.equal(decideApproval(mine, { approvals: { mine: mine.fingerprint }, trusted: false }), 'start');
-  assert.equal(decideApproval(mine, { approvals: {}, trusted: true, autoApprove: true }), 'start');
+  assert.equal(explainApproval(mine, { approvals: { mine: mine.fingerprint }, trusted: false }).decision, 'start');
+  assert.equal(explainApproval(mine, { approvals: {}, trusted: true, autoApprove: true }).decision, 'start');
   // In a multi-root workspace the user's file is not a folder's: its names stay as written.
   const multi = run([{ ...files[1]! }], twoFolders(), { importFrom: ['cursor'] });
   assert.deepEqual(

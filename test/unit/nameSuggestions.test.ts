@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bitParallelDistance, closestNames } from '../../server/src/core/nameSuggestions';
-import { seededRandom } from '../../server/src/bench/seededRandom';
+import { seededRandom } from '../../bench/src/seededRandom';
 
 /** The textbook Levenshtein table. */
 function tableDistance(a: string, b: string): number {

@@ -11,8 +11,8 @@ import {
   datasetToolsFile,
   recordedCatalogFile,
   repoRoot,
-} from '../../server/src/bench/benchFiles';
-import { loadDataset } from '../../server/src/bench/dataset';
+} from '../../bench/src/benchFiles';
+import { loadDataset } from '../../bench/src/dataset';
 import { RECORDED_CATALOG_FILE, readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
 
 function withEnv<T>(name: string, value: string | undefined, fn: () => T): T {
@@ -100,7 +100,7 @@ test('MCP_LENS_BENCH_DIR still points the bench elsewhere', () => {
 });
 
 test('the recorded 19-server catalog is in the repo with its meta.json', () => {
-  assert.equal(withEnv('MCP_LENS_CATALOG', undefined, recordedCatalogFile), RECORDED_CATALOG_FILE);
+  assert.equal(recordedCatalogFile(), RECORDED_CATALOG_FILE);
   const catalog = readRecordedCatalog();
   const servers = Object.keys(catalog.servers);
   assert.equal(servers.length, 19);

@@ -13,7 +13,7 @@ import {
 import { boundedJson, evaluateSelect } from '../../server/src/core/selectEvaluation';
 import { selectInput } from '../../server/src/core/selectSubject';
 import type { SelectRunner } from '../../server/src/adapters/select/selectRunner';
-import { countTokens, useTokenCounter } from '../../server/src/core/tokens';
+import { EXACT_COUNT_CHARS, countTokens, estimateTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
 import {
   MAX_RESULTS_PER_SESSION,
@@ -23,12 +23,21 @@ import {
   ResultStore,
 } from '../../server/src/gateway/resultStore';
 
-import { shapeResult } from '../../server/src/gateway/shapeResult';
+import { shapeResult as shape, type ShapeRequest } from '../../server/src/core/resultShaping';
+import { shapeSteps } from '../../server/src/gateway/callTool';
 import { workspaceDomains } from '../../server/src/gateway/workspaceDomains';
 import { gatewayInstructions } from '../../server/src/gateway/instructions';
 import type { CatalogTool } from '../../server/src/core/catalog';
 
 useTokenCounter(o200kTokenizer);
+
+/** Shaping as call_tool does it, with this session's store and select runner. */
+const shapeResult = (
+  raw: CallToolResult,
+  tool: string,
+  request: ShapeRequest,
+  ctx: { results: ResultStore; sessionId: string; select: SelectRunner },
+) => shape(raw, tool, request, shapeSteps(ctx, tool));
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 const MB = 1024 * 1024;
@@ -160,7 +169,7 @@ describe('max_output_tokens', () => {
     // One byte over: counted, and the count decides (it fits in tokens).
     let counted = 0;
     assert.equal(
-      cutToTokens(text(fits), utf8Length(fits) - 1, () => ++counted && countTokens(fits)),
+      cutToTokens(text(fits), utf8Length(fits) - 1, () => ({ tokens: ++counted && countTokens(fits), exact: true })),
       undefined,
     );
     assert.equal(counted, 1);
@@ -239,6 +248,30 @@ describe('max_output_tokens', () => {
     // Copied from the note with its quotes, or with the full stop after it: still found.
     assert.equal(store.get('s1', `"${shaped.keptAs}".`)!.text, long);
     assert.equal(store.get('other-session', shaped.keptAs!), undefined);
+  });
+
+  test(`a text past ${EXACT_COUNT_CHARS / 1024} KB is counted on its beginning and the count scaled; the cut reads only its prefix`, async () => {
+    const line = (i: number) => `{"row": ${i}, "label": "item ${i}", "tags": ["a", "b"]},\n`;
+    const huge = Array.from({ length: 60_000 }, (_, i) => line(i)).join('');
+    assert.ok(huge.length > 4 * EXACT_COUNT_CHARS);
+    const estimate = estimateTokens(huge);
+    const exact = countTokens(huge);
+    assert.equal(estimate.exact, false);
+    assert.ok(Math.abs(estimate.tokens - exact) / exact < 0.05, `${estimate.tokens} for ${exact}`);
+    assert.deepEqual(estimateTokens(long), { tokens: countTokens(long), exact: true });
+    const cut = cutToTokens(text(huge), 100)!;
+    assert.deepEqual([cut.keptTokens, cut.fullTokens, cut.exact], [100, estimate.tokens, false]);
+    assert.equal((cut.result.content![0] as { text: string }).text, tokenPrefix(huge, 100));
+    const shaped = await shapeResult(
+      text(huge),
+      'files_read',
+      { maxOutputTokens: 100 },
+      { results: new ResultStore(), sessionId: 's1', select: inProcess },
+    );
+    const note = (shaped.result.content!.at(-1) as { text: string }).text;
+    assert.match(note, new RegExp(`Output cut at 100 of about ${estimate.tokens.toLocaleString('en-US')} tokens`));
+    // Estimated too long, and it fits: passed on whole.
+    assert.equal(cutToTokens(text(huge), 2 * exact), undefined);
   });
 });
 

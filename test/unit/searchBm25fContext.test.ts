@@ -5,7 +5,7 @@ import { Bm25fIndex, OWN_FIELDS, type FieldConfig } from '../../server/src/core/
 import { docTokensOf, type FieldTerms } from '../fixtures/fieldTerms';
 import { DEFAULT_KEYWORD_CONFIG } from '../../server/src/core/search/keywordConfig';
 import { KeywordIndex } from '../../server/src/core/search/keywordIndex';
-import { seededRandom } from '../../server/src/bench/seededRandom';
+import { seededRandom } from '../../bench/src/seededRandom';
 
 /**
  * BM25F by its definition, the slow way: each document's context field is the shared terms of

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { catalogToolsOf } from '../../server/src/bench/dataset';
+import { catalogToolsOf } from '../../bench/src/dataset';
 import type { CatalogTool } from '../../server/src/core/catalog';
 import { lineLogger } from '../../server/src/core/logger';
 import { RankingPipeline } from '../../server/src/core/search/rankingPipeline';

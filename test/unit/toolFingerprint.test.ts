@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { toolFingerprint } from '../../server/src/core/usage/toolFingerprint';
-import { recordedCatalogFile } from '../../server/src/bench/benchFiles';
+import { recordedCatalogFile } from '../../bench/src/benchFiles';
 
 function referenceFingerprint(tool: { description: string; inputSchema: unknown }): string {
   const fnv1a = (text: string, seed: number) => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { usageBoost } from '../../server/src/core/usage/boost';
-import { computeUsageStats } from '../../server/src/core/usage/stats';
+import { UsageAggregate } from '../../server/src/core/usage/stats';
 import type { RankedTool } from '../../server/src/core/search/types';
 import type { UsageEvent } from '../../server/src/core/usage/types';
 
@@ -48,13 +48,16 @@ test('stats count calls, predicted hits and session pairs', () => {
     outcome: 'ok',
     ...extra,
   });
-  const s = computeUsageStats([
+  const agg = new UsageAggregate();
+  for (const e of [
     ev('1', 'k/get', { predicted: false }),
     ev('1', 'k/logs', { predicted: true }),
     ev('2', 'k/get', { predicted: true }),
     ev('2', 'k/logs'),
     ev('3', 'gh/pr'),
-  ]);
+  ])
+    agg.add(e);
+  const s = agg.stats();
   assert.equal(s.callsRecorded, 5);
   assert.equal(s.predictedHitRate, 2 / 3);
   assert.deepEqual(s.topTools[0], { name: 'get', server: 'k', calls: 2 });

@@ -26,8 +26,8 @@ const TRANSIENT_ON_WINDOWS = new Set(['EPERM', 'EACCES', 'EBUSY']);
 
 /**
  * Replaces `path` with `data` atomically; `mode` applies to the new file. Throws on I/O failure.
- * `data` may come in pieces, written one after the other, so a large file (the catalog cache at
- * 100,000 tools: 65 MB) never has to be one string in memory; a piece that throws leaves the
+ * `data` may come in pieces, written one after the other, so a large file (an organisation's
+ * catalog cache) never has to be one string in memory; a piece that throws leaves the
  * target as it was.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>, mode?: number): void {

@@ -32,16 +32,16 @@ export interface CatalogCacheFile {
 }
 
 /**
- * The largest cache written or read: an organisation's 100,000 tools are about 65 MB of it
- * (`mcp-lens bench --scale`), so this holds several times that, and still bounds what a read
- * puts in memory. A catalog larger than this is not cached (every start lists it again).
+ * The largest cache written or read: several times what an organisation's 100,000 tools take
+ * (bench-results.md, "Organisation-sized catalogs"), and still a bound on what a read puts in
+ * memory. A catalog larger than this is not cached (every start lists it again).
  */
 export const MAX_CATALOG_CACHE_BYTES = 512 * 1024 * 1024;
 
 /**
  * Writes the cache one server at a time: the JSON is the same as `JSON.stringify(cache)`, but it
- * is never one string (at 100,000 tools that string and its UTF-8 copy were 130 MB of the
- * gateway's peak). Over MAX_CATALOG_CACHE_BYTES the write stops and the old file stays.
+ * is never one string (that string and its UTF-8 copy would be a large share of the gateway's
+ * peak for a large catalog). Over MAX_CATALOG_CACHE_BYTES the write stops and the old file stays.
  */
 export function writeCatalogCache(path: string, cache: CatalogCacheFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

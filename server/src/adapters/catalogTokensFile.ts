@@ -12,7 +12,7 @@ import { endianness } from 'node:os';
 import type { Logger } from '../core/logger';
 import type { CatalogTokens } from '../core/search/catalogTokens';
 import { decodeCatalogTokens, encodeCatalogTokens, type CatalogTokensCache } from '../core/search/catalogTokensCodec';
-import { MCP_LENS_VERSION } from '../core/version';
+import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 import { readPrivateFile, writePrivateFile } from './privateFiles';
 
@@ -83,5 +83,5 @@ function buildIdentity(): string {
   } catch {
     // No file to name (an embedding runtime): the version alone.
   }
-  return `${MCP_LENS_VERSION}|${endianness()}|${file}`;
+  return `${LENS_VERSION}|${endianness()}|${file}`;
 }

@@ -1,6 +1,6 @@
 /**
  * Runs a CommonJS bundle with a V8 code cache, so a start does not parse and compile the
- * bundle's 2 MB again (Node 20 has no module.enableCompileCache). The cache is the user's own
+ * whole bundle again (Node 20 has no module.enableCompileCache). The cache is the user's own
  * file, kept in the user's cache folder, never anything a workspace holds: a file of this
  * user, 0600, in a 0700 folder, opened without following links (privateFiles.ts), named for
  * the bundle it was made from (its path, size and time, and the Node version). V8 checks the

@@ -64,6 +64,24 @@ export function probeProcess(pid: number, platform: NodeJS.Platform = process.pl
   return probePs(pid);
 }
 
+/**
+ * CPU time process N has used (user + system, ms), on Linux from /proc; undefined elsewhere
+ * or when it cannot be read. Counted in the kernel's clock ticks, which Linux reports at
+ * 100 per second to user space whatever its internal timer.
+ */
+export function processCpuMs(pid: number, platform: NodeJS.Platform = process.platform): number | undefined {
+  if (platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Alive, this user's, and MCP Lens: what a file in a workspace must prove before it is believed. */
 export function isOwnLensProcess(pid: number): boolean {
   const p = probeProcess(pid);

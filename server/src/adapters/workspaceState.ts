@@ -2,14 +2,14 @@
  * Where the CLI keeps what it learns about a workspace — the catalog cache, the tool index, the
  * usage log and its salt, their locks — outside the workspace, in the user's state folder:
  * `$XDG_STATE_HOME/mcp-lens/workspaces/<folder name>-<hash of its real path>/`, else
- * `~/.local/state/mcp-lens/...`. It used to be `<workspace>/.mcp-lens/`, and anything there is
- * the repository's to ship: a catalog cache made to look like ours (mode 0600) was served by
- * find_tools under lazy start, fake tools with hostile descriptions and all (issue #23). A
- * workspace can put nothing in the user's state folder, so nothing of it is read as state.
+ * `~/.local/state/mcp-lens/...`. Not `<workspace>/.mcp-lens/`: anything there is the
+ * repository's to ship, and a catalog cache made to look like ours (mode 0600) would be served
+ * by find_tools under lazy start, fake tools with hostile descriptions and all. A workspace can
+ * put nothing in the user's state folder, so nothing of it is read as state.
  *
  * `<workspace>/.mcp-lens/` keeps only what clients of a running `serve --http` look for there
  * (gateway.json, the token: gateway/gatewayFiles.ts), which are believed only once the gateway
- * proves it knows the token. The old caches there are not read, nor moved: they are rebuilt.
+ * proves it knows the token. Caches an older version left there are not read, nor moved: they are rebuilt.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';

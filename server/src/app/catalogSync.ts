@@ -22,8 +22,8 @@ export const REBUILD_DELAY_MS = 15;
 /**
  * A sync after a catalog change starts at least this many times the last sync's duration after
  * it ended, at most MAX_SYNC_WAIT_MS: the index takes at most about a third of the gateway's time
- * during a spawn storm. A cold start of 22 servers (407 tools) synced 16 times, 1.9 s in all,
- * while the servers it waited for needed the same two cores.
+ * during a spawn storm, when the catalog changes with every server that comes up and the servers
+ * still starting need the same CPU (bench-results.md, "Start-up work").
  */
 export const SYNC_SPACING = 2;
 const MAX_SYNC_WAIT_MS = 1000;
@@ -140,7 +140,7 @@ export class CatalogSync {
   /**
    * Composes a burst still gathering now: what is read of the catalog next holds every pool
    * event so far (a call to a tool of a server list_servers just showed ready finds it, not
-   * "unknown tool" for the burst's 15 ms: LensApp.findTool asks on a miss).
+   * "unknown tool" for the burst's REBUILD_DELAY_MS: LensApp.findTool asks on a miss).
    */
   composeNow(): void {
     if (this.rebuildTimer) this.rebuild();

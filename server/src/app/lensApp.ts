@@ -80,7 +80,7 @@ export class LensApp implements Lens, LensControl {
     const startedAt = Date.now();
     // What start() would wait for launches only once startAfter settles, which is after it returns.
     if (options.startAfter) options = { ...options, waitForServers: false };
-    // Token counts come from the compact o200k table (a few MB), not gpt-tokenizer's (~70 MB).
+    // Token counts come from the compact o200k table, not gpt-tokenizer's, which holds every token as a string.
     useTokenCounter(o200kTokenizer);
     const { index, usage, learning } = await openLensStores(options);
     // The inbound side resolves our resource URIs through the app, built just below (called only once it is).

@@ -6,9 +6,7 @@
  * for (a search syncs the index at once) does not wait. The wait is bounded: a server that
  * hangs while starting holds nothing for longer than `maxWaitMs` after the servers began
  * starting; past that, until every server has settled, nothing waits.
- *
- * A cold start of 23 servers (407 tools) indexed 723 ms, counted tokens 190 ms and wrote the
- * cache three times while the servers started (bench/startupProfile.ts, cut at all connected).
+ * (What a cold start spent on such work before it waited: bench-results.md, "Start-up work".)
  */
 import type { Disposable } from './lens';
 

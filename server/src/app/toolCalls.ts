@@ -4,8 +4,9 @@
  * ends here, so each rule of a call is decided once, in this order:
  *   name → catalog tool (unknown and excluded names are the same "unknown tool")
  *   → argument size (MAX_ARGUMENTS_BYTES) → schema validation → the user's consent, for a tool
- *   the host never showed them (toolConsent.ts) → timeout (the setting)
- *   → upstream → result size (MAX_RESULT_BYTES) → usage record (no argument values) and log.
+ *   the host never showed them (toolConsent.ts) → the session's turn (round robin between
+ *   sessions, UPSTREAM_CALL_TURNS) → timeout (the setting) → upstream → result size
+ *   (MAX_RESULT_BYTES) → usage record (no argument values) and log.
  * Everything that can go wrong becomes an `isError` result whose text names the tool and
  * server and says what to do, because the caller is usually a model that can correct itself.
  * The upstream's own result, error or not, is returned as it came, but for one thing: every
@@ -25,6 +26,9 @@ import { UpstreamCallError, type UpstreamPool } from '../adapters/upstream/pool'
 import type { CallOptions, Lens } from './lens';
 import type { ToolConsent } from './toolConsent';
 import { errorMessage } from '../core/errorMessage';
+import { approximateSize } from '../core/approximateSize';
+import { FairQueue } from '../core/fairQueue';
+import { UPSTREAM_CALL_TURNS } from '../core/sessionLimits';
 import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
 /** Arguments above this size (as JSON) are refused before anything is sent upstream. */
@@ -58,6 +62,8 @@ function errorResult(text: string): CallToolResult {
 
 export class ToolCalls {
   private readonly validator = new ArgsValidator();
+  /** Upstream calls in flight, handed out round robin between sessions (UPSTREAM_CALL_TURNS). */
+  private readonly turns = new FairQueue(UPSTREAM_CALL_TURNS);
 
   constructor(private readonly deps: ToolCallDeps) {}
 
@@ -89,7 +95,7 @@ export class ToolCalls {
     });
     // A line per call is a trace (debug), not news (info: starts, stops, approvals). It goes
     // out once the reply is on its way: the CLI writes its log to stderr synchronously, and a
-    // pipe write held every reply up by ~0.04 ms.
+    // pipe write before the reply would hold every reply up.
     setImmediate(() =>
       this.deps.log.debug(`call ${tool.server}/${tool.originalName}: ${outcome} in ${durationMs} ms (${origin})`),
     );
@@ -107,6 +113,16 @@ export class ToolCalls {
     const denied = await this.deps.consent.check(tool, args, options);
     if (denied) return { result: errorResult(denied), outcome: 'cancelled' };
     const timeoutMs = this.deps.lens.settings().callTimeoutSeconds * 1000;
+    // The session's turn: its other calls may be ahead of this one, another session's never all.
+    const release = await this.turns.acquire(
+      options.sessionId ?? `${options.origin ?? 'gateway'}-default`,
+      options.signal,
+    );
+    if (!release)
+      return {
+        result: errorResult(`The call to "${tool.originalName}" on server "${tool.server}" was cancelled.`),
+        outcome: 'cancelled',
+      };
     try {
       const callOptions: Parameters<UpstreamPool['callTool']>[3] = { timeoutMs };
       if (options.signal) callOptions.signal = options.signal;
@@ -122,6 +138,8 @@ export class ToolCalls {
       return { result, outcome: result.isError ? 'error' : 'ok' };
     } catch (err) {
       return { result: errorResult(describeCallError(tool, err, timeoutMs)), outcome: outcomeOf(err) };
+    } finally {
+      release();
     }
   }
 
@@ -186,18 +204,4 @@ function schemaHash(schema: Record<string, unknown>): string {
   if (hash === undefined)
     schemaHashes.set(schema, (hash = createHash('sha1').update(JSON.stringify(schema)).digest('hex').slice(0, 12)));
   return hash;
-}
-
-/** Bytes of the strings in a value (what dominates its JSON size); stops counting past `cap`. */
-function approximateSize(value: unknown, cap: number): number {
-  let total = 0;
-  const stack: unknown[] = [value];
-  while (stack.length && total <= cap) {
-    const v = stack.pop();
-    if (typeof v === 'string') total += v.length;
-    else if (Array.isArray(v)) stack.push(...v);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) ((total += k.length), stack.push(x));
-    else total += 8;
-  }
-  return total;
 }

@@ -22,7 +22,7 @@ import { errorMessage } from '../core/errorMessage';
 import { closestNames } from '../core/nameSuggestions';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 import { EXIT, exitCodeHelp } from './exitCodes';
-import { MCP_LENS_VERSION } from '../core/version';
+import { LENS_VERSION } from '../core/version';
 
 const COMMANDS: Record<string, CliCommand> = {
   tools,
@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    process.stdout.write(`${MCP_LENS_VERSION}\n`);
+    process.stdout.write(`${LENS_VERSION}\n`);
     return EXIT.ok;
   }
   const command = COMMANDS[name];

@@ -113,7 +113,7 @@ export function givenToken(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: ApproveServer): Promise<void> {
-  // Loaded for --http only: the HTTP transport and its server (hono) cost a stdio serve ~7 MB and 30 ms at start.
+  // Loaded for --http only: the HTTP transport and its server (hono) would cost a stdio serve memory and start-up time.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
   const { createDashboardRoutes } =

@@ -3,8 +3,9 @@
  * under a byte budget. Pure and synchronous, and for that reason never run on the gateway's
  * own thread: JMESPath functions build values far larger than their input (`pad_left` with a
  * width of 1e8, `join` of those, nested `map` over generated arrays) and the interpreter cannot
- * be interrupted, so one expression took every session down (issue #23). It runs in a child
- * process with a deadline and a heap limit (adapters/select/selectRunner.ts), and the budget
+ * be interrupted, so one such expression on the gateway's thread would take every session
+ * down. It runs in a child process with a deadline and a heap limit
+ * (adapters/select/selectRunner.ts), and the budget
  * here stops a projection whose JSON grows past the limit before it is written out whole.
  * The projection is cleaned as an upstream's reply is before it is written out: its subject was
  * (selectSubject.ts), but JMESPath builds new strings and keys (`split` cuts a string into

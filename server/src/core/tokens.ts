@@ -5,7 +5,8 @@
  *
  * The counter is plugged in (`useTokenCounter`): the app installs the compact o200k counter
  * (adapters/tokens), which loads its table on first use. A count before one is installed is
- * a bug and throws: a second tokenizer to fall back on would hide it and cost ~70 MB. Counts of whole tools/list texts are remembered by content hash
+ * a bug and throws: a second tokenizer to fall back on would hide it and cost tens of megabytes
+ * (core/bpe/rankTable.ts). Counts of whole tools/list texts are remembered by content hash
  * (`rememberTokenCounts`), so a catalog counted in an earlier run is not counted again.
  */
 import { createHash } from 'node:crypto';
@@ -28,6 +29,28 @@ export function useTokenCounter(c: TokenCounter): void {
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   return installed().count(text);
+}
+
+/**
+ * A text longer than this is counted on its first EXACT_COUNT_CHARS characters, the count scaled
+ * to its whole length: counting a 10 MB result that no model reads, to report what was saved on
+ * it, held the gateway's thread for about a second, every session with it, and a session can
+ * make many such calls at once.
+ */
+export const EXACT_COUNT_CHARS = 128 * 1024;
+
+/** Tokens of a text, and whether that is its count or an estimate (EXACT_COUNT_CHARS). */
+export interface TokenEstimate {
+  tokens: number;
+  exact: boolean;
+}
+
+/** Tokens of a text: counted up to EXACT_COUNT_CHARS, estimated from its beginning past that. */
+export function estimateTokens(text: string): TokenEstimate {
+  if (text.length <= EXACT_COUNT_CHARS) return { tokens: countTokens(text), exact: true };
+  // Not between the two halves of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[EXACT_COUNT_CHARS - 1]!) ? EXACT_COUNT_CHARS - 1 : EXACT_COUNT_CHARS;
+  return { tokens: Math.round((countTokens(text.slice(0, end)) * text.length) / end), exact: false };
 }
 
 /** The first `n` o200k tokens of a text, as text. */

@@ -1,8 +1,8 @@
 /**
  * Tokens of each server's own tools/list (its tools under their original names, as JSON),
  * counted tool by tool: each tool is tokenized once, and a server's figure is a sum. Counting
- * whole lists meant JSON of the whole catalog on every ask and, at 100,000 tools, seconds of
- * tokenizing in one go on the main thread (issue #25).
+ * whole lists would mean JSON of the whole catalog on every ask and, in an organisation's
+ * catalog, seconds of tokenizing in one go on the main thread.
  *
  * The sums are exact, not estimates. o200k cuts a text into pre-tokens with a regex before BPE,
  * and no token crosses a pre-token's end. In a list `[{"name":…},{"name":…}]` every `name` key

@@ -5,4 +5,4 @@
  */
 import { version } from '../../../package.json';
 
-export const MCP_LENS_VERSION: string = version;
+export const LENS_VERSION: string = version;

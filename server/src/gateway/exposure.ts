@@ -4,8 +4,8 @@
  * - pinned: meta-tools + `settings.pinnedTools`, callable directly;
  * - all: meta-tools + every upstream tool (for clients that cannot search);
  * - predictive: meta-tools + the tools the Lens's usage learning expects this session to need
- *   (as `search` when the Lens has no usage learning);
- * - found: meta-tools + the tools this session's agent ran through call_tool (foundTools.ts).
+ *   (as `search` while it expects none: a cold start, or usage off);
+ * - found: meta-tools + the tools this session's agent chose through call_tool (foundTools.ts).
  * An upstream tool whose client-safe name equals a meta-tool's is never listed directly
  * (the meta-tool wins); it stays reachable through call_tool.
  */
@@ -33,9 +33,7 @@ export function directTools(
       picked = resolve(lens, settings.pinnedTools);
       break;
     case 'predictive':
-      picked = lens.predictedTools
-        ? resolve(lens, lens.predictedTools(sessionId)).slice(0, settings.predict.maxTools)
-        : [];
+      picked = resolve(lens, lens.predictedTools(sessionId)).slice(0, settings.predict.maxTools);
       break;
     case 'found':
       picked = found ? byKeys(lens, found.keys(settings.found.maxTools)) : [];

@@ -20,8 +20,9 @@ import { createSessionServer } from './sessionServer';
 import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
+import { SessionBudgets } from './sessionBudgets';
 import { ChildSelectRunner } from '../adapters/select/selectRunner';
-import { MCP_LENS_VERSION } from '../core/version';
+import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 
 /**
@@ -51,9 +52,12 @@ export class Gateway {
   private readonly accounting = new TokenAccounting();
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
+  /** run_code scripts, on worker threads, turns round robin between sessions. */
   private readonly codeRuns = new CodeRuns();
   /** select projections, evaluated in child processes with a deadline and a heap limit. */
   private readonly select = new ChildSelectRunner();
+  private readonly budgets = new SessionBudgets();
+  private closed = false;
   private readonly sessions = new Map<string, Session>();
   private readonly subscription: Disposable;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -72,6 +76,11 @@ export class Gateway {
       if (change === 'usage' && this.lens.settings().exposure !== 'predictive') return;
       if (change === 'tools' || change === 'settings' || change === 'servers' || change === 'usage')
         this.scheduleRefresh();
+    });
+    // A script worker started once the servers are up (it would only slow their start), so a
+    // first run_code does not wait for one.
+    void this.lens.whenServersStarted().then(() => {
+      if (!this.closed && this.lens.settings().codeMode.enabled) this.codeRuns.warm();
     });
   }
 
@@ -101,8 +110,9 @@ export class Gateway {
         results: this.results,
         select: this.select,
         codeRuns: this.codeRuns,
+        budgets: this.budgets,
         log: this.log,
-        version: MCP_LENS_VERSION,
+        version: LENS_VERSION,
         toolsFor: (id) => this.rememberTools(id),
         afterCall: (id) => {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
@@ -123,9 +133,9 @@ export class Gateway {
         resourcesSignature: this.resourcesSignature(id),
       });
       // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
-      const attached = this.lens.clients?.attach(sessionClient(server, id, principal));
+      const attached = this.lens.clients.attach(sessionClient(server, id, principal));
       server.onclose = () => {
-        attached?.dispose();
+        attached.dispose();
         this.sessions.delete(id);
         this.accounting.dropSession(id);
         this.results.dropSession(id);
@@ -200,10 +210,12 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.subscription.dispose();
     clearTimeout(this.refreshTimer);
     this.accounting.stop();
     this.select.close();
+    this.codeRuns.close();
     const servers = [...this.sessions.values()].map((s) => s.server);
     this.sessions.clear();
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
@@ -226,7 +238,7 @@ export class Gateway {
       // (bounded: a hanging server holds this no longer than the Lens says). A session's own
       // changes (a kept result, a predictive list after a call) do not wait.
       this.refreshWaits = true;
-      void (this.lens.whenServersStarted?.() ?? Promise.resolve()).then(() => {
+      void this.lens.whenServersStarted().then(() => {
         this.refreshWaits = false;
         for (const id of this.sessions.keys()) this.refreshSession(id);
       });

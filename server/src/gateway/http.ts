@@ -72,12 +72,12 @@ export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
 /**
  * Sessions one gateway serves at once. An abandoned session lives until it has been idle
- * DEFAULT_SESSION_IDLE_MS, so a client that opened sessions without end grew the gateway
- * without bound (issue #23): ~37 KB of heap each with nothing in them (1,000 took 36.5 MB,
- * test/faults/gatewayAbuse.test.ts), more with their token accounting and MCP Server state in
- * use. 64 is far more than the handful of clients one person runs (an editor window, an agent
- * CLI or two, their subagents; the load bench uses 20), and little memory. Past it, sessions
- * idle for longer than the idle time are closed first; then the answer is 503.
+ * DEFAULT_SESSION_IDLE_MS, so without a cap a client that opens sessions without end grows the
+ * gateway without bound (each holds heap even empty, more with its token accounting and MCP
+ * Server state in use; test/faults/gatewayAbuse.test.ts). 64 is far more than the handful of
+ * clients one person runs (an editor window, an agent CLI or two, their subagents; the load
+ * bench uses 20), and little memory. Past it, sessions idle for longer than the idle time are
+ * closed first; then the answer is 503.
  */
 export const MAX_HTTP_SESSIONS = 64;
 

@@ -8,8 +8,8 @@
  * bound drops the least recently used results (a read counts as a use) until it fits; a result
  * larger than a session's whole allowance is not kept. A result counts by everything it holds
  * (its JSON: images, embedded resources, structuredContent) plus the text kept beside it: counted
- * by its text alone, one with 8 MB of structuredContent under a short text counted as a few KB,
- * and 50 of them per session went unbounded (issue #23). A session's results go when the
+ * by its text alone, megabytes of structuredContent under a short text would count as a few
+ * words, and a session's results would grow without bound. A session's results go when the
  * session closes. Ids are random, and a session can read only its own.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * The run_code meta-tool: one JavaScript program that chains tool calls in a WebAssembly
- * QuickJS sandbox (adapters/sandbox), where only the return value and the logs come back
- * to the model. Every call a script makes is a call_tool call by construction — the same
+ * QuickJS sandbox on a worker thread (adapters/sandbox), where only the return value and the
+ * logs come back to the model. Every call a script makes is a call_tool call by construction — the same
  * shapedCall → Lens.callTool → app/toolCalls.ts path — so exclusion, schema validation,
  * approval state (only running, approved servers have tools), usage recording without
  * argument values and the per-call timeout are the same as for call_tool.
@@ -11,37 +11,48 @@
  * JSON escapes into the characters the cleaned text did not hold.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { runSandboxed, type SandboxError, type SandboxRun } from '../adapters/sandbox/quickjsSandbox';
-import { MAX_OUTPUT_TOKENS, resultJson, resultText } from '../core/resultShaping';
-import { argumentsProblem, errorText, shapedCall, type MetaToolContext } from './callTool';
-import { parseShapeRequest, shapeResult } from './shapeResult';
+import type { SandboxError, SandboxRun } from '../adapters/sandbox/quickjsSandbox';
+import { ScriptWorkers, type ScriptRunner } from '../adapters/sandbox/scriptWorkers';
+import { FairQueue, type Release } from '../core/fairQueue';
+import { MAX_OUTPUT_TOKENS, resultJson, resultText, shapeResult } from '../core/resultShaping';
+import { MAX_ARGUMENTS_BYTES } from '../app/toolCalls';
+import { errorText, shapeRequest, shapeSteps, shapedCall, type MetaToolContext } from './callTool';
 import { EVICTION_RULE } from './resultStore';
-import { RUN_CODE_LIMITS } from './metaToolDefs';
+import { RUN_CODE_LIMITS, ScriptCallArgs, parseArgs, type RunCodeArgs } from './metaToolArgs';
+import { truncateDescription } from './findToolsResult';
 import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
-/** Counts the scripts running in one gateway, so a flood of them cannot take all memory. */
+/**
+ * Where a gateway's scripts run (worker threads, adapters/sandbox/scriptWorkers.ts) and whose
+ * turn it is: RUN_CODE_LIMITS.maxConcurrent at once, perSession of them for one session, the
+ * rest waiting round robin between sessions.
+ */
 export class CodeRuns {
-  private active = 0;
+  private readonly turns = new FairQueue({ slots: RUN_CODE_LIMITS.maxConcurrent, perKey: RUN_CODE_LIMITS.perSession });
 
-  tryEnter(): boolean {
-    if (this.active >= RUN_CODE_LIMITS.maxConcurrent) return false;
-    this.active++;
-    return true;
+  constructor(readonly sandbox: ScriptRunner = new ScriptWorkers({ maxWorkers: RUN_CODE_LIMITS.maxConcurrent })) {}
+
+  /** Waits for the session's turn; undefined when the client cancelled first. */
+  turn(sessionId: string, signal?: AbortSignal): Promise<Release | undefined> {
+    return this.turns.acquire(sessionId, signal);
   }
 
-  leave(): void {
-    this.active--;
+  /** Starts a worker before the first script, so that script does not wait for one. */
+  warm(): void {
+    this.sandbox.warm();
+  }
+
+  close(): void {
+    this.sandbox.close();
   }
 }
 
 export async function runCode(
-  args: Record<string, unknown>,
+  { code, timeout_ms: timeout }: RunCodeArgs,
   ctx: MetaToolContext & { codeRuns: CodeRuns },
 ): Promise<CallToolResult> {
   const settings = ctx.lens.settings();
   // Types, the length cap and the 1000 ms floor are the schema's (metaToolArgs.ts); blank code and the user's ceiling are not.
-  const code = args.code as string;
-  const timeout = args.timeout_ms as number | undefined;
   if (code.trim() === '') {
     return errorText(
       'run_code needs "code": the body of an async JavaScript function, e.g. `const r = await call_tool("x_list", {}); return r.items.length;`',
@@ -51,26 +62,26 @@ export async function runCode(
   if (timeout !== undefined && timeout > maxTimeout) {
     return errorText(`"timeout_ms" must be an integer from 1000 to ${maxTimeout} (mcpLens.codeMode.maxTimeoutMs).`);
   }
-  if (!ctx.codeRuns.tryEnter()) {
-    return errorText(
-      `run_code: ${RUN_CODE_LIMITS.maxConcurrent} scripts are already running in MCP Lens; wait for one to finish and run this one again.`,
-    );
-  }
+  const release = await ctx.codeRuns.turn(ctx.sessionId, ctx.signal);
+  if (!release) return errorText('run_code was cancelled before the script started.');
   let innerTokens = 0;
   let run: SandboxRun;
   try {
     const wallTimeMs = timeout ?? Math.min(RUN_CODE_LIMITS.defaultTimeoutMs, maxTimeout);
-    run = await runSandboxed(
+    run = await ctx.codeRuns.sandbox.run(
       code,
       {
         toolNames: ctx.lens.tools().map((t) => t.name),
         callTool: async (name, toolArgs, options, signal) => {
-          const problem = argumentsProblem(name, toolArgs);
-          if (problem) throw new Error(problem);
-          const shape = parseShapeRequest(isRecord(options) ? options : {}, MAX_OUTPUT_TOKENS);
-          if ('problem' in shape) throw new Error(shape.problem);
+          const call = parseArgs(`call_tool("${truncateDescription(name, 100)}")`, ScriptCallArgs, {
+            ...(isRecord(options) ? options : {}),
+            tool_name: name,
+            arguments: toolArgs,
+          });
+          if (!call.ok) throw new Error(call.problem);
+          const { tool_name: tool, arguments: callArgs = {} } = call.args;
           // The script's own signal: its wall time or a cancel ends the calls it has in flight.
-          const shaped = await shapedCall(name, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, {
+          const shaped = await shapedCall(tool, callArgs, shapeRequest(call.args, MAX_OUTPUT_TOKENS), {
             ...ctx,
             signal,
             origin: 'run_code',
@@ -92,11 +103,12 @@ export async function runCode(
         maxCalls: RUN_CODE_LIMITS.maxCalls,
         maxOutputChars: RUN_CODE_LIMITS.maxOutputChars,
         maxLogChars: RUN_CODE_LIMITS.maxLogChars,
+        maxArgsChars: MAX_ARGUMENTS_BYTES,
       },
       ctx.signal,
     );
   } finally {
-    ctx.codeRuns.leave();
+    release();
   }
   // Every string in the run: value (parsed from the sandbox's JSON, keys too), logs, error.
   cleanReplyInPlace(run);
@@ -105,7 +117,7 @@ export async function runCode(
     raw,
     'run_code',
     { maxOutputTokens: settings.maxOutputTokens },
-    { results: ctx.results, sessionId: ctx.sessionId, select: ctx.select },
+    shapeSteps(ctx, 'run_code'),
   );
   ctx.accounting.recordRunCode(ctx.sessionId, run.calls, innerTokens, shaped.returnedTokens);
   return shaped.result;

@@ -24,6 +24,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Lens } from '../app/lens';
+import { listedPrompt, listedResource, listedTemplate } from '../core/catalog';
 import type { Logger } from '../core/logger';
 import type { Principal } from '../core/principal';
 import { gatewayInstructions } from './instructions';
@@ -33,6 +34,7 @@ import { runMetaTool } from './metaTools';
 import { forwardCall, type MetaToolContext } from './callTool';
 import { callCaller, type CallExtra } from './downstreamClient';
 import type { CodeRuns } from './runCode';
+import type { SessionBudgets } from './sessionBudgets';
 import type { SelectRunner } from '../adapters/select/selectRunner';
 import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -51,6 +53,8 @@ export interface SessionDeps {
   select: SelectRunner;
   /** run_code scripts running in this gateway. */
   codeRuns: CodeRuns;
+  /** What each session holds in flight (calls, results waiting for select), against its limits. */
+  budgets: SessionBudgets;
   log: Logger;
   version: string;
   /** This session's tools/list (depends on exposure mode and, for predictive, on the session). */
@@ -84,37 +88,31 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       ),
     },
   );
+  registerTools(server, deps, sessionId);
+  registerPrompts(server, deps);
+  registerResources(server, deps, sessionId);
+  registerClientFeatures(server, deps, sessionId);
+  return server;
+}
 
+function registerTools(server: Server, deps: SessionDeps, sessionId: () => string): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = deps.toolsFor(sessionId());
     deps.askedForTools();
     return { tools };
   });
-
   const callTool = toolCallHandler(deps, server, sessionId);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(request.params, extra as unknown as CallExtra),
   );
+}
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: lens.prompts().map((p) => {
-      const out: {
-        name: string;
-        description?: string;
-        arguments?: { name: string; description?: string; required?: boolean }[];
-      } = {
-        ...p.extra,
-        name: p.name,
-      };
-      if (p.description !== undefined) out.description = p.description;
-      if (p.arguments !== undefined) out.arguments = p.arguments;
-      return out;
-    }),
-  }));
-
+/** Prompts under their client-safe names, in the protocol's shape (the SDK's); a failure names the prompt. */
+function registerPrompts(server: Server, { lens, principal }: SessionDeps): void {
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: lens.prompts().map(listedPrompt) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     try {
-      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, deps.principal);
+      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal);
     } catch (err) {
       // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
       throw new McpError(
@@ -123,38 +121,17 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       );
     }
   });
+}
 
+/** The upstreams' resources and templates under mcp-lens:// URIs, and this session's kept results. */
+function registerResources(server: Server, deps: SessionDeps, sessionId: () => string): void {
+  const { lens } = deps;
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [
-      ...lens.resources().map((r) => {
-        const out: { uri: string; name: string; description?: string; mimeType?: string } = {
-          ...r.extra,
-          uri: r.uri,
-          name: r.name,
-        };
-        if (r.description !== undefined) out.description = r.description;
-        if (r.mimeType !== undefined) out.mimeType = r.mimeType;
-        return out;
-      }),
-      ...keptResourceList(deps.results, sessionId()),
-    ],
+    resources: [...lens.resources().map(listedResource), ...keptResourceList(deps.results, sessionId())],
   }));
-
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (lens.resourceTemplates?.() ?? []).map((t) => {
-      const out: { uriTemplate: string; name: string; description?: string; mimeType?: string } = {
-        ...t.extra,
-        uriTemplate: t.uriTemplate,
-        name: t.name,
-      };
-      if (t.description !== undefined) out.description = t.description;
-      if (t.mimeType !== undefined) out.mimeType = t.mimeType;
-      return out;
-    }),
+    resourceTemplates: lens.resourceTemplates().map(listedTemplate),
   }));
-
-  registerClientFeatures(server, deps, sessionId);
-
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
@@ -167,8 +144,6 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       );
     }
   });
-
-  return server;
 }
 
 /**
@@ -186,11 +161,14 @@ function toolCallHandler(
     const args = params.arguments ?? {};
     const progressToken = params._meta?.progressToken;
     deps.askedForTools();
+    const entered = deps.budgets.enterCall(sessionId());
+    if (typeof entered !== 'function') return { content: [{ type: 'text', text: entered.refused }], isError: true };
     const ctx: MetaToolContext & { codeRuns: CodeRuns } = {
       lens,
       accounting: deps.accounting,
       results: deps.results,
       select: deps.select,
+      budgets: deps.budgets,
       codeRuns: deps.codeRuns,
       sessionId: sessionId(),
       signal: extra.signal,
@@ -225,6 +203,7 @@ function toolCallHandler(
         isError: true,
       };
     } finally {
+      entered();
       deps.afterCall(sessionId());
     }
   };
@@ -238,12 +217,11 @@ function registerClientFeatures(server: Server, { lens, principal }: SessionDeps
       : new McpError(ErrorCode.InvalidParams, `${what}: ${cleanReplyText(errorMessage(err))}`);
 
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-    lens.clients?.setLogLevel(sessionId(), request.params.level);
+    lens.clients.setLogLevel(sessionId(), request.params.level);
     return {};
   });
 
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
-    if (!lens.complete) return { completion: { values: [] } };
     try {
       return await lens.complete(request.params, principal);
     } catch (err) {
@@ -254,7 +232,7 @@ function registerClientFeatures(server: Server, { lens, principal }: SessionDeps
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return {}; // kept results never change
     try {
-      await lens.clients?.subscribe(sessionId(), request.params.uri);
+      await lens.clients.subscribe(sessionId(), request.params.uri);
       return {};
     } catch (err) {
       throw upstreamError(`resource "${request.params.uri}"`, err);
@@ -264,14 +242,12 @@ function registerClientFeatures(server: Server, { lens, principal }: SessionDeps
   server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return {};
     try {
-      await lens.clients?.unsubscribe(sessionId(), request.params.uri);
+      await lens.clients.unsubscribe(sessionId(), request.params.uri);
       return {};
     } catch (err) {
       throw upstreamError(`resource "${request.params.uri}"`, err);
     }
   });
 
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () =>
-    lens.clients?.rootsChanged(sessionId()),
-  );
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => lens.clients.rootsChanged(sessionId()));
 }

@@ -36,10 +36,6 @@ export class VectorMatrix {
     return this.keys.length;
   }
 
-  get dimension(): number {
-    return this.dim;
-  }
-
   /** The `limit` rows most similar to `query`, best first; `server` restricts to one server's tools. */
   search(query: ArrayLike<number>, limit: number, server?: string): VectorHit[] {
     if (query.length !== this.dim || this.size === 0 || limit <= 0) return [];

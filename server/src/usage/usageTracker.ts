@@ -8,7 +8,7 @@ import { plural } from '../../../protocol/figureText';
 import type { UsageStats } from '../../../protocol/model';
 import type { Logger } from '../core/logger';
 import type { RankedTool } from '../core/search/types';
-import type { UsageSignal } from '../core/search/usageSignal';
+import type { UsageSignal } from '../core/search/types';
 import { ChangeEmitter } from '../core/changeEmitter';
 import { DEFAULT_BOOST, usageBoost } from '../core/usage/boost';
 import { defaultPredictor, type CombinedPredictor } from '../core/usage/combined';
@@ -96,13 +96,9 @@ export class UsageTracker {
     return tracker;
   }
 
-  get enabled(): boolean {
-    return this.opts.enabled;
-  }
-
   /**
    * Records one call. Non-blocking: the call is learned from (prediction, argument hash,
-   * aggregates: ~0.1 ms of CPU) once the reply is on its way, in order, and before anything
+   * aggregates) once the reply is on its way, in order, and before anything
    * reads what was learned (every reader drains first); the disk write is batched.
    */
   record(call: CallRecord): void {

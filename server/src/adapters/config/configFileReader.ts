@@ -2,9 +2,9 @@
  * THE reader of every file a configuration names or a workspace holds that MCP Lens reads as
  * text: MCP config files (`.vscode/mcp.json`, `.mcp.json`, `.cursor/mcp.json`, the user's own,
  * the CLI's `--config`), `envFile`s, `.vscode/settings.json` and the CLI's approvals file.
- * These are read before anything is approved, and their names come from a repository, so an
- * `envFile` of `/dev/zero` was read until memory ran out and a FIFO hung the read for good
- * (issue #23). A file is read only if:
+ * These are read before anything is approved, and their names come from a repository: an
+ * `envFile` of `/dev/zero` would be read until memory ran out and a FIFO would hang the read for
+ * good. A file is read only if:
  *   - it is a regular file (not a FIFO, device, socket or folder), checked on the open file
  *     (fstat), after an open that cannot block (O_NONBLOCK: opening a FIFO for reading waits
  *     for a writer otherwise);
@@ -18,9 +18,8 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpat
 import * as path from 'node:path';
 
 /**
- * The largest file read. The largest real files in these roles are settings.json files, rarely
- * past 100 KB; an MCP config of a hundred servers is ~30 KB. 2 MB is twenty times the first and
- * reads in a millisecond.
+ * The largest file read: many times the largest real files in these roles (settings.json files,
+ * and MCP configs of a hundred servers), and still quick to read whole.
  */
 export const MAX_CONFIG_FILE_BYTES = 2 * 1024 * 1024;
 

@@ -33,21 +33,62 @@ export const UNAVAILABLE_GLOBALS = [
 export const SANDBOX_API =
   'call_tool(name, args, options?), tools.<name>(args, options?), read_result(uri) and console.log';
 
-export const PRELUDE = `(function (hostCall, hostRead, hostLog, toolNamesJson, unavailableJson, apiText) {
+/**
+ * Bounds on what crosses out of the sandbox, applied inside it (with functions taken before the
+ * script runs, so a script that replaces String.prototype.slice or JSON.stringify cannot widen
+ * them): the host never has to copy a string larger than these, whatever a script builds.
+ */
+export interface PreludeBounds {
+  /** A console.log line, in characters; longer ones are cut with a mark. */
+  maxLogLineChars: number;
+  /** call_tool's arguments (and options) as JSON, in characters. */
+  maxArgsChars: number;
+  /** The name, message and stack of an error a script throws, each, in characters. */
+  maxErrorChars: number;
+}
+
+export const PRELUDE = `(function (hostCall, hostRead, hostLog, toolNamesJson, unavailableJson, apiText, boundsJson) {
   'use strict';
+  const bounds = JSON.parse(boundsJson);
+  const apply = Reflect.apply;
+  const slice = String.prototype.slice;
+  const stringify = JSON.stringify;
+  const toText = String;
+  const clip = (text, max) => (text.length > max ? apply(slice, text, [0, max]) + '…[truncated]' : text);
   const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
   const toJson = (value, what) => {
     if (value === undefined) return undefined;
-    const json = JSON.stringify(value);
+    const json = stringify(value);
     if (json === undefined) throw new TypeError(what + ' must be JSON (an object, array, string, number, boolean or null)');
+    if (json.length > bounds.maxArgsChars) throw new TypeError(what + ' is ' + json.length + ' characters as JSON; the limit is ' + bounds.maxArgsChars);
     return json;
   };
+  // What a thrown value becomes before the host reads it: plain own strings of bounded length,
+  // so neither a getter nor a 50 MB message makes the host copy more than the bounds.
+  const describe = (e) => {
+    const text = (v) => (typeof v === 'string' ? clip(v, bounds.maxErrorChars) : undefined);
+    try {
+      if (e !== null && typeof e === 'object') {
+        const name = text(e.name);
+        let message = text(e.message);
+        if (message === undefined) {
+          let json;
+          try { json = stringify(e); } catch (_) { json = undefined; }
+          message = text(typeof json === 'string' ? json : toText(e));
+        }
+        return { name, message, stack: text(e.stack) };
+      }
+      return { name: undefined, message: text(toText(e)), stack: undefined };
+    } catch (_) {
+      return { name: undefined, message: 'the script threw a value that could not be read', stack: undefined };
+    }
+  };
   const call_tool = async (name, args, options) => {
-    if (typeof name !== 'string' || name === '') throw new TypeError('call_tool(name, args): name must be a tool name from find_tools');
+    if (typeof name !== 'string' || name === '' || name.length > 1000) throw new TypeError('call_tool(name, args): name must be a tool name from find_tools');
     return parse(await hostCall(name, toJson(args === undefined ? {} : args, 'args'), toJson(options === undefined ? {} : options, 'options')));
   };
   const read_result = async (uri) => {
-    if (typeof uri !== 'string') throw new TypeError('read_result(uri): uri must be an mcp-lens://results/<id> string');
+    if (typeof uri !== 'string' || uri.length > 1000) throw new TypeError('read_result(uri): uri must be an mcp-lens://results/<id> string');
     return parse(await hostRead(uri));
   };
   const format = (value) => {
@@ -60,7 +101,7 @@ export const PRELUDE = `(function (hostCall, hostRead, hostLog, toolNamesJson, u
       return String(value);
     }
   };
-  const log = (...items) => { hostLog(items.map(format).join(' ')); };
+  const log = (...items) => { hostLog(clip(items.map(format).join(' '), bounds.maxLogLineChars)); };
   const console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
   // A proxy over the name set: a workspace may have thousands of tools, and building one
   // function per tool would cost every run milliseconds before the script starts.
@@ -91,8 +132,15 @@ export const PRELUDE = `(function (hostCall, hostRead, hostLog, toolNamesJson, u
   }
   // The runner: calls the script's async function and hands back its value as JSON text.
   return async (script) => {
-    const value = await script();
-    return value === undefined ? undefined : toJson(value, 'the return value');
+    try {
+      const value = await script();
+      if (value === undefined) return undefined;
+      const json = stringify(value);
+      if (json === undefined) throw new TypeError('the return value must be JSON (an object, array, string, number, boolean or null)');
+      return json;
+    } catch (e) {
+      throw describe(e);
+    }
   };
 })`;
 

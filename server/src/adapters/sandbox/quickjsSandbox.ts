@@ -8,104 +8,75 @@
  * Async tools without ASYNCIFY: a host call returns a QuickJS promise that the host settles
  * later; this loop runs the VM's pending jobs after each settlement until the script's own
  * promise settles. Limits: wall time (an interrupt handler, uncatchable inside QuickJS, plus a
- * timer for time spent awaiting), memory (QuickJS's allocator limit), stack, tool calls (the
+ * timer for time spent awaiting), memory (the instance's linear memory has a maximum), stack, tool calls (the
  * first call over the limit stops the script), output size; imports are refused by a module
  * loader that loads nothing. Each limit stops the run with an error that names it.
  */
-import type {
-  QuickJSContext,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSSyncVariant,
-  QuickJSWASMModule,
-} from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { setMaxListeners } from 'node:events';
 import { errorMessage } from '../../core/errorMessage';
-import { PRELUDE, SANDBOX_API, SCRIPT_PREFIX, SCRIPT_SUFFIX, UNAVAILABLE_GLOBALS } from './prelude';
+import { PRELUDE, SANDBOX_API, SCRIPT_PREFIX, SCRIPT_SUFFIX, UNAVAILABLE_GLOBALS, type PreludeBounds } from './prelude';
+import {
+  MAX_ERROR_TEXT,
+  SCRIPT_FILE,
+  STACK_OVERFLOW,
+  scriptError,
+  shortString,
+  textLength,
+  wallTimeError,
+  type SandboxError,
+} from './scriptErrors';
 
-export interface SandboxHost {
-  /** Tool names the script's `tools` object offers (the same names find_tools returns). */
-  toolNames: readonly string[];
-  /**
-   * One call_tool() from the script, arguments already parsed from JSON. Resolves to the
-   * value the script receives (JSON-serializable) or rejects with the Error it sees.
-   */
-  callTool(name: string, args: unknown, options: unknown, signal: AbortSignal): Promise<unknown>;
-  /** read_result(uri): a kept result's value, or rejects with why not. */
-  readResult(uri: string): Promise<unknown>;
-}
+import { newModule } from './quickjsModule';
+import type { SandboxHost, SandboxLimits, SandboxRun, ScriptHost, ScriptOutcome } from './sandboxTypes';
 
-export interface SandboxLimits {
-  wallTimeMs: number;
-  memoryBytes: number;
-  maxCalls: number;
-  /** Largest return value, as JSON characters. */
-  maxOutputChars: number;
-  /** Logs kept, in characters; later lines are dropped with a note. */
-  maxLogChars: number;
-}
+export type { SandboxError, SandboxErrorKind } from './scriptErrors';
+export type { SandboxHost, SandboxLimits, SandboxRun, ScriptHost, ScriptOutcome } from './sandboxTypes';
 
-export type SandboxErrorKind =
-  'syntax' | 'runtime' | 'wall-time' | 'memory' | 'stack' | 'calls' | 'output' | 'never-settles' | 'cancelled';
-
-export interface SandboxError {
-  kind: SandboxErrorKind;
-  message: string;
-  /** Where in the script (1-based), when known. */
-  line?: number;
-  column?: number;
-}
-
-export interface SandboxRun {
-  ok: boolean;
-  /** The script's return value (ok only; undefined when it returned nothing). */
-  value?: unknown;
-  error?: SandboxError;
-  logs: string[];
-  /** Tool calls that went out (at most the limit). */
-  calls: number;
-  /** Time to a sandbox ready to run the script (instance, runtime, API). */
-  startMs: number;
-  durationMs: number;
-}
-
-const FILE = 'run_code.js';
 /**
  * QuickJS's own stack limit. Its interpreter recursion also uses the host's native stack; this
  * is low enough that QuickJS's "stack overflow" comes first in almost every case, and the
  * remaining ones (deeply nested JSON) surface as a host RangeError that ends only this run.
  */
 const MAX_STACK_BYTES = 256 * 1024;
-/** Longest single log line kept. */
+/** Longest single log line kept (cut inside the VM, prelude.ts). */
 const MAX_LOG_LINE_CHARS = 10_000;
+/** Longest tool name or result URI a script may pass (the prelude refuses longer ones first). */
+const MAX_NAME_CHARS = 1000;
 
-/** Runs `code` (the body of an async function) in a fresh sandbox. Never throws. */
+/** Runs `code` (the body of an async function) in a fresh sandbox on this thread. Never throws. */
 export async function runSandboxed(
   code: string,
   host: SandboxHost,
   limits: SandboxLimits,
   signal?: AbortSignal,
 ): Promise<SandboxRun> {
-  const run = new ScriptRun(host, limits, signal);
-  return run.execute(code);
+  return parsedRun(await runScript(code, jsonHost(host), limits, signal));
 }
 
-/** Compiles the wasm once per process (later instances reuse the compiled module), ~20 ms. */
-export async function warmSandbox(): Promise<void> {
-  await newModule();
+/** Runs `code` with a host that answers in JSON text (a worker's, sandboxWorker.ts). Never throws. */
+export function runScript(
+  code: string,
+  host: ScriptHost,
+  limits: SandboxLimits,
+  signal?: AbortSignal,
+): Promise<ScriptOutcome> {
+  return new ScriptRun(host, limits, signal).execute(code);
 }
 
-/**
- * A fresh WebAssembly instance of QuickJS. The engine (~800 KB of JavaScript with the wasm in
- * it) is loaded with the first script, not when MCP Lens starts: most sessions never run one.
- */
-async function newModule(): Promise<QuickJSWASMModule> {
-  /* eslint-disable @typescript-eslint/no-require-imports -- loaded here, on first use (CommonJS builds) */
-  const { newQuickJSWASMModuleFromVariant } =
-    require('quickjs-emscripten-core') as typeof import('quickjs-emscripten-core');
-  const releaseSync = (require('@jitl/quickjs-singlefile-cjs-release-sync') as { default: QuickJSSyncVariant }).default;
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  return newQuickJSWASMModuleFromVariant(releaseSync);
+/** The run with its return value parsed. */
+export function parsedRun(outcome: ScriptOutcome): SandboxRun {
+  const { json, ...run } = outcome;
+  return json === undefined ? run : { ...run, value: JSON.parse(json) as unknown };
+}
+
+function jsonHost(host: SandboxHost): ScriptHost {
+  const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+  return {
+    toolNames: host.toolNames,
+    callTool: async (name, args, options, signal) => json(await host.callTool(name, args, options, signal)),
+    readResult: async (uri) => json(await host.readResult(uri)),
+  };
 }
 
 class StopRun extends Error {
@@ -128,11 +99,12 @@ class ScriptRun {
   private finished = false;
   /** Set when the instance may be inconsistent (a host exception out of wasm): never touched again. */
   private broken = false;
+  private module: QuickJSWASMModule | undefined;
   private rt: QuickJSRuntime | undefined;
   private ctx: QuickJSContext | undefined;
 
   constructor(
-    private readonly host: SandboxHost,
+    private readonly host: ScriptHost,
     private readonly limits: SandboxLimits,
     private readonly signal: AbortSignal | undefined,
   ) {
@@ -142,24 +114,17 @@ class ScriptRun {
     setMaxListeners(limits.maxCalls + 10, this.controller.signal);
   }
 
-  async execute(code: string): Promise<SandboxRun> {
+  async execute(code: string): Promise<ScriptOutcome> {
     let startMs = 0;
-    const timer = setTimeout(
-      () =>
-        this.halt({
-          kind: 'wall-time',
-          message: `the script ran past its wall-time limit of ${this.limits.wallTimeMs} ms`,
-        }),
-      this.limits.wallTimeMs,
-    );
+    const timer = setTimeout(() => this.halt(wallTimeError(this.limits.wallTimeMs)), this.limits.wallTimeMs);
     const onAbort = () => this.halt({ kind: 'cancelled', message: 'the run was cancelled by the client' });
     if (this.signal?.aborted) onAbort();
     else this.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const runner = await this.boot();
       startMs = performance.now() - this.started;
-      const value = await this.runScript(runner, code);
-      return this.result(startMs, { ok: true, value });
+      const json = await this.runScript(runner, code);
+      return this.result(startMs, json === undefined ? { ok: true } : { ok: true, json });
     } catch (err) {
       return this.result(startMs, { ok: false, error: this.describeFailure(err) });
     } finally {
@@ -169,12 +134,13 @@ class ScriptRun {
       this.controller.abort();
       // No dispose: QuickJS asserts (and prints) when freeing a runtime that still holds
       // objects, and the whole instance is garbage once this run lets go of it anyway.
+      this.module = undefined;
       this.rt = undefined;
       this.ctx = undefined;
     }
   }
 
-  private result(startMs: number, outcome: { ok: boolean; value?: unknown; error?: SandboxError }): SandboxRun {
+  private result(startMs: number, outcome: { ok: boolean; json?: string; error?: SandboxError }): ScriptOutcome {
     const logs = this.droppedLogs
       ? [
           ...this.logs,
@@ -183,21 +149,23 @@ class ScriptRun {
       : this.logs;
     // A limit hit while the script went on (it caught the error) still ends the run as that limit.
     const error = this.stop ?? outcome.error;
-    const run: SandboxRun = {
+    const run: ScriptOutcome = {
       ok: error === undefined,
       logs,
       calls: this.calls,
       startMs,
       durationMs: performance.now() - this.started,
     };
+    const memory = this.module?.getWasmMemory().buffer.byteLength;
+    if (memory !== undefined) run.memoryBytes = memory;
     if (error) run.error = error;
-    else if (outcome.value !== undefined) run.value = outcome.value;
+    else if (outcome.json !== undefined) run.json = outcome.json;
     return run;
   }
 
   /** A fresh instance, runtime and context with the script API installed; returns the runner. */
   private async boot(): Promise<QuickJSHandle> {
-    const module = await newModule();
+    const module = (this.module = await newModule(this.limits.memoryBytes));
     const rt = (this.rt = module.newRuntime());
     rt.setMemoryLimit(this.limits.memoryBytes);
     rt.setMaxStackSize(MAX_STACK_BYTES);
@@ -209,6 +177,11 @@ class ScriptRun {
     const prelude = this.vm(() =>
       ctx.unwrapResult(ctx.evalCode(PRELUDE, 'mcp-lens-prelude.js', { type: 'global', strict: true })),
     );
+    const bounds: PreludeBounds = {
+      maxLogLineChars: MAX_LOG_LINE_CHARS,
+      maxArgsChars: this.limits.maxArgsChars,
+      maxErrorChars: MAX_ERROR_TEXT / 4,
+    };
     const args = [
       ctx.newFunction('hostCall', (name, args, options) => this.hostCall(name, args, options)),
       ctx.newFunction('hostRead', (uri) => this.hostRead(uri)),
@@ -216,6 +189,7 @@ class ScriptRun {
       ctx.newString(JSON.stringify(this.host.toolNames)),
       ctx.newString(JSON.stringify(UNAVAILABLE_GLOBALS)),
       ctx.newString(SANDBOX_API),
+      ctx.newString(JSON.stringify(bounds)),
     ];
     try {
       return this.vm(() => ctx.unwrapResult(ctx.callFunction(prelude, ctx.undefined, ...args)));
@@ -225,10 +199,10 @@ class ScriptRun {
     }
   }
 
-  /** Compiles and runs the script, driving its promise to the end. */
-  private async runScript(runner: QuickJSHandle, code: string): Promise<unknown> {
+  /** Compiles and runs the script, driving its promise to the end; its return value as JSON text. */
+  private async runScript(runner: QuickJSHandle, code: string): Promise<string | undefined> {
     const ctx = this.ctx!;
-    const compiled = this.vm(() => ctx.evalCode(SCRIPT_PREFIX + code + SCRIPT_SUFFIX, FILE, { type: 'global' }));
+    const compiled = this.vm(() => ctx.evalCode(SCRIPT_PREFIX + code + SCRIPT_SUFFIX, SCRIPT_FILE, { type: 'global' }));
     if (compiled.error) throw new StopRun(this.scriptError(compiled.error, 'syntax'));
     const fn = compiled.value;
     const started = this.vm(() => ctx.callFunction(runner, ctx.undefined, fn));
@@ -259,19 +233,19 @@ class ScriptRun {
     }
   }
 
-  /** The runner's JSON text, checked against the output limit, parsed. */
-  private output(handle: QuickJSHandle): unknown {
+  /** The runner's JSON text, checked against the output limit before it is copied out. */
+  private output(handle: QuickJSHandle): string | undefined {
     const ctx = this.ctx!;
     try {
       if (ctx.typeof(handle) !== 'string') return undefined;
-      const length = ctx.getNumber(ctx.getProp(handle, 'length'));
+      const length = textLength(ctx, handle);
       if (length > this.limits.maxOutputChars) {
         throw new StopRun({
           kind: 'output',
           message: `the return value is ${length.toLocaleString('en-US')} characters as JSON; the output limit is ${this.limits.maxOutputChars.toLocaleString('en-US')}. Return less: filter, count or summarize inside the script`,
         });
       }
-      return JSON.parse(ctx.getString(handle));
+      return ctx.getString(handle);
     } finally {
       handle.dispose();
     }
@@ -279,9 +253,8 @@ class ScriptRun {
 
   private hostCall(nameHandle: QuickJSHandle, argsHandle: QuickJSHandle, optionsHandle: QuickJSHandle): QuickJSHandle {
     const ctx = this.ctx!;
-    const name = ctx.getString(nameHandle);
-    const args = parseOptional(ctx, argsHandle);
-    const options = parseOptional(ctx, optionsHandle);
+    const name = shortString(ctx, nameHandle, MAX_NAME_CHARS);
+    if (name === undefined) return this.rejected('call_tool(name, args): name must be a tool name from find_tools');
     if (this.calls >= this.limits.maxCalls) {
       this.stop ??= {
         kind: 'calls',
@@ -289,17 +262,26 @@ class ScriptRun {
       };
       return this.rejected(`call limit reached: at most ${this.limits.maxCalls} tool calls per run_code script`);
     }
+    const args = this.jsonArgument(argsHandle);
+    const options = this.jsonArgument(optionsHandle);
+    if (args === TOO_LONG || options === TOO_LONG) {
+      return this.rejected(
+        `call_tool("${name}"): its arguments are over ${this.limits.maxArgsChars.toLocaleString('en-US')} characters as JSON, the limit`,
+      );
+    }
     this.calls++;
     return this.settleLater(this.host.callTool(name, args, options, this.controller.signal));
   }
 
   private hostRead(uriHandle: QuickJSHandle): QuickJSHandle {
-    return this.settleLater(this.host.readResult(this.ctx!.getString(uriHandle)));
+    const uri = shortString(this.ctx!, uriHandle, MAX_NAME_CHARS);
+    if (uri === undefined) return this.rejected('read_result(uri): uri must be an mcp-lens://results/<id> string');
+    return this.settleLater(this.host.readResult(uri));
   }
 
   private hostLog(lineHandle: QuickJSHandle): void {
-    const line = this.ctx!.getString(lineHandle);
-    const kept = line.length > MAX_LOG_LINE_CHARS ? `${line.slice(0, MAX_LOG_LINE_CHARS)}…[truncated]` : line;
+    // The prelude cut the line already; one that is still longer is not copied at all.
+    const kept = shortString(this.ctx!, lineHandle, MAX_LOG_LINE_CHARS + 20) ?? '…[a log line too long to keep]';
     if (this.logChars + kept.length > this.limits.maxLogChars) {
       this.droppedLogs++;
       return;
@@ -308,16 +290,22 @@ class ScriptRun {
     this.logs.push(kept);
   }
 
-  /** A QuickJS promise settled when `work` does: with its value as JSON, or with an Error. */
-  private settleLater(work: Promise<unknown>): QuickJSHandle {
+  /** A JSON text argument from the prelude, parsed; TOO_LONG past the limit (never copied then). */
+  private jsonArgument(handle: QuickJSHandle | undefined): unknown {
+    if (!handle || this.ctx!.typeof(handle) !== 'string') return undefined;
+    const json = shortString(this.ctx!, handle, this.limits.maxArgsChars);
+    return json === undefined ? TOO_LONG : JSON.parse(json);
+  }
+
+  /** A QuickJS promise settled when `work` does: with its JSON text, or with an Error. */
+  private settleLater(work: Promise<string | undefined>): QuickJSHandle {
     const ctx = this.ctx!;
     const deferred = ctx.newPromise();
     this.inFlight++;
     work
       .then(
-        (value) => {
+        (json) => {
           if (this.finished || this.broken) return;
-          const json = value === undefined ? undefined : JSON.stringify(value);
           const handle = json === undefined ? ctx.undefined : ctx.newString(json);
           deferred.resolve(handle);
           if (handle !== ctx.undefined) handle.dispose();
@@ -351,10 +339,7 @@ class ScriptRun {
   private shouldInterrupt(): boolean {
     if (this.stop) return true;
     if (Date.now() <= this.deadline) return false;
-    this.stop = {
-      kind: 'wall-time',
-      message: `the script ran past its wall-time limit of ${this.limits.wallTimeMs} ms`,
-    };
+    this.stop = wallTimeError(this.limits.wallTimeMs);
     return true;
   }
 
@@ -379,41 +364,18 @@ class ScriptRun {
     } catch (err) {
       if (err instanceof StopRun) throw err;
       this.broken = true;
-      if (err instanceof RangeError)
-        throw new StopRun({ kind: 'stack', message: 'the script nested too deeply (stack overflow)' });
+      if (err instanceof RangeError) throw new StopRun(STACK_OVERFLOW);
       throw new StopRun({ kind: 'runtime', message: `the sandbox failed: ${errorMessage(err)}` });
     }
   }
 
-  /** A script's error handle as a SandboxError with its place in the script. */
+  /** A script's error handle as a SandboxError; a limit that stopped the run wins over what it threw. */
   private scriptError(handle: QuickJSHandle, kind: 'syntax' | 'runtime'): SandboxError {
-    const ctx = this.ctx!;
-    let dumped: unknown;
-    try {
-      dumped = ctx.dump(handle);
-    } finally {
+    if (this.stop) {
       handle.dispose();
+      return this.stop;
     }
-    if (this.stop) return this.stop;
-    const e = (typeof dumped === 'object' && dumped !== null ? dumped : { message: String(dumped) }) as {
-      name?: string;
-      message?: string;
-      stack?: string;
-    };
-    const name = e.name ?? (kind === 'syntax' ? 'SyntaxError' : 'Error');
-    const message = e.message ?? JSON.stringify(dumped);
-    if (name === 'InternalError' && /out of memory|string too long|invalid array length/i.test(message)) {
-      return {
-        kind: 'memory',
-        message: `the script went over its memory limit of ${Math.round(this.limits.memoryBytes / (1024 * 1024))} MB (${message})`,
-      };
-    }
-    if (name === 'InternalError' && /stack overflow/.test(message))
-      return { kind: 'stack', message: 'the script nested too deeply (stack overflow)' };
-    const error: SandboxError = { kind: name === 'SyntaxError' ? 'syntax' : 'runtime', message: `${name}: ${message}` };
-    const place = placeInScript(e.stack);
-    if (place) Object.assign(error, place);
-    return error;
+    return scriptError(this.ctx!, handle, kind, this.limits.memoryBytes);
   }
 
   private describeFailure(err: unknown): SandboxError {
@@ -422,16 +384,5 @@ class ScriptRun {
   }
 }
 
-function parseOptional(ctx: QuickJSContext, handle: QuickJSHandle | undefined): unknown {
-  if (!handle || ctx.typeof(handle) !== 'string') return undefined;
-  return JSON.parse(ctx.getString(handle));
-}
-
-/** Line and column in the script from a QuickJS stack, the prefix that wraps line 1 taken off. */
-function placeInScript(stack: string | undefined): { line: number; column: number } | undefined {
-  const m = stack ? new RegExp(`${FILE.replace('.', '\\.')}:(\\d+):(\\d+)`).exec(stack) : null;
-  if (!m) return undefined;
-  const line = Number(m[1]);
-  const column = Number(m[2]);
-  return { line, column: line === 1 ? Math.max(1, column - SCRIPT_PREFIX.length) : column };
-}
+/** An argument longer than the limit: refused without being read. */
+const TOO_LONG = Symbol('too long');

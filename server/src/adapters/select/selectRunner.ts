@@ -5,31 +5,48 @@
  * and took every session with it (issue #23). A worker thread was measured first and refused:
  * its `resourceLimits` are best effort, and `map(&join('', [pad_left(@, `20000000`), @]), a)`
  * in a worker with a 128 MB heap aborted the whole process ("Reached heap limit", Node 20).
- * A process that runs out of heap ends alone.
+ * A process that runs out of heap ends alone. Its deadline counts the CPU it spends where that
+ * can be read (SELECT_LIMITS.deadlineMs), within a wall-clock bound.
  *
- * Evaluators are started on demand, at most SELECT_LIMITS.maxConcurrent at once (more selects
- * wait their turn), kept IDLE_MS for the next select, and killed when one breaks a limit.
+ * Evaluators are started on demand, at most SELECT_LIMITS.maxConcurrent at once, kept IDLE_MS
+ * for the next select, and killed when one breaks a limit. Turns are handed out round robin
+ * between sessions, at most SELECT_LIMITS.perSession at once for one (core/fairQueue.ts): one
+ * session's flood of slow selects leaves another session an evaluator. While one evaluates,
+ * another is started and kept ready (up to the limit), so that other session's select does not
+ * wait for a process to start either.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { FairQueue } from '../../core/fairQueue';
+import { processCpuMs } from '../processProbe';
 import { SELECT_LIMITS } from '../../core/resultShaping';
 import type { SelectOutcome } from '../../core/selectEvaluation';
 import type { SelectInput } from '../../core/selectSubject';
 import type { SelectReplyMessage, SelectRequestMessage } from './selectMessages';
 
+export interface SelectRunOptions {
+  signal?: AbortSignal;
+  /** Whose turn this is: turns go round robin between sessions. */
+  session?: string;
+}
+
 export interface SelectRunner {
   /** The projection of `input`, or why not; never throws. */
-  run(input: SelectInput, expression: string, signal?: AbortSignal): Promise<SelectOutcome>;
+  run(input: SelectInput, expression: string, options?: SelectRunOptions): Promise<SelectOutcome>;
   close(): void;
 }
 
 export interface SelectLimits {
   deadlineMs: number;
+  wallDeadlineMs: number;
   memoryMb: number;
   maxConcurrent: number;
+  perSession: number;
   maxOutputBytes: number;
 }
+
+const SHUTTING_DOWN: SelectOutcome = { ok: false, problem: 'select was not applied: MCP Lens is shutting down' };
 
 /** How long an idle evaluator waits for the next select before it is ended. */
 const IDLE_MS = 30_000;
@@ -48,23 +65,28 @@ interface Evaluator {
 export class ChildSelectRunner implements SelectRunner {
   private readonly idle: Evaluator[] = [];
   private readonly all = new Set<Evaluator>();
-  private readonly waiting: (() => void)[] = [];
-  private active = 0;
+  private readonly turns: FairQueue;
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly limits: SelectLimits = SELECT_LIMITS) {}
+  constructor(private readonly limits: SelectLimits = SELECT_LIMITS) {
+    this.turns = new FairQueue({ slots: limits.maxConcurrent, perKey: limits.perSession });
+  }
 
-  async run(input: SelectInput, expression: string, signal?: AbortSignal): Promise<SelectOutcome> {
-    if (this.closed) return { ok: false, problem: 'select was not applied: MCP Lens is shutting down' };
-    if (!(await this.turn(signal))) return { ok: false, problem: 'select was cancelled' };
+  async run(input: SelectInput, expression: string, options: SelectRunOptions = {}): Promise<SelectOutcome> {
+    const { signal } = options;
+    if (this.closed) return SHUTTING_DOWN;
+    const release = await this.turns.acquire(options.session ?? '', signal);
+    if (!release) return { ok: false, problem: 'select was cancelled' };
     try {
+      if (this.closed) return SHUTTING_DOWN;
       const evaluator = this.idle.pop() ?? this.spawn();
       clearTimeout(evaluator.idleTimer);
+      // The next select (another session's) finds an evaluator started, as this one did.
+      if (this.idle.length === 0 && this.all.size < this.limits.maxConcurrent) this.park(this.spawn());
       return await this.evaluate(evaluator, input, expression, signal);
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      release();
     }
   }
 
@@ -73,26 +95,6 @@ export class ChildSelectRunner implements SelectRunner {
     for (const e of this.all) e.child.kill('SIGKILL');
     this.all.clear();
     this.idle.length = 0;
-    for (const wake of this.waiting.splice(0)) wake();
-  }
-
-  /** Waits until fewer than maxConcurrent selects run; false when cancelled or closed first. */
-  private async turn(signal?: AbortSignal): Promise<boolean> {
-    while (this.active >= this.limits.maxConcurrent) {
-      if (signal?.aborted || this.closed) return false;
-      await new Promise<void>((wake) => {
-        const onAbort = () => {
-          const i = this.waiting.indexOf(wake);
-          if (i >= 0) this.waiting.splice(i, 1);
-          wake();
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        this.waiting.push(() => (signal?.removeEventListener('abort', onAbort), wake()));
-      });
-    }
-    if (signal?.aborted || this.closed) return false;
-    this.active++;
-    return true;
   }
 
   private spawn(): Evaluator {
@@ -165,7 +167,14 @@ export class ChildSelectRunner implements SelectRunner {
       evaluator.ready.then(
         () => {
           if (!this.all.has(evaluator)) return;
-          timer = setTimeout(() => finish(this.deadlineProblem(), false), this.limits.deadlineMs);
+          const spent = this.spentTime(child.pid);
+          const check = () => {
+            const { ms, wallMs } = spent();
+            if (ms >= this.limits.deadlineMs || wallMs >= this.limits.wallDeadlineMs)
+              return finish(this.deadlineProblem(), false);
+            timer = setTimeout(check, Math.min(this.limits.deadlineMs - ms, this.limits.wallDeadlineMs - wallMs));
+          };
+          timer = setTimeout(check, this.limits.deadlineMs);
           const request: SelectRequestMessage = { id, input, expression, maxBytes: this.limits.maxOutputBytes };
           child.send(
             request,
@@ -184,6 +193,20 @@ export class ChildSelectRunner implements SelectRunner {
           ),
       );
     });
+  }
+
+  /**
+   * What an evaluation has spent since now: the evaluator's CPU time where it can be read
+   * (the deadline then measures the work, not the machine's load), else wall time.
+   */
+  private spentTime(pid: number | undefined): () => { ms: number; wallMs: number } {
+    const started = Date.now();
+    const cpuAtStart = pid === undefined ? undefined : processCpuMs(pid);
+    return () => {
+      const wallMs = Date.now() - started;
+      const cpu = cpuAtStart === undefined ? undefined : processCpuMs(pid!);
+      return { ms: cpu === undefined ? wallMs : cpu - cpuAtStart!, wallMs };
+    };
   }
 
   private park(evaluator: Evaluator): void {

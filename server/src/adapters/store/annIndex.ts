@@ -2,13 +2,10 @@
  * LanceDB's own vector index over the tool table's `vector` column, and how a search reads it.
  * Below a catalog size the in-memory scan (index/vectorMatrix.ts) is quicker; past it, an
  * approximate index searched by LanceDB is. Both the size and the index's parameters were
- * chosen by measurement (`node --import tsx server/src/bench/annCrossover.ts`: the test
- * server's vectors at nomic-embed-text's 768 dimensions, 300 queries, top 50 as hybrid fusion
- * asks; 2 loaded cores). p50 of the scan against IVF_HNSW_SQ: 1,000 rows 0.9 vs 3.2 ms, 2,500
- * 2.3 vs 3.2, 5,000 4.6 vs 3.0 (7.1 in a noisier run), 7,500 6.9 vs 3.1, 10,000 9–17 vs
- * 2.9–4.1, 50,000 48 vs 5.3 ms. LanceDB's query has a fixed cost of about 3 ms; the scan grows
- * with rows × dimension. The search width (ANN_SEARCH) keeps recall@50 against the exact scan
- * at 0.99 up to 100,000 rows.
+ * chosen by measurement (`npm run bench:vector-index`, bench/src/annCrossover.ts; the runs are
+ * in bench-results.md): LanceDB's query has a fixed cost, while the scan grows with rows ×
+ * dimension, so the scan wins on small catalogs and the index on large ones. The search width
+ * (ANN_SEARCH) keeps recall@50 against the exact scan near 0.99 up to 100,000 rows.
  */
 import type * as LanceDb from '@lancedb/lancedb';
 
@@ -57,13 +54,10 @@ export interface AnnSearchParams {
 
 /**
  * How a search for `limit` rows reads each kind of index: enough of it probed that recall stays
- * high. HNSW-SQ, by the sweep (annCrossover.ts --sweep-sizes 50000,100000; 2 loaded cores): the
- * scalar quantizer's error is what costs recall, and re-scoring twice the rows on the full
- * vectors (refine 2) recovers it once HNSW's candidate list is wide enough. recall@50 at
- * 100,000 rows: ef 100 without refine 0.875, ef 100 + refine 2 0.899 (the setting before),
- * ef 400 + refine 2 0.976, ef 800 + refine 2 0.988 (0.989 at 50,000, 0.993 at 5,000–10,000),
- * p50 about 11 ms against the in-memory scan's 110; refine 5 gained nothing more, and m 32 /
- * efConstruction 200 gained 0.004 for twice the build time (91 s against 44 s).
+ * high. HNSW-SQ, by the sweep (annCrossover.ts --sweep-sizes 50000,100000; bench-results.md,
+ * "HNSW-SQ search width"): the scalar quantizer's error is what costs recall, and re-scoring
+ * twice the rows on the full vectors (refine 2) recovers it once HNSW's candidate list is wide
+ * enough; a larger refine gained nothing more, and a denser graph little for twice the build time.
  */
 export const ANN_SEARCH: Record<AnnKind, AnnSearchParams> = {
   'hnsw-sq': { nprobes: 4, efPerRow: 16, refineFactor: 2 },

@@ -6,7 +6,7 @@
  * take the sidecar down: the index goes keyword-only and says why (LanceUnavailableError).
  *
  * Nothing here runs until the tool index has an embedder that answers, so a sidecar without
- * Ollama never maps LanceDB's ~30 MB or apache-arrow's ~13 MB (`npm run bench:memory`).
+ * Ollama never maps LanceDB or apache-arrow (bench-results.md, "LanceDB's load cost").
  */
 import type * as Arrow from 'apache-arrow';
 import type * as LanceDb from '@lancedb/lancedb';

@@ -5,8 +5,8 @@
  * index re-embeds), never a crash; a store whose lock another live process holds is opened
  * read-only and never written.
  *
- * Memory (measured with `npm run bench:memory`, 2,220 tools): LanceDB's native library and
- * its thread pools cost about 23 MB RSS just to load, apache-arrow 13 MB more. The index opens
+ * Memory: LanceDB's native library and its thread pools cost RSS just to load, apache-arrow
+ * more (`npm run bench:memory`; bench-results.md, "LanceDB's load cost"). The index opens
  * this store only once its embedder answers (a sidecar without Ollama loads neither), and a
  * start whose store has not changed reads the flat snapshot beside the table instead
  * (vectorSnapshot.ts): LanceDB is then loaded by the first write, if one comes. Reads take

@@ -1,8 +1,8 @@
 /**
  * A flat copy of the tool store's rows as the index reads them (id, server, hash, model,
  * vector), so a start with an unchanged store never loads LanceDB: its native library, thread
- * pools and first scan cost about 75 MB RSS and 100 ms at 2,220 tools, to read 7 MB of
- * vectors (measured with `npm run bench:memory`). LanceDB stays the store of record; the
+ * pools and first scan cost far more memory and time than the vectors they read
+ * (`npm run bench:memory`; bench-results.md, "LanceDB's load cost"). LanceDB stays the store of record; the
  * snapshot is kept only below the store's size for LanceDB's vector index (past it the vectors
  * are not read at start at all) and is only ever an exact copy of a committed state — the
  * writer deletes it before each commit and writes it again once writes go quiet — so a reader

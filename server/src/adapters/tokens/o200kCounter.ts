@@ -5,8 +5,8 @@
  * `gpt-tokenizer/data/o200k_base.tiktoken` (tiktoken's own format: one base64 token and its
  * rank per line). When neither is there, the first count fails with an error that says so:
  * there is no second tokenizer to fall back on. The counts equal gpt-tokenizer's
- * (test/unit/bpeCounter.test.ts) in a fraction of its memory (the table is ~5 MB of typed
- * arrays; gpt-tokenizer keeps 200,000 strings and a map of them).
+ * (test/unit/bpeCounter.test.ts) in a fraction of its memory (the table is a few typed arrays;
+ * gpt-tokenizer keeps 200,000 strings and a map of them).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,11 +31,6 @@ export const o200kTokenizer: TokenCounter = {
   count: (text) => bpe().count(text),
   prefix: (text, n) => bpe().prefix(text, n),
 };
-
-/** Counts o200k_base tokens. */
-export function countO200kTokens(text: string): number {
-  return bpe().count(text);
-}
 
 /** The published rank file: an export of gpt-tokenizer's package.json (`./data/*`). */
 export const O200K_TIKTOKEN = 'gpt-tokenizer/data/o200k_base.tiktoken';

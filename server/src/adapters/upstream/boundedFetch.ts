@@ -2,8 +2,8 @@
  * The fetch the HTTP and SSE transports use: every response body counted while it streams, and
  * cut off with a BodyLimitError once it passes its budget. The SDK reads a JSON reply whole
  * (`response.json()`) and an SSE event whole before it parses either, so a server that streamed
- * an endless body grew MCP Lens past 1 GB in seconds; the 10 MB result limit (app/toolCalls.ts)
- * came only after all of it was in memory.
+ * an endless body would grow MCP Lens by gigabytes in seconds; the result limit
+ * (app/toolCalls.ts) applies only once all of it is in memory.
  *
  * The budgets, per response:
  *   a plain body (JSON, an error text): one message, MAX_MESSAGE_BYTES — the stdio limit;

@@ -1,7 +1,7 @@
 /**
- * How many servers may be launching at once. A stdio server's first second is its runtime
- * booting (a Node server: ~100–300 ms of CPU): twenty-two of them at once on two cores leave
- * MCP Lens a twenty-third of the machine while the agent waits for its first answer, and
+ * How many servers may be launching at once. A stdio server's first moments are its runtime
+ * booting, mostly CPU: twenty-two of them at once on two cores leave MCP Lens a twenty-third of
+ * the machine while the agent waits for its first answer, and
  * finish no sooner than a few at a time would. A slot is held from spawn until the server
  * listed its tools or failed, or for at most `slotMs`: a slow or hanging server stops holding
  * one, so it never delays the servers behind it by more than that.

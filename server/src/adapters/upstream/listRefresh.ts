@@ -8,7 +8,6 @@ export class ListRefresh {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private dirty = false;
-  private disposed = false;
 
   constructor(
     private readonly delayMs: number,
@@ -16,7 +15,6 @@ export class ListRefresh {
   ) {}
 
   request(): void {
-    if (this.disposed) return;
     if (this.running) {
       this.dirty = true;
       return;
@@ -30,11 +28,6 @@ export class ListRefresh {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.dirty = false;
-  }
-
-  dispose(): void {
-    this.disposed = true;
-    this.cancel();
   }
 
   private async fire(): Promise<void> {

@@ -16,7 +16,7 @@ import type {
 import type { ServerConfig } from '../../core/config/types';
 import { ChangeEmitter } from '../../core/changeEmitter';
 import { DEFAULT_RESTART } from '../../core/backoff';
-import { MCP_LENS_VERSION } from '../../core/version';
+import { LENS_VERSION } from '../../core/version';
 import { availableParallelism } from 'node:os';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { isWorkspace, WORKSPACE_PRINCIPAL, type Principal } from '../../core/principal';
@@ -55,7 +55,7 @@ const CONNECTS_PER_TURN = 1;
 const LAUNCH_WINDOW = Math.max(4, 2 * availableParallelism());
 /** A server still launching after this long stops holding its slot. */
 const LAUNCH_SLOT_MS = 1500;
-const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: MCP_LENS_VERSION };
+const DEFAULT_CLIENT_INFO = { name: 'mcp-lens', version: LENS_VERSION };
 
 export class UpstreamPool {
   private readonly connections = new Map<string, UpstreamConnection>();
@@ -304,9 +304,9 @@ export class UpstreamPool {
   }
 
   /**
-   * Spawning a process blocks the event loop for ~10 ms: twenty in a row would hold every
-   * request (the first find_tools included) for a quarter of a second. A few per turn lets the
-   * gateway answer in between; the servers still start in parallel.
+   * Spawning a process blocks the event loop: twenty in a row would hold every request (the
+   * first find_tools included) for all of them. A few per turn lets the gateway answer in
+   * between; the servers still start in parallel.
    */
   private nextTurn(): Promise<void> {
     if (this.inTurn < CONNECTS_PER_TURN) {

@@ -63,8 +63,8 @@ export interface SessionHooks {
 }
 
 /**
- * The SDK gives every Client its own Ajv instance (~3 ms and a few hundred KB each, twenty-odd
- * at start) for what we never ask of it: we call tools/call and tools/list with `request`, not
+ * The SDK gives every Client its own Ajv instance (time and memory for each, twenty-odd at
+ * start) for what we never ask of it: we call tools/call and tools/list with `request`, not
  * through callTool/listTools, whose output schema checks it is for. One for every client,
  * made on first use, if ever.
  */

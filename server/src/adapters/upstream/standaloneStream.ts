@@ -6,12 +6,12 @@
  * minutes, so an idle stream breaks every five minutes; the SDK reconnects, but gives up after
  * two failures (seen: a server still holding the old stream answers 409 Conflict twice), and the
  * server then drops what it sends there without a word — a sampling request waits out its 60 s
- * timeout instead of reaching the client. Measured with the conformance suite's reference server
- * behind MCP Lens: the stream was gone for good 10 minutes after start.
+ * timeout instead of reaching the client (the conformance suite's reference server behind MCP
+ * Lens loses its stream this way within minutes).
  *
- * So when the SDK gives up, the stream is opened again (2 s, then 4 s). A server that keeps
- * refusing (measured: the reference server answered 409 for 10 minutes, holding the dead stream)
- * holds it for this session for good: the connection then starts a new session (`onLost`).
+ * So when the SDK gives up, the stream is opened again (FIRST_RETRY_MS, then twice that). A
+ * server that keeps refusing (the reference server does, holding the dead stream) holds it for
+ * this session for good: the connection then starts a new session (`onLost`).
  */
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Logger } from '../../core/logger';

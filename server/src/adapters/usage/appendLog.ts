@@ -45,11 +45,6 @@ export class AppendLog {
     return new AppendLog(fh, Math.min(size, validBytes), path, log);
   }
 
-  /** Records queued but not yet written (e.g. while the disk is full). */
-  get pending(): number {
-    return this.queue.length;
-  }
-
   /** Queues one record (a fresh object the caller no longer changes); it is framed when written. */
   append(record: unknown): void {
     if (this.closed) return;

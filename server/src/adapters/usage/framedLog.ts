@@ -3,14 +3,23 @@
  * emits a raw newline, so one record is one line; a line without its newline (torn by a
  * crash mid-write) or whose CRC does not match is dropped on read, never half-read.
  */
-import { crc32 } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import { constants } from 'node:fs';
 import { lstat, open, readFile, rename, unlink } from 'node:fs/promises';
+import { crc32 as crc32OfBytes } from '../../core/crc32';
 import { PrivateFileError } from '../privateFiles';
+
+/**
+ * The CRC-32 of a text's UTF-8 bytes: zlib's (native) where this Node has it (20.15 and later),
+ * else the same checksum in JavaScript, so the log reads and writes alike on every Node the
+ * package supports.
+ */
+const textCrc32: (text: string) => number =
+  typeof zlib.crc32 === 'function' ? (text) => zlib.crc32(text) : (text) => crc32OfBytes(Buffer.from(text, 'utf8'));
 
 export function encodeLine(record: unknown): string {
   const json = JSON.stringify(record);
-  return `${crc32(json).toString(16).padStart(8, '0')} ${json}\n`;
+  return `${textCrc32(json).toString(16).padStart(8, '0')} ${json}\n`;
 }
 
 export interface DecodedLog<T> {
@@ -42,7 +51,7 @@ function decodeLog<T>(buf: Buffer, accept: (value: unknown) => T | undefined): D
 function decodeLine<T>(line: string, accept: (value: unknown) => T | undefined): T | undefined {
   if (line.length < 10 || line[8] !== ' ') return undefined;
   const json = line.slice(9);
-  if (crc32(json).toString(16).padStart(8, '0') !== line.slice(0, 8)) return undefined;
+  if (textCrc32(json).toString(16).padStart(8, '0') !== line.slice(0, 8)) return undefined;
   try {
     return accept(JSON.parse(json));
   } catch {

@@ -45,10 +45,6 @@ export class UsageStore {
     }
   }
 
-  get isWriter(): boolean {
-    return this.appender !== undefined;
-  }
-
   /** Queues one call for writing (no-op for a reader: its calls stay in its memory). */
   append(event: UsageEvent): void {
     this.appender?.append(toStored(event));

@@ -2,7 +2,7 @@
  * A byte-pair-encoding rank table in a few megabytes: every token's bytes in one buffer, an
  * offset per rank, and an open-addressing hash table of ranks keyed by those bytes. It answers
  * "which rank do these bytes have" without a JavaScript string or Map entry per token (the
- * o200k table as a Map of strings costs ~70 MB of heap). Pure: built from bytes handed in.
+ * o200k table as a Map of strings costs tens of megabytes of heap). Pure: built from bytes handed in.
  */
 
 /**

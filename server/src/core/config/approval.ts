@@ -96,13 +96,3 @@ export function explainApproval(server: ServerConfig, policy: ApprovalPolicy): A
   if (typeof approved === 'string') return out('needs-approval', 'definition changed since it was approved');
   return out('needs-approval', 'not approved yet');
 }
-
-/** The decision alone, for one server. */
-export function decideApproval(server: ServerConfig, policy: ApprovalPolicy): ApprovalDecision {
-  return explainApproval(server, policy).decision;
-}
-
-/** Decisions for every server, in order. */
-export function decideApprovals(servers: readonly ServerConfig[], policy: ApprovalPolicy): ApprovalOutcome[] {
-  return servers.map((s) => explainApproval(s, policy));
-}

@@ -45,11 +45,6 @@ export function filterWidening(from: ToolFilterSpec, to: ToolFilterSpec): string
   return lines;
 }
 
-/** The levels as the CLI has them: everything it reads is the workspace's own file. */
-export function workspaceOnly(spec: ToolFilterSpec): ToolFilterLevels {
-  return { user: {}, workspace: { include: [...spec.include], exclude: [...spec.exclude] } };
-}
-
 /** The workspace level swapped for another (the accepted one), the user's kept. */
 export function withWorkspace(levels: ToolFilterLevels, workspace: ToolFilterLevel): ToolFilterLevels {
   return { user: levels.user, workspace };

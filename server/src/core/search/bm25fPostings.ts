@@ -5,8 +5,7 @@
  *   document lends the term to its group (its `shared` words);
  * - per (term, group): the group's total count of the term, so a document's context frequency
  *   is group count − own count, computed at query time. The context field is never copied per
- *   document: copying it made a server of n tools cost n × its vocabulary (900 MB at 2,220
- *   tools on one server).
+ *   document: copying it would make a server of n tools cost n × its vocabulary.
  */
 import { OWN_FIELD_COUNT, type DocTokens } from './docTokens';
 
@@ -133,7 +132,7 @@ export function buildPostings(
 
 /**
  * Keeps only what a query reads: a float32 per posting outside context groups, the float64
- * sum and own count for those inside (at 100,000 tools, 50 of the 100 MB the postings took).
+ * sum and own count for those inside, which halves what an organisation's catalog holds.
  */
 function compact(
   p: DocPostings,

@@ -1,7 +1,6 @@
 /**
  * A catalog's tokens (catalogTokens.ts) kept between runs. Reading a catalog is most of the
- * keyword index's build — ~165 of ~225 ms for the 400 tools of a 22-server workspace on a small
- * machine, run once per start while nothing is compiled yet — and the catalog rarely changes
+ * keyword index's build — run once per start, while nothing is compiled yet — and the catalog rarely changes
  * from one start to the next, so the start-up reads back what the last run read (adapters/
  * catalogTokensFile.ts keeps it beside the catalog cache).
  *
@@ -16,7 +15,7 @@ import type { CatalogTool } from '../catalog';
 import type { Postings } from './bm25fPostings';
 import type { CatalogTokens } from './catalogTokens';
 import { OWN_FIELD_COUNT, TermTable, type DocTokens } from './docTokens';
-import type { CandidateConfig } from './keywordConfig';
+import type { CandidateConfig } from './candidateConfig';
 
 /** Where a catalog's tokens are kept between runs. */
 export interface CatalogTokensCache {

@@ -169,7 +169,7 @@ export interface TermSet {
 
 /**
  * Each document's distinct terms as sorted ids in one flat array: `has` is a table lookup and a
- * binary search, with no per-tool Set (at 100,000 tools those were 74 MB of the heap).
+ * binary search, with no per-tool Set (a Set per tool dominates the heap of a large catalog).
  */
 export class DocTermSets {
   private readonly offsets: Int32Array;

@@ -3,8 +3,8 @@
  * `take screenshot`, not `browser_take_screenshot`), the description follows, then the server
  * (the product or domain) and the parameter names, which say what the tool acts on.
  *
- * Not measured: no embedding model can run on the machine this was written on (no Ollama), so
- * this follows what the keyword ablation showed matters (name words and server words carry the
+ * Not measured with a real embedding model yet (README, "Hybrid search"), so this follows what
+ * the keyword ablation showed matters (name words and server words carry the
  * most signal; parameter text is weak, so only names, not their long descriptions) and keeps
  * the text short, since long inputs dilute a mean-pooled embedding.
  */

@@ -1,8 +1,8 @@
 /**
  * Stage 3 of the ranking (rankingPipeline.ts): how hybrid search merges the keyword and meaning
  * rankings (pure). The keyword ranking is the measured one: it is tuned and checked against
- * plain BM25 on every retrieval set (bench-results.md). Embeddings could not be measured with a
- * real model where this was built, and with the Ollama-protocol test server's vectors (a hashed
+ * plain BM25 on every retrieval set (bench-results.md). No real embedding model has been
+ * measured (README, "Hybrid search"), and with the Ollama-protocol test server's vectors (a hashed
  * bag of words) every rule that let them move the first hit — even only to break a near-tie
  * between keyword search's first two — lowered recall@1 on mcp-servers and metatool. So by
  * default keyword search's first hit stays first, and below it the two rankings are merged by
@@ -27,8 +27,8 @@ import type { RankedTool } from './types';
 
 /**
  * Weighted reciprocal-rank fusion of the keyword and meaning lists below first place. Equal
- * weights are a default, not a finding: no real embedding model could be measured where this
- * was built, so the weights stay configurable until `mcp-lens bench` runs against a real one.
+ * weights are a default, not a finding: no real embedding model has been measured, so the
+ * weights stay configurable until `mcp-lens bench` runs against a real one.
  */
 export interface HybridFusion {
   keyword: number;

@@ -57,7 +57,7 @@ const CLOSERS = new Set(')]}>"\'`,;:!?');
  * then the closers it ends with, or else a sentence's full stop after a word character
  * ("see RFC-9110." → RFC-9110). Scanned by hand: the regex it replaces
  * (`^[openers]+|[closers]+$|(?<=\w)\.$`, global) re-read a run of closers from each of its
- * characters before failing at a non-closer, quadratic in a long run (80 KB of ")" took seconds).
+ * characters before failing at a non-closer, quadratic in a long run.
  */
 export function trimProsePunctuation(token: string): string {
   let start = 0;

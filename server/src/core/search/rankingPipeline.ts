@@ -14,16 +14,17 @@
  *    the answer and may add to it.
  *
  * Every parameter of stages 1 and 2 is a knob (RANKING_KNOBS) declared by the step that reads
- * it, with the values the tuner tries (bench/tuneKeyword.ts) and the value that switches it off
- * (bench/ablation.ts, whose table is in bench-results.md).
+ * it, with the values the tuner tries (bench/src/tuneKeyword.ts) and the value that switches it off
+ * (bench/src/ablation.ts, whose table is in bench-results.md).
  */
 import type { CatalogTool } from '../catalog';
 import { CANDIDATE_KNOBS } from './candidates';
 import type { CatalogTokensCache } from './catalogTokensCodec';
 import { DEFAULT_FUSION, fuseKeywordFirst, type FusionWeights } from './hybridFusion';
-import { DEFAULT_KEYWORD_CONFIG, type Knob, type KeywordConfig } from './keywordConfig';
+import { DEFAULT_KEYWORD_CONFIG, type KeywordConfig } from './keywordConfig';
+import type { Knob } from './knob';
 import { KeywordIndex, RERANK_SIGNALS } from './keywordIndex';
-import type { RankedTool, SearchOptions } from './types';
+import { requestText, type RankedTool, type SearchOptions } from './types';
 import { applyUsageSignals } from './usageSignal';
 
 /** Every knob of the keyword ranking: the candidate stage's, then each re-rank signal's. */
@@ -73,9 +74,9 @@ export class RankingPipeline {
 
   /** All four stages; `meaning` is stage 3's other ranking, absent for a keyword-only index. */
   async rank(query: string, options: SearchOptions, meaning?: MeaningRanking): Promise<PipelineAnswer> {
-    const text = [query, ...(options.keywords ?? [])].join(' ');
+    const text = requestText(query, options.keywords);
     const depth = meaning ? Math.max(options.limit, this.fusion.depth) : options.limit;
-    const keyword = this.keyword.rank(query, { ...options, limit: depth });
+    const keyword = this.keyword.rank(text, { ...options, limit: depth });
     const vector = meaning ? await meaning(text, depth, options.server) : undefined;
     const hits = vector
       ? fuseKeywordFirst(keyword.hits, vector, options.limit, this.fusion, keyword.firstCoverage)

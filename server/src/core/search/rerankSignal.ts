@@ -7,11 +7,11 @@
  *   each tool it may derive when a search first has the tool as a candidate (perDocument.ts);
  * - its query-side analysis, once per search, over the request and the BM25F candidates;
  * - its factor: each candidate's BM25F score is multiplied by every signal's factor.
- * The tuner (bench/tuneKeyword.ts) and the ablation (bench/ablation.ts) read the knobs from the
+ * The tuner (bench/src/tuneKeyword.ts) and the ablation (bench/src/ablation.ts) read the knobs from the
  * list; nothing else names a signal.
  */
 import type { AnalysedRequest, CatalogView } from './candidates';
-import type { Knob } from './keywordConfig';
+import type { Knob } from './knob';
 
 export interface SignalKnob<K extends string> extends Knob {
   readonly name: K;

@@ -12,7 +12,7 @@ import { unspacedTerms, wordRuns } from './wordRuns';
 
 /**
  * A small English stop-word list: function words that carry no tool meaning. The BM25
- * reference searcher (bench/reference) uses exactly this list, so keep it as it is: MCP Lens's
+ * reference searcher (bench/src/reference) uses exactly this list, so keep it as it is: MCP Lens's
  * own additions go into STOP_WORDS below. Kept short on
  * purpose: words like `get`, `list`, `new`, `all` are stop words in prose but verbs/objects in
  * tool names, so they stay.
@@ -210,10 +210,10 @@ function append(out: string[], items: readonly string[]): void {
 const stemCache = new Map<string, string>();
 
 /**
- * Longer words are not English words (the longest in the bench datasets' tools and requests
- * has 37 letters) and stay whole: the Porter2 library's suffix rules (`/(.+)(sses)$/` and the
- * like) re-read a word from each of its letters, so one 20,000-letter word took 6 s. Nor are
- * they cached: the cache would hold whatever long text a request or a tool sends.
+ * Longer words are not English words (the longest in the bench datasets' tools and requests is
+ * about half this) and stay whole: the Porter2 library's suffix rules (`/(.+)(sses)$/` and the
+ * like) re-read a word from each of its letters, quadratic in a long word. Nor are they
+ * cached: the cache would hold whatever long text a request or a tool sends.
  */
 const MAX_STEMMED_LENGTH = 64;
 

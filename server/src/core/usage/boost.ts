@@ -15,10 +15,9 @@ export interface BoostOptions {
 }
 
 /**
- * Measured with bench/predict.ts (keyword index, held-out sessions after their first call):
- * recall@5 toolbench 0.860 -> 0.872, metatool 0.732 -> 0.765. topN 20 or weight 0.5-1 gain a
- * little more on these datasets but let a tool at half the top score overtake it, which is
- * what an unrelated query must not see; weight 1 with topN 20 already lowers toolbench.
+ * Chosen with bench/src/predict.ts (`mcp-lens bench --all --predict`; figures in
+ * bench-results.md): a larger topN or weight gains a little more on the datasets but lets a tool
+ * at half the top score overtake it, which is what an unrelated query must not see.
  */
 export const DEFAULT_BOOST: BoostOptions = { weight: 0.3, topN: 10 };
 

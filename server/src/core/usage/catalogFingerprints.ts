@@ -1,9 +1,9 @@
 /**
  * The catalog's tools as search learning keys them (key → server and fingerprint), with each
  * fingerprint made only when it is asked for. A fingerprint hashes a tool's description and
- * whole input schema (toolFingerprint.ts): every tool of a 400-tool catalog was ~25 ms of a warm
- * start's first find_tools while twenty servers spawned, yet only the tools with learned
- * examples (reconcile) and the tools called (a lesson) ever need theirs. Read-only over one
+ * whole input schema (toolFingerprint.ts): hashing every tool would weigh on a warm start's
+ * first find_tools while servers spawn, yet only the tools with learned examples (reconcile) and
+ * the tools called (a lesson) ever need theirs. Read-only over one
  * catalog: a new catalog makes a new one.
  */
 import type { CatalogTool } from '../catalog';

@@ -59,11 +59,11 @@ export class CombinedPredictor implements Predictor {
 }
 
 /**
- * Weights of the default combination, measured with bench/predict.ts (mean of seeds 1-3):
- * frequency 2 / co-occurrence 1 / server affinity 0.5 gave the best hit@5 on both toolbench and
- * metatool; prior 0..3 made no difference. Transitions cost up to 0.02 hit@5 on metatool at
- * weight 0.25 (0 on toolbench), but those datasets carry no real call order (their gold lists
- * are unordered), so the one strategy that needs order cannot show its worth there; it keeps a
+ * Weights of the default combination, chosen with bench/src/predict.ts (`mcp-lens bench --all
+ * --predict`; bench-results.md): frequency 2 / co-occurrence 1 / server affinity 0.5 gave the
+ * best hit@5 on both toolbench and metatool, and the prior made no difference. Transitions cost
+ * a little hit@5 on metatool, but those datasets carry no real call order (their gold lists are
+ * unordered), so the one strategy that needs order cannot show its worth there; it keeps a
  * small weight for real sessions, where "b follows a" is the strongest signal there is.
  */
 export interface PredictorWeights {

@@ -15,42 +15,13 @@ import type { RankedTool } from '../search/types';
 import type { ToolVote } from './learnedDocuments';
 
 /*
- * The vote's knobs, when it was the only use of what was learned (learnedRanking.ts holds
- * today's knobs: the vote beside a learned field). Chosen on the dev halves of the replay
- * (bench/replay.ts: `mcp-lens bench --history 0.5 --seeds 10`) at 10% silent wrong calls,
- * every set held to its cold start at 30%. One past request weighs 12 × 1/13 (a near-exact repeat of it lands at about 0.4 of the top hit's
- * score: it wins where keyword search found little, not over a strong match); twenty weigh
- * 12 × 20/32. Dev halves, mean of seeds 1-10 (metatool: seed 1), cold start first: metatool
- * R@1/MRR@10 at 10% wrong and R@1 at 30%; mcp-servers and toolbench R@1 at 10%; workspace-19
- * R@1 at 30% (the set that gave way first):
- *
- *   weight, evidence   metatool                    mcp-servers    toolbench      workspace-19
- *   3, 2               .438/.536 → .593/.704, .558  .637 → .668    .355 → .372    .655 → .638
- *   6, 4                         → .666/.763, .622  .668           .374           .638
- *   9, 8                         → .693/.782, .629  .668           .375           .638
- *   12, 12 (then shipped)        → .695/.784, .616  .668           .376           .655
- *   12, 16                       → .684/.775, .617  .668           .369           .655
- *   16, 20                       → .678/.772, .604  .668           .376           .655
- *
- * Tried and not kept (dev halves): teaching a call of the answer's first hit at half weight
- * (what the ranking already believed, and what a careless agent calls when wrong) held
- * workspace-19 at 30% wrong with weight 3 but cost metatool 0.010 R@1 at every weight tried; a
- * floor on how much of the request a tool's learned words must match (0.15) took mcp-servers'
- * gain away (0.668 → 0.637) and 0.25 most of metatool's; leaving the server's own name out of
- * what a tool learns (the keyword ranking's product mentions weigh it already) cost metatool
- * 0.021 R@1 and gained nothing elsewhere.
- *
- * Tried again and not kept (dev halves, R@1 at 10% silent wrong calls unless said; toolbench,
- * mcp-servers, workspace-19 mean of seeds 1-10, metatool seed 1). Then shipped: .376, .668, .655,
- * metatool .695. Votes scaled to the request's best learned match instead of the most it could
- * score (long requests make every vote small): .344, .617, .771, .682, and at 30% wrong
- * toolbench .363 → .247, mcp-servers .679 → .485 (a wrong lesson's weak match becomes a full
- * vote); the same with a floor of 0.1 of the most: .371, .625, .785, .670. Evidence 4: .373,
- * .656, .655 (.599 at 30%), .705. Weight 24: .378, .660, .655 (.638 at 30%), .682. The first
- * hit's call at half weight, at weight 12 and 24: .369/.370, .671/.650, .655, .681/.681. A
- * floor of 0.1 on weight × vote: mcp-servers .652, workspace-19 MRR@10 .864 → .855 (0.05:
- * no change). The replay's held-out gaps are mostly the data's (bench/replay.ts reports the
- * most R@1 any ranking can score: a request for n tools scores at most 1/n).
+ * The vote's knobs (learnedRanking.ts holds the ones in force: the vote beside a learned field)
+ * are chosen on the dev halves of the replay (bench/src/replay.ts: `mcp-lens bench --history
+ * 0.5 --seeds 10`) at 10% silent wrong calls, every set held to its cold start at 30%. A
+ * near-exact repeat of one past request lands well below the top hit's score: it wins where
+ * keyword search found little, not over a strong match. The replay's figures for the weights
+ * tried, and for what was tried and not kept, are in bench-results.md ("Search learning: the
+ * vote's knobs").
  */
 
 /**

@@ -23,7 +23,7 @@
  * 5. A search that is not a re-search starts a new step; a call with no search before it in
  *    the session teaches nothing.
  *
- * Measured by replay and not kept (bench/replay.ts, half the history, dev halves; R@1 at 0%,
+ * Measured by replay and not kept (bench/src/replay.ts, half the history, dev halves; R@1 at 0%,
  * 10% and 30% silent wrong calls, mean of seeds 1-10, metatool seed 1). Shipped: toolbench
  * .383 .377 .368, mcp-servers .683 .668 .679, workspace-19 .714 .700 .683, metatool .723 .701
  * .656. Credit within a multi-call step (toolbench's requests name several tools and every

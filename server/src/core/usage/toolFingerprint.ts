@@ -1,7 +1,7 @@
 /**
  * What search learning keys a tool's lessons by besides its key: a hash of what the tool says
  * about itself (its description and input schema). When an upstream changes a tool's
- * description or schema, the words that used to lead to it may no longer fit, so what was
+ * description or schema, the words that led to it before may not fit any more, so what was
  * learned for it is forgotten (learnedExamples.ts). Pure: two 32-bit FNV-1a hashes over the
  * text, with the schema's keys in sorted order so a re-ordered but equal schema is the same tool.
  */
@@ -10,8 +10,8 @@ import type { CatalogTool } from '../catalog';
 /**
  * A short stable hash of a tool's description and input schema (16 hex digits). The text is
  * hashed as it is made, piece by piece, never built: a catalog's first search hashes every tool,
- * and building each schema's canonical JSON was most of a start's garbage (~100 ms of collection
- * for 400 tools on a small machine). The hashes are those of the whole text (FNV-1a folds one
+ * and building each schema's canonical JSON would be most of a start's garbage. The hashes are
+ * those of the whole text (FNV-1a folds one
  * character at a time): fingerprints kept in the learned file stay valid.
  */
 export function toolFingerprint(tool: Pick<CatalogTool, 'description' | 'inputSchema'>): string {

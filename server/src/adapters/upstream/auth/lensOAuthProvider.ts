@@ -63,10 +63,6 @@ export class LensOAuthProvider implements OAuthClientProvider {
     if (id !== undefined && isClientMetadataUrl(id)) this.clientMetadataUrl = id;
   }
 
-  get signingIn(): boolean {
-    return this.session !== undefined;
-  }
-
   /** Starts a sign-in: the next authorization opens the browser. Tokens are hidden meanwhile, so the flow asks afresh. */
   beginSignIn(session: SignInSession): void {
     this.session = session;

@@ -2,8 +2,8 @@
  * The limits on every HTTP request MCP Lens makes for OAuth: protected-resource and
  * authorization-server metadata, dynamic client registration, the token exchange and refresh.
  * The SDK's auth functions read each answer whole (`response.json()`) with no deadline, so an
- * authorization server that streamed an endless body grew the gateway without bound, and one
- * that never finished its answer held the sign-in (and a socket) forever (issue #23).
+ * authorization server that streamed an endless body would grow the gateway without bound, and
+ * one that never finished its answer would hold the sign-in (and a socket) forever.
  *
  * Each request here gets, from its start to its body's last byte:
  *   at most MAX_OAUTH_RESPONSE_BYTES of body — a metadata document, a registration or a token

@@ -16,7 +16,7 @@ export const literalSlots = rerankSignal({
     if (k.slots === 0) return SAYS_NOTHING;
     const stem = catalog.stem;
     // One Set per distinct parameter list: an organisation's catalog repeats the same schemas
-    // across servers (a Set per tool was 21 MB at 100,000 tools).
+    // across servers, and a Set per tool would hold each of them many times.
     const shared = new Map<string, ReadonlySet<string>>();
     const schemas = catalog.tools.map((t) => t.tool.inputSchema);
     // Read when a request with a literal first has the tool as a candidate (perDocument.ts).
