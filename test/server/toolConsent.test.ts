@@ -80,7 +80,9 @@ describe('consent before a destructive tool runs', () => {
 
   after(async () => {
     await gateway?.close();
-    await world?.close();
+    // The Lens now (the restart test replaced the first, which it closed) and the workspace.
+    await lens?.close();
+    world?.workspace.close();
     rmSync(memoryDir, { recursive: true, force: true });
   });
 
