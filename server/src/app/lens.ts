@@ -25,6 +25,14 @@ export interface SearchRequest {
   limit?: number;
   /** Gateway session, so usage prediction can use the session's history. */
   sessionId?: string;
+  /** Only what the asker may see (a signed-in person's view, gateway/toolView.ts); absent: everything. */
+  visible?: Visibility;
+}
+
+/** What one asker may see of the servers and tools (a signed-in person's team policy). */
+export interface Visibility {
+  seesServer(server: string): boolean;
+  seesTool(tool: Pick<CatalogTool, 'server' | 'originalName'>): boolean;
 }
 
 /**

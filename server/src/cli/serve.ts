@@ -21,6 +21,7 @@ import { promptWhileServing } from './livePrompts';
 import { canPrompt } from './prompt';
 import { stderrLogger } from './stderrLogger';
 import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
+import { listenProblem, teamServing, tlsFiles } from './serveTeam';
 
 /** How long `serve` over stdio waits for its client to ask for tools before it starts the servers anyway. */
 const FIRST_ASK_WAIT_MS = 250;
@@ -38,6 +39,19 @@ const SPEC = {
       integer: { min: 0, max: 65535 },
       help: 'streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (no PORT or 0: a free port). Requests need Authorization: Bearer <token>: MCP_LENS_TOKEN if set, otherwise a fresh token written to <workspace>/.mcp-lens/token (mode 0600) at every start.',
     },
+    host: {
+      value: 'ADDR',
+      help: 'with --http: the address to listen on (default 127.0.0.1). Any other needs --team and TLS (--tls-cert/--tls-key or --behind-tls-proxy).',
+    },
+    team: {
+      value: 'FILE',
+      help: 'with --http: serve a team: people sign in with the team\'s identity provider, see what the team\'s policy lets them, and every tool call is audited (README, "Serve a team")',
+    },
+    'tls-cert': { value: 'FILE', help: 'with --http: serve HTTPS with this certificate (PEM)' },
+    'tls-key': { value: 'FILE', help: "with --http: the certificate's private key (PEM)" },
+    'behind-tls-proxy': {
+      help: 'with --team: a proxy in front terminates TLS, so plain HTTP on another address than 127.0.0.1 is allowed',
+    },
     ...WORKSPACE_OPTIONS,
   },
 } as const satisfies CommandSpec<CliOptions>;
@@ -52,6 +66,7 @@ export const serve: CliCommand = {
     const http = values.http !== undefined;
     const port = typeof values.http === 'number' ? values.http : 0;
     const log = stderrLogger();
+    const listen = listenOptions(values, http);
     // A weak MCP_LENS_TOKEN is refused before anything starts.
     if (http) givenToken(process.env);
     // Over stdio, the client that started us asks for its tools at once: that first tools/list is
@@ -73,7 +88,8 @@ export const serve: CliCommand = {
     // On a terminal, what comes to wait for approval while serving is asked about there.
     const prompts = http && canPrompt() ? promptWhileServing(lens, log) : undefined;
     try {
-      if (http) await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint));
+      if (http)
+        await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint), listen);
       else {
         const stdio = await serveStdio(lens, log);
         const wait = setTimeout(startServers, FIRST_ASK_WAIT_MS);
@@ -112,7 +128,37 @@ export function givenToken(env: NodeJS.ProcessEnv): string | undefined {
   return given;
 }
 
-async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: ApproveServer): Promise<void> {
+interface HttpListen {
+  host: string;
+  team?: string;
+  tls?: { cert: Buffer; key: Buffer };
+}
+
+/** Where and how `--http` listens; refused, before anything starts, when it would not be safe. */
+function listenOptions(values: Record<string, unknown>, http: boolean): HttpListen {
+  const host = typeof values.host === 'string' ? values.host : '127.0.0.1';
+  const team = typeof values.team === 'string' ? values.team : undefined;
+  const named = ['host', 'team', 'tls-cert', 'tls-key', 'behind-tls-proxy'].filter((k) => values[k] !== undefined);
+  if (!http && named.length) throw new Error(`--${named[0]} applies to --http only`);
+  const tls = tlsFiles(values['tls-cert'] as string | undefined, values['tls-key'] as string | undefined);
+  const problem = listenProblem({
+    host,
+    team: team !== undefined,
+    tls: tls !== undefined,
+    behindTlsProxy: values['behind-tls-proxy'] === true,
+  });
+  if (problem) throw new Error(problem);
+  return { host, ...(team !== undefined && { team }), ...(tls && { tls }) };
+}
+
+async function serveHttp(
+  lens: Lens,
+  port: number,
+  log: Logger,
+  approveServer: ApproveServer,
+  listen: HttpListen,
+): Promise<void> {
+  if (listen.team) return serveTeamHttp(lens, port, log, listen);
   // Loaded for --http only: the HTTP transport and its server (hono) would cost a stdio serve memory and start-up time.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
@@ -153,6 +199,29 @@ async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: A
   await stopSignal();
   removeGatewayFiles(ws, process.pid, !given);
   routes.close();
+  await server.close();
+}
+
+/** `--team`: no token and no dashboard; people sign in, admins read /stats. */
+async function serveTeamHttp(lens: Lens, port: number, log: Logger, listen: HttpListen): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
+  const { team, config } = teamServing(listen.team!, lens, log);
+  const server = new GatewayHttpServer({
+    lens,
+    token: generateToken(),
+    port,
+    log,
+    team,
+    host: listen.host,
+    ...(listen.tls && { tls: listen.tls }),
+  });
+  const { url } = await server.start();
+  process.stderr.write(
+    `MCP Lens serves the team on ${url} as ${config.resource}\n` +
+      `People sign in with ${config.signIn.issuer} (metadata: ${team.door.metadataUrl}).\nPress Ctrl+C to stop.\n`,
+  );
+  await stopSignal();
   await server.close();
 }
 

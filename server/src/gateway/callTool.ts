@@ -14,6 +14,9 @@ import { truncateDescription } from './findToolsResult';
 import type { ResultStore } from './resultStore';
 import type { SessionBudgets } from './sessionBudgets';
 import type { TokenAccounting } from './savings';
+import type { ToolView } from './toolView';
+import { unknownToolMessage } from '../core/nameSuggestions';
+import { visibleTools } from './toolView';
 import { parseShapeRequest, shapeResult, type ShapeContext, type ShapeRequest, type Shaped } from './shapeResult';
 
 export interface MetaToolContext {
@@ -32,6 +35,8 @@ export interface MetaToolContext {
   origin?: CallOptions['origin'];
   /** The client behind this call, for what the upstream asks back (sampling, elicitation, roots, logs). */
   caller?: UpstreamCaller;
+  /** What a signed-in person may see and call (toolView.ts); absent: everything. */
+  view?: ToolView;
 }
 
 export function errorText(text: string): CallToolResult {
@@ -79,13 +84,29 @@ export async function shapedCall(
  * A direct call (pinned, all, predictive modes) or call_tool's: straight into the one call
  * path, Lens.callTool → app/toolCalls.ts.
  */
-export function forwardCall(
+export async function forwardCall(
   toolName: string,
   args: Record<string, unknown>,
   ctx: MetaToolContext,
 ): Promise<CallToolResult> {
+  const refused = ctx.view && viewRefusal(toolName, ctx.view, ctx.lens);
+  if (refused) return errorText(refused);
   const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
   if (ctx.caller) options.caller = ctx.caller;
   return ctx.lens.callTool(toolName, args, options);
+}
+
+/**
+ * Why a signed-in person's call never leaves MCP Lens: a tool they may not see is unknown to them,
+ * named with suggestions from what they see; a tool they see may still refuse them (toolView.ts).
+ */
+function viewRefusal(toolName: string, view: ToolView, lens: Lens): string | undefined {
+  const tool = lens.findTool(toolName);
+  if (!tool || !view.seesTool(tool))
+    return unknownToolMessage(
+      toolName,
+      visibleTools(lens.tools(), view).map((t) => t.name),
+    );
+  return view.callRefusal(tool);
 }

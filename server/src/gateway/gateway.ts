@@ -20,6 +20,7 @@ import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
 import { SessionBudgets } from './sessionBudgets';
 import { ChildSelectRunner } from '../adapters/select/selectRunner';
+import type { ToolView } from './toolView';
 import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 
@@ -40,6 +41,7 @@ interface Session {
   toolsSignature: string;
   promptsSignature: string;
   resourcesSignature: string;
+  view?: ToolView;
 }
 
 export class Gateway {
@@ -89,12 +91,14 @@ export class Gateway {
    * Connects a transport as a new session acting for `principal` (the front door decides whom:
    * its upstream connections, roots and requests are that principal's; default the workspace,
    * as for `serve`'s one stdio client). `sessionId` may be a function because streamable HTTP
-   * only knows the id once initialize has been handled.
+   * only knows the id once initialize has been handled. `view`: what a signed-in person may see
+   * (toolView.ts); absent, everything.
    */
   async connect(
     transport: Transport,
     sessionId: string | (() => string | undefined) = randomUUID(),
     principal: Principal = WORKSPACE_PRINCIPAL,
+    view?: ToolView,
   ): Promise<Server> {
     const fallback = randomUUID();
     const idOf = typeof sessionId === 'function' ? () => sessionId() ?? fallback : () => sessionId;
@@ -102,6 +106,7 @@ export class Gateway {
       {
         lens: this.lens,
         principal,
+        ...(view && { view }),
         accounting: this.accounting,
         results: this.results,
         select: this.select,
@@ -109,7 +114,7 @@ export class Gateway {
         budgets: this.budgets,
         log: this.log,
         version: LENS_VERSION,
-        toolsFor: (id) => this.rememberTools(id),
+        toolsFor: (id) => this.rememberTools(id, view),
         afterCall: (id) => {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
         },
@@ -122,8 +127,9 @@ export class Gateway {
       this.sessions.set(id, {
         server,
         toolsSignature: '',
-        promptsSignature: this.promptsSignature(),
-        resourcesSignature: this.resourcesSignature(id),
+        promptsSignature: this.promptsSignature(view),
+        resourcesSignature: this.resourcesSignature(id, view),
+        ...(view && { view }),
       });
       // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
       const attached = this.lens.clients?.attach(sessionClient(server, id, principal));
@@ -158,9 +164,9 @@ export class Gateway {
     return this.sessions.size;
   }
 
-  /** The tools/list a session gets now. */
-  toolsFor(sessionId: string): Tool[] {
-    return exposedDefinitions(this.lens, this.lens.settings(), sessionId);
+  /** The tools/list a session gets now: a person's without the tools they may not see. */
+  toolsFor(sessionId: string, view?: ToolView): Tool[] {
+    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, view);
   }
 
   sessionSavings(sessionId: string): SessionSavings | undefined {
@@ -200,8 +206,8 @@ export class Gateway {
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
   }
 
-  private rememberTools(sessionId: string): Tool[] {
-    const tools = this.toolsFor(sessionId);
+  private rememberTools(sessionId: string, view: ToolView | undefined): Tool[] {
+    const tools = this.toolsFor(sessionId, view);
     const session = this.sessions.get(sessionId);
     if (session) session.toolsSignature = JSON.stringify(tools);
     return tools;
@@ -228,18 +234,18 @@ export class Gateway {
   private refreshSession(id: string): void {
     const session = this.sessions.get(id);
     if (!session) return;
-    const tools = JSON.stringify(this.toolsFor(id));
+    const tools = JSON.stringify(this.toolsFor(id, session.view));
     // A session that never listed tools has nothing stale; it gets the new list when it asks.
     if (session.toolsSignature !== '' && tools !== session.toolsSignature) {
       session.toolsSignature = tools;
       this.notify(id, () => session.server.sendToolListChanged());
     }
-    const prompts = this.promptsSignature();
+    const prompts = this.promptsSignature(session.view);
     if (prompts !== session.promptsSignature) {
       session.promptsSignature = prompts;
       this.notify(id, () => session.server.sendPromptListChanged());
     }
-    const resources = this.resourcesSignature(id);
+    const resources = this.resourcesSignature(id, session.view);
     if (resources !== session.resourcesSignature) {
       session.resourcesSignature = resources;
       this.notify(id, () => session.server.sendResourceListChanged());
@@ -252,14 +258,16 @@ export class Gateway {
     );
   }
 
-  private promptsSignature(): string {
+  private promptsSignature(view?: ToolView): string {
     return this.lens
       .prompts()
+      .filter((p) => !view || view.seesServer(p.server))
       .map((p) => p.name)
       .join('\n');
   }
 
-  private resourcesSignature(sessionId: string): string {
-    return [...this.lens.resources(), ...this.results.list(sessionId)].map((r) => r.uri).join('\n');
+  private resourcesSignature(sessionId: string, view?: ToolView): string {
+    const upstream = this.lens.resources().filter((r) => !view || view.seesServer(r.server));
+    return [...upstream, ...this.results.list(sessionId)].map((r) => r.uri).join('\n');
   }
 }

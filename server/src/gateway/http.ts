@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -26,6 +27,9 @@ import {
   tokensEqual,
 } from './httpGuards';
 import { errorMessage } from '../core/errorMessage';
+import type { TeamDoor } from './teamDoor';
+import type { Identity } from '../adapters/auth/accessTokens';
+import type { ToolView } from './toolView';
 
 /**
  * Extra HTTP routes (the dashboard). Called for every path other than `/mcp` and `/stats`,
@@ -59,10 +63,23 @@ export interface GatewayHttpOptions {
    * token only VS Code holds, makes every session the workspace.
    */
   principalFor?: (initialize: IncomingMessage) => Principal;
+  /**
+   * A team's gateway: people sign in (teamDoor.ts) instead of holding `token`; each session acts
+   * for the person its token names, and sees what `viewFor` leaves them (the team's policy).
+   */
+  team?: { door: TeamDoor; viewFor(groups: () => readonly string[]): ToolView };
+  /** The address to listen on (default 127.0.0.1); serve allows another only with a team and TLS (or a TLS proxy). */
+  host?: string;
+  /** Serve HTTPS with this certificate and key (PEM). */
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 interface HttpSession {
   transport: StreamableHTTPServerTransport;
+  /** Whom it acts for: with a team, only that person's tokens may use it. */
+  principal: Principal;
+  /** The person's latest token, whose groups the session's view reads (team only). */
+  identity?: Identity;
   lastSeen: number;
   /** Requests in flight, including a client's long-lived GET stream: such a session is not idle. */
   active: number;
@@ -101,22 +118,26 @@ export class GatewayHttpServer {
   }
 
   async start(): Promise<{ url: string; port: number }> {
-    const server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch((err: unknown) => {
         this.options.log.error(`gateway http: ${req.method} ${req.url?.split('?')[0]}: ${errorMessage(err)}`);
         sendJsonError(res, 500, -32603, 'Internal error in MCP Lens');
       });
-    });
+    };
+    const tls = this.options.tls;
+    const server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler);
     this.server = server;
+    const host = this.options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.options.port ?? 0, '127.0.0.1', () => {
+      server.listen(this.options.port ?? 0, host, () => {
         server.off('error', reject);
         resolve();
       });
     });
     this.port = (server.address() as AddressInfo).port;
-    const url = `http://127.0.0.1:${this.port}/mcp`;
+    const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+    const url = `${tls ? 'https' : 'http'}://${shownHost}:${this.port}/mcp`;
     this.gateway.setUrl(url);
     const every = Math.max(10, Math.min(60_000, Math.floor(this.idleMs / 2)));
     this.sweeper = setInterval(() => this.expireIdle(), every);
@@ -149,12 +170,16 @@ export class GatewayHttpServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!hostAllowed(req.headers.host, this.port)) {
-      sendJsonError(res, 403, -32000, `Forbidden: Host must be 127.0.0.1:${this.port} or localhost:${this.port}`);
+    const door = this.options.team?.door;
+    if (!hostAllowed(req.headers.host, this.port) && req.headers.host !== door?.publicHost) {
+      const also = door ? `, ${door.publicHost}` : '';
+      sendJsonError(res, 403, -32000, `Forbidden: Host must be 127.0.0.1:${this.port}, localhost:${this.port}${also}`);
       return;
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
+    if (door?.serveMetadata(url.pathname, res)) return;
     if (url.pathname === '/mcp' || url.pathname === '/stats') {
+      if (door) return this.handleSignedIn(door, req, res, url.pathname);
       if (!this.authorized(req, res)) return;
       if (url.pathname === '/stats') return this.handleStats(req, res);
       return this.handleMcp(req, res);
@@ -162,6 +187,23 @@ export class GatewayHttpServer {
     if (url.pathname === '/proof') return this.handleProof(url, res);
     if (this.options.routes && (await this.options.routes(req, res, { token: this.options.token, url }))) return;
     sendJsonError(res, 404, -32000, `Not found: ${url.pathname}. The MCP endpoint is /mcp.`);
+  }
+
+  /** A team's /mcp and /stats: Origin, then the person's token; /stats is for admins. */
+  private async handleSignedIn(door: TeamDoor, req: IncomingMessage, res: ServerResponse, path: string) {
+    const origin = req.headers.origin;
+    if (!originAllowed(origin, this.port) && origin !== door.publicOrigin) {
+      sendJsonError(res, 403, -32000, 'Forbidden: requests from other origins are refused');
+      return;
+    }
+    const identity = await door.authenticate(req, res);
+    if (!identity) return;
+    if (path === '/stats') {
+      if (this.options.team!.viewFor(() => identity.groups).isAdmin()) return this.handleStats(req, res);
+      sendJsonError(res, 403, -32003, 'Forbidden: /stats is for the team admins');
+      return;
+    }
+    return this.handleMcp(req, res, identity);
   }
 
   /** Origin, then token; answers the refusal itself. */
@@ -209,10 +251,10 @@ export class GatewayHttpServer {
     res.end(body);
   }
 
-  private async handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handleMcp(req: IncomingMessage, res: ServerResponse, identity?: Identity): Promise<void> {
     const header = req.headers['mcp-session-id'];
     const sessionId = typeof header === 'string' ? header : undefined;
-    if (req.method === 'POST') return this.handlePost(req, res, sessionId);
+    if (req.method === 'POST') return this.handlePost(req, res, sessionId, identity);
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!sessionId) {
         sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -223,12 +265,29 @@ export class GatewayHttpServer {
         sendJsonError(res, 404, -32001, 'Session not found (expired or closed): initialize a new session');
         return;
       }
+      if (!this.samePerson(session, identity, res)) return;
       return this.forward(session, req, res);
     }
     sendJsonError(res, 405, -32000, `Method not allowed: ${req.method}`, { allow: 'GET, POST, DELETE' });
   }
 
-  private async handlePost(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void> {
+  /** A team's session answers only the person it was opened for (whose latest groups it then reads). */
+  private samePerson(session: HttpSession, identity: Identity | undefined, res: ServerResponse): boolean {
+    if (!identity) return true;
+    if (this.options.team!.door.principalOf(identity).id !== session.principal.id) {
+      sendJsonError(res, 403, -32003, 'Forbidden: this session belongs to another person; initialize your own');
+      return false;
+    }
+    session.identity = identity;
+    return true;
+  }
+
+  private async handlePost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    sessionId: string | undefined,
+    identity?: Identity,
+  ): Promise<void> {
     let body: unknown;
     try {
       const raw = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
@@ -245,12 +304,14 @@ export class GatewayHttpServer {
       else throw err;
       return;
     }
+    if (identity && this.options.team!.door.refuseScope(identity, body, res)) return;
     if (sessionId) {
       const session = this.sessions.get(sessionId);
       if (!session) {
         sendJsonError(res, 404, -32001, 'Session not found (expired or closed): initialize a new session');
         return;
       }
+      if (!this.samePerson(session, identity, res)) return;
       return this.forward(session, req, res, body);
     }
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
@@ -269,8 +330,10 @@ export class GatewayHttpServer {
     this.opening++;
     try {
       const id = randomUUID();
-      const principal = this.options.principalFor?.(req) ?? clientPrincipal(id);
-      await this.forward(await this.openSession(id, principal), req, res, body);
+      const principal = identity
+        ? this.options.team!.door.principalOf(identity)
+        : (this.options.principalFor?.(req) ?? clientPrincipal(id));
+      await this.forward(await this.openSession(id, principal, identity), req, res, body);
     } finally {
       this.opening--;
     }
@@ -285,12 +348,15 @@ export class GatewayHttpServer {
   }
 
   /** `id`: the Mcp-Session-Id it gets once initialize is answered (a principal of its own is named by it). */
-  private async openSession(id: string, principal: Principal): Promise<HttpSession> {
+  private async openSession(id: string, principal: Principal, identity?: Identity): Promise<HttpSession> {
     const session: HttpSession = {
       transport: undefined as unknown as StreamableHTTPServerTransport,
+      principal,
       lastSeen: this.now(),
       active: 0,
     };
+    if (identity) session.identity = identity;
+    const view = identity ? this.options.team!.viewFor(() => session.identity?.groups ?? []) : undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (id) => {
@@ -302,7 +368,7 @@ export class GatewayHttpServer {
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    await this.gateway.connect(transport, () => transport.sessionId, principal);
+    await this.gateway.connect(transport, () => transport.sessionId, principal, view);
     return session;
   }
 

@@ -15,6 +15,7 @@ import { metaToolArgsProblem } from './metaToolArgs';
 import { callToolMetaTool, errorText, type MetaToolContext } from './callTool';
 import { runCode, type CodeRuns } from './runCode';
 import { summarizeTools } from './serverSummary';
+import { visibleTools, type ToolView } from './toolView';
 
 /** get_tool_schema returns descriptions up to this long (find_tools: MAX_DESCRIPTION_CHARS). */
 export const MAX_SCHEMA_DESCRIPTION_CHARS = 8000;
@@ -44,9 +45,9 @@ export async function runMetaTool(
     case RUN_CODE:
       return runCode(args, ctx);
     case GET_TOOL_SCHEMA:
-      return getToolSchema(args, ctx.lens);
+      return getToolSchema(args, ctx.lens, ctx.view);
     case LIST_SERVERS:
-      return listServers(ctx.lens);
+      return listServers(ctx.lens, ctx.view);
     default:
       return undefined;
   }
@@ -67,11 +68,12 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   if (query.trim() === '')
     return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
   const settings = ctx.lens.settings();
-  if (typeof server === 'string' && !ctx.lens.servers().some((s) => s.name === server)) {
-    const near = closestNames(
-      server,
-      ctx.lens.servers().map((s) => s.name),
-    );
+  const servers = ctx.lens
+    .servers()
+    .map((s) => s.name)
+    .filter((s) => !ctx.view || ctx.view.seesServer(s));
+  if (typeof server === 'string' && !servers.includes(server)) {
+    const near = closestNames(server, servers);
     return errorText(
       `Unknown server "${truncateDescription(server, 100)}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Call list_servers to see them.`,
     );
@@ -79,6 +81,7 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   const request: SearchRequest = { query, limit: limit ?? settings.search.defaultLimit, sessionId: ctx.sessionId };
   if (keywords?.length) request.keywords = keywords;
   if (typeof server === 'string') request.server = server;
+  if (ctx.view) request.visible = ctx.view;
   const response = await ctx.lens.search(request);
   // Undefined while an organisation's catalog is first counted: the answer leaves the baseline out.
   const baseline = ctx.accounting.catalogCost(ctx.lens.tools())?.baselineTokens;
@@ -93,14 +96,15 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   return result;
 }
 
-function getToolSchema(args: Record<string, unknown>, lens: Lens): CallToolResult {
+function getToolSchema(args: Record<string, unknown>, lens: Lens, view: ToolView | undefined): CallToolResult {
   const name = args.tool_name as string;
-  const tool = lens.findTool(name);
+  const found = lens.findTool(name);
+  const tool = found && (!view || view.seesTool(found)) ? found : undefined;
   if (!tool)
     return errorText(
       unknownToolMessage(
         name,
-        lens.tools().map((t) => t.name),
+        visibleTools(lens.tools(), view).map((t) => t.name),
       ),
     );
   return jsonText(fullDefinition(tool));
@@ -124,12 +128,12 @@ function fullDefinition(t: CatalogTool): Record<string, unknown> {
   return d;
 }
 
-function listServers(lens: Lens): CallToolResult {
+function listServers(lens: Lens, view: ToolView | undefined): CallToolResult {
   const byServer = new Map<string, CatalogTool[]>();
-  for (const t of lens.tools()) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
+  for (const t of visibleTools(lens.tools(), view)) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
   const servers = lens
     .servers()
-    .slice()
+    .filter((s) => !view || view.seesServer(s.name))
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((s) => {
       const tools = byServer.get(s.name) ?? [];

@@ -16,6 +16,7 @@ import { ScriptWorkers, type ScriptRunner } from '../adapters/sandbox/scriptWork
 import { FairQueue, type Release } from '../core/fairQueue';
 import { MAX_OUTPUT_TOKENS, resultJson, resultText } from '../core/resultShaping';
 import { MAX_ARGUMENTS_BYTES } from '../app/toolCalls';
+import { visibleTools } from './toolView';
 import { argumentsProblem, errorText, shapedCall, type MetaToolContext } from './callTool';
 import { parseShapeRequest, shapeResult } from './shapeResult';
 import { EVICTION_RULE } from './resultStore';
@@ -73,7 +74,7 @@ export async function runCode(
     run = await ctx.codeRuns.sandbox.run(
       code,
       {
-        toolNames: ctx.lens.tools().map((t) => t.name),
+        toolNames: visibleTools(ctx.lens.tools(), ctx.view).map((t) => t.name),
         callTool: async (name, toolArgs, options, signal) => {
           const problem = argumentsProblem(name, toolArgs);
           if (problem) throw new Error(problem);

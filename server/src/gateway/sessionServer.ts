@@ -39,11 +39,15 @@ import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
+import type { ToolView } from './toolView';
+import { parseResourceUri } from '../core/resourceUris';
 
 export interface SessionDeps {
   lens: Lens;
   /** Whom this session acts for (the front door decides: gateway.ts): its upstream connections and roots. */
   principal: Principal;
+  /** What a signed-in person may see (toolView.ts); absent: everything. */
+  view?: ToolView;
   accounting: TokenAccounting;
   /** Cut results kept whole, listed and read as this session's own resources. */
   results: ResultStore;
@@ -65,7 +69,8 @@ export interface SessionDeps {
 
 /** `sessionId()` is read lazily: streamable HTTP assigns the id while handling initialize. */
 export function createSessionServer(deps: SessionDeps, sessionId: () => string): Server {
-  const { lens } = deps;
+  const { lens, view } = deps;
+  const sees = (server: string) => !view || view.seesServer(server);
   const server = new Server(
     { name: 'mcp-lens', version: deps.version },
     {
@@ -77,7 +82,10 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
         completions: {},
       },
       instructions: gatewayInstructions(
-        lens.servers().map((s) => s.name),
+        lens
+          .servers()
+          .map((s) => s.name)
+          .filter(sees),
         lens.settings().codeMode.enabled,
       ),
     },
@@ -95,22 +103,28 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   );
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: lens.prompts().map((p) => {
-      const out: {
-        name: string;
-        description?: string;
-        arguments?: { name: string; description?: string; required?: boolean }[];
-      } = {
-        ...p.extra,
-        name: p.name,
-      };
-      if (p.description !== undefined) out.description = p.description;
-      if (p.arguments !== undefined) out.arguments = p.arguments;
-      return out;
-    }),
+    prompts: lens
+      .prompts()
+      .filter((p) => sees(p.server))
+      .map((p) => {
+        const out: {
+          name: string;
+          description?: string;
+          arguments?: { name: string; description?: string; required?: boolean }[];
+        } = {
+          ...p.extra,
+          name: p.name,
+        };
+        if (p.description !== undefined) out.description = p.description;
+        if (p.arguments !== undefined) out.arguments = p.arguments;
+        return out;
+      }),
   }));
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const prompt = lens.prompts().find((p) => p.name === request.params.name);
+    if (prompt && !sees(prompt.server))
+      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": unknown prompt`);
     try {
       return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, deps.principal);
     } catch (err) {
@@ -124,31 +138,36 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
-      ...lens.resources().map((r) => {
-        const out: { uri: string; name: string; description?: string; mimeType?: string } = {
-          ...r.extra,
-          uri: r.uri,
-          name: r.name,
-        };
-        if (r.description !== undefined) out.description = r.description;
-        if (r.mimeType !== undefined) out.mimeType = r.mimeType;
-        return out;
-      }),
+      ...lens
+        .resources()
+        .filter((r) => sees(r.server))
+        .map((r) => {
+          const out: { uri: string; name: string; description?: string; mimeType?: string } = {
+            ...r.extra,
+            uri: r.uri,
+            name: r.name,
+          };
+          if (r.description !== undefined) out.description = r.description;
+          if (r.mimeType !== undefined) out.mimeType = r.mimeType;
+          return out;
+        }),
       ...keptResourceList(deps.results, sessionId()),
     ],
   }));
 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (lens.resourceTemplates?.() ?? []).map((t) => {
-      const out: { uriTemplate: string; name: string; description?: string; mimeType?: string } = {
-        ...t.extra,
-        uriTemplate: t.uriTemplate,
-        name: t.name,
-      };
-      if (t.description !== undefined) out.description = t.description;
-      if (t.mimeType !== undefined) out.mimeType = t.mimeType;
-      return out;
-    }),
+    resourceTemplates: (lens.resourceTemplates?.() ?? [])
+      .filter((t) => sees(t.server))
+      .map((t) => {
+        const out: { uriTemplate: string; name: string; description?: string; mimeType?: string } = {
+          ...t.extra,
+          uriTemplate: t.uriTemplate,
+          name: t.name,
+        };
+        if (t.description !== undefined) out.description = t.description;
+        if (t.mimeType !== undefined) out.mimeType = t.mimeType;
+        return out;
+      }),
   }));
 
   registerClientFeatures(server, deps, sessionId);
@@ -156,6 +175,9 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
+    const target = parseResourceUri(request.params.uri);
+    if (view && (!target || !sees(target.server)))
+      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": unknown resource`);
     try {
       return await lens.readResource(request.params.uri, deps.principal);
     } catch (err) {
@@ -193,6 +215,7 @@ function toolCallHandler(
       select: deps.select,
       budgets: deps.budgets,
       codeRuns: deps.codeRuns,
+      ...(deps.view && { view: deps.view }),
       sessionId: sessionId(),
       signal: extra.signal,
       // What the upstream asks back while this call runs comes to this client, related to this call.

@@ -95,7 +95,9 @@ export class KeywordIndex implements ToolSearcher {
     const top = this.candidates.top(
       request,
       depth,
-      (d) => options.server === undefined || docs[d]!.server === options.server,
+      (d) =>
+        (options.server === undefined || docs[d]!.server === options.server) &&
+        (options.visible === undefined || options.visible(docs[d]!.key)),
     );
     const ranked = this.rerank(top, request).slice(0, options.limit);
     const first = ranked[0];
