@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MEMORY } from '../fixtures/gatewayLens';
+import { EVERYTHING } from '../fixtures/gatewayLens';
 import { jwtVerifier, TokenRefused } from '../../server/src/adapters/auth/accessTokens';
 import { startTeamWorld, signedInClient, rsaKeyForTest, type TeamWorld } from './teamWorld';
 
@@ -40,10 +40,10 @@ describe('team sign-in: MCP Lens as an OAuth protected resource', () => {
   let world: TeamWorld;
   before(async () => {
     world = await startTeamWorld(
-      { memory: MEMORY },
+      { everything: EVERYTHING },
       [{ login: 'alice', groups: ['eng'], email: 'alice@example.com' }],
       {
-        servers: { memory: { groups: ['*'] } },
+        servers: { everything: { groups: ['*'] } },
         // Rotation is picked up at once here; the bound on refetches has its own test below.
         signIn: { jwksRefetchSeconds: 0 },
       },
@@ -79,16 +79,14 @@ describe('team sign-in: MCP Lens as an OAuth protected resource', () => {
     try {
       const tools = (await client.listTools()).tools.map((t) => t.name);
       assert.ok(tools.includes('find_tools') && tools.includes('call_tool'), tools.join(', '));
-      const found = text(await client.callTool({ name: 'find_tools', arguments: { query: 'create entities' } }));
-      assert.match(found, /create_entities/);
-      const made = await client.callTool({
+      const found = text(await client.callTool({ name: 'find_tools', arguments: { query: 'echo a message' } }));
+      assert.match(found, /everything_echo/);
+      const echoed = await client.callTool({
         name: 'call_tool',
-        arguments: {
-          tool_name: 'memory_create_entities',
-          arguments: { entities: [{ name: 'x', entityType: 't', observations: [] }] },
-        },
+        arguments: { tool_name: 'everything_echo', arguments: { message: 'signed in' } },
       });
-      assert.notEqual(made.isError, true, text(made));
+      assert.notEqual(echoed.isError, true, text(echoed));
+      assert.match(text(echoed), /signed in/);
     } finally {
       await close();
     }

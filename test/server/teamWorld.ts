@@ -25,6 +25,7 @@ import type { RawServerEntry } from '../../protocol/settings';
 import { silentLogger, type Logger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
 import { teamServing } from '../../server/src/cli/serveTeam';
+import { readTeamConfig } from '../../server/src/adapters/config/teamConfigFile';
 import { TEAM_SCOPES } from '../../server/src/core/team/scopes';
 import { startLens, type LensWorld } from '../fixtures/gatewayLens';
 
@@ -162,13 +163,18 @@ export async function startTeamWorld(
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
   const provider = await startTeamProvider(resource, people);
-  const lens = await startLens(servers);
+  const rules = (team.servers ?? {}) as Record<string, { shared?: boolean }>;
+  const shared = new Set(Object.keys(rules).filter((s) => rules[s]!.shared === true));
+  // As `serve --team` opens it (cli/lensFromArgs.ts teamSettings, the shared servers).
+  const lens = await startLens(servers, { search: { learnFromUsage: false } as never }, undefined, {
+    sharedServers: shared,
+  });
   const logged: string[] = [];
   const log: Logger = { ...silentLogger, warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
   const file = join(lens.workspace.dir, 'team.json');
   const { signIn, ...rest } = team;
   writeFileSync(file, JSON.stringify({ resource, signIn: { issuer: provider.issuer, ...signIn }, ...rest }));
-  const { team: serving } = teamServing(file, lens.lens, log);
+  const { team: serving } = teamServing(readTeamConfig(file), lens.lens, log);
   const gateway = new GatewayHttpServer({ lens: lens.lens, token: randomUUID(), port, log, team: serving });
   await gateway.start();
   return {

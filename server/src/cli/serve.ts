@@ -21,7 +21,9 @@ import { promptWhileServing } from './livePrompts';
 import { canPrompt } from './prompt';
 import { stderrLogger } from './stderrLogger';
 import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
-import { listenProblem, teamServing, tlsFiles } from './serveTeam';
+import { listenProblem, sharedServersOf, teamServing, tlsFiles } from './serveTeam';
+import { readTeamConfig } from '../adapters/config/teamConfigFile';
+import type { TeamConfig } from '../core/team/teamConfig';
 
 /** How long `serve` over stdio waits for its client to ask for tools before it starts the servers anyway. */
 const FIRST_ASK_WAIT_MS = 250;
@@ -76,7 +78,9 @@ export const serve: CliCommand = {
     let startServers: () => void = () => undefined;
     const startAfter = http ? undefined : new Promise<void>((resolve) => (startServers = resolve));
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
+    const team = listen.team ? readTeamConfig(listen.team) : undefined;
     const lens = await openLens({
+      ...(team && { team: { sharedServers: sharedServersOf(team) } }),
       workspace: values.workspace,
       config: values.config,
       trust: values.trust,
@@ -89,7 +93,10 @@ export const serve: CliCommand = {
     const prompts = http && canPrompt() ? promptWhileServing(lens, log) : undefined;
     try {
       if (http)
-        await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint), listen);
+        await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint), {
+          ...listen,
+          ...(team && { teamConfig: team }),
+        });
       else {
         const stdio = await serveStdio(lens, log);
         const wait = setTimeout(startServers, FIRST_ASK_WAIT_MS);
@@ -131,6 +138,7 @@ export function givenToken(env: NodeJS.ProcessEnv): string | undefined {
 interface HttpListen {
   host: string;
   team?: string;
+  teamConfig?: TeamConfig;
   tls?: { cert: Buffer; key: Buffer };
 }
 
@@ -158,7 +166,7 @@ async function serveHttp(
   approveServer: ApproveServer,
   listen: HttpListen,
 ): Promise<void> {
-  if (listen.team) return serveTeamHttp(lens, port, log, listen);
+  if (listen.teamConfig) return serveTeamHttp(lens, port, log, listen, listen.teamConfig);
   // Loaded for --http only: the HTTP transport and its server (hono) would cost a stdio serve memory and start-up time.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
@@ -203,10 +211,16 @@ async function serveHttp(
 }
 
 /** `--team`: no token and no dashboard; people sign in, admins read /stats. */
-async function serveTeamHttp(lens: Lens, port: number, log: Logger, listen: HttpListen): Promise<void> {
+async function serveTeamHttp(
+  lens: Lens,
+  port: number,
+  log: Logger,
+  listen: HttpListen,
+  config: TeamConfig,
+): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
-  const { team, config } = teamServing(listen.team!, lens, log);
+  const { team } = teamServing(config, lens, log);
   const server = new GatewayHttpServer({
     lens,
     token: generateToken(),

@@ -11,7 +11,6 @@ import type { Logger } from '../core/logger';
 import type { TeamConfig } from '../core/team/teamConfig';
 import { policyFor } from '../core/team/policy';
 import { introspectionVerifier, jwtVerifier, type AccessTokenVerifier } from '../adapters/auth/accessTokens';
-import { readTeamConfig } from '../adapters/config/teamConfigFile';
 import type { GatewayHttpOptions } from '../gateway/http';
 import { TeamDoor } from '../gateway/teamDoor';
 import { toolView } from '../gateway/toolView';
@@ -41,14 +40,23 @@ export interface TeamServing {
 }
 
 /** The team's door and views from its configuration file; throws with every problem named. */
-export function teamServing(file: string, lens: Pick<Lens, 'servers'>, log: Logger, env = process.env): TeamServing {
-  const config = readTeamConfig(file);
+export function teamServing(
+  config: TeamConfig,
+  lens: Pick<Lens, 'servers'>,
+  log: Logger,
+  env = process.env,
+): TeamServing {
   const door = new TeamDoor({ config, verifier: verifierFor(config, env), log });
   const shared = (server: string) => config.servers[server]?.shared === true;
   return {
     config,
     team: { door, viewFor: (groups) => toolView(policyFor(config, groups), lens, shared) },
   };
+}
+
+/** The servers the team marked `shared` (one process for everyone). */
+export function sharedServersOf(config: TeamConfig): ReadonlySet<string> {
+  return new Set(Object.entries(config.servers).flatMap(([name, rule]) => (rule.shared ? [name] : [])));
 }
 
 function verifierFor(config: TeamConfig, env: NodeJS.ProcessEnv): AccessTokenVerifier {

@@ -199,7 +199,7 @@ export class UpstreamPool {
     const told =
       !principal || isWorkspace(principal)
         ? workspace
-        : [...this.principals.of(principal.id), ...workspace.filter((c) => sharedAcrossPrincipals(c.config))];
+        : [...this.principals.of(principal.id), ...workspace.filter((c) => this.shared(c.config))];
     for (const c of told) c.requests.rootsChanged();
   }
 
@@ -209,7 +209,7 @@ export class UpstreamPool {
    */
   connectionOwner(server: string, principal: Principal): string {
     const config = this.connections.get(server)?.config;
-    return config && sharedAcrossPrincipals(config) ? WORKSPACE_PRINCIPAL.id : principal.id;
+    return config && this.shared(config) ? WORKSPACE_PRINCIPAL.id : principal.id;
   }
 
   /** The principal went (its last session closed): the processes it ran are stopped. */
@@ -257,8 +257,13 @@ export class UpstreamPool {
    */
   private connectionFor(server: string, principal: Principal | undefined, tool?: string): UpstreamConnection {
     const connection = this.connection(server, tool);
-    if (!principal || isWorkspace(principal) || sharedAcrossPrincipals(connection.config)) return connection;
+    if (!principal || isWorkspace(principal) || this.shared(connection.config)) return connection;
     return this.principals.connectionFor(connection.config, principal, tool);
+  }
+
+  /** Remote servers, and the stdio servers the options name (UpstreamPoolOptions.sharedServers). */
+  private shared(config: ServerConfig): boolean {
+    return sharedAcrossPrincipals(config) || this.options.sharedServers?.has(config.name) === true;
   }
 
   /** A principal's own connection may be stopped (never used yet, or idle): it starts here, as a call starts it. */

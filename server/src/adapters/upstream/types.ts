@@ -33,6 +33,12 @@ export interface UpstreamPoolOptions {
    */
   processesPerPrincipal?: number;
   /**
+   * Stdio servers every principal shares (one process, the workspace's), as a team's
+   * configuration marks those that keep no per-client state; any other stdio server runs once
+   * per principal that uses it.
+   */
+  sharedServers?: ReadonlySet<string>;
+  /**
    * No process is spawned and no connection opened before this settles (`serve` answers its
    * client's first tools/list and indexes the cached catalog first: twenty starting servers on
    * a small machine would otherwise take the CPU that answer needs). Absent: at once.
