@@ -25,6 +25,7 @@ import type { RawServerEntry } from '../../protocol/settings';
 import { silentLogger, type Logger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
 import { teamServing } from '../../server/src/cli/serveTeam';
+import { teamAdminRoutes } from '../../server/src/gateway/teamAdmin';
 import { readTeamConfig } from '../../server/src/adapters/config/teamConfigFile';
 import { TEAM_SCOPES } from '../../server/src/core/team/scopes';
 import { startLens, type LensWorld } from '../fixtures/gatewayLens';
@@ -159,6 +160,7 @@ export async function startTeamWorld(
   servers: Record<string, RawServerEntry>,
   people: Person[],
   team: Record<string, unknown> & { signIn?: Record<string, unknown> },
+  settings: Record<string, unknown> = {},
 ): Promise<TeamWorld> {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
@@ -166,7 +168,7 @@ export async function startTeamWorld(
   const rules = (team.servers ?? {}) as Record<string, { shared?: boolean }>;
   const shared = new Set(Object.keys(rules).filter((s) => rules[s]!.shared === true));
   // As `serve --team` opens it (cli/lensFromArgs.ts teamSettings, the shared servers).
-  const lens = await startLens(servers, { search: { learnFromUsage: false } as never }, undefined, {
+  const lens = await startLens(servers, { ...settings, search: { learnFromUsage: false } as never }, undefined, {
     sharedServers: shared,
   });
   const logged: string[] = [];
@@ -175,7 +177,12 @@ export async function startTeamWorld(
   const { signIn, ...rest } = team;
   writeFileSync(file, JSON.stringify({ resource, signIn: { issuer: provider.issuer, ...signIn }, ...rest }));
   const { team: serving } = teamServing(readTeamConfig(file), lens.lens, log);
-  const gateway = new GatewayHttpServer({ lens: lens.lens, token: randomUUID(), port, log, team: serving });
+  const routes = teamAdminRoutes({
+    ...serving,
+    pending: () => lens.lens.pendingApprovals(),
+    approve: (name, fingerprint) => lens.lens.approve({ [name]: fingerprint }),
+  });
+  const gateway = new GatewayHttpServer({ lens: lens.lens, token: randomUUID(), port, log, team: serving, routes });
   await gateway.start();
   return {
     resource,

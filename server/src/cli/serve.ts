@@ -24,6 +24,8 @@ import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
 import { listenProblem, sharedServersOf, teamServing, tlsFiles } from './serveTeam';
 import { readTeamConfig } from '../adapters/config/teamConfigFile';
 import type { TeamConfig } from '../core/team/teamConfig';
+import { teamAdminRoutes } from '../gateway/teamAdmin';
+import type { PendingApproval } from '../app/lensControl';
 
 /** How long `serve` over stdio waits for its client to ask for tools before it starts the servers anyway. */
 const FIRST_ASK_WAIT_MS = 250;
@@ -95,7 +97,7 @@ export const serve: CliCommand = {
       if (http)
         await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint), {
           ...listen,
-          ...(team && { teamConfig: team }),
+          ...(team && { teamConfig: team, pending: () => lens.pendingApprovals() }),
         });
       else {
         const stdio = await serveStdio(lens, log);
@@ -139,6 +141,8 @@ interface HttpListen {
   host: string;
   team?: string;
   teamConfig?: TeamConfig;
+  /** What waits for an admin's approval (team only). */
+  pending?: () => PendingApproval[];
   tls?: { cert: Buffer; key: Buffer };
 }
 
@@ -166,7 +170,7 @@ async function serveHttp(
   approveServer: ApproveServer,
   listen: HttpListen,
 ): Promise<void> {
-  if (listen.teamConfig) return serveTeamHttp(lens, port, log, listen, listen.teamConfig);
+  if (listen.teamConfig) return serveTeamHttp(lens, port, log, listen, { config: listen.teamConfig, approveServer });
   // Loaded for --http only: the HTTP transport and its server (hono) would cost a stdio serve memory and start-up time.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
@@ -216,17 +220,19 @@ async function serveTeamHttp(
   port: number,
   log: Logger,
   listen: HttpListen,
-  config: TeamConfig,
+  { config, approveServer }: { config: TeamConfig; approveServer: ApproveServer },
 ): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
   const { team } = teamServing(config, lens, log);
+  const routes = teamAdminRoutes({ ...team, pending: listen.pending ?? (() => []), approve: approveServer });
   const server = new GatewayHttpServer({
     lens,
     token: generateToken(),
     port,
     log,
     team,
+    routes,
     host: listen.host,
     ...(listen.tls && { tls: listen.tls }),
   });
