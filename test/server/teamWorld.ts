@@ -22,10 +22,11 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { RawServerEntry } from '../../protocol/settings';
-import { silentLogger, type Logger } from '../../server/src/core/logger';
+import type { Logger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
 import { teamServing } from '../../server/src/cli/serveTeam';
 import { teamAdminRoutes } from '../../server/src/gateway/teamAdmin';
+import { JsonlAuditSink } from '../../server/src/adapters/audit/jsonlAuditSink';
 import { readTeamConfig } from '../../server/src/adapters/config/teamConfigFile';
 import { TEAM_SCOPES } from '../../server/src/core/team/scopes';
 import { startLens, type LensWorld } from '../fixtures/gatewayLens';
@@ -149,6 +150,9 @@ export interface TeamWorld {
   gateway: GatewayHttpServer;
   lens: LensWorld;
   logged: string[];
+  /** The team configuration file and the audit file it names. */
+  teamFile: string;
+  auditFile: string;
   close(): Promise<void>;
 }
 
@@ -172,17 +176,29 @@ export async function startTeamWorld(
     sharedServers: shared,
   });
   const logged: string[] = [];
-  const log: Logger = { ...silentLogger, warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+  const keep = (m: string) => void logged.push(m);
+  const log: Logger = { trace: keep, debug: keep, info: keep, warn: keep, error: keep };
   const file = join(lens.workspace.dir, 'team.json');
   const { signIn, ...rest } = team;
   writeFileSync(file, JSON.stringify({ resource, signIn: { issuer: provider.issuer, ...signIn }, ...rest }));
-  const { team: serving } = teamServing(readTeamConfig(file), lens.lens, log);
+  const config = readTeamConfig(file);
+  const { team: serving } = teamServing(config, lens.lens, log);
+  const sink = new JsonlAuditSink(config.audit.file!);
+  const audit = { sink, arguments: config.audit.arguments, replica: 'test-replica' };
   const routes = teamAdminRoutes({
     ...serving,
     pending: () => lens.lens.pendingApprovals(),
     approve: (name, fingerprint) => lens.lens.approve({ [name]: fingerprint }),
   });
-  const gateway = new GatewayHttpServer({ lens: lens.lens, token: randomUUID(), port, log, team: serving, routes });
+  const gateway = new GatewayHttpServer({
+    lens: lens.lens,
+    token: randomUUID(),
+    port,
+    log,
+    team: serving,
+    routes,
+    audit,
+  });
   await gateway.start();
   return {
     resource,
@@ -190,8 +206,11 @@ export async function startTeamWorld(
     gateway,
     lens,
     logged,
+    teamFile: file,
+    auditFile: config.audit.file!,
     async close() {
       await gateway.close();
+      await sink.close();
       await lens.close();
       await provider.close();
     },

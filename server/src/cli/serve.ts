@@ -25,6 +25,8 @@ import { listenProblem, sharedServersOf, teamServing, tlsFiles } from './serveTe
 import { readTeamConfig } from '../adapters/config/teamConfigFile';
 import type { TeamConfig } from '../core/team/teamConfig';
 import { teamAdminRoutes } from '../gateway/teamAdmin';
+import { JsonlAuditSink } from '../adapters/audit/jsonlAuditSink';
+import { replicaId } from '../gateway/callAudit';
 import type { PendingApproval } from '../app/lensControl';
 
 /** How long `serve` over stdio waits for its client to ask for tools before it starts the servers anyway. */
@@ -226,6 +228,7 @@ async function serveTeamHttp(
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
   const { team } = teamServing(config, lens, log);
   const routes = teamAdminRoutes({ ...team, pending: listen.pending ?? (() => []), approve: approveServer });
+  const sink = new JsonlAuditSink(config.audit.file!);
   const server = new GatewayHttpServer({
     lens,
     token: generateToken(),
@@ -233,16 +236,19 @@ async function serveTeamHttp(
     log,
     team,
     routes,
+    audit: { sink, arguments: config.audit.arguments, replica: replicaId() },
     host: listen.host,
     ...(listen.tls && { tls: listen.tls }),
   });
   const { url } = await server.start();
   process.stderr.write(
     `MCP Lens serves the team on ${url} as ${config.resource}\n` +
-      `People sign in with ${config.signIn.issuer} (metadata: ${team.door.metadataUrl}).\nPress Ctrl+C to stop.\n`,
+      `People sign in with ${config.signIn.issuer} (metadata: ${team.door.metadataUrl}).\n` +
+      `Tool calls are audited in ${config.audit.file} (mcp-lens audit --team FILE).\nPress Ctrl+C to stop.\n`,
   );
   await stopSignal();
   await server.close();
+  await sink.close();
 }
 
 /** SIGINT, SIGTERM or SIGHUP: shut down cleanly so upstream processes are stopped with us. */

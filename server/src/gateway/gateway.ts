@@ -21,6 +21,7 @@ import { CodeRuns } from './runCode';
 import { SessionBudgets } from './sessionBudgets';
 import { ChildSelectRunner } from '../adapters/select/selectRunner';
 import type { ToolView } from './toolView';
+import { callAudit, type AuditSettings } from './callAudit';
 import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 
@@ -33,6 +34,8 @@ const REFRESH_DELAY_MS = 20;
 export interface GatewayOptions {
   lens: Lens;
   log: Logger;
+  /** Audit every tool call of every session here (a team's gateway). */
+  audit?: AuditSettings;
 }
 
 interface Session {
@@ -47,6 +50,7 @@ interface Session {
 export class Gateway {
   readonly lens: Lens;
   private readonly log: Logger;
+  private readonly audit: AuditSettings | undefined;
   private readonly accounting = new TokenAccounting();
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
@@ -68,6 +72,7 @@ export class Gateway {
   constructor(options: GatewayOptions) {
     this.lens = options.lens;
     this.log = options.log;
+    this.audit = options.audit;
     this.subscription = this.lens.onDidChange((change) => {
       // Usage moves only a predictive list; after every call anything else would re-render
       // each session's tools/list for nothing.
@@ -107,6 +112,7 @@ export class Gateway {
         lens: this.lens,
         principal,
         ...(view && { view }),
+        ...(this.audit && { audit: callAudit(this.audit, principal, this.lens, this.log) }),
         accounting: this.accounting,
         results: this.results,
         select: this.select,

@@ -19,6 +19,7 @@ import {
   BodyTooLargeError,
   MAX_BODY_BYTES,
   bearerOf,
+  endpointUrl,
   gatewayProof,
   hostAllowed,
   originAllowed,
@@ -30,6 +31,7 @@ import { errorMessage } from '../core/errorMessage';
 import type { TeamDoor } from './teamDoor';
 import type { Identity } from '../adapters/auth/accessTokens';
 import type { ToolView } from './toolView';
+import type { AuditSettings } from './callAudit';
 
 /**
  * Extra HTTP routes (the dashboard). Called for every path other than `/mcp` and `/stats`,
@@ -72,6 +74,8 @@ export interface GatewayHttpOptions {
   host?: string;
   /** Serve HTTPS with this certificate and key (PEM). */
   tls?: { cert: Buffer; key: Buffer };
+  /** Audit every tool call (a team's gateway: callAudit.ts). */
+  audit?: AuditSettings;
 }
 
 interface HttpSession {
@@ -114,7 +118,11 @@ export class GatewayHttpServer {
     this.options = options;
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.now = options.now ?? Date.now;
-    this.gateway = new Gateway({ lens: options.lens, log: options.log });
+    this.gateway = new Gateway({
+      lens: options.lens,
+      log: options.log,
+      ...(options.audit && { audit: options.audit }),
+    });
   }
 
   async start(): Promise<{ url: string; port: number }> {
@@ -136,8 +144,7 @@ export class GatewayHttpServer {
       });
     });
     this.port = (server.address() as AddressInfo).port;
-    const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    const url = `${tls ? 'https' : 'http'}://${shownHost}:${this.port}/mcp`;
+    const url = endpointUrl(host, this.port, tls !== undefined);
     this.gateway.setUrl(url);
     const every = Math.max(10, Math.min(60_000, Math.floor(this.idleMs / 2)));
     this.sweeper = setInterval(() => this.expireIdle(), every);
@@ -198,12 +205,9 @@ export class GatewayHttpServer {
     }
     const identity = await door.authenticate(req, res);
     if (!identity) return;
-    if (path === '/stats') {
-      if (this.options.team!.viewFor(() => identity.groups).isAdmin()) return this.handleStats(req, res);
-      sendJsonError(res, 403, -32003, 'Forbidden: /stats is for the team admins');
-      return;
-    }
-    return this.handleMcp(req, res, identity);
+    if (path !== '/stats') return this.handleMcp(req, res, identity);
+    if (this.options.team!.viewFor(() => identity.groups).isAdmin()) return this.handleStats(req, res);
+    sendJsonError(res, 403, -32003, 'Forbidden: /stats is for the team admins');
   }
 
   /** Origin, then token; answers the refusal itself. */
@@ -273,12 +277,8 @@ export class GatewayHttpServer {
 
   /** A team's session answers only the person it was opened for (whose latest groups it then reads). */
   private samePerson(session: HttpSession, identity: Identity | undefined, res: ServerResponse): boolean {
-    if (!identity) return true;
-    if (this.options.team!.door.principalOf(identity).id !== session.principal.id) {
-      sendJsonError(res, 403, -32003, 'Forbidden: this session belongs to another person; initialize your own');
-      return false;
-    }
-    session.identity = identity;
+    if (identity && !this.options.team!.door.owns(session.principal, identity, res)) return false;
+    if (identity) session.identity = identity;
     return true;
   }
 

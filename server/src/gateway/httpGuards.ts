@@ -71,6 +71,12 @@ export function bearerOf(req: IncomingMessage): string | undefined {
   return m?.[1];
 }
 
+/** The /mcp URL to show for a listening address (a wildcard address is reached on loopback). */
+export function endpointUrl(host: string, port: number, https: boolean): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `${https ? 'https' : 'http'}://${shown}:${port}/mcp`;
+}
+
 export function hostAllowed(host: string | undefined, port: number): boolean {
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 }

@@ -30,7 +30,8 @@ import { gatewayInstructions } from './instructions';
 import { RESULT_URI_PREFIX, type ResultStore } from './resultStore';
 import { keptResourceList, readKeptResource } from './keptResources';
 import { runMetaTool } from './metaTools';
-import { forwardCall, type MetaToolContext } from './callTool';
+import { directCall, type MetaToolContext } from './callTool';
+import type { CallAudit } from './callAudit';
 import { callCaller, type CallExtra } from './downstreamClient';
 import type { CodeRuns } from './runCode';
 import type { SessionBudgets } from './sessionBudgets';
@@ -48,6 +49,8 @@ export interface SessionDeps {
   principal: Principal;
   /** What a signed-in person may see (toolView.ts); absent: everything. */
   view?: ToolView;
+  /** Where the session's tool calls are audited (a team's gateway). */
+  audit?: CallAudit;
   accounting: TokenAccounting;
   /** Cut results kept whole, listed and read as this session's own resources. */
   results: ResultStore;
@@ -216,6 +219,7 @@ function toolCallHandler(
       budgets: deps.budgets,
       codeRuns: deps.codeRuns,
       ...(deps.view && { view: deps.view }),
+      ...(deps.audit && { audit: deps.audit }),
       sessionId: sessionId(),
       signal: extra.signal,
       // What the upstream asks back while this call runs comes to this client, related to this call.
@@ -235,7 +239,7 @@ function toolCallHandler(
     try {
       // Direct calls (pinned, all, predictive) go straight to the Lens, which answers unknown
       // names with the closest real ones.
-      return (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
+      return (await runMetaTool(name, args, ctx)) ?? (await directCall(name, args, ctx));
     } catch (err) {
       // The Lens turns failures into results; anything else is a bug, reported with context.
       deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);

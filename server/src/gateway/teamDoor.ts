@@ -118,6 +118,13 @@ export class TeamDoor {
     return true;
   }
 
+  /** Whether a session opened for `principal` may take this person's request; answers 403 when not. */
+  owns(principal: Principal, identity: Identity, res: ServerResponse): boolean {
+    if (this.principalOf(identity).id === principal.id) return true;
+    sendJsonError(res, 403, -32003, 'Forbidden: this session belongs to another person; initialize your own');
+    return false;
+  }
+
   principalOf(identity: Identity): Principal {
     const person = { issuer: identity.issuer, subject: identity.subject };
     return personPrincipal(identity.name ? { ...person, name: identity.name } : person);

@@ -23,8 +23,9 @@ export function readTeamConfig(file: string): TeamConfig {
     const lines = problems.map((p) => `  ${p.path || '(top)'}: ${p.message}`);
     throw new Error(`team configuration ${absolute} has ${problems.length} problem(s):\n${lines.join('\n')}`);
   }
-  // The audit file is relative to the configuration, as a person reading it would expect.
-  if (config.audit.file && !isAbsolute(config.audit.file))
-    config.audit.file = resolve(dirname(absolute), config.audit.file);
+  // The audit file is relative to the configuration, as a person reading it would expect; by
+  // default beside it.
+  const auditFile = config.audit.file ?? 'audit.jsonl';
+  config.audit.file = isAbsolute(auditFile) ? auditFile : resolve(dirname(absolute), auditFile);
   return config;
 }
