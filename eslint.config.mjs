@@ -75,14 +75,7 @@ export default tseslint.config(
   },
   {
     // Still over the size rules; each is being split (issue 32). Remove a file from here once it fits.
-    files: [
-      'client/src/extension.ts',
-      'server/src/adapters/store/lanceToolStore.ts',
-      'server/src/gateway/metaToolDefs.ts',
-      'server/src/gateway/sessionServer.ts',
-      'server/src/index/embeddingBackfill.ts',
-      'server/src/lsp/connection.ts',
-    ],
+    files: ['server/src/adapters/store/lanceToolStore.ts', 'server/src/index/embeddingBackfill.ts'],
     rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
   },
   {

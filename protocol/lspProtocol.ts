@@ -4,13 +4,17 @@
  * method string `mcpLens/verb`, params, result, and which way it goes. The client and the
  * server both use these objects — `sendRequest(SearchRequest, params)`,
  * `onRequest(SearchRequest, handler)` — never a method string, so a payload that does not match
- * is a type error on both ends. Add a message here, list it in LSP_MESSAGES at the bottom, and
- * test/unit/lspContract.test.ts checks that both sides handle it.
+ * is a type error on both ends. A client → server message with params declares them as a zod
+ * schema and is a CheckedRequest / CheckedNotification: the params type is the schema's, and the
+ * sidecar checks every message against it before its handler runs (server/src/lsp/connection.ts).
+ * Add a message here, list it in LSP_MESSAGES at the bottom, and test/unit/lspContract.test.ts
+ * checks that both sides handle it.
  *
  * vscode-jsonrpc resolves to its Node build here (client and sidecar are Node); the webview
  * does not import this file (lint: webview imports only the plain-type protocol files).
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import * as z from 'zod/mini';
 import type {
   ConfigProblem,
   IndexStatus,
@@ -20,94 +24,131 @@ import type {
   ToolCallOutcome,
   ToolSummary,
 } from './model';
-import type { McpLensSettings, ToolFilterLevels } from './settings';
-import type { DashboardMethod } from './webviewProtocol';
+import type { McpLensSettings } from './settings';
+import { ToolFilterLevelsSchema } from './settings';
+import { DASHBOARD_METHODS } from './webviewProtocol';
 
-/** One folder of the open workspace, as the editor has it. */
-export interface WorkspaceFolderInfo {
-  /** Absolute path. */
-  path: string;
-  /** Its name in the workspace: the basename, unless the `.code-workspace` file names it. */
-  name: string;
-  /**
-   * Multi-root workspaces: `mcpLens.servers` set in this folder's own settings
-   * (`<folder>/.vscode/settings.json`), which the window's settings do not include.
-   */
-  servers?: Record<string, unknown>;
+/** A client → server request whose params the sidecar checks against `params` before its handler runs. */
+export class CheckedRequest<S extends z.ZodMiniType, R> extends RequestType<z.output<S>, R, void> {
+  constructor(
+    method: string,
+    readonly params: S,
+  ) {
+    super(method);
+  }
 }
 
+/** A client → server notification whose params the sidecar checks against `params` before its handler runs. */
+export class CheckedNotification<S extends z.ZodMiniType> extends NotificationType<z.output<S>> {
+  constructor(
+    method: string,
+    readonly params: S,
+  ) {
+    super(method);
+  }
+}
+
+const strings = () => z._default(z.record(z.string(), z.string()), {});
+
+/**
+ * The settings as the client sanitized them (protocol/settings.ts). The sidecar sanitizes them
+ * again on arrival, with its own environment (OLLAMA_HOST), so any object passes here.
+ */
+const SettingsParam = z.custom<McpLensSettings>();
+
+/** One folder of the open workspace, as the editor has it. */
+const WorkspaceFolderInfo = z.object({
+  /** Absolute path. */
+  path: z.string().check(z.minLength(1)),
+  /** Its name in the workspace: the basename, unless the `.code-workspace` file names it. */
+  name: z.string(),
+  /**
+   * Multi-root workspaces: `mcpLens.servers` set in this folder's own settings
+   * (`<folder>/.vscode/settings.json`), which the window's settings do not include; sanitized
+   * as the settings are, on arrival.
+   */
+  servers: z.exactOptional(z.record(z.string(), z.unknown())),
+});
+export type WorkspaceFolderInfo = z.output<typeof WorkspaceFolderInfo>;
+
 /** Passed as `initializationOptions` when the client starts the sidecar. */
-export interface SidecarInitOptions {
+export const SidecarInitOptions = z.object({
   /** The extension's workspace storage folder (the tool index and usage live here). */
-  storageDir: string;
+  storageDir: z.string().check(z.minLength(1)),
   /** Absolute paths of the workspace folders, in order. */
-  workspaceFolders: string[];
+  workspaceFolders: z._default(z.array(z.string()), []),
   /**
    * The same folders with their names and own settings. With two or more, each folder's config
    * is read as its own and its servers are named `<folder>/<server>` (README "Multi-root
    * workspaces"). Absent: the folders' basenames, no folder settings.
    */
-  folders?: WorkspaceFolderInfo[];
-  settings: McpLensSettings;
+  folders: z.exactOptional(z.array(WorkspaceFolderInfo)),
+  settings: SettingsParam,
   /**
    * Which of `settings.include`/`exclude` the user's own settings set and which the workspace's
    * files do: a workspace change that shows more tools waits for the user's approval.
    */
-  toolFilterLevels?: ToolFilterLevels;
+  toolFilterLevels: z.exactOptional(ToolFilterLevelsSchema),
   /** Whether the workspace is trusted; untrusted workspaces start no workspace-configured server. */
-  trusted: boolean;
+  trusted: z._default(z.boolean(), false),
   /**
    * Fingerprints of server definitions the user approved (server name, folder-qualified in a
    * multi-root workspace → fingerprint), and under TOOL_FILTER_APPROVAL_NAME the workspace's
    * include/exclude last accepted (what a restarted sidecar starts from).
    */
-  approvals: Record<string, string>;
+  approvals: strings(),
   /** `${input:id}` values from SecretStorage. */
-  inputs: Record<string, string>;
+  inputs: strings(),
   /**
    * The gateway's launch details, kept by the client across sidecar restarts so the MCP server
    * definition VS Code holds stays valid: the bearer token, and the port the last sidecar
    * listened on (tried first; any free port when it is taken).
    */
-  gateway?: { token: string; port?: number };
-}
+  gateway: z.exactOptional(
+    z.object({ token: z.string(), port: z.exactOptional(z.int().check(z.minimum(1), z.maximum(65535))) }),
+  ),
+});
+export type SidecarInitOptions = z.output<typeof SidecarInitOptions>;
 
 // client → server requests
 
-export interface SearchParams {
-  query: string;
-  limit?: number;
-  server?: string;
-}
+export const SearchParams = z.object({
+  query: z.string(),
+  limit: z.exactOptional(z.int().check(z.minimum(1))),
+  server: z.exactOptional(z.string()),
+});
+export type SearchParams = z.output<typeof SearchParams>;
 export type SearchResult = SearchResponse;
 /** The palette's live search (the same ranking find_tools uses). */
-export const SearchRequest = new RequestType<SearchParams, SearchResult, void>('mcpLens/search');
+export const SearchRequest = new CheckedRequest<typeof SearchParams, SearchResult>('mcpLens/search', SearchParams);
 
 export type ListToolsResult = ToolSummary[];
 /** Every tool of the catalog, with its schema. */
 export const ListToolsRequest = new RequestType0<ListToolsResult, void>('mcpLens/listTools');
 
-export interface CallToolParams {
-  name: string;
-  arguments: Record<string, unknown>;
-}
+export const CallToolParams = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) });
+export type CallToolParams = z.output<typeof CallToolParams>;
 export type CallToolResultPayload = ToolCallOutcome;
 /** A tool call a person makes from the palette ("Try it"); tool errors come back as `isError`. */
-export const CallToolRequest = new RequestType<CallToolParams, CallToolResultPayload, void>('mcpLens/callTool');
+export const CallToolRequest = new CheckedRequest<typeof CallToolParams, CallToolResultPayload>(
+  'mcpLens/callTool',
+  CallToolParams,
+);
 
 export type ServersResult = ServerStatus[];
 export const ServersRequest = new RequestType0<ServersResult, void>('mcpLens/servers');
 
-/** One dashboard request (protocol/webviewProtocol.ts), relayed from the webview panel. */
-export interface DashboardCall {
-  method: DashboardMethod;
-  params: unknown;
-}
+/**
+ * One dashboard request (protocol/webviewProtocol.ts), relayed from the webview panel; its
+ * params are the dashboard handlers' to check, as they are for the browser's.
+ */
+export const DashboardCall = z.object({ method: z.enum(DASHBOARD_METHODS), params: z.exactOptional(z.unknown()) });
+export type DashboardCall = z.output<typeof DashboardCall>;
 /**
  * The dashboard's requests, answered in the sidecar by the same handlers as the browser
  * dashboard's HTTP routes; the result is that method's DashboardResult.
  */
-export const DashboardRequest = new RequestType<DashboardCall, unknown, void>('mcpLens/dashboard');
+export const DashboardRequest = new CheckedRequest<typeof DashboardCall, unknown>('mcpLens/dashboard', DashboardCall);
 
 export interface GatewayInfo {
   url: string;
@@ -118,10 +159,13 @@ export interface GatewayInfo {
 /** The gateway's URL and token, asked for once the sidecar runs (later ones come with stateChanged). */
 export const GatewayInfoRequest = new RequestType0<GatewayInfo, void>('mcpLens/gatewayInfo');
 
-export interface RestartServerParams {
-  name: string;
-}
-export const RestartServerRequest = new RequestType<RestartServerParams, null, void>('mcpLens/restartServer');
+/** A server by its name (restart, sign in, sign out). */
+export const ServerNameParams = z.object({ name: z.string() });
+export type RestartServerParams = z.output<typeof ServerNameParams>;
+export const RestartServerRequest = new CheckedRequest<typeof ServerNameParams, null>(
+  'mcpLens/restartServer',
+  ServerNameParams,
+);
 
 /** Reloads the configuration and re-syncs the index. */
 export const ReindexRequest = new RequestType0<null, void>('mcpLens/reindex');
@@ -135,37 +179,41 @@ export const ClearUsageRequest = new RequestType0<null, void>('mcpLens/clearUsag
  * so no half-edited state (a server declared twice) is ever loaded. A hold the client never
  * releases ends by itself after a few seconds.
  */
-export interface HoldReloadsParams {
-  hold: boolean;
-}
-export const HoldReloadsRequest = new RequestType<HoldReloadsParams, null, void>('mcpLens/holdReloads');
+export const HoldReloadsParams = z.object({ hold: z.boolean() });
+export type HoldReloadsParams = z.output<typeof HoldReloadsParams>;
+export const HoldReloadsRequest = new CheckedRequest<typeof HoldReloadsParams, null>(
+  'mcpLens/holdReloads',
+  HoldReloadsParams,
+);
 
-export interface SignInParams {
-  name: string;
-}
+export type SignInParams = z.output<typeof ServerNameParams>;
 /**
  * Signs in to a remote server that needs an account (OAuth): the sidecar runs the flow and asks
  * the extension to open the authorization page (OpenAuthorizationRequest); answers once signed
  * in, or fails with the reason (refused, timed out, not a server that signs in).
  */
-export const SignInRequest = new RequestType<SignInParams, null, void>('mcpLens/signIn');
+export const SignInRequest = new CheckedRequest<typeof ServerNameParams, null>('mcpLens/signIn', ServerNameParams);
 /** Forgets a remote server's tokens and registered client; it then needs signing in again. */
-export const SignOutRequest = new RequestType<SignInParams, null, void>('mcpLens/signOut');
+export const SignOutRequest = new CheckedRequest<typeof ServerNameParams, null>('mcpLens/signOut', ServerNameParams);
 
 // client → server notifications
 
-export interface UpdateSettingsParams {
-  settings: McpLensSettings;
-  approvals: Record<string, string>;
-  inputs: Record<string, string>;
-  trusted: boolean;
+/** As in SidecarInitOptions. */
+export const UpdateSettingsParams = z.object({
+  settings: SettingsParam,
+  approvals: strings(),
+  inputs: strings(),
+  trusted: z._default(z.boolean(), false),
   /** The workspace folders with their own settings now (a folder's `mcpLens.servers` changed). */
-  folders?: WorkspaceFolderInfo[];
-  /** As in SidecarInitOptions. */
-  toolFilterLevels?: ToolFilterLevels;
-}
+  folders: z.exactOptional(z.array(WorkspaceFolderInfo)),
+  toolFilterLevels: z.exactOptional(ToolFilterLevelsSchema),
+});
+export type UpdateSettingsParams = z.output<typeof UpdateSettingsParams>;
 /** Settings, approvals, inputs or trust changed in the editor. */
-export const UpdateSettingsNotification = new NotificationType<UpdateSettingsParams>('mcpLens/updateSettings');
+export const UpdateSettingsNotification = new CheckedNotification<typeof UpdateSettingsParams>(
+  'mcpLens/updateSettings',
+  UpdateSettingsParams,
+);
 
 // server → client requests: signing in to remote servers (OAuth). The sidecar runs the flow and
 // the upstream connections; the extension owns the browser and VS Code's SecretStorage.

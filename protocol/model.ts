@@ -263,7 +263,9 @@ export interface LensStats {
   gateway?: { url: string; catalogVersion: string };
 }
 
-export type ExposureMode = 'search' | 'pinned' | 'all' | 'predictive';
+/** Which tools the gateway lists (the mcpLens.exposure setting). */
+export const EXPOSURE_MODES = ['search', 'pinned', 'all', 'predictive'] as const;
+export type ExposureMode = (typeof EXPOSURE_MODES)[number];
 
 /** Result of trying a tool from the dashboard or palette. */
 export interface ToolCallOutcome {

@@ -1,74 +1,22 @@
 /**
- * Every `mcpLens.*` setting, once. package.json `contributes.configuration` declares the
- * same keys for the editor; the client reads them and passes them through `sanitizeSettings`,
- * the CLI builds them from flags and defaults, and the sidecar only ever sees this shape.
+ * The settings contract's rules: the one sanitizer every reader passes `mcpLens.*` settings
+ * through (the editor's client, the CLI, the sidecar), the restricted settings' gate and the
+ * tool filter's levels. The settings themselves (types, bounds, defaults, what the editor shows)
+ * are declared once, in settingsSchema.ts.
  */
-import type { ExposureMode } from './model';
+import * as z from 'zod/mini';
+import { mustBe } from './schemaProblems';
+import { SettingsSchema, settingLeaves, type McpLensSettings } from './settingsSchema';
 
-/** A server entry in the same shape as a `.vscode/mcp.json` `servers` value. */
-export interface RawServerEntry {
-  type?: string;
-  command?: string;
-  args?: unknown;
-  env?: unknown;
-  envFile?: string;
-  cwd?: string;
-  url?: string;
-  headers?: unknown;
-  [key: string]: unknown;
-}
+export type { ImportSource, McpLensSettings, RawServerEntry } from './settingsSchema';
 
-export type ImportSource = 'vscode' | 'mcp-json' | 'claude-desktop' | 'cursor' | 'settings';
+/** Every setting at its default (OLLAMA_HOST aside: sanitizeSettings applies it). */
+export const DEFAULT_SETTINGS: McpLensSettings = SettingsSchema.parse({});
 
-export interface McpLensSettings {
-  servers: Record<string, RawServerEntry>;
-  include: string[];
-  exclude: string[];
-  importFrom: ImportSource[];
-  exposure: ExposureMode;
-  pinnedTools: string[];
-  callTimeoutSeconds: number;
-  connectTimeoutSeconds: number;
-  /** `eager`: connect every server at start; `lazy`: start a server on its first call, stop it when idle. */
-  startup: 'eager' | 'lazy';
-  /** Lazy start: minutes without a call after which a server is stopped. */
-  idleTimeoutMinutes: number;
-  /**
-   * `learnFromUsage`: every find_tools → call of an agent teaches the ranking the workspace's
-   * words for its tools (kept in the user's state folder, never sent anywhere).
-   */
-  search: { inlineSchemas: number; defaultLimit: number; learnFromUsage: boolean };
-  ollama: { host: string };
-  embedding: { model: string; enabled: boolean };
-  usage: { enabled: boolean; retentionDays: number };
-  predict: { minTools: number; maxTools: number };
-  trace: { server: 'off' | 'messages' | 'verbose' };
-  /** Default cap on a call_tool or run_code result, in o200k tokens; the rest is kept as a resource. */
-  maxOutputTokens: number;
-  /** run_code: `enabled` lists the tool; `maxTimeoutMs` bounds a script's `timeout_ms`. */
-  codeMode: { enabled: boolean; maxTimeoutMs: number };
-}
-
-export const DEFAULT_SETTINGS: McpLensSettings = {
-  servers: {},
-  include: [],
-  exclude: [],
-  importFrom: ['vscode', 'mcp-json', 'settings'],
-  exposure: 'search',
-  pinnedTools: [],
-  callTimeoutSeconds: 60,
-  connectTimeoutSeconds: 30,
-  startup: 'eager',
-  idleTimeoutMinutes: 10,
-  search: { inlineSchemas: 3, defaultLimit: 5, learnFromUsage: true },
-  ollama: { host: 'http://127.0.0.1:11434' },
-  embedding: { model: 'nomic-embed-text', enabled: true },
-  usage: { enabled: true, retentionDays: 90 },
-  predict: { minTools: 3, maxTools: 10 },
-  trace: { server: 'off' },
-  maxOutputTokens: 8000,
-  codeMode: { enabled: true, maxTimeoutMs: 120_000 },
-};
+/** Settings whose change needs the sidecar restarted rather than applied live. */
+export const RESTART_SETTINGS: readonly string[] = settingLeaves()
+  .filter((l) => l.info.restart)
+  .map((l) => l.key);
 
 /**
  * Restricted settings: the ones that send data out or change what runs (a URL, a path, a
@@ -78,9 +26,11 @@ export const DEFAULT_SETTINGS: McpLensSettings = {
  * the user-level value (or the default, or OLLAMA_HOST) is used and the user is told why. The
  * manifest lists them in `capabilities.untrustedWorkspaces.restrictedConfigurations`.
  * (`mcpLens.servers` is restricted too, but each server in it is approved on its own, like one
- * in .vscode/mcp.json.) Keys are dotted paths under `mcpLens.`.
+ * in .vscode/mcp.json.) Keys are dotted paths under `mcpLens.`; each is marked in settingsSchema.ts.
  */
-export const RESTRICTED_SETTINGS: readonly string[] = ['ollama.host'];
+export const RESTRICTED_SETTINGS: readonly string[] = settingLeaves()
+  .filter((l) => l.info.restricted === 'gate')
+  .map((l) => l.key);
 
 /** Restricted keys a workspace sets → the value as written there. */
 export type RestrictedValues = Record<string, string>;
@@ -130,26 +80,38 @@ export function restrictedApprovalValue(values: RestrictedValues): string {
   );
 }
 
+/** The patterns of a list as the filter reads them: trimmed, empty ones dropped (core/config/toolFilter.ts). */
+export function filterPatterns(list: readonly unknown[] | undefined): string[] {
+  return (list ?? []).map((p) => (typeof p === 'string' ? p.trim() : '')).filter((p) => p !== '');
+}
+
+const FilterPatterns = z.pipe(
+  z.array(z.string()),
+  z.transform((list: string[]) => filterPatterns(list)),
+);
+
 /**
  * `mcpLens.include` / `mcpLens.exclude` as one level of settings sets them; a key left out is
  * not set at that level. The sidecar compares the workspace's level with the one it last
  * accepted: a change that shows more tools waits for the user's approval
  * (server/src/core/config/filterWidening.ts).
  */
-export interface ToolFilterLevel {
-  include?: string[];
-  exclude?: string[];
-}
+export const ToolFilterLevelSchema = z.object({
+  include: z.exactOptional(FilterPatterns),
+  exclude: z.exactOptional(FilterPatterns),
+});
+export type ToolFilterLevel = z.output<typeof ToolFilterLevelSchema>;
 
 /**
  * Where the tool filter comes from, level by level: the user's own settings (applied as they
  * change: the user's hand) and the workspace's files (`.vscode/settings.json`, a
  * `.code-workspace` file, a folder's settings: writable by anything the agent can call).
  */
-export interface ToolFilterLevels {
-  user: ToolFilterLevel;
-  workspace: ToolFilterLevel;
-}
+export const ToolFilterLevelsSchema = z.object({ user: ToolFilterLevelSchema, workspace: ToolFilterLevelSchema });
+export type ToolFilterLevels = z.output<typeof ToolFilterLevelsSchema>;
+
+/** What toolFilterValue records: `exclude` always, `include` when the level sets it. */
+const RecordedToolFilter = z.object({ include: z.exactOptional(FilterPatterns), exclude: FilterPatterns });
 
 /**
  * Where the workspace's accepted tool filter is recorded beside server approvals (the editor's
@@ -157,11 +119,6 @@ export interface ToolFilterLevels {
  * definition file can make a server take (config loading refuses it).
  */
 export const TOOL_FILTER_APPROVAL_NAME = 'mcpLens.toolFilter';
-
-/** The patterns of a list as the filter reads them: trimmed, empty ones dropped (core/config/toolFilter.ts). */
-export function filterPatterns(list: readonly unknown[] | undefined): string[] {
-  return (list ?? []).map((p) => (typeof p === 'string' ? p.trim() : '')).filter((p) => p !== '');
-}
 
 /** One level's filter, canonical (patterns trimmed, sorted and unique; `include` kept only when set). */
 export function toolFilterValue(level: ToolFilterLevel): string {
@@ -173,32 +130,15 @@ export function toolFilterValue(level: ToolFilterLevel): string {
   );
 }
 
-/** Levels as the editor sends them, patterns kept only where they are strings; undefined when not levels at all. */
-export function sanitizeToolFilterLevels(v: unknown): ToolFilterLevels | undefined {
-  if (!isRecord(v) || !isRecord(v.user) || !isRecord(v.workspace)) return undefined;
-  const level = (raw: Record<string, unknown>): ToolFilterLevel => {
-    const out: ToolFilterLevel = {};
-    if (Array.isArray(raw.include)) out.include = filterPatterns(raw.include);
-    if (Array.isArray(raw.exclude)) out.exclude = filterPatterns(raw.exclude);
-    return out;
-  };
-  return { user: level(v.user), workspace: level(v.workspace) };
-}
-
 /** The level a toolFilterValue recorded; undefined for anything else (fail closed: nothing accepted). */
 export function parseToolFilterValue(value: string | undefined): ToolFilterLevel | undefined {
   if (value === undefined) return undefined;
-  let raw: unknown;
   try {
-    raw = JSON.parse(value);
+    const recorded = RecordedToolFilter.safeParse(JSON.parse(value));
+    return recorded.success ? recorded.data : undefined;
   } catch {
     return undefined;
   }
-  if (!isRecord(raw) || !Array.isArray(raw.exclude) || (raw.include !== undefined && !Array.isArray(raw.include)))
-    return undefined;
-  const level: ToolFilterLevel = { exclude: filterPatterns(raw.exclude) };
-  if (Array.isArray(raw.include)) level.include = filterPatterns(raw.include);
-  return level;
 }
 
 /** One restricted setting's value at each level, as the editor's `inspect` reports it. */
@@ -263,82 +203,108 @@ export function excludeOfAllLevels(levels: SettingLevels | undefined): string[] 
   return all;
 }
 
-/** Settings whose change needs the sidecar restarted rather than applied live. */
-export const RESTART_SETTINGS: readonly string[] = ['ollama.host', 'embedding.model'];
-
-const EXPOSURES: readonly ExposureMode[] = ['search', 'pinned', 'all', 'predictive'];
-const IMPORTS: readonly ImportSource[] = ['vscode', 'mcp-json', 'claude-desktop', 'cursor', 'settings'];
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-function strings(v: unknown, fallback: string[]): string[] {
-  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : fallback;
+
+/** Receives one line per setting that was not used as written: the setting's name and why, never its value. */
+export type SettingsWarn = (message: string) => void;
+
+/**
+ * Turns whatever the editor or a file holds into valid settings, through SettingsSchema: unknown
+ * keys dropped; a value of the wrong type, or not one of its choices, replaced by its default; a
+ * number out of range clamped, a fraction rounded; an array's items of the wrong type and a
+ * server entry that is no object left out. Each repair is reported through `warn`, naming the
+ * setting. An unset `ollama.host` takes OLLAMA_HOST from `env`. Never throws.
+ */
+export function sanitizeSettings(
+  input: unknown,
+  env: Record<string, string | undefined> = {},
+  warn?: SettingsWarn,
+): McpLensSettings {
+  const say = warn ?? (() => undefined);
+  if (input !== undefined && input !== null && !isRecord(input))
+    say('mcpLens settings must be an object; the defaults apply');
+  const raw = isRecord(input) ? input : {};
+  let parsed = SettingsSchema.safeParse(raw);
+  let given = raw;
+  if (!parsed.success) {
+    given = repaired(raw, parsed.error.issues, say);
+    parsed = SettingsSchema.safeParse(given);
+  }
+  const settings: McpLensSettings = parsed.success ? parsed.data : SettingsSchema.parse({});
+  if (!isRecord(given.ollama) || given.ollama.host === undefined) {
+    const host = ollamaHostOf(env, say);
+    if (host) settings.ollama.host = host;
+  }
+  if (settings.predict.maxTools < settings.predict.minTools) {
+    say(`mcpLens.predict.maxTools is less than mcpLens.predict.minTools; ${settings.predict.minTools} applies`);
+    settings.predict.maxTools = settings.predict.minTools;
+  }
+  return settings;
 }
-function int(v: unknown, fallback: number, min: number, max: number): number {
-  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : fallback;
-}
-function bool(v: unknown, fallback: boolean): boolean {
-  return typeof v === 'boolean' ? v : fallback;
-}
-function str(v: unknown, fallback: string): string {
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : fallback;
+
+function ollamaHostOf(env: Record<string, string | undefined>, say: SettingsWarn): string | undefined {
+  if (!env.OLLAMA_HOST) return undefined;
+  try {
+    return normalizeOllamaHost(env.OLLAMA_HOST);
+  } catch {
+    say('OLLAMA_HOST is not a host or an URL; mcpLens.ollama.host applies');
+    return undefined;
+  }
 }
 
 /**
- * Turns whatever the editor or a file holds into valid settings: unknown keys dropped,
- * wrong types replaced by defaults, numbers clamped. Never throws.
+ * A copy of `raw` with what each issue found repaired: a number out of range set to the bound it
+ * crossed, an array item or a server entry taken out, anything else removed so its default
+ * applies.
  */
-export function sanitizeSettings(input: unknown, env: Record<string, string | undefined> = {}): McpLensSettings {
-  const raw = isRecord(input) ? input : {};
-  const d = DEFAULT_SETTINGS;
-  const sub = (k: string): Record<string, unknown> => (isRecord(raw[k]) ? (raw[k] as Record<string, unknown>) : {});
-  const servers: Record<string, RawServerEntry> = {};
-  if (isRecord(raw.servers)) {
-    for (const [name, entry] of Object.entries(raw.servers)) {
-      if (isRecord(entry)) servers[name] = entry as RawServerEntry;
+function repaired(raw: Record<string, unknown>, issues: readonly z.core.$ZodIssue[], say: SettingsWarn) {
+  let copy: Record<string, unknown>;
+  try {
+    copy = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
+  } catch {
+    say('mcpLens settings could not be read as JSON; the defaults apply');
+    return {};
+  }
+  const items: { array: unknown[]; index: number }[] = [];
+  for (const issue of issues) {
+    const path = issue.path.map(String);
+    const name = `mcpLens.${path.join('.')}`;
+    const parent = path
+      .slice(0, -1)
+      .reduce<unknown>(
+        (v, k) => (isRecord(v) || Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined),
+        copy,
+      );
+    const last = path[path.length - 1]!;
+    const bound = numberBound(issue);
+    if (bound !== undefined && isRecord(parent)) {
+      parent[last] = bound;
+      say(
+        `${name} is ${issue.code === 'too_big' ? 'more' : 'less'} than ${bound}, the ${issue.code === 'too_big' ? 'most' : 'least'} it can be; ${bound} applies`,
+      );
+    } else if (Array.isArray(parent)) {
+      items.push({ array: parent, index: Number(last) });
+      say(`${name.replace(/\.(\d+)$/, (_, i: string) => `[${i}]`)} ${mustBe(issue)}; it is left out`);
+    } else if (isRecord(parent)) {
+      delete parent[last];
+      const fallback = path.reduce<unknown>((v, k) => (isRecord(v) ? v[k] : undefined), DEFAULT_SETTINGS);
+      say(
+        `${name} ${mustBe(issue)}; ${fallback === undefined ? 'it is left out' : `the default (${JSON.stringify(fallback)}) applies`}`,
+      );
     }
   }
-  const exposure = EXPOSURES.includes(raw.exposure as ExposureMode) ? (raw.exposure as ExposureMode) : d.exposure;
-  const importFrom = strings(raw.importFrom, d.importFrom).filter((s): s is ImportSource =>
-    IMPORTS.includes(s as ImportSource),
-  );
-  const minTools = int(sub('predict').minTools, d.predict.minTools, 0, 50);
-  const trace = sub('trace').server;
-  const ollamaHost = str(sub('ollama').host, env.OLLAMA_HOST ? normalizeOllamaHost(env.OLLAMA_HOST) : d.ollama.host);
-  return {
-    servers,
-    include: strings(raw.include, d.include),
-    exclude: strings(raw.exclude, d.exclude),
-    importFrom: Array.isArray(raw.importFrom) ? importFrom : d.importFrom,
-    exposure,
-    pinnedTools: strings(raw.pinnedTools, d.pinnedTools),
-    callTimeoutSeconds: int(raw.callTimeoutSeconds, d.callTimeoutSeconds, 1, 3600),
-    connectTimeoutSeconds: int(raw.connectTimeoutSeconds, d.connectTimeoutSeconds, 1, 600),
-    startup: raw.startup === 'lazy' ? 'lazy' : 'eager',
-    idleTimeoutMinutes: int(raw.idleTimeoutMinutes, d.idleTimeoutMinutes, 1, 1440),
-    search: {
-      inlineSchemas: int(sub('search').inlineSchemas, d.search.inlineSchemas, 0, 50),
-      defaultLimit: int(sub('search').defaultLimit, d.search.defaultLimit, 1, 50),
-      learnFromUsage: bool(sub('search').learnFromUsage, d.search.learnFromUsage),
-    },
-    ollama: { host: ollamaHost },
-    embedding: {
-      model: str(sub('embedding').model, d.embedding.model),
-      enabled: bool(sub('embedding').enabled, d.embedding.enabled),
-    },
-    usage: {
-      enabled: bool(sub('usage').enabled, d.usage.enabled),
-      retentionDays: int(sub('usage').retentionDays, d.usage.retentionDays, 1, 3650),
-    },
-    predict: { minTools, maxTools: Math.max(minTools, int(sub('predict').maxTools, d.predict.maxTools, 1, 50)) },
-    trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
-    maxOutputTokens: int(raw.maxOutputTokens, d.maxOutputTokens, 100, 1_000_000),
-    codeMode: {
-      enabled: bool(sub('codeMode').enabled, d.codeMode.enabled),
-      maxTimeoutMs: int(sub('codeMode').maxTimeoutMs, d.codeMode.maxTimeoutMs, 1000, 3_600_000),
-    },
-  };
+  // Last first, so an array's other indexes stay right.
+  for (const { array, index } of items.sort((a, b) => b.index - a.index)) array.splice(index, 1);
+  return copy;
+}
+
+/** The bound a number crossed, when that is what is wrong with it. */
+function numberBound(issue: z.core.$ZodIssue): number | undefined {
+  if (issue.code === 'too_big' && issue.origin === 'number') return Number(issue.maximum);
+  if (issue.code === 'too_small' && issue.origin === 'number') return Number(issue.minimum);
+  return undefined;
 }
 
 /**

@@ -51,6 +51,16 @@ const QUERIES = [
   'long running operation',
 ];
 
+/** An error's message and its causes: undici says only "fetch failed" and puts why (ECONNRESET, a timeout) in `cause`. */
+function errorText(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e !== undefined && depth < 4; depth++) {
+    parts.push(e instanceof Error ? `${e.message}${'code' in e && e.code ? ` (${String(e.code)})` : ''}` : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return parts.join(': ');
+}
+
 class Kind {
   readonly latencies: number[] = [];
   errors = 0;
@@ -62,7 +72,7 @@ class Kind {
       const r = await op();
       if (r.isError) this.fail(String((r.content?.[0] as { text?: string } | undefined)?.text ?? 'isError'));
     } catch (err) {
-      this.fail(err instanceof Error ? err.message : String(err));
+      this.fail(errorText(err));
     }
     this.latencies.push(performance.now() - t);
   }

@@ -10,6 +10,7 @@ import {
   excludeOfAllLevels,
   sanitizeSettings,
   withoutRestricted,
+  type SettingsWarn,
   type McpLensSettings,
   type ToolFilterLevels,
 } from '../../protocol/settings';
@@ -18,11 +19,27 @@ import { restrictedGate } from './restrictedSettings';
 export const SECTION = 'mcpLens';
 
 /**
+ * Logs each problem of the settings once while it lasts: they are read again at every change,
+ * and a value the user fixed and broke again is told again.
+ */
+export class SettingsProblems {
+  private shown = new Set<string>();
+
+  constructor(private readonly warn: SettingsWarn) {}
+
+  report(messages: readonly string[]): void {
+    for (const m of messages) if (!this.shown.has(m)) this.warn(m);
+    this.shown = new Set(messages);
+  }
+}
+
+/**
  * Restricted settings (ollama.host) come through the gate: a workspace's value only when trusted
  * and approved, else the user's own value; unset, OLLAMA_HOST or the default applies. `exclude`
- * is the union of every level: a workspace adds to the user's, never replaces it.
+ * is the union of every level: a workspace adds to the user's, never replaces it. What the
+ * sanitizer repaired goes to `problems`.
  */
-export function readSettings(): McpLensSettings {
+export function readSettings(problems?: SettingsProblems): McpLensSettings {
   const cfg = vscode.workspace.getConfiguration(SECTION);
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(DEFAULT_SETTINGS)) raw[key] = cfg.get(key);
@@ -38,7 +55,10 @@ export function readSettings(): McpLensSettings {
     for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
     target[parts[parts.length - 1]!] = value;
   }
-  return sanitizeSettings(gated, process.env);
+  const found: string[] = [];
+  const settings = sanitizeSettings(gated, process.env, (m) => found.push(m));
+  problems?.report(found);
+  return settings;
 }
 
 /**
@@ -102,7 +122,12 @@ export function workspaceFolderInfos(): WorkspaceFolderInfo[] {
     return {
       path: f.uri.fsPath,
       name: f.name,
-      ...(servers && typeof servers === 'object' && Object.keys(servers).length > 0 ? { servers } : {}),
+      // Only an object is servers: the sidecar refuses folders whose servers are anything else.
+      ...(isObject(servers) && Object.keys(servers).length > 0 ? { servers } : {}),
     };
   });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

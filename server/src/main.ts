@@ -9,7 +9,7 @@ import { installStdoutGuard } from './adapters/stdoutGuard';
 import { o200kTokenizer } from './adapters/tokens/o200kCounter';
 import { useTokenCounter } from './core/tokens';
 import { connectionLogger } from './lsp/connectionLogger';
-import { bindConnection } from './lsp/connection';
+import { SidecarConnection } from './lsp/connection';
 
 function main(): void {
   markLensProcess('sidecar');
@@ -18,10 +18,10 @@ function main(): void {
   const log = connectionLogger(connection);
   // Libraries that print with console.log must not reach any stdio the transport might use.
   installStdoutGuard(log);
-  const { shutdown } = bindConnection(connection, log);
+  const sidecar = new SidecarConnection(connection, log);
   const exitAfterShutdown = (code: number) => () => {
     // No upstream process may outlive MCP Lens: close the pool before exiting.
-    shutdown().finally(() => process.exit(code));
+    sidecar.shutdown().finally(() => process.exit(code));
   };
   connection.onExit(exitAfterShutdown(0));
   process.on('SIGTERM', exitAfterShutdown(0));

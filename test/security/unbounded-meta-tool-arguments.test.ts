@@ -18,8 +18,8 @@ import {
   MAX_NAME_CHARS,
   MAX_QUERY_CHARS,
   RUN_CODE_LIMITS,
-  metaToolDefinitions,
-} from '../../server/src/gateway/metaToolDefs';
+} from '../../server/src/gateway/metaToolArgs';
+import { metaToolDefinitions } from '../../server/src/gateway/metaToolDefs';
 import { MAX_SELECT_CHARS } from '../../server/src/core/resultShaping';
 
 /** A value that would show if echoed: a marker repeated. */

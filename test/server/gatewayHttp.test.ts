@@ -11,7 +11,8 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import type { LensStats } from '../../protocol/model';
 import { silentLogger } from '../../server/src/core/logger';
 import { GatewayHttpServer } from '../../server/src/gateway/http';
-import { MAX_QUERY_CHARS, META_TOOL_NAMES } from '../../server/src/gateway/metaToolDefs';
+import { META_TOOL_NAMES } from '../../server/src/gateway/metaToolDefs';
+import { MAX_QUERY_CHARS } from '../../server/src/gateway/metaToolArgs';
 import { CRASH, EVERYTHING, SLOW, filesystem, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
 
 const TOKEN = 'test-token-' + Math.random().toString(36).slice(2);

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type McpLensSettings } from '../../protocol/settings';
 import type { SearchResponse } from '../../protocol/model';
-import type { Lens } from '../../server/src/app/lens';
-import type { CatalogTool } from '../../server/src/core/catalog';
-import { catalogTool } from '../fixtures/catalogRows';
+import { catalogTool, serverRow } from '../fixtures/catalogRows';
+import { CatalogLens } from '../fixtures/catalogLens';
 import { countTokens, toolListTokens, useTokenCounter } from '../../server/src/core/tokens';
 import { o200kTokenizer } from '../../server/src/adapters/tokens/o200kCounter';
 import { readRecordedCatalog } from '../fixtures/catalog/recordedCatalog';
@@ -36,19 +35,9 @@ const TOOLS = [
   { ...tool('x', 'find_tools'), name: 'find_tools' },
 ];
 
-/** Only what exposure reads: a data-only stand-in, not a behaviour mock. */
-function catalogLens(tools: CatalogTool[]): Lens {
-  return {
-    tools: () => tools,
-    servers: () => [],
-    findTool: (n: string) => tools.find((t) => t.name === n),
-  } as unknown as Lens;
-}
-
 // Token counts are the o200k table's, as every entry point installs it.
 before(() => useTokenCounter(o200kTokenizer));
 describe('exposure modes', () => {
-  const lens = catalogLens(TOOLS);
   const meta = ['find_tools', 'call_tool', 'run_code', 'get_tool_schema', 'list_servers'];
   const cases: { name: string; settings: Partial<McpLensSettings>; predictor?: string[]; expect: string[] }[] = [
     { name: 'search lists the meta-tools only', settings: { exposure: 'search' }, expect: meta },
@@ -62,7 +51,7 @@ describe('exposure modes', () => {
       settings: { exposure: 'all' },
       expect: [...meta, 'gh_create_issue', 'gh_list_issues', 'fs_read_file'],
     },
-    { name: 'predictive without usage learning is search', settings: { exposure: 'predictive' }, expect: meta },
+    { name: 'predictive with nothing predicted is search', settings: { exposure: 'predictive' }, expect: meta },
     {
       name: 'predictive adds predicted tools up to maxTools',
       settings: { exposure: 'predictive', predict: { minTools: 1, maxTools: 1 } },
@@ -73,9 +62,9 @@ describe('exposure modes', () => {
   for (const c of cases) {
     it(c.name, () => {
       const settings = { ...DEFAULT_SETTINGS, ...c.settings };
-      const predicting = c.predictor ? ({ ...lens, predictedTools: () => c.predictor! } as Lens) : lens;
+      const lens = new CatalogLens(TOOLS, [], c.predictor);
       assert.deepEqual(
-        exposedDefinitions(predicting, settings, 's1').map((t) => t.name),
+        exposedDefinitions(lens, settings, 's1').map((t) => t.name),
         c.expect,
       );
     });
@@ -88,10 +77,10 @@ describe('the meta-tools cost', () => {
     const tools = Object.entries(recorded).flatMap(([server, s]) =>
       s.tools.map((t) => ({ ...tool(server, t.name, t.description ?? ''), inputSchema: t.inputSchema })),
     );
-    const lens = {
-      ...catalogLens(tools),
-      servers: () => Object.keys(recorded).map((name) => ({ name })),
-    } as unknown as Lens;
+    const lens = new CatalogLens(
+      tools,
+      Object.keys(recorded).map((name) => serverRow({ name })),
+    );
     const listed = exposedDefinitions(lens, DEFAULT_SETTINGS, 's1');
     assert.deepEqual(
       listed.map((t) => t.name),

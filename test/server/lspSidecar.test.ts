@@ -171,7 +171,7 @@ test('approval, search, tool calls and the gateway through the LSP sidecar', asy
     );
     await assert.rejects(
       w.conn.sendRequest(DashboardRequest, { method: 'nope' as never, params: {} }),
-      /dashboard: unknown request "nope"/,
+      /dashboard: "method" must be one of "search", /,
     );
 
     const gw = await w.conn.sendRequest(GatewayInfoRequest);

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS } from '../../protocol/settings';
+import { DEFAULT_SETTINGS, RESTRICTED_SETTINGS } from '../../protocol/settings';
+import { settingsContribution } from '../../protocol/settingsManifest';
 import { META_TOOL_NAMES } from '../../protocol/metaToolNames';
 
 const root = join(__dirname, '..', '..');
@@ -36,6 +37,14 @@ test('every McpLensSettings key is declared as mcpLens.<key> with the same defau
   }
   const declared = Object.keys(props).map((k) => k.slice('mcpLens.'.length));
   assert.deepEqual(declared.sort(), keys.map(([k]) => k).sort(), 'no setting is declared that McpLensSettings lacks');
+});
+
+test('package.json holds the settings as settingsSchema.ts declares them (node --import tsx scripts/manifest-contributes.mjs writes them)', () => {
+  const derived = settingsContribution();
+  assert.deepEqual(pkg.contributes.configuration, derived.configuration);
+  assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, derived.restrictedConfigurations);
+  for (const key of RESTRICTED_SETTINGS) assert.ok(derived.restrictedConfigurations.includes(`mcpLens.${key}`), key);
+  assert.ok(derived.restrictedConfigurations.includes('mcpLens.servers'));
 });
 
 test('every registered command is contributed and every contributed command is registered', () => {

@@ -9,7 +9,7 @@ import { NotificationType, RequestType, RequestType0, type MessageSignature } fr
 import type { Connection } from 'vscode-languageserver/node';
 import * as protocol from '../../protocol/lspProtocol';
 import { silentLogger } from '../../server/src/core/logger';
-import { bindConnection } from '../../server/src/lsp/connection';
+import { SidecarConnection } from '../../server/src/lsp/connection';
 
 const ROOT = join(__dirname, '..', '..');
 const { LSP_MESSAGES } = protocol;
@@ -59,7 +59,7 @@ test('the sidecar handles every client → server message, registered with its d
     onNotification: record,
     sendNotification: async () => undefined,
   } as unknown as Connection;
-  bindConnection(fake, silentLogger);
+  new SidecarConnection(fake, silentLogger);
   assert.deepEqual(
     registered.filter((t) => typeof t === 'string'),
     [],

@@ -14,7 +14,7 @@ import { RANKING_KNOBS, RankingPipeline } from '../../server/src/core/search/ran
 import { rerankSignal } from '../../server/src/core/search/rerankSignal';
 import * as listed from '../../server/src/core/search/rerankSignals';
 import type { RankedTool } from '../../server/src/core/search/types';
-import type { UsageSignal } from '../../server/src/core/search/usageSignal';
+import type { UsageSignal } from '../../server/src/core/search/types';
 import { ablationRows } from '../../bench/src/ablation';
 import { describedTool, SMALL_CATALOG } from '../fixtures/catalogRows';
 

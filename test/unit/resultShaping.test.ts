@@ -23,12 +23,21 @@ import {
   ResultStore,
 } from '../../server/src/gateway/resultStore';
 
-import { shapeResult } from '../../server/src/gateway/shapeResult';
+import { shapeResult as shape, type ShapeRequest } from '../../server/src/core/resultShaping';
+import { shapeSteps } from '../../server/src/gateway/callTool';
 import { workspaceDomains } from '../../server/src/gateway/workspaceDomains';
 import { gatewayInstructions } from '../../server/src/gateway/instructions';
 import type { CatalogTool } from '../../server/src/core/catalog';
 
 useTokenCounter(o200kTokenizer);
+
+/** Shaping as call_tool does it, with this session's store and select runner. */
+const shapeResult = (
+  raw: CallToolResult,
+  tool: string,
+  request: ShapeRequest,
+  ctx: { results: ResultStore; sessionId: string; select: SelectRunner },
+) => shape(raw, tool, request, shapeSteps(ctx, tool));
 
 const text = (t: string): CallToolResult => ({ content: [{ type: 'text', text: t }] });
 const MB = 1024 * 1024;

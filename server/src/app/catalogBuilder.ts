@@ -41,20 +41,14 @@ export function buildCatalog(
   for (const t of upstreamTools) {
     if (!allowed(t.server, t.name)) continue;
     const key = toolKey(t.server, t.name);
-    const tool: CatalogTool = {
+    const { name: originalName, description, ...listed } = t;
+    tools.push({
+      ...cleaned(listed),
       key,
       name: names.get(key) ?? key,
-      server: t.server,
-      originalName: t.name,
-      description: stripControls(t.description ?? ''),
-      inputSchema: t.inputSchema,
-    };
-    if (t.title !== undefined) tool.title = stripControls(t.title);
-    if (t.outputSchema !== undefined) tool.outputSchema = t.outputSchema;
-    if (t.annotations !== undefined) tool.annotations = t.annotations;
-    if (t.icons !== undefined) tool.icons = t.icons;
-    if (t._meta !== undefined) tool._meta = t._meta;
-    tools.push(tool);
+      originalName,
+      description: stripControls(description ?? ''),
+    });
   }
   tools.sort((a, b) => a.name.localeCompare(b.name));
   const prompts = catalogPrompts(upstreamPrompts);
@@ -71,49 +65,40 @@ export function buildCatalog(
 /** Prompts under client-safe names (they do not depend on the tools). */
 export function catalogPrompts(upstreamPrompts: readonly UpstreamPrompt[]): CatalogPrompt[] {
   const promptNames = assignToolNames(upstreamPrompts.map((p) => ({ server: p.server, name: p.name })));
-  return upstreamPrompts.map((p) => {
-    const prompt: CatalogPrompt = {
-      name: promptNames.get(toolKey(p.server, p.name)) ?? p.name,
-      server: p.server,
-      originalName: p.name,
-    };
-    if (p.description !== undefined) prompt.description = stripControls(p.description);
-    if (p.arguments !== undefined) prompt.arguments = p.arguments;
-    if (p.extra !== undefined) prompt.extra = p.extra;
-    return prompt;
-  });
+  return upstreamPrompts.map((p) => ({
+    ...cleaned(p),
+    name: promptNames.get(toolKey(p.server, p.name)) ?? p.name,
+    originalName: p.name,
+  }));
 }
 
 /** Resources under prefixed URIs (they do not depend on the tools). */
 export function catalogResources(upstreamResources: readonly UpstreamResource[]): CatalogResource[] {
-  return upstreamResources.map((r) => {
-    const resource: CatalogResource = {
-      uri: resourceUri(r.server, r.uri),
-      server: r.server,
-      originalUri: r.uri,
-      name: stripControls(`${r.server}: ${r.name}`),
-    };
-    if (r.description !== undefined) resource.description = stripControls(r.description);
-    if (r.mimeType !== undefined) resource.mimeType = r.mimeType;
-    if (r.extra !== undefined) resource.extra = r.extra;
-    return resource;
-  });
+  return upstreamResources.map((r) => ({
+    ...cleaned(r),
+    uri: resourceUri(r.server, r.uri),
+    originalUri: r.uri,
+    name: stripControls(`${r.server}: ${r.name}`),
+  }));
 }
 
 /** Resource templates under our scheme, expressions kept (core/resourceUris.ts). */
 export function catalogResourceTemplates(
   upstreamTemplates: readonly UpstreamResourceTemplate[],
 ): CatalogResourceTemplate[] {
-  return upstreamTemplates.map((t) => {
-    const template: CatalogResourceTemplate = {
-      uriTemplate: resourceTemplateUri(t.server, t.uriTemplate),
-      server: t.server,
-      originalTemplate: t.uriTemplate,
-      name: stripControls(`${t.server}: ${t.name}`),
-    };
-    if (t.description !== undefined) template.description = stripControls(t.description);
-    if (t.mimeType !== undefined) template.mimeType = t.mimeType;
-    if (t.extra !== undefined) template.extra = t.extra;
-    return template;
-  });
+  return upstreamTemplates.map((t) => ({
+    ...cleaned(t),
+    uriTemplate: resourceTemplateUri(t.server, t.uriTemplate),
+    originalTemplate: t.uriTemplate,
+    name: stripControls(`${t.server}: ${t.name}`),
+  }));
+}
+
+/** An upstream's record with its text for people (description, title) made safe; the rest as listed. */
+function cleaned<T extends { description?: string | undefined; title?: string | undefined }>(item: T): T {
+  return {
+    ...item,
+    ...(item.description !== undefined && { description: stripControls(item.description) }),
+    ...(item.title !== undefined && { title: stripControls(item.title) }),
+  };
 }

@@ -107,23 +107,23 @@ export interface Lens {
   getPrompt(name: string, args: Record<string, string>, principal?: Principal): Promise<GetPromptResult>;
   resources(): CatalogResource[];
   /** Every upstream's resource templates under MCP Lens's URI scheme. */
-  resourceTemplates?(): CatalogResourceTemplate[];
+  resourceTemplates(): CatalogResourceTemplate[];
   /** Reads one of our resource URIs (listed, a template's expansion, or encoded whole). */
   readResource(uri: string, principal?: Principal): Promise<ReadResourceResult>;
   /** completion/complete routed by its reference (our prompt name or resource template URI). */
-  complete?(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult>;
+  complete(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult>;
   /** Where server-to-client requests and notifications meet the downstream sessions. */
-  readonly clients?: DownstreamClients;
+  readonly clients: DownstreamClients;
   indexStatus(): IndexStatus;
   usageStats(): UsageStats | undefined;
-  /** Client-safe names the session likely needs next (predictive exposure); absent without usage learning. */
-  predictedTools?(sessionId: string): string[];
+  /** Client-safe names the session likely needs next (predictive exposure); none on a cold start or with usage off. */
+  predictedTools(sessionId: string): string[];
   /** Deletes every recorded call (and what search learned from them). */
-  clearUsage?(): Promise<void>;
-  /** What search learned from this workspace's use, per tool (mcpLens.search.learnFromUsage); absent where it is not kept. */
-  learnedSearch?(): LearnedSearchView;
+  clearUsage(): Promise<void>;
+  /** What search learned from this workspace's use, per tool (mcpLens.search.learnFromUsage). */
+  learnedSearch(): LearnedSearchView;
   /** Forgets everything search learned, in memory and on disk. */
-  forgetLearnedSearch?(): Promise<void>;
+  forgetLearnedSearch(): Promise<void>;
   restartServer(name: string): Promise<void>;
   /**
    * Signs in to a remote server that needs an account (OAuth): the front door shows the
@@ -137,8 +137,8 @@ export interface Lens {
   onDidChange(listener: (change: LensChange) => void): Disposable;
   /**
    * Resolves once no server is starting, or once the bound on that wait has passed (a server
-   * that hangs): what no one asked for waits for it (app/startupQuiet.ts). Absent: nothing waits.
+   * that hangs): what no one asked for waits for it (app/startupQuiet.ts).
    */
-  whenServersStarted?(): Promise<void>;
+  whenServersStarted(): Promise<void>;
   close(): Promise<void>;
 }

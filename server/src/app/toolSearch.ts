@@ -7,7 +7,7 @@
  * pipeline's last stage, before the session boost.
  */
 import type { SearchHit, SearchResponse } from '../../../protocol/model';
-import type { ToolIndex } from '../core/search/types';
+import { requestText, type ToolIndex } from '../core/search/types';
 import { noMatchHint } from '../core/noMatchHint';
 import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
@@ -28,7 +28,7 @@ export interface ToolSearchOptions {
   lens: Pick<Lens, 'settings' | 'servers' | 'onDidChange'>;
   index: ToolIndex;
   usage: UsageTracker;
-  learning: Pick<SearchLearning, 'signal' | 'syncCatalog' | 'noteSearch'>;
+  learning: Pick<SearchLearning, 'forRequest' | 'syncCatalog'>;
   sync: Pick<CatalogSync, 'first' | 'current'>;
   catalog(): Catalog;
   /** Running servers, still starting, with no tools in the catalog (missing from answers). */
@@ -56,8 +56,10 @@ export class ToolSearch {
     // is indexed in milliseconds: answer from the index that has it.
     await this.o.sync.current();
     const limit = Math.min(50, Math.max(1, request.limit ?? this.o.lens.settings().search.defaultLimit));
+    // The query and keywords as the one text every stage reads, and learning's terms of it, each made once.
+    const text = requestText(request.query, request.keywords);
+    const lesson = this.o.learning.forRequest(text);
     const options: Parameters<ToolIndex['search']>[1] = { limit };
-    if (request.keywords?.length) options.keywords = request.keywords;
     if (request.server) options.server = request.server;
     const visible = request.visible;
     if (visible)
@@ -68,10 +70,7 @@ export class ToolSearch {
     // Usage re-ranks within what the query found (the ranking's last stage); a session without calls is left as is.
     if (request.sessionId) options.sessionId = request.sessionId;
     this.syncLearning();
-    const ranked = await this.o.index.search(request.query, {
-      ...options,
-      usage: [this.o.learning.signal, this.o.usage.searchSignal],
-    });
+    const ranked = await this.o.index.search(text, { ...options, usage: [lesson.signal, this.o.usage.searchSignal] });
     const catalog = this.o.catalog();
     const hits: SearchHit[] = [];
     for (const r of ranked.hits) {
@@ -95,7 +94,7 @@ export class ToolSearch {
     if (request.sessionId) {
       const keys = answer.map((h) => catalog.byName.get(h.name)!.key);
       this.o.usage.noteAnswer(request.sessionId, keys);
-      this.o.learning.noteSearch(request.sessionId, [request.query, ...(request.keywords ?? [])].join(' '), keys);
+      lesson.noteAnswer(request.sessionId, keys);
     }
     const response: SearchResponse = {
       query: request.query,

@@ -3,7 +3,7 @@ import { plural } from '../../../protocol/figureText';
 import { DEFAULT_SETTINGS } from '../../../protocol/settings';
 import type { SearchResponse } from '../../../protocol/model';
 import type { CliCommand } from './command';
-import { MAX_LIMIT } from '../gateway/metaToolDefs';
+import { MAX_LIMIT } from '../gateway/metaToolArgs';
 import { commandUsage, parseCommand, usageError, type CliOptions, type CommandSpec } from './commandLine';
 import { WORKSPACE_OPTIONS, openLens, reportVerdict, verdictOf } from './lensFromArgs';
 import { noMatchLines, shown } from './noMatchText';

@@ -1,8 +1,8 @@
 /**
  * Validates arguments against a JSON schema, so the model gets every problem at once, in
  * words it can correct from: call_tool's arguments against the upstream tool's input schema
- * before anything is sent (app/toolCalls.ts), and each meta-tool's own arguments against its
- * declared schema (gateway/metaToolArgs.ts). A schema that cannot be compiled (malformed,
+ * before anything is sent (app/toolCalls.ts). (The meta-tools' own arguments are zod schemas,
+ * checked in gateway/metaToolArgs.ts.) A schema that cannot be compiled (malformed,
  * `$ref` loops, an unknown draft) is not our call to reject: the arguments go through and
  * the upstream server judges them. Every validator shares one Ajv.
  */

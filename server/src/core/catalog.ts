@@ -1,3 +1,4 @@
+import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolSummary } from '../../../protocol/model';
 
 /**
@@ -13,38 +14,32 @@ export interface CatalogTool extends ToolSummary {
   _meta?: Record<string, unknown>;
 }
 
-export interface CatalogPrompt {
-  name: string;
-  server: string;
-  originalName: string;
-  description?: string;
-  arguments?: { name: string; description?: string; required?: boolean }[];
-  /** title, icons, _meta as the upstream listed them. */
-  extra?: Record<string, unknown>;
+/**
+ * Prompts, resources and templates in the protocol's own shape (the SDK's types), as the gateway
+ * lists them, beside whose each is and what the upstream calls it. `name` of a prompt is its
+ * client-safe name; `uri` of a resource the one the gateway exposes
+ * (`mcp-lens://<server>/<encoded original uri>`), `uriTemplate` of a template likewise
+ * (core/resourceUris.ts).
+ */
+export type CatalogPrompt = Prompt & { server: string; originalName: string };
+export type CatalogResource = Resource & { server: string; originalUri: string };
+export type CatalogResourceTemplate = ResourceTemplate & { server: string; originalTemplate: string };
+
+/** A catalog prompt as a client receives it: the protocol's fields, without whose it is. */
+export function listedPrompt({ server: _, originalName: __, ...prompt }: CatalogPrompt): Prompt {
+  return prompt;
 }
 
-export interface CatalogResource {
-  /** The URI the gateway exposes: `mcp-lens://<server>/<encoded original uri>`. */
-  uri: string;
-  server: string;
-  originalUri: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-  /** title, size, annotations, icons, _meta as the upstream listed them. */
-  extra?: Record<string, unknown>;
+export function listedResource({ server: _, originalUri: __, ...resource }: CatalogResource): Resource {
+  return resource;
 }
 
-export interface CatalogResourceTemplate {
-  /** The template the gateway exposes (core/resourceUris.ts resourceTemplateUri). */
-  uriTemplate: string;
-  server: string;
-  originalTemplate: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-  /** title, annotations, icons, _meta as the upstream listed them. */
-  extra?: Record<string, unknown>;
+export function listedTemplate({
+  server: _,
+  originalTemplate: __,
+  ...template
+}: CatalogResourceTemplate): ResourceTemplate {
+  return template;
 }
 
 export function toolKey(server: string, originalName: string): string {

@@ -1,8 +1,10 @@
 /**
- * Result shaping: what a model sees of a tool result. `select` (a JMESPath projection) keeps
- * only the fields asked for; `max_output_tokens` bounds the rest (o200k tokens of the text
- * content). Pure: the caller keeps the full result (as a session resource) and builds the
- * note that points to it, so nothing is lost.
+ * Result shaping, in one place: what a model gets back from call_tool and run_code. `select` (a
+ * JMESPath projection) keeps only the fields asked for; `max_output_tokens` bounds the rest
+ * (o200k tokens of the text content), with a note saying what happened. A cut result is kept
+ * whole and the note points to it, so nothing is lost. The two steps that are not pure are the
+ * caller's (ShapeSteps): evaluating the projection (off the process, adapters/select) and keeping
+ * the result (the gateway's ResultStore).
  *
  * JMESPath: the community edition (@jmespath-community/jmespath), maintained and a superset
  * of the original spec (let, arithmetic, more functions).
@@ -12,7 +14,8 @@ import { EXACT_COUNT_CHARS, countTokens, estimateTokens, tokenPrefix, type Token
 import { errorMessage } from './errorMessage';
 import { utf8Length } from './utf8Length';
 import { jmespath } from './selectEvaluation';
-import { selectInput, selectSubject } from './selectSubject';
+import { selectInput, selectSubject, type SelectInput } from './selectSubject';
+import { PLAIN_TEXT_PROBLEM, type SelectOutcome } from './selectEvaluation';
 
 export { utf8Length };
 
@@ -162,3 +165,176 @@ export function cutToTokens(
 
 /** The first `n` o200k tokens of a text (core/tokens.ts holds the tokenizer). */
 export { tokenPrefix };
+
+/** How to shape one result. */
+export interface ShapeRequest {
+  /** JMESPath projection (the meta-tool's schema checked it compiles). */
+  select?: string;
+  maxOutputTokens: number;
+}
+
+/** What shaping needs from outside the core. */
+export interface ShapeSteps {
+  /**
+   * Evaluates a projection of `raw`, bounded (adapters/select runs it in a child process); or
+   * refuses to hold `raw` while it waits for an evaluator (the session holds too many already).
+   */
+  select(raw: CallToolResult, input: SelectInput, expression: string): Promise<SelectOutcome | { refused: string }>;
+  /** Keeps the whole result for the session; its URI, or undefined when it is too large to keep. */
+  keep(result: CallToolResult, fullTokens: number): string | undefined;
+  /** Why a result may not be kept, in words (the store's rule). */
+  readonly keepRule: string;
+}
+
+export interface Shaped {
+  result: CallToolResult;
+  /** Whether select or a cut changed the result. */
+  changed: boolean;
+  /**
+   * Tokens of the result before shaping. Counted when first read: a result that fits its
+   * budget and is not narrowed is never tokenized on call_tool's way back.
+   */
+  readonly fullTokens: number;
+  /** Tokens of what the model gets (the note included); counted when first read. */
+  readonly returnedTokens: number;
+  /** Where the whole result is kept, when it was cut. */
+  keptAs?: string;
+  /** The select projection as a value, when select applied and nothing was cut (for scripts). */
+  projected?: { value: unknown };
+}
+
+/** `raw` as the model gets it back from `tool`: projected, cut, kept whole when cut, with a note saying so. */
+export async function shapeResult(
+  raw: CallToolResult,
+  tool: string,
+  request: ShapeRequest,
+  steps: ShapeSteps,
+): Promise<Shaped> {
+  const full = once(() => resultTokenEstimate(raw));
+  const fullTokens = () => full().tokens;
+  const notes: string[] = [];
+  let shaped = raw;
+  let projected: { value: unknown } | undefined;
+  // An error is never projected: its text is the message the model needs.
+  if (request.select !== undefined && !raw.isError) {
+    const selected = await applySelect(raw, request.select, steps);
+    if ('dropped' in selected) return droppedResult(selected.dropped);
+    if ('limit' in selected) return selectLimited(raw, tool, selected.limit, fullTokens, steps);
+    if ('problem' in selected) notes.push(`${selected.problem}.`);
+    else ((shaped = selected.result), (projected = { value: selected.projected }));
+  }
+  const cut = cutToTokens(shaped, request.maxOutputTokens, shaped === raw ? full : undefined);
+  let keptAs: string | undefined;
+  if (cut) {
+    keptAs = steps.keep(shaped, cut.fullTokens);
+    notes.push(cutNote(cut, request.maxOutputTokens, keptAs, steps.keepRule));
+    shaped = cut.result;
+  }
+  if (notes.length === 0) {
+    const kept = shaped;
+    const whole = new LazyShaped(
+      kept,
+      kept !== raw,
+      fullTokens,
+      kept === raw ? fullTokens : once(() => resultTokens(kept)),
+    );
+    if (projected) whole.projected = projected;
+    return whole;
+  }
+  const note = `[MCP Lens] ${notes.join(' ')}`;
+  const result: CallToolResult = { ...shaped, content: [...(shaped.content ?? []), { type: 'text', text: note }] };
+  const out = new LazyShaped(
+    result,
+    true,
+    fullTokens,
+    once(() => resultTokens(result)),
+  );
+  if (keptAs) out.keptAs = keptAs;
+  return out;
+}
+
+function cutNote(cut: CutResult, maxOutputTokens: number, keptAs: string | undefined, keepRule: string): string {
+  const pct = Math.round((1 - cut.keptTokens / cut.fullTokens) * 100);
+  // The URI stands alone, quoted: a reader that copies it must not take punctuation along.
+  const where = keptAs
+    ? `The whole result is kept for this session as resource "${keptAs}". Read it with resources/read, or filter it in run_code with read_result("${keptAs}"), ` +
+      'or call again with "select" (a JMESPath projection) or a larger max_output_tokens.'
+    : `The whole result is too large to keep (${keepRule}): call again with "select" (a JMESPath projection) or a larger max_output_tokens.`;
+  return `Output cut at ${cut.keptTokens.toLocaleString('en-US')} of ${cut.exact ? '' : 'about '}${cut.fullTokens.toLocaleString('en-US')} tokens (${pct}% cut, max_output_tokens ${maxOutputTokens}). ${where}`;
+}
+
+/**
+ * The projection of a successful result; a problem (the result then comes back whole with it);
+ * or a limit the expression broke (an error: the model has to change the expression).
+ */
+async function applySelect(
+  raw: CallToolResult,
+  expression: string,
+  steps: ShapeSteps,
+): Promise<
+  { result: CallToolResult; projected: unknown } | { problem: string } | { limit: string } | { dropped: string }
+> {
+  const input = selectInput(raw);
+  if (!input) return { problem: PLAIN_TEXT_PROBLEM };
+  const outcome = await steps.select(raw, input, expression);
+  if ('refused' in outcome) return { dropped: outcome.refused };
+  if (outcome.ok) return projectionResult(outcome.json);
+  return outcome.limit ? { limit: outcome.problem } : { problem: outcome.problem };
+}
+
+/** A result dropped because its session holds too many waiting for select: an error naming the limit. */
+function droppedResult(refused: string): Shaped {
+  const result: CallToolResult = { content: [{ type: 'text', text: `[MCP Lens] ${refused}.` }], isError: true };
+  const tokens = () => resultTokens(result);
+  return new LazyShaped(result, true, tokens, tokens);
+}
+
+/** A select that broke a limit: an error naming it; the result the call returned is kept, so the call need not be repeated. */
+function selectLimited(
+  raw: CallToolResult,
+  tool: string,
+  problem: string,
+  fullTokens: () => number,
+  steps: ShapeSteps,
+): Shaped {
+  const keptAs = steps.keep(raw, fullTokens());
+  const where = keptAs
+    ? `its whole result is kept for this session as ${keptAs}: read it with resources/read or read_result("${keptAs}") in run_code, or call again with a simpler "select".`
+    : 'call again with a simpler "select".';
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: `[MCP Lens] ${problem}. The call to ${tool} itself succeeded; ${where}` }],
+    isError: true,
+  };
+  const shaped = new LazyShaped(result, true, fullTokens, () => resultTokens(result));
+  if (keptAs) shaped.keptAs = keptAs;
+  return shaped;
+}
+
+/**
+ * A class, not an object literal with getters: V8 builds such a literal on its slow path, on
+ * every call_tool's way back (a CPU profile of bench/gatewayOverhead.ts shows it).
+ */
+class LazyShaped implements Shaped {
+  declare keptAs?: string;
+  declare projected?: { value: unknown };
+
+  constructor(
+    readonly result: CallToolResult,
+    readonly changed: boolean,
+    private readonly countFull: () => number,
+    private readonly countReturned: () => number,
+  ) {}
+
+  get fullTokens(): number {
+    return this.countFull();
+  }
+
+  get returnedTokens(): number {
+    return this.countReturned();
+  }
+}
+
+function once<T>(count: () => T): () => T {
+  let n: T | undefined;
+  return () => (n ??= count());
+}

@@ -1,17 +1,18 @@
 /**
- * call_tool's side of the one call path: the meta-tool's own arguments (tool_name,
- * arguments, select, max_output_tokens), already validated against its schema
- * (metaToolArgs.ts), then
- * forwardCall → Lens.callTool (app/toolCalls.ts owns every limit, check and the timeout),
- * then shaping for the model. run_code's call_tool() goes through shapedCall too.
- * Tool arguments are never logged.
+ * call_tool's side of the one call path: the meta-tool's own arguments (tool_name, arguments,
+ * select, max_output_tokens), already checked against their schema (metaToolArgs.ts), then
+ * forwardCall → Lens.callTool (app/toolCalls.ts owns every limit, check and the timeout), then
+ * shaping for the model (core/resultShaping.ts). run_code's call_tool() goes through shapedCall
+ * too. Tool arguments are never logged.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, Lens } from '../app/lens';
 import type { SelectRunner } from '../adapters/select/selectRunner';
 import type { UpstreamCaller } from '../adapters/upstream/types';
-import { truncateDescription } from './findToolsResult';
-import type { ResultStore } from './resultStore';
+import { approximateSize } from '../core/approximateSize';
+import { shapeResult, type ShapeRequest, type ShapeSteps, type Shaped } from '../core/resultShaping';
+import type { CallToolArgs, ShapeArgs } from './metaToolArgs';
+import { EVICTION_RULE, type ResultStore } from './resultStore';
 import type { SessionBudgets } from './sessionBudgets';
 import type { TokenAccounting } from './savings';
 import type { ToolView } from './toolView';
@@ -19,7 +20,6 @@ import type { CallAudit } from './callAudit';
 import { resultTokens as resultTokensOf } from '../core/resultShaping';
 import { unknownToolMessage } from '../core/nameSuggestions';
 import { visibleTools } from './toolView';
-import { parseShapeRequest, shapeResult, type ShapeContext, type ShapeRequest, type Shaped } from './shapeResult';
 
 export interface MetaToolContext {
   lens: Lens;
@@ -47,23 +47,43 @@ export function errorText(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-export async function callToolMetaTool(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
-  const toolName = args.tool_name as string;
-  const toolArgs = args.arguments as Record<string, unknown> | undefined;
-  const shape = parseShapeRequest(args, ctx.lens.settings().maxOutputTokens);
-  if ('problem' in shape) return errorText(shape.problem);
-  const shaped = await shapedCall(toolName, toolArgs ?? {}, shape, ctx);
+export async function callToolMetaTool(args: CallToolArgs, ctx: MetaToolContext): Promise<CallToolResult> {
+  const shape = shapeRequest(args, ctx.lens.settings().maxOutputTokens);
+  const shaped = await shapedCall(args.tool_name, args.arguments ?? {}, shape, ctx);
   // A result passed on as it came costs no count: nothing was saved on it.
   if (shaped.changed && shaped.returnedTokens !== shaped.fullTokens)
     ctx.accounting.recordShaping(ctx.sessionId, shaped.fullTokens, shaped.returnedTokens);
   return shaped.result;
 }
 
-/** Why `args` cannot be a tool's arguments, or undefined: for run_code's call_tool(), which no schema checks. */
-export function argumentsProblem(toolName: string, args: unknown): string | undefined {
-  if (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))) return undefined;
-  const kind = args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args;
-  return `"arguments" for "${truncateDescription(toolName, 100)}" must be an object of named arguments, not ${kind}.`;
+/** call_tool's shaping arguments as a request; `defaultMax` applies when max_output_tokens is absent. */
+export function shapeRequest(args: ShapeArgs, defaultMax: number): ShapeRequest {
+  const request: ShapeRequest = { maxOutputTokens: args.max_output_tokens ?? defaultMax };
+  if (args.select !== undefined) request.select = args.select;
+  return request;
+}
+
+/** Where this session's shaping evaluates projections and keeps cut results. */
+export function shapeSteps(
+  ctx: Pick<MetaToolContext, 'results' | 'sessionId' | 'select' | 'budgets'> & { signal?: AbortSignal },
+  tool: string,
+): ShapeSteps {
+  return {
+    select: async (raw, input, expression) => {
+      // While it waits for an evaluator, the whole result is held: counted against its session.
+      const held = ctx.budgets?.holdResult(ctx.sessionId, tool, approximateSize(raw));
+      if (held && typeof held !== 'function') return held;
+      try {
+        const options: { signal?: AbortSignal; session: string } = { session: ctx.sessionId };
+        if (ctx.signal) options.signal = ctx.signal;
+        return await ctx.select.run(input, expression, options);
+      } finally {
+        held?.();
+      }
+    },
+    keep: (result, fullTokens) => ctx.results.keep(ctx.sessionId, tool, result, fullTokens),
+    keepRule: EVICTION_RULE,
+  };
 }
 
 /** One call as call_tool makes it, for call_tool and for run_code's call_tool(): the call, then shaping. */
@@ -75,14 +95,7 @@ export async function shapedCall(
 ): Promise<Shaped> {
   const startedAt = Date.now();
   const { result: raw, refused } = await checkedCall(toolName, args, ctx);
-  const shapeCtx: ShapeContext = {
-    results: ctx.results,
-    sessionId: ctx.sessionId,
-    select: ctx.select,
-    signal: ctx.signal,
-  };
-  if (ctx.budgets) shapeCtx.budgets = ctx.budgets;
-  const shaped = await shapeResult(raw, toolName, shape, shapeCtx);
+  const shaped = await shapeResult(raw, toolName, shape, shapeSteps(ctx, toolName));
   const via = ctx.origin === 'run_code' ? 'run_code' : 'call_tool';
   await ctx.audit?.record({
     via,

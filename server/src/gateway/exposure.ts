@@ -4,7 +4,7 @@
  * - pinned: meta-tools + `settings.pinnedTools`, callable directly;
  * - all: meta-tools + every upstream tool (for clients that cannot search);
  * - predictive: meta-tools + the tools the Lens's usage learning expects this session to need
- *   (as `search` when the Lens has no usage learning).
+ *   (as `search` while it expects none: a cold start, or usage off).
  * An upstream tool whose client-safe name equals a meta-tool's is never listed directly
  * (the meta-tool wins); it stays reachable through call_tool.
  */
@@ -26,9 +26,7 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
       picked = resolve(lens, settings.pinnedTools);
       break;
     case 'predictive':
-      picked = lens.predictedTools
-        ? resolve(lens, lens.predictedTools(sessionId)).slice(0, settings.predict.maxTools)
-        : [];
+      picked = resolve(lens, lens.predictedTools(sessionId)).slice(0, settings.predict.maxTools);
       break;
     default:
       picked = [];

@@ -82,7 +82,7 @@ export class Gateway {
     });
     // A script worker started once the servers are up (it would only slow their start), so a
     // first run_code does not wait for one.
-    void (this.lens.whenServersStarted?.() ?? Promise.resolve()).then(() => {
+    void this.lens.whenServersStarted().then(() => {
       if (!this.closed && this.lens.settings().codeMode.enabled) this.codeRuns.warm();
     });
   }
@@ -138,9 +138,9 @@ export class Gateway {
         ...(view && { view }),
       });
       // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
-      const attached = this.lens.clients?.attach(sessionClient(server, id, principal));
+      const attached = this.lens.clients.attach(sessionClient(server, id, principal));
       server.onclose = () => {
-        attached?.dispose();
+        attached.dispose();
         this.sessions.delete(id);
         this.accounting.dropSession(id);
         this.results.dropSession(id);
@@ -229,7 +229,7 @@ export class Gateway {
       // (bounded: a hanging server holds this no longer than the Lens says). A session's own
       // changes (a kept result, a predictive list after a call) do not wait.
       this.refreshWaits = true;
-      void (this.lens.whenServersStarted?.() ?? Promise.resolve()).then(() => {
+      void this.lens.whenServersStarted().then(() => {
         this.refreshWaits = false;
         for (const id of this.sessions.keys()) this.refreshSession(id);
       });

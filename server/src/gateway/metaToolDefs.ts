@@ -4,22 +4,16 @@
  * exactly what each tool does, what it returns and when to use it.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_OUTPUT_TOKENS, MAX_SELECT_CHARS, MIN_OUTPUT_TOKENS } from '../core/resultShaping';
-
-/** The limits of one run_code script, decided here and nowhere else. */
-export const RUN_CODE_LIMITS = {
-  defaultTimeoutMs: 30_000,
-  memoryBytes: 64 * 1024 * 1024,
-  maxCalls: 100,
-  /** The return value as JSON; past the model's max_output_tokens it is cut and kept anyway. */
-  maxOutputChars: 4 * 1024 * 1024,
-  maxLogChars: 64 * 1024,
-  maxCodeChars: 100_000,
-  /** Scripts running at once in one gateway, each on its own worker thread (each may hold up to memoryBytes). */
-  maxConcurrent: 4,
-  /** Of those, at once for one session: its others wait their turn, and other sessions' scripts start at once. */
-  perSession: 2,
-} as const;
+import type * as z from 'zod/mini';
+import { jsonSchemaOf } from '../../../protocol/jsonSchema';
+import {
+  CallToolArgs,
+  GetToolSchemaArgs,
+  ListServersArgs,
+  RUN_CODE_LIMITS,
+  RunCodeArgs,
+  findToolsArgs,
+} from './metaToolArgs';
 
 // The names are protocol (the client's test hooks look for them); META_TOOL_NAMES holds them all,
 // listed or not (an upstream tool of the same name is never listed directly).
@@ -56,37 +50,6 @@ export interface MetaToolOptions {
 }
 
 /**
- * Caps on every meta-tool argument, declared in the schemas below and enforced by validating
- * each call against its schema (metaToolArgs.ts) before anything reaches the Lens. Far past
- * what an agent writes (the longest query of the bench datasets is 1,089 characters, the
- * longest tool name MCP Lens lists 64), short of what could make the gateway work hard.
- * They are listed too: the schema a client sees is the one enforced, and the list stays under
- * its token budget with them (test/server/gatewayParts.test.ts checks the budget).
- */
-export const MAX_QUERY_CHARS = 2000;
-export const MAX_KEYWORDS = 32;
-/** A keyword is a tool or parameter name (MCP allows names of up to 128 characters). */
-export const MAX_KEYWORD_CHARS = 128;
-/** tool_name and server: listed names are at most 64 characters; an upstream's own name may be 128 beside its server's. */
-export const MAX_NAME_CHARS = 256;
-export const MAX_LIMIT = 50;
-
-/** Result shaping, the same for call_tool and for call_tool() inside run_code. */
-const SHAPE_PROPERTIES = {
-  select: {
-    type: 'string',
-    maxLength: MAX_SELECT_CHARS,
-    description: 'JMESPath keeping only what you need of a JSON result, e.g. "items[].id".',
-  },
-  max_output_tokens: {
-    type: 'integer',
-    minimum: MIN_OUTPUT_TOKENS,
-    maximum: MAX_OUTPUT_TOKENS,
-    description: 'Cap on the result, in tokens.',
-  },
-} as const;
-
-/**
  * Read-only tools say so (clients may run them without asking); the others keep the spec's
  * defaults (not read-only, destructive, open world), which need no words.
  */
@@ -99,7 +62,7 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
  * from the spec's defaults.
  */
 export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
-  const tools: Tool[] = [
+  const tools: MetaToolDefinition[] = [
     {
       name: FIND_TOOLS,
       title: 'Find tools',
@@ -109,37 +72,7 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
         (o.domains ? `Servers and what their tools cover: ${o.domains}. ` : '') +
         'Returns the best matches, best first: a clear best match with its input schema, close ones with their input types. ' +
         'Then call one with call_tool, or chain several with run_code.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          query: {
-            type: 'string',
-            minLength: 1,
-            maxLength: MAX_QUERY_CHARS,
-            description: 'The task in plain words, e.g. "open a pull request".',
-          },
-          keywords: {
-            type: 'array',
-            items: { type: 'string', maxLength: MAX_KEYWORD_CHARS },
-            maxItems: MAX_KEYWORDS,
-            description: 'Exact words to weigh more (tool or parameter names).',
-          },
-          server: { type: 'string', maxLength: MAX_NAME_CHARS, description: "Only this server's tools." },
-          limit: {
-            type: 'integer',
-            minimum: 1,
-            maximum: MAX_LIMIT,
-            description: `Default ${o.defaultLimit}; ask for more when none fits.`,
-          },
-          input_format: {
-            type: 'string',
-            enum: ['schema', 'signature'],
-            description: 'signature: TypeScript types of inputs and outputs, for run_code.',
-          },
-        },
-        required: ['query'],
-        additionalProperties: false,
-      },
+      args: findToolsArgs(o.defaultLimit),
       annotations: READ_ONLY,
     },
     {
@@ -148,29 +81,15 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
       description:
         'Call a tool find_tools returned, by its exact name, with arguments matching its input schema. Returns its result, ' +
         'cut to max_output_tokens when long (kept whole as a resource). Errors say what to fix.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          tool_name: { type: 'string', maxLength: MAX_NAME_CHARS },
-          arguments: { type: 'object' },
-          ...SHAPE_PROPERTIES,
-        },
-        required: ['tool_name'],
-        additionalProperties: false,
-      },
+      args: CallToolArgs,
     },
-    ...(o.codeMode ? [runCodeDefinition()] : []),
+    ...(o.codeMode ? [RUN_CODE_DEFINITION] : []),
     {
       name: GET_TOOL_SCHEMA,
       title: 'Get a tool schema',
       description:
         "A tool's full definition (input and output schemas) by the name find_tools returned. Use it before call_tool when find_tools gave no input schema.",
-      inputSchema: {
-        type: 'object',
-        properties: { tool_name: { type: 'string', maxLength: MAX_NAME_CHARS } },
-        required: ['tool_name'],
-        additionalProperties: false,
-      },
+      args: GetToolSchemaArgs,
       annotations: READ_ONLY,
     },
     {
@@ -178,31 +97,38 @@ export function metaToolDefinitions(o: MetaToolOptions): Tool[] {
       title: 'List servers',
       description:
         "The MCP servers behind this gateway: each one's state, tool count and what its tools do. For an overview, or to pick a server for find_tools.",
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      args: ListServersArgs,
       annotations: READ_ONLY,
     },
   ];
-  return tools.map((t) => ({ ...t, _meta: { ...ALWAYS_LOAD_META } }));
+  return tools.map(({ args, ...t }) => ({ ...t, inputSchema: inputSchemaOf(args), _meta: { ...ALWAYS_LOAD_META } }));
 }
 
-function runCodeDefinition(): Tool {
-  return {
-    name: RUN_CODE,
-    title: 'Run code',
-    description:
-      'Run JavaScript that chains tool calls; only its return value and console.log output come back. Use it for ' +
-      'dependent calls, loops, filtering or joining results; for one call, call_tool is enough. `code` is an async ' +
-      'function body calling `await call_tool(name, args, {select?})` with names from find_tools (input_format ' +
-      '"signature" gives their types). A call returns the tool\'s structuredContent, else its text (parsed if JSON), ' +
-      `and throws on a tool error. No require, import, files, network or timers; at most ${RUN_CODE_LIMITS.maxCalls} calls.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        code: { type: 'string', minLength: 1, maxLength: RUN_CODE_LIMITS.maxCodeChars },
-        timeout_ms: { type: 'integer', minimum: 1000, description: `Default ${RUN_CODE_LIMITS.defaultTimeoutMs}.` },
-      },
-      required: ['code'],
-      additionalProperties: false,
-    },
-  };
+/** A meta-tool as declared here: its arguments' schema (metaToolArgs.ts) in place of the JSON Schema clients see. */
+type MetaToolDefinition = Omit<Tool, 'inputSchema'> & { args: z.ZodMiniType };
+
+const RUN_CODE_DEFINITION: MetaToolDefinition = {
+  name: RUN_CODE,
+  title: 'Run code',
+  description:
+    'Run JavaScript that chains tool calls; only its return value and console.log output come back. Use it for ' +
+    'dependent calls, loops, filtering or joining results; for one call, call_tool is enough. `code` is an async ' +
+    'function body calling `await call_tool(name, args, {select?})` with names from find_tools (input_format ' +
+    '"signature" gives their types). A call returns the tool\'s structuredContent, else its text (parsed if JSON), ' +
+    `and throws on a tool error. No require, import, files, network or timers; at most ${RUN_CODE_LIMITS.maxCalls} calls.`,
+  args: RunCodeArgs,
+};
+
+/** Each schema's JSON Schema, derived once (tools/list is answered per session, the schemas do not change). */
+const derived = new WeakMap<z.ZodMiniType, Tool['inputSchema']>();
+
+function inputSchemaOf(args: z.ZodMiniType): Tool['inputSchema'] {
+  let schema = derived.get(args);
+  if (!schema) {
+    const json = jsonSchemaOf(args);
+    if (json.type !== 'object') throw new Error('a meta-tool takes an object of named arguments');
+    schema = { ...json, type: 'object' };
+    derived.set(args, schema);
+  }
+  return schema;
 }

@@ -1,8 +1,8 @@
 /**
  * Which meta-tool a request is for, and what find_tools, get_tool_schema and list_servers do.
- * call_tool lives in callTool.ts and run_code in runCode.ts. Arguments are first validated
- * against the meta-tool's own schema (metaToolArgs.ts); the handlers check only what a schema
- * cannot say; everything else is the Lens's job.
+ * call_tool lives in callTool.ts and run_code in runCode.ts. Each handler receives its
+ * arguments typed and checked against the meta-tool's own schema (metaToolArgs.ts); it checks
+ * only what a schema cannot say; everything else is the Lens's job.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Lens, SearchRequest } from '../app/lens';
@@ -10,8 +10,18 @@ import type { CatalogTool } from '../core/catalog';
 import { closestNames, unknownToolMessage } from '../core/nameSuggestions';
 import { SIGNATURE_DESCRIPTION_CHARS, renderFindTools, truncateDescription } from './findToolsResult';
 import { toolSignature } from '../core/schemaSignature';
+import type * as z from 'zod/mini';
 import { CALL_TOOL, FIND_TOOLS, GET_TOOL_SCHEMA, LIST_SERVERS, RUN_CODE } from './metaToolDefs';
-import { metaToolArgsProblem } from './metaToolArgs';
+import {
+  CallToolArgs,
+  GetToolSchemaArgs,
+  ListServersArgs,
+  RunCodeArgs,
+  findToolsArgs,
+  parseArgs,
+  type FindToolsArgs,
+  type GetToolSchemaArgs as ToolSchemaArgs,
+} from './metaToolArgs';
 import { callToolMetaTool, errorText, type MetaToolContext } from './callTool';
 import { runCode, type CodeRuns } from './runCode';
 import { summarizeTools } from './serverSummary';
@@ -24,46 +34,55 @@ function jsonText(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
+type Context = MetaToolContext & { codeRuns: CodeRuns };
+type Handler = (args: unknown, ctx: Context) => Promise<CallToolResult>;
+
+/** A handler behind its schema: it runs only with arguments the schema passed, typed as the schema says. */
+function checked<S extends Parameters<typeof parseArgs>[1]>(
+  tool: string,
+  schema: (ctx: Context) => S,
+  run: (args: NoInfer<z.output<S>>, ctx: Context) => CallToolResult | Promise<CallToolResult>,
+): Handler {
+  return async (args, ctx) => {
+    const parsed = parseArgs(tool, schema(ctx), args);
+    return parsed.ok ? run(parsed.args, ctx) : errorText(parsed.problem);
+  };
+}
+
+const HANDLERS: Record<string, Handler> = {
+  [FIND_TOOLS]: checked(
+    FIND_TOOLS,
+    (ctx: Context) => findToolsArgs(ctx.lens.settings().search.defaultLimit),
+    findTools,
+  ),
+  [CALL_TOOL]: checked(CALL_TOOL, () => CallToolArgs, callToolMetaTool),
+  [RUN_CODE]: checked(RUN_CODE, () => RunCodeArgs, runCode),
+  [GET_TOOL_SCHEMA]: checked(
+    GET_TOOL_SCHEMA,
+    () => GetToolSchemaArgs,
+    (args, ctx) => getToolSchema(args, ctx.lens, ctx.view),
+  ),
+  [LIST_SERVERS]: checked(
+    LIST_SERVERS,
+    () => ListServersArgs,
+    (_, ctx) => listServers(ctx.lens, ctx.view),
+  ),
+};
+
 /** Runs a meta-tool; undefined when `name` is not one. */
-export async function runMetaTool(
-  name: string,
-  args: Record<string, unknown>,
-  ctx: MetaToolContext & { codeRuns: CodeRuns },
-): Promise<CallToolResult | undefined> {
+export async function runMetaTool(name: string, args: unknown, ctx: Context): Promise<CallToolResult | undefined> {
   if (name === RUN_CODE && !ctx.lens.settings().codeMode.enabled) {
     return errorText(
       'run_code is turned off in this workspace (mcpLens.codeMode.enabled); use call_tool for each step.',
     );
   }
-  const problem = metaToolArgsProblem(name, args);
-  if (problem) return errorText(problem);
-  switch (name) {
-    case FIND_TOOLS:
-      return findTools(args, ctx);
-    case CALL_TOOL:
-      return callToolMetaTool(args, ctx);
-    case RUN_CODE:
-      return runCode(args, ctx);
-    case GET_TOOL_SCHEMA:
-      return getToolSchema(args, ctx.lens, ctx.view);
-    case LIST_SERVERS:
-      return listServers(ctx.lens, ctx.view);
-    default:
-      return undefined;
-  }
+  return Object.hasOwn(HANDLERS, name) ? HANDLERS[name]!(args, ctx) : undefined;
 }
 
-/** find_tools' arguments once its schema has passed them. */
-interface FindToolsArgs {
-  query: string;
-  keywords?: string[];
-  server?: string;
-  limit?: number;
-  input_format?: 'schema' | 'signature';
-}
-
-async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
-  const { query, keywords, server, limit, input_format: inputFormat } = args as unknown as FindToolsArgs;
+async function findTools(
+  { query, keywords, server, limit, input_format: inputFormat }: FindToolsArgs,
+  ctx: MetaToolContext,
+): Promise<CallToolResult> {
   // The schema says "not empty"; blank is a schema pattern's worth of tokens in every tools/list.
   if (query.trim() === '')
     return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
@@ -72,7 +91,7 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
     .servers()
     .map((s) => s.name)
     .filter((s) => !ctx.view || ctx.view.seesServer(s));
-  if (typeof server === 'string' && !servers.includes(server)) {
+  if (server !== undefined && !servers.includes(server)) {
     const near = closestNames(server, servers);
     return errorText(
       `Unknown server "${truncateDescription(server, 100)}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Call list_servers to see them.`,
@@ -80,7 +99,7 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   }
   const request: SearchRequest = { query, limit: limit ?? settings.search.defaultLimit, sessionId: ctx.sessionId };
   if (keywords?.length) request.keywords = keywords;
-  if (typeof server === 'string') request.server = server;
+  if (server !== undefined) request.server = server;
   if (ctx.view) request.visible = ctx.view;
   const response = await ctx.lens.search(request);
   // Undefined while an organisation's catalog is first counted: the answer leaves the baseline out.
@@ -96,8 +115,7 @@ async function findTools(args: Record<string, unknown>, ctx: MetaToolContext): P
   return result;
 }
 
-function getToolSchema(args: Record<string, unknown>, lens: Lens, view: ToolView | undefined): CallToolResult {
-  const name = args.tool_name as string;
+function getToolSchema({ tool_name: name }: ToolSchemaArgs, lens: Lens, view: ToolView | undefined): CallToolResult {
   const found = lens.findTool(name);
   const tool = found && (!view || view.seesTool(found)) ? found : undefined;
   if (!tool)

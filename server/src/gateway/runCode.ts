@@ -14,13 +14,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SandboxError, SandboxRun } from '../adapters/sandbox/quickjsSandbox';
 import { ScriptWorkers, type ScriptRunner } from '../adapters/sandbox/scriptWorkers';
 import { FairQueue, type Release } from '../core/fairQueue';
-import { MAX_OUTPUT_TOKENS, resultJson, resultText } from '../core/resultShaping';
+import { MAX_OUTPUT_TOKENS, resultJson, resultText, shapeResult } from '../core/resultShaping';
 import { MAX_ARGUMENTS_BYTES } from '../app/toolCalls';
 import { visibleTools } from './toolView';
-import { argumentsProblem, errorText, shapedCall, type MetaToolContext } from './callTool';
-import { parseShapeRequest, shapeResult } from './shapeResult';
+import { errorText, shapeRequest, shapeSteps, shapedCall, type MetaToolContext } from './callTool';
 import { EVICTION_RULE } from './resultStore';
-import { RUN_CODE_LIMITS } from './metaToolDefs';
+import { RUN_CODE_LIMITS, ScriptCallArgs, parseArgs, type RunCodeArgs } from './metaToolArgs';
+import { truncateDescription } from './findToolsResult';
 import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 
 /**
@@ -49,13 +49,11 @@ export class CodeRuns {
 }
 
 export async function runCode(
-  args: Record<string, unknown>,
+  { code, timeout_ms: timeout }: RunCodeArgs,
   ctx: MetaToolContext & { codeRuns: CodeRuns },
 ): Promise<CallToolResult> {
   const settings = ctx.lens.settings();
   // Types, the length cap and the 1000 ms floor are the schema's (metaToolArgs.ts); blank code and the user's ceiling are not.
-  const code = args.code as string;
-  const timeout = args.timeout_ms as number | undefined;
   if (code.trim() === '') {
     return errorText(
       'run_code needs "code": the body of an async JavaScript function, e.g. `const r = await call_tool("x_list", {}); return r.items.length;`',
@@ -76,12 +74,15 @@ export async function runCode(
       {
         toolNames: visibleTools(ctx.lens.tools(), ctx.view).map((t) => t.name),
         callTool: async (name, toolArgs, options, signal) => {
-          const problem = argumentsProblem(name, toolArgs);
-          if (problem) throw new Error(problem);
-          const shape = parseShapeRequest(isRecord(options) ? options : {}, MAX_OUTPUT_TOKENS);
-          if ('problem' in shape) throw new Error(shape.problem);
+          const call = parseArgs(`call_tool("${truncateDescription(name, 100)}")`, ScriptCallArgs, {
+            ...(isRecord(options) ? options : {}),
+            tool_name: name,
+            arguments: toolArgs,
+          });
+          if (!call.ok) throw new Error(call.problem);
+          const { tool_name: tool, arguments: callArgs = {} } = call.args;
           // The script's own signal: its wall time or a cancel ends the calls it has in flight.
-          const shaped = await shapedCall(name, (toolArgs as Record<string, unknown> | undefined) ?? {}, shape, {
+          const shaped = await shapedCall(tool, callArgs, shapeRequest(call.args, MAX_OUTPUT_TOKENS), {
             ...ctx,
             signal,
             origin: 'run_code',
@@ -117,7 +118,7 @@ export async function runCode(
     raw,
     'run_code',
     { maxOutputTokens: settings.maxOutputTokens },
-    { results: ctx.results, sessionId: ctx.sessionId, select: ctx.select },
+    shapeSteps(ctx, 'run_code'),
   );
   ctx.accounting.recordRunCode(ctx.sessionId, run.calls, innerTokens, shaped.returnedTokens);
   return shaped.result;

@@ -24,6 +24,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Lens } from '../app/lens';
+import { listedPrompt, listedResource, listedTemplate } from '../core/catalog';
 import type { Logger } from '../core/logger';
 import type { Principal } from '../core/principal';
 import { gatewayInstructions } from './instructions';
@@ -93,43 +94,40 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       ),
     },
   );
+  registerTools(server, deps, sessionId);
+  registerPrompts(server, deps);
+  registerResources(server, deps, sessionId);
+  registerClientFeatures(server, deps, sessionId);
+  return server;
+}
 
+function registerTools(server: Server, deps: SessionDeps, sessionId: () => string): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = deps.toolsFor(sessionId());
     deps.askedForTools();
     return { tools };
   });
-
   const callTool = toolCallHandler(deps, server, sessionId);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(request.params, extra as unknown as CallExtra),
   );
+}
 
+/** Prompts under their client-safe names, in the protocol's shape (the SDK's); a failure names the prompt. */
+function registerPrompts(server: Server, { lens, principal, view }: SessionDeps): void {
+  const sees = (server: string) => !view || view.seesServer(server);
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: lens
       .prompts()
       .filter((p) => sees(p.server))
-      .map((p) => {
-        const out: {
-          name: string;
-          description?: string;
-          arguments?: { name: string; description?: string; required?: boolean }[];
-        } = {
-          ...p.extra,
-          name: p.name,
-        };
-        if (p.description !== undefined) out.description = p.description;
-        if (p.arguments !== undefined) out.arguments = p.arguments;
-        return out;
-      }),
+      .map(listedPrompt),
   }));
-
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const prompt = lens.prompts().find((p) => p.name === request.params.name);
     if (prompt && !sees(prompt.server))
       throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": unknown prompt`);
     try {
-      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, deps.principal);
+      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal);
     } catch (err) {
       // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
       throw new McpError(
@@ -138,43 +136,27 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       );
     }
   });
+}
 
+/** The upstreams' resources and templates under mcp-lens:// URIs, and this session's kept results. */
+function registerResources(server: Server, deps: SessionDeps, sessionId: () => string): void {
+  const { lens, view } = deps;
+  const sees = (server: string) => !view || view.seesServer(server);
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       ...lens
         .resources()
         .filter((r) => sees(r.server))
-        .map((r) => {
-          const out: { uri: string; name: string; description?: string; mimeType?: string } = {
-            ...r.extra,
-            uri: r.uri,
-            name: r.name,
-          };
-          if (r.description !== undefined) out.description = r.description;
-          if (r.mimeType !== undefined) out.mimeType = r.mimeType;
-          return out;
-        }),
+        .map(listedResource),
       ...keptResourceList(deps.results, sessionId()),
     ],
   }));
-
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: (lens.resourceTemplates?.() ?? [])
+    resourceTemplates: lens
+      .resourceTemplates()
       .filter((t) => sees(t.server))
-      .map((t) => {
-        const out: { uriTemplate: string; name: string; description?: string; mimeType?: string } = {
-          ...t.extra,
-          uriTemplate: t.uriTemplate,
-          name: t.name,
-        };
-        if (t.description !== undefined) out.description = t.description;
-        if (t.mimeType !== undefined) out.mimeType = t.mimeType;
-        return out;
-      }),
+      .map(listedTemplate),
   }));
-
-  registerClientFeatures(server, deps, sessionId);
-
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
@@ -190,8 +172,6 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       );
     }
   });
-
-  return server;
 }
 
 /**
@@ -262,12 +242,11 @@ function registerClientFeatures(server: Server, { lens, principal }: SessionDeps
       : new McpError(ErrorCode.InvalidParams, `${what}: ${cleanReplyText(errorMessage(err))}`);
 
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-    lens.clients?.setLogLevel(sessionId(), request.params.level);
+    lens.clients.setLogLevel(sessionId(), request.params.level);
     return {};
   });
 
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
-    if (!lens.complete) return { completion: { values: [] } };
     try {
       return await lens.complete(request.params, principal);
     } catch (err) {
@@ -278,7 +257,7 @@ function registerClientFeatures(server: Server, { lens, principal }: SessionDeps
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return {}; // kept results never change
     try {
-      await lens.clients?.subscribe(sessionId(), request.params.uri);
+      await lens.clients.subscribe(sessionId(), request.params.uri);
       return {};
     } catch (err) {
       throw upstreamError(`resource "${request.params.uri}"`, err);
@@ -288,14 +267,12 @@ function registerClientFeatures(server: Server, { lens, principal }: SessionDeps
   server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX)) return {};
     try {
-      await lens.clients?.unsubscribe(sessionId(), request.params.uri);
+      await lens.clients.unsubscribe(sessionId(), request.params.uri);
       return {};
     } catch (err) {
       throw upstreamError(`resource "${request.params.uri}"`, err);
     }
   });
 
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () =>
-    lens.clients?.rootsChanged(sessionId()),
-  );
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => lens.clients.rootsChanged(sessionId()));
 }

@@ -1,8 +1,11 @@
 /**
- * The LSP front door: wires every custom request and notification of protocol/lspProtocol.ts to
- * the sidecar session, and pushes state on Lens changes. Only wiring lives here.
+ * The LSP front door: each custom request and notification of protocol/lspProtocol.ts is one
+ * method of SidecarConnection, bound to the sidecar session once `initialize` has built it; the
+ * state is pushed on Lens changes. A message with params reaches its method only once they
+ * passed the schema declared with the message: a bad one gets InvalidParams naming the field.
  */
 import { ErrorCodes, ResponseError, type Connection, type InitializeResult } from 'vscode-languageserver/node';
+import type * as z from 'zod/mini';
 import {
   CallToolRequest,
   ClearUsageRequest,
@@ -16,18 +19,25 @@ import {
   RestartServerRequest,
   SearchRequest,
   ServersRequest,
+  SidecarInitOptions,
   SignInRequest,
   SignOutRequest,
   StateChangedNotification,
   UpdateSettingsNotification,
+  type CallToolParams,
+  type CheckedRequest,
+  type DashboardCall,
+  type HoldReloadsParams,
   type ListToolsResult,
   type PullProgressParams,
-  type SidecarInitOptions,
+  type RestartServerParams,
+  type SearchParams,
   type UpdateSettingsParams,
   type WorkspaceFolderInfo,
 } from '../../../protocol/lspProtocol';
-import { sanitizeSettings, sanitizeToolFilterLevels } from '../../../protocol/settings';
-import { DASHBOARD_METHODS, type DashboardHandlers } from '../../../protocol/webviewProtocol';
+import { problemsText } from '../../../protocol/schemaProblems';
+import { sanitizeSettings } from '../../../protocol/settings';
+import type { DashboardHandlers } from '../../../protocol/webviewProtocol';
 import { toolCallOutcome } from '../app/toolCallOutcome';
 import { errorMessage } from '../core/errorMessage';
 import type { Logger } from '../core/logger';
@@ -37,167 +47,224 @@ import { SidecarSession } from './sidecarSession';
 import { StateBroadcaster } from './stateBroadcaster';
 import { derivedNotifications, stateOf } from './stateSnapshot';
 import { editorOAuth } from './editorOAuth';
+import type { OAuthEnvironment } from '../adapters/upstream/auth/types';
 
-/** Binds the connection; resolves the session once `initialize` has built it. */
-export function bindConnection(
-  connection: Connection,
-  log: Logger,
-): { session: () => SidecarSession | undefined; shutdown: () => Promise<void> } {
-  let session: SidecarSession | undefined;
-  let broadcaster: StateBroadcaster | undefined;
-  let init: SidecarInitOptions | undefined;
-  let dashboard: DashboardHandlers | undefined;
-  const sendPullProgress = (p: PullProgressParams) =>
-    void connection.sendNotification(PullProgressNotification, p).catch(() => undefined);
-  let initialized!: () => void;
-  const oauth = editorOAuth(connection, new Promise<void>((resolve) => (initialized = resolve)));
+/** The sidecar's side of the editor's connection: one method per message. */
+export class SidecarConnection {
+  private session: SidecarSession | undefined;
+  private broadcaster: StateBroadcaster | undefined;
+  private dashboard: DashboardHandlers | undefined;
+  private readonly oauth: OAuthEnvironment;
+  private initialized!: () => void;
 
-  connection.onInitialize(async (params): Promise<InitializeResult> => {
-    init = readInit(params.initializationOptions);
-    session = await SidecarSession.start(init, log, oauth);
-    const s = session;
-    broadcaster = new StateBroadcaster(
+  constructor(
+    private readonly connection: Connection,
+    private readonly log: Logger,
+  ) {
+    this.oauth = editorOAuth(connection, new Promise<void>((resolve) => (this.initialized = resolve)));
+    connection.onInitialize((params) => this.initialize(params.initializationOptions));
+    connection.onInitialized(() => this.onInitialized());
+    this.checked(SearchRequest, (p) => this.search(p));
+    connection.onRequest(ListToolsRequest, () => this.listTools());
+    this.checked(CallToolRequest, (p) => this.callTool(p));
+    connection.onRequest(ServersRequest, () => this.need().lens.servers());
+    this.checked(DashboardRequest, (p) => this.dashboardCall(p));
+    connection.onRequest(GatewayInfoRequest, () => this.need().gatewayInfo());
+    this.checked(RestartServerRequest, (p) => this.restartServer(p));
+    this.checked(SignInRequest, (p) => this.signIn(p));
+    this.checked(SignOutRequest, (p) => this.signOut(p));
+    connection.onRequest(ReindexRequest, () => this.reindex());
+    connection.onRequest(PullModelRequest, () => this.pullModel());
+    connection.onRequest(ClearUsageRequest, () => this.clearUsage());
+    this.checked(HoldReloadsRequest, (p) => this.holdReloads(p));
+    connection.onNotification(UpdateSettingsNotification, (p) => this.updateSettings(p));
+    connection.onShutdown(() => this.shutdown());
+  }
+
+  /** The session, once `initialize` has built it and until shutdown. */
+  current(): SidecarSession | undefined {
+    return this.session;
+  }
+
+  async shutdown(): Promise<void> {
+    this.broadcaster?.dispose();
+    const s = this.session;
+    this.session = undefined;
+    await s?.close();
+  }
+
+  private async initialize(options: unknown): Promise<InitializeResult> {
+    const init = this.params('initializationOptions', SidecarInitOptions, options);
+    const s = await SidecarSession.start(
+      { ...init, settings: this.settings(init.settings), ...withFolders(init.folders) },
+      this.log,
+      this.oauth,
+    );
+    this.session = s;
+    this.broadcaster = new StateBroadcaster(
       { state: () => stateOf(s), derived: () => derivedNotifications(s) },
       {
-        state: (p) => void connection.sendNotification(StateChangedNotification, p).catch(() => undefined),
-        derived: (n) => void connection.sendNotification(n.type, n.params).catch(() => undefined),
+        state: (p) => void this.connection.sendNotification(StateChangedNotification, p).catch(() => undefined),
+        derived: (n) => void this.connection.sendNotification(n.type, n.params).catch(() => undefined),
       },
     );
-    s.lens.onDidChange(() => broadcaster?.schedule());
+    s.lens.onDidChange(() => this.broadcaster?.schedule());
     // The webview panel's requests, answered by the browser dashboard's handlers (approving is
     // the editor's own prompt, so the panel never sends it here). A failed pull has reported
     // itself through onProgress already.
-    dashboard = lensHandlers(
+    this.dashboard = lensHandlers(
       s.lens,
       () => s.stats(),
       (onProgress) => pullModel(s, onProgress).catch(() => undefined),
-      sendPullProgress,
+      (p) => this.sendPullProgress(p),
     );
     return { capabilities: {}, serverInfo: { name: 'mcp-lens-sidecar', version: LENS_VERSION } };
-  });
-  connection.onInitialized(() => {
-    initialized();
-    broadcaster?.flush();
-  });
+  }
 
-  const need = (): SidecarSession => {
-    if (!session)
-      throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the MCP Lens sidecar is not initialized yet');
-    return session;
-  };
+  private onInitialized(): void {
+    this.initialized();
+    this.broadcaster?.flush();
+  }
 
-  connection.onRequest(SearchRequest, (p) => {
-    if (typeof p?.query !== 'string')
-      throw new ResponseError(ErrorCodes.InvalidParams, 'search: "query" must be a string');
-    return need().lens.search({
+  private search(p: SearchParams) {
+    return this.need().lens.search({
       query: p.query,
-      ...(p.limit ? { limit: p.limit } : {}),
+      ...(p.limit !== undefined && { limit: p.limit }),
       ...(p.server ? { server: p.server } : {}),
     });
-  });
-  connection.onRequest(ListToolsRequest, (): ListToolsResult =>
-    need()
+  }
+
+  private listTools(): ListToolsResult {
+    return this.need()
       .lens.tools()
-      .map((t) => ({
-        name: t.name,
-        server: t.server,
-        originalName: t.originalName,
-        description: t.description,
-        inputSchema: t.inputSchema,
-        ...(t.title ? { title: t.title } : {}),
-        ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
-      })),
-  );
-  connection.onRequest(CallToolRequest, async (p) => {
-    if (typeof p?.name !== 'string' || !p.arguments || typeof p.arguments !== 'object') {
-      throw new ResponseError(ErrorCodes.InvalidParams, 'callTool: "name" must be a string and "arguments" an object');
-    }
-    return toolCallOutcome(need().lens, p.name, p.arguments, 'palette');
-  });
-  connection.onRequest(ServersRequest, () => need().lens.servers());
-  connection.onRequest(DashboardRequest, async (p) => {
-    need();
-    const method = p?.method;
-    if (!dashboard || !DASHBOARD_METHODS.includes(method))
-      throw new ResponseError(ErrorCodes.InvalidParams, `dashboard: unknown request "${String(method)}"`);
+      .map(({ name, server, originalName, description, inputSchema, title, annotations }) => ({
+        name,
+        server,
+        originalName,
+        description,
+        inputSchema,
+        ...(title ? { title } : {}),
+        ...(annotations ? { annotations } : {}),
+      }));
+  }
+
+  private callTool(p: CallToolParams) {
+    return toolCallOutcome(this.need().lens, p.name, p.arguments, 'palette');
+  }
+
+  private async dashboardCall({ method, params }: DashboardCall): Promise<unknown> {
+    this.need();
+    const handle = this.dashboard![method] as (params: unknown) => Promise<unknown>;
     try {
-      return await (dashboard[method] as (params: unknown) => Promise<unknown>)(p.params ?? {});
+      return await handle(params ?? {});
     } catch (err) {
       throw new ResponseError(
         err instanceof BadParams ? ErrorCodes.InvalidParams : ErrorCodes.InternalError,
         errorMessage(err),
       );
     }
-  });
-  connection.onRequest(GatewayInfoRequest, () => need().gatewayInfo());
-  connection.onRequest(RestartServerRequest, async (p) => {
-    await need().lens.restartServer(String(p?.name));
-    return null;
-  });
-  connection.onRequest(SignInRequest, async (p) => {
-    try {
-      await need().lens.signIn(String(p?.name));
-    } catch (err) {
-      throw new ResponseError(ErrorCodes.InternalError, errorMessage(err));
-    }
-    return null;
-  });
-  connection.onRequest(SignOutRequest, async (p) => {
-    try {
-      await need().lens.signOut(String(p?.name));
-    } catch (err) {
-      throw new ResponseError(ErrorCodes.InternalError, errorMessage(err));
-    }
-    return null;
-  });
-  connection.onRequest(ReindexRequest, async () => {
-    await need().lens.reindex();
-    return null;
-  });
-  connection.onRequest(PullModelRequest, async () => {
-    const s = need();
-    try {
-      await pullModel(s, sendPullProgress);
-    } catch (err) {
-      throw new ResponseError(ErrorCodes.InternalError, errorMessage(err));
-    }
-    return null;
-  });
-  connection.onRequest(ClearUsageRequest, async () => {
-    const lens = need().lens;
-    if (!lens.clearUsage)
-      throw new ResponseError(ErrorCodes.MethodNotFound, 'usage learning is not part of this sidecar');
-    await lens.clearUsage();
-    return null;
-  });
-  connection.onRequest(HoldReloadsRequest, async (p) => {
-    await need().holdReloads(p?.hold === true);
-    return null;
-  });
-  connection.onNotification(UpdateSettingsNotification, (p) => {
-    const s = session;
-    if (!s) return;
-    const params: UpdateSettingsParams = {
-      settings: sanitizeSettings(p?.settings, process.env),
-      approvals: records(p?.approvals),
-      inputs: records(p?.inputs),
-      trusted: p?.trusted === true,
-    };
-    const folders = folderInfos(p?.folders);
-    if (folders) params.folders = folders;
-    const levels = sanitizeToolFilterLevels(p?.toolFilterLevels);
-    if (levels) params.toolFilterLevels = levels;
-    s.update(params).catch((err: unknown) => log.error(`applying settings: ${errorMessage(err)}`));
-  });
+  }
 
-  const shutdown = async (): Promise<void> => {
-    broadcaster?.dispose();
-    const s = session;
-    session = undefined;
-    await s?.close();
+  private async restartServer(p: RestartServerParams): Promise<null> {
+    await this.need().lens.restartServer(p.name);
+    return null;
+  }
+
+  private async signIn(p: RestartServerParams): Promise<null> {
+    await internal(this.need().lens.signIn(p.name));
+    return null;
+  }
+
+  private async signOut(p: RestartServerParams): Promise<null> {
+    await internal(this.need().lens.signOut(p.name));
+    return null;
+  }
+
+  private async reindex(): Promise<null> {
+    await this.need().lens.reindex();
+    return null;
+  }
+
+  private async pullModel(): Promise<null> {
+    await internal(pullModel(this.need(), (p) => this.sendPullProgress(p)));
+    return null;
+  }
+
+  private async clearUsage(): Promise<null> {
+    await this.need().lens.clearUsage();
+    return null;
+  }
+
+  private async holdReloads(p: HoldReloadsParams): Promise<null> {
+    await this.need().holdReloads(p.hold);
+    return null;
+  }
+
+  private updateSettings(raw: unknown): void {
+    const s = this.session;
+    if (!s) return;
+    let p: UpdateSettingsParams;
+    try {
+      p = this.params(UpdateSettingsNotification.method, UpdateSettingsNotification.params, raw);
+    } catch (err) {
+      // A notification has no answer: the problem is logged and the settings stay as they were.
+      this.log.error(`ignored ${errorMessage(err)}`);
+      return;
+    }
+    const params: UpdateSettingsParams = { ...p, settings: this.settings(p.settings), ...withFolders(p.folders) };
+    s.update(params).catch((err: unknown) => this.log.error(`applying settings: ${errorMessage(err)}`));
+  }
+
+  /** Registers a request whose params are checked against its schema before `handler` runs. */
+  private checked<S extends z.ZodMiniType, R>(
+    type: CheckedRequest<S, R>,
+    handler: (params: z.output<S>) => R | Promise<R>,
+  ): void {
+    this.connection.onRequest(type, (raw: unknown) => handler(this.params(type.method, type.params, raw)));
+  }
+
+  /** `raw` as `schema` says, or InvalidParams naming the message and each field that is wrong (never its value). */
+  private params<S extends z.ZodMiniType>(what: string, schema: S, raw: unknown): z.output<S> {
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    const label = what.replace(/^mcpLens\//, '');
+    throw new ResponseError(ErrorCodes.InvalidParams, `${label}: ${problemsText(parsed.error.issues, { value: raw })}`);
+  }
+
+  /** The client's settings, sanitized again here with this process's environment (OLLAMA_HOST). */
+  private settings(raw: unknown) {
+    return sanitizeSettings(raw, process.env, (m) => this.log.warn(`settings: ${m}`));
+  }
+
+  private need(): SidecarSession {
+    if (!this.session)
+      throw new ResponseError(ErrorCodes.ServerNotInitialized, 'the MCP Lens sidecar is not initialized yet');
+    return this.session;
+  }
+
+  private sendPullProgress(p: PullProgressParams): void {
+    void this.connection.sendNotification(PullProgressNotification, p).catch(() => undefined);
+  }
+}
+
+/** Folders with their own servers sanitized as `mcpLens.servers` is; one without servers left at that. */
+function withFolders(folders: WorkspaceFolderInfo[] | undefined): { folders?: WorkspaceFolderInfo[] } {
+  if (!folders) return {};
+  return {
+    folders: folders.map(({ servers, ...f }) => {
+      const sanitized = servers && sanitizeSettings({ servers }).servers;
+      return sanitized && Object.keys(sanitized).length > 0 ? { ...f, servers: sanitized } : f;
+    }),
   };
-  connection.onShutdown(shutdown);
-  return { session: () => session, shutdown };
+}
+
+/** A failure of the work itself, reported as the request's error with its reason. */
+async function internal(work: Promise<void>): Promise<void> {
+  try {
+    await work;
+  } catch (err) {
+    throw new ResponseError(ErrorCodes.InternalError, errorMessage(err));
+  }
 }
 
 /**
@@ -220,57 +287,4 @@ async function pullModel(s: SidecarSession, progress: (p: PullProgressParams) =>
     progress({ model, status: 'failed', done: true, error: errorMessage(err) });
     throw err;
   }
-}
-
-/** The client's options are untrusted input: sanitized like everything else that crosses. */
-function readInit(raw: unknown): SidecarInitOptions {
-  const o = (raw && typeof raw === 'object' ? raw : {}) as Partial<SidecarInitOptions>;
-  if (typeof o.storageDir !== 'string' || !o.storageDir)
-    throw new ResponseError(ErrorCodes.InvalidParams, 'initializationOptions.storageDir is required');
-  const toolFilterLevels = sanitizeToolFilterLevels(o.toolFilterLevels);
-  return {
-    storageDir: o.storageDir,
-    workspaceFolders: Array.isArray(o.workspaceFolders)
-      ? o.workspaceFolders.filter((f): f is string => typeof f === 'string')
-      : [],
-    settings: sanitizeSettings(o.settings, process.env),
-    ...(toolFilterLevels && { toolFilterLevels }),
-    trusted: o.trusted === true,
-    approvals: records(o.approvals),
-    inputs: records(o.inputs),
-    ...(Array.isArray(o.folders) && { folders: folderInfos(o.folders) ?? [] }),
-    ...(o.gateway &&
-      typeof o.gateway.token === 'string' && {
-        gateway: {
-          token: o.gateway.token,
-          ...(Number.isInteger(o.gateway.port) &&
-            o.gateway.port! > 0 &&
-            o.gateway.port! < 65536 && { port: o.gateway.port }),
-        },
-      }),
-  };
-}
-
-/** The client's workspace folders: a path and a name each, a folder's servers sanitized as settings are. */
-function folderInfos(v: unknown): WorkspaceFolderInfo[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  const out: WorkspaceFolderInfo[] = [];
-  for (const item of v as unknown[]) {
-    if (!item || typeof item !== 'object') continue;
-    const f = item as Record<string, unknown>;
-    if (typeof f.path !== 'string' || f.path === '') continue;
-    const servers = sanitizeSettings({ servers: f.servers }).servers;
-    out.push({
-      path: f.path,
-      name: typeof f.name === 'string' ? f.name : '',
-      ...(Object.keys(servers).length > 0 && { servers }),
-    });
-  }
-  return out;
-}
-
-function records(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
-  return out;
 }

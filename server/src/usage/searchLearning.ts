@@ -16,8 +16,7 @@ import type { CatalogTool } from '../core/catalog';
 import { ChangeEmitter } from '../core/changeEmitter';
 import { errorMessage } from '../core/errorMessage';
 import type { Logger } from '../core/logger';
-import type { RankedTool } from '../core/search/types';
-import type { UsageRequest, UsageSignal } from '../core/search/usageSignal';
+import type { RankedTool, UsageRequest, UsageSignal } from '../core/search/types';
 import { LEARNED_BOUNDS, LearnedExamples, type LearnedBounds, type Lesson } from '../core/usage/learnedExamples';
 import { learnedSummary } from '../core/usage/learnedSummary';
 import { learnedTermsOf } from '../core/usage/learnedTerms';
@@ -49,6 +48,14 @@ export interface SearchLearningOptions {
   knobs?: LearnedRankingKnobs;
   rules?: StepRules;
   bounds?: LearnedBounds;
+}
+
+/** One search as search learning takes part in it (SearchLearning.forRequest). */
+export interface SearchLesson {
+  /** Ranks this search by what was learned (its last stage). */
+  signal: UsageSignal;
+  /** The session's find_tools answered `answer` (keys, in order): what its next call teaches is judged against it. */
+  noteAnswer(sessionId: string, answer: readonly string[]): void;
 }
 
 /** A finished call as search learning sees it (UsageTracker's CallRecord has these fields). */
@@ -100,7 +107,25 @@ export class SearchLearning {
   }
 
   /** The ranking's use of what was learned: a usage signal (core/search/usageSignal.ts). */
-  readonly signal: UsageSignal = { rerank: (hits, request) => this.rerank(hits, request) };
+  readonly signal: UsageSignal = {
+    rerank: (hits, request) => this.rerank(hits, request, () => learnedTermsOf(request.text)),
+  };
+
+  /**
+   * One search's side of learning: the usage signal that ranks it, and the lesson its answer
+   * gives once answered, both from the request's learned terms, made once (`text`: requestText).
+   */
+  forRequest(text: string): SearchLesson {
+    let terms: string[] | undefined;
+    const termsOf = () => (terms ??= learnedTermsOf(text));
+    return {
+      signal: { rerank: (hits, request) => this.rerank(hits, request, termsOf) },
+      noteAnswer: (sessionId, answer) => {
+        if (!this.isEnabled) return;
+        this.apply(this.session(sessionId).search(termsOf(), answer, this.now()));
+      },
+    };
+  }
 
   /**
    * The catalog changed: its tools' fingerprints are what lessons are keyed by, and what was
@@ -121,8 +146,7 @@ export class SearchLearning {
 
   /** A find_tools of `sessionId` for `text` (query and keywords) answered `answer` (keys, in order). */
   noteSearch(sessionId: string, text: string, answer: readonly string[]): void {
-    if (!this.isEnabled) return;
-    this.apply(this.session(sessionId).search(learnedTermsOf(text), answer, this.now()));
+    this.forRequest(text).noteAnswer(sessionId, answer);
   }
 
   /** A call ended; only an agent's calls through the gateway teach. */
@@ -187,12 +211,12 @@ export class SearchLearning {
     return this.changes.on(listener);
   }
 
-  private rerank(hits: readonly RankedTool[], request: UsageRequest): RankedTool[] {
+  private rerank(hits: readonly RankedTool[], request: UsageRequest, terms: () => string[]): RankedTool[] {
     if (!this.isEnabled) return [...hits];
     this.refresh();
     if (this.examples.size === 0) return [...hits];
     const learned = {
-      terms: learnedTermsOf(request.text),
+      terms: terms(),
       limit: request.limit,
       catalogSize: this.tools.size,
       documentFrequency: request.documentFrequency,

@@ -8,7 +8,7 @@ import { plural } from '../../../protocol/figureText';
 import type { UsageStats } from '../../../protocol/model';
 import type { Logger } from '../core/logger';
 import type { RankedTool } from '../core/search/types';
-import type { UsageSignal } from '../core/search/usageSignal';
+import type { UsageSignal } from '../core/search/types';
 import { ChangeEmitter } from '../core/changeEmitter';
 import { DEFAULT_BOOST, usageBoost } from '../core/usage/boost';
 import { defaultPredictor, type CombinedPredictor } from '../core/usage/combined';

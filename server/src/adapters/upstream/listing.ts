@@ -1,7 +1,8 @@
 /**
  * Paginated listing of an upstream's tools, prompts and resources, normalized into the pool's
  * records. tools/list is parsed leniently so one malformed tool (say, a non-object inputSchema)
- * is repaired with a warning instead of failing the whole list.
+ * is repaired with a warning instead of failing the whole list. Prompts, resources and templates
+ * come as the SDK's schemas parsed them (the protocol's fields only) and are passed on so.
  */
 import * as z from 'zod/v4';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,31 +107,12 @@ function inputSchemaOf(server: string, tool: string, schema: unknown, log: Logge
   return { type: 'object' };
 }
 
-/** The fields a listing passes on as they came (besides the ones the catalog reads). */
-function extraOf(item: Obj, keys: readonly string[]): { extra?: Obj } {
-  const extra: Obj = {};
-  for (const k of keys) if (item[k] !== undefined) extra[k] = item[k];
-  return Object.keys(extra).length ? { extra } : {};
-}
-
 export async function listPrompts(client: Client, server: string, timeoutMs: number): Promise<UpstreamPrompt[]> {
   const prompts = await collectPages(async (cursor) => {
     const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout: timeoutMs });
     return { items: page.prompts, nextCursor: page.nextCursor };
   });
-  return prompts.map((p) => ({
-    server,
-    name: p.name,
-    ...(p.description !== undefined && { description: p.description }),
-    ...(p.arguments !== undefined && {
-      arguments: p.arguments.map((a) => ({
-        name: a.name,
-        ...(a.description !== undefined && { description: a.description }),
-        ...(a.required !== undefined && { required: a.required }),
-      })),
-    }),
-    ...extraOf(p, ['title', 'icons', '_meta']),
-  }));
+  return prompts.map((p) => ({ ...p, server }));
 }
 
 export async function listResources(client: Client, server: string, timeoutMs: number): Promise<UpstreamResource[]> {
@@ -138,14 +120,7 @@ export async function listResources(client: Client, server: string, timeoutMs: n
     const page = await client.listResources(cursor ? { cursor } : {}, { timeout: timeoutMs });
     return { items: page.resources, nextCursor: page.nextCursor };
   });
-  return resources.map((r) => ({
-    server,
-    uri: r.uri,
-    name: r.name,
-    ...(r.description !== undefined && { description: r.description }),
-    ...(r.mimeType !== undefined && { mimeType: r.mimeType }),
-    ...extraOf(r, ['title', 'size', 'annotations', 'icons', '_meta']),
-  }));
+  return resources.map((r) => ({ ...r, server }));
 }
 
 export async function listResourceTemplates(
@@ -157,14 +132,7 @@ export async function listResourceTemplates(
     const page = await client.listResourceTemplates(cursor ? { cursor } : {}, { timeout: timeoutMs });
     return { items: page.resourceTemplates, nextCursor: page.nextCursor };
   });
-  return templates.map((t) => ({
-    server,
-    uriTemplate: t.uriTemplate,
-    name: t.name,
-    ...(t.description !== undefined && { description: t.description }),
-    ...(t.mimeType !== undefined && { mimeType: t.mimeType }),
-    ...extraOf(t, ['title', 'annotations', 'icons', '_meta']),
-  }));
+  return templates.map((t) => ({ ...t, server }));
 }
 
 /** What one server lists. */

@@ -2,7 +2,7 @@
  * The contract of the upstream pool: one MCP client per configured server, what it lists,
  * what state each connection is in, and the one error type calls throw.
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { RestartPolicy } from '../../core/backoff';
 import type { Logger } from '../../core/logger';
 import type { OAuthEnvironment } from './auth/types';
@@ -121,34 +121,14 @@ export interface UpstreamTool {
   _meta?: Record<string, unknown>;
 }
 
-export interface UpstreamPrompt {
-  server: string;
-  name: string;
-  description?: string;
-  arguments?: { name: string; description?: string; required?: boolean }[];
-  /** title, icons, _meta: passed on as listed. */
-  extra?: Record<string, unknown>;
-}
-
-export interface UpstreamResource {
-  server: string;
-  uri: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-  /** title, size, annotations, icons, _meta: passed on as listed. */
-  extra?: Record<string, unknown>;
-}
-
-export interface UpstreamResourceTemplate {
-  server: string;
-  uriTemplate: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-  /** title, annotations, icons, _meta: passed on as listed. */
-  extra?: Record<string, unknown>;
-}
+/**
+ * A prompt, resource or template as its server lists it, and whose it is. The SDK's own types:
+ * its client parses every listing with the protocol's schemas, which keep the fields the
+ * protocol knows and drop any other, so what is passed on is what MCP defines.
+ */
+export type UpstreamPrompt = Prompt & { server: string };
+export type UpstreamResource = Resource & { server: string };
+export type UpstreamResourceTemplate = ResourceTemplate & { server: string };
 
 /** `needs-sign-in`: a remote server that wants an account (OAuth) and has no usable token; it waits for a sign-in. */
 export type UpstreamState = 'starting' | 'ready' | 'error' | 'stopped' | 'needs-sign-in';

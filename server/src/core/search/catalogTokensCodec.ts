@@ -15,7 +15,7 @@ import type { CatalogTool } from '../catalog';
 import type { Postings } from './bm25fPostings';
 import type { CatalogTokens } from './catalogTokens';
 import { OWN_FIELD_COUNT, TermTable, type DocTokens } from './docTokens';
-import type { CandidateConfig } from './keywordConfig';
+import type { CandidateConfig } from './candidateConfig';
 
 /** Where a catalog's tokens are kept between runs. */
 export interface CatalogTokensCache {

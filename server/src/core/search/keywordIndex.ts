@@ -10,7 +10,7 @@ import type { CatalogTokensCache } from './catalogTokensCodec';
 import { DEFAULT_KEYWORD_CONFIG, knobValue, type KeywordConfig } from './keywordConfig';
 import type { RerankSignal, SignalProfile } from './rerankSignal';
 import * as signalFiles from './rerankSignals';
-import type { RankedList, RankedTool, SearchOptions, ToolSearcher } from './types';
+import { requestText, type RankedList, type RankedTool, type SearchOptions, type ToolSearcher } from './types';
 
 /**
  * Every re-rank signal of rerankSignals.ts, by name: their factors multiply, so the order only
@@ -78,17 +78,17 @@ export class KeywordIndex implements ToolSearcher {
 
   /** Ranked tools for a query; `why` lists the query words a tool matched. */
   searchSync(query: string, options: SearchOptions): RankedTool[] {
-    return this.rank(query, options).hits;
+    return this.rank(requestText(query, options.keywords), options).hits;
   }
 
   /**
-   * Ranked tools, and the share of the request's own words (AnalysedRequest.contentTerms) the
+   * Ranked tools for a request's text (requestText), and the share of its own words (AnalysedRequest.contentTerms) the
    * first one holds: 0 with no hit. Hybrid fusion reads it to judge how strong the keyword
    * match is (hybridFusion.ts).
    */
-  rank(query: string, options: SearchOptions): KeywordRanking {
+  rank(text: string, options: Pick<SearchOptions, 'limit' | 'server' | 'visible'>): KeywordRanking {
     if (options.limit <= 0 || this.candidates.size === 0) return { hits: [], firstCoverage: 0 };
-    const request = this.candidates.analyse([query, ...(options.keywords ?? [])].join(' '));
+    const request = this.candidates.analyse(text);
     if (request.terms.length === 0) return { hits: [], firstCoverage: 0 };
     const docs = this.candidates.docs;
     const depth = Math.max(options.limit, RERANK_DEPTH);

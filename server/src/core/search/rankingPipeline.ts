@@ -21,9 +21,10 @@ import type { CatalogTool } from '../catalog';
 import { CANDIDATE_KNOBS } from './candidates';
 import type { CatalogTokensCache } from './catalogTokensCodec';
 import { DEFAULT_FUSION, fuseKeywordFirst, type FusionWeights } from './hybridFusion';
-import { DEFAULT_KEYWORD_CONFIG, type Knob, type KeywordConfig } from './keywordConfig';
+import { DEFAULT_KEYWORD_CONFIG, type KeywordConfig } from './keywordConfig';
+import type { Knob } from './knob';
 import { KeywordIndex, RERANK_SIGNALS } from './keywordIndex';
-import type { RankedTool, SearchOptions } from './types';
+import { requestText, type RankedTool, type SearchOptions } from './types';
 import { applyUsageSignals } from './usageSignal';
 
 /** Every knob of the keyword ranking: the candidate stage's, then each re-rank signal's. */
@@ -73,9 +74,9 @@ export class RankingPipeline {
 
   /** All four stages; `meaning` is stage 3's other ranking, absent for a keyword-only index. */
   async rank(query: string, options: SearchOptions, meaning?: MeaningRanking): Promise<PipelineAnswer> {
-    const text = [query, ...(options.keywords ?? [])].join(' ');
+    const text = requestText(query, options.keywords);
     const depth = meaning ? Math.max(options.limit, this.fusion.depth) : options.limit;
-    const keyword = this.keyword.rank(query, { ...options, limit: depth });
+    const keyword = this.keyword.rank(text, { ...options, limit: depth });
     const seen = options.visible;
     const meant = meaning ? await meaning(text, depth, options.server) : undefined;
     const vector = meant && seen ? meant.filter((h) => seen(h.key)) : meant;

@@ -11,7 +11,7 @@
  * list; nothing else names a signal.
  */
 import type { AnalysedRequest, CatalogView } from './candidates';
-import type { Knob } from './keywordConfig';
+import type { Knob } from './knob';
 
 export interface SignalKnob<K extends string> extends Knob {
   readonly name: K;

@@ -3,9 +3,9 @@
  * stores (server/src/index) and the benchmark.
  */
 import type { MatchSignal, SearchModeInfo } from '../../../../protocol/model';
-import type { UsageSignal } from './usageSignal';
 
 export interface SearchOptions {
+  /** Words to weigh as the query's own (requestText joins them to it). */
   keywords?: string[];
   /** Only tools of this server. */
   server?: string;
@@ -16,6 +16,14 @@ export interface SearchOptions {
   sessionId?: string;
   /** The ranking's last stage for this search: usage signals, applied in order (usageSignal.ts). */
   usage?: readonly UsageSignal[];
+}
+
+/**
+ * A search's words as one text, the query then the keywords: what every stage reads (the
+ * candidates, the meaning ranking, the usage signals, search learning). Joined once per search.
+ */
+export function requestText(query: string, keywords?: readonly string[]): string {
+  return keywords?.length ? [query, ...keywords].join(' ') : query;
 }
 
 /** One ranked tool, by catalog key (`server/originalName`). */
@@ -47,4 +55,37 @@ export interface ToolIndex extends ToolSearcher {
   status(): import('../../../../protocol/model').IndexStatus;
   onDidChange(listener: () => void): { dispose(): void };
   close(): Promise<void>;
+}
+
+/**
+ * Stage 4 of the ranking (rankingPipeline.ts, usageSignal.ts): a usage signal, what a session or
+ * a workspace has shown it uses.
+ */
+/** What a usage signal sees of a search. */
+export interface UsageRequest {
+  /** The request's text: its query and keywords. */
+  readonly text: string;
+  readonly sessionId?: string;
+  /** Only tools of this server may be answered. */
+  readonly server?: string;
+  /** How many tools the answer holds. */
+  readonly limit: number;
+  /** How many of the catalog's tools hold an index term (0 for a term none holds): a learned field's idf. */
+  readonly documentFrequency: (term: string) => number;
+  /**
+   * The keyword ranking's first score (0 with no keyword hit): a signal that scores on the
+   * keyword ranking's scale (a learned field) converts by it to the hits' (fused, in hybrid).
+   */
+  readonly keywordTop: number;
+}
+
+export interface UsageSignal {
+  /**
+   * The ranking after this signal: `hits` (best first, at most `limit`) re-ordered and
+   * re-scored, and it may add tools the earlier stages did not find (e.g. ones a session's
+   * words are learned to lead to). The pipeline keeps only keys of the catalog's tools, of
+   * `server` when given, each once, and cuts to `limit`. Returns `hits` as they are when it has
+   * nothing to say.
+   */
+  rerank(hits: readonly RankedTool[], request: UsageRequest): RankedTool[];
 }

@@ -82,11 +82,8 @@ export function lensHandlers(
       return { ok: true };
     },
     usage: async () => lens.usageStats() ?? null,
-    learnedSearch: async () => lens.learnedSearch?.() ?? null,
-    async forgetLearnedSearch() {
-      if (!lens.forgetLearnedSearch) return { ok: false, error: 'Search learning is not kept here.' };
-      return settle(() => lens.forgetLearnedSearch!());
-    },
+    learnedSearch: async () => lens.learnedSearch(),
+    forgetLearnedSearch: async () => settle(() => lens.forgetLearnedSearch()),
   };
 }
 
