@@ -53,7 +53,7 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 const portOf = (s: Server) => (s.address() as AddressInfo).port;
 
 /** A free port on 127.0.0.1, for the gateway whose resource URI the provider must know first. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const s = await listen(() => undefined);
   const port = portOf(s);
   await new Promise<void>((resolve) => s.close(() => resolve()));
