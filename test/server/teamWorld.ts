@@ -73,7 +73,15 @@ export interface TeamProvider {
   close(): Promise<void>;
 }
 
-export async function startTeamProvider(resource: string, people: Person[]): Promise<TeamProvider> {
+/** The confidential client MCP Lens introspects tokens as (`signIn.tokens: "introspection"`). */
+export const INTROSPECTION_CLIENT = { client_id: 'mcp-lens', client_secret: randomUUID() + randomUUID() };
+
+/** `format`: the access tokens the provider issues: JWTs (checked locally) or opaque (introspected). */
+export async function startTeamProvider(
+  resource: string,
+  people: Person[],
+  format: 'jwt' | 'opaque' = 'jwt',
+): Promise<TeamProvider> {
   let jwksFetches = 0;
   let keys = [rsaKeyForTest('k1')];
   let handler: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
@@ -89,11 +97,13 @@ export async function startTeamProvider(resource: string, people: Person[]): Pro
   const build = () =>
     new Provider(issuer, {
       jwks: { keys },
+      clients: [{ ...INTROSPECTION_CLIENT, redirect_uris: [], response_types: [], grant_types: [] }],
       scopes: ['openid', ...TEAM_SCOPES],
       pkce: { required: () => true },
       features: {
         devInteractions: { enabled: true },
         registration: { enabled: true },
+        introspection: { enabled: true, allowedPolicy: async () => true },
         resourceIndicators: {
           enabled: true,
           defaultResource: async () => resource,
@@ -102,8 +112,8 @@ export async function startTeamProvider(resource: string, people: Person[]): Pro
             scope: TEAM_SCOPES.join(' '),
             audience: resource,
             accessTokenTTL: 3600,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
+            accessTokenFormat: format,
+            ...(format === 'jwt' && { jwt: { sign: { alg: 'RS256' } } }),
           }),
         },
       },
@@ -165,10 +175,11 @@ export async function startTeamWorld(
   people: Person[],
   team: Record<string, unknown> & { signIn?: Record<string, unknown> },
   settings: Record<string, unknown> = {},
+  format: 'jwt' | 'opaque' = 'jwt',
 ): Promise<TeamWorld> {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
-  const provider = await startTeamProvider(resource, people);
+  const provider = await startTeamProvider(resource, people, format);
   const rules = (team.servers ?? {}) as Record<string, { shared?: boolean }>;
   const shared = new Set(Object.keys(rules).filter((s) => rules[s]!.shared === true));
   // As `serve --team` opens it (cli/lensFromArgs.ts teamSettings, the shared servers).
@@ -182,7 +193,8 @@ export async function startTeamWorld(
   const { signIn, ...rest } = team;
   writeFileSync(file, JSON.stringify({ resource, signIn: { issuer: provider.issuer, ...signIn }, ...rest }));
   const config = readTeamConfig(file);
-  const { team: serving } = teamServing(config, lens.lens, log);
+  const env = { TEAM_INTROSPECTION_SECRET: INTROSPECTION_CLIENT.client_secret };
+  const { team: serving } = teamServing(config, lens.lens, log, env);
   const sink = new JsonlAuditSink(config.audit.file!);
   const audit = { sink, arguments: config.audit.arguments, replica: 'test-replica' };
   const routes = teamAdminRoutes({
