@@ -84,7 +84,10 @@ export class ServersView {
         restart,
       ),
       h('div', { class: 'muted' }, counts.join(' · ')),
-      s.error && h('div', { class: 'server-error' }, s.error),
+      // Awaiting approval is a state with its action (Approve…), not an error: the definition it
+      // would start is shown below instead of the reason's long sentence.
+      s.error && !s.approval && h('div', { class: 'server-error' }, s.error),
+      s.note && h('div', { class: 'muted server-note' }, s.note),
       s.approval && this.approvalDetails(s.name, s.approval.details),
       s.stderrTail.length > 0 &&
         h(
@@ -106,7 +109,7 @@ export class ServersView {
     return h(
       'div',
       { class: 'approval', attrs: { 'data-server': name } },
-      h('div', { class: 'muted' }, 'Approve starts exactly this:'),
+      h('div', { class: 'muted' }, 'Not started until you approve it. Approve starts exactly this:'),
       h('pre', { class: 'approval-details' }, details.join('\n')),
       refused && h('div', { class: 'server-error approve-error', attrs: { role: 'alert' } }, refused),
     );
