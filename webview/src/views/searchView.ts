@@ -61,7 +61,7 @@ export class SearchView {
     }
     replaceChildren(this.meta, 'Searching…');
     try {
-      const response = await this.messenger.request('search', { query, limit: 10 });
+      const response = await this.messenger.request('search', { query });
       if (generation === this.generation) this.render(response);
     } catch (err) {
       if (generation === this.generation)

@@ -84,9 +84,11 @@ export class ServersView {
         restart,
       ),
       h('div', { class: 'muted' }, counts.join(' · ')),
-      // Awaiting approval is a state with its action (Approve…), not an error: the definition it
-      // would start is shown below instead of the reason's long sentence.
-      s.error && !s.approval && h('div', { class: 'server-error' }, s.error),
+      // Awaiting approval and needs sign-in are states with their action (Approve…, Sign in), not
+      // errors: a waiting server's definition is shown below instead of the reason's long sentence.
+      s.error &&
+        !s.approval &&
+        h('div', { class: s.state === 'needs-sign-in' ? 'muted server-note' : 'server-error' }, s.error),
       s.note && h('div', { class: 'muted server-note' }, s.note),
       s.approval && this.approvalDetails(s.name, s.approval.details),
       s.stderrTail.length > 0 &&
