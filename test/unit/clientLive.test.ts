@@ -115,6 +115,16 @@ test('a server that needs sign-in: List Servers signs in to it, the status bar i
     ],
   );
   assert.match(items[0]!.description, /needs sign-in — select to sign in · 2 tools \(last known\)/);
+  // The row's line says what signing in does, not the server's reason again (it was cut: "…use Sign in (status bar, "MCP Lens: List …").
+  const reason =
+    'needs sign-in (the server asks for an account; use Sign in (status bar, "MCP Lens: List Servers" or the dashboard))';
+  const [asked] = serverItems([status('linear', 'needs-sign-in', { error: reason })]);
+  assert.equal(asked!.detail, 'The server asks for an account; signing in opens its page in your browser.');
+  assert.ok(asked!.detail!.length <= ROW_CHARS);
+  const [failed] = serverItems([
+    status('linear', 'needs-sign-in', { error: 'needs sign-in (sign-in failed: the browser was closed)' }),
+  ]);
+  assert.equal(failed!.detail, 'Sign-in failed: the browser was closed', 'a failure keeps its cause');
   assert.equal(signInText([]), undefined);
   assert.deepEqual(signInText(['linear']), {
     text: '$(sign-in) linear: needs sign-in',

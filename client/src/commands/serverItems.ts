@@ -4,6 +4,7 @@
  * for approval, restart one that failed, open a config file that does not parse.
  */
 import type { ServerStatus } from '../../../protocol/model';
+import { signInLine } from '../../../protocol/signInText';
 import { paletteText } from './noMatchItems';
 
 export type ServerAction =
@@ -62,7 +63,7 @@ function item(s: ServerStatus): ServerItem {
       return {
         ...base,
         description: `needs sign-in — select to sign in · ${tools}`,
-        detail: paletteText(s.error ?? ''),
+        detail: paletteText(signInLine(s.error)),
         action: { kind: 'signIn', name: s.name },
       };
     case 'error':

@@ -5,6 +5,7 @@
  */
 import { plural, pluralNoun } from '../../../protocol/figureText';
 import type { ServerStatus } from '../../../protocol/model';
+import { signInLine } from '../../../protocol/signInText';
 import { card, formatTokens, h, replaceChildren } from '../dom';
 import type { DashboardMessenger } from '../messenger/messenger';
 
@@ -86,9 +87,9 @@ export class ServersView {
       h('div', { class: 'muted' }, counts.join(' · ')),
       // Awaiting approval and needs sign-in are states with their action (Approve…, Sign in), not
       // errors: a waiting server's definition is shown below instead of the reason's long sentence.
-      s.error &&
-        !s.approval &&
-        h('div', { class: s.state === 'needs-sign-in' ? 'muted server-note' : 'server-error' }, s.error),
+      s.state === 'needs-sign-in'
+        ? h('div', { class: 'muted server-note' }, signInLine(s.error))
+        : s.error && !s.approval && h('div', { class: 'server-error' }, s.error),
       s.note && h('div', { class: 'muted server-note' }, s.note),
       s.approval && this.approvalDetails(s.name, s.approval.details),
       s.stderrTail.length > 0 &&
