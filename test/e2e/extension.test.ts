@@ -3,7 +3,7 @@
 // by headless Chromium. Checks the commands in the palette, MCP Lens in "MCP: List Servers", the
 // agent path (vscode.lm.invokeTool on MCP Lens's find_tools and call_tool, through the test-only
 // command), the sidecar's log, and takes screenshots of the palette and the dashboard into
-// test-results/ (`npm run screenshots` copies them to media/screenshots/).
+// test-results/ (the README's pictures are `npm run screenshots`'s, made from examples/demo).
 // Needs: scripts/install-code-server.sh, `npm run package`, /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
