@@ -9,6 +9,14 @@
 // Host or Origin, as in the DNS-rebinding scenario, goes through as it came).
 import { createServer, request as httpRequest } from 'node:http';
 
+/** MCP Lens refused a request the proxy made for the client: the client gets that answer as it came. */
+class LensRefusal extends Error {
+  constructor(status, contentType, body) {
+    super(`MCP Lens answered ${status}`);
+    Object.assign(this, { status, contentType, body });
+  }
+}
+
 /** A URI template split at its `{…}` expressions: literal text at even indexes, expressions at odd ones. */
 const templatePieces = (template) => template.split(/(\{[^{}]*\})/);
 
@@ -75,6 +83,8 @@ export async function startProxy({ target, token, server, mode }) {
     };
     const res = await fetch(target, { method: 'POST', headers, body });
     const text = await res.text();
+    // A refusal (an unknown session's 404, say) is MCP Lens's answer to the client's own request.
+    if (!res.ok) throw new LensRefusal(res.status, res.headers.get('content-type'), text);
     const messages = res.headers.get('content-type')?.includes('text/event-stream')
       ? text
           .split(/\r?\n\r?\n/)
@@ -326,6 +336,11 @@ export async function startProxy({ target, token, server, mode }) {
 
   const http = createServer((req, res) => {
     handle(req, res).catch((err) => {
+      if (err instanceof LensRefusal && !res.headersSent) {
+        res.writeHead(err.status, err.contentType ? { 'content-type': err.contentType } : {});
+        res.end(err.body);
+        return;
+      }
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy: ${err instanceof Error ? err.message : String(err)}`);
     });
