@@ -26,6 +26,8 @@ import {
   tokensEqual,
 } from './httpGuards';
 import { errorMessage } from '../core/errorMessage';
+import { claimsModern, serveModernPost } from './modern/modernHttp';
+import { principalContext, tokenPrincipal, type ModernContext } from './modern/modernContext';
 
 /**
  * Extra HTTP routes (the dashboard). Called for every path other than `/mcp` and `/stats`,
@@ -53,8 +55,9 @@ export interface GatewayHttpOptions {
   /** Sessions open at once (default MAX_HTTP_SESSIONS). */
   maxSessions?: number;
   /**
-   * Whom a new session acts for, from its initialize request (core/principal.ts). Default: each
-   * session is a principal of its own (`serve --http`: every client holds the one token, which
+   * Whom a new session acts for, from its initialize request (core/principal.ts); and a
+   * 2026-07-28 request, which has no session (default there: the token's, modern/modernContext.ts).
+   * Default: each session is a principal of its own (`serve --http`: every client holds the one token, which
    * says a client may use the gateway, not which client it is). The editor's sidecar, whose
    * token only VS Code holds, makes every session the workspace.
    */
@@ -92,9 +95,12 @@ export class GatewayHttpServer {
   private port = 0;
   /** Sessions whose initialize is being handled: counted against the cap before they have an id. */
   private opening = 0;
+  /** Whom a modern request acts for when the front door does not say: the principal the bearer token names. */
+  private readonly tokenContext: ModernContext;
 
   constructor(options: GatewayHttpOptions) {
     this.options = options;
+    this.tokenContext = principalContext(tokenPrincipal(options.token));
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.now = options.now ?? Date.now;
     this.gateway = new Gateway({ lens: options.lens, log: options.log });
@@ -253,9 +259,23 @@ export class GatewayHttpServer {
       }
       return this.forward(session, req, res, body);
     }
+    // 2026-07-28 and later: one stateless request, no session (gateway/modern/).
+    if (claimsModern(req.headers, body)) {
+      const named = this.options.principalFor?.(req);
+      const context = named ? principalContext(named) : this.tokenContext;
+      return serveModernPost(this.gateway, context, req, res, body);
+    }
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (!initializing) {
-      sendJsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
+      const id = (body as { id?: unknown } | null)?.id;
+      sendJsonError(
+        res,
+        400,
+        -32000,
+        'Bad Request: no Mcp-Session-Id header. Open a session with initialize (protocol revisions up to 2025-11-25), or send a 2026-07-28 request with its _meta envelope and MCP-Protocol-Version header',
+        {},
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+      );
       return;
     }
     if (!this.roomForSession()) {

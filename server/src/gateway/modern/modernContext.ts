@@ -1,0 +1,37 @@
+/**
+ * Whom a modern (2026-07-28) request acts for. The revision has no session: the principal a
+ * request acts for (core/principal.ts: whose upstream connections, roots and requests) and the id
+ * its per-session state is kept under — results kept whole, the usage it teaches, its token
+ * accounting, what MCP Lens holds open for an input-required round — come from the front door.
+ * Over HTTP the bearer token names the principal (every request carrying it is the same client;
+ * a front door that names principals otherwise, the editor's, decides as for its sessions); over
+ * stdio the connection does, for the workspace, as `serve`'s stdio session does.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { WORKSPACE_PRINCIPAL, type Principal } from '../../core/principal';
+
+export interface ModernContext {
+  readonly principal: Principal;
+  /** The id per-session state is kept under. Never a secret. */
+  readonly sessionId: string;
+}
+
+/** The principal a bearer token names: its SHA-256, shortened (the token cannot be read back). */
+export function tokenPrincipal(token: string): Principal {
+  const hash = createHash('sha256').update(token).digest('hex').slice(0, 16);
+  return Object.freeze({
+    id: `token:${hash}`,
+    kind: 'client',
+    label: `the 2026-07-28 client of token ${hash.slice(0, 8)}`,
+  });
+}
+
+/** The context of a principal's stateless requests over HTTP. */
+export function principalContext(principal: Principal): ModernContext {
+  return { principal, sessionId: principal.id };
+}
+
+/** The context of one stdio connection's stateless requests (the workspace's). */
+export function stdioContext(principal: Principal = WORKSPACE_PRINCIPAL): ModernContext {
+  return { principal, sessionId: `stdio:${randomUUID()}` };
+}
