@@ -40,6 +40,7 @@ import type { TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
+import { MODERN_ERROR } from '../core/revision/revisions';
 
 export interface SessionDeps {
   lens: Lens;
@@ -84,7 +85,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     },
   );
   registerTools(server, deps, sessionId);
-  registerPrompts(server, deps);
+  registerPrompts(server, deps, sessionId);
   registerResources(server, deps, sessionId);
   registerClientFeatures(server, deps, sessionId);
   return server;
@@ -103,12 +104,14 @@ function registerTools(server: Server, deps: SessionDeps, sessionId: () => strin
 }
 
 /** Prompts under their client-safe names, in the protocol's shape (the SDK's); a failure names the prompt. */
-function registerPrompts(server: Server, { lens, principal }: SessionDeps): void {
+function registerPrompts(server: Server, { lens, principal }: SessionDeps, sessionId: () => string): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: lens.prompts().map(listedPrompt) }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     try {
-      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal);
+      const caller = callCaller(server, sessionId(), principal, extra as unknown as CallExtra);
+      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal, caller);
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -127,12 +130,17 @@ function registerResources(server: Server, deps: SessionDeps, sessionId: () => s
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: lens.resourceTemplates().map(listedTemplate),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
     try {
-      return await lens.readResource(request.params.uri, deps.principal);
+      return await lens.readResource(
+        request.params.uri,
+        deps.principal,
+        callCaller(server, sessionId(), deps.principal, extra as unknown as CallExtra),
+      );
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       throw new McpError(
         ErrorCode.InvalidParams,
         `resource "${request.params.uri}": ${cleanReplyText(errorMessage(err))}`,
@@ -186,6 +194,7 @@ function toolCallHandler(
       // names with the closest real ones.
       return (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       // The Lens turns failures into results; anything else is a bug, reported with context.
       deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);
       return {
@@ -197,6 +206,11 @@ function toolCallHandler(
       deps.afterCall(sessionId());
     }
   };
+}
+
+/** An upstream's refusal only the client can fix (a capability it must declare): passed on as that error. */
+function isProtocolRefusal(err: unknown): boolean {
+  return err instanceof McpError && err.code === MODERN_ERROR.missingClientCapability;
 }
 
 /** Logging, completions, subscriptions and roots: passed on through the Lens to the upstreams. */

@@ -129,7 +129,12 @@ export class UpstreamConnection implements StateOwner, Connector, Stoppable {
       sharedAcrossPrincipals(config),
     );
     this.requests = new SessionRequests(
-      { requestTimeoutMs, state, failures },
+      {
+        requestTimeoutMs,
+        state,
+        failures,
+        track: (caller, request) => this.calls.inFlight.track(caller, request),
+      },
       new UpstreamFollowUps(name, requestTimeoutMs, log),
     );
     this.hooks = this.sessionHooks();

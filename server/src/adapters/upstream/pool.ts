@@ -34,6 +34,7 @@ import {
   type UpstreamResourceTemplate,
   type UpstreamStatus,
   type UpstreamTool,
+  type UpstreamCaller,
 } from './types';
 import { errorMessage } from '../../core/errorMessage';
 
@@ -159,12 +160,18 @@ export class UpstreamPool {
     name: string,
     args: Record<string, string>,
     principal?: Principal,
+    caller?: UpstreamCaller,
   ): Promise<GetPromptResult> {
-    return (await this.readyFor(server, principal)).requests.getPrompt(name, args);
+    return (await this.readyFor(server, principal)).requests.getPrompt(name, args, caller);
   }
 
-  async readResource(server: string, uri: string, principal?: Principal): Promise<ReadResourceResult> {
-    return (await this.readyFor(server, principal)).requests.readResource(uri);
+  async readResource(
+    server: string,
+    uri: string,
+    principal?: Principal,
+    caller?: UpstreamCaller,
+  ): Promise<ReadResourceResult> {
+    return (await this.readyFor(server, principal)).requests.readResource(uri, caller);
   }
 
   async complete(server: string, params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult> {

@@ -26,6 +26,13 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
+/**
+ * MCP Lens's own `_meta` key on a request an upstream asked back in an input-required round: the
+ * key the upstream gave it there, so a 2026-07-28 client is asked under the same key. Taken off
+ * before anything reaches a client.
+ */
+export const INPUT_KEY_META = 'dev.mcp-lens/inputKey';
+
 /** The error codes the 2026-07-28 revision defines (its reserved sub-range -32020..-32099). */
 export const MODERN_ERROR = {
   headerMismatch: -32020,

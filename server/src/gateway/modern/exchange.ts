@@ -23,7 +23,7 @@ import type {
   RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestEnvelope } from '../../core/revision/envelope';
-import { MODERN_ERROR } from '../../core/revision/revisions';
+import { INPUT_KEY_META, MODERN_ERROR } from '../../core/revision/revisions';
 import { missingCapability } from '../../app/upstreamRequests';
 import type { ContextServer } from './contextServer';
 import type { ModernContext } from './modernContext';
@@ -157,15 +157,25 @@ export class Exchange {
       this.failMissing(message.method, missing);
       return;
     }
-    const short = message.method.split('/')[0];
     this.asked.push({
-      key: `${short}-${++this.nextKey}`,
+      key: this.keyFor(message.method, params),
       serverRequestId: message.id,
       method: message.method,
-      params,
+      params: withoutInputKey(params),
       answered: false,
     });
     this.scheduleFlush();
+  }
+
+  /** The upstream's own key when it gave one (modernEra.ts) and it is free; else one of ours. */
+  private keyFor(method: string, params: Record<string, unknown> | undefined): string {
+    const given = (params?._meta as Record<string, unknown> | undefined)?.[INPUT_KEY_META];
+    const open = (key: string) => !this.asked.some((a) => !a.answered && a.key === key);
+    if (typeof given === 'string' && given.length <= 200 && open(given)) return given;
+    let key: string;
+    do key = `${method.split('/')[0]}-${++this.nextKey}`;
+    while (!open(key));
+    return key;
   }
 
   private failMissing(method: string, missing: string): void {
@@ -253,4 +263,13 @@ export class Exchange {
     this.host.hold(this, false);
     this.host.done(this);
   }
+}
+
+/** The params without MCP Lens's own key (an empty `_meta` goes too). */
+export function withoutInputKey(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  if (!meta || !(INPUT_KEY_META in meta)) return params;
+  const { [INPUT_KEY_META]: _key, ...rest } = meta;
+  const { _meta: _m, ...others } = params!;
+  return Object.keys(rest).length ? { ...others, _meta: rest } : others;
 }
