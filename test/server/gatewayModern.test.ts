@@ -10,7 +10,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startHttpLens, type HttpLensWorld } from '../fixtures/gatewayLens';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
+import {
+  CLI,
+  ROOT,
+  makeWorkspace,
+  startHttpLens,
+  type HttpLensWorld,
+  type TestWorkspace,
+} from '../fixtures/gatewayLens';
 import { startConformanceServer, type ConformanceServer } from '../fixtures/servers/conformance/http';
 
 const TOKEN = 'modern-' + Math.random().toString(36).slice(2);
@@ -364,5 +372,52 @@ describe('the gateway speaks 2026-07-28 over streamable HTTP', () => {
       'listen-1',
     );
     controller.abort();
+  });
+});
+
+describe('the gateway speaks 2026-07-28 over stdio, beside a 2025 session on the same pipe', () => {
+  let upstream: ConformanceServer;
+  let ws: TestWorkspace;
+  let client: Client;
+
+  before(async () => {
+    upstream = await startConformanceServer();
+    ws = makeWorkspace({ conf: { type: 'http', url: upstream.url } }, { exposure: 'all' });
+    client = new Client(
+      { name: 'modern-stdio-test', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: REVISION } } },
+    );
+    await client.connect(
+      new ModernStdioTransport({
+        command: process.execPath,
+        args: [...CLI, 'serve', '--workspace', ws.dir, '--config', ws.configFile, '--trust'],
+        cwd: ROOT,
+        stderr: 'ignore',
+      }),
+    );
+  });
+
+  after(async () => {
+    await client?.close().catch(() => undefined);
+    ws?.close();
+    await upstream?.close();
+  });
+
+  it('discovers, lists, calls, and answers an upstream elicitation through input-required rounds', async () => {
+    assert.equal(client.getNegotiatedProtocolVersion(), REVISION);
+    // serve starts its servers once a client first asked for tools: they come in as they start.
+    const deadline = Date.now() + 30_000;
+    while (!(await client.listTools()).tools.some((t) => t.name === 'conf_test_elicitation')) {
+      assert.ok(Date.now() < deadline, 'the upstream tools were never listed');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const simple = await client.callTool({ name: 'conf_test_simple_text', arguments: {} });
+    assert.deepEqual(simple.content, [{ type: 'text', text: 'This is a simple text response for testing.' }]);
+    client.setRequestHandler('elicitation/create', async () => ({
+      action: 'accept',
+      content: { username: 'stdio-ada', email: 'ada@example.com' },
+    }));
+    const asked = await client.callTool({ name: 'conf_test_elicitation', arguments: { message: 'Who?' } });
+    assert.match(JSON.stringify(asked.content), /stdio-ada/);
   });
 });
