@@ -181,5 +181,29 @@ describe('an upstream that speaks only 2026-07-28, behind MCP Lens', () => {
       .result;
     assert.equal(round.resultType, 'input_required');
     assert.deepEqual(Object.keys(round.inputRequests), ['user_name']);
+    // The servers' own caching hint bounds MCP Lens's: its list is no longer reusable than theirs.
+    const list = await fetch(world.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization: `Bearer ${TOKEN}`,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    const hints = ((await list.json()) as { result: { ttlMs: number; cacheScope: string } }).result;
+    assert.deepEqual([hints.ttlMs, hints.cacheScope], [1234, 'private']);
   });
 });

@@ -180,6 +180,10 @@ export class LensApp implements Lens, LensControl {
     return this.parts.forwarding.resourceTemplates();
   }
 
+  upstreamListTtl(method: string): number | undefined {
+    return this.pool.listTtl(method);
+  }
+
   readResource(uri: string, principal?: Principal, caller?: UpstreamCaller): Promise<ReadResourceResult> {
     return this.parts.forwarding.readResource(uri, principal, caller);
   }

@@ -77,6 +77,7 @@ export class Gateway {
       lens: this.lens,
       version: LENS_VERSION,
       createServer: (context) => createSessionServer(this.sessionDeps(context.principal), () => context.sessionId),
+      upstreamTtl: (method) => this.lens.upstreamListTtl?.(method),
     });
     this.listens = new ListenStreams(
       this.lens,

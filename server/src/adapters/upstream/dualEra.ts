@@ -14,6 +14,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { META, isModernRevision } from '../../core/revision/revisions';
 import type { ServerLists } from './listing';
+import { ModernEraTransport } from './modernEra';
 import type { UpstreamCaller } from './types';
 
 /** The second Client of a dual-era server, and what only it lists. */
@@ -42,6 +43,19 @@ export function clientFor(
   if (!channel) return session.client;
   if (channel.modernOnly[kind].has(name) || isModernRevision(caller?.revision)) return channel.client;
   return session.client;
+}
+
+/** The shortest caching hint a session's 2026-07-28 Clients got for a list, if any gave one. */
+export function listTtlOf(
+  session: { client: Client; modern?: DualEraChannel | undefined },
+  method: string,
+): number | undefined {
+  const hints = [session.client, session.modern?.client]
+    .map((c) => c?.transport)
+    .filter((t): t is ModernEraTransport => t instanceof ModernEraTransport)
+    .map((t) => t.listTtl.get(method))
+    .filter((n): n is number => n !== undefined);
+  return hints.length ? Math.min(...hints) : undefined;
 }
 
 /**

@@ -69,6 +69,8 @@ export class ModernEraTransport implements Transport {
   private readonly subscriptions = new Set<string>();
   private listenId: string | undefined;
   private serverCapabilities: Obj = {};
+  /** The server's own caching hint (ttlMs) on each list it answered last (gateway/modern/cacheHints.ts). */
+  readonly listTtl = new Map<string, number>();
 
   constructor(
     readonly inner: Transport,
@@ -205,6 +207,8 @@ export class ModernEraTransport implements Transport {
     if (pending.kind === 'ping') return this.deliverToClient(pending, { result: {} });
     if (result.resultType === 'input_required' && MRTR_METHODS.has(pending.method))
       return this.ask(id, pending, result);
+    if (pending.method.endsWith('/list') && typeof result.ttlMs === 'number')
+      this.listTtl.set(pending.method, result.ttlMs);
     const { resultType: _type, ...rest } = result;
     this.deliverToClient(pending, { result: rest });
   }

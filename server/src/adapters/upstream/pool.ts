@@ -122,6 +122,12 @@ export class UpstreamPool {
   tools(): UpstreamTool[] {
     return [...this.connections.values()].flatMap((c) => c.tools());
   }
+
+  /** The shortest time any server says its list may be reused (servers speaking 2026-07-28 say). */
+  listTtl(method: string): number | undefined {
+    const hints = [...this.connections.values()].map((c) => c.listTtl(method)).filter((n) => n !== undefined);
+    return hints.length ? Math.min(...(hints as number[])) : undefined;
+  }
   /** What one server lists now (the same array until its list changes); empty when unknown. */
   toolsOf(server: string): readonly UpstreamTool[] {
     return this.connections.get(server)?.tools() ?? [];
