@@ -204,6 +204,22 @@ describe('the gateway speaks 2026-07-28 over streamable HTTP', () => {
     assert.deepEqual(error.data, { supported: [REVISION], requested: 'v999' });
   });
 
+  it('opens a session for every earlier revision a client asks for in initialize', async () => {
+    for (const revision of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
+      const answer = await post(
+        world.url,
+        {
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+        },
+        { 'mcp-protocol-version': null, 'mcp-method': null },
+      );
+      const result = (answer.messages[0] as { result: { protocolVersion: string } }).result;
+      assert.equal(result.protocolVersion, revision, revision);
+    }
+  });
+
   it('still opens 2025-era sessions with initialize, and names both ways when a request has neither', async () => {
     const answer = await post(
       world.url,

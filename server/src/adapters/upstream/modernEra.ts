@@ -20,6 +20,7 @@
  * - Over HTTP, a refusal the server sends with an error status (400, 404) still carries its
  *   JSON-RPC error, which the Client gets as that error (-32021 with its data, say).
  */
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   ClientCapabilities,
@@ -76,6 +77,11 @@ export class ModernEraTransport implements Transport {
     readonly inner: Transport,
     private readonly opts: ModernEraOptions,
   ) {}
+
+  /** Over HTTP a request is cancelled by closing its stream; over stdio by notifications/cancelled. */
+  private get overHttp(): boolean {
+    return this.inner instanceof StreamableHTTPClientTransport;
+  }
 
   /** The stdio process's id, when the inner transport has one (session.ts records it). */
   get pid(): number | null | undefined {
@@ -157,7 +163,7 @@ export class ModernEraTransport implements Transport {
       // Over stdio the server hears it under the id it knows; over HTTP closing the request's
       // stream is the cancellation, which the SDK's transport cannot do for one request.
       const upstream = [...this.pending].find(([, p]) => String(p.clientId) === String(params.requestId))?.[0];
-      if (upstream && !('sessionId' in this.inner))
+      if (upstream && !this.overHttp)
         await this.inner.send({ jsonrpc: '2.0', method, params: { ...params, requestId: upstream } });
     }
     // Nothing else a 2025 client says has a place in this revision (roots changes are asked for per request).
@@ -302,7 +308,7 @@ export class ModernEraTransport implements Transport {
     const before = this.listenId;
     this.listenId = id;
     // Over stdio the replaced stream is cancelled; over HTTP its notifications are no longer taken.
-    if (before && !('sessionId' in this.inner))
+    if (before && !this.overHttp)
       await this.inner.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: before } });
     this.pending.set(id, { clientId: id, method: 'subscriptions/listen', params: {}, kind: 'listen', rounds: 0 });
     const params = { notifications, _meta: this.envelope({}) };
