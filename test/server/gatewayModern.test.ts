@@ -395,13 +395,27 @@ describe('the gateway speaks 2026-07-28 over stdio, beside a 2025 session on the
   let upstream: ConformanceServer;
   let ws: TestWorkspace;
   let client: Client;
+  /** Every tools list the client's listen stream brought (ClientOptions.listChanged). */
+  const listed: { name: string }[][] = [];
+  let heard: () => void = () => undefined;
 
   before(async () => {
     upstream = await startConformanceServer();
     ws = makeWorkspace({ conf: { type: 'http', url: upstream.url } }, { exposure: 'all' });
     client = new Client(
       { name: 'modern-stdio-test', version: '1.0.0' },
-      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: REVISION } } },
+      {
+        capabilities: { elicitation: {} },
+        versionNegotiation: { mode: { pin: REVISION } },
+        listChanged: {
+          tools: {
+            onChanged: (_err, tools) => {
+              if (tools) listed.push(tools);
+              heard();
+            },
+          },
+        },
+      },
     );
     await client.connect(
       new ModernStdioTransport({
@@ -419,21 +433,29 @@ describe('the gateway speaks 2026-07-28 over stdio, beside a 2025 session on the
     await upstream?.close();
   });
 
-  it('discovers, lists, calls, and answers an upstream elicitation through input-required rounds', async () => {
-    assert.equal(client.getNegotiatedProtocolVersion(), REVISION);
-    // serve starts its servers once a client first asked for tools: they come in as they start.
-    const deadline = Date.now() + 30_000;
-    while (!(await client.listTools()).tools.some((t) => t.name === 'conf_test_elicitation')) {
-      assert.ok(Date.now() < deadline, 'the upstream tools were never listed');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const simple = await client.callTool({ name: 'conf_test_simple_text', arguments: {} });
-    assert.deepEqual(simple.content, [{ type: 'text', text: 'This is a simple text response for testing.' }]);
-    client.setRequestHandler('elicitation/create', async () => ({
-      action: 'accept',
-      content: { username: 'stdio-ada', email: 'ada@example.com' },
-    }));
-    const asked = await client.callTool({ name: 'conf_test_elicitation', arguments: { message: 'Who?' } });
-    assert.match(JSON.stringify(asked.content), /stdio-ada/);
-  });
+  it(
+    'discovers, lists, calls, and answers an upstream elicitation through input-required rounds',
+    { timeout: 120_000 },
+    async () => {
+      assert.equal(client.getNegotiatedProtocolVersion(), REVISION);
+      // serve starts its servers once a client first asked for tools: their tools come in as they
+      // start, announced on the listen stream the client opened; a list cached under its ttlMs
+      // in between would hide them.
+      const has = (tools: { name: string }[]) => tools.some((t) => t.name === 'conf_test_elicitation');
+      const announced = new Promise<void>((resolve) => {
+        heard = () => listed.some(has) && resolve();
+        heard();
+      });
+      if (!has((await client.listTools()).tools)) await announced;
+      assert.ok(has((await client.listTools()).tools), 'the list the client reuses holds the upstream tools');
+      const simple = await client.callTool({ name: 'conf_test_simple_text', arguments: {} });
+      assert.deepEqual(simple.content, [{ type: 'text', text: 'This is a simple text response for testing.' }]);
+      client.setRequestHandler('elicitation/create', async () => ({
+        action: 'accept',
+        content: { username: 'stdio-ada', email: 'ada@example.com' },
+      }));
+      const asked = await client.callTool({ name: 'conf_test_elicitation', arguments: { message: 'Who?' } });
+      assert.match(JSON.stringify(asked.content), /stdio-ada/);
+    },
+  );
 });

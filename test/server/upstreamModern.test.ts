@@ -179,7 +179,7 @@ describe('an upstream that speaks only 2026-07-28, behind MCP Lens', () => {
     });
     const round = ((await raw.json()) as { result: { resultType: string; inputRequests: Record<string, unknown> } })
       .result;
-    assert.equal(round.resultType, 'input_required');
+    assert.equal(round.resultType, 'input_required', JSON.stringify(round));
     assert.deepEqual(Object.keys(round.inputRequests), ['user_name']);
     // The servers' own caching hint bounds MCP Lens's: its list is no longer reusable than theirs.
     const list = await fetch(world.url, {

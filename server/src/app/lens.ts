@@ -112,6 +112,8 @@ export interface Lens {
   readResource(uri: string, principal?: Principal, caller?: UpstreamCaller): Promise<ReadResourceResult>;
   /** completion/complete routed by its reference (our prompt name or resource template URI). */
   complete(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult>;
+  /** Whether the catalog is behind its servers (their changes are still being gathered): lists read now are about to change. */
+  catalogBehind(): boolean;
   /** The shortest time an upstream says its list (`tools/list`, …) may be reused; undefined when none said. */
   upstreamListTtl(method: string): number | undefined;
   /** Where server-to-client requests and notifications meet the downstream sessions. */

@@ -180,6 +180,10 @@ export class LensApp implements Lens, LensControl {
     return this.parts.forwarding.resourceTemplates();
   }
 
+  catalogBehind(): boolean {
+    return this.parts.sync.gathering;
+  }
+
   upstreamListTtl(method: string): number | undefined {
     return this.pool.listTtl(method);
   }

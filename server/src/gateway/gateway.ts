@@ -23,6 +23,7 @@ import { ChildSelectRunner } from '../adapters/select/selectRunner';
 import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
 import { ModernDispatch } from './modern/modernDispatch';
+import { principalClient } from './modern/modernContext';
 import { ListenStreams } from './modern/listen';
 import { META } from '../core/revision/revisions';
 
@@ -78,6 +79,8 @@ export class Gateway {
       version: LENS_VERSION,
       createServer: (context) => createSessionServer(this.sessionDeps(context.principal), () => context.sessionId),
       upstreamTtl: (method) => this.lens.upstreamListTtl?.(method),
+      attach: (context) => this.lens.clients?.attach(principalClient(context)),
+      changing: () => this.refreshTimer !== undefined || this.refreshWaits,
     });
     this.listens = new ListenStreams(
       this.lens,

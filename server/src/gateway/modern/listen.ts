@@ -84,7 +84,7 @@ export class ListenStreams {
   refresh(sessionId?: string): void {
     for (const stream of this.streams) {
       if (sessionId !== undefined && stream.context.sessionId !== sessionId) continue;
-      const before = stream.seen;
+      const before = { ...stream.seen };
       this.remember(stream);
       for (const kind of stream.wants)
         if (before[kind] !== stream.seen[kind])

@@ -8,6 +8,8 @@
  * stdio the connection does, for the workspace, as `serve`'s stdio session does.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { DownstreamClient } from '../../app/lens';
 import { WORKSPACE_PRINCIPAL, type Principal } from '../../core/principal';
 
 export interface ModernContext {
@@ -34,4 +36,25 @@ export function principalContext(principal: Principal): ModernContext {
 /** The context of one stdio connection's stateless requests (the workspace's). */
 export function stdioContext(principal: Principal = WORKSPACE_PRINCIPAL): ModernContext {
   return { principal, sessionId: `stdio:${randomUUID()}` };
+}
+
+/**
+ * The principal's 2026-07-28 requests as one downstream client of the app's (lens.clients): it
+ * keeps the principal open — its upstream connections run while it is attached — and declares
+ * what MCP Lens passes on to such a client during a request. Outside a request there is no one to
+ * ask: an upstream's request then is refused at once, and notifications have nowhere to go.
+ */
+export function principalClient(context: ModernContext): DownstreamClient {
+  return {
+    sessionId: context.sessionId,
+    principal: context.principal,
+    capabilities: () => ({ sampling: {}, elicitation: { form: {}, url: {} }, roots: {} }),
+    request: async (method) => {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `MCP Lens cannot ask a 2026-07-28 client for ${method} outside one of its requests`,
+      );
+    },
+    notify: () => undefined,
+  };
 }

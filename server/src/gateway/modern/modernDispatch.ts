@@ -13,7 +13,7 @@ import type {
   JSONRPCResponse,
   RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Lens } from '../../app/lens';
+import type { Disposable, Lens } from '../../app/lens';
 import type { RequestEnvelope } from '../../core/revision/envelope';
 import { MODERN_REVISIONS, REMOVED_IN_MODERN } from '../../core/revision/revisions';
 import { cacheHint, type UpstreamTtl } from './cacheHints';
@@ -28,7 +28,11 @@ export interface ModernDispatchDeps {
   version: string;
   /** A session server acting for the context's principal, its per-session state kept under its session id. */
   createServer(context: ModernContext): Server;
+  /** Keeps the context's principal open while its Servers are (its upstream connections run meanwhile). */
+  attach(context: ModernContext): Disposable | undefined;
   upstreamTtl?: UpstreamTtl;
+  /** Whether the gateway is gathering catalog changes its sessions have not heard of yet. */
+  changing?: () => boolean;
 }
 
 /** Context Servers kept at once (per principal and client identity); the least used go first. */
@@ -39,6 +43,7 @@ const MAX_HELD = 256;
 interface Slot {
   server: ContextServer;
   exchanges: Map<string, Exchange>;
+  context: ModernContext;
 }
 
 const errorReply = (id: RequestId, code: number, message: string, data?: unknown): JSONRPCResponse =>
@@ -48,12 +53,14 @@ export class ModernDispatch {
   private readonly signer = new RequestStateSigner();
   private readonly slots = new Map<string, Promise<Slot>>();
   private readonly held = new Map<string, Exchange>();
+  /** Per context session id: its principal held open, and how many Servers it has. */
+  private readonly attached = new Map<string, { handle: Disposable | undefined; servers: number }>();
   readonly stamp: ResultStamp;
 
   constructor(private readonly deps: ModernDispatchDeps) {
     this.stamp = {
       serverInfo: { name: 'mcp-lens', version: deps.version },
-      cacheHint: (method) => cacheHint(method, deps.lens, deps.upstreamTtl),
+      cacheHint: (method) => cacheHint(method, deps.lens, deps.upstreamTtl, deps.changing?.()),
     };
   }
 
@@ -88,7 +95,16 @@ export class ModernDispatch {
     const slots = await Promise.all(this.slots.values());
     this.slots.clear();
     this.held.clear();
-    await Promise.all(slots.map((s) => s.server.close().catch(() => undefined)));
+    await Promise.all(slots.map((s) => this.closeSlot(s)));
+  }
+
+  /** Closes a context Server; the last one of a context lets its principal go. */
+  private async closeSlot(slot: Slot): Promise<void> {
+    await slot.server.close().catch(() => undefined);
+    const hold = this.attached.get(slot.context.sessionId);
+    if (!hold || --hold.servers > 0) return;
+    this.attached.delete(slot.context.sessionId);
+    hold.handle?.dispose();
   }
 
   private async discover(id: RequestId, slot: Slot): Promise<JSONRPCResponse> {
@@ -156,9 +172,13 @@ export class ModernDispatch {
       const id = 'method' in message ? related : (message as { id?: RequestId }).id;
       if (id !== undefined) exchanges.get(String(id))?.fromServer(message);
     };
+    const hold = this.attached.get(context.sessionId) ?? { handle: this.deps.attach(context), servers: 0 };
+    hold.servers++;
+    this.attached.set(context.sessionId, hold);
     const opened = ContextServer.open(() => this.deps.createServer(context), info, output).then((server) => ({
       server,
       exchanges,
+      context,
     }));
     this.slots.set(key, opened);
     void this.evict();
@@ -171,7 +191,7 @@ export class ModernDispatch {
       const slot = await pending;
       if (slot.exchanges.size > 0) continue;
       this.slots.delete(key);
-      await slot.server.close().catch(() => undefined);
+      await this.closeSlot(slot);
       if (this.slots.size <= MAX_CONTEXT_SERVERS) return;
     }
   }
