@@ -57,6 +57,9 @@ export interface SessionWorld {
    */
   gate(name: string): { path: string; started(): Promise<number>; open(): void };
   lens: LensWorld['lens'];
+  /** The gateway's endpoint and token, for clients the world does not make (a 2026-07-28 one). */
+  url: string;
+  token: string;
   connect(name: string, capabilities: ClientCapabilities, roots?: string[]): Promise<Session>;
   close(): Promise<void>;
 }
@@ -143,6 +146,8 @@ export async function startSessionWorld(
     folder,
     gate,
     lens: world.lens,
+    url,
+    token,
     connect,
     async close() {
       await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));

@@ -10,8 +10,9 @@
  *   input-required result naming what is asked, with a signed `requestState` (requestState.ts).
  *   Its retry carries the answers, which go to the held call as the client's responses, and the
  *   exchange goes on under the retry's id: to the final result, or to another round. Whatever the
- *   client's envelope does not declare it can answer fails the request with -32021, naming the
- *   capability, and the upstream's request is refused, as a legacy client's would be.
+ *   client's envelope does not declare it can answer is refused to the upstream, as a legacy
+ *   client's would be, and, but for roots (context, not an answer), fails the request with
+ *   -32021, naming the capability.
  * - the final answer gets the revision's result fields (modernResults.ts) under the client's id.
  */
 import { randomUUID } from 'node:crypto';
@@ -154,7 +155,10 @@ export class Exchange {
         id: message.id,
         error: { code: -32601, message: `MCP Lens's client did not declare ${missing}, so it cannot answer` },
       });
-      this.failMissing(message.method, missing);
+      // Roots are context a server asks for on its own (as it starts: the first call on a fresh
+      // process; on every roots change), not an answer the call waits on: the server hears the
+      // refusal a client without roots gives, and the call goes on.
+      if (message.method !== 'roots/list') this.failMissing(message.method, missing);
       return;
     }
     this.asked.push({
@@ -179,7 +183,7 @@ export class Exchange {
   }
 
   private failMissing(method: string, missing: string): void {
-    const capability = method === 'roots/list' ? 'roots' : method.startsWith('sampling') ? 'sampling' : 'elicitation';
+    const capability = method.startsWith('sampling') ? 'sampling' : 'elicitation';
     const error = {
       code: MODERN_ERROR.missingClientCapability,
       message: `Missing client capability: an upstream server asked for ${missing} while answering this request, and the request's clientCapabilities do not declare it`,
