@@ -105,7 +105,7 @@ export async function openFirstSession(
     if (candidate.era === 'modern' && !refusedHandshake(lastError)) continue;
     try {
       const session = await openSession(candidate, deadline - Date.now(), hooks, connectTimeoutMs);
-      if (!candidate.era) session.modernProbe = addModernChannel(session, config, hooks, connectTimeoutMs, auth);
+      if (!candidate.era) session.modernProbe = addModernChannel(session, config, hooks, connectTimeoutMs);
       return session;
     } catch (error) {
       lastError = error;
@@ -202,9 +202,11 @@ async function addModernChannel(
   config: ServerConfig,
   hooks: SessionHooks,
   timeoutMs: number,
-  auth: ServerAuth | undefined,
 ): Promise<void> {
-  const candidate = modernCandidate(config, auth);
+  // Asked without the sign-in: a second Client on it would run OAuth flows of its own (a sign-in,
+  // a refresh, a step-up to more scopes) beside the session's, racing them. A server that wants
+  // an account for the question is spoken to in the 2025 era.
+  const candidate = modernCandidate(config);
   if (!candidate || timeoutMs <= 0) return;
   const noop = () => undefined;
   const channelHooks: SessionHooks = {
