@@ -78,8 +78,8 @@ export class Gateway {
       lens: this.lens,
       version: LENS_VERSION,
       createServer: (context) => createSessionServer(this.sessionDeps(context.principal), () => context.sessionId),
-      upstreamTtl: (method) => this.lens.upstreamListTtl?.(method),
-      attach: (context) => this.lens.clients?.attach(principalClient(context)),
+      upstreamTtl: (method) => this.lens.upstreamListTtl(method),
+      attach: (context) => this.lens.clients.attach(principalClient(context)),
       changing: () => this.refreshTimer !== undefined || this.refreshWaits,
     });
     this.listens = new ListenStreams(

@@ -27,7 +27,7 @@ export function cacheHint(method: string, lens: Lens, upstreamTtl?: UpstreamTtl,
   const hint = (ttlMs: number): CacheHint => ({ ttlMs, cacheScope: 'private' });
   const upstream = upstreamTtl?.(method);
   if (method === 'resources/read') return hint(upstream ?? 0);
-  const settling = lens.catalogBehind?.() === true || lens.servers().some((s) => s.state === 'starting');
+  const settling = lens.catalogBehind() || lens.servers().some((s) => s.state === 'starting');
   if (settling || changing) return hint(0);
   if (method === 'tools/list' && lens.settings().exposure === 'predictive') return hint(0);
   return hint(Math.min(LIST_TTL_MS, upstream ?? LIST_TTL_MS));

@@ -29,7 +29,7 @@ export interface ModernDispatchDeps {
   /** A session server acting for the context's principal, its per-session state kept under its session id. */
   createServer(context: ModernContext): Server;
   /** Keeps the context's principal open while its Servers are (its upstream connections run meanwhile). */
-  attach(context: ModernContext): Disposable | undefined;
+  attach(context: ModernContext): Disposable;
   upstreamTtl?: UpstreamTtl;
   /** Whether the gateway is gathering catalog changes its sessions have not heard of yet. */
   changing?: () => boolean;
@@ -54,7 +54,7 @@ export class ModernDispatch {
   private readonly slots = new Map<string, Promise<Slot>>();
   private readonly held = new Map<string, Exchange>();
   /** Per context session id: its principal held open, and how many Servers it has. */
-  private readonly attached = new Map<string, { handle: Disposable | undefined; servers: number }>();
+  private readonly attached = new Map<string, { handle: Disposable; servers: number }>();
   readonly stamp: ResultStamp;
 
   constructor(private readonly deps: ModernDispatchDeps) {
@@ -104,7 +104,7 @@ export class ModernDispatch {
     const hold = this.attached.get(slot.context.sessionId);
     if (!hold || --hold.servers > 0) return;
     this.attached.delete(slot.context.sessionId);
-    hold.handle?.dispose();
+    hold.handle.dispose();
   }
 
   private async discover(id: RequestId, slot: Slot): Promise<JSONRPCResponse> {
