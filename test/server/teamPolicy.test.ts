@@ -108,6 +108,53 @@ describe('team policy: what each person sees', () => {
     assert.match(String(out.failed), /Unknown tool/i);
   });
 
+  test("a person's stateless 2026-07-28 requests see what their sessions see", async () => {
+    const token = await world.provider.mint({ sub: 'alice', groups: ['eng'] });
+    let id = 0;
+    const modern = async (method: string, params: Record<string, unknown> = {}) => {
+      const name = params.name as string | undefined;
+      const res = await fetch(world.resource, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(name !== undefined && { 'mcp-name': name }),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: ++id,
+          method,
+          params: {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+              'io.modelcontextprotocol/clientInfo': { name: 'alice-2026', version: '1' },
+            },
+          },
+        }),
+      });
+      const body = await res.text();
+      const line = body.includes('data:')
+        ? body
+            .split('\n')
+            .find((l) => l.startsWith('data:'))!
+            .slice(5)
+        : body;
+      return JSON.parse(line) as { result?: Record<string, unknown>; error?: { message: string } };
+    };
+    const listed = await modern('tools/list');
+    const names = ((listed.result?.tools ?? []) as { name: string }[]).map((t) => t.name);
+    assert.ok(names.includes('everything_get-sum'), JSON.stringify(listed));
+    assert.ok(!names.includes('everything_echo') && !names.some((n) => n.startsWith('secret_')), names.join(', '));
+    const called = await modern('tools/call', { name: 'everything_echo', arguments: { message: 'x' } });
+    assert.doesNotMatch(JSON.stringify(called), /"text":"Echo: x"/);
+    assert.match(JSON.stringify(called), /unknown tool/i);
+  });
+
   test('admins read what waits for approval; others are refused', async () => {
     const ask = async (login: string | undefined) => {
       const headers: Record<string, string> = {};

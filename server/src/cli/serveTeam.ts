@@ -11,7 +11,7 @@ import type { Logger } from '../core/logger';
 import type { TeamConfig } from '../core/team/teamConfig';
 import { policyFor } from '../core/team/policy';
 import { introspectionVerifier, jwtVerifier, type AccessTokenVerifier } from '../adapters/auth/accessTokens';
-import type { GatewayHttpOptions } from '../gateway/http';
+import type { GatewayHttpOptions } from '../gateway/httpOptions';
 import { TeamDoor } from '../gateway/teamDoor';
 import { toolView } from '../gateway/toolView';
 

@@ -14,7 +14,7 @@ import type { Logger } from '../core/logger';
 import { WORKSPACE_PRINCIPAL, type Principal } from '../core/principal';
 import { exposedDefinitions } from './exposure';
 import { TokenAccounting, type SessionSavings } from './savings';
-import { createSessionServer } from './sessionServer';
+import { createSessionServer, type SessionDeps } from './sessionServer';
 import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
@@ -24,6 +24,10 @@ import type { ToolView } from './toolView';
 import { callAudit, type AuditSettings } from './callAudit';
 import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
+import { ModernDispatch } from './modern/modernDispatch';
+import { principalClient } from './modern/modernContext';
+import { ListenStreams } from './modern/listen';
+import { META } from '../core/revision/revisions';
 
 /**
  * Lens changes come in bursts (twenty servers starting, each a few state changes): sessions
@@ -71,11 +75,33 @@ export class Gateway {
   private url: string | undefined;
   private markAsked: (() => void) | undefined;
   private readonly asked = new Promise<void>((resolve) => (this.markAsked = resolve));
+  /** Modern (2026-07-28) requests: no session; served per principal (gateway/modern/). */
+  readonly modern: ModernDispatch;
+  /** Their subscriptions/listen streams, told of list changes as sessions are. */
+  readonly listens: ListenStreams;
 
   constructor(options: GatewayOptions) {
     this.lens = options.lens;
     this.log = options.log;
     this.audit = options.audit;
+    this.modern = new ModernDispatch({
+      lens: this.lens,
+      version: LENS_VERSION,
+      createServer: (context) =>
+        createSessionServer(this.sessionDeps(context.principal, context.view), () => context.sessionId),
+      upstreamTtl: (method) => this.lens.upstreamListTtl(method),
+      attach: (context) => this.lens.clients.attach(principalClient(context)),
+      changing: () => this.refreshTimer !== undefined || this.refreshWaits,
+    });
+    this.listens = new ListenStreams(
+      this.lens,
+      {
+        tools: (id) => JSON.stringify(this.toolsFor(id)),
+        prompts: () => this.promptsSignature(),
+        resources: (id) => this.resourcesSignature(id),
+      },
+      () => ({ [META.serverInfo]: this.modern.stamp.serverInfo }),
+    );
     this.subscription = this.lens.onDidChange((change) => {
       // Usage moves only a predictive list; after every call anything else would re-render
       // each session's tools/list for nothing.
@@ -110,27 +136,7 @@ export class Gateway {
   ): Promise<Server> {
     const fallback = randomUUID();
     const idOf = typeof sessionId === 'function' ? () => sessionId() ?? fallback : () => sessionId;
-    const server = createSessionServer(
-      {
-        lens: this.lens,
-        principal,
-        ...(view && { view }),
-        ...(this.audit && { audit: callAudit(this.audit, principal, this.lens, this.log) }),
-        accounting: this.accounting,
-        results: this.results,
-        select: this.select,
-        codeRuns: this.codeRuns,
-        budgets: this.budgets,
-        log: this.log,
-        version: LENS_VERSION,
-        toolsFor: (id) => this.rememberTools(id, view),
-        afterCall: (id) => {
-          if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
-        },
-        askedForTools: () => this.noteAsked(),
-      },
-      idOf,
-    );
+    const server = createSessionServer(this.sessionDeps(principal, view), idOf);
     server.oninitialized = () => {
       const id = idOf();
       this.sessions.set(id, {
@@ -151,6 +157,28 @@ export class Gateway {
     };
     await server.connect(transport);
     return server;
+  }
+
+  /** What every session server is built with, legacy session or modern context alike. */
+  private sessionDeps(principal: Principal, view: ToolView | undefined): SessionDeps {
+    return {
+      lens: this.lens,
+      principal,
+      ...(view && { view }),
+      ...(this.audit && { audit: callAudit(this.audit, principal, this.lens, this.log) }),
+      accounting: this.accounting,
+      results: this.results,
+      select: this.select,
+      codeRuns: this.codeRuns,
+      budgets: this.budgets,
+      log: this.log,
+      version: LENS_VERSION,
+      toolsFor: (id) => this.rememberTools(id, view),
+      afterCall: (id) => {
+        if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
+      },
+      askedForTools: () => this.noteAsked(),
+    };
   }
 
   /**
@@ -210,6 +238,8 @@ export class Gateway {
     this.accounting.stop();
     this.select.close();
     this.codeRuns.close();
+    this.listens.closeAll();
+    await this.modern.close();
     const servers = [...this.sessions.values()].map((s) => s.server);
     this.sessions.clear();
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
@@ -236,12 +266,15 @@ export class Gateway {
       void this.lens.whenServersStarted().then(() => {
         this.refreshWaits = false;
         for (const id of this.sessions.keys()) this.refreshSession(id);
+        this.listens.refresh();
       });
     }, REFRESH_DELAY_MS);
   }
 
   /** Tells one session's client what changed, only when it really did. */
   private refreshSession(id: string): void {
+    // A modern principal's listen streams hear of its own changes (a kept result, a predictive list).
+    if (!this.sessions.has(id)) this.listens.refresh(id);
     const session = this.sessions.get(id);
     if (!session) return;
     const tools = JSON.stringify(this.toolsFor(id, session.view));

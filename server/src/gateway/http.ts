@@ -11,8 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LensStats } from '../../../protocol/model';
-import type { Lens } from '../app/lens';
-import type { Logger } from '../core/logger';
 import { clientPrincipal, type Principal } from '../core/principal';
 import { Gateway } from './gateway';
 import {
@@ -30,53 +28,9 @@ import {
 import { errorMessage } from '../core/errorMessage';
 import type { TeamDoor } from './teamDoor';
 import type { Identity } from '../adapters/auth/accessTokens';
-import type { ToolView } from './toolView';
-import type { AuditSettings } from './callAudit';
-
-/**
- * Extra HTTP routes (the dashboard). Called for every path other than `/mcp` and `/stats`,
- * after the Host check; resolves true when it answered the request. It does its own auth.
- */
-export type ExtraRoutes = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: { token: string; url: URL },
-) => Promise<boolean>;
-
-export interface GatewayHttpOptions {
-  lens: Lens;
-  /** Bearer token every /mcp and /stats request must carry. Never logged. */
-  token: string;
-  /** 0 or absent: a free port. Always bound on 127.0.0.1. */
-  port?: number;
-  log: Logger;
-  routes?: ExtraRoutes;
-  /** A session with no request in flight and none for this long is closed (default 30 min). */
-  sessionIdleMs?: number;
-  /** The clock idleness is measured with (default Date.now); tests drive expiry with their own. */
-  now?: () => number;
-  maxBodyBytes?: number;
-  /** Sessions open at once (default MAX_HTTP_SESSIONS). */
-  maxSessions?: number;
-  /**
-   * Whom a new session acts for, from its initialize request (core/principal.ts). Default: each
-   * session is a principal of its own (`serve --http`: every client holds the one token, which
-   * says a client may use the gateway, not which client it is). The editor's sidecar, whose
-   * token only VS Code holds, makes every session the workspace.
-   */
-  principalFor?: (initialize: IncomingMessage) => Principal;
-  /**
-   * A team's gateway: people sign in (teamDoor.ts) instead of holding `token`; each session acts
-   * for the person its token names, and sees what `viewFor` leaves them (the team's policy).
-   */
-  team?: { door: TeamDoor; viewFor(groups: () => readonly string[]): ToolView };
-  /** The address to listen on (default 127.0.0.1); serve allows another only with a team and TLS (or a TLS proxy). */
-  host?: string;
-  /** Serve HTTPS with this certificate and key (PEM). */
-  tls?: { cert: Buffer; key: Buffer };
-  /** Audit every tool call (a team's gateway: callAudit.ts). */
-  audit?: AuditSettings;
-}
+import type { GatewayHttpOptions } from './httpOptions';
+import { claimsModern, serveModernPost } from './modern/modernHttp';
+import { principalContext, tokenPrincipal, type ModernContext } from './modern/modernContext';
 
 interface HttpSession {
   transport: StreamableHTTPServerTransport;
@@ -113,9 +67,14 @@ export class GatewayHttpServer {
   private port = 0;
   /** Sessions whose initialize is being handled: counted against the cap before they have an id. */
   private opening = 0;
+  /** Whom a modern request acts for when the front door does not say: the principal the bearer token names. */
+  private readonly tokenContext: ModernContext;
+  /** Each signed-in person's latest token, whose groups their stateless requests' view reads. */
+  private readonly latestIdentity = new Map<string, Identity>();
 
   constructor(options: GatewayHttpOptions) {
     this.options = options;
+    this.tokenContext = principalContext(tokenPrincipal(options.token));
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.now = options.now ?? Date.now;
     this.gateway = new Gateway({
@@ -275,6 +234,22 @@ export class GatewayHttpServer {
     sendJsonError(res, 405, -32000, `Method not allowed: ${req.method}`, { allow: 'GET, POST, DELETE' });
   }
 
+  /**
+   * Whom a stateless request acts for: a signed-in person (with the team's policy over their
+   * latest groups, as their sessions have), else the principal the front door names, else the
+   * token's client.
+   */
+  private modernContext(req: IncomingMessage, identity: Identity | undefined): ModernContext {
+    if (identity) {
+      const principal = this.options.team!.door.principalOf(identity);
+      this.latestIdentity.set(principal.id, identity);
+      const view = this.options.team!.viewFor(() => this.latestIdentity.get(principal.id)?.groups ?? []);
+      return principalContext(principal, view);
+    }
+    const named = this.options.principalFor?.(req);
+    return named ? principalContext(named) : this.tokenContext;
+  }
+
   /** A team's session answers only the person it was opened for (whose latest groups it then reads). */
   private samePerson(session: HttpSession, identity: Identity | undefined, res: ServerResponse): boolean {
     if (identity && !this.options.team!.door.owns(session.principal, identity, res)) return false;
@@ -314,9 +289,20 @@ export class GatewayHttpServer {
       if (!this.samePerson(session, identity, res)) return;
       return this.forward(session, req, res, body);
     }
+    // 2026-07-28 and later: one stateless request, no session (gateway/modern/).
+    if (claimsModern(req.headers, body))
+      return serveModernPost(this.gateway, this.modernContext(req, identity), req, res, body);
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (!initializing) {
-      sendJsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
+      const id = (body as { id?: unknown } | null)?.id;
+      sendJsonError(
+        res,
+        400,
+        -32000,
+        'Bad Request: no Mcp-Session-Id header. Open a session with initialize (protocol revisions up to 2025-11-25), or send a 2026-07-28 request with its _meta envelope and MCP-Protocol-Version header',
+        {},
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+      );
       return;
     }
     if (!this.roomForSession()) {

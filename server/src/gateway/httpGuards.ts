@@ -92,12 +92,14 @@ export function sendJsonError(
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  /** The request's id, when the error answers one whose id could be read. */
+  id: string | number | null = null,
 ): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }

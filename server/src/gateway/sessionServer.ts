@@ -43,6 +43,7 @@ import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
 import type { ToolView } from './toolView';
 import { parseResourceUri } from '../core/resourceUris';
+import { MODERN_ERROR } from '../core/revision/revisions';
 
 export interface SessionDeps {
   lens: Lens;
@@ -95,7 +96,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
     },
   );
   registerTools(server, deps, sessionId);
-  registerPrompts(server, deps);
+  registerPrompts(server, deps, sessionId);
   registerResources(server, deps, sessionId);
   registerClientFeatures(server, deps, sessionId);
   return server;
@@ -114,7 +115,7 @@ function registerTools(server: Server, deps: SessionDeps, sessionId: () => strin
 }
 
 /** Prompts under their client-safe names, in the protocol's shape (the SDK's); a failure names the prompt. */
-function registerPrompts(server: Server, { lens, principal, view }: SessionDeps): void {
+function registerPrompts(server: Server, { lens, principal, view }: SessionDeps, sessionId: () => string): void {
   const sees = (server: string) => !view || view.seesServer(server);
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
     prompts: lens
@@ -122,13 +123,15 @@ function registerPrompts(server: Server, { lens, principal, view }: SessionDeps)
       .filter((p) => sees(p.server))
       .map(listedPrompt),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const prompt = lens.prompts().find((p) => p.name === request.params.name);
     if (prompt && !sees(prompt.server))
       throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": unknown prompt`);
     try {
-      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal);
+      const caller = callCaller(server, sessionId(), principal, extra as unknown as CallExtra);
+      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal, caller);
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -157,15 +160,20 @@ function registerResources(server: Server, deps: SessionDeps, sessionId: () => s
       .filter((t) => sees(t.server))
       .map(listedTemplate),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
     const target = parseResourceUri(request.params.uri);
     if (view && (!target || !sees(target.server)))
       throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": unknown resource`);
     try {
-      return await lens.readResource(request.params.uri, deps.principal);
+      return await lens.readResource(
+        request.params.uri,
+        deps.principal,
+        callCaller(server, sessionId(), deps.principal, extra as unknown as CallExtra),
+      );
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       throw new McpError(
         ErrorCode.InvalidParams,
         `resource "${request.params.uri}": ${cleanReplyText(errorMessage(err))}`,
@@ -229,6 +237,7 @@ function toolCallHandler(
       );
       return result;
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       // The Lens turns failures into results; anything else is a bug, reported with context.
       deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);
       return {
@@ -240,6 +249,11 @@ function toolCallHandler(
       deps.afterCall(sessionId());
     }
   };
+}
+
+/** An upstream's refusal only the client can fix (a capability it must declare): passed on as that error. */
+function isProtocolRefusal(err: unknown): boolean {
+  return err instanceof McpError && err.code === MODERN_ERROR.missingClientCapability;
 }
 
 /** Logging, completions, subscriptions and roots: passed on through the Lens to the upstreams. */

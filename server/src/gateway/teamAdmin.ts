@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PendingApproval } from '../app/lensControl';
 import { errorMessage } from '../core/errorMessage';
-import type { ExtraRoutes } from './http';
+import type { ExtraRoutes } from './httpOptions';
 import { readBody, sendJsonError } from './httpGuards';
 import type { TeamDoor } from './teamDoor';
 import type { ToolView } from './toolView';

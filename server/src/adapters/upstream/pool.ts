@@ -34,6 +34,7 @@ import {
   type UpstreamResourceTemplate,
   type UpstreamStatus,
   type UpstreamTool,
+  type UpstreamCaller,
 } from './types';
 import { errorMessage } from '../../core/errorMessage';
 
@@ -121,6 +122,12 @@ export class UpstreamPool {
   tools(): UpstreamTool[] {
     return [...this.connections.values()].flatMap((c) => c.tools());
   }
+
+  /** The shortest time any server says its list may be reused (servers speaking 2026-07-28 say). */
+  listTtl(method: string): number | undefined {
+    const hints = [...this.connections.values()].map((c) => c.listTtl(method)).filter((n) => n !== undefined);
+    return hints.length ? Math.min(...(hints as number[])) : undefined;
+  }
   /** What one server lists now (the same array until its list changes); empty when unknown. */
   toolsOf(server: string): readonly UpstreamTool[] {
     return this.connections.get(server)?.tools() ?? [];
@@ -159,12 +166,18 @@ export class UpstreamPool {
     name: string,
     args: Record<string, string>,
     principal?: Principal,
+    caller?: UpstreamCaller,
   ): Promise<GetPromptResult> {
-    return (await this.readyFor(server, principal)).requests.getPrompt(name, args);
+    return (await this.readyFor(server, principal)).requests.getPrompt(name, args, caller);
   }
 
-  async readResource(server: string, uri: string, principal?: Principal): Promise<ReadResourceResult> {
-    return (await this.readyFor(server, principal)).requests.readResource(uri);
+  async readResource(
+    server: string,
+    uri: string,
+    principal?: Principal,
+    caller?: UpstreamCaller,
+  ): Promise<ReadResourceResult> {
+    return (await this.readyFor(server, principal)).requests.readResource(uri, caller);
   }
 
   async complete(server: string, params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult> {
