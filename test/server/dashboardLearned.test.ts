@@ -49,8 +49,8 @@ describe('dashboard: learned search', () => {
     const words = await sum.locator('.learned-word').allInnerTexts();
     assert.deepEqual(
       words.map((w) => w.split(' ')[0]),
-      ['talli', 'sum'],
-      'the word both requests had weighs most',
+      ['tally', 'sum'],
+      'the word both requests had weighs most, shown as typed (its stem is "talli")',
     );
     assert.equal(await sum.locator('td.num').first().innerText(), '2');
 

@@ -116,6 +116,7 @@ describe('search learning through the gateway', () => {
     assert.equal(matches[0]?.name, sumName(), JSON.stringify(matches));
     assert.ok(matches[0]!.signals.includes('usage'));
     assert.match(matches[0]!.why, /learned: 1 past request/);
+    assert.equal(matches[0]!.why.split('learned:').length, 2, `learning said once: ${matches[0]!.why}`);
   });
 
   it('keeps it 0600 in the state folder, only analysed words, nothing in the workspace, across a restart', async () => {
@@ -125,7 +126,8 @@ describe('search learning through the gateway', () => {
     assert.equal(lstatSync(dirname(file)).mode & 0o777, 0o700);
     const text = readFileSync(file, 'utf8');
     assert.match(text, /"talli"/);
-    assert.doesNotMatch(text, /tally|sum of 3|"a":3/, 'never the request text nor the arguments');
+    assert.match(text, /"talli":"tally"/, 'each term with the word it was typed as, for the dashboard');
+    assert.doesNotMatch(text, /tally 3|sum of 3|"a":3/, 'never the request text nor the arguments');
     assert.deepEqual(filesUnder(workspace.dir), workspaceFiles, 'nothing written in the workspace');
     await stop();
     await start();
@@ -145,7 +147,7 @@ describe('search learning through the gateway', () => {
     const view = await handlers.learnedSearch({});
     assert.ok(view && view.enabled);
     const sum = view.tools.find((t) => t.name === sumName())!;
-    assert.deepEqual(sum.words.map((w) => w.word).sort(), ['sum', 'talli']);
+    assert.deepEqual(sum.words.map((w) => w.word).sort(), ['sum', 'tally'], 'the words as typed, not their stems');
     assert.equal(sum.requests, 1);
     assert.deepEqual(await handlers.forgetLearnedSearch({}), { ok: true });
     assert.equal(existsSync(learnedFilePath(state)), false);

@@ -30,9 +30,21 @@ const example: LearnedExample = {
 test('the learned file round-trips, 0600 in a 0700 folder', (t) => {
   const file = learnedFilePath(tempState(t));
   ensureLearnedFolder(file);
-  writeLearnedFile(file, [example]);
+  const spellings = { literatur: 'literature', protein: 'proteins' };
+  writeLearnedFile(file, [example], spellings);
   assert.equal(statSync(file).mode & 0o777, 0o600);
-  assert.deepEqual(readLearnedFile(file), { examples: [example], dropped: 0 });
+  assert.deepEqual(readLearnedFile(file), { examples: [example], dropped: 0, spellings });
+});
+
+test('a spelling that is not one word is left out: its term shows as it is', (t) => {
+  const file = learnedFilePath(tempState(t));
+  ensureLearnedFolder(file);
+  const spellings = { literatur: 'literature', protein: 'two words', fold: 7, x: 'y'.repeat(500) };
+  writeFileSync(file, JSON.stringify({ format: 1, examples: [example], spellings }), { mode: 0o600 });
+  assert.deepEqual(readLearnedFile(file), { examples: [example], dropped: 0, spellings: { literatur: 'literature' } });
+  // A file written before spellings were kept reads as one without any.
+  writeFileSync(file, JSON.stringify({ format: 1, examples: [example] }), { mode: 0o600 });
+  assert.deepEqual(readLearnedFile(file), { examples: [example], dropped: 0, spellings: {} });
 });
 
 test('damaged entries are dropped one by one; a file not ours is refused whole', (t) => {
@@ -47,7 +59,7 @@ test('damaged entries are dropped one by one; a file not ours is refused whole',
     null,
   ];
   writeFileSync(file, JSON.stringify({ format: 1, examples: [example, ...bad] }), { mode: 0o600 });
-  assert.deepEqual(readLearnedFile(file), { examples: [example], dropped: bad.length });
+  assert.deepEqual(readLearnedFile(file), { examples: [example], dropped: bad.length, spellings: {} });
   writeFileSync(file, '{ not json', { mode: 0o600 });
   assert.deepEqual(readLearnedFile(file), { refused: 'it is not valid JSON' });
   writeFileSync(file, JSON.stringify({ format: 2, examples: [] }), { mode: 0o600 });

@@ -111,10 +111,10 @@ test('find_tools then a call teaches the request words, and a later request with
   w.tick(600_000);
   assert.equal((await w.rank('literature about protein folding'))[0], PAPERS);
   assert.equal((await w.rank('recent literature on protein folding'))[0], PAPERS);
-  // What is shown: the analysed words, never the request's text.
+  // What is shown: the request's words as typed (not their stems: fold, literatur), never its text.
   const learned = w.learned(PAPERS)!;
   assert.equal(learned.requests, 1);
-  assert.deepEqual(learned.words.map((x) => x.word).sort(), ['find', 'fold', 'literatur', 'protein']);
+  assert.deepEqual(learned.words.map((x) => x.word).sort(), ['find', 'folding', 'literature', 'protein']);
   // Unrelated requests are not touched.
   assert.deepEqual(await w.rank('weather forecast for Paris'), await w.rank('weather forecast for Paris', false));
 });
@@ -125,7 +125,7 @@ test('a tool found after rephrasing learns the words of every rephrasing', async
   w.tick(5000);
   assert.equal((await w.search('s', 'papers about protein folding'))[0], PAPERS);
   w.call('s', PAPERS);
-  assert.ok(w.learned(PAPERS)!.words.some((x) => x.word === 'literatur'));
+  assert.ok(w.learned(PAPERS)!.words.some((x) => x.word === 'literature'));
   assert.equal((await w.rank('literature on protein folding'))[0], PAPERS);
 });
 

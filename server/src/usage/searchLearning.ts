@@ -19,7 +19,8 @@ import type { Logger } from '../core/logger';
 import type { RankedTool, UsageRequest, UsageSignal } from '../core/search/types';
 import { LEARNED_BOUNDS, LearnedExamples, type LearnedBounds, type Lesson } from '../core/usage/learnedExamples';
 import { learnedSummary } from '../core/usage/learnedSummary';
-import { learnedTermsOf } from '../core/usage/learnedTerms';
+import { LearnedSpellings } from '../core/usage/learnedSpellings';
+import { learnedSpellingsOf, learnedTermsOf } from '../core/usage/learnedTerms';
 import { LEARNED_RANKING_KNOBS, rerankByLearning, type LearnedRankingKnobs } from '../core/usage/learnedRanking';
 import { CatalogFingerprints } from '../core/usage/catalogFingerprints';
 import { BoundedMap } from '../core/usage/ranking';
@@ -68,6 +69,8 @@ export interface LearnedCall {
 
 export class SearchLearning {
   private readonly examples: LearnedExamples;
+  /** How the kept terms were written, for the dashboard. */
+  private readonly spellings = new LearnedSpellings();
   private readonly sessions = new BoundedMap<string, SessionSteps>(LIVE_SESSIONS);
   /** The catalog's tools as learning keys them: key → server and fingerprint, per server what `reconcile` holds the examples to. */
   private tools = new CatalogFingerprints([]);
@@ -116,12 +119,16 @@ export class SearchLearning {
    * gives once answered, both from the request's learned terms, made once (`text`: requestText).
    */
   forRequest(text: string): SearchLesson {
+    let spelled: Map<string, string> | undefined;
     let terms: string[] | undefined;
-    const termsOf = () => (terms ??= learnedTermsOf(text));
+    const spelledOf = () => (spelled ??= learnedSpellingsOf(text));
+    const termsOf = () => (terms ??= [...spelledOf().keys()]);
     return {
       signal: { rerank: (hits, request) => this.rerank(hits, request, termsOf) },
       noteAnswer: (sessionId, answer) => {
         if (!this.isEnabled) return;
+        this.refresh();
+        this.spellings.note(spelledOf());
         this.apply(this.session(sessionId).search(termsOf(), answer, this.now()));
       },
     };
@@ -165,13 +172,14 @@ export class SearchLearning {
       enabled: this.isEnabled,
       requests: this.examples.size,
       maxRequests: this.examples.bounds.maxExamples,
-      tools: learnedSummary(this.examples.all(), nameOf),
+      tools: learnedSummary(this.examples.all(), nameOf, (term) => this.spellings.spell(term)),
     };
   }
 
   /** Forgets everything learned, in memory and on disk. */
   forget(): void {
     this.examples.clear();
+    this.spellings.clear();
     this.sessions.clear();
     clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
@@ -257,6 +265,7 @@ export class SearchLearning {
     this.lock = undefined;
     this.opened = false;
     this.examples.clear();
+    this.spellings.clear();
     this.sessions.clear();
     this.stamp = undefined;
   }
@@ -274,6 +283,8 @@ export class SearchLearning {
     this.stamp = learnedFileStamp(file);
     this.examples.clear();
     const read = readLearnedFile(file);
+    // Deleted (`mcp-lens forget` in another terminal): the words go too. Else a request's spelling noted before its call teaches stays.
+    if ('missing' in read) this.spellings.clear();
     if ('refused' in read) this.opts.log.warn(`search learning: ignoring ${file}: ${read.refused}`);
     if (!('examples' in read)) return;
     if (read.dropped > 0)
@@ -281,6 +292,7 @@ export class SearchLearning {
         `search learning: dropped ${read.dropped} damaged entr${read.dropped === 1 ? 'y' : 'ies'} of ${file}`,
       );
     this.examples.load(read.examples);
+    this.spellings.note(new Map(Object.entries(read.spellings)));
     // What was learned for tools that changed while this process was not looking goes at once.
     this.examples.reconcile(this.tools);
   }
@@ -311,7 +323,8 @@ export class SearchLearning {
         this.lockRefusedLogged = true;
         return;
       }
-      writeLearnedFile(file, this.examples.all());
+      const examples = [...this.examples.all()];
+      writeLearnedFile(file, examples, this.spellings.of(new Set(examples.flatMap((e) => e.terms))));
       this.stamp = learnedFileStamp(file);
     } catch (err) {
       this.opts.log.warn(`search learning: cannot write ${file}: ${errorMessage(err)}`);

@@ -11,6 +11,7 @@
 import { lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LearnedExample } from '../../core/usage/learnedExamples';
+import { MAX_SPELLINGS } from '../../core/usage/learnedSpellings';
 import { MAX_LEARNED_TERMS, MAX_LEARNED_TERM_LENGTH } from '../../core/usage/learnedTerms';
 import { ensurePrivateDir, readPrivateFile, writePrivateFile } from '../privateFiles';
 
@@ -34,11 +35,16 @@ const MAX_KEY_LENGTH = 1024;
 interface StoredFile {
   format: number;
   examples: unknown[];
+  /** How each term was written (core/usage/learnedSpellings.ts); absent in files written before there were any. */
+  spellings?: unknown;
 }
 
-export type LearnedRead = { examples: LearnedExample[]; dropped: number } | { missing: true } | { refused: string };
+export type LearnedRead =
+  | { examples: LearnedExample[]; dropped: number; spellings: Record<string, string> }
+  | { missing: true }
+  | { refused: string };
 
-/** Reads the file: its valid examples (oldest first) and how many entries were not. */
+/** Reads the file: its valid examples (oldest first), how many entries were not, and the terms' spellings. */
 export function readLearnedFile(file: string): LearnedRead {
   const read = readPrivateFile(file);
   if (!('text' in read)) return read;
@@ -51,12 +57,16 @@ export function readLearnedFile(file: string): LearnedRead {
   if (!parsed || typeof parsed !== 'object' || parsed.format !== FORMAT || !Array.isArray(parsed.examples))
     return { refused: `it is not a format ${FORMAT} learned-search file` };
   const examples = parsed.examples.flatMap((e) => validExample(e) ?? []);
-  return { examples, dropped: parsed.examples.length - examples.length };
+  return { examples, dropped: parsed.examples.length - examples.length, spellings: validSpellings(parsed.spellings) };
 }
 
-/** Replaces the file with these examples (0600). */
-export function writeLearnedFile(file: string, examples: Iterable<LearnedExample>): void {
-  const out: StoredFile = { format: FORMAT, examples: [...examples].map((e) => ({ ...e })) };
+/** Replaces the file with these examples and their terms' spellings (0600). */
+export function writeLearnedFile(
+  file: string,
+  examples: Iterable<LearnedExample>,
+  spellings: Record<string, string> = {},
+): void {
+  const out: StoredFile = { format: FORMAT, examples: [...examples].map((e) => ({ ...e })), spellings };
   writePrivateFile(file, JSON.stringify(out));
 }
 
@@ -99,6 +109,19 @@ function validExample(raw: unknown): LearnedExample | undefined {
     count: Math.floor(e.count as number),
     at: e.at as number,
   };
+}
+
+/** The spellings that are one word each (a bad one is left out: its term shows as the stem). */
+function validSpellings(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const [term, word] of Object.entries(raw as Record<string, unknown>).slice(0, MAX_SPELLINGS)) {
+    if (term.length === 0 || term.length > MAX_LEARNED_TERM_LENGTH * 2) continue;
+    if (typeof word !== 'string' || word.length === 0 || word.length > MAX_LEARNED_TERM_LENGTH) continue;
+    if (/[\s\p{C}]/u.test(word)) continue;
+    out[term] = word;
+  }
+  return out;
 }
 
 function shortString(v: unknown): boolean {

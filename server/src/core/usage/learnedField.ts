@@ -15,6 +15,7 @@
  */
 import { DEFAULT_KEYWORD_CONFIG } from '../search/keywordConfig';
 import type { RankedTool } from '../search/types';
+import { withLearnedReason } from './learnedReason';
 
 /** The keyword ranking's term saturation, so the field's score adds like another field's. */
 export const FIELD_K1 = DEFAULT_KEYWORD_CONFIG.k1;
@@ -48,13 +49,6 @@ export function rerankByField(
 
 function learned(hit: RankedTool, field: number, score: number): RankedTool {
   const reason =
-    field > 0
-      ? 'learned: past requests with these words led here'
-      : 'learned: past requests with these words did not lead here';
-  return {
-    ...hit,
-    score,
-    signals: hit.signals.includes('usage') ? hit.signals : [...hit.signals, 'usage'],
-    why: hit.why ? `${hit.why}; ${reason}` : reason,
-  };
+    field > 0 ? 'past requests with these words led here' : 'past requests with these words did not lead here';
+  return withLearnedReason(hit, score, reason);
 }

@@ -1,7 +1,7 @@
 /**
  * What search learning has learned, per tool, as the dashboard shows it (protocol/model.ts
  * LearnedToolSummary): its past requests for and against, its net weight, and its words by
- * weight. Pure.
+ * weight, each word as a request wrote it (`spell`: learnedSpellings.ts), not its stem. Pure.
  */
 import type { LearnedToolSummary } from '../../../../protocol/model';
 import type { LearnedExample } from './learnedExamples';
@@ -14,6 +14,7 @@ export const MAX_SUMMARY_WORDS = 12;
 export function learnedSummary(
   examples: Iterable<LearnedExample>,
   nameOf: (key: string) => string | undefined,
+  spell: (term: string) => string = (term) => term,
 ): LearnedToolSummary[] {
   const byTool = new Map<
     string,
@@ -52,7 +53,7 @@ export function learnedSummary(
       .filter(([, w]) => w.weight > 0)
       .sort((a, b) => b[1].weight - a[1].weight || b[1].requests - a[1].requests || (a[0] < b[0] ? -1 : 1))
       .slice(0, MAX_SUMMARY_WORDS)
-      .map(([word, w]) => ({ word, weight: round(w.weight), requests: w.requests })),
+      .map(([term, w]) => ({ word: spell(term), weight: round(w.weight), requests: w.requests })),
   }));
   out.sort((a, b) => b.weight - a.weight || b.lastAt - a.lastAt || (a.name < b.name ? -1 : 1));
   return out.slice(0, MAX_SUMMARY_TOOLS);

@@ -17,7 +17,15 @@ export const MAX_LEARNED_TERM_LENGTH = 40;
 
 /** The terms search learning keeps of a request, in order of first appearance. */
 export function learnedTermsOf(text: string): string[] {
-  const out = new Set<string>();
+  return [...learnedSpellingsOf(text).keys()];
+}
+
+/**
+ * The same terms, each with the word it was made of as the request wrote it (lower-cased): what
+ * the dashboard shows, since a stem ("rememb", "talli") is not a word anyone typed.
+ */
+export function learnedSpellingsOf(text: string): Map<string, string> {
+  const out = new Map<string, string>();
   for (const word of splitRequestWords(splitLiterals(text).intent)) {
     if (
       STOP_WORDS.has(word) ||
@@ -26,8 +34,9 @@ export function learnedTermsOf(text: string): string[] {
       /^\p{N}+$/u.test(word)
     )
       continue;
-    out.add(stemWord(word));
+    const term = stemWord(word);
+    if (!out.has(term)) out.set(term, word);
     if (out.size >= MAX_LEARNED_TERMS) break;
   }
-  return [...out];
+  return out;
 }

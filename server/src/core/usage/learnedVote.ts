@@ -13,6 +13,7 @@
  */
 import type { RankedTool } from '../search/types';
 import type { ToolVote } from './learnedDocuments';
+import { withLearnedReason } from './learnedReason';
 
 /*
  * The vote's knobs (learnedRanking.ts holds the ones in force: the vote beside a learned field)
@@ -58,12 +59,7 @@ export function rerankByVotes(
 function voted(hit: RankedTool, v: ToolVote, score: number): RankedTool {
   const reason =
     v.vote > 0
-      ? `learned: ${v.requests} past request${v.requests === 1 ? '' : 's'} with these words led here`
-      : 'learned: past requests with these words did not lead here';
-  return {
-    ...hit,
-    score,
-    signals: hit.signals.includes('usage') ? hit.signals : [...hit.signals, 'usage'],
-    why: hit.why ? `${hit.why}; ${reason}` : reason,
-  };
+      ? `${v.requests} past request${v.requests === 1 ? '' : 's'} with these words led here`
+      : 'past requests with these words did not lead here';
+  return withLearnedReason(hit, score, reason);
 }

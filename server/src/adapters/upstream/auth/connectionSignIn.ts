@@ -8,6 +8,7 @@
 import type { ServerConfig, RemoteServerConfig } from '../../../core/config/types';
 import type { Logger } from '../../../core/logger';
 import { errorMessage } from '../../../core/errorMessage';
+import { SIGN_IN_FAILED } from '../../../../../protocol/signInText';
 import { UpstreamCallError } from '../types';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, ServerAuth } from './serverAuth';
 import type { OAuthEnvironment } from './types';
@@ -75,7 +76,7 @@ export class ConnectionSignIn {
     this.host.lists.clear();
     if (this.auth.takeAutoSignIn()) {
       this.host.state.show('starting', 'signing in');
-      void this.signIn().catch((error: unknown) => this.waitForUser(`sign-in failed: ${errorMessage(error)}`));
+      void this.signIn().catch((error: unknown) => this.waitForUser(`${SIGN_IN_FAILED}${errorMessage(error)}`));
       return;
     }
     this.waitForUser();
