@@ -21,6 +21,9 @@ import { promptWhileServing } from './livePrompts';
 import { canPrompt } from './prompt';
 import { stderrLogger } from './stderrLogger';
 import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
+import { resolve } from 'node:path';
+import type { TeamState } from '../adapters/state/teamState';
+import { stateUrl } from '../adapters/state/stateUrl';
 
 /** How long `serve` over stdio waits for its client to ask for tools before it starts the servers anyway. */
 const FIRST_ASK_WAIT_MS = 250;
@@ -38,6 +41,10 @@ const SPEC = {
       integer: { min: 0, max: 65535 },
       help: 'streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (no PORT or 0: a free port). Requests need Authorization: Bearer <token>: MCP_LENS_TOKEN if set, otherwise a fresh token written to <workspace>/.mcp-lens/token (mode 0600) at every start.',
     },
+    state: {
+      value: 'URL',
+      help: 'with --http: keep approvals, audit, search learning and sign-ins in this PostgreSQL database (postgres://user@host:port/db), shared by every replica; MCP_LENS_DATABASE_URL if not given. Sign-ins are sealed with MCP_LENS_STATE_KEY (or the file MCP_LENS_STATE_KEY_FILE names).',
+    },
     ...WORKSPACE_OPTIONS,
   },
 } as const satisfies CommandSpec<CliOptions>;
@@ -54,6 +61,10 @@ export const serve: CliCommand = {
     const log = stderrLogger();
     // A weak MCP_LENS_TOKEN is refused before anything starts.
     if (http) givenToken(process.env);
+    if (values.state !== undefined && !http) throw new Error('--state needs --http: shared state is for replicas');
+    const url = http ? stateUrl(values.state) : undefined;
+    const state = url ? await openState(url, resolve(values.workspace ?? process.cwd()), log) : undefined;
+    if (state) log.info(`MCP Lens keeps its shared state in ${state.db.name} (replica ${state.db.replica})`);
     // Over stdio, the client that started us asks for its tools at once: that first tools/list is
     // answered from the cached catalog before the servers launch and the catalog is indexed
     // (twenty servers starting on a small machine would take the CPU it needs), or, if it does
@@ -62,6 +73,7 @@ export const serve: CliCommand = {
     const startAfter = http ? undefined : new Promise<void>((resolve) => (startServers = resolve));
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
     const lens = await openLens({
+      state,
       workspace: values.workspace,
       config: values.config,
       trust: values.trust,
@@ -73,7 +85,8 @@ export const serve: CliCommand = {
     // On a terminal, what comes to wait for approval while serving is asked about there.
     const prompts = http && canPrompt() ? promptWhileServing(lens, log) : undefined;
     try {
-      if (http) await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint));
+      if (http)
+        await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint, state));
       else {
         const stdio = await serveStdio(lens, log);
         const wait = setTimeout(startServers, FIRST_ASK_WAIT_MS);
@@ -86,6 +99,7 @@ export const serve: CliCommand = {
       startServers();
       prompts?.dispose();
       await lens.close();
+      await state?.close();
     }
   },
 };
@@ -95,12 +109,26 @@ export const serve: CliCommand = {
  * approval store), for the definition the dashboard showed (its fingerprint), and only while it
  * is still the server's definition; the running server starts at once.
  */
-async function approveFromDashboard(lens: Lens & LensControl, name: string, fingerprint: string): Promise<void> {
+async function approveFromDashboard(
+  lens: Lens & LensControl,
+  name: string,
+  fingerprint: string,
+  state: TeamState | undefined,
+): Promise<void> {
   const pending = lens.pendingApprovals().find((p) => p.name === name);
   if (!pending) throw new Error(`"${name}" is not waiting for approval`);
   if (pending.fingerprint !== fingerprint) throw new Error(definitionChangedMessage(name));
-  saveApprovals(lens.workspaceFolder, { ...loadApprovals(lens.workspaceFolder), [name]: pending.fingerprint });
+  // Committed before the server starts: a replica that dies next loses no approval.
+  if (state) await state.approvals.save({ [name]: pending.fingerprint });
+  else saveApprovals(lens.workspaceFolder, { ...loadApprovals(lens.workspaceFolder), [name]: pending.fingerprint });
   await lens.approve({ [name]: pending.fingerprint });
+}
+
+/** Loaded only with --state: the PostgreSQL driver would cost every other command start-up time. */
+async function openState(url: string, workspaceFolder: string, log: Logger): Promise<TeamState> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { openTeamState } = require('../adapters/state/teamState') as typeof import('../adapters/state/teamState');
+  return openTeamState({ url, workspaceFolder, log });
 }
 
 /** MCP_LENS_TOKEN when set (refused when weaker than 128 bits), else undefined: a fresh one is generated. */
