@@ -178,19 +178,28 @@ async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: A
       ? `Dashboard: ${dashboard}?token=<the value of MCP_LENS_TOKEN>\n`
       : `Dashboard: ${dashboard}?token=${encodeURIComponent(token)}\n`,
   );
-  await stopSignal();
+  const signal = await stopSignal();
+  // SIGTERM (Kubernetes, a service manager): finish the calls in flight first, within a bound.
+  if (signal === 'SIGTERM' && !(await server.drain(drainMs(process.env))))
+    log.warn(`shutting down with calls still in flight after ${drainMs(process.env)} ms (MCP_LENS_DRAIN_MS)`);
   removeGatewayFiles(ws, process.pid, !given);
   routes.close();
   await server.close();
 }
 
 /** SIGINT, SIGTERM or SIGHUP: shut down cleanly so upstream processes are stopped with us. */
-function stopSignal(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-    process.once('SIGHUP', resolve);
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve(signal));
   });
+}
+
+/** How long SIGTERM waits for calls in flight: MCP_LENS_DRAIN_MS, default 20 s (inside Kubernetes' 30 s grace). */
+export const DEFAULT_DRAIN_MS = 20_000;
+function drainMs(env: NodeJS.ProcessEnv): number {
+  if (!env.MCP_LENS_DRAIN_MS?.trim()) return DEFAULT_DRAIN_MS;
+  const n = Number(env.MCP_LENS_DRAIN_MS);
+  return Number.isInteger(n) && n >= 0 && n <= 600_000 ? n : DEFAULT_DRAIN_MS;
 }
 
 function writeOrWarn(write: () => string, log: Logger): string | undefined {

@@ -92,6 +92,10 @@ export class GatewayHttpServer {
   private port = 0;
   /** Sessions whose initialize is being handled: counted against the cap before they have an id. */
   private opening = 0;
+  /** POSTs to /mcp being answered (a client's long-lived GET stream is not one): what a drain waits for. */
+  private inFlight = 0;
+  private draining = false;
+  private readonly drained = new Set<() => void>();
 
   constructor(options: GatewayHttpOptions) {
     this.options = options;
@@ -133,6 +137,27 @@ export class GatewayHttpServer {
     return this.sessions.size;
   }
 
+  /**
+   * Stops taking work and waits, at most `maxMs`, for the POSTs being answered to finish (a pod
+   * told to stop by SIGTERM): /readyz says 503 at once, so a load balancer sends no more, and a
+   * new session or request is refused with 503 and Retry-After, so its client goes to another
+   * replica. Resolves true when nothing was left in flight. Call close() after.
+   */
+  async drain(maxMs: number): Promise<boolean> {
+    this.draining = true;
+    if (this.inFlight === 0) return true;
+    return new Promise<boolean>((resolve) => {
+      const done = (idle: boolean) => {
+        clearTimeout(timer);
+        this.drained.delete(onIdle);
+        resolve(idle);
+      };
+      const onIdle = () => done(true);
+      const timer = setTimeout(() => done(false), maxMs);
+      this.drained.add(onIdle);
+    });
+  }
+
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     const transports = [...this.sessions.values()].map((s) => s.transport);
@@ -149,6 +174,9 @@ export class GatewayHttpServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Before the Host check: a Kubernetes probe names the pod's address, and a probe reveals nothing.
+    const path = req.url?.split('?')[0];
+    if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) return this.handleProbe(path, res);
     if (!hostAllowed(req.headers.host, this.port)) {
       sendJsonError(res, 403, -32000, `Forbidden: Host must be 127.0.0.1:${this.port} or localhost:${this.port}`);
       return;
@@ -188,6 +216,17 @@ export class GatewayHttpServer {
     return true;
   }
 
+  /**
+   * Liveness (/healthz: the process answers) and readiness (/readyz: it takes new work, false
+   * while draining) for a load balancer or Kubernetes. No token, and nothing in the answer but
+   * the verdict: a probe must work without the secret and tell a stranger nothing.
+   */
+  private handleProbe(path: string, res: ServerResponse): void {
+    const ok = path === '/healthz' || !this.draining;
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+    res.end(ok ? 'ok\n' : 'draining\n');
+  }
+
   /** GET /proof?nonce=<32..128 hex>: HMAC of the nonce under the token (httpGuards.gatewayProof); no token needed. */
   private handleProof(url: URL, res: ServerResponse): void {
     const nonce = url.searchParams.get('nonce') ?? '';
@@ -212,7 +251,20 @@ export class GatewayHttpServer {
   private async handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const header = req.headers['mcp-session-id'];
     const sessionId = typeof header === 'string' ? header : undefined;
-    if (req.method === 'POST') return this.handlePost(req, res, sessionId);
+    if (req.method === 'POST') {
+      if (this.draining) {
+        sendJsonError(res, 503, -32000, 'Service unavailable: this MCP Lens replica is shutting down; retry', {
+          'retry-after': '1',
+          connection: 'close',
+        });
+        return;
+      }
+      this.inFlight++;
+      res.once('close', () => {
+        if (--this.inFlight === 0) for (const idle of [...this.drained]) idle();
+      });
+      return this.handlePost(req, res, sessionId);
+    }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!sessionId) {
         sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
