@@ -68,6 +68,9 @@ interface HttpSession {
   active: number;
 }
 
+/** The probes' paths (deploy/kubernetes points its liveness and readiness probes at these). */
+export const PROBE_PATHS = { live: '/healthz', ready: '/readyz' } as const;
+
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
 /**
@@ -176,7 +179,8 @@ export class GatewayHttpServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Before the Host check: a Kubernetes probe names the pod's address, and a probe reveals nothing.
     const path = req.url?.split('?')[0];
-    if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) return this.handleProbe(path, res);
+    if (req.method === 'GET' && (path === PROBE_PATHS.live || path === PROBE_PATHS.ready))
+      return this.handleProbe(path, res);
     if (!hostAllowed(req.headers.host, this.port)) {
       sendJsonError(res, 403, -32000, `Forbidden: Host must be 127.0.0.1:${this.port} or localhost:${this.port}`);
       return;
@@ -222,7 +226,7 @@ export class GatewayHttpServer {
    * the verdict: a probe must work without the secret and tell a stranger nothing.
    */
   private handleProbe(path: string, res: ServerResponse): void {
-    const ok = path === '/healthz' || !this.draining;
+    const ok = path === PROBE_PATHS.live || !this.draining;
     res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
     res.end(ok ? 'ok\n' : 'draining\n');
   }
