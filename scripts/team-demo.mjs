@@ -2,19 +2,19 @@
 // cluster (temp folder, 127.0.0.1, a free port), two replicas of `mcp-lens serve --http` on it
 // and on the 22-server dev workspace (the recorded workspace's 19 servers replayed, plus
 // server-everything, -filesystem and -memory: bench/src/benchServers.ts), and HAProxy in front
-// (test/fixtures/infra/haproxy.ts: sessions stick to their replica by Mcp-Session-Id). Prints
+// (bench/src/infra/haproxy.ts: sessions stick to their replica by Mcp-Session-Id). Prints
 // the address and the token; Ctrl+C stops everything and removes the temp folders.
 //   --replicas N   how many replicas (default 2)
 //   --check        connect through the load balancer, run find_tools and call_tool, and stop
-// Run with `node --import tsx` (npm run team:demo does): it reuses the tests' TypeScript fixtures.
+// Run with `node --import tsx` (npm run team:demo does): it reuses the TypeScript of bench/src/infra.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchServers, configServers } from '../bench/src/benchServers.ts';
-import { startPostgres } from '../test/fixtures/infra/postgres.ts';
-import { startHaproxy } from '../test/fixtures/infra/haproxy.ts';
-import { callTool, connectClient, startReplica, textOf } from '../test/fixtures/infra/replicas.ts';
+import { startPostgres } from '../bench/src/infra/postgres.ts';
+import { startHaproxy } from '../bench/src/infra/haproxy.ts';
+import { callTool, connectClient, startReplica, textOf } from '../bench/src/infra/replicas.ts';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--replicas');

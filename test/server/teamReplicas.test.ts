@@ -1,4 +1,4 @@
-// Two replicas of `serve --http` on one PostgreSQL behind a real HAProxy (test/fixtures/infra):
+// Two replicas of `serve --http` on one PostgreSQL behind a real HAProxy (bench/src/infra):
 // a 2025-era session keeps to the replica that opened it; that replica killed mid-call, the
 // session's next request gets a clear "session not found" from the other, a new session works
 // there, and an approval given while both ran outlives the killed one (a replica started later
@@ -14,9 +14,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { openTeamState, type TeamState } from '../../server/src/adapters/state/teamState';
 import { lineLogger } from '../../server/src/core/logger';
 import { fingerprintsOf } from '../fixtures/fingerprints';
-import { haproxyMissing, startHaproxy, type LoadBalancer } from '../fixtures/infra/haproxy';
-import { postgresMissing, startPostgres, type PostgresCluster } from '../fixtures/infra/postgres';
-import { ROOT, callTool, connectClient, startReplica, textOf, type Replica } from '../fixtures/infra/replicas';
+import { haproxyMissing, startHaproxy, type LoadBalancer } from '../../bench/src/infra/haproxy';
+import { postgresMissing, startPostgres, type PostgresCluster } from '../../bench/src/infra/postgres';
+import { ROOT, callTool, connectClient, startReplica, textOf, type Replica } from '../../bench/src/infra/replicas';
 
 const missing = postgresMissing() ?? haproxyMissing();
 const token = randomBytes(24).toString('hex');

@@ -1,4 +1,4 @@
-// Shared state in a real PostgreSQL 15 (test/fixtures/infra/postgres.ts): the schema migrated
+// Shared state in a real PostgreSQL 15 (bench/src/infra/postgres.ts): the schema migrated
 // once by replicas opening together, the audit sink (durable, queried by every field, loud when
 // the database is gone), approvals and search lessons heard by another replica, sign-in records
 // sealed with the operator's key. Skips, saying why, where PostgreSQL is not installed.
@@ -12,7 +12,7 @@ import { PgAuditSink } from '../../server/src/adapters/state/pgAuditSink';
 import { MIGRATIONS } from '../../server/src/adapters/state/stateSchema';
 import { stateKeyFromEnv } from '../../server/src/adapters/state/stateKey';
 import { lineLogger } from '../../server/src/core/logger';
-import { postgresMissing, startPostgres, type PostgresCluster } from '../fixtures/infra/postgres';
+import { postgresMissing, startPostgres, type PostgresCluster } from '../../bench/src/infra/postgres';
 
 const missing = postgresMissing();
 const KEY = 'a'.repeat(64);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { PROBE_PATHS } from '../../server/src/gateway/http';
 import { DEFAULT_DRAIN_MS } from '../../server/src/cli/serve';
-import { HAPROXY, haproxyMissing } from '../fixtures/infra/haproxy';
+import { HAPROXY, haproxyMissing } from '../../bench/src/infra/haproxy';
 
 const DIR = join(__dirname, '..', '..', 'deploy');
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
