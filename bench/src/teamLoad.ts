@@ -76,7 +76,14 @@ async function person(
   errors: string[],
   counters: { reconnected: number },
 ): Promise<void> {
-  let client: Client = await connectClient(url, token, `person-${i}`);
+  let client: Client;
+  try {
+    client = await connectClient(url, token, `person-${i}`);
+  } catch (err) {
+    errors.push(`initialize: ${String(err).slice(0, 160)}`);
+    out.push({ tool: 'find_tools', ms: 0, ok: false });
+    return;
+  }
   const timed = async (tool: Tool, f: () => Promise<unknown>): Promise<unknown> => {
     const t0 = performance.now();
     try {
