@@ -9,6 +9,7 @@ import { learnedTermsOf } from '../../server/src/core/usage/learnedTerms';
 import { SessionSteps, STEP_RULES, type CalledTool } from '../../server/src/core/usage/searchSteps';
 import { toolFingerprint } from '../../server/src/core/usage/toolFingerprint';
 import { SearchLearning } from '../../server/src/usage/searchLearning';
+import type { OthersTaught, SharedLessons, TaughtLesson } from '../../server/src/adapters/state/pgLessons';
 
 // A small catalog and requests written for these tests: "literature" is a word no tool uses
 // (search_papers says "papers"), and "show me what's in the music folder" ranks read_file first.
@@ -333,4 +334,49 @@ test('turned off, it neither learns nor ranks; forget clears everything', async 
   w.learning.forget();
   assert.equal(w.learning.size, 0);
   assert.deepEqual(await w.rank('literature about protein folding'), []);
+});
+
+/** Shared lessons between replicas, in memory: what one appends, the others are told (adapters/state/pgLessons.ts does it over PostgreSQL). */
+function lessonBus() {
+  const members: { listeners: Set<(t: OthersTaught) => void> }[] = [];
+  const kept: TaughtLesson[] = [];
+  return (): SharedLessons => {
+    const me = { listeners: new Set<(t: OthersTaught) => void>() };
+    members.push(me);
+    const others = (t: OthersTaught) => {
+      for (const m of members) if (m !== me) for (const l of m.listeners) l(t);
+    };
+    return {
+      initial: () => [...kept],
+      append(lessons, at) {
+        const taught = lessons.map((lesson) => ({ lesson, at }));
+        kept.push(...taught);
+        others({ lessons: taught });
+      },
+      forget() {
+        kept.length = 0;
+        others({ forget: true });
+      },
+      onOthers(listener) {
+        me.listeners.add(listener);
+        return { dispose: () => me.listeners.delete(listener) };
+      },
+      settled: async () => undefined,
+      close: () => undefined,
+    };
+  };
+}
+
+test('replicas sharing lessons: what one learns ranks on the other, a new one replays it, a forget reaches all', async () => {
+  const join = lessonBus();
+  const a = world({ shared: join() });
+  const b = world({ shared: join() });
+  await a.search('s1', 'find literature on protein folding');
+  a.call('s1', PAPERS);
+  assert.equal((await b.rank('literature about protein folding'))[0], PAPERS, 'taught on a, ranks on b');
+  const c = world({ shared: join() });
+  assert.equal((await c.rank('literature about protein folding'))[0], PAPERS, 'a replica started later replays it');
+  b.learning.forget();
+  assert.equal(a.learning.size, 0);
+  assert.equal(c.learning.size, 0);
 });

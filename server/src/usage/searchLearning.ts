@@ -34,6 +34,7 @@ import {
   writeLearnedFile,
 } from '../adapters/usage/learnedFile';
 import { WriterLock } from '../adapters/writerLock';
+import type { OthersTaught, SharedLessons } from '../adapters/state/pgLessons';
 
 /** Live sessions whose current step is remembered. */
 const LIVE_SESSIONS = 2000;
@@ -43,6 +44,12 @@ const WRITE_DELAY_MS = 1000;
 export interface SearchLearningOptions {
   /** The learned file (learnedFilePath); absent: in memory only (the bench, one-shot commands). */
   file?: string;
+  /**
+   * Lessons shared with other replicas (`serve --http --state`, adapters/state/pgLessons.ts):
+   * replayed at start, each lesson taught here appended, the others' applied as they come. The
+   * file is then not used.
+   */
+  shared?: SharedLessons;
   enabled: boolean;
   log: Logger;
   now?: () => number;
@@ -87,6 +94,7 @@ export class SearchLearning {
   private stamp: string | undefined;
   private writeTimer: NodeJS.Timeout | undefined;
   private isEnabled: boolean;
+  private readonly othersSubscription: { dispose(): void } | undefined;
 
   constructor(private readonly opts: SearchLearningOptions) {
     this.examples = new LearnedExamples(opts.bounds ?? LEARNED_BOUNDS);
@@ -97,6 +105,7 @@ export class SearchLearning {
     this.changes = new ChangeEmitter((err) =>
       opts.log.warn(`search learning: a change listener failed: ${errorMessage(err)}`),
     );
+    this.othersSubscription = opts.shared?.onOthers((taught) => this.fromOthers(taught));
     if (this.isEnabled) this.activate();
   }
 
@@ -178,6 +187,7 @@ export class SearchLearning {
 
   /** Forgets everything learned, in memory and on disk. */
   forget(): void {
+    this.opts.shared?.forget();
     this.examples.clear();
     this.spellings.clear();
     this.sessions.clear();
@@ -211,6 +221,7 @@ export class SearchLearning {
   }
 
   close(): void {
+    this.othersSubscription?.dispose();
     this.deactivate();
     this.changes.clear();
   }
@@ -238,7 +249,18 @@ export class SearchLearning {
     this.refresh();
     const at = this.now();
     for (const lesson of lessons) this.examples.teach(lesson, at);
+    this.opts.shared?.append(lessons, at);
     this.changed();
+  }
+
+  /** What other replicas taught or forgot (shared lessons). */
+  private fromOthers(taught: OthersTaught): void {
+    if (!this.isEnabled) return;
+    if ('forget' in taught) {
+      this.examples.clear();
+      this.sessions.clear();
+    } else for (const t of taught.lessons) this.examples.teach(t.lesson, t.at);
+    this.changes.fire();
   }
 
   private session(id: string): SessionSteps {
@@ -249,6 +271,11 @@ export class SearchLearning {
 
   /** Reads what the file holds (nothing is created until there is something to write). Never throws. */
   private activate(): void {
+    if (this.opts.shared) {
+      for (const t of this.opts.shared.initial()) this.examples.teach(t.lesson, t.at);
+      this.examples.reconcile(this.tools);
+      return;
+    }
     const file = this.opts.file;
     if (!file) return;
     this.opened = true;
