@@ -50,10 +50,9 @@ export function boundLearning(
     const base = old?.score ?? 0;
     if (h === old?.hit) return { hit: h, moved: false, score: base, base, position: old.position };
     const evidence = reading.evidence(h.key, terms);
-    const score = Math.min(
-      base + limits.lift * evidence.for * scale,
-      Math.max(base - limits.lift * evidence.against * scale, h.score),
-    );
+    const up = evidence.for > 0 ? limits.lift * evidence.for * scale : 0;
+    const down = evidence.against > 0 ? limits.lift * evidence.against * scale : 0;
+    const score = Math.min(base + up, Math.max(base - down, h.score));
     // Ties keep the order before learning: a tool passes another only by more than the gap.
     return { hit: h, moved: true, score, base, position: old?.position ?? before.length + i };
   });
