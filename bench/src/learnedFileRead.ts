@@ -42,6 +42,14 @@ function example(i: number, longest: boolean): LearnedExample {
 
 const FILES: [string, (file: string) => void][] = [
   [
+    '200 typical examples (at most 64 KB: read on the calling thread)',
+    (f) =>
+      writeLearnedFile(
+        f,
+        Array.from({ length: 200 }, (_, i) => example(i, false)),
+      ),
+  ],
+  [
     '4,000 typical examples',
     (f) =>
       writeLearnedFile(

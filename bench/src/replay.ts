@@ -146,7 +146,8 @@ export async function runReplay(dataset: BenchDataset, options: ReplayOptions): 
   own.learning.close();
   const poisoned = learning(WORKSPACE_SESSIONS);
   const taught = await feedHistory(poisoned, split.history, dataset.tools, BASE_RUN, options.seed);
-  report.poisoning = await runPoisoning(poisoned, split.evaluated, taught, options.seed);
+  const poisoning = await runPoisoning(poisoned, split.evaluated, taught, options.seed);
+  if (poisoning) report.poisoning = poisoning;
   poisoned.learning.close();
   return report;
 }
@@ -186,7 +187,7 @@ export async function runReplaySeeds(
       figures: parts((r) => r.with[i]!.figures),
     })),
     ...(first.ownSessions && { ownSessions: parts((r) => r.ownSessions!) }),
-    ...(first.poisoning && { poisoning: sumPoisoning(reports.map((r) => r.poisoning!)) }),
+    ...(reports.every((r) => r.poisoning) && { poisoning: sumPoisoning(reports.map((r) => r.poisoning!)) }),
   };
 }
 

@@ -32,14 +32,15 @@ export interface PoisoningFigures {
 
 const CALL_GAP_MS = 2_000;
 
-/** Runs the poisoning over `world` (history fed; `taught`: per tool, the honest sessions' terms). */
+/** Runs the poisoning over `world` (history fed; `taught`: per tool, the honest sessions' terms); undefined with no history. */
 export async function runPoisoning(
   world: ReplayLearning,
   evaluated: readonly BenchQuery[],
   taught: ReadonlyMap<string, ReadonlySet<string>>,
   seed: number,
-): Promise<PoisoningFigures> {
+): Promise<PoisoningFigures | undefined> {
   const candidates = [...taught.keys()].sort();
+  if (candidates.length === 0) return undefined;
   const target = candidates[Math.floor(seededRandom(seed * 104_729)() * candidates.length)]!;
   const honest = taught.get(target)!;
   const first = async (q: BenchQuery, session: string) => (await world.rank(q.query, session))[0] === target;

@@ -3,21 +3,47 @@
  * bounds and checks it (learnedFile.ts readLearnedFile) and hands back the examples it may believe.
  * Reading and parsing even a file of the largest size MCP Lens writes, or a hostile one, then
  * never holds up a search of any session; a worker that does not answer within READ_TIMEOUT_MS is
- * stopped and the file treated as unreadable (learning goes on in memory).
+ * stopped and the file treated as unreadable (learning goes on in memory). A file that is not
+ * there, or of at most ON_THREAD_BYTES, is read on the calling thread: starting a worker costs
+ * more than reading it (bench-results.md, "Reading the learned-search file").
  */
+import { lstatSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../../core/errorMessage';
-import type { LearnedRead } from './learnedFile';
+import { readLearnedFile, type LearnedRead } from './learnedFile';
 
 /** Longer than reading and checking the largest file MCP Lens writes takes on a loaded machine. */
 const READ_TIMEOUT_MS = 20_000;
 /** A reader needs the file's bytes and what is parsed of them (MAX_LEARNED_FILE_BYTES), no more. */
 const READER_HEAP_MB = 96;
+/** A few hundred examples: read and checked in a millisecond or two. */
+const ON_THREAD_BYTES = 64 * 1024;
 
-/** Reads `file` on a worker thread. Never rejects: a failure is `refused` with the reason. */
+/** Reads `file` (on a worker thread unless it is small or missing). Never rejects: a failure is `refused` with the reason. */
 export function readLearnedFileOffThread(file: string, now = Date.now()): Promise<LearnedRead> {
+  const size = sizeOf(file);
+  if (size === undefined || size <= ON_THREAD_BYTES) {
+    try {
+      return Promise.resolve(readLearnedFile(file, now));
+    } catch (err) {
+      return Promise.resolve({ refused: `cannot read it (${errorMessage(err)})` });
+    }
+  }
+  return onWorker(file, now);
+}
+
+/** The file's size as lstat sees it (a link's own); undefined when there is none. */
+function sizeOf(file: string): number | undefined {
+  try {
+    return lstatSync(file).size;
+  } catch {
+    return undefined;
+  }
+}
+
+function onWorker(file: string, now: number): Promise<LearnedRead> {
   return new Promise((resolve) => {
     const { path, execArgv } = readerModule();
     let worker: Worker;

@@ -3,9 +3,11 @@
  * LearnedToolSummary): its past requests for and against, its net weight, how many sessions
  * taught it, and its words by weight — each shown as people typed it (the form typed most often),
  * never as the stem the ranking compares, and whether it counts for every session or only for the
- * one that taught it (learnedDocuments.ts). Pure.
+ * one that taught it (learnedDocuments.ts). Words are letters and digits only (learnedTerms.ts,
+ * checked again when the file is read); a tool key the catalog does not hold is shown escaped. Pure.
  */
 import type { LearnedToolSummary } from '../../../../protocol/model';
+import { escapeForDisplay } from '../../../../protocol/untrustedText';
 import { sharedTerms } from './learnedDocuments';
 import type { LearnedExample } from './learnedExamples';
 
@@ -37,8 +39,9 @@ export function learnedSummary(
     let t = byTool.get(e.key);
     if (!t) {
       const summary: LearnedToolSummary = {
-        name: nameOf(e.key) ?? e.key,
-        server: e.server,
+        // A key the catalog does not hold now may come from a hand-edited file: shown with any oddity written out.
+        name: nameOf(e.key) ?? escapeForDisplay(e.key),
+        server: escapeForDisplay(e.server),
         requests: 0,
         against: 0,
         weight: 0,
