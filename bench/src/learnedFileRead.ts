@@ -7,7 +7,7 @@
  *   node --import tsx bench/src/learnedFileRead.ts [--write bench-results.md]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
   ensureLearnedFolder,
@@ -144,7 +144,7 @@ async function main(argv: string[]): Promise<void> {
     '',
     'Command: `node --import tsx bench/src/learnedFileRead.ts --write bench-results.md` (run from source: the worker loads under tsx, which a bundle does not pay)',
     '',
-    `Each file read ${RUNS} times; medians. "worker": the read on its worker thread (adapters/usage/learnedFileReader.ts), start of the thread included; "thread held": the longest the calling thread (the gateway's) went without running a 1 ms timer meanwhile; "on the thread": the same read and check done on the calling thread, for comparison. The bound is ${MAX_LEARNED_FILE_BYTES / 2 ** 20} MB.`,
+    `Load ${loadavg()[0]!.toFixed(0)} on ${cpus().length} cores when run. Each file read ${RUNS} times; medians. "worker": the read on its worker thread (adapters/usage/learnedFileReader.ts), start of the thread included; "thread held": the longest the calling thread (the gateway's) went without running a 1 ms timer meanwhile; "on the thread": the same read and check done on the calling thread, for comparison. The bound is ${MAX_LEARNED_FILE_BYTES / 2 ** 20} MB.`,
     '',
     '| file | outcome | worker ms | thread held ms | on the thread ms |',
     '|---|---|---:|---:|---:|',

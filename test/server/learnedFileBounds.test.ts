@@ -14,7 +14,9 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sanitizeSettings } from '../../protocol/settings';
-import { ensureLearnedFolder, learnedFilePath } from '../../server/src/adapters/usage/learnedFile';
+import { ensureLearnedFolder, learnedFilePath, writeLearnedFile } from '../../server/src/adapters/usage/learnedFile';
+import { readLearnedFileOffThread } from '../../server/src/adapters/usage/learnedFileReader';
+import type { LearnedExample } from '../../server/src/core/usage/learnedExamples';
 import { LensApp } from '../../server/src/app/lensApp';
 import { inMemoryLensOptions } from '../../bench/src/inMemoryLens';
 import { lineLogger, silentLogger } from '../../server/src/core/logger';
@@ -144,6 +146,15 @@ describe('search learning: the learned file as an attacker leaves it', () => {
       await stop();
     });
   }
+
+  it('a file of the size MCP Lens writes is read whole on the worker thread, in slices', async () => {
+    const examples: LearnedExample[] = Array.from({ length: 3000 }, (_, i) => ({
+      ...(entry('read_notes', `notes number w${i} of the project`) as LearnedExample),
+      at: i,
+    }));
+    writeLearnedFile(file, examples);
+    assert.deepEqual(await readLearnedFileOffThread(file), { examples });
+  });
 
   it('a forged entry of the old format (no provenance) counts for no session', async () => {
     const { words: _w, by: _b, ...old } = entry('destroy_backups', REQUEST, { weight: 4, count: 40 });

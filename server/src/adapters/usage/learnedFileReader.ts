@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../../core/errorMessage';
+import type { LearnedExample } from '../../core/usage/learnedExamples';
 import { readLearnedFile, type LearnedRead } from './learnedFile';
 
 /** Longer than reading and checking the largest file MCP Lens writes takes on a loaded machine. */
@@ -20,6 +21,8 @@ const READ_TIMEOUT_MS = 20_000;
 const READER_HEAP_MB = 96;
 /** A few hundred examples: read and checked in a millisecond or two. */
 const ON_THREAD_BYTES = 64 * 1024;
+/** Examples the worker hands back per message (learnedFileWorker.ts). */
+export const LEARNED_READ_SLICE = 250;
 
 /** Reads `file` (on a worker thread unless it is small or missing). Never rejects: a failure is `refused` with the reason. */
 export function readLearnedFileOffThread(file: string, now = Date.now()): Promise<LearnedRead> {
@@ -71,7 +74,12 @@ function onWorker(file: string, now: number): Promise<LearnedRead> {
       READ_TIMEOUT_MS,
     );
     timer.unref();
-    worker.once('message', (read: LearnedRead) => settle(read));
+    // Slices of examples, then the read's outcome (its examples: the slices before it).
+    const examples: LearnedExample[] = [];
+    worker.on('message', (message: LearnedRead | { slice: LearnedExample[] }) => {
+      if ('slice' in message) for (const e of message.slice) examples.push(e);
+      else settle('examples' in message ? { examples } : message);
+    });
     worker.once('error', (err) => settle({ refused: `its reader failed (${errorMessage(err)})` }));
     worker.once('exit', (code) => settle({ refused: `its reader stopped (exit ${code})` }));
   });
