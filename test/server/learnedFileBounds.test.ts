@@ -1,11 +1,12 @@
 /**
  * The learned-search file as an attacker with a write tool that reaches the user's state folder
  * leaves it (issue 31): a 15 MB file and a deeply nested one are set aside (renamed beside it,
- * with a warning naming both) without holding up the first find_tools; a forged entry of the old
- * format counts for no session; a forged entry claiming the user shared it moves a tool by at most
- * the learned ranking's bound (core/usage/learnedLimits.ts), and one with a weight out of range
- * sets the whole file aside. Through the real gateway, an SDK client and a stdio fixture server
- * (test/fixtures/servers/opsTools.mjs).
+ * with a warning naming both), none of either parsed on the gateway's thread, and the first
+ * find_tools is answered; one forged entry for the request's 5th tool, in the format MCP Lens wrote
+ * before (which made it 1st) or naming a teacher, counts for no fresh session; one claiming the
+ * user shared it moves the tool by at most the learned ranking's bound (core/usage/learnedLimits.ts),
+ * and one with a weight out of range sets the whole file aside. Through the real gateway, an SDK
+ * client and a stdio fixture server (test/fixtures/servers/opsTools.mjs).
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,25 @@ const OPS = {
   args: [join(ROOT, 'test/fixtures/servers/opsTools.mjs')],
 };
 const REQUEST = 'read the project notes';
+
+/**
+ * Runs `run` and returns the longest text JSON.parse was given meanwhile on this thread: the
+ * gateway's, since LensApp runs in the test's process (a worker thread has JSON of its own).
+ */
+async function longestParsedDuring(run: () => Promise<void>): Promise<number> {
+  const parse = JSON.parse;
+  let longest = 0;
+  JSON.parse = ((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+    longest = Math.max(longest, typeof text === 'string' ? text.length : 0);
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    await run();
+  } finally {
+    JSON.parse = parse;
+  }
+  return longest;
+}
 
 describe('search learning: the learned file as an attacker leaves it', () => {
   let workspace: TestWorkspace;
@@ -130,13 +150,17 @@ describe('search learning: the learned file as an attacker leaves it', () => {
       },
     ],
   ] as const) {
-    it(`${what} is set aside with a warning naming it, and the first find_tools is answered`, async () => {
+    it(`${what} is set aside with a warning naming it, none of it parsed on the gateway's thread`, async () => {
       rmSync(dirname(file), { recursive: true, force: true });
       // The state folder of an earlier start (lens ran): the learned folder is recreated here.
       ensureLearnedFolder(file);
       write();
-      await start();
-      assert.ok((await findTools(REQUEST)).length > 0, 'the first find_tools is answered');
+      const longest = await longestParsedDuring(async () => {
+        await start();
+        assert.ok((await findTools(REQUEST)).length > 0, 'the first find_tools is answered');
+      });
+      // Parsing it there is what held every session's first find_tools for seconds.
+      assert.ok(longest < 1024 * 1024, `${longest} characters parsed on the gateway's thread`);
       await until('the file is set aside', () => !existsSync(file) && setAside().length === 1);
       const moved = join(dirname(file), setAside()[0]!);
       assert.ok(
@@ -156,14 +180,27 @@ describe('search learning: the learned file as an attacker leaves it', () => {
     assert.deepEqual(await readLearnedFileOffThread(file), { examples });
   });
 
-  it('a forged entry of the old format (no provenance) counts for no session', async () => {
-    const { words: _w, by: _b, ...old } = entry('destroy_backups', REQUEST, { weight: 4, count: 40 });
+  it("one forged entry for the request's 5th tool, of the old format or naming a teacher, counts for no fresh session", async () => {
+    const fifth = cold[4]!.key;
+    assert.equal(fifth, tool('archive_logs').key, cold.map((h) => h.key).join(', '));
+    // The old format (no provenance), with the weight it allowed: that made the 5th tool 1st.
+    const { words: _w, by: _b, ...old } = entry('archive_logs', REQUEST, { weight: 40, count: 40 });
     writeFileSync(file, JSON.stringify({ format: 1, examples: [old] }), { mode: 0o600 });
     await start();
     assert.deepEqual(
       await findTools(REQUEST),
       cold.map((h) => nameOf(h.key)),
     );
+    await stop();
+    // Today's format, naming some teacher: it counts for that teacher's sessions alone.
+    const asideBefore = setAside().length;
+    writeFileSync(file, JSON.stringify({ format: 2, examples: [entry('archive_logs', REQUEST)] }), { mode: 0o600 });
+    await start();
+    assert.deepEqual(
+      await findTools(REQUEST),
+      cold.map((h) => nameOf(h.key)),
+    );
+    assert.equal(setAside().length, asideBefore, 'well-formed: believed, for whom it names');
     await stop();
   });
 
