@@ -12,12 +12,11 @@
  * ones): then half the time it fails, and half the time the agent searches again at once with
  * the same words; either way it then calls the right tool. Sessions are a minute apart.
  *
- * Whose lessons count for whom (usage/learnedProvenance.ts): the history's sessions are one
- * workspace's sessions, acting for one principal (the user), and the evaluated requests are
- * ranked in a fresh session of that principal. Two runs beside them (replayPoisoning.ts): at 10%
- * wrong calls with every session its own principal (what the gateway does while sessions have no
- * principal: a session reads only what it or corroborated teaching taught), and a poisoning
- * session of another principal teaching one tool every evaluated request's words.
+ * Whose lessons count for whom (usage/learnedProvenance.ts): the history's sessions count as one
+ * teacher (the user), and the evaluated requests are ranked in a fresh session of that teacher.
+ * Two runs beside them (replayPoisoning.ts): at 10% wrong calls with every session its own
+ * teacher (what the gateway does: a session reads only what it taught and corroborated teaching),
+ * and a poisoning teacher teaching one tool every evaluated request's words.
  */
 import { lineLogger } from '../../server/src/core/logger';
 import { RankingPipeline } from '../../server/src/core/search/rankingPipeline';
@@ -44,7 +43,7 @@ export interface ReplayOptions {
   bounds?: LearnedBounds;
   /** The step rules (default: the shipped ones). */
   rules?: StepRules;
-  /** Also the run with every session its own principal and the poisoning run (replayPoisoning.ts). */
+  /** Also the run with every session its own teacher and the poisoning run (replayPoisoning.ts). */
   extra?: boolean;
 }
 
@@ -82,7 +81,7 @@ export interface ReplayReport {
   without: ReplayParts;
   /** With learning, per run; `learned`: past requests kept at the end. */
   with: (ReplayRun & { learned: number; figures: ReplayParts })[];
-  /** At 10% silent wrong calls, every session its own principal (replayPoisoning.ts). */
+  /** At 10% silent wrong calls, every session its own teacher, as the gateway does (replayPoisoning.ts). */
   ownSessions?: ReplayParts;
   /** A poisoning session against the 10% run (replayPoisoning.ts). */
   poisoning?: PoisoningFigures;

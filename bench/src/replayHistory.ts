@@ -22,10 +22,10 @@ export interface ReplayLearning {
   rank(query: string, sessionId: string): Promise<string[]>;
 }
 
-/** Every session of the replay acts for the workspace's one principal (the user); a poisoner's for its own. */
+/** Every session of the replay is one teacher (the user); a poisoner's sessions another. */
 export const WORKSPACE_SESSIONS = (sessionId: string): string =>
   sessionId.startsWith('poison') ? 'poisoner' : 'workspace';
-/** Every session acts for itself: the gateway without principals. */
+/** Every session its own teacher: what the gateway does (usage/learnedProvenance.ts). */
 export const OWN_SESSIONS = (sessionId: string): string => sessionId;
 
 /**

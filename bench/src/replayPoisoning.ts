@@ -1,12 +1,12 @@
 /**
- * The replay's poisoning run (replay.ts): after the honest history (one principal, 10% silent
- * wrong calls), another principal — an agent told to steer search, with as many sessions as it
+ * The replay's poisoning run (replay.ts): after the honest history (one teacher, 10% silent
+ * wrong calls), another teacher — an agent told to steer search, with as many sessions as it
  * likes — teaches one tool every evaluated request's words: one find_tools → call pair per
  * request, each in a session of its own. The tool is one the honest sessions taught (so some of
  * the poisoner's words are corroborated: it is the strongest case), chosen by the seed.
  *
  * What it shows: for a request that shares no word with what honest sessions taught the tool,
- * the poisoner cannot make the tool first in a fresh session of the honest principal ("made
+ * the poisoner cannot make the tool first in a fresh session of the honest teacher ("made
  * first"), though in its own sessions it can ("first in the poisoner's sessions").
  */
 import { learnedTermsOf } from '../../server/src/core/usage/learnedTerms';

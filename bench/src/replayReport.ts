@@ -34,7 +34,9 @@ function rows(r: ReplayReport): string[][] {
       String(Math.round(w.learned)),
       ...cells(w.figures),
     ]),
-    ...(r.ownSessions ? [['each session its own principal', wrongText(0.1, 0), '–', ...cells(r.ownSessions)]] : []),
+    ...(r.ownSessions
+      ? [['each session its own teacher (the gateway)', wrongText(0.1, 0), '–', ...cells(r.ownSessions)]]
+      : []),
   ];
 }
 
@@ -43,7 +45,7 @@ function poisoningText(r: ReplayReport): string[] {
   const p = r.poisoning;
   if (!p) return [];
   return [
-    `poisoning: another principal taught ${p.target} ${p.calls} find_tools → call pairs, one per evaluated request; ` +
+    `poisoning: another teacher taught ${p.target} ${p.calls} find_tools → call pairs, one per evaluated request; ` +
       `of the ${p.unshared} requests sharing no word with what honest sessions taught it, it became first for ${p.madeFirst} ` +
       `in a fresh honest session (first before: ${p.firstBefore}, after: ${p.firstAfter}), and for ${p.firstInPoisoner} in the poisoner's own sessions; ` +
       `of the ${p.shared} sharing a word, it became first for ${p.sharedMadeFirst}`,
@@ -81,9 +83,9 @@ export function formatReplayMarkdown(reports: readonly ReplayReport[], command: 
       'what was learned. A wrong call calls the first hit when it is wrong, else another tool of the answer; a silent one succeeds and nothing ' +
       'follows it, a noticed one fails or is followed at once by the same search and the right tool. "kept": past requests in the store at the ' +
       'end (at most 4,000). Held out: the half of the requests (benchSplit.ts) the knobs were not chosen on. Cold-start figures (no history) are ' +
-      "the search section above: learning with nothing learned leaves every ranking as it is. The history's sessions act for one " +
-      'principal (the user) and the evaluated requests are ranked in a fresh session of it; "each session its own principal" ranks ' +
-      'as the gateway does while sessions have none (a session reads what it taught and what two sessions or the user agree on). ' +
+      "the search section above: learning with nothing learned leaves every ranking as it is. The history's sessions count as one " +
+      'teacher (the user) and the evaluated requests are ranked in a fresh session of it; "each session its own teacher" ranks ' +
+      'as the gateway does (a session reads what it taught and what two sessions or the user agree on). ' +
       'Poisoning: bench/src/replayPoisoning.ts.',
     '',
   ];

@@ -1,12 +1,11 @@
 /**
  * Who taught what search learning knows (core/usage/learnedExamples.ts `by`), and so whom it
- * counts for (core/usage/learnedDocuments.ts): a teacher id, made from the id of whoever a
- * session acts for. Today that is the gateway session itself (its MCP session id): a session's
+ * counts for (core/usage/learnedDocuments.ts): a teacher id, made from the gateway session's own
+ * id (its MCP session id), not its principal's (core/principal.ts): every editor session acts for
+ * the workspace, and one prompt-injected agent session must not steer the others. A session's
  * lessons count for it alone until another session teaches the same words for the same tool, or
- * the user shares them from the dashboard. When sessions get principals (who each session acts
- * for: the editor's sessions of one workspace, one HTTP client), `SearchLearningOptions.provenance`
- * maps a session to its principal's id instead, and a principal's sessions read one another's
- * lessons; nothing else changes, on disk either (the id is opaque).
+ * the user shares them from the dashboard. `SearchLearningOptions.provenance` maps a session to
+ * another id (the replay's one-teacher runs); the id is opaque, on disk too.
  *
  * The id is a hash, so the learned file never holds a session id (with the gateway token, an HTTP
  * session id addresses a live session); it only has to tell teachers apart.
