@@ -11,8 +11,9 @@
  *    (1 − lift) of the first hit without learning is not made first by it. Honest learning is
  *    many past requests, so it is rarely held back: the vote of one past request is at most
  *    weight/(1 + evidence) = 6/13 of the first hit, and the learned field of one adds a share of
- *    a keyword field's score. `lift` is the smallest value tried that lowers no replay set by more
- *    than 0.01 (bench-results.md, "Search learning: the lift bound").
+ *    a keyword field's score. `lift` is chosen by replay, each value tried beside no bound
+ *    (bench-results.md, "Search learning: the lift bound"): the smaller, the less one forged entry
+ *    or one session can do, down to where the bound starts to cost honest learning.
  * 2. No destructive tool first by learning alone. A tool whose annotations say it is
  *    destructive (toolAnnotations.ts) is first after learning only if it was first before: else
  *    the best tool that is not destructive (or the first before learning) takes first place,
