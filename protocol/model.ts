@@ -59,9 +59,11 @@ export interface ServerStatus {
   approval?: { fingerprint: string; details: string[] };
   /**
    * Not a server: a configuration file that cannot be used (a JSON syntax error, unreadable),
-   * named by `name` (the path as shown) with the reason in `error`.
+   * named by `name` (the path as shown) with the reason in `error` (its line and column first,
+   * where known) and what MCP Lens does meanwhile in `note`.
    */
   configFile?: boolean;
+  note?: string;
 }
 
 /** One tool behind MCP Lens. `name` is client-safe (^[a-zA-Z0-9_-]{1,64}$) and unique. */
@@ -151,21 +153,44 @@ export interface IndexStatus {
   error?: string;
 }
 
+/**
+ * One agent request in the savings history: a tool call (it saved the baseline less the tool list
+ * its request carried, plus any result tokens kept out) or a search (it cost its request's tool
+ * list and its answer: negative).
+ */
 export interface SavingsPoint {
   at: number;
+  kind: 'call' | 'search';
+  /** A search's answer tokens; 0 for a call. */
   returnedTokens: number;
   savedTokens: number;
 }
 
+/**
+ * Tokens, with one meaning of "saved": what the agent's model did not read, against connecting
+ * every server directly (server/src/gateway/savings.ts). Per request: baselineTokens −
+ * exposedTokens. In total (savedTokensTotal): what the tool calls' requests saved, less what the
+ * searches cost, plus the result tokens kept out (shaping, code mode).
+ */
 export interface TokenStats {
-  /** Tokens of the tools/list all upstream servers would send. */
+  /** Tokens of the tools/list all upstream servers would send: in every request without MCP Lens. */
   baselineTokens: number;
-  /** Tokens of the tools/list MCP Lens sends in the current exposure mode. */
+  /** Tokens of the tools/list MCP Lens sends in the current exposure mode: in every request with it. */
   exposedTokens: number;
   savingsPercent: number;
   findToolsCalls: number;
+  /** Tokens of every find_tools answer. */
   returnedTokensTotal: number;
+  /** requests.toolCallSavedTokens − requests.searchTokens + shaping and code mode savedTokens. */
   savedTokensTotal: number;
+  /**
+   * The agent requests behind the total: tool calls (call_tool, run_code, a tool listed
+   * directly), each made by a request that carried MCP Lens's tool list instead of every
+   * server's (toolCallSavedTokens: baseline − exposed, summed); searches (find_tools,
+   * get_tool_schema, list_servers), requests needed only with MCP Lens (searchTokens: their tool
+   * list and answer, summed).
+   */
+  requests: { toolCalls: number; toolCallSavedTokens: number; searches: number; searchTokens: number };
   history: SavingsPoint[];
   perServer: { server: string; tokens: number; tools: number }[];
   /** Results narrowed by `select` or cut to `max_output_tokens`, and the tokens kept out of the context. */
@@ -181,7 +206,10 @@ export interface TokenStats {
 
 export interface UsageStats {
   enabled: boolean;
+  /** Tool calls in the usage log (mcpLens.usage.retentionDays): agents', the dashboard's and the palette's. */
   callsRecorded: number;
+  /** Of those, the calls agents made through the gateway (the ones search quality judges). */
+  agentCalls?: number;
   predictedHitRate?: number;
   /** How well find_tools answers led agents to the tool they called; absent before any agent call. */
   retrieval?: RetrievalStats;
@@ -298,4 +326,10 @@ export interface ConfigProblem {
   /** 1-based line and column of `offset`, where known (a syntax error), for a terminal's `file:line:column`. */
   line?: number;
   column?: number;
+  /**
+   * What MCP Lens does meanwhile ("MCP Lens keeps running the servers of its last valid
+   * version"), kept apart from `message` so that the message, what is wrong, fits one line where
+   * a line is all there is (a Problems row, a List Servers row).
+   */
+  note?: string;
 }

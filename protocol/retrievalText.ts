@@ -52,16 +52,22 @@ export const RETRIEVAL_EXPLAINED =
   'When an agent calls a tool right after find_tools, MCP Lens notes where that tool stood in the answer (the rank only, never the query or the arguments).';
 
 /**
- * What a falling hit rate means and what to do about it. `mode` tailors the advice: in
- * keyword mode, meaning-based search with Ollama is the bigger lever.
+ * What a falling hit rate means and what to do about it, naming the settings that change it.
+ * `mode` tailors the advice: in keyword mode, meaning-based search with Ollama is the bigger lever.
  */
 export function retrievalAdvice(mode?: SearchModeInfo['kind']): string {
   const descriptions =
-    'the tools agents pick are described in words the search does not match: give them clearer descriptions (or pin the ones agents use every day)';
-  if (mode === 'hybrid') return `A falling rate means ${descriptions}, and check that Ollama is still reachable.`;
+    'the tools agents pick are described in words the search does not match: give them clearer descriptions, or pin the ones agents use every day (mcpLens.pinnedTools, with mcpLens.exposure "pinned")';
+  if (mode === 'hybrid')
+    return `A falling rate means ${descriptions}, and check that Ollama still answers (mcpLens.ollama.host).`;
   if (mode === 'keyword')
-    return `A falling rate means ${descriptions}, or turn on hybrid search with Ollama (mcpLens.embedding) so search matches meaning, not only words.`;
-  return `A falling rate means ${descriptions}, or turn on hybrid search with Ollama if it is off.`;
+    return `A falling rate means ${descriptions}, or search by meaning too: run Ollama with the model mcpLens.embedding.model names (mcpLens.embedding.enabled must be on).`;
+  return `A falling rate means ${descriptions}, or search by meaning too with Ollama (mcpLens.embedding.enabled, mcpLens.embedding.model).`;
+}
+
+/** The advice when it applies (the rate is falling), else undefined: a steady 100% needs none. */
+export function retrievalAdviceFor(r: RetrievalStats, mode?: SearchModeInfo['kind']): string | undefined {
+  return r.trend === 'falling' ? retrievalAdvice(mode) : undefined;
 }
 
 /** Why calls "without a find_tools first" are there, so a high share is not read as a fault. */

@@ -1,7 +1,7 @@
 /**
  * Shows the sidecar's configuration problems as diagnostics on the exact JSON range in
  * .vscode/mcp.json (or whichever file declared the server). Problems without an offset mark
- * the file's first line.
+ * the file's first line; a problem's note (what MCP Lens does meanwhile) is its related line.
  */
 import * as vscode from 'vscode';
 import type { ConfigProblemInfo, ConfigProblemsParams } from '../../protocol/lspProtocol';
@@ -59,5 +59,11 @@ function diagnostic(p: ConfigProblemInfo, text: string): vscode.Diagnostic {
     p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
   );
   d.source = 'MCP Lens';
+  // What MCP Lens does meanwhile goes on a line of its own under the problem, so the problem's
+  // own line stays short enough to read whole in the Problems panel.
+  if (p.note)
+    d.relatedInformation = [
+      new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.file(p.file), range), p.note),
+    ];
   return d;
 }

@@ -9,8 +9,7 @@ import * as vscode from 'vscode';
 import type { StateChangedParams } from '../../protocol/lspProtocol';
 import type { Approvals } from './approvals';
 import type { Sidecar, SidecarState } from './sidecar';
-import { plural } from '../../protocol/figureText';
-import { approvalText, formatTokens, signInText, statusSummary } from './statusText';
+import { approvalText, signInText, statusBarText, statusSummary } from './statusText';
 
 export function createStatusBar(sidecar: Sidecar, approvals: Approvals): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mcpLens.status', vscode.StatusBarAlignment.Left, 50);
@@ -78,7 +77,7 @@ function show(item: vscode.StatusBarItem, state: SidecarState, lens: StateChange
     return;
   }
   const s = statusSummary(lens);
-  item.text = `${s.indexing ? '$(sync~spin)' : '$(telescope)'} ${plural(s.tools, 'tool')}${s.savedTokens > 0 ? ` · ${formatTokens(s.savedTokens)} saved` : ''}`;
+  item.text = statusBarText(s);
   const tip = new vscode.MarkdownString(undefined, false);
   tip.isTrusted = false;
   tip.appendText(s.tooltipLines.join('\n'));

@@ -30,12 +30,16 @@ export function statusSummary(p: StateChangedParams): StatusSummary {
   const indexing = p.index.state === 'indexing';
   const problems = failing.length + (p.index.state === 'error' ? 1 : 0);
   const t = p.stats.tokens;
-  // Tokens the agent did not read: the full tools/list minus what MCP Lens lists.
+  // Per request, as the dashboard's figure: the servers' tools/list minus what MCP Lens lists.
   const savedTokens = Math.max(0, t.baselineTokens - t.exposedTokens);
   const change = tokenChange(t);
+  const n = (v: number) => v.toLocaleString('en-US');
+  const lists = `it lists ${n(t.exposedTokens)} tokens of tool definitions instead of every server's ${n(t.baselineTokens)} (${p.stats.exposure} mode, ${change.percent} ${change.comparative})`;
   const lines = [
     `MCP Lens: ${plural(p.stats.tools, 'tool')} from ${p.servers.filter((s) => s.state === 'ready').length}/${plural(p.servers.length, 'server')}`,
-    `Exposure: ${p.stats.exposure} — lists ${formatTokens(t.exposedTokens)} of ${formatTokens(t.baselineTokens)} tokens (${change.kind === 'cost' ? `${change.percent} more: a cost` : `${change.percent} saved`})`,
+    change.kind === 'cost'
+      ? `Costs ${plural(change.tokens, 'token')} more in every request the agent sends: ${lists}`
+      : `Saves ${plural(change.tokens, 'token')} in every request the agent sends: ${lists}`,
     `Search: ${p.index.mode.label}${indexing ? ` — indexing ${Math.round((p.index.progress ?? 0) * 100)}%` : ''}`,
   ];
   for (const s of failing) lines.push(`⚠ ${s.name}: ${s.error ?? 'error'}`);
@@ -53,6 +57,12 @@ export function statusSummary(p: StateChangedParams): StatusSummary {
     tooltipLines: lines,
     ariaLabel,
   };
+}
+
+/** The main item's text: the tools and, when MCP Lens saves, the tokens it saves per request, with their unit. */
+export function statusBarText(s: Pick<StatusSummary, 'tools' | 'indexing' | 'savedTokens'>): string {
+  const saved = s.savedTokens > 0 ? ` · ${formatTokens(s.savedTokens)} tokens saved` : '';
+  return `${s.indexing ? '$(sync~spin)' : '$(telescope)'} ${plural(s.tools, 'tool')}${saved}`;
 }
 
 /** The sign-in item: its text, what clicking does, or undefined when no server needs sign-in. */

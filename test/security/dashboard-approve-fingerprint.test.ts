@@ -86,6 +86,15 @@ test('a row awaiting approval shows the command, each argument and each env valu
   assert.match(details, /arg 1: \S+server-everything\/dist\/index\.js/);
   assert.match(details, /arg 2: stdio/);
   assert.match(details, /env GREETING: "hello"/);
+  // Awaiting approval is a state with its action, not an error cut short: no red reason text.
+  const row = page.locator('.server[data-server="helper"]');
+  assert.equal(await row.locator('.server-error').count(), 0);
+  assert.match(await row.locator('.state').innerText(), /awaiting approval/);
+  assert.match(
+    await row.locator('.approval').innerText(),
+    /^Not started until you approve it\. Approve starts exactly this:/,
+  );
+  assert.equal(await row.locator('button[data-action="approve"]').innerText(), 'Approve…');
   await page.context().close();
 });
 

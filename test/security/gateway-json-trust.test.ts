@@ -35,6 +35,7 @@ const ANSI_STATS = JSON.stringify({
     findToolsCalls: 0,
     returnedTokensTotal: 0,
     savedTokensTotal: 0,
+    requests: { toolCalls: 0, toolCallSavedTokens: 0, searches: 0, searchTokens: 0 },
     perServer: [{ server: '\u001b[2J\u001b[31mPWNED', tools: 1, tokens: 1 }],
   },
 });

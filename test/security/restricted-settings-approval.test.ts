@@ -39,6 +39,16 @@ describe("a workspace's ollama.host", () => {
     await ollama?.close();
     ws?.close();
   });
+  /**
+   * The search-mode label of a run whose embedder is the approved host (index/embedderHealth.ts):
+   * ranking by meaning, building its vectors, or finding it too slow or unreachable on a loaded
+   * machine. Whether a one-shot run sends a request before it exits depends on the machine's
+   * load, so the label is the evidence.
+   */
+  const usesTheHost = () =>
+    new RegExp(
+      ` — (hybrid \\(ollama: |keyword only: indexing embeddings with |keyword only: Ollama (unreachable|too slow) at ${ollama.url.replace(/\./g, '\\.')})`,
+    );
   const search = (extra: string[] = []) => [
     'search',
     'add two numbers',
@@ -58,20 +68,22 @@ describe("a workspace's ollama.host", () => {
       /ignoring mcpLens\.ollama\.host from .*settings\.json: a workspace setting that sends data out or changes what runs needs your approval/,
     );
     assert.match(run.stdout, /get-sum/, 'search still works, keyword only');
+    assert.doesNotMatch(run.stdout, usesTheHost(), 'the unapproved host is not the embedder');
   });
 
   test('approved on the terminal, it is used, and the approval holds for exactly this value', async () => {
     const run = await runCliOnTerminal(search(), cliEnv(ws), [[/Use them\? \[y\/N\] /, 'y\r']]);
     assert.match(run.stdout, new RegExp(`mcpLens\\.ollama\\.host: "${ollama.url.replace(/\./g, '\\.')}"`), run.stdout);
-    assert.ok(ollama.requests.length > 0, 'the approved host is asked');
+    assert.match(run.stdout, usesTheHost(), run.stdout);
     const approvals = JSON.parse(readFileSync(join(ws.outside, 'approvals.json'), 'utf8')) as Record<
       string,
       Record<string, string>
     >;
     assert.ok(Object.values(approvals).some((m) => Object.keys(m).includes('mcpLens.restrictedSettings')));
-    const before = ollama.requests.length;
+    // The next run uses the host without asking.
     const again = await runCli(search(), cliEnv(ws));
-    assert.ok(ollama.requests.length > before, `remembered: ${again.stderr}`);
+    assert.doesNotMatch(again.stderr, /ignoring mcpLens\.ollama\.host/, 'remembered');
+    assert.match(again.stdout, usesTheHost(), again.stdout);
   });
 });
 

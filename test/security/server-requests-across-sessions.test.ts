@@ -46,8 +46,8 @@ describe('sessions of different clients (serve --http)', () => {
     assert.equal(text(await ra), 'answer: accept a');
     gb.open();
     assert.equal(text(await rb), 'answer: accept b');
-    assert.deepEqual(a.elicited, ["elicit for A: A's secret"]);
-    assert.deepEqual(b.elicited, ['elicit for B']);
+    assert.deepEqual(a.elicited, ["[probe] elicit for A: A's secret"]);
+    assert.deepEqual(b.elicited, ['[probe] elicit for B']);
   });
 
   test("A's sampling request reaches A's model only", async () => {
@@ -122,7 +122,7 @@ describe("sessions of one principal (the editor's)", () => {
     // Once B's is the only call in flight, B's own question reaches B.
     gb.open();
     assert.equal(text(await rb), 'answer: accept b');
-    assert.deepEqual(b.elicited, ['elicit for B']);
+    assert.deepEqual(b.elicited, ['[probe] elicit for B']);
   });
 
   test('its sessions share the workspace processes: no process is started for them', async () => {

@@ -51,7 +51,7 @@ describe('dashboard: learned search', () => {
     assert.deepEqual(
       words.map((w) => w.split(' ')[0]),
       ['tally', 'sum'],
-      'the words as typed, the one both sessions had first',
+      'the words as typed (the stem of "tally" is "talli"), the one both sessions had first',
     );
     assert.equal(await sum.locator('td.num').first().innerText(), '2');
     // "tally" two sessions taught: it counts for every session; "sum" only the first did.

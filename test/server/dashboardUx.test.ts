@@ -6,12 +6,13 @@
  * these states go to test-results/.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import { connectAgent } from '../fixtures/agentClient';
-import { useDashboardGateway, RESULTS } from '../fixtures/lens/dashboardGateway';
+import { useDashboardGateway, RESULTS, ROOT } from '../fixtures/lens/dashboardGateway';
 import { openDashboard } from '../fixtures/lens/dashboardPage';
 
 describe('dashboard wording and states', () => {
@@ -31,7 +32,7 @@ describe('dashboard wording and states', () => {
     const c = await agent();
     try {
       await c.callTool({ name: 'call_tool', arguments: { tool_name: name('echo'), arguments: { message: 'hi' } } });
-      await page.locator('#usage .muted', { hasText: /^1 call recorded/ }).waitFor();
+      await page.locator('#usage [data-figure="calls"]', { hasText: /^1 tool call recorded: 1 by agents\./ }).waitFor();
       await card.locator('[data-rate="unsearched"] .value', { hasText: '100%' }).waitFor();
       assert.equal(
         await card.locator('[data-rate="unsearched"]').getAttribute('aria-label'),
@@ -58,13 +59,94 @@ describe('dashboard wording and states', () => {
     assert.match(await card.locator('[data-rate="hit-5"]').innerText(), /1 of 1 pick$/);
     assert.match(await card.locator('[data-rate="unsearched"]').innerText(), /1 of 2 calls/);
     assert.match(await card.innerText(), /Over the last session: 2 agent calls, 1 pick from a find_tools answer\./);
-    assert.match(
-      await card.innerText(),
-      /A falling rate means .*descriptions.*Ollama/s,
-      'keyword mode: the advice names Ollama',
-    );
-    await page.locator('#usage .muted', { hasText: /^2 calls recorded/ }).waitFor();
+    // Advice only when it applies: every pick ranked first, no trend.
+    assert.doesNotMatch(await card.innerText(), /A falling rate means/);
+    assert.equal(await card.locator('.advice').count(), 0);
+    // The usage count says whose calls it counts, so it reads beside "2 agent calls" above.
+    await page.locator('#usage [data-figure="calls"]', { hasText: /^2 tool calls recorded: 2 by agents\./ }).waitFor();
     await card.screenshot({ path: join(RESULTS, 'dashboard-quality-light.png') });
+    await page.context().close();
+  });
+
+  it('says what "saved" means per request and in total, and the two figures agree', async () => {
+    const page = await open();
+    const c = await agent();
+    try {
+      await c.listTools();
+      await c.callTool({ name: 'find_tools', arguments: { query: 'echo a message back' } });
+      await c.callTool({ name: 'call_tool', arguments: { tool_name: name('echo'), arguments: { message: 'x' } } });
+    } finally {
+      await c.close();
+    }
+    const t = dash.world.stats().tokens;
+    const perRequest = t.baselineTokens - t.exposedTokens;
+    const n = (v: number) => v.toLocaleString('en-US');
+    const total = page.locator('#savings [data-kpi="total"]');
+    await total.locator('.value', { hasText: new RegExp(`^${n(t.savedTokensTotal)}$`) }).waitFor();
+    assert.equal(await total.locator('.label').innerText(), 'tokens saved in total');
+    assert.equal(await page.locator('#savings [data-kpi="per-request"] .value').innerText(), n(perRequest));
+    assert.match(
+      await page.locator('#savings [data-kpi="per-request"] .label').innerText(),
+      /^tokens saved per request/,
+    );
+    // One line each: the per-request figure is the difference of the two lists; the total is the
+    // tool calls at that figure, less what the searches cost.
+    assert.equal(
+      await page.locator('#savings [data-meaning="per-request"]').innerText(),
+      `Per request: each request the agent sends carries the tool definitions, ${n(t.baselineTokens)} tokens with every server listed directly, ${n(t.exposedTokens)} through MCP Lens (search mode).`,
+    );
+    const r = t.requests;
+    assert.ok(r.toolCalls >= 1 && r.searches >= 1, JSON.stringify(r));
+    assert.equal(r.toolCallSavedTokens, r.toolCalls * perRequest, 'every call saved what a request saves');
+    assert.equal(t.savedTokensTotal, r.toolCallSavedTokens - r.searchTokens, 'the total is its parts');
+    assert.equal(
+      await page.locator('#savings [data-meaning="total"]').innerText(),
+      `In total: ${r.toolCalls} agent tool calls saved ${n(r.toolCallSavedTokens)} (${r.toolCalls === 1 ? '' : `${n(perRequest)} each, `}the per-request figure), ${r.searches} ${r.searches === 1 ? 'search' : 'searches'} cost ${n(r.searchTokens)} (${r.searches === 1 ? 'its request and answer' : 'their requests and answers'}).`,
+    );
+    // The chart's axes: a unit on y, the agent's requests on x, first and last.
+    const axis = await page.locator('#savings svg.line-chart text.axis').allTextContents();
+    assert.ok(axis.includes('tokens saved'), axis.join(' | '));
+    assert.ok(axis.includes('agent request 1') && axis.includes(`request ${t.history.length}`), axis.join(' | '));
+    assert.ok(!axis.includes('first call'), axis.join(' | '));
+    await page.context().close();
+  });
+
+  it('ranks results instead of showing raw scores, and shows every result it counts', async () => {
+    const page = await open();
+    await page.fill('#search input[type="search"]', 'create read delete search entities relations observations');
+    const meta = page.locator('#search .search-meta', { hasText: /^\d+ results? · / });
+    await meta.waitFor();
+    const claimed = Number(/^(\d+) results?/.exec(await meta.innerText())![1]);
+    assert.equal(claimed, dash.world.lens.settings().search.defaultLimit, 'as many as find_tools gives an agent');
+    assert.equal(await page.locator('#search .hit').count(), claimed);
+    // Each result's schema open: more than a 560 px box holds.
+    for (const summary of await page.locator('#search .hit details:has(pre.schema) summary').all())
+      await summary.click();
+    const ranks = await page.locator('#search .hit .hit-rank').allInnerTexts();
+    assert.deepEqual(
+      ranks,
+      Array.from({ length: claimed }, (_, i) => `#${i + 1}`),
+    );
+    assert.doesNotMatch(
+      (await page.locator('#search .hit .hit-head').allInnerTexts()).join('\n'),
+      /\d\.\d{2,}/,
+      'no bare scores',
+    );
+    // None of the results it counts is hidden in a scroll box of its own: the page shows them all.
+    const clipped = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('#search .hit')].filter((hit) => {
+          for (let el = hit.parentElement; el && el !== document.body; el = el.parentElement) {
+            const overflow = getComputedStyle(el).overflowY;
+            if (overflow === 'visible' || el.scrollHeight <= el.clientHeight + 1) continue;
+            const a = hit.getBoundingClientRect();
+            const b = el.getBoundingClientRect();
+            if (a.bottom > b.bottom + 1 || a.top < b.top - 1) return true;
+          }
+          return false;
+        }).length,
+    );
+    assert.equal(clipped, 0, 'results cut off by a scroll box');
     await page.context().close();
   });
 
@@ -100,7 +182,14 @@ describe('dashboard wording and states', () => {
       await trend.innerText(),
       /^▼ Falling: 0% at rank 1 and 0% in the top 5, against 100% and 100% in the 10 sessions before\.$/,
     );
-    assert.match(await card.locator('.advice').innerText(), /clearer descriptions.*Ollama/);
+    const advice = await card.locator('.advice').innerText();
+    assert.match(advice, /clearer descriptions.*Ollama/);
+    assert.match(advice, /mcpLens\.embedding\.enabled/, 'keyword mode: the advice names the real setting');
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, unknown> } };
+    };
+    for (const setting of (await page.locator('body').innerText()).match(/mcpLens\.[A-Za-z.]+[A-Za-z]/g) ?? [])
+      assert.ok(setting in manifest.contributes.configuration.properties, `${setting} is a setting`);
     assert.match((await card.locator('[data-rate="hit-1"]').getAttribute('aria-label'))!, /, falling$/);
     await card.screenshot({ path: join(RESULTS, 'dashboard-quality-falling-dark.png') });
     await page.context().close();
@@ -154,7 +243,7 @@ describe('dashboard wording and states', () => {
     const close = page.locator('#search .hit[data-tool="' + name('echo') + '"]');
     await close.waitFor();
     assert.match(await close.locator('.hit-why').innerText(), /name close to "echoo"/);
-    assert.equal(await close.locator('.hit-score').count(), 0, 'no score for a suggestion');
+    assert.equal(await close.locator('.hit-rank').count(), 0, 'no rank for a suggestion');
     await close.locator('details:has(pre.schema) summary').click();
     assert.match(await close.locator('pre.schema').innerText(), /"message"/, 'its schema is there for "Try it"');
     const memory = page.locator('#search .no-match-server[data-server="memory"]');

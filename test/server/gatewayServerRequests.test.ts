@@ -83,7 +83,7 @@ describe('server-to-client requests through the gateway', () => {
         arguments: { tool_name: 'conf_test_elicitation', arguments: { message: 'question for B' } },
       }),
     ]);
-    assert.deepEqual(seen, { a: ['question for A'], b: ['question for B'] });
+    assert.deepEqual(seen, { a: ['[conf] question for A'], b: ['[conf] question for B'] });
     assert.match(text(ra), /user-a/);
     assert.match(text(rb), /user-b/);
   });
@@ -99,7 +99,7 @@ describe('server-to-client requests through the gateway', () => {
       name: 'conf_test_elicitation',
       arguments: { message: 'approve \u001b[31mthis\u001b[0m \u202eplease' },
     });
-    assert.deepEqual(asked, ['approve this please']);
+    assert.deepEqual(asked, ['[conf] approve this please']);
   });
 
   it('refuses at once, with the protocol error, what the causing client cannot answer', async () => {

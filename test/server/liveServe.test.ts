@@ -117,7 +117,7 @@ test('mcp-lens serve applies .vscode/mcp.json edits live', { timeout: 120_000 },
       'the syntax error on stderr',
       (w) => stderrWaiters.add(w),
       async () =>
-        /\[mcp-lens error\] \.vscode\/mcp\.json:1:\d+: not valid JSON .*; MCP Lens keeps running/.test(stderr)
+        /\[mcp-lens error\] \.vscode\/mcp\.json:1:\d+: not valid JSON: .*; MCP Lens keeps running/.test(stderr)
           ? true
           : undefined,
     );

@@ -103,7 +103,8 @@ test('the sidecar keeps the gateway token and port it is given, and applies mcp.
     const problem = problems.problems.find((x) => /not valid JSON/.test(x.message))!;
     assert.equal(problem.file, mcpJson);
     // Where it is goes with the offset: the editor marks the place.
-    assert.match(problem.message, /: expected a value; MCP Lens keeps running the servers of its last valid version/);
+    assert.equal(problem.message, 'not valid JSON: expected a value');
+    assert.equal(problem.note, 'MCP Lens keeps running the servers of its last valid version');
     assert.ok(problem.offset !== undefined);
     const during = await second.next(
       StateChangedNotification,

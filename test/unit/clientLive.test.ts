@@ -10,6 +10,8 @@ import { launchVersion } from '../../client/src/launchVersion';
 import { levelRoutingChannel } from '../../client/src/logChannel';
 import { serverItems } from '../../client/src/commands/serverItems';
 import { approvalText, signInText } from '../../client/src/statusText';
+import { parseConfigFile } from '../../server/src/core/config/configFile';
+import { configFileRows } from '../../server/src/app/serverStatuses';
 
 function status(name: string, state: ServerStatus['state'], extra: Partial<ServerStatus> = {}): ServerStatus {
   return {
@@ -71,6 +73,33 @@ test('List Servers puts what needs the user first and says what picking does', (
   );
 });
 
+/** Characters a row of VS Code's quick pick shows whole at its default width (600 px) and font. */
+const ROW_CHARS = 90;
+
+test('List Servers: awaiting approval is a state with its action, a syntax error is said whole, nothing is cut', () => {
+  const file = '/w/.vscode/mcp.json';
+  const syntax = parseConfigFile(file, 'vscode-mcp-json', '{\n  "servers": {\n    "a": {}, {\n').problems[0]!;
+  const [fileRow] = configFileRows(
+    [{ ...syntax, note: 'MCP Lens keeps running the servers of its last valid version' }],
+    '/w',
+  );
+  const waiting = status('later', 'awaiting-approval', {
+    error: `Not started: this server is new or its definition changed, and needs your approval. It runs: node ${'/very/long/path'.repeat(8)}/x.js`,
+    approval: { fingerprint: 'f', details: ['server: later', 'command: node'] },
+  });
+  const items = serverItems([waiting, fileRow!]);
+  for (const i of items) {
+    // An icon is one glyph wide.
+    const row = `${i.label.replace(/\$\([a-z~-]+\)/g, 'XX')} ${i.description}`;
+    assert.ok(row.length <= ROW_CHARS, row);
+    assert.ok((i.detail ?? '').length <= ROW_CHARS, i.detail);
+  }
+  assert.equal(items[0]!.description, 'awaiting approval — select to approve');
+  assert.equal(items[0]!.detail, 'Not started until you approve it; approving shows exactly what it runs.');
+  assert.equal(items[1]!.detail, 'line 3, column 14: not valid JSON: expected a property name in double quotes');
+  assert.match(items[1]!.description, /select to open it · its last valid version still runs/);
+});
+
 test('a server that needs sign-in: List Servers signs in to it, the status bar item names it or counts them', () => {
   const items = serverItems([
     status('b-ok', 'ready'),
@@ -86,6 +115,16 @@ test('a server that needs sign-in: List Servers signs in to it, the status bar i
     ],
   );
   assert.match(items[0]!.description, /needs sign-in — select to sign in · 2 tools \(last known\)/);
+  // The row's line says what signing in does, not the server's reason again (it was cut: "…use Sign in (status bar, "MCP Lens: List …").
+  const reason =
+    'needs sign-in (the server asks for an account; use Sign in (status bar, "MCP Lens: List Servers" or the dashboard))';
+  const [asked] = serverItems([status('linear', 'needs-sign-in', { error: reason })]);
+  assert.equal(asked!.detail, 'The server asks for an account; signing in opens its page in your browser.');
+  assert.ok(asked!.detail!.length <= ROW_CHARS);
+  const [failed] = serverItems([
+    status('linear', 'needs-sign-in', { error: 'needs sign-in (sign-in failed: the browser was closed)' }),
+  ]);
+  assert.equal(failed!.detail, 'Sign-in failed: the browser was closed', 'a failure keeps its cause');
   assert.equal(signInText([]), undefined);
   assert.deepEqual(signInText(['linear']), {
     text: '$(sign-in) linear: needs sign-in',

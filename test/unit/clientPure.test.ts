@@ -7,7 +7,7 @@ import type * as vscode from 'vscode';
 import { CrashBudget } from '../../client/src/crashBudget';
 import { levelRoutingChannel } from '../../client/src/logChannel';
 import { extractServers } from '../../client/src/mcpJsonEdit';
-import { formatTokens, statusSummary } from '../../client/src/statusText';
+import { formatTokens, statusBarText, statusSummary } from '../../client/src/statusText';
 import { offsetToPosition } from '../../client/src/textPosition';
 import type { StateChangedParams } from '../../protocol/lspProtocol';
 import { serverRow } from '../fixtures/catalogRows';
@@ -91,6 +91,7 @@ function state(over: Partial<StateChangedParams> = {}): StateChangedParams {
         findToolsCalls: 0,
         returnedTokensTotal: 0,
         savedTokensTotal: 0,
+        requests: { toolCalls: 0, toolCallSavedTokens: 0, searches: 0, searchTokens: 0 },
         history: [],
         perServer: [],
       },
@@ -119,6 +120,22 @@ test('statusSummary counts tools, problems and saved tokens', () => {
   );
   assert.equal(indexing.indexing, true);
   assert.ok(indexing.tooltipLines.some((l) => l.includes('50%')));
+});
+
+test('the status bar says what its figure is: tokens, saved in every request', () => {
+  const s = statusSummary(state());
+  assert.equal(statusBarText(s), '$(telescope) 10 tools · 11k tokens saved');
+  assert.match(
+    s.ariaLabel,
+    /Saves 11,200 tokens in every request the agent sends: it lists 800 tokens of tool definitions instead of every server's 12,000 \(search mode, 93\.3% fewer\)/,
+  );
+  const cost = statusSummary(
+    state({
+      stats: { ...state().stats, tokens: { ...state().stats.tokens, exposedTokens: 13_000, savingsPercent: -8.3 } },
+    }),
+  );
+  assert.equal(statusBarText(cost), '$(telescope) 10 tools', 'a cost is not shown as a saving');
+  assert.match(cost.ariaLabel, /Costs 1,000 tokens more in every request/);
 });
 
 test('formatTokens', () => {

@@ -506,7 +506,7 @@ test("loadWorkspaceConfig on two real folders: each folder's files read, watched
   // web's .mcp.json does not parse: one error on that file, shown under its folder's label.
   assert.deepEqual(
     r.problems.map((p) => formatProblem(p, r.folders)),
-    ['web/.mcp.json:1:51: not valid JSON (comments and trailing commas are allowed): expected a closing brace }'],
+    ['web/.mcp.json:1:51: not valid JSON: expected a closing brace }'],
   );
   assert.deepEqual(configFilesToWatch(opts), [
     path.join(a, '.vscode', 'mcp.json'),

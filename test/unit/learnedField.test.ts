@@ -139,6 +139,9 @@ test('field and vote together: a past request lifts its tool over a keyword matc
     assert.equal(ranked[0]!.key, 'papers/search_papers', JSON.stringify(knobs));
     assert.ok(ranked[0]!.signals.includes('usage'));
   }
+  // Both readings re-scored it; its why says learning once, the keyword's clause kept.
+  const both = rerankByLearning(hits, examples.documents, request, LEARNED_RANKING_KNOBS)[0]!;
+  assert.equal(both.why, 'matched: x; learned: 1 past request with these words led here');
   // The vote alone lets one past request count for little (evidence): the keyword match stays first.
   const voteOnly = rerankByLearning(hits, examples.documents, request, { ...LEARNED_RANKING_KNOBS, field: 0 });
   assert.deepEqual(

@@ -133,6 +133,30 @@ test('a format 1 file (before provenance) is read as taught by one earlier teach
   assert.match(bad(file), /weight is not a number from -4 to 4/);
 });
 
+test('a format 1 file with its spellings (term → word as typed) reads them into its examples; a bad one is not trusted', (t) => {
+  const file = learnedFilePath(tempState(t));
+  ensureLearnedFolder(file);
+  const { words: _w, by: _b, ...old } = example;
+  write(file, { format: 1, examples: [old], spellings: { literatur: 'literature' } });
+  assert.deepEqual(readLearnedFile(file), {
+    examples: [{ ...old, words: ['literature', 'protein'], by: LEGACY_TEACHER }],
+  });
+  const forged: [string, unknown][] = [
+    ['not one word', { literatur: 'two words' }],
+    ['markup', { literatur: '<img' }],
+    ['not a string', { literatur: 7 }],
+    ['too long', { literatur: 'y'.repeat(41) }],
+    ['a term no example holds', { fold: 'folding' }],
+    ['not an object', ['literature']],
+  ];
+  for (const [what, spellings] of forged) {
+    write(file, { format: 1, examples: [old], spellings });
+    assert.match(bad(file), /^its spellings are not what MCP Lens writes: /, what);
+  }
+  write(file, { format: 2, examples: [example], spellings: {} });
+  assert.match(bad(file), /format 2 file keeps in its examples/);
+});
+
 test('a file set aside is renamed beside it, never deleted; only the latest three are kept', (t) => {
   const file = learnedFilePath(tempState(t));
   ensureLearnedFolder(file);

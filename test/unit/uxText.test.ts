@@ -239,6 +239,7 @@ test("the status bar's accessible label is plain text: no markdown, no &nbsp;", 
         findToolsCalls: 0,
         returnedTokensTotal: 0,
         savedTokensTotal: 0,
+        requests: { toolCalls: 0, toolCallSavedTokens: 0, searches: 0, searchTokens: 0 },
         history: [],
         perServer: [],
       },
@@ -247,7 +248,7 @@ test("the status bar's accessible label is plain text: no markdown, no &nbsp;", 
   const s = statusSummary(params);
   assert.equal(
     s.ariaLabel,
-    'MCP Lens: 1 tool from 1/1 server. Exposure: all — lists 1.1k of 900 tokens (22.2% more: a cost). Search: keyword only. Opens the MCP Lens dashboard.',
+    "MCP Lens: 1 tool from 1/1 server. Costs 200 tokens more in every request the agent sends: it lists 1,100 tokens of tool definitions instead of every server's 900 (all mode, 22.2% more). Search: keyword only. Opens the MCP Lens dashboard.",
   );
   assert.doesNotMatch(s.ariaLabel, /&nbsp;|&[a-z]+;|\\/);
 });

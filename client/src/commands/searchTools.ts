@@ -43,7 +43,9 @@ function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
       const res = await sidecar.request(SearchRequest, { query, limit: 20 });
       if (mine !== seq) return;
       qp.items =
-        res.hits.length || !res.noMatch ? res.hits.map(toItem) : noMatchItems(query, res.noMatch).map(toHintItem);
+        res.hits.length || !res.noMatch
+          ? res.hits.map((hit, i) => toItem(hit, i + 1))
+          : noMatchItems(query, res.noMatch).map(toHintItem);
       qp.title = `MCP Lens: Search Tools — ${res.mode.label}, ${Math.round(res.tookMs)} ms`;
     } catch (err) {
       if (mine === seq) qp.items = [{ label: '$(warning) Search failed', detail: errorText(err), alwaysShow: true }];
@@ -78,14 +80,15 @@ function pickTool(sidecar: Sidecar): Promise<SearchHit | undefined> {
   });
 }
 
-function toItem(hit: SearchHit): PaletteItem {
+/** `rank`: its place in the answer (a score means nothing out of its search); none for a server's list. */
+function toItem(hit: SearchHit, rank?: number): PaletteItem {
   // QuickPick renders labels as plain text but for $(icon) syntax, which paletteText escapes.
   return {
     label: paletteText(hit.name, 80),
-    // Tools listed rather than ranked (a server's list) have no score to show.
-    description: hit.signals.length
-      ? `${paletteText(hit.server, 40)} · ${hit.score.toFixed(2)} · ${hit.signals.join('+')}`
-      : paletteText(hit.server, 40),
+    description:
+      rank !== undefined && hit.signals.length
+        ? `${paletteText(hit.server, 40)} · #${rank} · ${hit.signals.join('+')}`
+        : paletteText(hit.server, 40),
     detail: paletteText(hit.description),
     alwaysShow: true,
     hit,

@@ -4,6 +4,7 @@
  * for approval, restart one that failed, open a config file that does not parse.
  */
 import type { ServerStatus } from '../../../protocol/model';
+import { signInLine } from '../../../protocol/signInText';
 import { paletteText } from './noMatchItems';
 
 export type ServerAction =
@@ -41,10 +42,12 @@ export function serverItems(servers: readonly ServerStatus[]): ServerItem[] {
 function item(s: ServerStatus): ServerItem {
   const tools = `${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}${s.fromCache ? ' (last known)' : ''}`;
   const base = { label: `${ICON[s.state]} ${paletteText(s.name, 80)}` };
+  // A row is one line of each: what is wrong goes whole in `detail`, what MCP Lens does meanwhile
+  // beside the action, and a waiting server's definition is shown by the approval it opens.
   if (s.configFile)
     return {
       ...base,
-      description: 'configuration file',
+      description: `config file: select to open it${s.note ? ' · its last valid version still runs' : ''}`,
       detail: paletteText(s.error ?? ''),
       action: { kind: 'open', file: s.sourceFile },
     };
@@ -53,14 +56,14 @@ function item(s: ServerStatus): ServerItem {
       return {
         ...base,
         description: 'awaiting approval — select to approve',
-        detail: paletteText(s.error ?? ''),
+        detail: 'Not started until you approve it; approving shows exactly what it runs.',
         action: { kind: 'approve', name: s.name },
       };
     case 'needs-sign-in':
       return {
         ...base,
         description: `needs sign-in — select to sign in · ${tools}`,
-        detail: paletteText(s.error ?? ''),
+        detail: paletteText(signInLine(s.error)),
         action: { kind: 'signIn', name: s.name },
       };
     case 'error':

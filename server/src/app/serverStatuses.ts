@@ -117,6 +117,7 @@ export function configFileRows(
       state: p.severity === 'error' ? 'error' : 'stopped',
       // The row shows the message alone: where the error is goes with it.
       error: p.line !== undefined ? `line ${p.line}, column ${p.column ?? 1}: ${p.message}` : p.message,
+      ...(p.note !== undefined && { note: p.note }),
       configFile: true,
     });
   }

@@ -7,7 +7,8 @@
  * principal the connection runs for (or, inside one call on a remote server, the caller's),
  * never another's.
  *
- * Their text is cleaned as replies are (protocol/untrustedText.ts). The answering client answers,
+ * Their text is cleaned as replies are (protocol/untrustedText.ts), and a sampling or elicitation
+ * request names the upstream that asks (core/askingServer.ts). The answering client answers,
  * or refuses at once with -32601 when it did not declare the capability (`missingCapability`):
  * an upstream never waits on a client that cannot answer. Log messages are logged here at their
  * level, server named, and sent to the one session whose calls are in flight, or else to the
@@ -20,6 +21,7 @@ import type { UpstreamPool } from '../adapters/upstream/pool';
 import type { Logger } from '../core/logger';
 import type { Principal } from '../core/principal';
 import { capLength, cleanReplyInPlace } from '../../../protocol/untrustedText';
+import { namingAskingServer } from '../core/askingServer';
 import { DownstreamSessions, levelRank } from './downstreamSessions';
 import { requestTarget, soleCaller } from './serverRequestTarget';
 import type { Disposable, DownstreamClient, DownstreamClients } from './lens';
@@ -190,7 +192,8 @@ export class UpstreamRequests implements UpstreamInbound, DownstreamClients {
     if (method === 'elicitation/create' && params?.mode === 'url' && typeof params.elicitationId === 'string') {
       this.urlElicitations.set(params.elicitationId, client.sessionId);
     }
-    return client.request(method, params, signal);
+    // The client sees MCP Lens as the asking server: the request says which upstream asks.
+    return client.request(method, namingAskingServer(source.server, method, params) as JsonObject | undefined, signal);
   }
 
   notification(

@@ -4,12 +4,12 @@
  * token), otherwise the static figures (baseline vs exposed tools/list) from a fresh start.
  */
 import { resolve } from 'node:path';
-import { plural, tokenChange } from '../../../protocol/figureText';
+import { plural, tokenChange, totalFigure, totalMeaning } from '../../../protocol/figureText';
 import type { LensStats, RetrievalStats } from '../../../protocol/model';
 import {
   RETRIEVAL_EXPLAINED,
   UNSEARCHED_EXPLAINED,
-  retrievalAdvice,
+  retrievalAdviceFor,
   retrievalRates,
   trendText,
   windowText,
@@ -163,7 +163,8 @@ export function renderStats(s: LensStats, source: 'live' | 'static'): string {
   ];
   if (source === 'live') {
     lines.push(
-      `find_tools calls: ${n(t.findToolsCalls)}, returned ${plural(t.returnedTokensTotal, 'token')}, saved ${plural(t.savedTokensTotal, 'token')}`,
+      `find_tools calls: ${n(t.findToolsCalls)}, their answers ${plural(t.returnedTokensTotal, 'token')}; ${totalFigure(t).value} ${totalFigure(t).label}`,
+      `  ${totalMeaning(t)}`,
     );
   }
   if (t.perServer.length) {
@@ -214,6 +215,7 @@ export function retrievalLines(r: RetrievalStats | undefined): string[] {
   lines.push(`  called without a find_tools first:     ${now.unsearched.padStart(4)}  (${now.unsearchedOf})`);
   const trend = trendText(r);
   if (trend) lines.push(`  ${trend}`);
-  lines.push(`  ${RETRIEVAL_EXPLAINED}`, `  ${retrievalAdvice()}`, `  ${UNSEARCHED_EXPLAINED}`);
+  const advice = retrievalAdviceFor(r);
+  lines.push(`  ${RETRIEVAL_EXPLAINED}`, ...(advice ? [`  ${advice}`] : []), `  ${UNSEARCHED_EXPLAINED}`);
   return lines;
 }

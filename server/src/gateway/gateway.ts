@@ -45,7 +45,10 @@ interface Session {
 export class Gateway {
   readonly lens: Lens;
   private readonly log: Logger;
-  private readonly accounting = new TokenAccounting();
+  /** A session that calls before it lists is counted with the list it would get. */
+  private readonly accounting: TokenAccounting = new TokenAccounting({
+    exposedFor: (id): number => this.accounting.exposedTokens(this.toolsFor(id)),
+  });
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
   /** run_code scripts, on worker threads, turns round robin between sessions. */
@@ -204,6 +207,7 @@ export class Gateway {
     const tools = this.toolsFor(sessionId);
     const session = this.sessions.get(sessionId);
     if (session) session.toolsSignature = JSON.stringify(tools);
+    this.accounting.noteListed(sessionId, this.accounting.exposedTokens(tools));
     return tools;
   }
 

@@ -108,7 +108,7 @@ async function findTools(
     baseline,
     inputFormat,
   );
-  ctx.accounting.recordFindTools(ctx.sessionId, returnedTokens, baseline);
+  ctx.accounting.recordFindTools(ctx.sessionId, returnedTokens);
   return result;
 }
 

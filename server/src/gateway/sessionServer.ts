@@ -36,7 +36,7 @@ import { callCaller, type CallExtra } from './downstreamClient';
 import type { CodeRuns } from './runCode';
 import type { SessionBudgets } from './sessionBudgets';
 import type { SelectRunner } from '../adapters/select/selectRunner';
-import type { TokenAccounting } from './savings';
+import { recordAgentRequest, type TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
@@ -184,7 +184,15 @@ function toolCallHandler(
     try {
       // Direct calls (pinned, all, predictive) go straight to the Lens, which answers unknown
       // names with the closest real ones.
-      return (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
+      const result = (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
+      recordAgentRequest(
+        deps.accounting,
+        () => deps.accounting.catalogCost(lens.tools())?.baselineTokens,
+        ctx.sessionId,
+        name,
+        result,
+      );
+      return result;
     } catch (err) {
       // The Lens turns failures into results; anything else is a bug, reported with context.
       deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);

@@ -40,6 +40,7 @@ export function derivedNotifications(s: SidecarSession): DerivedNotification[] {
       message: p.message,
       ...(p.server ? { server: p.server } : {}),
       ...(p.offset !== undefined ? { offset: p.offset, length: p.length ?? 0 } : {}),
+      ...(p.note !== undefined ? { note: p.note } : {}),
     })),
   };
   return [

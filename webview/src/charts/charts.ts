@@ -72,27 +72,41 @@ export interface SeriesPoint {
 }
 
 const W = 600;
-const H = 180;
-const PAD = { left: 56, right: 16, top: 12, bottom: 24 };
+const H = 190;
+const PAD = { left: 64, right: 16, top: 22, bottom: 26 };
 
-/** Cumulative tokens saved as an area, tokens saved per call as dots, over call order. */
+/**
+ * The running total of tokens saved as a line, each agent request's own figure as a dot (a search
+ * below 0: it costs), over the agent's requests in order. The y-axis says its unit; the x-axis
+ * names the first and last request (one label when there is one request).
+ */
 export function savingsChart(points: SeriesPoint[]): SVGSVGElement {
+  const last = points.at(-1);
   const chart = svg('svg', {
     class: 'line-chart',
     viewBox: `0 0 ${W} ${H}`,
     role: 'img',
-    'aria-label': 'Tokens saved over the session',
+    'aria-label': `Tokens saved over ${points.length} agent ${points.length === 1 ? 'request' : 'requests'}: ${formatTokens(last?.cumulative ?? 0)} in total`,
   });
-  const maxY = Math.max(1, ...points.map((p) => p.cumulative));
+  const values = points.flatMap((p) => [p.cumulative, p.perCall]);
+  const maxY = Math.max(1, ...values);
+  const minY = Math.min(0, ...values);
   const x = (i: number) => PAD.left + (points.length <= 1 ? 0 : (i / (points.length - 1)) * (W - PAD.left - PAD.right));
-  const y = (v: number) => H - PAD.bottom - (v / maxY) * (H - PAD.top - PAD.bottom);
-  for (const frac of [0, 0.5, 1]) {
-    const v = maxY * frac;
-    chart.appendChild(svg('line', { class: 'grid', x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }));
+  const y = (v: number) => H - PAD.bottom - ((v - minY) / (maxY - minY)) * (H - PAD.top - PAD.bottom);
+  const ticks = minY < 0 ? [0, maxY, minY] : [0, maxY / 2, maxY];
+  const labelled: number[] = [];
+  for (const v of ticks) {
+    chart.appendChild(
+      svg('line', { class: v === 0 ? 'grid zero' : 'grid', x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
+    );
+    // A label too close to one already drawn would print over it.
+    if (labelled.some((at) => Math.abs(at - y(v)) < 12)) continue;
+    labelled.push(y(v));
     chart.appendChild(
       svg('text', { class: 'axis', x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end' }, formatTokens(v)),
     );
   }
+  chart.appendChild(svg('text', { class: 'axis unit', x: 4, y: 12 }, 'tokens saved'));
   if (points.length > 0) {
     const line = points.map((p, i) => `${x(i).toFixed(1)},${y(p.cumulative).toFixed(1)}`);
     const area = `M${x(0).toFixed(1)},${y(0)} L${line.join(' L')} L${x(points.length - 1).toFixed(1)},${y(0)} Z`;
@@ -100,14 +114,20 @@ export function savingsChart(points: SeriesPoint[]): SVGSVGElement {
     chart.appendChild(svg('polyline', { class: 'line', points: line.join(' ') }));
     points.forEach((p, i) => {
       const dot = svg('circle', { class: 'dot', cx: x(i), cy: y(p.perCall), r: 3 });
-      dot.appendChild(svg('title', {}, `call ${i + 1}: saved ${formatTokens(p.perCall)} tokens`));
+      const what = p.perCall < 0 ? `cost ${formatTokens(-p.perCall)}` : `saved ${formatTokens(p.perCall)}`;
+      dot.appendChild(svg('title', {}, `agent request ${i + 1}: ${what} tokens`));
       chart.appendChild(dot);
     });
   }
-  chart.appendChild(svg('text', { class: 'axis', x: PAD.left, y: H - 6 }, 'first call'));
-  chart.appendChild(
-    svg('text', { class: 'axis', x: W - PAD.right, y: H - 6, 'text-anchor': 'end' }, `call ${points.length}`),
-  );
+  const axisY = H - 8;
+  if (points.length <= 1) {
+    chart.appendChild(svg('text', { class: 'axis', x: PAD.left, y: axisY }, 'agent request 1'));
+  } else {
+    chart.appendChild(svg('text', { class: 'axis', x: PAD.left, y: axisY }, 'agent request 1'));
+    chart.appendChild(
+      svg('text', { class: 'axis', x: W - PAD.right, y: axisY, 'text-anchor': 'end' }, `request ${points.length}`),
+    );
+  }
   return chart;
 }
 

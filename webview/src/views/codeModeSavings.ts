@@ -7,14 +7,6 @@ import { plural } from '../../../protocol/figureText';
 import type { TokenStats } from '../../../protocol/model';
 import { formatTime, formatTokens, h } from '../dom';
 
-/** The label of the "saved" figure: every source that adds to it. */
-export function savedLabel(t: TokenStats): string {
-  const parts = [plural(t.findToolsCalls, 'find_tools call')];
-  if (t.codeMode?.runs) parts.push(plural(t.codeMode.runs, 'run_code script'));
-  if (t.shaping?.results) parts.push(plural(t.shaping.results, 'shaped result'));
-  return `saved by ${parts.join(', ')}`;
-}
-
 export function codeModeSavings(t: TokenStats): HTMLElement {
   const code = t.codeMode ?? { runs: 0, innerCalls: 0, savedTokens: 0 };
   const shaping = t.shaping ?? { results: 0, savedTokens: 0 };

@@ -1,13 +1,13 @@
 /**
  * Search quality, live: how often the tool an agent picked right after find_tools was the
  * answer's first match, or in its top 5, and how many calls came without a find_tools at all,
- * over the most recent sessions; with the trend and what a falling rate means.
+ * over the most recent sessions; with the trend, and what to do when the rate falls.
  */
 import type { RetrievalStats, SearchModeInfo, UsageStats } from '../../../protocol/model';
 import {
   RETRIEVAL_EXPLAINED,
   UNSEARCHED_EXPLAINED,
-  retrievalAdvice,
+  retrievalAdviceFor,
   retrievalRates,
   trendText,
   windowText,
@@ -83,6 +83,7 @@ export class RetrievalView {
     );
     const trend = trendText(r);
     const falling = r.trend === 'falling';
+    const advice = retrievalAdviceFor(r, this.mode);
     return [
       kpis,
       scope,
@@ -93,7 +94,7 @@ export class RetrievalView {
             falling ? `▼ ${trend}` : trend,
           )
         : null,
-      h('p', { class: falling ? 'advice' : 'muted explain' }, retrievalAdvice(this.mode)),
+      advice && h('p', { class: 'advice' }, advice),
       h('p', { class: 'muted explain' }, `${RETRIEVAL_EXPLAINED} ${UNSEARCHED_EXPLAINED}`),
     ];
   }

@@ -1,9 +1,20 @@
-/** Savings: baseline vs exposed tokens, savings over the session, per-server token cost. */
-import { plural, pluralNoun, tokenChange, tokenCostReason } from '../../../protocol/figureText';
+/**
+ * Savings: baseline vs exposed tokens, savings request by request, per-server token cost. One
+ * meaning of "saved" (TokenStats): per request and in total, each said in one line beside it.
+ */
+import {
+  perRequestMeaning,
+  plural,
+  pluralNoun,
+  tokenChange,
+  tokenCostReason,
+  totalFigure,
+  totalMeaning,
+} from '../../../protocol/figureText';
 import type { LensStats } from '../../../protocol/model';
 import { baselineBars, rankedBars, savingsChart, seriesFromHistory } from '../charts/charts';
 import { card, formatTokens, h, replaceChildren } from '../dom';
-import { codeModeSavings, savedLabel } from './codeModeSavings';
+import { codeModeSavings } from './codeModeSavings';
 
 export class SavingsView {
   readonly element = card('savings', 'Token savings', true);
@@ -18,28 +29,7 @@ export class SavingsView {
     const t = stats.tokens;
     const change = tokenChange(t);
     const cost = change.kind === 'cost';
-    // A cost is worded and coloured as one ("+21.1% more"), never as a negative saving.
-    const kpis = h(
-      'div',
-      { class: 'kpis' },
-      cost
-        ? kpi(
-            `+${change.percent}`,
-            'more tokens in every request',
-            'cost',
-            `Cost: ${change.percent} more tokens in every request than without MCP Lens`,
-          )
-        : kpi(
-            change.percent,
-            `${change.comparative} tokens in every request`,
-            change.kind === 'saving' ? 'good' : undefined,
-          ),
-      cost
-        ? kpi(formatTokens(change.tokens), `tokens added to every request (${stats.exposure} mode)`, 'cost')
-        : kpi(formatTokens(change.tokens), `tokens saved per request (${stats.exposure} mode)`),
-      kpi(formatTokens(t.savedTokensTotal), savedLabel(t)),
-      kpi(`${stats.tools}`, `${pluralNoun(stats.tools, 'tool')} from ${plural(stats.servers, 'server')}`),
-    );
+    const kpis = kpiRow(stats);
     const series = seriesFromHistory(t.history);
     const overTime = series.length
       ? h(
@@ -49,17 +39,28 @@ export class SavingsView {
           h(
             'div',
             { class: 'legend' },
-            h('span', {}, h('span', { class: 'swatch green' }), 'cumulative tokens saved'),
-            h('span', {}, h('span', { class: 'swatch blue' }), 'saved per find_tools call'),
+            h('span', {}, h('span', { class: 'swatch green' }), 'running total'),
+            h(
+              'span',
+              {},
+              h('span', { class: 'swatch blue' }),
+              'each request: a tool call saves, a search costs (below 0)',
+            ),
           ),
         )
-      : h('div', { class: 'empty' }, 'No find_tools calls yet in this session.');
+      : h('div', { class: 'empty' }, 'No agent requests through MCP Lens yet.');
     const perServer = t.perServer.length
       ? rankedBars(t.perServer.map((s) => ({ label: s.server, value: s.tokens, detail: plural(s.tools, 'tool') })))
       : h('div', { class: 'empty' }, 'No servers with tools.');
     replaceChildren(
       this.body,
       kpis,
+      h(
+        'ul',
+        { class: 'meanings muted' },
+        h('li', { attrs: { 'data-meaning': 'per-request' } }, perRequestMeaning(t, stats.exposure)),
+        h('li', { attrs: { 'data-meaning': 'total' } }, totalMeaning(t)),
+      ),
       cost && h('p', { class: 'cost-note' }, tokenCostReason(stats.exposure)),
       h(
         'div',
@@ -72,7 +73,7 @@ export class SavingsView {
           h('h3', {}, 'Token cost per server'),
           perServer,
         ),
-        h('div', {}, h('h3', {}, 'Saved this session'), overTime),
+        h('div', {}, h('h3', {}, 'Tokens saved, agent request by request'), overTime),
       ),
       codeModeSavings(t),
     );
@@ -80,13 +81,50 @@ export class SavingsView {
 }
 
 /** A figure and its label; `ariaLabel` where the two read badly together ("+21.1%" "more tokens…"). */
-function kpi(value: string, label: string, tone?: 'good' | 'cost', ariaLabel?: string): HTMLElement {
-  const attrs: Record<string, string> = ariaLabel ? { role: 'group', 'aria-label': ariaLabel } : {};
+function kpi(id: string, value: string, label: string, tone?: 'good' | 'cost', ariaLabel?: string): HTMLElement {
+  const attrs: Record<string, string> = { 'data-kpi': id };
+  if (ariaLabel) Object.assign(attrs, { role: 'group', 'aria-label': ariaLabel });
   if (tone) attrs['data-tone'] = tone;
   return h(
     'div',
     { class: 'kpi', attrs },
     h('div', { class: tone ? `value ${tone}` : 'value' }, value),
     h('div', { class: 'label' }, label),
+  );
+}
+
+/** The four figures, each with its unit in its label. A cost is worded and coloured as one ("+21.1% more"), never as a negative saving. */
+function kpiRow(stats: LensStats): HTMLElement {
+  const t = stats.tokens;
+  const change = tokenChange(t);
+  const cost = change.kind === 'cost';
+  const total = totalFigure(t);
+  return h(
+    'div',
+    { class: 'kpis' },
+    cost
+      ? kpi(
+          'percent',
+          `+${change.percent}`,
+          'more tokens in every request',
+          'cost',
+          `Cost: ${change.percent} more tokens in every request than without MCP Lens`,
+        )
+      : kpi(
+          'percent',
+          change.percent,
+          `${change.comparative} tokens in every request`,
+          change.kind === 'saving' ? 'good' : undefined,
+        ),
+    cost
+      ? kpi(
+          'per-request',
+          formatTokens(change.tokens),
+          `tokens added to every request (${stats.exposure} mode)`,
+          'cost',
+        )
+      : kpi('per-request', formatTokens(change.tokens), `tokens saved per request (${stats.exposure} mode)`),
+    kpi('total', total.value, total.label, total.cost ? 'cost' : undefined),
+    kpi('tools', `${stats.tools}`, `${pluralNoun(stats.tools, 'tool')} from ${plural(stats.servers, 'server')}`),
   );
 }

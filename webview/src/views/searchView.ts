@@ -1,7 +1,7 @@
 /** Search: live results as the user types, each with its signals, schema and a "Try it" form. */
 import { plural } from '../../../protocol/figureText';
 import type { NoMatchHint, SearchHit, SearchResponse } from '../../../protocol/model';
-import { card, h, replaceChildren } from '../dom';
+import { card, formatTokens, h, replaceChildren } from '../dom';
 import type { DashboardMessenger } from '../messenger/messenger';
 import { exampleArguments } from './exampleArguments';
 
@@ -61,7 +61,7 @@ export class SearchView {
     }
     replaceChildren(this.meta, 'Searching…');
     try {
-      const response = await this.messenger.request('search', { query, limit: 10 });
+      const response = await this.messenger.request('search', { query });
       if (generation === this.generation) this.render(response);
     } catch (err) {
       if (generation === this.generation)
@@ -71,7 +71,10 @@ export class SearchView {
 
   private render(r: SearchResponse): void {
     const parts = [plural(r.hits.length, 'result'), r.mode.label, `${Math.round(r.tookMs)} ms`];
-    if (r.tokenMetrics) parts.push(`${r.tokenMetrics.returned_tokens} of ${r.tokenMetrics.baseline_tokens} tokens`);
+    if (r.tokenMetrics)
+      parts.push(
+        `answer ${formatTokens(r.tokenMetrics.returned_tokens)} tokens, every tool ${formatTokens(r.tokenMetrics.baseline_tokens)}`,
+      );
     replaceChildren(this.meta, parts.join(' · '));
     if (r.hits.length === 0) {
       replaceChildren(
@@ -81,7 +84,7 @@ export class SearchView {
       );
       return;
     }
-    replaceChildren(this.list, ...r.hits.map((hit) => this.hitRow(hit)));
+    replaceChildren(this.list, ...r.hits.map((hit, i) => this.hitRow(hit, { rank: i + 1, of: r.hits.length })));
   }
 
   /** Where to look when nothing matched: close names (with Try it), servers not searched now, and each server's words. */
@@ -139,7 +142,8 @@ export class SearchView {
     void this.run(word);
   }
 
-  private hitRow(hit: SearchHit): HTMLElement {
+  /** `ranked`: its place in the answer; a close name offered when nothing matched has none. */
+  private hitRow(hit: SearchHit, ranked?: { rank: number; of: number }): HTMLElement {
     const schema = hit.inputSchema ?? { type: 'object' };
     return h(
       'li',
@@ -150,9 +154,19 @@ export class SearchView {
         h('span', { class: 'hit-name' }, hit.originalName),
         h('span', { class: 'hit-server' }, `on ${hit.server}`),
         ...hit.signals.map((s) => h('span', { class: `badge ${s}` }, s)),
-        // A close name offered when nothing matched has no score.
-        hit.signals.length > 0 &&
-          h('span', { class: 'hit-score', attrs: { title: 'fused score' } }, hit.score.toFixed(3)),
+        // The rank says where it stands; the score behind it compares only within one search.
+        ranked &&
+          h(
+            'span',
+            {
+              class: 'hit-rank',
+              attrs: {
+                title: `Rank ${ranked.rank} of ${ranked.of} in this search (score ${hit.score.toFixed(2)}: higher ranks first; scores compare only within one search)`,
+                'aria-label': `rank ${ranked.rank} of ${ranked.of}`,
+              },
+            },
+            `#${ranked.rank}`,
+          ),
       ),
       h('div', { class: 'hit-desc' }, hit.description || '(no description)'),
       hit.why && h('div', { class: 'hit-why' }, hit.why),

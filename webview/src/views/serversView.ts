@@ -5,6 +5,7 @@
  */
 import { plural, pluralNoun } from '../../../protocol/figureText';
 import type { ServerStatus } from '../../../protocol/model';
+import { signInLine } from '../../../protocol/signInText';
 import { card, formatTokens, h, replaceChildren } from '../dom';
 import type { DashboardMessenger } from '../messenger/messenger';
 
@@ -84,7 +85,12 @@ export class ServersView {
         restart,
       ),
       h('div', { class: 'muted' }, counts.join(' · ')),
-      s.error && h('div', { class: 'server-error' }, s.error),
+      // Awaiting approval and needs sign-in are states with their action (Approve…, Sign in), not
+      // errors: a waiting server's definition is shown below instead of the reason's long sentence.
+      s.state === 'needs-sign-in'
+        ? h('div', { class: 'muted server-note' }, signInLine(s.error))
+        : s.error && !s.approval && h('div', { class: 'server-error' }, s.error),
+      s.note && h('div', { class: 'muted server-note' }, s.note),
       s.approval && this.approvalDetails(s.name, s.approval.details),
       s.stderrTail.length > 0 &&
         h(
@@ -106,7 +112,7 @@ export class ServersView {
     return h(
       'div',
       { class: 'approval', attrs: { 'data-server': name } },
-      h('div', { class: 'muted' }, 'Approve starts exactly this:'),
+      h('div', { class: 'muted' }, 'Not started until you approve it. Approve starts exactly this:'),
       h('pre', { class: 'approval-details' }, details.join('\n')),
       refused && h('div', { class: 'server-error approve-error', attrs: { role: 'alert' } }, refused),
     );

@@ -1,6 +1,6 @@
 /** Usage: most used tools and tools used together, or why there is nothing to show. */
 import type { UsageStats } from '../../../protocol/model';
-import { plural } from '../../../protocol/figureText';
+import { usageCallsText } from '../../../protocol/figureText';
 import { card, h, replaceChildren } from '../dom';
 
 export class UsageView {
@@ -18,15 +18,18 @@ export class UsageView {
       return;
     }
     if (!usage.enabled) {
-      replaceChildren(this.body, h('div', { class: 'empty' }, 'Usage learning off (setting mcpLens.usage).'));
+      replaceChildren(this.body, h('div', { class: 'empty' }, 'Usage learning off (setting mcpLens.usage.enabled).'));
       return;
     }
-    const rates: string[] = [`${plural(usage.callsRecorded, 'call')} recorded`];
-    if (usage.predictedHitRate !== undefined)
-      rates.push(`predicted hit rate ${(usage.predictedHitRate * 100).toFixed(0)}%`);
     replaceChildren(
       this.body,
-      h('div', { class: 'muted' }, rates.join(' · ')),
+      h('div', { class: 'muted', attrs: { 'data-figure': 'calls' } }, usageCallsText(usage)),
+      usage.predictedHitRate !== undefined &&
+        h(
+          'div',
+          { class: 'muted', attrs: { 'data-figure': 'predicted' } },
+          `${Math.round(usage.predictedHitRate * 100)}% of calls went to a tool usage had predicted before the call (what "predictive" exposure would have listed).`,
+        ),
       h('h3', {}, 'Most used tools'),
       usage.topTools.length
         ? table(

@@ -100,7 +100,7 @@ export function loadWorkspaceConfig(opts: LoadConfigOptions): LoadedConfig {
       files.push({ ...at, text: r.text });
     } else if (good !== undefined && !('missing' in r)) {
       // Broken now, good before: keep running what it declared, and say why.
-      if ('problem' in r) problems.push({ ...r.problem, message: `${r.problem.message}; ${KEEPING}` });
+      if ('problem' in r) problems.push({ ...r.problem, note: KEEPING });
       else kept.push({ ...at, text: r.text });
       files.push({ ...at, text: good });
     } else {
@@ -139,10 +139,10 @@ function keptProblems(kept: ConfigFileText[]): ConfigProblem[] {
   return kept.flatMap((f): ConfigProblem[] => {
     // An editor that truncates before writing shows an empty file for a moment.
     if (f.text.trim() === '')
-      return [{ severity: 'warning', file: f.path, path: '', message: `the file is empty; ${KEEPING}` }];
+      return [{ severity: 'warning', file: f.path, path: '', message: 'the file is empty', note: KEEPING }];
     return parseConfigFile(f.path, f.kind, f.text)
       .problems.filter((p) => p.path === '')
-      .map((p) => ({ ...p, message: `${p.message}; ${KEEPING}` }));
+      .map((p) => ({ ...p, note: KEEPING }));
   });
 }
 

@@ -6,7 +6,10 @@
  *
  * Format 2 carries who taught each example (`by`, usage/learnedProvenance.ts). A format 1 file (before
  * provenance was kept) is read with every example taught by one earlier teacher, LEGACY_TEACHER:
- * it counts for no session until a session of today teaches the same words.
+ * it counts for no session until a session of today teaches the same words. A format 1 file may
+ * carry `spellings` (term → the word as typed, one map for the whole file, as MCP Lens wrote it
+ * before each example kept its own words): checked as an example's words are, each of its terms a
+ * term of the file's examples, and read into the examples' words.
  */
 import { LEARNED_BOUNDS, type LearnedExample } from '../../core/usage/learnedExamples';
 import { LEARNED_WORD, MAX_LEARNED_TERMS } from '../../core/usage/learnedTerms';
@@ -38,7 +41,7 @@ export function checkLearnedText(text: string, now: number): LearnedCheck {
   } catch {
     return { bad: 'it is not valid JSON' };
   }
-  const file = parsed as { format?: unknown; examples?: unknown } | null;
+  const file = parsed as { format?: unknown; examples?: unknown; spellings?: unknown } | null;
   if (!file || typeof file !== 'object' || (file.format !== 1 && file.format !== 2) || !Array.isArray(file.examples))
     return { bad: `it is not a format ${LEARNED_FORMAT} learned-search file` };
   if (file.examples.length > LEARNED_BOUNDS.maxExamples)
@@ -51,7 +54,24 @@ export function checkLearnedText(text: string, now: number): LearnedCheck {
     if (typeof e === 'string') return { bad: `its example ${i + 1} is not one MCP Lens writes: ${e}` };
     examples.push(e);
   }
-  return { examples };
+  if (file.spellings === undefined) return { examples };
+  if (file.format !== 1) return { bad: 'it holds "spellings", which a format 2 file keeps in its examples' };
+  const spellings = checkSpellings(file.spellings, examples);
+  if (typeof spellings === 'string') return { bad: `its spellings are not what MCP Lens writes: ${spellings}` };
+  return { examples: examples.map((e) => ({ ...e, words: e.terms.map((t) => spellings.get(t) ?? t) })) };
+}
+
+/** A format 1 file's spellings: one typed word for each of some of its examples' terms. */
+function checkSpellings(raw: unknown, examples: readonly LearnedExample[]): Map<string, string> | string {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return 'not an object';
+  const terms = new Set(examples.flatMap((e) => e.terms));
+  const out = new Map<string, string>();
+  for (const [term, word] of Object.entries(raw as Record<string, unknown>)) {
+    if (!terms.has(term)) return `a term no example holds (${JSON.stringify(term.slice(0, 40))})`;
+    if (!isWord(word)) return `the word for ${JSON.stringify(term)} is not one word of letters and digits`;
+    out.set(term, word as string);
+  }
+  return out;
 }
 
 /**

@@ -98,7 +98,8 @@ export function syntaxProblem(file: string, text: string, errors: readonly Parse
     severity: 'error',
     file,
     path: '',
-    message: `not valid JSON (comments and trailing commas are allowed): ${what}`,
+    // Short enough for one line where one line is all there is (a Problems row, a List Servers row).
+    message: `not valid JSON: ${what}`,
     offset: e?.offset ?? 0,
     length: e?.length ?? 0,
     line: at.line,

@@ -114,7 +114,8 @@ export function formatProblem(problem: ConfigProblem, where: string | readonly C
   const shown = displayPath(problem.file, typeof where === 'string' ? [{ path: where }] : where);
   // file:line:column, as compilers write it: terminals and editors open the file there.
   const file = problem.line !== undefined ? `${shown}:${problem.line}:${problem.column ?? 1}` : shown;
-  return problem.path ? `${file}: ${problem.path}: ${problem.message}` : `${file}: ${problem.message}`;
+  const text = problem.note ? `${problem.message}; ${problem.note}` : problem.message;
+  return problem.path ? `${file}: ${problem.path}: ${text}` : `${file}: ${text}`;
 }
 
 /** Resolves every selected source into servers, disabled servers and problems. Never throws. */

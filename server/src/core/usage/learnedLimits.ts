@@ -18,10 +18,12 @@
  *    destructive (toolAnnotations.ts) is first after learning only if it was first before: else
  *    the best tool that is not destructive (or the first before learning) takes first place,
  *    and a destructive tool only learning found is never the only answer.
- * 3. One reason. Each tool learning moved says so once, in its `why`.
+ * 3. One reason. Each tool learning moved says so once, in its `why`, after the bound, since the
+ *    bounded score decides whether learning lifted it or held it down (learnedReason.ts).
  */
 import type { RankedTool } from '../search/types';
 import type { LearnedReading } from './learnedDocuments';
+import { withLearnedReason } from './learnedReason';
 
 export interface LearningLimits {
   /** The request's learned terms. */
@@ -32,8 +34,8 @@ export interface LearningLimits {
   destructive?: (key: string) => boolean;
 }
 
-const LED_HERE = (n: number) => `learned: ${n} past request${n === 1 ? '' : 's'} with these words led here`;
-const NOT_HERE = 'learned: past requests with these words did not lead here';
+const LED_HERE = (n: number) => `${n} past request${n === 1 ? '' : 's'} with these words led here`;
+const NOT_HERE = 'past requests with these words did not lead here';
 const NOT_FIRST = 'not first by learning alone: its annotations say it may destroy data';
 
 /** `after` (the learned ranking of `before`) held to the limits above, at most `limits.limit`. */
@@ -66,8 +68,7 @@ export function boundLearning(
 }
 
 function explained(hit: RankedTool, score: number, up: boolean, requests: number): RankedTool {
-  const reason = up ? LED_HERE(requests) : NOT_HERE;
-  return { ...hit, score, why: hit.why ? `${hit.why}; ${reason}` : reason };
+  return withLearnedReason(hit, score, up ? LED_HERE(requests) : NOT_HERE);
 }
 
 /** Rule 2 of the file's comment. */

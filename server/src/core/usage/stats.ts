@@ -18,6 +18,8 @@ function originalNameOf(e: Pick<UsageEvent, 'toolKey' | 'server'>): string {
 
 export class UsageAggregate {
   private calls = 0;
+  /** Calls agents made through the gateway: the ones judged against a find_tools answer (searchRank). */
+  private agentCalls = 0;
   private readonly tools = new Map<string, { id: number; server: string; name: string; calls: number }>();
   private readonly keyOfId: string[] = [];
   /** Distinct tool ids per session. */
@@ -29,6 +31,7 @@ export class UsageAggregate {
 
   add(e: UsageEvent): void {
     this.calls++;
+    if (e.searchRank !== undefined) this.agentCalls++;
     let t = this.tools.get(e.toolKey);
     if (t) t.calls++;
     else {
@@ -57,7 +60,13 @@ export class UsageAggregate {
         b: name(this.keyOfId[id % PAIR_BASE]!),
         count,
       }));
-    const stats: UsageStats = { enabled: true, callsRecorded: this.calls, topTools, pairs };
+    const stats: UsageStats = {
+      enabled: true,
+      callsRecorded: this.calls,
+      agentCalls: this.agentCalls,
+      topTools,
+      pairs,
+    };
     if (this.predictedKnown > 0) stats.predictedHitRate = this.predictedHits / this.predictedKnown;
     return stats;
   }

@@ -31,7 +31,11 @@ export function lensHandlers(
   return {
     async search(p) {
       const query = str(p, 'query');
-      const limit = typeof p.limit === 'number' && p.limit > 0 ? Math.min(Math.floor(p.limit), 50) : 10;
+      // Without a limit, as many as find_tools gives an agent that names none: the page shows what the agent sees.
+      const limit =
+        typeof p.limit === 'number' && p.limit > 0
+          ? Math.min(Math.floor(p.limit), 50)
+          : lens.settings().search.defaultLimit;
       const server = typeof p.server === 'string' && p.server ? p.server : undefined;
       const response = await lens.search({ query, limit, ...(server !== undefined && { server }) });
       // "Try it" needs each hit's schema; fill it in from the catalog where the ranking left it out.

@@ -8,6 +8,7 @@
 import type { ServerConfig, RemoteServerConfig } from '../../../core/config/types';
 import type { Logger } from '../../../core/logger';
 import { errorMessage } from '../../../core/errorMessage';
+import { SIGN_IN_FAILED } from '../../../../../protocol/signInText';
 import { UpstreamCallError } from '../types';
 import { OAuthDestinationError } from './oauthDestinations';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, ServerAuth } from './serverAuth';
@@ -73,7 +74,7 @@ export class ConnectionSignIn {
     } catch (error) {
       if (!this.host.state.ready)
         this.waitForUser(
-          error instanceof OAuthDestinationError ? 'sign-in stopped' : `sign-in failed: ${errorMessage(error)}`,
+          error instanceof OAuthDestinationError ? 'sign-in stopped' : `${SIGN_IN_FAILED}${errorMessage(error)}`,
         );
       throw error;
     }
