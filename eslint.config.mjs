@@ -75,9 +75,12 @@ export default tseslint.config(
     },
   },
   {
-    // Still over the size rules; each is being split (issue 32). Remove a file from here once it fits.
+    // Over 400 lines, each one class whose private state is the point: the store's write queue,
+    // mirror, snapshot and vector-index states change together in one order (lanceToolStore), and
+    // the backfill's batches, health and stop signal likewise (embeddingBackfill). Split by
+    // method, that state would be shared across files. Every function in them is under 80 lines.
     files: ['server/src/adapters/store/lanceToolStore.ts', 'server/src/index/embeddingBackfill.ts'],
-    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+    rules: { 'max-lines': 'off' },
   },
   {
     // The front doors hold the interfaces (app/lens.ts, app/lensControl.ts), never the class

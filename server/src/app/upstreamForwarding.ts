@@ -20,6 +20,8 @@ import type { CatalogResourceTemplate } from '../core/catalog';
 import { resolveResourceUri } from '../core/resourceUris';
 import type { UpstreamPool } from '../adapters/upstream/pool';
 import type { Principal } from '../core/principal';
+import type { UpstreamCaller } from '../adapters/upstream/types';
+import { passOnMissingCapability } from './toolCalls';
 import { catalogResourceTemplates, type Catalog } from './catalogBuilder';
 
 export interface UpstreamForwardingOptions {
@@ -29,15 +31,29 @@ export interface UpstreamForwardingOptions {
   isRunning(server: string): boolean;
 }
 
+/** Rethrows: a missing client capability as that protocol error (toolCalls.ts), anything else as it came. */
+function passOn(err: unknown, what: string): never {
+  passOnMissingCapability(err, what);
+  throw err;
+}
+
 export class UpstreamForwarding {
   private memo: { from: string; templates: CatalogResourceTemplate[] } | undefined;
 
   constructor(private readonly o: UpstreamForwardingOptions) {}
 
-  async getPrompt(name: string, args: Record<string, string>, principal?: Principal): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    principal?: Principal,
+    caller?: UpstreamCaller,
+  ): Promise<GetPromptResult> {
     const prompt = this.o.catalog().prompts.find((p) => p.name === name);
     if (!prompt) throw new Error(`Unknown prompt "${name}"`);
-    return cleanReplyInPlace(await this.o.pool.getPrompt(prompt.server, prompt.originalName, args, principal));
+    const result = await this.o.pool
+      .getPrompt(prompt.server, prompt.originalName, args, principal, caller)
+      .catch((err: unknown) => passOn(err, `prompt "${prompt.originalName}" on server "${prompt.server}"`));
+    return cleanReplyInPlace(result);
   }
 
   /** Every running upstream's templates, under our scheme. */
@@ -60,10 +76,13 @@ export class UpstreamForwarding {
     return target && this.o.isRunning(target.server) ? target : undefined;
   }
 
-  async readResource(uri: string, principal?: Principal): Promise<ReadResourceResult> {
+  async readResource(uri: string, principal?: Principal, caller?: UpstreamCaller): Promise<ReadResourceResult> {
     const target = this.resolveUri(uri);
     if (!target) throw new Error(`Unknown resource "${uri}"`);
-    return cleanReplyInPlace(await this.o.pool.readResource(target.server, target.originalUri, principal));
+    const result = await this.o.pool
+      .readResource(target.server, target.originalUri, principal, caller)
+      .catch((err: unknown) => passOn(err, `resource on server "${target.server}"`));
+    return cleanReplyInPlace(result);
   }
 
   async complete(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult> {

@@ -11,7 +11,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogTool } from '../core/catalog';
-import type { Lens } from '../app/lens';
+import type { Lens, Visibility } from '../app/lens';
 import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
 import { workspaceDomains } from './workspaceDomains';
 
@@ -34,14 +34,35 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
   return picked.filter((t) => !META_TOOL_NAMES.includes(t.name));
 }
 
-/** Our whole tools/list for this session: meta-tools first, then the direct tools. */
-export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string): Tool[] {
+/**
+ * Our whole tools/list for this session: meta-tools first, then the direct tools. `view`: a
+ * signed-in person's (toolView.ts): the direct tools and find_tools' domains line hold only what
+ * they may see.
+ */
+export function exposedDefinitions(
+  lens: Lens,
+  settings: McpLensSettings,
+  sessionId: string,
+  view?: Visibility,
+): Tool[] {
   const meta = metaToolDefinitions({
     defaultLimit: settings.search.defaultLimit,
     codeMode: settings.codeMode.enabled,
-    domains: domainsOf(lens),
+    domains: view ? visibleDomains(lens, view) : domainsOf(lens),
   });
-  return [...meta, ...directTools(lens, settings, sessionId).map(toolDefinition)];
+  const direct = directTools(lens, settings, sessionId);
+  return [...meta, ...(view ? direct.filter((t) => view.seesTool(t)) : direct).map(toolDefinition)];
+}
+
+function visibleDomains(lens: Lens, view: Visibility): string {
+  const servers = lens
+    .servers()
+    .map((s) => s.name)
+    .filter((s) => view.seesServer(s));
+  return workspaceDomains(
+    servers,
+    lens.tools().filter((t) => view.seesTool(t)),
+  );
 }
 
 /** The domains line, once per catalog and server set (the Lens hands out a new tools array when its catalog changes). */

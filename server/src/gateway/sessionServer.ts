@@ -31,7 +31,8 @@ import { gatewayInstructions } from './instructions';
 import { RESULT_URI_PREFIX, type ResultStore } from './resultStore';
 import { keptResourceList, readKeptResource } from './keptResources';
 import { runMetaTool } from './metaTools';
-import { forwardCall, type MetaToolContext } from './callTool';
+import { directCall, type MetaToolContext } from './callTool';
+import type { CallAudit } from './callAudit';
 import { callCaller, type CallExtra } from './downstreamClient';
 import type { CodeRuns } from './runCode';
 import type { SessionBudgets } from './sessionBudgets';
@@ -40,11 +41,18 @@ import { recordAgentRequest, type TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
+import type { ToolView } from './toolView';
+import { parseResourceUri } from '../core/resourceUris';
+import { MODERN_ERROR } from '../core/revision/revisions';
 
 export interface SessionDeps {
   lens: Lens;
   /** Whom this session acts for (the front door decides: gateway.ts): its upstream connections and roots. */
   principal: Principal;
+  /** What a signed-in person may see (toolView.ts); absent: everything. */
+  view?: ToolView;
+  /** Where the session's tool calls are audited (a team's gateway). */
+  audit?: CallAudit;
   accounting: TokenAccounting;
   /** Cut results kept whole, listed and read as this session's own resources. */
   results: ResultStore;
@@ -66,7 +74,8 @@ export interface SessionDeps {
 
 /** `sessionId()` is read lazily: streamable HTTP assigns the id while handling initialize. */
 export function createSessionServer(deps: SessionDeps, sessionId: () => string): Server {
-  const { lens } = deps;
+  const { lens, view } = deps;
+  const sees = (server: string) => !view || view.seesServer(server);
   const server = new Server(
     { name: 'mcp-lens', version: deps.version },
     {
@@ -78,13 +87,16 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
         completions: {},
       },
       instructions: gatewayInstructions(
-        lens.servers().map((s) => s.name),
+        lens
+          .servers()
+          .map((s) => s.name)
+          .filter(sees),
         lens.settings().codeMode.enabled,
       ),
     },
   );
   registerTools(server, deps, sessionId);
-  registerPrompts(server, deps);
+  registerPrompts(server, deps, sessionId);
   registerResources(server, deps, sessionId);
   registerClientFeatures(server, deps, sessionId);
   return server;
@@ -103,12 +115,23 @@ function registerTools(server: Server, deps: SessionDeps, sessionId: () => strin
 }
 
 /** Prompts under their client-safe names, in the protocol's shape (the SDK's); a failure names the prompt. */
-function registerPrompts(server: Server, { lens, principal }: SessionDeps): void {
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: lens.prompts().map(listedPrompt) }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+function registerPrompts(server: Server, { lens, principal, view }: SessionDeps, sessionId: () => string): void {
+  const sees = (server: string) => !view || view.seesServer(server);
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: lens
+      .prompts()
+      .filter((p) => sees(p.server))
+      .map(listedPrompt),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const prompt = lens.prompts().find((p) => p.name === request.params.name);
+    if (prompt && !sees(prompt.server))
+      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": unknown prompt`);
     try {
-      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal);
+      const caller = callCaller(server, sessionId(), principal, extra as unknown as CallExtra);
+      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal, caller);
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -120,19 +143,37 @@ function registerPrompts(server: Server, { lens, principal }: SessionDeps): void
 
 /** The upstreams' resources and templates under mcp-lens:// URIs, and this session's kept results. */
 function registerResources(server: Server, deps: SessionDeps, sessionId: () => string): void {
-  const { lens } = deps;
+  const { lens, view } = deps;
+  const sees = (server: string) => !view || view.seesServer(server);
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [...lens.resources().map(listedResource), ...keptResourceList(deps.results, sessionId())],
+    resources: [
+      ...lens
+        .resources()
+        .filter((r) => sees(r.server))
+        .map(listedResource),
+      ...keptResourceList(deps.results, sessionId()),
+    ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: lens.resourceTemplates().map(listedTemplate),
+    resourceTemplates: lens
+      .resourceTemplates()
+      .filter((t) => sees(t.server))
+      .map(listedTemplate),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
+    const target = parseResourceUri(request.params.uri);
+    if (view && (!target || !sees(target.server)))
+      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": unknown resource`);
     try {
-      return await lens.readResource(request.params.uri, deps.principal);
+      return await lens.readResource(
+        request.params.uri,
+        deps.principal,
+        callCaller(server, sessionId(), deps.principal, extra as unknown as CallExtra),
+      );
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       throw new McpError(
         ErrorCode.InvalidParams,
         `resource "${request.params.uri}": ${cleanReplyText(errorMessage(err))}`,
@@ -165,6 +206,8 @@ function toolCallHandler(
       select: deps.select,
       budgets: deps.budgets,
       codeRuns: deps.codeRuns,
+      ...(deps.view && { view: deps.view }),
+      ...(deps.audit && { audit: deps.audit }),
       sessionId: sessionId(),
       signal: extra.signal,
       // What the upstream asks back while this call runs comes to this client, related to this call.
@@ -184,7 +227,7 @@ function toolCallHandler(
     try {
       // Direct calls (pinned, all, predictive) go straight to the Lens, which answers unknown
       // names with the closest real ones.
-      const result = (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
+      const result = (await runMetaTool(name, args, ctx)) ?? (await directCall(name, args, ctx));
       recordAgentRequest(
         deps.accounting,
         () => deps.accounting.catalogCost(lens.tools())?.baselineTokens,
@@ -194,6 +237,7 @@ function toolCallHandler(
       );
       return result;
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       // The Lens turns failures into results; anything else is a bug, reported with context.
       deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);
       return {
@@ -205,6 +249,11 @@ function toolCallHandler(
       deps.afterCall(sessionId());
     }
   };
+}
+
+/** An upstream's refusal only the client can fix (a capability it must declare): passed on as that error. */
+function isProtocolRefusal(err: unknown): boolean {
+  return err instanceof McpError && err.code === MODERN_ERROR.missingClientCapability;
 }
 
 /** Logging, completions, subscriptions and roots: passed on through the Lens to the upstreams. */
