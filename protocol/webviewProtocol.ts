@@ -52,6 +52,11 @@ export interface DashboardRequests {
   learnedSearch: { params: NoParams; result: LearnedSearchView | null };
   /** Forgets everything search learned (the command "MCP Lens: Forget Learned Search" sends this too). */
   forgetLearnedSearch: { params: NoParams; result: ActionResult };
+  /**
+   * The user vouches for what search learned for one tool (by its client-safe name, or the key
+   * the view listed): its words count for every session, not only for the session that taught them.
+   */
+  shareLearnedSearch: { params: { tool: string }; result: ActionResult };
 }
 
 /** Why approveServer refused: the server's definition is no longer the one the dashboard showed. */
@@ -114,4 +119,5 @@ export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
   'usage',
   'learnedSearch',
   'forgetLearnedSearch',
+  'shareLearnedSearch',
 ];

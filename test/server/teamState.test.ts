@@ -211,6 +211,8 @@ test(
         server: 'github',
         fingerprint: '0123456789abcdef',
         delta: 1,
+        words: ['open', 'issue'],
+        by: 'aaaaaaaaaaaaaaaa',
       };
       const heard = next<unknown>((cb) => b.lessons.onOthers(cb));
       a.lessons.append([lesson], 1000);

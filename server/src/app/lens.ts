@@ -136,6 +136,8 @@ export interface Lens {
   learnedSearch(): LearnedSearchView;
   /** Forgets everything search learned, in memory and on disk. */
   forgetLearnedSearch(): Promise<void>;
+  /** The user vouches for what search learned for a tool (its name, or the key the view listed): it counts for every session. */
+  shareLearnedSearch(tool: string): Promise<void>;
   restartServer(name: string): Promise<void>;
   /**
    * Signs in to a remote server that needs an account (OAuth): the front door shows the

@@ -222,6 +222,11 @@ export class LensApp implements Lens, LensControl {
     this.learning.forget();
   }
 
+  async shareLearnedSearch(tool: string): Promise<void> {
+    const key = this.parts.composer.catalog.byName.get(tool)?.key ?? tool;
+    if (this.learning.share(key) === 0) throw new Error(`nothing is learned for ${tool}`);
+  }
+
   restartServer(name: string): Promise<void> {
     return this.parts.reconciler.restart(name);
   }

@@ -45,6 +45,8 @@ export interface SharedLessons {
 interface LessonRow {
   id: string;
   terms: string[];
+  words: string[];
+  teacher: string;
   tool_key: string;
   server: string;
   fingerprint: string;
@@ -125,14 +127,15 @@ export class PgLessons implements SharedLessons {
   private async insert(lessons: readonly Lesson[], at: number): Promise<void> {
     const values: unknown[] = [];
     const rows = lessons.map((l) => {
-      values.push(this.workspace, [...l.terms], l.key, l.server, l.fingerprint, l.delta, at, this.db.replica);
+      values.push(this.workspace, [...l.terms], [...l.words], l.by);
+      values.push(l.key, l.server, l.fingerprint, l.delta, at, this.db.replica);
       const n = values.length;
-      return `($${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+      return `(${Array.from({ length: 10 }, (_, i) => `$${n - 9 + i}`).join(', ')})`;
     });
     try {
       await this.db.query(
         'sharing what search learned',
-        `INSERT INTO mcp_lens_lessons (workspace, terms, tool_key, server, fingerprint, delta, taught_at, replica)
+        `INSERT INTO mcp_lens_lessons (workspace, terms, words, teacher, tool_key, server, fingerprint, delta, taught_at, replica)
          VALUES ${rows.join(', ')}`,
         values,
       );
@@ -194,7 +197,15 @@ export class PgLessons implements SharedLessons {
 
 function taught(r: LessonRow): TaughtLesson {
   return {
-    lesson: { terms: r.terms, key: r.tool_key, server: r.server, fingerprint: r.fingerprint, delta: r.delta },
+    lesson: {
+      terms: r.terms,
+      words: r.words,
+      by: r.teacher,
+      key: r.tool_key,
+      server: r.server,
+      fingerprint: r.fingerprint,
+      delta: r.delta,
+    },
     at: Number(r.taught_at),
   };
 }

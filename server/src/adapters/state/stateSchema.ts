@@ -42,6 +42,8 @@ export const MIGRATIONS: readonly string[] = [
      id bigserial PRIMARY KEY,
      workspace text NOT NULL,
      terms text[] NOT NULL,
+     words text[] NOT NULL,
+     teacher text NOT NULL,
      tool_key text NOT NULL,
      server text NOT NULL,
      fingerprint text NOT NULL,

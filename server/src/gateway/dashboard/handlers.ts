@@ -88,6 +88,7 @@ export function lensHandlers(
     usage: async () => lens.usageStats() ?? null,
     learnedSearch: async () => lens.learnedSearch(),
     forgetLearnedSearch: async () => settle(() => lens.forgetLearnedSearch()),
+    shareLearnedSearch: async (p) => settle(() => lens.shareLearnedSearch(str(p, 'tool'))),
   };
 }
 
