@@ -32,6 +32,8 @@ export interface MetaToolContext {
   origin?: CallOptions['origin'];
   /** The client behind this call, for what the upstream asks back (sampling, elicitation, roots, logs). */
   caller?: UpstreamCaller;
+  /** The host's own tools/call, which is also how MCP Apps' views call (CallOptions.hostCall). */
+  hostCall?: CallOptions['hostCall'];
 }
 
 export function errorText(text: string): CallToolResult {
@@ -100,5 +102,6 @@ export function forwardCall(
   const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
   if (ctx.caller) options.caller = ctx.caller;
+  if (ctx.hostCall) options.hostCall = ctx.hostCall;
   return ctx.lens.callTool(toolName, args, options);
 }

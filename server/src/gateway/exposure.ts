@@ -6,7 +6,8 @@
  * - predictive: meta-tools + the tools the Lens's usage learning expects this session to need
  *   (as `search` while it expects none: a cold start, or usage off).
  * An upstream tool whose client-safe name equals a meta-tool's is never listed directly
- * (the meta-tool wins); it stays reachable through call_tool.
+ * (the meta-tool wins); it stays reachable through call_tool. A host that renders MCP Apps also
+ * gets the tools the listed tools' views may call (toolDefinition.ts).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpLensSettings } from '../../../protocol/settings';
@@ -14,6 +15,7 @@ import type { CatalogTool } from '../core/catalog';
 import type { Lens } from '../app/lens';
 import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
 import { workspaceDomains } from './workspaceDomains';
+import { toolDefinition, viewToolDefinitions } from './toolDefinition';
 
 /** Upstream tools listed directly (beside the meta-tools) for this session. */
 export function directTools(lens: Lens, settings: McpLensSettings, sessionId: string): CatalogTool[] {
@@ -34,14 +36,38 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
   return picked.filter((t) => !META_TOOL_NAMES.includes(t.name));
 }
 
-/** Our whole tools/list for this session: meta-tools first, then the direct tools. */
-export function exposedDefinitions(lens: Lens, settings: McpLensSettings, sessionId: string): Tool[] {
+/**
+ * Our whole tools/list for this session: meta-tools first, then the direct tools, then (for a
+ * host that renders MCP Apps, `rendersApps`) what their views may call.
+ */
+export function exposedDefinitions(
+  lens: Lens,
+  settings: McpLensSettings,
+  sessionId: string,
+  rendersApps = false,
+): Tool[] {
   const meta = metaToolDefinitions({
     defaultLimit: settings.search.defaultLimit,
     codeMode: settings.codeMode.enabled,
     domains: domainsOf(lens),
   });
-  return [...meta, ...directTools(lens, settings, sessionId).map(toolDefinition)];
+  const direct = directTools(lens, settings, sessionId);
+  const listed = [...meta, ...direct.map((t) => toolDefinition(t))];
+  if (!rendersApps) return listed;
+  const taken = new Set(listed.map((t) => t.name));
+  let byServer: Map<string, CatalogTool[]> | undefined;
+  const serverTools = (server: string) => {
+    if (!byServer) {
+      byServer = new Map();
+      for (const t of [...lens.tools(), ...lens.appTools()]) {
+        const same = byServer.get(t.server);
+        if (same) same.push(t);
+        else byServer.set(t.server, [t]);
+      }
+    }
+    return byServer.get(server) ?? [];
+  };
+  return [...listed, ...viewToolDefinitions(direct, serverTools, taken)];
 }
 
 /** The domains line, once per catalog and server set (the Lens hands out a new tools array when its catalog changes). */
@@ -55,17 +81,6 @@ function domainsOf(lens: Lens): string {
   const domains = workspaceDomains(serverNames, tools);
   domainsMemo.set(tools, { names, domains });
   return domains;
-}
-
-/** A catalog tool as a client receives it, under its client-safe name (or the name given). */
-export function toolDefinition(t: CatalogTool): Tool {
-  const d: Tool = { name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] };
-  if (t.title !== undefined) d.title = t.title;
-  if (t.outputSchema !== undefined) d.outputSchema = t.outputSchema as Tool['outputSchema'];
-  if (t.annotations !== undefined) d.annotations = t.annotations as Tool['annotations'];
-  if (t.icons !== undefined) d.icons = t.icons as Tool['icons'];
-  if (t._meta !== undefined) d._meta = t._meta;
-  return d;
 }
 
 /** Pinned names may be client-safe names or `server/originalName` keys; unknown ones are skipped. */

@@ -13,6 +13,7 @@ import type { Disposable, Lens } from '../app/lens';
 import type { Logger } from '../core/logger';
 import { WORKSPACE_PRINCIPAL, type Principal } from '../core/principal';
 import { exposedDefinitions } from './exposure';
+import { rendersApps } from '../core/mcpApps';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer } from './sessionServer';
 import { sessionClient } from './downstreamClient';
@@ -112,7 +113,7 @@ export class Gateway {
         budgets: this.budgets,
         log: this.log,
         version: LENS_VERSION,
-        toolsFor: (id) => this.rememberTools(id),
+        toolsFor: (id) => this.rememberTools(id, server),
         afterCall: (id) => {
           if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
         },
@@ -161,9 +162,10 @@ export class Gateway {
     return this.sessions.size;
   }
 
-  /** The tools/list a session gets now. */
-  toolsFor(sessionId: string): Tool[] {
-    return exposedDefinitions(this.lens, this.lens.settings(), sessionId);
+  /** The tools/list a session gets now (what its views may call too, when its client renders MCP Apps). */
+  toolsFor(sessionId: string, server = this.sessions.get(sessionId)?.server): Tool[] {
+    const apps = rendersApps(server?.getClientCapabilities());
+    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, apps);
   }
 
   sessionSavings(sessionId: string): SessionSavings | undefined {
@@ -203,8 +205,8 @@ export class Gateway {
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
   }
 
-  private rememberTools(sessionId: string): Tool[] {
-    const tools = this.toolsFor(sessionId);
+  private rememberTools(sessionId: string, server: Server): Tool[] {
+    const tools = this.toolsFor(sessionId, server);
     const session = this.sessions.get(sessionId);
     if (session) session.toolsSignature = JSON.stringify(tools);
     this.accounting.noteListed(sessionId, this.accounting.exposedTokens(tools));

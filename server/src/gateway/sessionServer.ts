@@ -40,6 +40,8 @@ import { recordAgentRequest, type TokenAccounting } from './savings';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
+import type { ListKind } from '../app/lens';
+import { SessionViews } from './sessionViews';
 
 export interface SessionDeps {
   lens: Lens;
@@ -60,7 +62,7 @@ export interface SessionDeps {
   toolsFor(sessionId: string): Tool[];
   /** Called after each tool call (predictive mode may change the list). */
   afterCall(sessionId: string): void;
-  /** A client asked for tools: its tools/list was answered, or a tool call came in. */
+  /** A client asked for what the servers give: a list, or a tool call (`serve` starts them then). */
   askedForTools(): void;
 }
 
@@ -83,28 +85,38 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       ),
     },
   );
-  registerTools(server, deps, sessionId);
+  // The MCP Apps views this session read: whose views its host's calls can come from (core/hostCalls.ts).
+  const views = new SessionViews();
+  registerTools(server, deps, sessionId, views);
   registerPrompts(server, deps);
-  registerResources(server, deps, sessionId);
+  registerResources(server, deps, sessionId, views);
   registerClientFeatures(server, deps, sessionId);
   return server;
 }
 
-function registerTools(server: Server, deps: SessionDeps, sessionId: () => string): void {
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = deps.toolsFor(sessionId());
-    deps.askedForTools();
-    return { tools };
-  });
-  const callTool = toolCallHandler(deps, server, sessionId);
+/** A first answer holds what servers still starting for the first time list (app/firstListings.ts). */
+async function listed<T>(deps: SessionDeps, kind: ListKind, list: () => T): Promise<T> {
+  deps.askedForTools();
+  await deps.lens.whenListed(kind);
+  return list();
+}
+
+function registerTools(server: Server, deps: SessionDeps, sessionId: () => string, views: SessionViews): void {
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: await listed(deps, 'tools', () => deps.toolsFor(sessionId())),
+  }));
+  const callTool = toolCallHandler(deps, server, sessionId, views);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(request.params, extra as unknown as CallExtra),
   );
 }
 
 /** Prompts under their client-safe names, in the protocol's shape (the SDK's); a failure names the prompt. */
-function registerPrompts(server: Server, { lens, principal }: SessionDeps): void {
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: lens.prompts().map(listedPrompt) }));
+function registerPrompts(server: Server, deps: SessionDeps): void {
+  const { lens, principal } = deps;
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: (await listed(deps, 'prompts', () => lens.prompts())).map(listedPrompt),
+  }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     try {
       return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal);
@@ -119,10 +131,13 @@ function registerPrompts(server: Server, { lens, principal }: SessionDeps): void
 }
 
 /** The upstreams' resources and templates under mcp-lens:// URIs, and this session's kept results. */
-function registerResources(server: Server, deps: SessionDeps, sessionId: () => string): void {
+function registerResources(server: Server, deps: SessionDeps, sessionId: () => string, views: SessionViews): void {
   const { lens } = deps;
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [...lens.resources().map(listedResource), ...keptResourceList(deps.results, sessionId())],
+    resources: [
+      ...(await listed(deps, 'resources', () => lens.resources())).map(listedResource),
+      ...keptResourceList(deps.results, sessionId()),
+    ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: lens.resourceTemplates().map(listedTemplate),
@@ -131,7 +146,9 @@ function registerResources(server: Server, deps: SessionDeps, sessionId: () => s
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
     try {
-      return await lens.readResource(request.params.uri, deps.principal);
+      const read = await lens.readResource(request.params.uri, deps.principal);
+      views.read(request.params.uri);
+      return read;
     } catch (err) {
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -149,6 +166,7 @@ function toolCallHandler(
   deps: SessionDeps,
   server: Server,
   sessionId: () => string,
+  views: SessionViews,
 ): (params: CallToolRequest['params'], extra: CallExtra) => Promise<CallToolResult> {
   const { lens } = deps;
   return async (params, extra) => {
@@ -184,7 +202,9 @@ function toolCallHandler(
     try {
       // Direct calls (pinned, all, predictive) go straight to the Lens, which answers unknown
       // names with the closest real ones.
-      const result = (await runMetaTool(name, args, ctx)) ?? (await forwardCall(name, args, ctx));
+      const result =
+        (await runMetaTool(name, args, ctx)) ??
+        (await forwardCall(name, args, { ...ctx, hostCall: { viewUris: views.uris() } }));
       recordAgentRequest(
         deps.accounting,
         () => deps.accounting.catalogCost(lens.tools())?.baselineTokens,
