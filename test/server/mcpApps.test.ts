@@ -103,6 +103,11 @@ describe('MCP Apps through MCP Lens', () => {
     const mine = (await upstream.listTools()).tools.find((t) => t.name === 'show-counter')!;
     assert.deepEqual({ ...show('appA'), name: mine.name, _meta: mine._meta }, mine);
     assert.ok(show('appA').icons?.length && show('appA').annotations?.readOnlyHint && show('appA').outputSchema);
+    // The fixture gives `weather` a view only to a client that declared the extension, as MCP Lens does.
+    assert.match(
+      String((tools.find((t) => t.name === 'appA_weather')!._meta?.ui as { resourceUri?: string })?.resourceUri),
+      /^ui:\/\//,
+    );
     const expected = await upstream.readResource({ uri: 'ui://fixture-app/view.html' });
     for (const [uri, label] of [
       [uriA, 'A'],
@@ -166,6 +171,12 @@ describe('MCP Apps through MCP Lens', () => {
     });
     assert.equal(script.isError, true);
     assert.match(text(script), /view only/);
+  });
+
+  it("forwards the host's UI extension to the upstreams that serve its session, and no one else's", async () => {
+    // Each client of `serve --http` has its own connections to stdio servers (core/principal.ts).
+    assert.match(text(await host.callTool({ name: 'appA_weather', arguments: {} })), /\(view\)$/);
+    assert.match(text(await plain.callTool({ name: 'appA_weather', arguments: {} })), /\(text only\)$/);
   });
 
   it("get_tool_schema keeps a tool's icons and _meta", async () => {

@@ -17,6 +17,14 @@ import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
 import { workspaceDomains } from './workspaceDomains';
 import { toolDefinition, viewToolDefinitions } from './toolDefinition';
 
+/**
+ * Whether this mode's tools/list holds upstream tools: only then does a first tools/list wait for
+ * servers still starting (app/firstListings.ts). In search mode it is the meta-tools either way.
+ */
+export function listsUpstreamTools(settings: McpLensSettings): boolean {
+  return settings.exposure !== 'search';
+}
+
 /** Upstream tools listed directly (beside the meta-tools) for this session. */
 export function directTools(lens: Lens, settings: McpLensSettings, sessionId: string): CatalogTool[] {
   let picked: CatalogTool[];

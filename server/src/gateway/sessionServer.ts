@@ -42,6 +42,7 @@ import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
 import type { ListKind } from '../app/lens';
 import { SessionViews } from './sessionViews';
+import { listsUpstreamTools } from './exposure';
 
 export interface SessionDeps {
   lens: Lens;
@@ -97,7 +98,7 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
 /** A first answer holds what servers still starting for the first time list (app/firstListings.ts). */
 async function listed<T>(deps: SessionDeps, kind: ListKind, list: () => T): Promise<T> {
   deps.askedForTools();
-  await deps.lens.whenListed(kind);
+  if (kind !== 'tools' || listsUpstreamTools(deps.lens.settings())) await deps.lens.whenListed(kind);
   return list();
 }
 
