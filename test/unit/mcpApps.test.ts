@@ -170,6 +170,15 @@ describe("a host's own tools/call", () => {
     assert.equal(target('echo'), undefined, "a server without views is no view's");
     assert.equal(target('echo', ['ui://time']), undefined, "never another server's tool");
     assert.equal(target('only'), undefined, 'a tool views may not call');
+    // Named as only a view names it: not counted as the agent's call.
+    const viewCall = (name: string, uris: string[] = []) => {
+      const r = resolveHostCall(name, uris, catalog);
+      return r && 'tool' in r ? r.view === true : undefined;
+    };
+    assert.deepEqual(
+      [viewCall('bump', ['ui://mcp-lens/appA/v']), viewCall('appA_bump'), viewCall('plain_echo')],
+      [true, true, false],
+    );
   });
 
   test('a name that fits two servers is refused, both named', () => {

@@ -78,14 +78,15 @@ export class ToolCalls {
       this.deps.log.info(`call unknown tool: invalid (${origin})`);
       return errorResult(target.problem);
     }
-    const { tool } = target;
+    const { tool, view } = target;
     const { result, outcome } = await this.run(tool, args, options);
     // Upstream replies are untrusted text on their way to an agent or a person.
     cleanReplyInPlace(result);
     const durationMs = Date.now() - startedAt;
     const sessionId = options.sessionId ?? `${origin}-default`;
-    // Only an agent's calls through the gateway are judged against its find_tools answers.
-    const fromAgent = origin === 'gateway';
+    // Only an agent's calls through the gateway are judged against its find_tools answers (a
+    // view's, by a name only views use, are not).
+    const fromAgent = origin === 'gateway' && !view;
     this.deps.usage.record({
       sessionId,
       toolKey: tool.key,

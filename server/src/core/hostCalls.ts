@@ -23,7 +23,8 @@ export interface HostCallCatalog {
   viewServer(uri: string): string | undefined;
 }
 
-export type HostCallTarget = { tool: CatalogTool } | { problem: string };
+/** `view`: named as only a view names it (an app-only tool, a server's own name): not an agent's call. */
+export type HostCallTarget = { tool: CatalogTool; view?: boolean } | { problem: string };
 
 /** Per catalog (its tools array): tools views may call, by their servers' own names. */
 const byOwnNameMemo = new WeakMap<readonly CatalogTool[], Map<string, CatalogTool[]>>();
@@ -70,15 +71,18 @@ export function resolveHostCall(
     const server = catalog.viewServer(uri);
     if (server !== undefined) viewServers.add(server);
   }
-  const named = catalog.findTool(name) ?? catalog.appTools.find((t) => t.name === name);
+  const listed = catalog.findTool(name);
+  const appOnly = listed ? undefined : catalog.appTools.find((t) => t.name === name);
+  const named = listed ?? appOnly;
   const own = (servers: ReadonlySet<string>) =>
     (byOwnName(catalog).get(name) ?? []).filter((t) => servers.has(t.server));
   if (named) {
     // A view of another server calling a tool of its own by this name would reach the wrong server.
     const others = viewServers.size ? own(viewServers).filter((t) => t.server !== named.server) : [];
-    return others.length ? ambiguous(name, [named, ...others]) : { tool: named };
+    if (others.length) return ambiguous(name, [named, ...others]);
+    return appOnly ? { tool: named, view: true } : { tool: named };
   }
   const candidates = own(viewServers.size ? viewServers : serversWithViews(catalog));
   if (candidates.length === 0) return undefined;
-  return candidates.length === 1 ? { tool: candidates[0]! } : ambiguous(name, candidates);
+  return candidates.length === 1 ? { tool: candidates[0]!, view: true } : ambiguous(name, candidates);
 }
