@@ -9,6 +9,14 @@
 // Host or Origin, as in the DNS-rebinding scenario, goes through as it came).
 import { createServer, request as httpRequest } from 'node:http';
 
+/** MCP Lens refused a request the proxy made for the client: the client gets that answer as it came. */
+class LensRefusal extends Error {
+  constructor(status, contentType, body) {
+    super(`MCP Lens answered ${status}`);
+    Object.assign(this, { status, contentType, body });
+  }
+}
+
 /** A URI template split at its `{…}` expressions: literal text at even indexes, expressions at odd ones. */
 const templatePieces = (template) => template.split(/(\{[^{}]*\})/);
 
@@ -33,8 +41,8 @@ export async function startProxy({ target, token, server, mode }) {
   const templatesBySession = new Map();
   let own;
 
-  const toLensUri = async (sessionId, uri) => {
-    for (const ours of await templatesOf(sessionId)) {
+  const toLensUri = async (ctx, uri) => {
+    for (const ours of await templatesOf(ctx)) {
       const pieces = templatePieces(originalTemplate(ours, uriPrefix));
       if (pieces.length < 3) continue;
       const m = new RegExp(`^${pieces.map((p, i) => (i % 2 ? '(.*?)' : escapeRegExp(p))).join('')}$`, 's').exec(uri);
@@ -49,32 +57,48 @@ export async function startProxy({ target, token, server, mode }) {
   const strip = (name) =>
     typeof name === 'string' && name.startsWith(toolPrefix) ? name.slice(toolPrefix.length) : name;
 
-  async function templatesOf(sessionId) {
-    if (!templatesBySession.has(sessionId)) {
-      const r = await lensCall(sessionId, 'resources/templates/list', {});
+  async function templatesOf(ctx) {
+    const key = ctx.sessionId ?? 'stateless';
+    if (!templatesBySession.has(key)) {
+      const r = await lensCall(ctx, 'resources/templates/list', {});
       templatesBySession.set(
-        sessionId,
+        key,
         (r.result?.resourceTemplates ?? []).map((t) => t.uriTemplate).filter((t) => t.startsWith(uriPrefix)),
       );
     }
-    return templatesBySession.get(sessionId);
+    return templatesBySession.get(key);
   }
 
-  /** One request of the proxy's own to MCP Lens, inside the client's session. */
+  /**
+   * One request of the proxy's own to MCP Lens, as the client's request it serves was sent: inside
+   * its session (2025-era), or stateless with the same envelope and the revision's headers (`ctx.meta`).
+   */
   let ownId = 0;
-  async function lensCall(sessionId, method, params) {
+  async function lensCall(ctx, method, params) {
     const id = `conformance-proxy-${++ownId}`;
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: ctx.meta ? { ...params, _meta: ctx.meta } : params,
+    });
+    const version = ctx.meta?.['io.modelcontextprotocol/protocolVersion'];
     const headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       authorization: `Bearer ${token}`,
       host: lens.host,
-      'mcp-protocol-version': '2025-11-25',
-      ...(sessionId && { 'mcp-session-id': sessionId }),
+      ...(ctx.sessionId && { 'mcp-session-id': ctx.sessionId }),
+      // The client's own request answered through this one: its headers, as it sent them, are checked.
+      ...(ctx.headers ?? {
+        'mcp-protocol-version': version ?? '2025-11-25',
+        ...(version && { 'mcp-method': method, ...(params.name && { 'mcp-name': params.name }) }),
+      }),
     };
     const res = await fetch(target, { method: 'POST', headers, body });
     const text = await res.text();
+    // A refusal (an unknown session's 404, say) is MCP Lens's answer to the client's own request.
+    if (!res.ok) throw new LensRefusal(res.status, res.headers.get('content-type'), text);
     const messages = res.headers.get('content-type')?.includes('text/event-stream')
       ? text
           .split(/\r?\n\r?\n/)
@@ -93,16 +117,25 @@ export async function startProxy({ target, token, server, mode }) {
     return answer;
   }
 
+  /** Search mode's tools/list: MCP Lens's own answer (its result fields) with the upstream's tools in it. */
+  async function searchModeList(ctx) {
+    const headers = Object.fromEntries(
+      Object.entries(ctx.request).filter(([h]) => /^mcp-(method|name|protocol-version)$/.test(h)),
+    );
+    const own = await lensCall({ ...ctx, headers }, 'tools/list', {});
+    return { ...own.result, tools: await searchModeTools(ctx) };
+  }
+
   /** Search mode: the upstream's tools as MCP Lens describes them, found and fetched through its meta-tools. */
-  async function searchModeTools(sessionId) {
-    const found = await lensCall(sessionId, 'tools/call', {
+  async function searchModeTools(ctx) {
+    const found = await lensCall(ctx, 'tools/call', {
       name: 'find_tools',
       arguments: { query: 'test tool', server, limit: 50 },
     });
     const matches = found.result?.structuredContent?.matches ?? [];
     const tools = [];
     for (const match of matches) {
-      const schema = await lensCall(sessionId, 'tools/call', {
+      const schema = await lensCall(ctx, 'tools/call', {
         name: 'get_tool_schema',
         arguments: { tool_name: match.name },
       });
@@ -117,41 +150,36 @@ export async function startProxy({ target, token, server, mode }) {
   }
 
   /** A client message on its way to MCP Lens; returns the message, or a reply the proxy gives itself. */
-  async function rewriteRequest(message, sessionId) {
+  async function rewriteRequest(message, ctx) {
     if (!message || typeof message !== 'object' || typeof message.method !== 'string' || message.id === undefined)
       return { forward: message };
     const params = message.params ?? {};
     switch (message.method) {
       case 'tools/list':
-        if (mode === 'search')
-          return { reply: { jsonrpc: '2.0', id: message.id, result: { tools: await searchModeTools(sessionId) } } };
+        if (mode === 'search') return { reply: { jsonrpc: '2.0', id: message.id, result: await searchModeList(ctx) } };
         return { forward: message };
       case 'tools/call': {
         const name = toolPrefix + params.name;
         if (mode === 'all') return { forward: { ...message, params: { ...params, name } } };
         const inner = { tool_name: name, arguments: params.arguments ?? {} };
-        return {
-          forward: {
-            ...message,
-            params: { ...(params._meta && { _meta: params._meta }), name: 'call_tool', arguments: inner },
-          },
-        };
+        // Everything else in the params (the envelope, a retry's inputResponses and requestState) stays.
+        return { forward: { ...message, params: { ...params, name: 'call_tool', arguments: inner } } };
       }
       case 'prompts/get':
         return { forward: { ...message, params: { ...params, name: toolPrefix + params.name } } };
       case 'resources/read':
       case 'resources/subscribe':
       case 'resources/unsubscribe':
-        return { forward: { ...message, params: { ...params, uri: await toLensUri(sessionId, params.uri) } } };
+        return { forward: { ...message, params: { ...params, uri: await toLensUri(ctx, params.uri) } } };
       case 'completion/complete': {
         const ref = params.ref ?? {};
         if (ref.type === 'ref/prompt')
           return { forward: { ...message, params: { ...params, ref: { ...ref, name: toolPrefix + ref.name } } } };
-        const ours = (await templatesOf(sessionId)).find((t) => originalTemplate(t, uriPrefix) === ref.uri);
+        const ours = (await templatesOf(ctx)).find((t) => originalTemplate(t, uriPrefix) === ref.uri);
         return {
           forward: {
             ...message,
-            params: { ...params, ref: { ...ref, uri: ours ?? (await toLensUri(sessionId, ref.uri)) } },
+            params: { ...params, ref: { ...ref, uri: ours ?? (await toLensUri(ctx, ref.uri)) } },
           },
         };
       }
@@ -253,11 +281,32 @@ export async function startProxy({ target, token, server, mode }) {
     return headers;
   }
 
+  /**
+   * The Mcp-Name header follows the name the proxy rewrote in the body: renamed as the body was when
+   * it said what the body said (whitespace around it kept), left as it came when it did not (a
+   * mismatch the suite sends on purpose stays one).
+   */
+  function renameHeader(headers, before, after) {
+    const raw = headers['mcp-name'];
+    if (typeof raw !== 'string' || !after?.params) return;
+    const field = before.method === 'resources/read' ? 'uri' : 'name';
+    const was = before.params?.[field];
+    const now = after.params[field];
+    if (typeof was !== 'string' || typeof now !== 'string' || was === now) return;
+    const m = /^=\?base64\?(.*)\?=$/.exec(raw.trim());
+    const value = m ? Buffer.from(m[1], 'base64').toString('utf8') : raw;
+    if (value.trim() !== was) return;
+    const padded = value.replace(was, now);
+    headers['mcp-name'] =
+      m || /[^\x20-\x7e]/.test(padded) ? `=?base64?${Buffer.from(padded, 'utf8').toString('base64')}?=` : padded;
+  }
+
   async function handle(req, res) {
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const sessionId = typeof req.headers['mcp-session-id'] === 'string' ? req.headers['mcp-session-id'] : undefined;
     const methods = new Map();
+    const headers = upstreamHeaders(req);
     let body = Buffer.concat(chunks);
     if (req.method === 'POST' && body.length) {
       let parsed;
@@ -272,7 +321,13 @@ export async function startProxy({ target, token, server, mode }) {
         for (const message of batch ? parsed : [parsed]) {
           if (message?.id !== undefined && typeof message.method === 'string')
             methods.set(JSON.stringify(message.id), message.method);
-          const step = await rewriteRequest(message, sessionId);
+          const meta = message?.params?._meta;
+          const ctx = {
+            sessionId,
+            meta: meta?.['io.modelcontextprotocol/protocolVersion'] ? meta : undefined,
+            request: req.headers,
+          };
+          const step = await rewriteRequest(message, ctx);
           if (step.reply) {
             res.writeHead(200, {
               'content-type': 'application/json',
@@ -282,12 +337,13 @@ export async function startProxy({ target, token, server, mode }) {
             return;
           }
           forward.push(step.forward);
+          if (!batch) renameHeader(headers, message, step.forward);
         }
         body = Buffer.from(JSON.stringify(batch ? forward : forward[0]));
       }
     }
     const out = httpRequest(
-      { host: lens.hostname, port: lens.port, path: lens.pathname, method: req.method, headers: upstreamHeaders(req) },
+      { host: lens.hostname, port: lens.port, path: lens.pathname, method: req.method, headers },
       (answer) => {
         const headers = { ...answer.headers };
         delete headers['content-length'];
@@ -332,6 +388,11 @@ export async function startProxy({ target, token, server, mode }) {
 
   const http = createServer((req, res) => {
     handle(req, res).catch((err) => {
+      if (err instanceof LensRefusal && !res.headersSent) {
+        res.writeHead(err.status, err.contentType ? { 'content-type': err.contentType } : {});
+        res.end(err.body);
+        return;
+      }
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy: ${err instanceof Error ? err.message : String(err)}`);
     });

@@ -1,24 +1,28 @@
-// The server part of `npm run test:conformance` (run.mjs): the official MCP conformance suite
-// (`conformance server --suite all`) against an upstream directly, then through MCP Lens with
-// `exposure: all` and in search mode (tools reached through find_tools/get_tool_schema/call_tool),
-// each time through a proxy that only undoes MCP Lens's renaming (proxy.mjs). Fails on any
-// scenario that passes directly but not through MCP Lens, unless baseline.json names it with the
-// reason a gateway cannot pass.
+// The server part of `npm run test:conformance` (run.mjs): the official MCP conformance suite's
+// server scenarios against an upstream directly, then through MCP Lens with `exposure: all` and in
+// search mode (tools reached through find_tools/get_tool_schema/call_tool), each time through a
+// proxy that only undoes MCP Lens's renaming (proxy.mjs). Three suites:
+//  - 0.1.16 (the registry's release, `--suite all`) against MCP Lens's own conformance server
+//    (test/fixtures/servers/conformance), or what `reference` (run.mjs --reference) names;
+//  - main 2025-11-25 and main 2026-07-28 (the repo's copy of the main branch, mainSuite.mjs, each
+//    revision's frozen requirement set, `--requirements REV`) against the suite's own reference
+//    server (examples/servers/typescript).
+// Fails on any scenario that passes directly but not through MCP Lens, unless baseline.json names
+// it (per suite and mode) with the reason; and on a baseline entry that now passes.
 //
-// The upstream is MCP Lens's own conformance server (test/fixtures/servers/conformance) unless
-// `reference` (run.mjs --reference <dir|command>) names another: a directory holding the suite's
-// reference `everything-server.ts` (its dependencies installed) is run with its own tsx on PORT;
-// anything else is a shell command, with `{port}` (and $PORT) the port it must listen on.
-// Needs `node esbuild.mjs server` first (dist/cli.js); `json` (--json FILE) writes the table.
+// `reference` (0.1.16 only): a directory holding the suite's reference `everything-server.ts` (its
+// dependencies installed) is run with its own tsx on PORT; anything else is a shell command, with
+// `{port}` (and $PORT) the port it must listen on. Needs `node esbuild.mjs server` first
+// (dist/cli.js); `json` (--json FILE) writes the tables; `suite` (--suite NAME) runs one suite.
 //
-// As a module: `await runServerSuite(run, { reference, scenario, json })` with `run` from
-// install.mjs; resolves `{ ok }`.
+// As a module: `await runServerSuite({ legacy, main }, { reference, scenario, json, suite })`
+// with `legacy.run` from install.mjs and `main` from mainSuite.mjs; resolves `{ ok }`.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startProxy } from './proxy.mjs';
 
@@ -120,7 +124,30 @@ async function startUpstream(reference) {
     });
   }
   await waitForPort(port, child, 'the reference server');
-  return { url: `http://localhost:${port}/mcp`, label: `reference server (${reference})` };
+  return { url: `http://localhost:${port}/mcp`, label: `reference server (${relative(root, dir) || dir})` };
+}
+
+/** One initialize and tools/list through MCP Lens (a session of its own, closed after). */
+async function askForTools(url, token) {
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${token}`,
+  };
+  const post = (body, extra = {}) =>
+    fetch(url, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+  const clientInfo = { name: 'conformance-runner', version: '1' };
+  const init = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo },
+  });
+  const session = { 'mcp-session-id': init.headers.get('mcp-session-id'), 'mcp-protocol-version': '2025-11-25' };
+  await init.text();
+  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+  await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).text();
+  await fetch(url, { method: 'DELETE', headers: { ...headers, ...session } });
 }
 
 /** Starts `mcp-lens serve --http` over a workspace whose only server is the upstream. */
@@ -144,14 +171,16 @@ async function startLens(upstreamUrl, exposure) {
     [cli, 'serve', '--http', '0', '--workspace', ws, '--config', join(ws, 'mcp.json'), '--trust'],
     {
       cwd: ws,
-      env: { ...process.env, MCP_LENS_TOKEN: token },
+      // info: its "[server] ready" line says when the upstream is up.
+      env: { ...process.env, MCP_LENS_TOKEN: token, MCP_LENS_LOG: 'info' },
     },
   );
   const m = await waitForOutput(child, /MCP Lens listening on (http:\/\/\S+)/, 'MCP Lens');
-  // The upstream is listed once it is ready: wait for it, so the first scenario does not race its start.
-  await waitForOutput(child, new RegExp(`\\[${SERVER_NAME}\\] ready`), `${SERVER_NAME} behind MCP Lens`).catch(
-    () => undefined,
-  );
+  // `serve` starts its servers once a client first asks for tools: ask, and wait until the upstream
+  // is ready, so the first scenario does not race its start.
+  const ready = waitForOutput(child, new RegExp(`\\[${SERVER_NAME}\\] ready`), `${SERVER_NAME} behind MCP Lens`);
+  await askForTools(m[1], token);
+  await ready;
   return {
     url: m[1],
     token,
@@ -167,15 +196,18 @@ async function startLens(upstreamUrl, exposure) {
   };
 }
 
-/** Runs the whole suite against `url`; resolves scenario → 'pass' | 'fail' (a FAILURE check, or no result). */
-async function runSuite(run, url, label, scenario) {
+/**
+ * Runs one suite's scenarios against `url`; resolves `{ results, notScored }`: scenario → 'pass' |
+ * 'fail' (a FAILURE check, or no result), and the scenarios the requirement set runs unscored.
+ */
+async function runSuite(run, url, label, which) {
   const out = mkdtempSync(join(tmpdir(), 'mcp-lens-conformance-results-'));
-  const which = scenario ? ['--scenario', scenario] : ['--suite', 'all'];
   process.stderr.write(`\n== ${label}: conformance server ${which.join(' ')} --url ${url}\n`);
   const { stdout, stderr } = await run(['server', '--url', url, ...which, '-o', out], { capture: true });
-  const scenarios = scenario
-    ? [scenario]
-    : [...stdout.matchAll(/^[✓✗] (\S+): \d+ passed, \d+ failed/gmu)].map((m) => m[1]);
+  const named = which.includes('--scenario') ? [which[which.indexOf('--scenario') + 1]] : [];
+  const scenarios = [...named, ...[...stdout.matchAll(/^[✓✗] (\S+): \d+ passed, \d+ failed/gmu)].map((m) => m[1])];
+  // `--requirements` lists what it ran but does not score, one per line under "Not scored for …".
+  const notScored = new Set([...stdout.matchAll(/^ {2}[✓✗] (\S+) \(([^)]+)\)$/gmu)].map((m) => m[1]));
   const results = {};
   for (const scenario of scenarios) results[scenario] = 'fail';
   for (const entry of readdirSync(out)) {
@@ -194,70 +226,118 @@ async function runSuite(run, url, label, scenario) {
   process.stderr.write(
     `   ${Object.keys(results).length - failed.length}/${Object.keys(results).length} passed${failed.length ? `; failed: ${failed.map(([s]) => s).join(', ')}` : ''}\n`,
   );
-  return results;
+  return { results, notScored };
+}
+
+/** The suites: which CLI, which upstream, which arguments (one scenario with `scenario`). */
+function suites({ legacy, main }, { reference, scenario, suite }) {
+  const all = [
+    {
+      name: '0.1.16',
+      run: legacy.run,
+      upstream: reference ?? 'fixture',
+      which: scenario ? ['--scenario', scenario] : ['--suite', 'all'],
+    },
+    ...['2025-11-25', '2026-07-28'].map((revision) => ({
+      name: revision,
+      run: main.run,
+      upstream: main.reference,
+      // A requirement set fixes its scenarios; one of them alone runs at that revision.
+      which: scenario ? ['--spec-version', revision, '--scenario', scenario] : ['--requirements', revision],
+    })),
+  ];
+  const picked = all.filter((s) => suite === undefined || s.name === suite);
+  if (picked.length === 0) throw new Error(`unknown suite ${suite} (${all.map((s) => s.name).join(', ')})`);
+  return picked;
 }
 
 /**
- * Runs the suite directly and through MCP Lens in each mode, prints the table, and resolves
- * `{ ok }`: false when a scenario that passes directly fails through MCP Lens unexpectedly, or
- * one the baseline expects to fail now passes. Its children are stopped whatever happens.
+ * Runs the suites directly and through MCP Lens in each mode, prints a table per suite, and
+ * resolves `{ ok }`: false when a scenario that passes directly fails through MCP Lens unexpectedly,
+ * or one the baseline expects to fail now passes. Its children are stopped whatever happens.
  */
-export async function runServerSuite(run, { reference, scenario, json } = {}) {
+export async function runServerSuite(clis, args = {}) {
   // Ended with the process too (Ctrl-C, an uncaught error): they run in their own process groups.
   process.once('exit', stopChildren);
   try {
-    return await measure(run, { reference, scenario, json });
+    return await measure(clis, args);
   } finally {
     stopChildren();
     process.off('exit', stopChildren);
   }
 }
 
-async function measure(run, args) {
+async function measure(clis, args) {
   const baseline = JSON.parse(readFileSync(join(root, 'scripts/conformance/baseline.json'), 'utf8'));
-  const upstream = await startUpstream(args.reference);
-  const table = { upstream: upstream.label, direct: await runSuite(run, upstream.url, 'directly', args.scenario) };
-  for (const mode of MODES) {
-    const lens = await startLens(upstream.url, mode);
-    const proxy = await startProxy({ target: lens.url, token: lens.token, server: SERVER_NAME, mode });
-    try {
-      table[mode] = await runSuite(run, proxy.url, `through MCP Lens, exposure ${mode}`, args.scenario);
-    } finally {
-      await proxy.close();
-      await lens.close();
+  const picked = suites(clis, args);
+  const tables = {};
+  // One upstream (and one MCP Lens per mode in front of it) serves every suite that names it.
+  for (const upstreamKey of [...new Set(picked.map((s) => s.upstream))]) {
+    const group = picked.filter((s) => s.upstream === upstreamKey);
+    const started = Date.now();
+    const upstream = await startUpstream(upstreamKey === 'fixture' ? undefined : upstreamKey);
+    for (const s of group) {
+      const { results, notScored } = await runSuite(s.run, upstream.url, `${s.name} directly`, s.which);
+      tables[s.name] = { upstream: upstream.label, notScored: [...notScored], direct: results };
     }
-  }
-
-  const problems = [];
-  const rows = [];
-  for (const scenario of Object.keys(table.direct)) {
-    const cells = [scenario, table.direct[scenario]];
     for (const mode of MODES) {
-      const result = table[mode][scenario] ?? 'fail';
-      const expected = baseline[mode]?.[scenario];
-      cells.push(result === 'fail' && expected ? 'fail (expected)' : result);
-      if (table.direct[scenario] !== 'pass') continue;
-      if (result === 'fail' && !expected)
-        problems.push(`${scenario} passes directly but fails through MCP Lens in exposure ${mode}`);
-      if (result === 'pass' && expected)
-        problems.push(`${scenario} now passes in exposure ${mode}: remove it from scripts/conformance/baseline.json`);
+      const lens = await startLens(upstream.url, mode);
+      const proxy = await startProxy({ target: lens.url, token: lens.token, server: SERVER_NAME, mode });
+      try {
+        for (const s of group)
+          tables[s.name][mode] = (
+            await runSuite(s.run, proxy.url, `${s.name} through MCP Lens, exposure ${mode}`, s.which)
+          ).results;
+      } finally {
+        await proxy.close();
+        await lens.close();
+      }
     }
-    rows.push(cells);
+    process.stderr.write(
+      `\n${group.map((s) => s.name).join(' and ')}: ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   }
-  const count = (col) => `${rows.filter((r) => r[col] === 'pass').length}/${rows.length}`;
-  const lines = [
-    `Upstream: ${table.upstream}`,
-    '| scenario | direct | all | search |',
-    '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-    `| passed | ${count(1)} | ${count(2)} | ${count(3)} |`,
-  ];
-  process.stdout.write(`\n${lines.join('\n')}\n`);
-  if (args.json) writeFileSync(args.json, JSON.stringify(table, null, 2));
+  const problems = [];
+  for (const s of picked) problems.push(...report(s.name, tables[s.name], baseline[s.name] ?? {}));
+  if (args.json) writeFileSync(args.json, JSON.stringify(tables, null, 2));
   if (problems.length) {
     process.stdout.write(`\n${problems.length} failed:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
     return { ok: false };
   }
   process.stdout.write(`\nEvery scenario that passes directly passes through MCP Lens in both modes.\n`);
   return { ok: true };
+}
+
+/** Prints one suite's table; returns its problems. */
+function report(name, table, baseline) {
+  const problems = [];
+  const rows = [];
+  const notScored = new Set(table.notScored);
+  for (const scenario of Object.keys(table.direct)) {
+    const cells = [notScored.has(scenario) ? `${scenario} (not scored)` : scenario, table.direct[scenario]];
+    for (const mode of MODES) {
+      const result = table[mode][scenario] ?? 'fail';
+      const expected = baseline[mode]?.[scenario];
+      cells.push(result === 'fail' && expected ? 'fail (expected)' : result);
+      if (table.direct[scenario] !== 'pass') continue;
+      if (result === 'fail' && !expected)
+        problems.push(`${name}: ${scenario} passes directly but fails through MCP Lens in exposure ${mode}`);
+      if (result === 'pass' && expected)
+        problems.push(
+          `${name}: ${scenario} now passes in exposure ${mode}: remove it from scripts/conformance/baseline.json`,
+        );
+    }
+    rows.push({ cells, scored: !notScored.has(scenario) });
+  }
+  const scored = rows.filter((r) => r.scored);
+  const count = (col) => `${scored.filter((r) => r.cells[col] === 'pass').length}/${scored.length}`;
+  const lines = [
+    `Suite ${name}; upstream: ${table.upstream}`,
+    '| scenario | direct | all | search |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.cells.join(' | ')} |`),
+    `| passed (scored) | ${count(1)} | ${count(2)} | ${count(3)} |`,
+  ];
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  return problems;
 }

@@ -85,7 +85,7 @@ describe('gateway abuse', () => {
     assert.equal((await raw('DELETE', undefined, { 'mcp-session-id': 'no-such-session' })).status, 404);
     const noInit = await raw('POST', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     assert.equal(noInit.status, 400);
-    assert.match(noInit.body, /first request must be initialize/);
+    assert.match(noInit.body, /Open a session with initialize/);
     const notFound = await fetch(new URL('/admin', g.url), { headers: { authorization: `Bearer ${g.token}` } });
     assert.equal(notFound.status, 404);
     const unauthorizedBig = await fetch(g.url, {

@@ -23,7 +23,8 @@ import {
 import type { RawServerEntry } from '../../protocol/settings';
 import { silentLogger } from '../../server/src/core/logger';
 import type { LensAppOptions } from '../../server/src/app/lensAppOptions';
-import { GatewayHttpServer, type GatewayHttpOptions } from '../../server/src/gateway/http';
+import { GatewayHttpServer } from '../../server/src/gateway/http';
+import type { GatewayHttpOptions } from '../../server/src/gateway/httpOptions';
 import { ROOT, filesystem, startLens, until, type LensWorld } from '../fixtures/gatewayLens';
 
 export const PROBE: RawServerEntry = {
@@ -57,6 +58,9 @@ export interface SessionWorld {
    */
   gate(name: string): { path: string; started(): Promise<number>; open(): void };
   lens: LensWorld['lens'];
+  /** The gateway's endpoint and token, for clients the world does not make (a 2026-07-28 one). */
+  url: string;
+  token: string;
   connect(name: string, capabilities: ClientCapabilities, roots?: string[]): Promise<Session>;
   close(): Promise<void>;
 }
@@ -143,6 +147,8 @@ export async function startSessionWorld(
     folder,
     gate,
     lens: world.lens,
+    url,
+    token,
     connect,
     async close() {
       await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));

@@ -64,9 +64,12 @@ async function secondSyncHeld() {
 test('a burst of pool events is composed once, after the burst, and indexed once', async () => {
   const { index, state, sync, nextChange } = world();
   const changed = nextChange();
+  assert.equal(sync.gathering, false);
   for (let i = 0; i < 20; i++) sync.schedule();
   assert.equal(state.composed, 0, 'nothing is composed while the burst gathers');
+  assert.equal(sync.gathering, true, 'the catalog is behind while the burst gathers');
   await changed;
+  assert.equal(sync.gathering, false);
   await sync.first();
   await sync.current();
   assert.equal(state.composed, 1);

@@ -146,6 +146,11 @@ export class CatalogSync {
     if (this.rebuildTimer) this.rebuild();
   }
 
+  /** Pool changes are being gathered into a burst: the catalog does not hold them yet. */
+  get gathering(): boolean {
+    return this.rebuildTimer !== undefined;
+  }
+
   /** Composes a burst still gathering now, and resolves once the index holds the catalog. */
   current(): Promise<void> {
     this.composeNow();

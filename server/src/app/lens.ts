@@ -25,6 +25,14 @@ export interface SearchRequest {
   limit?: number;
   /** Gateway session, so usage prediction can use the session's history. */
   sessionId?: string;
+  /** Only what the asker may see (a signed-in person's view, gateway/toolView.ts); absent: everything. */
+  visible?: Visibility;
+}
+
+/** What one asker may see of the servers and tools (a signed-in person's team policy). */
+export interface Visibility {
+  seesServer(server: string): boolean;
+  seesTool(tool: Pick<CatalogTool, 'server' | 'originalName'>): boolean;
 }
 
 /**
@@ -109,15 +117,27 @@ export interface Lens {
    */
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   prompts(): CatalogPrompt[];
-  /** `principal`: whom the request is made for (its upstream connection); absent: the workspace. */
-  getPrompt(name: string, args: Record<string, string>, principal?: Principal): Promise<GetPromptResult>;
+  /**
+   * `principal`: whom the request is made for (its upstream connection); absent: the workspace.
+   * `caller`: the client it is for, who answers what the upstream asks back meanwhile.
+   */
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    principal?: Principal,
+    caller?: UpstreamCaller,
+  ): Promise<GetPromptResult>;
   resources(): CatalogResource[];
   /** Every upstream's resource templates under MCP Lens's URI scheme. */
   resourceTemplates(): CatalogResourceTemplate[];
   /** Reads one of our resource URIs (listed, a template's expansion, or encoded whole). */
-  readResource(uri: string, principal?: Principal): Promise<ReadResourceResult>;
+  readResource(uri: string, principal?: Principal, caller?: UpstreamCaller): Promise<ReadResourceResult>;
   /** completion/complete routed by its reference (our prompt name or resource template URI). */
   complete(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult>;
+  /** Whether the catalog is behind its servers (their changes are still being gathered): lists read now are about to change. */
+  catalogBehind(): boolean;
+  /** The shortest time an upstream says its list (`tools/list`, …) may be reused; undefined when none said. */
+  upstreamListTtl(method: string): number | undefined;
   /** Where server-to-client requests and notifications meet the downstream sessions. */
   readonly clients: DownstreamClients;
   indexStatus(): IndexStatus;

@@ -29,6 +29,7 @@ import { UpstreamPool } from '../adapters/upstream/pool';
 import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
 import type { CallOptions, Disposable, Lens, LensChange, ListKind, SearchRequest } from './lens';
+import type { UpstreamCaller } from '../adapters/upstream/types';
 import type { LensAppOptions } from './lensAppOptions';
 import { buildLensParts, type LensHost, type LensParts } from './lensParts';
 import { openLensStores } from './lensStores';
@@ -166,8 +167,13 @@ export class LensApp implements Lens, LensControl {
     return this.parts.composer.catalog.prompts;
   }
 
-  getPrompt(name: string, args: Record<string, string>, principal?: Principal): Promise<GetPromptResult> {
-    return this.parts.forwarding.getPrompt(name, args, principal);
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    principal?: Principal,
+    caller?: UpstreamCaller,
+  ): Promise<GetPromptResult> {
+    return this.parts.forwarding.getPrompt(name, args, principal, caller);
   }
 
   resources(): CatalogResource[] {
@@ -178,8 +184,16 @@ export class LensApp implements Lens, LensControl {
     return this.parts.forwarding.resourceTemplates();
   }
 
-  readResource(uri: string, principal?: Principal): Promise<ReadResourceResult> {
-    return this.parts.forwarding.readResource(uri, principal);
+  catalogBehind(): boolean {
+    return this.parts.sync.gathering;
+  }
+
+  upstreamListTtl(method: string): number | undefined {
+    return this.pool.listTtl(method);
+  }
+
+  readResource(uri: string, principal?: Principal, caller?: UpstreamCaller): Promise<ReadResourceResult> {
+    return this.parts.forwarding.readResource(uri, principal, caller);
   }
 
   complete(params: CompleteRequest['params'], principal?: Principal): Promise<CompleteResult> {

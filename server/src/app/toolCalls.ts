@@ -17,7 +17,9 @@
  * (protocol/untrustedText.ts cleanReplyText), here, once, for every front door.
  */
 import { createHash } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { missingCapabilityMessage, requiredCapabilities } from '../core/revision/missingCapability';
+import { MODERN_ERROR } from '../core/revision/revisions';
 import type { CatalogTool } from '../core/catalog';
 import { ArgsValidator } from '../core/argsValidation';
 import type { CallOutcome } from '../core/usage/types';
@@ -174,6 +176,7 @@ export class ToolCalls {
       }
       return { result, outcome: result.isError ? 'error' : 'ok' };
     } catch (err) {
+      passOnMissingCapability(err, `"${tool.originalName}" on server "${tool.server}"`);
       return { result: errorResult(describeCallError(tool, err, timeoutMs)), outcome: outcomeOf(err) };
     } finally {
       release();
@@ -199,6 +202,19 @@ export class ToolCalls {
       this.deps.log.debug(`${tool.server}/${tool.originalName}: arguments not validated (${check.reason})`);
     return undefined;
   }
+}
+
+/**
+ * A server that refused for want of a client capability (-32021): the caller's client gets that
+ * protocol error, not a result, since only the client can fix it (core/revision/missingCapability.ts).
+ */
+export function passOnMissingCapability(err: unknown, what: string): void {
+  if (!(err instanceof UpstreamCallError)) return;
+  const required = requiredCapabilities(err.code, err.data);
+  if (required)
+    throw new McpError(MODERN_ERROR.missingClientCapability, missingCapabilityMessage(what, required), {
+      requiredCapabilities: required,
+    });
 }
 
 function describeCallError(tool: CatalogTool, err: unknown, timeoutMs: number): string {

@@ -61,6 +61,12 @@ export class ToolSearch {
     const lesson = this.o.learning.forRequest(text);
     const options: Parameters<ToolIndex['search']>[1] = { limit };
     if (request.server) options.server = request.server;
+    const visible = request.visible;
+    if (visible)
+      options.visible = (key) => {
+        const tool = this.o.catalog().byKey.get(key);
+        return tool !== undefined && visible.seesTool(tool);
+      };
     // Usage re-ranks within what the query found (the ranking's last stage); a session without calls is left as is.
     if (request.sessionId) options.sessionId = request.sessionId;
     this.syncLearning();
@@ -96,8 +102,12 @@ export class ToolSearch {
       mode: ranked.mode,
       tookMs: performance.now() - started,
     };
-    if (answer.length === 0) response.noMatch = noMatchHint(request.query, catalog.tools, this.o.lens.servers());
-    const starting = this.o.startingWithoutTools();
+    if (answer.length === 0) {
+      const tools = visible ? catalog.tools.filter((t) => visible.seesTool(t)) : catalog.tools;
+      const servers = this.o.lens.servers().filter((s) => !visible || visible.seesServer(s.name));
+      response.noMatch = noMatchHint(request.query, tools, servers);
+    }
+    const starting = this.o.startingWithoutTools().filter((s) => !visible || visible.seesServer(s));
     if (starting.length) response.starting = starting;
     return response;
   }

@@ -23,6 +23,8 @@ import { resolveResourceUri, resourceUri } from '../core/resourceUris';
 import { isUiUri } from '../core/mcpApps';
 import type { UpstreamPool } from '../adapters/upstream/pool';
 import type { Principal } from '../core/principal';
+import type { UpstreamCaller } from '../adapters/upstream/types';
+import { passOnMissingCapability } from './toolCalls';
 import { catalogResourceTemplates, type Catalog } from './catalogBuilder';
 import type { ListKind } from './lens';
 
@@ -35,15 +37,29 @@ export interface UpstreamForwardingOptions {
   whenListed(kind: ListKind): Promise<void>;
 }
 
+/** Rethrows: a missing client capability as that protocol error (toolCalls.ts), anything else as it came. */
+function passOn(err: unknown, what: string): never {
+  passOnMissingCapability(err, what);
+  throw err;
+}
+
 export class UpstreamForwarding {
   private memo: { from: string; templates: CatalogResourceTemplate[] } | undefined;
 
   constructor(private readonly o: UpstreamForwardingOptions) {}
 
-  async getPrompt(name: string, args: Record<string, string>, principal?: Principal): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string>,
+    principal?: Principal,
+    caller?: UpstreamCaller,
+  ): Promise<GetPromptResult> {
     const prompt = await this.prompt(name);
     if (!prompt) throw new Error(`Unknown prompt "${name}"`);
-    return cleanReplyInPlace(await this.o.pool.getPrompt(prompt.server, prompt.originalName, args, principal));
+    const result = await this.o.pool
+      .getPrompt(prompt.server, prompt.originalName, args, principal, caller)
+      .catch((err: unknown) => passOn(err, `prompt "${prompt.originalName}" on server "${prompt.server}"`));
+    return cleanReplyInPlace(result);
   }
 
   /** Every running upstream's templates, under our scheme. */
@@ -77,7 +93,7 @@ export class UpstreamForwarding {
     return find();
   }
 
-  async readResource(uri: string, principal?: Principal): Promise<ReadResourceResult> {
+  async readResource(uri: string, principal?: Principal, caller?: UpstreamCaller): Promise<ReadResourceResult> {
     let target = this.resolveUri(uri);
     if (!target) {
       // A view's URI comes with its tools, a listed one with the resources.
@@ -85,7 +101,12 @@ export class UpstreamForwarding {
       target = this.resolveUri(uri);
     }
     if (!target) throw new Error(`Unknown resource "${uri}"`);
-    const result = cleanReplyInPlace(await this.o.pool.readResource(target.server, target.originalUri, principal));
+    const server = target.server;
+    const result = cleanReplyInPlace(
+      await this.o.pool
+        .readResource(server, target.originalUri, principal, caller)
+        .catch((err: unknown) => passOn(err, `resource on server "${server}"`)),
+    );
     // A client matches what it read to what it asked for (an MCP Apps host to its view) by URI:
     // the one it asked for, and any other the server names, as it would be read through MCP Lens.
     const { ui } = this.o.catalog();

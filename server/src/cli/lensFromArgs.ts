@@ -65,6 +65,24 @@ export interface OpenLensOptions {
   signIn?: { openBrowser: boolean };
   /** Index and launch the servers only once this settles (LensAppOptions.startAfter). */
   startAfter?: Promise<void> | undefined;
+  /**
+   * A team's gateway (`serve --team`): the stdio servers every person shares, and the settings
+   * as a team must have them whatever the workspace says (teamSettings).
+   */
+  team?: { sharedServers: ReadonlySet<string> };
+}
+
+/**
+ * What a team's MCP Lens changes in the workspace's settings: nothing one person's use teaches
+ * may shape what another sees, so search does not learn from use and the tools/list is not
+ * predicted from the workspace's calls (both would carry one person's use to everyone).
+ */
+export function teamSettings(settings: McpLensSettings): McpLensSettings {
+  return {
+    ...settings,
+    search: { ...settings.search, learnFromUsage: false },
+    exposure: settings.exposure === 'predictive' ? 'search' : settings.exposure,
+  };
 }
 
 export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> {
@@ -84,10 +102,11 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
     o.log.info(
       `MCP Lens keeps this workspace's catalog cache, index and usage in ${storageDir} now; ${legacy.join(', ')} are no longer read and can be deleted`,
     );
+  const forTeam = o.team ? teamSettings : (s: McpLensSettings) => s;
   const options: LensAppOptions = {
     workspaceFolder,
     storageDir,
-    settings,
+    settings: forTeam(settings),
     trusted: true,
     approvals: loadApprovals(workspaceFolder),
     autoApprove: o.trust === true,
@@ -106,7 +125,7 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
       files: [join(workspaceFolder, '.vscode', 'settings.json'), approvalsFilePath()],
       // A changed restricted value is honoured only if it was approved before (no prompt while serving).
       read: () => ({
-        settings: workspaceSettingsNow(workspaceFolder, atStart, o.log),
+        settings: forTeam(workspaceSettingsNow(workspaceFolder, atStart, o.log)),
         approvals: loadApprovals(workspaceFolder),
       }),
     };
@@ -114,6 +133,7 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
   // Tokens from `mcp-lens login` (the user's 0600 file); a sign-in prints its address, and opens
   // the browser unless asked not to (`serve`'s dashboard button opens it).
   options.pool = { oauth: terminalOAuth(o.log, { openBrowser: o.signIn?.openBrowser ?? true }) };
+  if (o.team) options.pool.sharedServers = o.team.sharedServers;
   if (o.lightweight) options.index = new MemoryToolIndex('keyword only: in-memory index (no store)');
   // Asked on the terminal right below: a warning to go and run this very command would contradict the question.
   if (ask) options.asksApprovalAtStart = true;

@@ -11,6 +11,7 @@ import { useTokenCounter } from '../core/tokens';
 import { benchEntry } from './benchEntry';
 import type { CliCommand } from './command';
 import { forget } from './forget';
+import { audit } from './audit';
 import { login, logout } from './login';
 import { pullModel } from './pull';
 import { search } from './search';
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, CliCommand> = {
   serve,
   stats,
   forget,
+  audit,
   login,
   logout,
   bench: benchEntry,

@@ -21,6 +21,13 @@ import { promptWhileServing } from './livePrompts';
 import { canPrompt } from './prompt';
 import { stderrLogger } from './stderrLogger';
 import { META_TOOL_NAMES } from '../../../protocol/metaToolNames';
+import { listenProblem, sharedServersOf, teamServing, tlsFiles } from './serveTeam';
+import { readTeamConfig } from '../adapters/config/teamConfigFile';
+import type { TeamConfig } from '../core/team/teamConfig';
+import { teamAdminRoutes } from '../gateway/teamAdmin';
+import { JsonlAuditSink } from '../adapters/audit/jsonlAuditSink';
+import { replicaId } from '../gateway/callAudit';
+import type { PendingApproval } from '../app/lensControl';
 
 /** How long `serve` over stdio waits for its client to ask for tools before it starts the servers anyway. */
 const FIRST_ASK_WAIT_MS = 250;
@@ -38,6 +45,19 @@ const SPEC = {
       integer: { min: 0, max: 65535 },
       help: 'streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (no PORT or 0: a free port). Requests need Authorization: Bearer <token>: MCP_LENS_TOKEN if set, otherwise a fresh token written to <workspace>/.mcp-lens/token (mode 0600) at every start.',
     },
+    host: {
+      value: 'ADDR',
+      help: 'with --http: the address to listen on (default 127.0.0.1). Any other needs --team and TLS (--tls-cert/--tls-key or --behind-tls-proxy).',
+    },
+    team: {
+      value: 'FILE',
+      help: 'with --http: serve a team: people sign in with the team\'s identity provider, see what the team\'s policy lets them, and every tool call is audited (README, "Serve a team")',
+    },
+    'tls-cert': { value: 'FILE', help: 'with --http: serve HTTPS with this certificate (PEM)' },
+    'tls-key': { value: 'FILE', help: "with --http: the certificate's private key (PEM)" },
+    'behind-tls-proxy': {
+      help: 'with --team: a proxy in front terminates TLS, so plain HTTP on another address than 127.0.0.1 is allowed',
+    },
     ...WORKSPACE_OPTIONS,
   },
 } as const satisfies CommandSpec<CliOptions>;
@@ -52,6 +72,7 @@ export const serve: CliCommand = {
     const http = values.http !== undefined;
     const port = typeof values.http === 'number' ? values.http : 0;
     const log = stderrLogger();
+    const listen = listenOptions(values, http);
     // A weak MCP_LENS_TOKEN is refused before anything starts.
     if (http) givenToken(process.env);
     // Over stdio, the client that started us asks for its tools at once: that first tools/list is
@@ -61,7 +82,9 @@ export const serve: CliCommand = {
     let startServers: () => void = () => undefined;
     const startAfter = http ? undefined : new Promise<void>((resolve) => (startServers = resolve));
     // Over stdio, stdin belongs to the MCP client: no terminal prompts.
+    const team = listen.team ? readTeamConfig(listen.team) : undefined;
     const lens = await openLens({
+      ...(team && { team: { sharedServers: sharedServersOf(team) } }),
       workspace: values.workspace,
       config: values.config,
       trust: values.trust,
@@ -73,7 +96,11 @@ export const serve: CliCommand = {
     // On a terminal, what comes to wait for approval while serving is asked about there.
     const prompts = http && canPrompt() ? promptWhileServing(lens, log) : undefined;
     try {
-      if (http) await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint));
+      if (http)
+        await serveHttp(lens, port, log, (name, fingerprint) => approveFromDashboard(lens, name, fingerprint), {
+          ...listen,
+          ...(team && { teamConfig: team, pending: () => lens.pendingApprovals() }),
+        });
       else {
         const stdio = await serveStdio(lens, log);
         const wait = setTimeout(startServers, FIRST_ASK_WAIT_MS);
@@ -112,7 +139,40 @@ export function givenToken(env: NodeJS.ProcessEnv): string | undefined {
   return given;
 }
 
-async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: ApproveServer): Promise<void> {
+interface HttpListen {
+  host: string;
+  team?: string;
+  teamConfig?: TeamConfig;
+  /** What waits for an admin's approval (team only). */
+  pending?: () => PendingApproval[];
+  tls?: { cert: Buffer; key: Buffer };
+}
+
+/** Where and how `--http` listens; refused, before anything starts, when it would not be safe. */
+function listenOptions(values: Record<string, unknown>, http: boolean): HttpListen {
+  const host = typeof values.host === 'string' ? values.host : '127.0.0.1';
+  const team = typeof values.team === 'string' ? values.team : undefined;
+  const named = ['host', 'team', 'tls-cert', 'tls-key', 'behind-tls-proxy'].filter((k) => values[k] !== undefined);
+  if (!http && named.length) throw new Error(`--${named[0]} applies to --http only`);
+  const tls = tlsFiles(values['tls-cert'] as string | undefined, values['tls-key'] as string | undefined);
+  const problem = listenProblem({
+    host,
+    team: team !== undefined,
+    tls: tls !== undefined,
+    behindTlsProxy: values['behind-tls-proxy'] === true,
+  });
+  if (problem) throw new Error(problem);
+  return { host, ...(team !== undefined && { team }), ...(tls && { tls }) };
+}
+
+async function serveHttp(
+  lens: Lens,
+  port: number,
+  log: Logger,
+  approveServer: ApproveServer,
+  listen: HttpListen,
+): Promise<void> {
+  if (listen.teamConfig) return serveTeamHttp(lens, port, log, listen, { config: listen.teamConfig, approveServer });
   // Loaded for --http only: the HTTP transport and its server (hono) would cost a stdio serve memory and start-up time.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
@@ -154,6 +214,41 @@ async function serveHttp(lens: Lens, port: number, log: Logger, approveServer: A
   removeGatewayFiles(ws, process.pid, !given);
   routes.close();
   await server.close();
+}
+
+/** `--team`: no token and no dashboard; people sign in, admins read /stats. */
+async function serveTeamHttp(
+  lens: Lens,
+  port: number,
+  log: Logger,
+  listen: HttpListen,
+  { config, approveServer }: { config: TeamConfig; approveServer: ApproveServer },
+): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { GatewayHttpServer } = require('../gateway/http') as typeof import('../gateway/http');
+  const { team } = teamServing(config, lens, log);
+  const routes = teamAdminRoutes({ ...team, pending: listen.pending ?? (() => []), approve: approveServer });
+  const sink = new JsonlAuditSink(config.audit.file!);
+  const server = new GatewayHttpServer({
+    lens,
+    token: generateToken(),
+    port,
+    log,
+    team,
+    routes,
+    audit: { sink, arguments: config.audit.arguments, replica: replicaId() },
+    host: listen.host,
+    ...(listen.tls && { tls: listen.tls }),
+  });
+  const { url } = await server.start();
+  process.stderr.write(
+    `MCP Lens serves the team on ${url} as ${config.resource}\n` +
+      `People sign in with ${config.signIn.issuer} (metadata: ${team.door.metadataUrl}).\n` +
+      `Tool calls are audited in ${config.audit.file} (mcp-lens audit --team FILE).\nPress Ctrl+C to stop.\n`,
+  );
+  await stopSignal();
+  await server.close();
+  await sink.close();
 }
 
 /** SIGINT, SIGTERM or SIGHUP: shut down cleanly so upstream processes are stopped with us. */

@@ -44,6 +44,20 @@ export function clientPrincipal(id: string): Principal {
   return Object.freeze({ id: `client:${id}`, kind: 'client', label: `client session ${id.slice(0, 8)}` });
 }
 
+/**
+ * A signed-in person: one principal for all their sessions, whatever client they use. The id is
+ * the issuer and subject (an OpenID subject is unique only at its issuer), never a token.
+ */
+export function personPrincipal(person: PrincipalPerson): Principal {
+  const shown = person.name ?? person.subject;
+  return Object.freeze({
+    id: `person:${person.issuer}#${person.subject}`,
+    kind: 'person',
+    label: `${shown.slice(0, 64)} (signed in)`,
+    person: Object.freeze({ ...person }),
+  });
+}
+
 export function isWorkspace(principal: Principal): boolean {
   return principal.id === WORKSPACE_PRINCIPAL.id;
 }

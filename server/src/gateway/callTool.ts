@@ -15,6 +15,11 @@ import type { CallToolArgs, ShapeArgs } from './metaToolArgs';
 import { EVICTION_RULE, type ResultStore } from './resultStore';
 import type { SessionBudgets } from './sessionBudgets';
 import type { TokenAccounting } from './savings';
+import type { ToolView } from './toolView';
+import type { CallAudit } from './callAudit';
+import { resultTokens as resultTokensOf } from '../core/resultShaping';
+import { unknownToolMessage } from '../core/nameSuggestions';
+import { visibleTools } from './toolView';
 
 export interface MetaToolContext {
   lens: Lens;
@@ -34,6 +39,10 @@ export interface MetaToolContext {
   caller?: UpstreamCaller;
   /** The host's own tools/call, which is also how MCP Apps' views call (CallOptions.hostCall). */
   hostCall?: CallOptions['hostCall'];
+  /** What a signed-in person may see and call (toolView.ts); absent: everything. */
+  view?: ToolView;
+  /** Where this session's calls are audited (a team's gateway); absent: they are not. */
+  audit?: CallAudit;
 }
 
 export function errorText(text: string): CallToolResult {
@@ -86,22 +95,91 @@ export async function shapedCall(
   shape: ShapeRequest,
   ctx: MetaToolContext,
 ): Promise<Shaped> {
-  const raw = await forwardCall(toolName, args, ctx);
-  return shapeResult(raw, toolName, shape, shapeSteps(ctx, toolName));
+  const startedAt = Date.now();
+  const { result: raw, refused } = await checkedCall(toolName, args, ctx);
+  const shaped = await shapeResult(raw, toolName, shape, shapeSteps(ctx, toolName));
+  const via = ctx.origin === 'run_code' ? 'run_code' : 'call_tool';
+  await ctx.audit?.record({
+    via,
+    name: toolName,
+    args,
+    result: shaped.result,
+    refused,
+    startedAt,
+    resultTokens: shaped.returnedTokens,
+  });
+  return shaped;
 }
 
-/**
- * A direct call (pinned, all, predictive modes) or call_tool's: straight into the one call
- * path, Lens.callTool → app/toolCalls.ts.
- */
-export function forwardCall(
+/** A tool exposed directly (pinned, all, predictive modes), called by its own name: forwarded as it is. */
+export async function directCall(
   toolName: string,
   args: Record<string, unknown>,
   ctx: MetaToolContext,
 ): Promise<CallToolResult> {
+  const startedAt = Date.now();
+  const { result, refused } = await checkedCall(toolName, args, ctx);
+  if (ctx.audit) {
+    const resultTokens = resultTokensOf(result);
+    await ctx.audit.record({ via: 'tools/call', name: toolName, args, result, refused, startedAt, resultTokens });
+  }
+  return result;
+}
+
+/** The person's view first (toolView.ts): what it refuses never leaves MCP Lens. */
+async function checkedCall(
+  toolName: string,
+  args: Record<string, unknown>,
+  ctx: MetaToolContext,
+): Promise<{ result: CallToolResult; refused: boolean }> {
+  const refused = ctx.view && (ctx.hostCall ? hostCallRefusal : viewRefusal)(toolName, ctx.view, ctx.lens);
+  if (refused) return { result: errorText(refused), refused: true };
+  return { result: await forwardCall(toolName, args, ctx), refused: false };
+}
+
+/**
+ * A call, once the person's view let it through: straight into the one call path,
+ * Lens.callTool → app/toolCalls.ts.
+ */
+function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaToolContext): Promise<CallToolResult> {
   const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
   if (ctx.caller) options.caller = ctx.caller;
   if (ctx.hostCall) options.hostCall = ctx.hostCall;
   return ctx.lens.callTool(toolName, args, options);
+}
+
+/**
+ * Why a signed-in person's call never leaves MCP Lens: a tool they may not see is unknown to them,
+ * named with suggestions from what they see; a tool they see may still refuse them (toolView.ts).
+ */
+function viewRefusal(toolName: string, view: ToolView, lens: Lens): string | undefined {
+  const tool = lens.findTool(toolName);
+  if (!tool || !view.seesTool(tool))
+    return unknownToolMessage(
+      toolName,
+      visibleTools(lens.tools(), view).map((t) => t.name),
+    );
+  return view.callRefusal(tool);
+}
+
+/**
+ * A host's own tools/call may name what only a view calls (an app-only tool, a tool by its server's
+ * own name: core/hostCalls.ts), which the call path resolves later: every tool it could resolve to
+ * must be one the person sees, so a hidden server's same-named tool refuses the call rather than
+ * let the call path pick between them.
+ */
+function hostCallRefusal(toolName: string, view: ToolView, lens: Lens): string | undefined {
+  const named = lens.findTool(toolName) ?? lens.appTools().find((t) => t.name === toolName);
+  const candidates = named ? [named] : [...lens.tools(), ...lens.appTools()].filter((t) => t.originalName === toolName);
+  if (candidates.length === 0 || candidates.some((t) => !view.seesTool(t)))
+    return unknownToolMessage(
+      toolName,
+      visibleTools(lens.tools(), view).map((t) => t.name),
+    );
+  for (const tool of candidates) {
+    const refused = view.callRefusal(tool);
+    if (refused) return refused;
+  }
+  return undefined;
 }

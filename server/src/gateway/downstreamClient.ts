@@ -11,6 +11,7 @@ import {
   ErrorCode,
   McpError,
   ResultSchema,
+  type ClientCapabilities,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -18,6 +19,8 @@ import type { JsonObject, UpstreamCaller } from '../adapters/upstream/types';
 import type { Principal } from '../core/principal';
 import type { DownstreamClient } from '../app/lens';
 import { missingCapability } from '../app/upstreamRequests';
+import { META } from '../core/revision/revisions';
+import { withoutInputKey } from './modern/exchange';
 
 /**
  * How long a passed-on request may wait for the client: a person may take a while to answer an
@@ -34,11 +37,18 @@ function caller(
   server: Server,
   send: Send,
   notify: (n: ServerNotification) => Promise<void>,
+  envelope?: Record<string, unknown>,
 ): UpstreamCaller {
+  // A 2026-07-28 request says per request what its client is and can do (gateway/modern/): what
+  // upstreams hear of it. Whether it can answer what they ask is checked where the request is held
+  // (modern/exchange.ts), so the Server in front of it declares everything.
+  const revision = envelope?.[META.protocolVersion];
+  const declared = envelope?.[META.clientCapabilities] as ClientCapabilities | undefined;
   return {
     sessionId,
     principal,
-    capabilities: () => server.getClientCapabilities(),
+    ...(typeof revision === 'string' && { revision }),
+    capabilities: () => declared ?? server.getClientCapabilities(),
     async request(method, params, signal) {
       const missing = missingCapability(server.getClientCapabilities(), method, params);
       if (missing) {
@@ -48,7 +58,8 @@ function caller(
           `MCP Lens's client (${client}) does not support ${missing}, so it cannot answer ${method}`,
         );
       }
-      return send({ method, params } as ServerRequest, signal);
+      // A 2025 client is asked as a 2025 server asks: without MCP Lens's bookkeeping key.
+      return send({ method, params: revision ? params : withoutInputKey(params) } as ServerRequest, signal);
     },
     notify(method, params) {
       notify({ method, params } as ServerNotification).catch(() => undefined);
@@ -70,6 +81,8 @@ export function sessionClient(server: Server, sessionId: string, principal: Prin
 /** The client as one tools/call sees it: what its upstream asks goes related to that call. */
 export interface CallExtra {
   signal: AbortSignal;
+  /** The request's `_meta` (a 2026-07-28 request's envelope). */
+  _meta?: Record<string, unknown>;
   sendRequest: (
     request: ServerRequest,
     schema: typeof ResultSchema,
@@ -90,5 +103,6 @@ export function callCaller(server: Server, sessionId: string, principal: Princip
         timeout: CLIENT_ANSWER_MS,
       }),
     (n) => extra.sendNotification(n),
+    extra._meta,
   );
 }

@@ -12,7 +12,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpLensSettings } from '../../../protocol/settings';
 import type { CatalogTool } from '../core/catalog';
-import type { Lens } from '../app/lens';
+import type { Lens, Visibility } from '../app/lens';
 import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
 import { workspaceDomains } from './workspaceDomains';
 import { toolDefinition, viewToolDefinitions } from './toolDefinition';
@@ -46,21 +46,25 @@ export function directTools(lens: Lens, settings: McpLensSettings, sessionId: st
 
 /**
  * Our whole tools/list for this session: meta-tools first, then the direct tools, then (for a
- * host that renders MCP Apps, `rendersApps`) what their views may call.
+ * host that renders MCP Apps, `rendersApps`) what their views may call. `view`: a signed-in
+ * person's (toolView.ts): the direct tools, the views' tools and find_tools' domains line hold
+ * only what they may see.
  */
 export function exposedDefinitions(
   lens: Lens,
   settings: McpLensSettings,
   sessionId: string,
   rendersApps = false,
+  view?: Visibility,
 ): Tool[] {
   const meta = metaToolDefinitions({
     defaultLimit: settings.search.defaultLimit,
     codeMode: settings.codeMode.enabled,
-    domains: domainsOf(lens),
+    domains: view ? visibleDomains(lens, view) : domainsOf(lens),
   });
   const direct = directTools(lens, settings, sessionId);
-  const listed = [...meta, ...direct.map((t) => toolDefinition(t))];
+  const visible = view ? direct.filter((t) => view.seesTool(t)) : direct;
+  const listed = [...meta, ...visible.map((t) => toolDefinition(t))];
   if (!rendersApps) return listed;
   const taken = new Set(listed.map((t) => t.name));
   let byServer: Map<string, CatalogTool[]> | undefined;
@@ -68,6 +72,7 @@ export function exposedDefinitions(
     if (!byServer) {
       byServer = new Map();
       for (const t of [...lens.tools(), ...lens.appTools()]) {
+        if (view && !view.seesTool(t)) continue;
         const same = byServer.get(t.server);
         if (same) same.push(t);
         else byServer.set(t.server, [t]);
@@ -75,7 +80,18 @@ export function exposedDefinitions(
     }
     return byServer.get(server) ?? [];
   };
-  return [...listed, ...viewToolDefinitions(direct, serverTools, taken)];
+  return [...listed, ...viewToolDefinitions(visible, serverTools, taken)];
+}
+
+function visibleDomains(lens: Lens, view: Visibility): string {
+  const servers = lens
+    .servers()
+    .map((s) => s.name)
+    .filter((s) => view.seesServer(s));
+  return workspaceDomains(
+    servers,
+    lens.tools().filter((t) => view.seesTool(t)),
+  );
 }
 
 /** The domains line, once per catalog and server set (the Lens hands out a new tools array when its catalog changes). */

@@ -15,14 +15,20 @@ import { WORKSPACE_PRINCIPAL, type Principal } from '../core/principal';
 import { exposedDefinitions } from './exposure';
 import { rendersApps } from '../core/mcpApps';
 import { TokenAccounting, type SessionSavings } from './savings';
-import { createSessionServer } from './sessionServer';
+import { createSessionServer, type SessionDeps } from './sessionServer';
 import { sessionClient } from './downstreamClient';
 import { ResultStore } from './resultStore';
 import { CodeRuns } from './runCode';
 import { SessionBudgets } from './sessionBudgets';
 import { ChildSelectRunner } from '../adapters/select/selectRunner';
+import type { ToolView } from './toolView';
+import { callAudit, type AuditSettings } from './callAudit';
 import { LENS_VERSION } from '../core/version';
 import { errorMessage } from '../core/errorMessage';
+import { ModernDispatch } from './modern/modernDispatch';
+import { principalClient } from './modern/modernContext';
+import { ListenStreams } from './modern/listen';
+import { META } from '../core/revision/revisions';
 
 /**
  * Lens changes come in bursts (twenty servers starting, each a few state changes): sessions
@@ -33,6 +39,8 @@ const REFRESH_DELAY_MS = 20;
 export interface GatewayOptions {
   lens: Lens;
   log: Logger;
+  /** Audit every tool call of every session here (a team's gateway). */
+  audit?: AuditSettings;
 }
 
 interface Session {
@@ -41,14 +49,16 @@ interface Session {
   toolsSignature: string;
   promptsSignature: string;
   resourcesSignature: string;
+  view?: ToolView;
 }
 
 export class Gateway {
   readonly lens: Lens;
   private readonly log: Logger;
+  private readonly audit: AuditSettings | undefined;
   /** A session that calls before it lists is counted with the list it would get. */
   private readonly accounting: TokenAccounting = new TokenAccounting({
-    exposedFor: (id): number => this.accounting.exposedTokens(this.toolsFor(id)),
+    exposedFor: (id): number => this.accounting.exposedTokens(this.toolsFor(id, this.sessions.get(id)?.view)),
   });
   /** Cut results kept whole per session; a new one changes that session's resources/list. */
   private readonly results = new ResultStore((id) => this.refreshSession(id));
@@ -66,10 +76,33 @@ export class Gateway {
   private url: string | undefined;
   private markAsked: (() => void) | undefined;
   private readonly asked = new Promise<void>((resolve) => (this.markAsked = resolve));
+  /** Modern (2026-07-28) requests: no session; served per principal (gateway/modern/). */
+  readonly modern: ModernDispatch;
+  /** Their subscriptions/listen streams, told of list changes as sessions are. */
+  readonly listens: ListenStreams;
 
   constructor(options: GatewayOptions) {
     this.lens = options.lens;
     this.log = options.log;
+    this.audit = options.audit;
+    this.modern = new ModernDispatch({
+      lens: this.lens,
+      version: LENS_VERSION,
+      createServer: (context) =>
+        createSessionServer(this.sessionDeps(context.principal, context.view), () => context.sessionId),
+      upstreamTtl: (method) => this.lens.upstreamListTtl(method),
+      attach: (context) => this.lens.clients.attach(principalClient(context)),
+      changing: () => this.refreshTimer !== undefined || this.refreshWaits,
+    });
+    this.listens = new ListenStreams(
+      this.lens,
+      {
+        tools: (id) => JSON.stringify(this.toolsFor(id)),
+        prompts: () => this.promptsSignature(),
+        resources: (id) => this.resourcesSignature(id),
+      },
+      () => ({ [META.serverInfo]: this.modern.stamp.serverInfo }),
+    );
     this.subscription = this.lens.onDidChange((change) => {
       // Usage moves only a predictive list; after every call anything else would re-render
       // each session's tools/list for nothing.
@@ -93,41 +126,26 @@ export class Gateway {
    * Connects a transport as a new session acting for `principal` (the front door decides whom:
    * its upstream connections, roots and requests are that principal's; default the workspace,
    * as for `serve`'s one stdio client). `sessionId` may be a function because streamable HTTP
-   * only knows the id once initialize has been handled.
+   * only knows the id once initialize has been handled. `view`: what a signed-in person may see
+   * (toolView.ts); absent, everything.
    */
   async connect(
     transport: Transport,
     sessionId: string | (() => string | undefined) = randomUUID(),
     principal: Principal = WORKSPACE_PRINCIPAL,
+    view?: ToolView,
   ): Promise<Server> {
     const fallback = randomUUID();
     const idOf = typeof sessionId === 'function' ? () => sessionId() ?? fallback : () => sessionId;
-    const server = createSessionServer(
-      {
-        lens: this.lens,
-        principal,
-        accounting: this.accounting,
-        results: this.results,
-        select: this.select,
-        codeRuns: this.codeRuns,
-        budgets: this.budgets,
-        log: this.log,
-        version: LENS_VERSION,
-        toolsFor: (id) => this.rememberTools(id, server),
-        afterCall: (id) => {
-          if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
-        },
-        askedForTools: () => this.noteAsked(),
-      },
-      idOf,
-    );
+    const server = createSessionServer(this.sessionDeps(principal, view), idOf);
     server.oninitialized = () => {
       const id = idOf();
       this.sessions.set(id, {
         server,
         toolsSignature: '',
-        promptsSignature: this.promptsSignature(),
-        resourcesSignature: this.resourcesSignature(id),
+        promptsSignature: this.promptsSignature(view),
+        resourcesSignature: this.resourcesSignature(id, view),
+        ...(view && { view }),
       });
       // Upstreams' requests outside a call, roots, log levels and updates reach it from now on.
       const attached = this.lens.clients.attach(sessionClient(server, id, principal));
@@ -140,6 +158,28 @@ export class Gateway {
     };
     await server.connect(transport);
     return server;
+  }
+
+  /** What every session server is built with, legacy session or modern context alike. */
+  private sessionDeps(principal: Principal, view: ToolView | undefined): SessionDeps {
+    return {
+      lens: this.lens,
+      principal,
+      ...(view && { view }),
+      ...(this.audit && { audit: callAudit(this.audit, principal, this.lens, this.log) }),
+      accounting: this.accounting,
+      results: this.results,
+      select: this.select,
+      codeRuns: this.codeRuns,
+      budgets: this.budgets,
+      log: this.log,
+      version: LENS_VERSION,
+      toolsFor: (id, apps) => this.rememberTools(id, view, apps),
+      afterCall: (id) => {
+        if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
+      },
+      askedForTools: () => this.noteAsked(),
+    };
   }
 
   /**
@@ -162,10 +202,16 @@ export class Gateway {
     return this.sessions.size;
   }
 
-  /** The tools/list a session gets now (what its views may call too, when its client renders MCP Apps). */
-  toolsFor(sessionId: string, server = this.sessions.get(sessionId)?.server): Tool[] {
-    const apps = rendersApps(server?.getClientCapabilities());
-    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, apps);
+  /**
+   * The tools/list a session gets now: a person's without the tools they may not see; what its
+   * views may call too, when its client renders MCP Apps (`apps`: by default, as its session's does).
+   */
+  toolsFor(
+    sessionId: string,
+    view?: ToolView,
+    apps = rendersApps(this.sessions.get(sessionId)?.server.getClientCapabilities()),
+  ): Tool[] {
+    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, apps, view);
   }
 
   sessionSavings(sessionId: string): SessionSavings | undefined {
@@ -200,13 +246,15 @@ export class Gateway {
     this.accounting.stop();
     this.select.close();
     this.codeRuns.close();
+    this.listens.closeAll();
+    await this.modern.close();
     const servers = [...this.sessions.values()].map((s) => s.server);
     this.sessions.clear();
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
   }
 
-  private rememberTools(sessionId: string, server: Server): Tool[] {
-    const tools = this.toolsFor(sessionId, server);
+  private rememberTools(sessionId: string, view: ToolView | undefined, apps: boolean): Tool[] {
+    const tools = this.toolsFor(sessionId, view, apps);
     const session = this.sessions.get(sessionId);
     if (session) session.toolsSignature = JSON.stringify(tools);
     this.accounting.noteListed(sessionId, this.accounting.exposedTokens(tools));
@@ -226,26 +274,29 @@ export class Gateway {
       void this.lens.whenServersStarted().then(() => {
         this.refreshWaits = false;
         for (const id of this.sessions.keys()) this.refreshSession(id);
+        this.listens.refresh();
       });
     }, REFRESH_DELAY_MS);
   }
 
   /** Tells one session's client what changed, only when it really did. */
   private refreshSession(id: string): void {
+    // A modern principal's listen streams hear of its own changes (a kept result, a predictive list).
+    if (!this.sessions.has(id)) this.listens.refresh(id);
     const session = this.sessions.get(id);
     if (!session) return;
-    const tools = JSON.stringify(this.toolsFor(id));
+    const tools = JSON.stringify(this.toolsFor(id, session.view));
     // A session that never listed tools has nothing stale; it gets the new list when it asks.
     if (session.toolsSignature !== '' && tools !== session.toolsSignature) {
       session.toolsSignature = tools;
       this.notify(id, () => session.server.sendToolListChanged());
     }
-    const prompts = this.promptsSignature();
+    const prompts = this.promptsSignature(session.view);
     if (prompts !== session.promptsSignature) {
       session.promptsSignature = prompts;
       this.notify(id, () => session.server.sendPromptListChanged());
     }
-    const resources = this.resourcesSignature(id);
+    const resources = this.resourcesSignature(id, session.view);
     if (resources !== session.resourcesSignature) {
       session.resourcesSignature = resources;
       this.notify(id, () => session.server.sendResourceListChanged());
@@ -258,14 +309,16 @@ export class Gateway {
     );
   }
 
-  private promptsSignature(): string {
+  private promptsSignature(view?: ToolView): string {
     return this.lens
       .prompts()
+      .filter((p) => !view || view.seesServer(p.server))
       .map((p) => p.name)
       .join('\n');
   }
 
-  private resourcesSignature(sessionId: string): string {
-    return [...this.lens.resources(), ...this.results.list(sessionId)].map((r) => r.uri).join('\n');
+  private resourcesSignature(sessionId: string, view?: ToolView): string {
+    const upstream = this.lens.resources().filter((r) => !view || view.seesServer(r.server));
+    return [...upstream, ...this.results.list(sessionId)].map((r) => r.uri).join('\n');
   }
 }

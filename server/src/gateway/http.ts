@@ -6,18 +6,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LensStats } from '../../../protocol/model';
-import type { Lens } from '../app/lens';
-import type { Logger } from '../core/logger';
 import { clientPrincipal, type Principal } from '../core/principal';
 import { Gateway } from './gateway';
 import {
   BodyTooLargeError,
   MAX_BODY_BYTES,
   bearerOf,
+  endpointUrl,
   gatewayProof,
   hostAllowed,
   originAllowed,
@@ -26,43 +26,18 @@ import {
   tokensEqual,
 } from './httpGuards';
 import { errorMessage } from '../core/errorMessage';
-
-/**
- * Extra HTTP routes (the dashboard). Called for every path other than `/mcp` and `/stats`,
- * after the Host check; resolves true when it answered the request. It does its own auth.
- */
-export type ExtraRoutes = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: { token: string; url: URL },
-) => Promise<boolean>;
-
-export interface GatewayHttpOptions {
-  lens: Lens;
-  /** Bearer token every /mcp and /stats request must carry. Never logged. */
-  token: string;
-  /** 0 or absent: a free port. Always bound on 127.0.0.1. */
-  port?: number;
-  log: Logger;
-  routes?: ExtraRoutes;
-  /** A session with no request in flight and none for this long is closed (default 30 min). */
-  sessionIdleMs?: number;
-  /** The clock idleness is measured with (default Date.now); tests drive expiry with their own. */
-  now?: () => number;
-  maxBodyBytes?: number;
-  /** Sessions open at once (default MAX_HTTP_SESSIONS). */
-  maxSessions?: number;
-  /**
-   * Whom a new session acts for, from its initialize request (core/principal.ts). Default: each
-   * session is a principal of its own (`serve --http`: every client holds the one token, which
-   * says a client may use the gateway, not which client it is). The editor's sidecar, whose
-   * token only VS Code holds, makes every session the workspace.
-   */
-  principalFor?: (initialize: IncomingMessage) => Principal;
-}
+import type { TeamDoor } from './teamDoor';
+import type { Identity } from '../adapters/auth/accessTokens';
+import type { GatewayHttpOptions } from './httpOptions';
+import { claimsModern, serveModernPost } from './modern/modernHttp';
+import { principalContext, tokenPrincipal, type ModernContext } from './modern/modernContext';
 
 interface HttpSession {
   transport: StreamableHTTPServerTransport;
+  /** Whom it acts for: with a team, only that person's tokens may use it. */
+  principal: Principal;
+  /** The person's latest token, whose groups the session's view reads (team only). */
+  identity?: Identity;
   lastSeen: number;
   /** Requests in flight, including a client's long-lived GET stream: such a session is not idle. */
   active: number;
@@ -92,31 +67,43 @@ export class GatewayHttpServer {
   private port = 0;
   /** Sessions whose initialize is being handled: counted against the cap before they have an id. */
   private opening = 0;
+  /** Whom a modern request acts for when the front door does not say: the principal the bearer token names. */
+  private readonly tokenContext: ModernContext;
+  /** Each signed-in person's latest token, whose groups their stateless requests' view reads. */
+  private readonly latestIdentity = new Map<string, Identity>();
 
   constructor(options: GatewayHttpOptions) {
     this.options = options;
+    this.tokenContext = principalContext(tokenPrincipal(options.token));
     this.idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.now = options.now ?? Date.now;
-    this.gateway = new Gateway({ lens: options.lens, log: options.log });
+    this.gateway = new Gateway({
+      lens: options.lens,
+      log: options.log,
+      ...(options.audit && { audit: options.audit }),
+    });
   }
 
   async start(): Promise<{ url: string; port: number }> {
-    const server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch((err: unknown) => {
         this.options.log.error(`gateway http: ${req.method} ${req.url?.split('?')[0]}: ${errorMessage(err)}`);
         sendJsonError(res, 500, -32603, 'Internal error in MCP Lens');
       });
-    });
+    };
+    const tls = this.options.tls;
+    const server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler);
     this.server = server;
+    const host = this.options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.options.port ?? 0, '127.0.0.1', () => {
+      server.listen(this.options.port ?? 0, host, () => {
         server.off('error', reject);
         resolve();
       });
     });
     this.port = (server.address() as AddressInfo).port;
-    const url = `http://127.0.0.1:${this.port}/mcp`;
+    const url = endpointUrl(host, this.port, tls !== undefined);
     this.gateway.setUrl(url);
     const every = Math.max(10, Math.min(60_000, Math.floor(this.idleMs / 2)));
     this.sweeper = setInterval(() => this.expireIdle(), every);
@@ -149,12 +136,16 @@ export class GatewayHttpServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!hostAllowed(req.headers.host, this.port)) {
-      sendJsonError(res, 403, -32000, `Forbidden: Host must be 127.0.0.1:${this.port} or localhost:${this.port}`);
+    const door = this.options.team?.door;
+    if (!hostAllowed(req.headers.host, this.port) && req.headers.host !== door?.publicHost) {
+      const also = door ? `, ${door.publicHost}` : '';
+      sendJsonError(res, 403, -32000, `Forbidden: Host must be 127.0.0.1:${this.port}, localhost:${this.port}${also}`);
       return;
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
+    if (door?.serveMetadata(url.pathname, res)) return;
     if (url.pathname === '/mcp' || url.pathname === '/stats') {
+      if (door) return this.handleSignedIn(door, req, res, url.pathname);
       if (!this.authorized(req, res)) return;
       if (url.pathname === '/stats') return this.handleStats(req, res);
       return this.handleMcp(req, res);
@@ -162,6 +153,20 @@ export class GatewayHttpServer {
     if (url.pathname === '/proof') return this.handleProof(url, res);
     if (this.options.routes && (await this.options.routes(req, res, { token: this.options.token, url }))) return;
     sendJsonError(res, 404, -32000, `Not found: ${url.pathname}. The MCP endpoint is /mcp.`);
+  }
+
+  /** A team's /mcp and /stats: Origin, then the person's token; /stats is for admins. */
+  private async handleSignedIn(door: TeamDoor, req: IncomingMessage, res: ServerResponse, path: string) {
+    const origin = req.headers.origin;
+    if (!originAllowed(origin, this.port) && origin !== door.publicOrigin) {
+      sendJsonError(res, 403, -32000, 'Forbidden: requests from other origins are refused');
+      return;
+    }
+    const identity = await door.authenticate(req, res);
+    if (!identity) return;
+    if (path !== '/stats') return this.handleMcp(req, res, identity);
+    if (this.options.team!.viewFor(() => identity.groups).isAdmin()) return this.handleStats(req, res);
+    sendJsonError(res, 403, -32003, 'Forbidden: /stats is for the team admins');
   }
 
   /** Origin, then token; answers the refusal itself. */
@@ -209,10 +214,10 @@ export class GatewayHttpServer {
     res.end(body);
   }
 
-  private async handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handleMcp(req: IncomingMessage, res: ServerResponse, identity?: Identity): Promise<void> {
     const header = req.headers['mcp-session-id'];
     const sessionId = typeof header === 'string' ? header : undefined;
-    if (req.method === 'POST') return this.handlePost(req, res, sessionId);
+    if (req.method === 'POST') return this.handlePost(req, res, sessionId, identity);
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!sessionId) {
         sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -223,12 +228,41 @@ export class GatewayHttpServer {
         sendJsonError(res, 404, -32001, 'Session not found (expired or closed): initialize a new session');
         return;
       }
+      if (!this.samePerson(session, identity, res)) return;
       return this.forward(session, req, res);
     }
     sendJsonError(res, 405, -32000, `Method not allowed: ${req.method}`, { allow: 'GET, POST, DELETE' });
   }
 
-  private async handlePost(req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): Promise<void> {
+  /**
+   * Whom a stateless request acts for: a signed-in person (with the team's policy over their
+   * latest groups, as their sessions have), else the principal the front door names, else the
+   * token's client.
+   */
+  private modernContext(req: IncomingMessage, identity: Identity | undefined): ModernContext {
+    if (identity) {
+      const principal = this.options.team!.door.principalOf(identity);
+      this.latestIdentity.set(principal.id, identity);
+      const view = this.options.team!.viewFor(() => this.latestIdentity.get(principal.id)?.groups ?? []);
+      return principalContext(principal, view);
+    }
+    const named = this.options.principalFor?.(req);
+    return named ? principalContext(named) : this.tokenContext;
+  }
+
+  /** A team's session answers only the person it was opened for (whose latest groups it then reads). */
+  private samePerson(session: HttpSession, identity: Identity | undefined, res: ServerResponse): boolean {
+    if (identity && !this.options.team!.door.owns(session.principal, identity, res)) return false;
+    if (identity) session.identity = identity;
+    return true;
+  }
+
+  private async handlePost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    sessionId: string | undefined,
+    identity?: Identity,
+  ): Promise<void> {
     let body: unknown;
     try {
       const raw = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
@@ -245,17 +279,30 @@ export class GatewayHttpServer {
       else throw err;
       return;
     }
+    if (identity && this.options.team!.door.refuseScope(identity, body, res)) return;
     if (sessionId) {
       const session = this.sessions.get(sessionId);
       if (!session) {
         sendJsonError(res, 404, -32001, 'Session not found (expired or closed): initialize a new session');
         return;
       }
+      if (!this.samePerson(session, identity, res)) return;
       return this.forward(session, req, res, body);
     }
+    // 2026-07-28 and later: one stateless request, no session (gateway/modern/).
+    if (claimsModern(req.headers, body))
+      return serveModernPost(this.gateway, this.modernContext(req, identity), req, res, body);
     const initializing = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (!initializing) {
-      sendJsonError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; the first request must be initialize');
+      const id = (body as { id?: unknown } | null)?.id;
+      sendJsonError(
+        res,
+        400,
+        -32000,
+        'Bad Request: no Mcp-Session-Id header. Open a session with initialize (protocol revisions up to 2025-11-25), or send a 2026-07-28 request with its _meta envelope and MCP-Protocol-Version header',
+        {},
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+      );
       return;
     }
     if (!this.roomForSession()) {
@@ -269,8 +316,10 @@ export class GatewayHttpServer {
     this.opening++;
     try {
       const id = randomUUID();
-      const principal = this.options.principalFor?.(req) ?? clientPrincipal(id);
-      await this.forward(await this.openSession(id, principal), req, res, body);
+      const principal = identity
+        ? this.options.team!.door.principalOf(identity)
+        : (this.options.principalFor?.(req) ?? clientPrincipal(id));
+      await this.forward(await this.openSession(id, principal, identity), req, res, body);
     } finally {
       this.opening--;
     }
@@ -285,12 +334,15 @@ export class GatewayHttpServer {
   }
 
   /** `id`: the Mcp-Session-Id it gets once initialize is answered (a principal of its own is named by it). */
-  private async openSession(id: string, principal: Principal): Promise<HttpSession> {
+  private async openSession(id: string, principal: Principal, identity?: Identity): Promise<HttpSession> {
     const session: HttpSession = {
       transport: undefined as unknown as StreamableHTTPServerTransport,
+      principal,
       lastSeen: this.now(),
       active: 0,
     };
+    if (identity) session.identity = identity;
+    const view = identity ? this.options.team!.viewFor(() => session.identity?.groups ?? []) : undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (id) => {
@@ -302,7 +354,7 @@ export class GatewayHttpServer {
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    await this.gateway.connect(transport, () => transport.sessionId, principal);
+    await this.gateway.connect(transport, () => transport.sessionId, principal, view);
     return session;
   }
 

@@ -71,6 +71,12 @@ export function bearerOf(req: IncomingMessage): string | undefined {
   return m?.[1];
 }
 
+/** The /mcp URL to show for a listening address (a wildcard address is reached on loopback). */
+export function endpointUrl(host: string, port: number, https: boolean): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `${https ? 'https' : 'http'}://${shown}:${port}/mcp`;
+}
+
 export function hostAllowed(host: string | undefined, port: number): boolean {
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 }
@@ -86,12 +92,14 @@ export function sendJsonError(
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  /** The request's id, when the error answers one whose id could be read. */
+  id: string | number | null = null,
 ): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }

@@ -26,6 +26,7 @@ import { callToolMetaTool, errorText, type MetaToolContext } from './callTool';
 import { runCode, type CodeRuns } from './runCode';
 import { summarizeTools } from './serverSummary';
 import { cleanReplyInPlace } from '../../../protocol/untrustedText';
+import { visibleTools, type ToolView } from './toolView';
 
 /** get_tool_schema returns descriptions up to this long (find_tools: MAX_DESCRIPTION_CHARS). */
 export const MAX_SCHEMA_DESCRIPTION_CHARS = 8000;
@@ -62,12 +63,12 @@ const HANDLERS: Record<string, Handler> = {
   [GET_TOOL_SCHEMA]: checked(
     GET_TOOL_SCHEMA,
     () => GetToolSchemaArgs,
-    (args, ctx) => getToolSchema(args, ctx.lens),
+    (args, ctx) => getToolSchema(args, ctx.lens, ctx.view),
   ),
   [LIST_SERVERS]: checked(
     LIST_SERVERS,
     () => ListServersArgs,
-    (_, ctx) => listServers(ctx.lens),
+    (_, ctx) => listServers(ctx.lens, ctx.view),
   ),
 };
 
@@ -89,11 +90,12 @@ async function findTools(
   if (query.trim() === '')
     return errorText('find_tools needs "query": the task in plain words, e.g. "add two numbers".');
   const settings = ctx.lens.settings();
-  if (server !== undefined && !ctx.lens.servers().some((s) => s.name === server)) {
-    const near = closestNames(
-      server,
-      ctx.lens.servers().map((s) => s.name),
-    );
+  const servers = ctx.lens
+    .servers()
+    .map((s) => s.name)
+    .filter((s) => !ctx.view || ctx.view.seesServer(s));
+  if (server !== undefined && !servers.includes(server)) {
+    const near = closestNames(server, servers);
     return errorText(
       `Unknown server "${truncateDescription(server, 100)}".${near.length ? ` Did you mean: ${near.join(', ')}?` : ''} Call list_servers to see them.`,
     );
@@ -101,6 +103,7 @@ async function findTools(
   const request: SearchRequest = { query, limit: limit ?? settings.search.defaultLimit, sessionId: ctx.sessionId };
   if (keywords?.length) request.keywords = keywords;
   if (server !== undefined) request.server = server;
+  if (ctx.view) request.visible = ctx.view;
   const response = await ctx.lens.search(request);
   // Undefined while an organisation's catalog is first counted: the answer leaves the baseline out.
   const baseline = ctx.accounting.catalogCost(ctx.lens.tools())?.baselineTokens;
@@ -115,13 +118,14 @@ async function findTools(
   return result;
 }
 
-function getToolSchema({ tool_name: name }: ToolSchemaArgs, lens: Lens): CallToolResult {
-  const tool = lens.findTool(name);
+function getToolSchema({ tool_name: name }: ToolSchemaArgs, lens: Lens, view: ToolView | undefined): CallToolResult {
+  const found = lens.findTool(name);
+  const tool = found && (!view || view.seesTool(found)) ? found : undefined;
   if (!tool)
     return errorText(
       unknownToolMessage(
         name,
-        lens.tools().map((t) => t.name),
+        visibleTools(lens.tools(), view).map((t) => t.name),
       ),
     );
   return jsonText(fullDefinition(tool));
@@ -164,12 +168,12 @@ function passedOnMeta(t: CatalogTool): Record<string, unknown> {
   return out;
 }
 
-function listServers(lens: Lens): CallToolResult {
+function listServers(lens: Lens, view: ToolView | undefined): CallToolResult {
   const byServer = new Map<string, CatalogTool[]>();
-  for (const t of lens.tools()) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
+  for (const t of visibleTools(lens.tools(), view)) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t]);
   const servers = lens
     .servers()
-    .slice()
+    .filter((s) => !view || view.seesServer(s.name))
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((s) => {
       const tools = byServer.get(s.name) ?? [];

@@ -16,6 +16,7 @@ import { ScriptWorkers, type ScriptRunner } from '../adapters/sandbox/scriptWork
 import { FairQueue, type Release } from '../core/fairQueue';
 import { MAX_OUTPUT_TOKENS, resultJson, resultText, shapeResult } from '../core/resultShaping';
 import { MAX_ARGUMENTS_BYTES } from '../app/toolCalls';
+import { visibleTools } from './toolView';
 import { errorText, shapeRequest, shapeSteps, shapedCall, type MetaToolContext } from './callTool';
 import { EVICTION_RULE } from './resultStore';
 import { RUN_CODE_LIMITS, ScriptCallArgs, parseArgs, type RunCodeArgs } from './metaToolArgs';
@@ -71,7 +72,7 @@ export async function runCode(
     run = await ctx.codeRuns.sandbox.run(
       code,
       {
-        toolNames: ctx.lens.tools().map((t) => t.name),
+        toolNames: visibleTools(ctx.lens.tools(), ctx.view).map((t) => t.name),
         callTool: async (name, toolArgs, options, signal) => {
           const call = parseArgs(`call_tool("${truncateDescription(name, 100)}")`, ScriptCallArgs, {
             ...(isRecord(options) ? options : {}),

@@ -31,7 +31,8 @@ import { gatewayInstructions } from './instructions';
 import { RESULT_URI_PREFIX, type ResultStore } from './resultStore';
 import { keptResourceList, readKeptResource } from './keptResources';
 import { runMetaTool } from './metaTools';
-import { forwardCall, type MetaToolContext } from './callTool';
+import { directCall, type MetaToolContext } from './callTool';
+import type { CallAudit } from './callAudit';
 import { callCaller, type CallExtra } from './downstreamClient';
 import type { CodeRuns } from './runCode';
 import type { SessionBudgets } from './sessionBudgets';
@@ -43,11 +44,19 @@ import { cleanReplyText } from '../../../protocol/untrustedText';
 import type { ListKind } from '../app/lens';
 import { SessionViews } from './sessionViews';
 import { listsUpstreamTools } from './exposure';
+import type { ToolView } from './toolView';
+import { parseResourceUri } from '../core/resourceUris';
+import { MODERN_ERROR } from '../core/revision/revisions';
+import { isUiUri, rendersApps, toolViewUri } from '../core/mcpApps';
 
 export interface SessionDeps {
   lens: Lens;
   /** Whom this session acts for (the front door decides: gateway.ts): its upstream connections and roots. */
   principal: Principal;
+  /** What a signed-in person may see (toolView.ts); absent: everything. */
+  view?: ToolView;
+  /** Where the session's tool calls are audited (a team's gateway). */
+  audit?: CallAudit;
   accounting: TokenAccounting;
   /** Cut results kept whole, listed and read as this session's own resources. */
   results: ResultStore;
@@ -60,7 +69,8 @@ export interface SessionDeps {
   log: Logger;
   version: string;
   /** This session's tools/list (depends on exposure mode and, for predictive, on the session). */
-  toolsFor(sessionId: string): Tool[];
+  /** `rendersApps`: the client renders MCP Apps (it gets what their views call: exposure.ts). */
+  toolsFor(sessionId: string, rendersApps: boolean): Tool[];
   /** Called after each tool call (predictive mode may change the list). */
   afterCall(sessionId: string): void;
   /** A client asked for what the servers give: a list, or a tool call (`serve` starts them then). */
@@ -69,7 +79,8 @@ export interface SessionDeps {
 
 /** `sessionId()` is read lazily: streamable HTTP assigns the id while handling initialize. */
 export function createSessionServer(deps: SessionDeps, sessionId: () => string): Server {
-  const { lens } = deps;
+  const { lens, view } = deps;
+  const sees = (server: string) => !view || view.seesServer(server);
   const server = new Server(
     { name: 'mcp-lens', version: deps.version },
     {
@@ -81,7 +92,10 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
         completions: {},
       },
       instructions: gatewayInstructions(
-        lens.servers().map((s) => s.name),
+        lens
+          .servers()
+          .map((s) => s.name)
+          .filter(sees),
         lens.settings().codeMode.enabled,
       ),
     },
@@ -89,10 +103,24 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
   // The MCP Apps views this session read: whose views its host's calls can come from (core/hostCalls.ts).
   const views = new SessionViews();
   registerTools(server, deps, sessionId, views);
-  registerPrompts(server, deps);
+  registerPrompts(server, deps, sessionId);
   registerResources(server, deps, sessionId, views);
   registerClientFeatures(server, deps, sessionId);
   return server;
+}
+
+/**
+ * The servers a resource URI reads from: its server under MCP Lens's scheme, or an MCP App's view,
+ * by the URI hosts read it by (the catalog's tools and resources name each view's one server).
+ */
+function uriServers(lens: Lens, uri: string): string[] {
+  const target = parseResourceUri(uri);
+  if (target) return [target.server];
+  if (!isUiUri(uri)) return [];
+  const servers = new Set<string>();
+  for (const t of [...lens.tools(), ...lens.appTools()]) if (toolViewUri(t._meta) === uri) servers.add(t.server);
+  for (const r of lens.resources()) if (r.uri === uri) servers.add(r.server);
+  return [...servers];
 }
 
 /** A first answer holds what servers still starting for the first time list (app/firstListings.ts). */
@@ -104,7 +132,7 @@ async function listed<T>(deps: SessionDeps, kind: ListKind, list: () => T): Prom
 
 function registerTools(server: Server, deps: SessionDeps, sessionId: () => string, views: SessionViews): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: await listed(deps, 'tools', () => deps.toolsFor(sessionId())),
+    tools: await listed(deps, 'tools', () => deps.toolsFor(sessionId(), rendersApps(server.getClientCapabilities()))),
   }));
   const callTool = toolCallHandler(deps, server, sessionId, views);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
@@ -113,15 +141,21 @@ function registerTools(server: Server, deps: SessionDeps, sessionId: () => strin
 }
 
 /** Prompts under their client-safe names, in the protocol's shape (the SDK's); a failure names the prompt. */
-function registerPrompts(server: Server, deps: SessionDeps): void {
-  const { lens, principal } = deps;
+function registerPrompts(server: Server, deps: SessionDeps, sessionId: () => string): void {
+  const { lens, principal, view } = deps;
+  const sees = (server: string) => !view || view.seesServer(server);
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await listed(deps, 'prompts', () => lens.prompts())).map(listedPrompt),
+    prompts: (await listed(deps, 'prompts', () => lens.prompts())).filter((p) => sees(p.server)).map(listedPrompt),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const prompt = lens.prompts().find((p) => p.name === request.params.name);
+    if (prompt && !sees(prompt.server))
+      throw new McpError(ErrorCode.InvalidParams, `prompt "${request.params.name}": unknown prompt`);
     try {
-      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal);
+      const caller = callCaller(server, sessionId(), principal, extra as unknown as CallExtra);
+      return await lens.getPrompt(request.params.name, request.params.arguments ?? {}, principal, caller);
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       // The reason may be the upstream's own error text: cleaned as its replies are (app/lensApp.ts).
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -133,24 +167,36 @@ function registerPrompts(server: Server, deps: SessionDeps): void {
 
 /** The upstreams' resources and templates under mcp-lens:// URIs, and this session's kept results. */
 function registerResources(server: Server, deps: SessionDeps, sessionId: () => string, views: SessionViews): void {
-  const { lens } = deps;
+  const { lens, view } = deps;
+  const sees = (server: string) => !view || view.seesServer(server);
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
-      ...(await listed(deps, 'resources', () => lens.resources())).map(listedResource),
+      ...(await listed(deps, 'resources', () => lens.resources())).filter((r) => sees(r.server)).map(listedResource),
       ...keptResourceList(deps.results, sessionId()),
     ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: lens.resourceTemplates().map(listedTemplate),
+    resourceTemplates: lens
+      .resourceTemplates()
+      .filter((t) => sees(t.server))
+      .map(listedTemplate),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
+    const servers = uriServers(lens, request.params.uri);
+    if (view && (servers.length === 0 || !servers.every(sees)))
+      throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": unknown resource`);
     try {
-      const read = await lens.readResource(request.params.uri, deps.principal);
+      const read = await lens.readResource(
+        request.params.uri,
+        deps.principal,
+        callCaller(server, sessionId(), deps.principal, extra as unknown as CallExtra),
+      );
       views.read(request.params.uri);
       return read;
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       throw new McpError(
         ErrorCode.InvalidParams,
         `resource "${request.params.uri}": ${cleanReplyText(errorMessage(err))}`,
@@ -184,6 +230,8 @@ function toolCallHandler(
       select: deps.select,
       budgets: deps.budgets,
       codeRuns: deps.codeRuns,
+      ...(deps.view && { view: deps.view }),
+      ...(deps.audit && { audit: deps.audit }),
       sessionId: sessionId(),
       signal: extra.signal,
       // What the upstream asks back while this call runs comes to this client, related to this call.
@@ -205,7 +253,7 @@ function toolCallHandler(
       // names with the closest real ones.
       const result =
         (await runMetaTool(name, args, ctx)) ??
-        (await forwardCall(name, args, { ...ctx, hostCall: { viewUris: views.uris() } }));
+        (await directCall(name, args, { ...ctx, hostCall: { viewUris: views.uris() } }));
       recordAgentRequest(
         deps.accounting,
         () => deps.accounting.catalogCost(lens.tools())?.baselineTokens,
@@ -215,6 +263,7 @@ function toolCallHandler(
       );
       return result;
     } catch (err) {
+      if (isProtocolRefusal(err)) throw err;
       // The Lens turns failures into results; anything else is a bug, reported with context.
       deps.log.error(`gateway: tools/call ${name} failed: ${errorMessage(err)}`);
       return {
@@ -226,6 +275,11 @@ function toolCallHandler(
       deps.afterCall(sessionId());
     }
   };
+}
+
+/** An upstream's refusal only the client can fix (a capability it must declare): passed on as that error. */
+function isProtocolRefusal(err: unknown): boolean {
+  return err instanceof McpError && err.code === MODERN_ERROR.missingClientCapability;
 }
 
 /** Logging, completions, subscriptions and roots: passed on through the Lens to the upstreams. */

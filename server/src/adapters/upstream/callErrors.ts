@@ -34,7 +34,14 @@ export function classifyCallError(error: unknown, server: string, ctx: CallConte
       );
     }
     if (error.code === ErrorCode.ConnectionClosed) return disconnected(server, prefix, ctx);
-    return new UpstreamCallError('upstream-error', server, `${prefix}${error.message}`, ctx.tool, error.code);
+    return new UpstreamCallError(
+      'upstream-error',
+      server,
+      `${prefix}${error.message}`,
+      ctx.tool,
+      error.code,
+      error.data,
+    );
   }
   return disconnected(server, prefix, ctx, errorMessage(error));
 }

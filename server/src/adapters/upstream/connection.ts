@@ -40,6 +40,7 @@ import {
   type UpstreamTool,
 } from './types';
 import { ConnectionSignIn } from './auth/connectionSignIn';
+import { listTtlOf } from './dualEra';
 import { isNeedsSignIn } from './auth/needsSignIn';
 import type { OAuthEnvironment } from './auth/types';
 
@@ -129,7 +130,12 @@ export class UpstreamConnection implements StateOwner, Connector, Stoppable {
       sharedAcrossPrincipals(config),
     );
     this.requests = new SessionRequests(
-      { requestTimeoutMs, state, failures },
+      {
+        requestTimeoutMs,
+        state,
+        failures,
+        track: (caller, request) => this.calls.inFlight.track(caller, request),
+      },
       new UpstreamFollowUps(name, requestTimeoutMs, log),
     );
     this.hooks = this.sessionHooks();
@@ -203,6 +209,11 @@ export class UpstreamConnection implements StateOwner, Connector, Stoppable {
 
   tools(): UpstreamTool[] {
     return this.lists.tools;
+  }
+  /** How long the server itself says its list (`tools/list`, …) may be reused, when it speaks 2026-07-28 and said. */
+  listTtl(method: string): number | undefined {
+    const session = this.state.session();
+    return session ? listTtlOf(session, method) : undefined;
   }
   prompts(): UpstreamPrompt[] {
     return this.lists.prompts;

@@ -19,14 +19,25 @@ import { errorMessage } from '../../core/errorMessage';
 import { terminate, trackChild } from './childReaper';
 import { StandaloneStreamWatch } from './standaloneStream';
 import type { StderrTail } from './stderrTail';
-import { describeSpawnError, transportCandidates, type TransportCandidate } from './transports';
+import { describeSpawnError, modernCandidate, transportCandidates, type TransportCandidate } from './transports';
 import type { ServerAuth } from './auth/serverAuth';
 import { isNeedsSignIn } from './auth/needsSignIn';
+import { ModernEraTransport } from './modernEra';
+import { refusedHandshake, type DualEraChannel } from './dualEra';
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
 export interface Session {
   client: Client;
+  /** `modern`: `client` speaks protocol revision 2026-07-28 to the server (modernEra.ts). */
+  era?: 'modern';
+  /**
+   * A server that speaks both eras (over HTTP): a second Client speaking 2026-07-28, for what
+   * only that era lists and for the calls of 2026-07-28 clients (dualEra.ts).
+   */
+  modern?: DualEraChannel;
+  /** Settles once the server was asked whether it speaks 2026-07-28 too (and the channel opened if so). */
+  modernProbe?: Promise<void>;
   pid?: number;
   /** Set before we close it on purpose, so its close is not taken for a crash. */
   closing: boolean;
@@ -86,22 +97,30 @@ export async function openFirstSession(
   auth?: ServerAuth,
 ): Promise<Session> {
   const deadline = Date.now() + connectTimeoutMs;
-  const failures: string[] = [];
+  const failures: { label: string; reason: string }[] = [];
   const candidates = transportCandidates(config, stderr, auth);
+  let lastError: unknown;
   for (const candidate of candidates) {
+    // 2026-07-28 is tried once the server is there and refused the 2025 handshake.
+    if (candidate.era === 'modern' && !refusedHandshake(lastError)) continue;
     try {
-      return await openSession(candidate, deadline - Date.now(), hooks, connectTimeoutMs);
+      const session = await openSession(candidate, deadline - Date.now(), hooks, connectTimeoutMs);
+      if (!candidate.era) session.modernProbe = addModernChannel(session, config, hooks, connectTimeoutMs);
+      return session;
     } catch (error) {
+      lastError = error;
       // The server answered, and wants a sign-in: the other transport would hear the same.
       if (isNeedsSignIn(error)) throw error;
       const spawnError = describeSpawnError(config, error);
       const reason = spawnError ?? errorMessage(error);
-      failures.push(candidates.length > 1 ? `${candidate.label}: ${reason}` : reason);
+      failures.push({ label: candidate.label, reason });
       if (Date.now() >= deadline || spawnError) break;
     }
   }
   const last = stderr.lastLine();
-  throw new Error(failures.join('; ') + (last && config.type === 'stdio' ? ` (stderr: ${last})` : ''));
+  // Each attempt is named when there was more than one.
+  const text = failures.map((f) => (failures.length > 1 ? `${f.label}: ${f.reason}` : f.reason)).join('; ');
+  throw new Error(text + (last && config.type === 'stdio' ? ` (stderr: ${last})` : ''));
 }
 
 /**
@@ -115,7 +134,10 @@ export async function openSession(
   connectTimeoutMs = timeoutMs,
 ): Promise<Session> {
   if (timeoutMs <= 0) throw new Error('connect timed out');
-  const transport = candidate.create();
+  const transport =
+    candidate.era === 'modern'
+      ? new ModernEraTransport(candidate.create(), { clientInfo: hooks.clientInfo, capabilities: hooks.capabilities })
+      : candidate.create();
   const client = new Client(hooks.clientInfo, {
     capabilities: hooks.capabilities,
     jsonSchemaValidator: sharedValidator,
@@ -128,6 +150,7 @@ export async function openSession(
       onServerNotification(notification as JSONRPCNotification);
   let markExited!: () => void;
   const session: Session = { client, closing: false, exited: new Promise<void>((r) => (markExited = r)) };
+  if (candidate.era) session.era = candidate.era;
   watchSpawn(transport, session, hooks);
   hooks.onCreated(session);
   const watch =
@@ -167,6 +190,51 @@ export async function openSession(
   }
 }
 
+/**
+ * A remote server that accepted the 2025 handshake is asked whether it speaks 2026-07-28 too: if
+ * so, a second Client speaking it joins the session (dualEra.ts), and the tools and prompts are
+ * listed again to take in what only that era has. Asked beside the session's start, not before:
+ * nothing waits for the answer. Its requests and notifications reach MCP Lens as the session's
+ * do; it going away only drops it.
+ */
+async function addModernChannel(
+  session: Session,
+  config: ServerConfig,
+  hooks: SessionHooks,
+  timeoutMs: number,
+): Promise<void> {
+  // Asked without the sign-in: a second Client on it would run OAuth flows of its own (a sign-in,
+  // a refresh, a step-up to more scopes) beside the session's, racing them. A server that wants
+  // an account for the question is spoken to in the 2025 era.
+  const candidate = modernCandidate(config);
+  if (!candidate || timeoutMs <= 0) return;
+  const noop = () => undefined;
+  const channelHooks: SessionHooks = {
+    ...hooks,
+    onCreated: noop,
+    onSettled: noop,
+    onSpawned: noop,
+    onStreamLost: noop,
+    onClosed: (channel) => {
+      if (session.modern?.client === channel.client) delete session.modern;
+    },
+    onListChanged: (_channel, kind) => hooks.onListChanged(session, kind),
+  };
+  try {
+    const channel = await openSession(candidate, timeoutMs, channelHooks);
+    if (session.closing) return void closeSessionProcess(channel);
+    session.modern = {
+      client: channel.client,
+      modernOnly: { tools: new Set(), prompts: new Set() },
+      close: () => closeSessionProcess(channel),
+    };
+    hooks.onListChanged(session, 'tools');
+    hooks.onListChanged(session, 'prompts');
+  } catch (error) {
+    hooks.log.debug(`[${hooks.server}] speaks only the 2025 revisions: ${errorMessage(error)}`);
+  }
+}
+
 /** Records the pid as soon as the process is spawned, before initialize can hang. */
 function watchSpawn(transport: Transport, session: Session, hooks: SessionHooks): void {
   const withPid = transport as Transport & { pid?: number | null };
@@ -185,6 +253,7 @@ function watchSpawn(transport: Transport, session: Session, hooks: SessionHooks)
 export function closeSessionProcess(session: Session): Promise<void> {
   session.closing = true;
   session.closed ??= (async () => {
+    void session.modern?.close();
     const closed = session.client.close().catch(() => undefined);
     if (session.pid !== undefined) await terminate(session.pid, session.exited);
     else await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);

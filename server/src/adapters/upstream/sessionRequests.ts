@@ -17,6 +17,8 @@ import type { CallFailures } from './callFailures';
 import type { ConnectionState } from './connectionState';
 import type { UpstreamFollowUps } from './followUps';
 import type { Session } from './session';
+import type { UpstreamCaller } from './types';
+import { callerMeta, clientFor } from './dualEra';
 
 /** How the requests reach the connection's session. */
 export interface RequestParts {
@@ -25,6 +27,8 @@ export interface RequestParts {
   state: Pick<ConnectionState, 'session' | 'readySession'>;
   /** A failed request as the error callers get (callFailures.ts). */
   failures: Pick<CallFailures, 'request'>;
+  /** Runs a request for `caller`: what the server asks back meanwhile is theirs (inFlightCalls.ts). */
+  track<T>(caller: UpstreamCaller | undefined, request: () => Promise<T>): Promise<T>;
 }
 
 export class SessionRequests {
@@ -33,12 +37,21 @@ export class SessionRequests {
     readonly followUps: UpstreamFollowUps,
   ) {}
 
-  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.ask(`prompt ${name}`, (client, timeout) => client.getPrompt({ name, arguments: args }, { timeout }));
+  /** `caller`: the client the prompt is for (it answers what the server asks back; dualEra.ts routes by it). */
+  getPrompt(name: string, args: Record<string, string>, caller?: UpstreamCaller): Promise<GetPromptResult> {
+    return this.ask(
+      `prompt ${name}`,
+      (client, timeout, meta) => client.getPrompt({ name, arguments: args, ...(meta && { _meta: meta }) }, { timeout }),
+      { caller, kind: 'prompts', name },
+    );
   }
 
-  readResource(uri: string): Promise<ReadResourceResult> {
-    return this.ask(`resource ${uri}`, (client, timeout) => client.readResource({ uri }, { timeout }));
+  readResource(uri: string, caller?: UpstreamCaller): Promise<ReadResourceResult> {
+    return this.ask(
+      `resource ${uri}`,
+      (client, timeout, meta) => client.readResource({ uri, ...(meta && { _meta: meta }) }, { timeout }),
+      { caller },
+    );
   }
 
   complete(params: CompleteRequest['params']): Promise<CompleteResult> {
@@ -77,12 +90,15 @@ export class SessionRequests {
 
   private async ask<T>(
     what: string,
-    request: (client: Session['client'], timeoutMs: number) => Promise<T>,
+    request: (client: Session['client'], timeoutMs: number, meta?: Record<string, unknown>) => Promise<T>,
+    on: { caller?: UpstreamCaller | undefined; kind?: 'prompts'; name?: string } = {},
   ): Promise<T> {
     const session = this.access.state.readySession();
     const timeoutMs = this.access.requestTimeoutMs;
+    const client = on.kind && on.name ? clientFor(session, on.kind, on.name, on.caller) : session.client;
+    const meta = client !== session.client || session.era === 'modern' ? callerMeta(on.caller) : undefined;
     try {
-      return await request(session.client, timeoutMs);
+      return await this.access.track(on.caller, () => request(client, timeoutMs, meta));
     } catch (error) {
       throw this.access.failures.request(session, error, timeoutMs, what);
     }

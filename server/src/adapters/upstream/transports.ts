@@ -14,19 +14,43 @@ import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../../
 import type { StderrTail } from './stderrTail';
 import type { ServerAuth } from './auth/serverAuth';
 import { boundedFetch } from './boundedFetch';
+import { withStandardHeaders } from './modernEra';
 
-/** One way to reach a server; 'http' servers have two, tried in order. */
+/** One way to reach a server, tried in order until one answers. */
 export interface TransportCandidate {
   label: string;
   create(): Transport;
+  /**
+   * `modern`: speaks protocol revision 2026-07-28 (modernEra.ts wraps what `create` makes). A
+   * server that refused the 2025 handshake is tried this way next: it may speak only 2026-07-28.
+   */
+  era?: 'modern';
 }
 
-/** `auth`: a remote server that may need sign-in (auth/serverAuth.ts); it then carries the configured headers itself. */
+/**
+ * `auth`: a remote server that may need sign-in (auth/serverAuth.ts); it then carries the
+ * configured headers itself. 'http' tries streamable HTTP, then the same speaking 2026-07-28,
+ * then SSE; stdio tries the 2025 handshake, then 2026-07-28 (session.ts says when).
+ */
 export function transportCandidates(config: ServerConfig, stderr: StderrTail, auth?: ServerAuth): TransportCandidate[] {
-  if (config.type === 'stdio') return [{ label: 'stdio', create: () => stdioTransport(config, stderr) }];
+  if (config.type === 'stdio')
+    return [
+      { label: 'stdio', create: () => stdioTransport(config, stderr) },
+      { label: 'stdio (2026-07-28)', create: () => stdioTransport(config, stderr), era: 'modern' },
+    ];
   const streamable = { label: 'streamable HTTP', create: () => streamableTransport(config, auth) };
   const sse = { label: 'SSE', create: () => sseTransport(config, auth) };
-  return config.type === 'http' ? [streamable, sse] : [sse];
+  return config.type === 'http' ? [streamable, modernCandidate(config, auth)!, sse] : [sse];
+}
+
+/** How a remote server is reached speaking 2026-07-28 (undefined for an SSE-only one: that transport predates it). */
+export function modernCandidate(config: ServerConfig, auth?: ServerAuth): TransportCandidate | undefined {
+  if (config.type !== 'http') return undefined;
+  return {
+    label: 'streamable HTTP (2026-07-28)',
+    create: () => streamableTransport(config, auth, true),
+    era: 'modern',
+  };
 }
 
 function stdioTransport(config: StdioServerConfig, stderr: StderrTail): ProcessGroupTransport {
@@ -50,10 +74,14 @@ function stdioTransport(config: StdioServerConfig, stderr: StderrTail): ProcessG
   return transport;
 }
 
-function streamableTransport(config: RemoteServerConfig, auth?: ServerAuth): StreamableHTTPClientTransport {
+function streamableTransport(
+  config: RemoteServerConfig,
+  auth?: ServerAuth,
+  modern = false,
+): StreamableHTTPClientTransport {
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(
     new URL(config.url),
-    remoteOptions(config, auth, () => transport),
+    remoteOptions(config, auth, () => transport, modern),
   );
   return transport;
 }
@@ -72,8 +100,14 @@ function sseTransport(config: RemoteServerConfig, auth?: ServerAuth): SSEClientT
  * under the sign-in's provider and header rules when the server has OAuth, else the configured
  * headers on every request.
  */
-function remoteOptions(config: RemoteServerConfig, auth: ServerAuth | undefined, transport: () => Transport) {
-  const fetch = boundedFetch(config.name, (error) => closeOnBreach(transport(), error));
+function remoteOptions(
+  config: RemoteServerConfig,
+  auth: ServerAuth | undefined,
+  transport: () => Transport,
+  modern = false,
+) {
+  const bounded = boundedFetch(config.name, (error) => closeOnBreach(transport(), error));
+  const fetch = modern ? withStandardHeaders(bounded) : bounded;
   return auth ? auth.transportOptions(fetch) : { requestInit: { headers: config.headers }, fetch };
 }
 

@@ -33,6 +33,12 @@ export interface UpstreamPoolOptions {
    */
   processesPerPrincipal?: number;
   /**
+   * Stdio servers every principal shares (one process, the workspace's), as a team's
+   * configuration marks those that keep no per-client state; any other stdio server runs once
+   * per principal that uses it.
+   */
+  sharedServers?: ReadonlySet<string>;
+  /**
    * No process is spawned and no connection opened before this settles (`serve` answers its
    * client's first tools/list and indexes the cached catalog first: twenty starting servers on
    * a small machine would otherwise take the CPU that answer needs). Absent: at once.
@@ -52,7 +58,12 @@ export interface UpstreamCaller {
   readonly sessionId: string;
   /** Whom the session acts for: its calls and requests take that principal's connection (pool.ts). */
   readonly principal: Principal;
-  /** What the client declared at initialize; undefined before it did. */
+  /**
+   * The client's protocol revision when it speaks 2026-07-28 or later (a stateless request); a
+   * dual-era server is then spoken to in that era (dualEra.ts). Absent for a 2025-era session.
+   */
+  readonly revision?: string | undefined;
+  /** What the client declared (at initialize, or in a 2026 request's envelope); undefined before it did. */
   capabilities(): ClientCapabilities | undefined;
   /**
    * Sends a server-to-client request (sampling/createMessage, elicitation/create, roots/list) on
@@ -166,6 +177,8 @@ export class UpstreamCallError extends Error {
     readonly tool?: string,
     /** JSON-RPC error code when the upstream answered with an error. */
     readonly code?: number,
+    /** The upstream error's data, kept only where a protocol error carries it on (missingCapability.ts). */
+    readonly data?: unknown,
   ) {
     super(`${tool === undefined ? server : `${server}/${tool}`}: ${message}`);
     this.name = 'UpstreamCallError';

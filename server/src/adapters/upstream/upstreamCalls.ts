@@ -13,6 +13,7 @@ import { InFlightCalls } from './inFlightCalls';
 import type { Session } from './session';
 import type { SessionSlot } from './sessionSlot';
 import type { CallToolOptions } from './types';
+import { callerMeta, clientFor } from './dualEra';
 
 /** What the calls use of their connection. */
 export interface CallParts {
@@ -52,8 +53,12 @@ export class UpstreamCalls {
     try {
       return await this.idle.during(async () => {
         try {
+          // A server spoken to in 2026-07-28 (only, or for this caller: dualEra.ts) hears who the call is for.
+          const client = clientFor(session, 'tools', name, opts.caller);
+          const meta = client !== session.client || session.era === 'modern' ? callerMeta(opts.caller) : undefined;
+          const params = { name, arguments: args, ...(meta && { _meta: meta }) };
           return await this.inFlight.track(opts.caller, () =>
-            session.client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+            client.request({ method: 'tools/call', params }, CallToolResultSchema, {
               timeout: opts.timeoutMs,
               ...(opts.signal && { signal: opts.signal }),
               ...(opts.onProgress && { onprogress: opts.onProgress, resetTimeoutOnProgress: true }),

@@ -7,9 +7,20 @@
 import type { Logger } from '../../core/logger';
 import { errorMessage } from '../../core/errorMessage';
 import { ListRefresh } from './listRefresh';
+import { withModernOnly } from './dualEra';
 import { listAgain, listEverything, type ServerLists } from './listing';
 import type { ListKind, Session } from './session';
 import type { UpstreamPrompt, UpstreamResource, UpstreamResourceTemplate, UpstreamTool } from './types';
+
+/** How long the first listing waits, past its own end, for the answer whether the server speaks 2026-07-28 too. */
+const MODERN_PROBE_WAIT_MS = 2000;
+
+function settledWithin(promise: Promise<void> | undefined, ms: number): Promise<void> {
+  if (!promise) return Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, waited]).finally(() => clearTimeout(timer));
+}
 
 export interface UpstreamListsOptions {
   /** The server's name, in log lines. */
@@ -58,7 +69,11 @@ export class UpstreamLists {
     // A server that never answers tools/list must not hold up startup (and every caller
     // waiting for it) longer than the connect timeout.
     const t = Math.min(this.o.requestTimeoutMs, this.o.connectTimeoutMs);
-    this.apply(await listEverything(session.client, this.o.name, t, this.o.log));
+    const list = (client: Session['client']) => listEverything(client, this.o.name, t, this.o.log);
+    const lists = await list(session.client);
+    // A dual-era server's second era answers while the first listing runs; a late answer relists (session.ts).
+    await settledWithin(session.modernProbe, MODERN_PROBE_WAIT_MS);
+    this.apply(await withModernOnly(session.modern, lists, list));
   }
 
   /** The server said a list changed: it is listed again shortly. */
@@ -79,7 +94,9 @@ export class UpstreamLists {
     const session = this.o.sessions.session();
     if (!session) return;
     try {
-      const lists = await listAgain(session.client, this.o.name, kind, this.o.requestTimeoutMs, this.o.log);
+      const list = (client: Session['client']) =>
+        listAgain(client, this.o.name, kind, this.o.requestTimeoutMs, this.o.log);
+      const lists = await withModernOnly(session.modern, await list(session.client), list);
       if (session === this.o.sessions.session()) this.apply(lists);
     } catch (error) {
       this.o.log.warn(`[${this.o.name}] re-listing ${kind} failed: ${errorMessage(error)}`);

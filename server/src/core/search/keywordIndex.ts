@@ -86,7 +86,7 @@ export class KeywordIndex implements ToolSearcher {
    * first one holds: 0 with no hit. Hybrid fusion reads it to judge how strong the keyword
    * match is (hybridFusion.ts).
    */
-  rank(text: string, options: Pick<SearchOptions, 'limit' | 'server'>): KeywordRanking {
+  rank(text: string, options: Pick<SearchOptions, 'limit' | 'server' | 'visible'>): KeywordRanking {
     if (options.limit <= 0 || this.candidates.size === 0) return { hits: [], firstCoverage: 0 };
     const request = this.candidates.analyse(text);
     if (request.terms.length === 0) return { hits: [], firstCoverage: 0 };
@@ -95,7 +95,9 @@ export class KeywordIndex implements ToolSearcher {
     const top = this.candidates.top(
       request,
       depth,
-      (d) => options.server === undefined || docs[d]!.server === options.server,
+      (d) =>
+        (options.server === undefined || docs[d]!.server === options.server) &&
+        (options.visible === undefined || options.visible(docs[d]!.key)),
     );
     const ranked = this.rerank(top, request).slice(0, options.limit);
     const first = ranked[0];

@@ -77,7 +77,9 @@ export class RankingPipeline {
     const text = requestText(query, options.keywords);
     const depth = meaning ? Math.max(options.limit, this.fusion.depth) : options.limit;
     const keyword = this.keyword.rank(text, { ...options, limit: depth });
-    const vector = meaning ? await meaning(text, depth, options.server) : undefined;
+    const seen = options.visible;
+    const meant = meaning ? await meaning(text, depth, options.server) : undefined;
+    const vector = meant && seen ? meant.filter((h) => seen(h.key)) : meant;
     const hits = vector
       ? fuseKeywordFirst(keyword.hits, vector, options.limit, this.fusion, keyword.firstCoverage)
       : keyword.hits.slice(0, options.limit);
@@ -90,9 +92,8 @@ export class RankingPipeline {
       ...(options.sessionId !== undefined && { sessionId: options.sessionId }),
       ...(options.server !== undefined && { server: options.server }),
     };
-    return {
-      hits: applyUsageSignals(hits, options.usage, request, (key) => this.keyword.serverOf(key)),
-      fused: vector !== undefined,
-    };
+    // Usage signals may add tools: what the asker may not see is left out after them too.
+    const used = applyUsageSignals(hits, options.usage, request, (key) => this.keyword.serverOf(key));
+    return { hits: seen ? used.filter((h) => seen(h.key)) : used, fused: vector !== undefined };
   }
 }

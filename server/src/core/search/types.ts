@@ -9,6 +9,8 @@ export interface SearchOptions {
   keywords?: string[];
   /** Only tools of this server. */
   server?: string;
+  /** Only tools this says the asker may see (a signed-in person's policy), by catalog key; absent: all. */
+  visible?: (key: string) => boolean;
   limit: number;
   /** The gateway session asking, for usage signals that learn per session. */
   sessionId?: string;

@@ -21,7 +21,7 @@ import {
   type DashboardMethod,
 } from '../../../../protocol/webviewProtocol';
 import type { Lens } from '../../app/lens';
-import type { ExtraRoutes } from '../http';
+import type { ExtraRoutes } from '../httpOptions';
 import { readBody } from '../httpGuards';
 import type { Logger } from '../../core/logger';
 import { DashboardAuth } from './auth';
