@@ -28,7 +28,7 @@ import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { UpstreamPool } from '../adapters/upstream/pool';
 import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
-import type { CallOptions, Disposable, Lens, LensChange, SearchRequest } from './lens';
+import type { CallOptions, Disposable, Lens, LensChange, ListKind, SearchRequest } from './lens';
 import type { UpstreamCaller } from '../adapters/upstream/types';
 import type { LensAppOptions } from './lensAppOptions';
 import { buildLensParts, type LensHost, type LensParts } from './lensParts';
@@ -150,6 +150,10 @@ export class LensApp implements Lens, LensControl {
     return this.parts.composer.catalog.byName.get(name);
   }
 
+  appTools(): CatalogTool[] {
+    return this.parts.composer.catalog.appTools;
+  }
+
   search(request: SearchRequest): Promise<SearchResponse> {
     return this.parts.finder.search(request);
   }
@@ -259,6 +263,12 @@ export class LensApp implements Lens, LensControl {
 
   whenServersStarted(): Promise<void> {
     return this.parts.quiet.whenQuiet();
+  }
+
+  async whenListed(kind: ListKind): Promise<void> {
+    await this.parts.firstListings.whenListed(kind);
+    // What the servers that came up listed is in the catalog the caller reads next.
+    this.parts.sync.composeNow();
   }
 
   async close(): Promise<void> {

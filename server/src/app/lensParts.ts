@@ -14,6 +14,7 @@ import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
 import { CatalogComposer } from './catalogComposer';
 import { CatalogSync } from './catalogSync';
+import { FirstListings } from './firstListings';
 import { KnownCatalog } from './knownCatalog';
 import type { Lens, LensChange } from './lens';
 import type { LensAppOptions } from './lensAppOptions';
@@ -57,6 +58,8 @@ export interface LensParts {
   finder: ToolSearch;
   calls: ToolCalls;
   forwarding: UpstreamForwarding;
+  /** What a one-shot client's first answer waits for: servers still listing for the first time. */
+  firstListings: FirstListings;
 }
 
 /** Builds the parts and subscribes them to the pool's, the index's, usage's and search learning's changes. */
@@ -96,6 +99,7 @@ export function buildLensParts(
     usage.record(call);
     learning.noteCall(call);
   };
+  const startingWithoutTools = () => composer.startingWithoutTools(reconciler.admitted.running);
   const parts: LensParts = {
     quiet,
     known,
@@ -110,11 +114,23 @@ export function buildLensParts(
       learning,
       sync,
       catalog,
-      startingWithoutTools: () => composer.startingWithoutTools(reconciler.admitted.running),
+      startingWithoutTools,
       startedAt,
     }),
-    calls: new ToolCalls({ lens: host.lens, pool, log: options.log, usage: { record } }),
-    forwarding: new UpstreamForwarding({ pool, catalog, isRunning: (name) => reconciler.isRunning(name) }),
+    calls: new ToolCalls({ lens: host.lens, catalog, pool, log: options.log, usage: { record } }),
+    forwarding: new UpstreamForwarding({
+      pool,
+      catalog,
+      isRunning: (name) => reconciler.isRunning(name),
+      whenListed: (kind) => host.lens.whenListed(kind),
+    }),
+    firstListings: new FirstListings({
+      statuses: () => pool.statuses(),
+      startingWithoutTools,
+      hadCatalogCache: () => reconciler.admitted.running.some((s) => known.cachedAtStart(s)),
+      onChange: (listener) => pool.onDidChange(listener),
+      connectTimeoutMs: () => host.settings().connectTimeoutSeconds * 1000,
+    }),
   };
   pool.onDidChange((change) => {
     if (host.closed()) return;

@@ -37,6 +37,8 @@ export interface MetaToolContext {
   origin?: CallOptions['origin'];
   /** The client behind this call, for what the upstream asks back (sampling, elicitation, roots, logs). */
   caller?: UpstreamCaller;
+  /** The host's own tools/call, which is also how MCP Apps' views call (CallOptions.hostCall). */
+  hostCall?: CallOptions['hostCall'];
   /** What a signed-in person may see and call (toolView.ts); absent: everything. */
   view?: ToolView;
   /** Where this session's calls are audited (a team's gateway); absent: they are not. */
@@ -130,7 +132,7 @@ async function checkedCall(
   args: Record<string, unknown>,
   ctx: MetaToolContext,
 ): Promise<{ result: CallToolResult; refused: boolean }> {
-  const refused = ctx.view && viewRefusal(toolName, ctx.view, ctx.lens);
+  const refused = ctx.view && (ctx.hostCall ? hostCallRefusal : viewRefusal)(toolName, ctx.view, ctx.lens);
   if (refused) return { result: errorText(refused), refused: true };
   return { result: await forwardCall(toolName, args, ctx), refused: false };
 }
@@ -143,6 +145,7 @@ function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaT
   const options: CallOptions = { signal: ctx.signal, sessionId: ctx.sessionId, origin: ctx.origin ?? 'gateway' };
   if (ctx.onProgress) options.onProgress = ctx.onProgress;
   if (ctx.caller) options.caller = ctx.caller;
+  if (ctx.hostCall) options.hostCall = ctx.hostCall;
   return ctx.lens.callTool(toolName, args, options);
 }
 
@@ -158,4 +161,25 @@ function viewRefusal(toolName: string, view: ToolView, lens: Lens): string | und
       visibleTools(lens.tools(), view).map((t) => t.name),
     );
   return view.callRefusal(tool);
+}
+
+/**
+ * A host's own tools/call may name what only a view calls (an app-only tool, a tool by its server's
+ * own name: core/hostCalls.ts), which the call path resolves later: every tool it could resolve to
+ * must be one the person sees, so a hidden server's same-named tool refuses the call rather than
+ * let the call path pick between them.
+ */
+function hostCallRefusal(toolName: string, view: ToolView, lens: Lens): string | undefined {
+  const named = lens.findTool(toolName) ?? lens.appTools().find((t) => t.name === toolName);
+  const candidates = named ? [named] : [...lens.tools(), ...lens.appTools()].filter((t) => t.originalName === toolName);
+  if (candidates.length === 0 || candidates.some((t) => !view.seesTool(t)))
+    return unknownToolMessage(
+      toolName,
+      visibleTools(lens.tools(), view).map((t) => t.name),
+    );
+  for (const tool of candidates) {
+    const refused = view.callRefusal(tool);
+    if (refused) return refused;
+  }
+  return undefined;
 }
