@@ -49,6 +49,8 @@ const server = {
     cliMain: 'server/src/cli/main.ts',
     selectChild: 'server/src/adapters/select/selectChild.ts',
     sandboxWorker: 'server/src/adapters/sandbox/sandboxWorker.ts',
+    // The thread that reads and checks the learned-search file (adapters/usage/learnedFileReader.ts).
+    learnedFileWorker: 'server/src/adapters/usage/learnedFileWorker.ts',
   },
   platform: 'node',
   format: 'cjs',
@@ -105,7 +107,14 @@ async function main() {
   }
   await Promise.all(selected.map((o) => esbuild.build(o)));
   if (selected.includes(server)) {
-    for (const f of ['dist/cli.js', 'dist/server.js', 'dist/selectChild.js', 'dist/sandboxWorker.js']) asciiOnly(f);
+    for (const f of [
+      'dist/cli.js',
+      'dist/server.js',
+      'dist/selectChild.js',
+      'dist/sandboxWorker.js',
+      'dist/learnedFileWorker.js',
+    ])
+      asciiOnly(f);
     await writeO200kRanks();
   }
   if (selected.includes(bench)) asciiOnly('dist/bench.js');

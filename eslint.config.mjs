@@ -61,6 +61,7 @@ export default tseslint.config(
       'server/src/heapFlags.ts',
       'server/src/adapters/select/selectChild.ts',
       'server/src/adapters/sandbox/sandboxWorker.ts',
+      'server/src/adapters/usage/learnedFileWorker.ts',
       'webview/src/main.ts',
     ],
     rules: { 'no-restricted-syntax': ['error', LSP_METHOD_STRING, ...NO_IMPORT_TIME_EFFECTS] },

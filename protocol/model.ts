@@ -219,8 +219,9 @@ export interface UsageStats {
 
 /**
  * What search learning (mcpLens.search.learnFromUsage) has learned in this workspace: for each
- * tool, the words of past find_tools requests that led an agent to call it. Words are stems of
- * the agent's requests (never their text, never tool arguments): untrusted text, shown escaped.
+ * tool, the words of past find_tools requests that led an agent to call it. Words are shown as
+ * the agent typed them (lowercased; never the request's text, never tool arguments; values,
+ * markup, numbers and filler are not kept): untrusted text, shown escaped.
  */
 export interface LearnedSearchView {
   enabled: boolean;
@@ -238,10 +239,16 @@ export interface LearnedToolSummary {
   /** Past requests that led to it, and that are known not to have (a wrong call found out). */
   requests: number;
   against: number;
-  /** Net weight of what was learned for it (each request 1 at most once, less when in doubt). */
+  /** Net weight of what was learned for it (each request 1 at most, less when in doubt). */
   weight: number;
-  /** Its learned words, most weight first (at most 12): weight summed over the requests that hold it. */
-  words: { word: string; weight: number; requests: number }[];
+  /** How many sessions taught it (a session's words count for it alone until another session, or the user, agrees). */
+  sessions: number;
+  /**
+   * Its learned words, most weight first (at most 12): weight summed over the requests that hold
+   * it; `everyone`: it counts for every session (two sessions taught it, or the user shared it),
+   * else only for the session that taught it.
+   */
+  words: { word: string; weight: number; requests: number; everyone: boolean }[];
   /** When it was last taught (epoch ms). */
   lastAt: number;
 }

@@ -61,6 +61,11 @@ export interface DashboardRequests {
    * There is no request that grants consent: only the user's answer to the question does.
    */
   revokeConsent: { params: { principal: string; key: string }; result: ActionResult };
+  /**
+   * The user vouches for what search learned for one tool (by its client-safe name, or the key
+   * the view listed): its words count for every session, not only for the session that taught them.
+   */
+  shareLearnedSearch: { params: { tool: string }; result: ActionResult };
 }
 
 /** Why approveServer refused: the server's definition is no longer the one the dashboard showed. */
@@ -125,4 +130,5 @@ export const DASHBOARD_METHODS: readonly DashboardMethod[] = [
   'forgetLearnedSearch',
   'consent',
   'revokeConsent',
+  'shareLearnedSearch',
 ];

@@ -31,6 +31,16 @@ for (const [suffix, platform] of Object.entries(PLATFORMS)) {
   };
   added.push(name);
 }
+// The same for Windows-only optional packages the registry does not serve at all (vite's, through
+// the Inspector): npm install drops them, npm ci then wants them; on Linux and macOS it skips them.
+const WINDOWS_ONLY = ['napi-windows-process-start-time'];
+for (const name of WINDOWS_ONLY) {
+  const key = `node_modules/${name}`;
+  const wanted = Object.values(lock.packages).find((p) => p.optionalDependencies?.[name])?.optionalDependencies[name];
+  if (!wanted || lock.packages[key]) continue;
+  lock.packages[key] = { version: wanted.replace(/^[\^~]/, ''), dev: true, optional: true, os: ['win32'] };
+  added.push(name);
+}
 lock.packages = Object.fromEntries(
   Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
 );

@@ -18,7 +18,8 @@ const outDir = resolve(root, outArg > 0 ? process.argv[outArg + 1] : '.');
 /**
  * What the CLI loads at run time: dist/cli.js runs dist/cliMain.js (from a code cache), which
  * requires dist/bench.js for `mcp-lens bench` only, forks dist/selectChild.js to evaluate
- * `select` and runs run_code's scripts on dist/sandboxWorker.js (a worker thread).
+ * `select`, runs run_code's scripts on dist/sandboxWorker.js (a worker thread) and reads the
+ * learned-search file on a dist/learnedFileWorker.js thread.
  */
 const FILES = [
   'dist/cli.js',
@@ -26,6 +27,7 @@ const FILES = [
   'dist/bench.js',
   'dist/selectChild.js',
   'dist/sandboxWorker.js',
+  'dist/learnedFileWorker.js',
   'dist/o200k.ranks',
 ];
 

@@ -24,6 +24,7 @@ export const DIST_FILES = [
   'server.js',
   'selectChild.js',
   'sandboxWorker.js',
+  'learnedFileWorker.js',
   'o200k.ranks',
   'webview/dashboard.js',
 ];

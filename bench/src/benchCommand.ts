@@ -213,7 +213,7 @@ async function replay(dirs: string[], args: ReplayArgs, argv: string[]): Promise
   const reports: ReplayReport[] = [];
   for (const dir of dirs) {
     process.stderr.write(`bench: ${dir} (search learning replay)…\n`);
-    const report = await runReplaySeeds(loadDataset(dir), { history, runs, seed }, seeds);
+    const report = await runReplaySeeds(loadDataset(dir), { history, runs, seed, extra: true }, seeds);
     reports.push(report);
     if (!args.json) process.stdout.write(`${formatReplayTable(report)}\n\n`);
   }

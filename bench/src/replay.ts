@@ -11,8 +11,13 @@
  * nothing can tell it from a right one) unless it is *noticed* (share `noticed` of the wrong
  * ones): then half the time it fails, and half the time the agent searches again at once with
  * the same words; either way it then calls the right tool. Sessions are a minute apart.
+ *
+ * Whose lessons count for whom (usage/learnedProvenance.ts): the history's sessions count as one
+ * teacher (the user), and the evaluated requests are ranked in a fresh session of that teacher.
+ * Two runs beside them (replayPoisoning.ts): at 10% wrong calls with every session its own
+ * teacher (what the gateway does: a session reads only what it taught and corroborated teaching),
+ * and a poisoning teacher teaching one tool every evaluated request's words.
  */
-import type { CatalogTool } from '../../server/src/core/catalog';
 import { lineLogger } from '../../server/src/core/logger';
 import { RankingPipeline } from '../../server/src/core/search/rankingPipeline';
 import type { LearnedBounds } from '../../server/src/core/usage/learnedExamples';
@@ -22,8 +27,9 @@ import { SearchLearning } from '../../server/src/usage/searchLearning';
 import { isHeldOut } from './benchSplit';
 import type { BenchDataset, BenchQuery } from './dataset';
 import { bestRecallAt1, meanMetrics, queryMetrics, type RetrievalMetrics } from './metrics';
+import { feedHistory, OWN_SESSIONS, WORKSPACE_SESSIONS, type ReplayLearning } from './replayHistory';
+import { runPoisoning, sumPoisoning, type PoisoningFigures } from './replayPoisoning';
 import { replaySplit } from './replaySplit';
-import { seededRandom } from './seededRandom';
 
 export interface ReplayOptions {
   /** Share of each tool's requests fed as history. */
@@ -37,6 +43,8 @@ export interface ReplayOptions {
   bounds?: LearnedBounds;
   /** The step rules (default: the shipped ones). */
   rules?: StepRules;
+  /** Also the run with every session its own teacher and the poisoning run (replayPoisoning.ts). */
+  extra?: boolean;
 }
 
 /** R@1, R@5 and MRR@10 of a part of the evaluated requests. */
@@ -73,67 +81,55 @@ export interface ReplayReport {
   without: ReplayParts;
   /** With learning, per run; `learned`: past requests kept at the end. */
   with: (ReplayRun & { learned: number; figures: ReplayParts })[];
+  /** At 10% silent wrong calls, every session its own teacher, as the gateway does (replayPoisoning.ts). */
+  ownSessions?: ReplayParts;
+  /** A poisoning session against the 10% run (replayPoisoning.ts). */
+  poisoning?: PoisoningFigures;
 }
 
-const SESSION_GAP_MS = 60_000;
-const CALL_GAP_MS = 2_000;
 const LIMIT = 10;
+/** The run the two extra runs are measured against: 10% silent wrong calls. */
+const BASE_RUN: ReplayRun = { wrong: 0.1, noticed: 0 };
 
 export async function runReplay(dataset: BenchDataset, options: ReplayOptions): Promise<ReplayReport> {
   const split = replaySplit(dataset.queries, options.history, options.seed);
   const pipeline = new RankingPipeline();
   pipeline.setTools(dataset.tools);
-  const rank = async (q: string, usage: SearchLearning | undefined) =>
-    (await pipeline.rank(q, { limit: LIMIT, ...(usage ? { usage: [usage.signal] } : {}) })).hits.map((h) => h.key);
-  const without = await evaluate(split.evaluated, (q) => rank(q, undefined));
-  const runs: ReplayReport['with'] = [];
-  for (const { wrong, noticed } of options.runs) {
+  const rank = async (q: string, usage?: SearchLearning, sessionId?: string) =>
+    (
+      await pipeline.rank(q, {
+        limit: LIMIT,
+        ...(usage ? { usage: [usage.signal] } : {}),
+        ...(sessionId !== undefined && { sessionId }),
+      })
+    ).hits.map((h) => h.key);
+  const learning = (provenance: (sessionId: string) => string): ReplayLearning => {
     let clock = 0;
-    const learning = new SearchLearning({
+    const l = new SearchLearning({
       enabled: true,
       log: lineLogger(() => undefined),
       now: () => clock,
+      provenance,
       ...(options.knobs ? { knobs: options.knobs } : {}),
       ...(options.bounds ? { bounds: options.bounds } : {}),
       ...(options.rules ? { rules: options.rules } : {}),
     });
-    learning.syncCatalog(dataset.tools);
-    const random = seededRandom(options.seed * 7919 + Math.round(wrong * 1000) + Math.round(noticed * 100_000));
-    for (const [i, q] of split.history.entries()) {
-      clock += SESSION_GAP_MS;
-      const session = `replay-${i}`;
-      const answer = await rank(q.query, learning);
-      learning.noteSearch(session, q.query, answer);
-      const call = (key: string, ok = true) => {
-        clock += CALL_GAP_MS;
-        learning.noteCall({ sessionId: session, toolKey: key, outcome: ok ? 'ok' : 'error', fromAgent: true });
-      };
-      if (random() >= wrong) {
-        for (const g of q.gold) call(g);
-        continue;
-      }
-      const bad = wrongTool(q, answer, dataset.tools, random);
-      if (random() >= noticed) {
-        call(bad);
-        continue;
-      }
-      if (random() < 0.5) call(bad, false);
-      else {
-        call(bad);
-        clock += CALL_GAP_MS;
-        learning.noteSearch(session, q.query, await rank(q.query, learning));
-      }
-      for (const g of q.gold) call(g);
-    }
+    l.syncCatalog(dataset.tools);
+    return { learning: l, tick: (ms) => (clock += ms), rank: (q, session) => rank(q, l, session) };
+  };
+  const without = await evaluate(split.evaluated, (q) => rank(q));
+  const runs: ReplayReport['with'] = [];
+  for (const run of options.runs) {
+    const world = learning(WORKSPACE_SESSIONS);
+    await feedHistory(world, split.history, dataset.tools, run, options.seed);
     runs.push({
-      wrong,
-      noticed,
-      learned: learning.size,
-      figures: await evaluate(split.evaluated, (q) => rank(q, learning)),
+      ...run,
+      learned: world.learning.size,
+      figures: await evaluate(split.evaluated, (q) => world.rank(q, 'eval')),
     });
-    learning.close();
+    world.learning.close();
   }
-  return {
+  const report: ReplayReport = {
     dataset: dataset.name,
     history: options.history,
     seeds: [options.seed],
@@ -142,6 +138,17 @@ export async function runReplay(dataset: BenchDataset, options: ReplayOptions): 
     without,
     with: runs,
   };
+  if (!options.extra) return report;
+  const own = learning(OWN_SESSIONS);
+  await feedHistory(own, split.history, dataset.tools, BASE_RUN, options.seed);
+  report.ownSessions = await evaluate(split.evaluated, (q) => own.rank(q, 'eval'));
+  own.learning.close();
+  const poisoned = learning(WORKSPACE_SESSIONS);
+  const taught = await feedHistory(poisoned, split.history, dataset.tools, BASE_RUN, options.seed);
+  const poisoning = await runPoisoning(poisoned, split.evaluated, taught, options.seed);
+  if (poisoning) report.poisoning = poisoning;
+  poisoned.learning.close();
+  return report;
 }
 
 /** The replay at each of `seeds` seeds from `options.seed` on, its figures the mean over them. */
@@ -178,25 +185,9 @@ export async function runReplaySeeds(
       learned: r1(mean((r) => r.with[i]!.learned)),
       figures: parts((r) => r.with[i]!.figures),
     })),
+    ...(first.ownSessions && { ownSessions: parts((r) => r.ownSessions!) }),
+    ...(reports.every((r) => r.poisoning) && { poisoning: sumPoisoning(reports.map((r) => r.poisoning!)) }),
   };
-}
-
-/** A tool that is not the request's: the first hit when it is wrong, else another of the answer, else any. */
-function wrongTool(
-  q: BenchQuery,
-  answer: readonly string[],
-  tools: readonly CatalogTool[],
-  random: () => number,
-): string {
-  const right = new Set(q.gold.flatMap((g) => [g, ...(q.goldAlternatives?.[g] ?? [])]));
-  const first = answer[0];
-  if (first !== undefined && !right.has(first)) return first;
-  const others = answer.filter((k) => !right.has(k));
-  if (others.length > 0) return others[Math.floor(random() * others.length)]!;
-  for (;;) {
-    const k = tools[Math.floor(random() * tools.length)]!.key;
-    if (!right.has(k)) return k;
-  }
 }
 
 async function evaluate(queries: readonly BenchQuery[], rank: (q: string) => Promise<string[]>): Promise<ReplayParts> {

@@ -34,6 +34,21 @@ function rows(r: ReplayReport): string[][] {
       String(Math.round(w.learned)),
       ...cells(w.figures),
     ]),
+    ...(r.ownSessions
+      ? [['each session its own teacher (the gateway)', wrongText(0.1, 0), '–', ...cells(r.ownSessions)]]
+      : []),
+  ];
+}
+
+/** The poisoning run's line (replayPoisoning.ts), or nothing. */
+function poisoningText(r: ReplayReport): string[] {
+  const p = r.poisoning;
+  if (!p) return [];
+  return [
+    `poisoning: another teacher taught ${p.target} ${p.calls} find_tools → call pairs, one per evaluated request; ` +
+      `of the ${p.unshared} requests sharing no word with what honest sessions taught it, it became first for ${p.madeFirst} ` +
+      `in a fresh honest session (first before: ${p.firstBefore}, after: ${p.firstAfter}), and for ${p.firstInPoisoner} in the poisoner's own sessions; ` +
+      `of the ${p.shared} sharing a word, it became first for ${p.sharedMadeFirst}`,
   ];
 }
 
@@ -54,7 +69,7 @@ export function formatReplayTable(r: ReplayReport): string {
   const widths = HEADER.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
   const lines = all.map((row) => row.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
-  return [heading(r), ...lines].join('\n');
+  return [heading(r), ...lines, ...poisoningText(r)].join('\n');
 }
 
 export function formatReplayMarkdown(reports: readonly ReplayReport[], command: string): string {
@@ -68,7 +83,10 @@ export function formatReplayMarkdown(reports: readonly ReplayReport[], command: 
       'what was learned. A wrong call calls the first hit when it is wrong, else another tool of the answer; a silent one succeeds and nothing ' +
       'follows it, a noticed one fails or is followed at once by the same search and the right tool. "kept": past requests in the store at the ' +
       'end (at most 4,000). Held out: the half of the requests (benchSplit.ts) the knobs were not chosen on. Cold-start figures (no history) are ' +
-      'the search section above: learning with nothing learned leaves every ranking as it is.',
+      "the search section above: learning with nothing learned leaves every ranking as it is. The history's sessions count as one " +
+      'teacher (the user) and the evaluated requests are ranked in a fresh session of it; "each session its own teacher" ranks ' +
+      'as the gateway does (a session reads what it taught and what two sessions or the user agree on). ' +
+      'Poisoning: bench/src/replayPoisoning.ts.',
     '',
   ];
   for (const r of reports) {
@@ -80,7 +98,7 @@ export function formatReplayMarkdown(reports: readonly ReplayReport[], command: 
         .join('|')}|`,
     );
     for (const row of rows(r)) out.push(`| ${row.join(' | ')} |`);
-    out.push('');
+    out.push('', ...poisoningText(r).flatMap((line) => [line, '']));
   }
   return out.join('\n');
 }

@@ -206,6 +206,12 @@ export async function startProxy({ target, token, server, mode }) {
           ...message,
           result: { ...r, resources: (r.resources ?? []).map((x) => ({ ...x, uri: fromLensUri(x.uri) })) },
         };
+      case 'resources/read':
+        // MCP Lens answers under the URI asked for: ours.
+        return {
+          ...message,
+          result: { ...r, contents: (r.contents ?? []).map((c) => ({ ...c, uri: fromLensUri(c.uri) })) },
+        };
       case 'resources/templates/list':
         return {
           ...message,

@@ -44,6 +44,7 @@ before(() => {
     'package/dist/bench.js',
     'package/dist/cli.js',
     'package/dist/cliMain.js',
+    'package/dist/learnedFileWorker.js',
     'package/dist/o200k.ranks',
     'package/dist/sandboxWorker.js',
     'package/dist/selectChild.js',

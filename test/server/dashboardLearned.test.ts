@@ -1,8 +1,9 @@
 /**
  * The dashboard's "Learned search" section in headless Chromium, over the real LensApp with
  * real upstreams: what agents' find_tools → call pairs through the gateway (SDK client) taught,
- * per tool with its words, weights and counts; request words with markup in them shown as
- * text; Forget with its inline confirmation. Screenshots go to test-results/.
+ * per tool with its words as typed (never stems, never the markup a request carried), weights
+ * and counts, and which words count only for the session that taught them; sharing a tool's
+ * words with every session; Forget with its inline confirmation. Screenshots go to test-results/.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -50,16 +51,32 @@ describe('dashboard: learned search', () => {
     assert.deepEqual(
       words.map((w) => w.split(' ')[0]),
       ['tally', 'sum'],
-      'the word both requests had weighs most, shown as typed (its stem is "talli")',
+      'the words as typed (the stem of "tally" is "talli"), the one both sessions had first',
     );
     assert.equal(await sum.locator('td.num').first().innerText(), '2');
+    // "tally" two sessions taught: it counts for every session; "sum" only the first did.
+    assert.deepEqual(await sum.locator('.learned-word.own').allInnerTexts(), ['sum 1']);
 
-    // The request's markup became words, shown as text: nothing ran, no element was made.
+    // The request's markup is not kept as words; nothing ran, no element was made.
     const banner = card.locator(`tr[data-tool="${name('render_banner')}"]`);
-    assert.ok((await banner.locator('.learned-word').allInnerTexts()).some((w) => w.startsWith('onerror')));
+    assert.deepEqual((await banner.locator('.learned-word').allInnerTexts()).map((w) => w.split(' ')[0]).sort(), [
+      'banner',
+      'show',
+    ]);
     assert.equal(await card.locator('img, script').count(), 0);
     assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
     await card.screenshot({ path: join(RESULTS, 'dashboard-learned-light.png') });
+
+    // Sharing get-sum's words: "sum" counts for every session too.
+    await sum.locator('[data-action="share-learned"]').click();
+    await sum.locator('[data-action="share-learned"]').waitFor({ state: 'detached' });
+    assert.equal(await sum.locator('.learned-word.own').count(), 0);
+    assert.ok(
+      dash.world.lens
+        .learnedSearch()
+        .tools.find((t) => t.name === name('get-sum'))!
+        .words.every((w) => w.everyone),
+    );
 
     await card.locator('[data-action="forget-learned"]').click();
     await card.locator('[data-action="forget-learned-confirm"]').click();

@@ -230,10 +230,14 @@ describe('server-to-client requests through the gateway', () => {
     const template = resourceTemplates.find((t) => t.name === 'conf: template')!;
     assert.match(template.uriTemplate, /^mcp-lens:\/\/conf\/.*\{id\}/);
     for (const id of ['123', 'a b/c']) {
-      const read = await client.readResource({ uri: new UriTemplate(template.uriTemplate).expand({ id }) });
-      // What a client connected to the upstream itself would have sent for the same expansion.
+      const uri = new UriTemplate(template.uriTemplate).expand({ id });
+      const read = await client.readResource({ uri });
+      // The upstream got what a client connected to it would have sent for the same expansion (its
+      // answer names the id it read there), and the answer comes under the URI read.
       const direct = new UriTemplate('test://template/{id}/data').expand({ id });
-      assert.equal(read.contents[0]?.uri, direct);
+      const content = read.contents[0] as { uri: string; text: string };
+      assert.equal(JSON.parse(content.text).id, /^test:\/\/template\/([^/]+)\/data$/.exec(direct)![1]);
+      assert.equal(content.uri, uri);
     }
   });
 

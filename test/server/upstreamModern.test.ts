@@ -101,7 +101,7 @@ describe('an upstream that speaks only 2026-07-28, behind MCP Lens', () => {
         asked.push(request.params.message);
         // The bridge's bookkeeping never reaches a 2025 client.
         assert.equal(JSON.stringify(request.params).includes('mcp-lens/inputKey'), false);
-        const field = request.params.message.startsWith('Favourite') ? 'colour' : 'name';
+        const field = request.params.message.includes('Favourite') ? 'colour' : 'name';
         return { action: 'accept', content: { [field]: field === 'name' ? 'Ada' : 'blue' } };
       });
       client.setRequestHandler(CreateMessageRequestSchema, async () => ({
@@ -115,7 +115,11 @@ describe('an upstream that speaks only 2026-07-28, behind MCP Lens', () => {
       }));
       assert.equal(text(await client.callTool({ name: `${server}_ask_name`, arguments: {} })), 'Hello, Ada!');
       assert.equal(text(await client.callTool({ name: `${server}_two_rounds`, arguments: {} })), 'done: blue');
-      assert.deepEqual(asked, ['What is your name?', 'Name?', 'Favourite colour?']);
+      // Each message names the server that asks (gateway/askingServer).
+      assert.deepEqual(
+        asked,
+        ['What is your name?', 'Name?', 'Favourite colour?'].map((m) => `[${server}] ${m}`),
+      );
       assert.equal(
         text(await client.callTool({ name: `${server}_needs_sampling`, arguments: {} })),
         'model said: Paris',
@@ -151,7 +155,7 @@ describe('an upstream that speaks only 2026-07-28, behind MCP Lens', () => {
     });
     const result = await client.callTool({ name: 'viaHttp_ask_name', arguments: {} });
     assert.equal(text(result), 'Hello, Grace!');
-    assert.deepEqual(names, ['What is your name?']);
+    assert.deepEqual(names, ['[viaHttp] What is your name?']);
     // The raw round: the key is the server's own.
     const raw = await fetch(world.url, {
       method: 'POST',

@@ -134,12 +134,14 @@ describe('upstream OAuth against a real OpenID provider', () => {
   });
 
   test('wrong audience: a server whose metadata names another server is never signed in to, and never sees its token', async () => {
-    const s = statusOf(pool, 'liar');
-    assert.equal(s.state, 'error');
-    assert.match(s.error ?? '', /Protected resource .* does not match/);
+    // Nothing is discovered before the user asks to sign in: it just needs sign-in.
+    assert.equal(statusOf(pool, 'liar').state, 'needs-sign-in');
     const authorizations = opened.length;
     await assert.rejects(pool.signIn('liar'), /does not match/);
     assert.equal(opened.length, authorizations, 'no authorization page for the liar');
+    const s = statusOf(pool, 'liar');
+    assert.equal(s.state, 'needs-sign-in');
+    assert.match(s.error ?? '', /sign-in failed: .*Protected resource .* does not match/);
     const issued = new Set(world.seen.filter((r) => r.server === 'mcp' && r.token).map((r) => r.token));
     assert.ok(issued.size > 0);
     assert.ok(!world.seen.some((r) => r.server === 'liar' && r.token), 'no token was ever sent to the other server');

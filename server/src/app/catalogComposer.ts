@@ -9,7 +9,7 @@
 import type { ServerConfig } from '../core/config/types';
 import { createToolFilters } from '../core/config/toolFilter';
 import type { UpstreamPool, UpstreamTool } from '../adapters/upstream/pool';
-import { buildCatalog, catalogPrompts, catalogResources, type Catalog } from './catalogBuilder';
+import { buildCatalog, catalogPrompts, catalogResources, catalogUiUris, type Catalog } from './catalogBuilder';
 import type { KnownCatalog } from './knownCatalog';
 import type { Admission } from './admission';
 import type { CatalogSource } from './lensControl';
@@ -57,7 +57,10 @@ export class CatalogComposer {
     const resources = this.pool.resources();
     // A multi-root folder's server also answers to its name in that folder (toolFilter.ts).
     const localNames = new Map(running.map((s) => [s.name, s.source.folder?.localName]));
-    const toolsKey = JSON.stringify([filters, [...localNames]]);
+    // Two servers coming to share a view's URI rewrite it in tools' _meta: the tools change then.
+    const upstreamTools = [...composed.values()].flat();
+    const ui = catalogUiUris(upstreamTools, resources);
+    const toolsKey = JSON.stringify([filters, [...localNames], ui.key]);
     const othersKey = JSON.stringify([prompts, resources]);
     const sameTools =
       toolsKey === this.toolsKey &&
@@ -70,12 +73,21 @@ export class CatalogComposer {
     if (sameTools && sameOthers) return undefined;
     if (sameTools) {
       // The tools, their names and maps stay the very same objects: nothing to reindex.
-      this.catalog = { ...this.catalog, prompts: catalogPrompts(prompts), resources: catalogResources(resources) };
+      this.catalog = {
+        ...this.catalog,
+        prompts: catalogPrompts(prompts),
+        resources: catalogResources(resources, ui),
+        ui,
+      };
       return 'others';
     }
     const filter = createToolFilters(filters);
-    this.catalog = buildCatalog([...composed.values()].flat(), prompts, resources, (server, tool) =>
-      filter(server, tool, localNames.get(server)),
+    this.catalog = buildCatalog(
+      upstreamTools,
+      prompts,
+      resources,
+      (server, tool) => filter(server, tool, localNames.get(server)),
+      ui,
     );
     return 'tools';
   }

@@ -30,6 +30,8 @@ export class KnownCatalog {
   private countsToKeep: () => Record<string, number> = () => ({});
   /** Changes not written yet. */
   private dirty = false;
+  /** Each server's fingerprint as the file held it when MCP Lens started. */
+  private readonly atStart: ReadonlyMap<string, string>;
 
   constructor(
     private readonly file: string,
@@ -38,6 +40,12 @@ export class KnownCatalog {
     private readonly quiet?: Pick<StartupQuiet, 'whenQuiet'>,
   ) {
     ({ servers: this.servers, tokenCounts: this.tokenCounts } = readCatalogCache(file));
+    this.atStart = new Map(Object.entries(this.servers).map(([name, s]) => [name, s.fingerprint]));
+  }
+
+  /** Whether the cache held this definition (listed or failed) when MCP Lens started. */
+  cachedAtStart(config: ServerConfig): boolean {
+    return this.atStart.get(config.name) === config.fingerprint;
   }
 
   /** Where the token counts written with the catalog come from. */

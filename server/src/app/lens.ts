@@ -72,7 +72,17 @@ export interface CallOptions {
    * asked: exposure found lists the tool for the session from then on.
    */
   onChosen?: (tool: CatalogTool) => void;
+  /**
+   * Set on the host's own tools/call (a tool it lists, or an MCP App's view calling its server),
+   * never on call_tool or run_code: it may name a tool only views call, or a tool by its server's
+   * own name (core/hostCalls.ts). `viewUris`: the `ui://` views this session read. A call by a
+   * name only views use is the user acting in the app: it is never asked about (toolConsent.ts).
+   */
+  hostCall?: { viewUris: readonly string[] };
 }
+
+/** What a server lists: tools, prompts or resources. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
 
 /**
  * A downstream client session (one per gateway session), as upstream requests reach it outside
@@ -114,6 +124,11 @@ export interface Lens {
   tools(): CatalogTool[];
   /** Resolves a client-safe name; undefined for unknown or excluded tools. */
   findTool(name: string): CatalogTool | undefined;
+  /**
+   * Tools only an MCP App's view calls (`_meta.ui.visibility` without "model"): in no `tools()`,
+   * search or agent's call; a host's own tools/call reaches them (CallOptions.hostCall).
+   */
+  appTools(): CatalogTool[];
   search(request: SearchRequest): Promise<SearchResponse>;
   /**
    * Calls an upstream tool by client-safe name. Unknown or excluded names, invalid
@@ -162,6 +177,8 @@ export interface Lens {
    * question itself.
    */
   revokeConsent(principal: string, key: string): Promise<void>;
+  /** The user vouches for what search learned for a tool (its name, or the key the view listed): it counts for every session. */
+  shareLearnedSearch(tool: string): Promise<void>;
   restartServer(name: string): Promise<void>;
   /**
    * Signs in to a remote server that needs an account (OAuth): the front door shows the
@@ -178,5 +195,11 @@ export interface Lens {
    * that hangs): what no one asked for waits for it (app/startupQuiet.ts).
    */
   whenServersStarted(): Promise<void>;
+  /**
+   * Resolves once no server that has not yet listed `kind` since MCP Lens started (and, for tools,
+   * has none in the catalog cache either) is starting, or once the connect timeout has passed: a
+   * client that asks once (a one-shot CLI) gets the whole first answer (app/firstListings.ts).
+   */
+  whenListed(kind: ListKind): Promise<void>;
   close(): Promise<void>;
 }

@@ -35,7 +35,7 @@ import { o200kTokenizer } from '../adapters/tokens/o200kCounter';
 import { UpstreamPool } from '../adapters/upstream/pool';
 import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
-import type { CallOptions, Disposable, Lens, LensChange, SearchRequest } from './lens';
+import type { CallOptions, Disposable, Lens, LensChange, ListKind, SearchRequest } from './lens';
 import type { UpstreamCaller } from '../adapters/upstream/types';
 import type { LensAppOptions } from './lensAppOptions';
 import { buildLensParts, type LensHost, type LensParts } from './lensParts';
@@ -157,6 +157,10 @@ export class LensApp implements Lens, LensControl {
     return this.parts.composer.catalog.byName.get(name);
   }
 
+  appTools(): CatalogTool[] {
+    return this.parts.composer.catalog.appTools;
+  }
+
   search(request: SearchRequest): Promise<SearchResponse> {
     return this.parts.finder.search(request);
   }
@@ -237,6 +241,11 @@ export class LensApp implements Lens, LensControl {
     this.parts.consent.revoke(principal, key);
   }
 
+  async shareLearnedSearch(tool: string): Promise<void> {
+    const key = this.parts.composer.catalog.byName.get(tool)?.key ?? tool;
+    if (this.learning.share(key) === 0) throw new Error(`nothing is learned for ${tool}`);
+  }
+
   restartServer(name: string): Promise<void> {
     return this.parts.reconciler.restart(name);
   }
@@ -269,6 +278,12 @@ export class LensApp implements Lens, LensControl {
 
   whenServersStarted(): Promise<void> {
     return this.parts.quiet.whenQuiet();
+  }
+
+  async whenListed(kind: ListKind): Promise<void> {
+    await this.parts.firstListings.whenListed(kind);
+    // What the servers that came up listed is in the catalog the caller reads next.
+    this.parts.sync.composeNow();
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@ import type { FolderInput } from '../core/config/folders';
 import type { Logger } from '../core/logger';
 import type { ToolIndex } from '../core/search/types';
 import type { UpstreamPoolOptions } from '../adapters/upstream/pool';
+import type { SharedLessons } from '../adapters/state/pgLessons';
 
 export interface LensAppOptions {
   workspaceFolder: string;
@@ -39,6 +40,8 @@ export interface LensAppOptions {
   log: Logger;
   /** Replaces the index built from settings (tests, benchmarks). */
   index?: ToolIndex;
+  /** Search lessons shared with other replicas (`serve --http --state`); absent: the learned file. */
+  sharedLessons?: SharedLessons;
   /** Where usage is recorded; defaults to <storageDir>/usage. */
   usageDir?: string;
   /**

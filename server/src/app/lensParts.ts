@@ -14,6 +14,7 @@ import type { SearchLearning } from '../usage/searchLearning';
 import type { UsageTracker } from '../usage/usageTracker';
 import { CatalogComposer } from './catalogComposer';
 import { CatalogSync } from './catalogSync';
+import { FirstListings } from './firstListings';
 import { KnownCatalog } from './knownCatalog';
 import type { Lens, LensChange } from './lens';
 import type { LensAppOptions } from './lensAppOptions';
@@ -60,6 +61,8 @@ export interface LensParts {
   calls: ToolCalls;
   consent: ToolConsent;
   forwarding: UpstreamForwarding;
+  /** What a one-shot client's first answer waits for: servers still listing for the first time. */
+  firstListings: FirstListings;
 }
 
 /** Builds the parts and subscribes them to the pool's, the index's, usage's and search learning's changes. */
@@ -99,13 +102,8 @@ export function buildLensParts(
     usage.record(call);
     learning.noteCall(call);
   };
-  const consent = new ToolConsent({
-    file: new ConsentFile(consentFilePath(options.storageDir), (message) => options.log.warn(message)),
-    settings: () => host.settings(),
-    toolByKey: (key) => composer.catalog.byKey.get(key),
-    log: options.log,
-    changed: () => host.fire('consent'),
-  });
+  const consent = buildConsent(options, composer, host);
+  const startingWithoutTools = () => composer.startingWithoutTools(reconciler.admitted.running);
   const parts: LensParts = {
     quiet,
     known,
@@ -120,12 +118,23 @@ export function buildLensParts(
       learning,
       sync,
       catalog,
-      startingWithoutTools: () => composer.startingWithoutTools(reconciler.admitted.running),
+      startingWithoutTools,
       startedAt,
     }),
-    calls: new ToolCalls({ lens: host.lens, pool, log: options.log, usage: { record }, consent }),
+    calls: new ToolCalls({ lens: host.lens, catalog, pool, log: options.log, usage: { record }, consent }),
     consent,
-    forwarding: new UpstreamForwarding({ pool, catalog, isRunning: (name) => reconciler.isRunning(name) }),
+    forwarding: new UpstreamForwarding({
+      pool,
+      catalog,
+      isRunning: (name) => reconciler.isRunning(name),
+      whenListed: (kind) => host.lens.whenListed(kind),
+    }),
+    firstListings: buildFirstListings(
+      pool,
+      startingWithoutTools,
+      () => reconciler.admitted.running.some((s) => known.cachedAtStart(s)),
+      host,
+    ),
   };
   pool.onDidChange((change) => {
     if (host.closed()) return;
@@ -136,4 +145,31 @@ export function buildLensParts(
   usage.onDidChange(() => host.fire('usage'));
   learning.onDidChange(() => host.fire('usage'));
   return parts;
+}
+
+/** The user's consent to destructive tools, remembered in the storage dir (toolConsent.ts). */
+function buildConsent(options: LensAppOptions, composer: CatalogComposer, host: LensHost): ToolConsent {
+  return new ToolConsent({
+    file: new ConsentFile(consentFilePath(options.storageDir), (message) => options.log.warn(message)),
+    settings: () => host.settings(),
+    toolByKey: (key) => composer.catalog.byKey.get(key),
+    log: options.log,
+    changed: () => host.fire('consent'),
+  });
+}
+
+/** What a one-shot client's first answer waits for (firstListings.ts). */
+function buildFirstListings(
+  pool: UpstreamPool,
+  startingWithoutTools: () => string[],
+  hadCatalogCache: () => boolean,
+  host: LensHost,
+): FirstListings {
+  return new FirstListings({
+    statuses: () => pool.statuses(),
+    startingWithoutTools,
+    hadCatalogCache,
+    onChange: (listener) => pool.onDidChange(listener),
+    connectTimeoutMs: () => host.settings().connectTimeoutSeconds * 1000,
+  });
 }

@@ -37,7 +37,7 @@ export async function openLensStores(options: LensAppOptions): Promise<LensStore
     }),
   ]);
   const learning = new SearchLearning({
-    file: learnedFilePath(options.storageDir),
+    ...(options.sharedLessons ? { shared: options.sharedLessons } : { file: learnedFilePath(options.storageDir) }),
     enabled: settings.search.learnFromUsage,
     log,
   });

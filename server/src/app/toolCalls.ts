@@ -2,11 +2,15 @@
  * THE one call path to an upstream tool: every front door (call_tool, direct calls in the
  * pinned/all/predictive modes, run_code's inner calls, the dashboard's "Try it", the palette)
  * ends here, so each rule of a call is decided once, in this order:
- *   name → catalog tool (unknown and excluded names are the same "unknown tool")
+ *   name → catalog tool (unknown and excluded names are the same "unknown tool"; a name not in
+ *   the catalog waits for servers still listing for the first time, app/firstListings.ts; a tool
+ *   only MCP Apps' views call, core/mcpApps.ts, is refused to all but the host's own call, which
+ *   may also name a tool by its server's own name, core/hostCalls.ts)
  *   → argument size (MAX_ARGUMENTS_BYTES) → schema validation → the user's consent, for a tool
- *   the host never showed them (toolConsent.ts) → the session's turn (round robin between
- *   sessions, UPSTREAM_CALL_TURNS) → timeout (the setting) → upstream → result size
- *   (MAX_RESULT_BYTES) → usage record (no argument values) and log.
+ *   the host never showed them (toolConsent.ts; never for a view's own call: the user acts in
+ *   the app) → the session's turn (round robin between sessions, UPSTREAM_CALL_TURNS) → timeout
+ *   (the setting) → upstream → result size (MAX_RESULT_BYTES) → usage record (no argument
+ *   values) and log.
  * Everything that can go wrong becomes an `isError` result whose text names the tool and
  * server and says what to do, because the caller is usually a model that can correct itself.
  * The upstream's own result, error or not, is returned as it came, but for one thing: every
@@ -32,6 +36,8 @@ import { approximateSize } from '../core/approximateSize';
 import { FairQueue } from '../core/fairQueue';
 import { UPSTREAM_CALL_TURNS } from '../core/sessionLimits';
 import { cleanReplyInPlace } from '../../../protocol/untrustedText';
+import { resolveHostCall, type HostCallTarget } from '../core/hostCalls';
+import type { Catalog } from './catalogBuilder';
 
 /** Arguments above this size (as JSON) are refused before anything is sent upstream. */
 export const MAX_ARGUMENTS_BYTES = 1024 * 1024;
@@ -49,7 +55,9 @@ export interface ToolCallDeps {
    * is a boundary); the per-call timeout is read from `settings()` at each call, so a settings
    * change applies to the next one.
    */
-  lens: Pick<Lens, 'findTool' | 'tools' | 'settings'>;
+  lens: Pick<Lens, 'findTool' | 'tools' | 'settings' | 'whenListed'>;
+  /** The catalog in force: its tools only views call and its `ui://` views. */
+  catalog(): Catalog;
   pool: UpstreamPool;
   log: Logger;
   /** Records each call that reached a real tool (usage learning hashes the arguments, never keeps them). */
@@ -72,19 +80,20 @@ export class ToolCalls {
   async call(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const startedAt = Date.now();
     const origin = options.origin ?? 'gateway';
-    const tool = this.deps.lens.findTool(name);
-    if (!tool) {
+    const target = await this.target(name, options);
+    if ('problem' in target) {
       this.deps.log.info(`call unknown tool: invalid (${origin})`);
-      const known = this.deps.lens.tools().map((t) => t.name);
-      return errorResult(unknownToolMessage(name, known));
+      return errorResult(target.problem);
     }
-    const { result, outcome } = await this.run(tool, args, options);
+    const { tool, view } = target;
+    const { result, outcome } = await this.run(tool, args, options, view === true);
     // Upstream replies are untrusted text on their way to an agent or a person.
     cleanReplyInPlace(result);
     const durationMs = Date.now() - startedAt;
     const sessionId = options.sessionId ?? `${origin}-default`;
-    // Only an agent's calls through the gateway are judged against its find_tools answers.
-    const fromAgent = origin === 'gateway';
+    // Only an agent's calls through the gateway are judged against its find_tools answers (a
+    // view's, by a name only views use, are not).
+    const fromAgent = origin === 'gateway' && !view;
     this.deps.usage.record({
       sessionId,
       toolKey: tool.key,
@@ -104,15 +113,54 @@ export class ToolCalls {
     return result;
   }
 
+  /** The tool `name` names for this caller, or why there is none (see the file comment). */
+  private async target(name: string, options: CallOptions): Promise<HostCallTarget> {
+    let found = this.lookup(name, options);
+    if (!found && this.deps.lens.whenListed) {
+      // A server still starting on a first run may list it: a one-shot client calls once.
+      await this.deps.lens.whenListed('tools');
+      found = this.lookup(name, options);
+    }
+    if (found) return found;
+    const appOnly = this.deps.catalog().appTools.find((t) => t.name === name);
+    if (appOnly)
+      return {
+        problem: `"${appOnly.name}" (server "${appOnly.server}") is called by its app's view only (_meta.ui.visibility "app"), never by an agent.`,
+      };
+    return {
+      problem: unknownToolMessage(
+        name,
+        this.deps.lens.tools().map((t) => t.name),
+      ),
+    };
+  }
+
+  private lookup(name: string, options: CallOptions): HostCallTarget | undefined {
+    if (!options.hostCall) {
+      const tool = this.deps.lens.findTool(name);
+      return tool && { tool };
+    }
+    const catalog = this.deps.catalog();
+    return resolveHostCall(name, options.hostCall.viewUris, {
+      findTool: (n) => this.deps.lens.findTool(n),
+      tools: catalog.tools,
+      appTools: catalog.appTools,
+      viewServer: (uri) => catalog.ui.resolve(uri)?.server,
+    });
+  }
+
   private async run(
     tool: CatalogTool,
     args: Record<string, unknown>,
     options: CallOptions,
+    viewCall: boolean,
   ): Promise<{ result: CallToolResult; outcome: CallOutcome }> {
     const refused = this.refusal(tool, args);
     if (refused) return { result: errorResult(refused), outcome: 'invalid' };
-    options.onChosen?.(tool);
-    const denied = await this.deps.consent.check(tool, args, options);
+    // A view's own call (by a name only views use) is the user acting in the app the host shows:
+    // the agent did not choose the tool, so found mode does not list it, and nobody is asked.
+    if (!viewCall) options.onChosen?.(tool);
+    const denied = viewCall ? undefined : await this.deps.consent.check(tool, args, options);
     if (denied) return { result: errorResult(denied), outcome: 'cancelled' };
     const timeoutMs = this.deps.lens.settings().callTimeoutSeconds * 1000;
     // The session's turn: its other calls may be ahead of this one, another session's never all.

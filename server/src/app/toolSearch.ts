@@ -22,13 +22,19 @@ import type { Lens, SearchRequest } from './lens';
  * slow or hanging server never delays the others' tools.
  */
 const EMPTY_CATALOG_GRACE_MS = 5000;
+/**
+ * A search waits at most this long for the learned file to be read (off the gateway's thread, at
+ * start or after another process rewrote it), then ranks with what learning holds: a file of the
+ * largest size MCP Lens writes is read well within it.
+ */
+const LEARNED_READ_WAIT_MS = 2000;
 
 export interface ToolSearchOptions {
   /** The settings in force, every server's status (for the no-match hint), and its changes. */
   lens: Pick<Lens, 'settings' | 'servers' | 'onDidChange'>;
   index: ToolIndex;
   usage: UsageTracker;
-  learning: Pick<SearchLearning, 'forRequest' | 'syncCatalog'>;
+  learning: Pick<SearchLearning, 'forRequest' | 'syncCatalog' | 'ready'>;
   sync: Pick<CatalogSync, 'first' | 'current'>;
   catalog(): Catalog;
   /** Running servers, still starting, with no tools in the catalog (missing from answers). */
@@ -70,6 +76,7 @@ export class ToolSearch {
     // Usage re-ranks within what the query found (the ranking's last stage); a session without calls is left as is.
     if (request.sessionId) options.sessionId = request.sessionId;
     this.syncLearning();
+    await this.o.learning.ready(LEARNED_READ_WAIT_MS);
     const ranked = await this.o.index.search(text, { ...options, usage: [lesson.signal, this.o.usage.searchSignal] });
     const catalog = this.o.catalog();
     const hits: SearchHit[] = [];

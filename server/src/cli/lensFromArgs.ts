@@ -18,6 +18,7 @@ import {
   type McpLensSettings,
 } from '../../../protocol/settings';
 import { formatProblem } from '../core/config/resolve';
+import { errorMessage } from '../core/errorMessage';
 import type { Logger } from '../core/logger';
 import { configFilesToWatch, readWorkspaceSettings } from '../adapters/config/loadConfig';
 import { approvalsFilePath, loadApprovals, saveApprovals } from '../adapters/config/approvalStore';
@@ -31,6 +32,7 @@ import { MemoryToolIndex } from '../index/memoryIndex';
 import type { CliOptions } from './commandLine';
 import { approvalQuestion, askLine, askYesNo, canPrompt, restrictedQuestion } from './prompt';
 import { terminalOAuth } from './terminalSignIn';
+import type { TeamState } from '../adapters/state/teamState';
 import { workspaceVerdict, type Verdict } from './workspaceVerdict';
 
 /** Options shared by every command that opens the workspace (commandLine.ts). */
@@ -71,6 +73,11 @@ export interface OpenLensOptions {
    * as a team must have them whatever the workspace says (teamSettings).
    */
   team?: { sharedServers: ReadonlySet<string> };
+  /**
+   * Replicas' shared state (`serve --http --state`): approvals, search lessons and sign-ins
+   * live there instead of the user's files.
+   */
+  state?: TeamState | undefined;
 }
 
 /**
@@ -83,6 +90,20 @@ export function teamSettings(settings: McpLensSettings): McpLensSettings {
     ...settings,
     search: { ...settings.search, learnFromUsage: false },
     exposure: settings.exposure === 'predictive' ? 'search' : settings.exposure,
+  };
+}
+
+/** Where approvals are read and kept: the user's file, or the team's state database. */
+interface Approvals {
+  load(): Record<string, string>;
+  save(approvals: Record<string, string>): Promise<void>;
+}
+
+function approvalsOf(workspaceFolder: string, state: TeamState | undefined): Approvals {
+  if (state) return { load: () => state.approvals.current(), save: (a) => state.approvals.save(a) };
+  return {
+    load: () => loadApprovals(workspaceFolder),
+    save: async (a) => saveApprovals(workspaceFolder, { ...loadApprovals(workspaceFolder), ...a }),
   };
 }
 
@@ -104,12 +125,13 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
       `MCP Lens keeps this workspace's catalog cache, index and usage in ${storageDir} now; ${legacy.join(', ')} are no longer read and can be deleted`,
     );
   const forTeam = o.team ? teamSettings : (s: McpLensSettings) => s;
+  const approvals = approvalsOf(workspaceFolder, o.state);
   const options: LensAppOptions = {
     workspaceFolder,
     storageDir,
     settings: forTeam(settings),
     trusted: true,
-    approvals: loadApprovals(workspaceFolder),
+    approvals: approvals.load(),
     autoApprove: o.trust === true,
     inputs: inputsFromEnv(process.env),
     log: o.log,
@@ -123,23 +145,33 @@ export async function openLens(o: OpenLensOptions): Promise<Lens & LensControl> 
     // --trust approves the restricted values there at start, not what is written while serving.
     const atStart = o.trust === true ? restrictedApprovalValue(restrictedValuesOf(ws.settings)) : undefined;
     options.fileState = {
-      files: [join(workspaceFolder, '.vscode', 'settings.json'), approvalsFilePath()],
+      files: [join(workspaceFolder, '.vscode', 'settings.json'), ...(o.state ? [] : [approvalsFilePath()])],
       // A changed restricted value is honoured only if it was approved before (no prompt while serving).
       read: () => ({
         settings: forTeam(workspaceSettingsNow(workspaceFolder, atStart, o.log)),
-        approvals: loadApprovals(workspaceFolder),
+        approvals: approvals.load(),
       }),
     };
   }
   // Tokens from `mcp-lens login` (the user's 0600 file); a sign-in prints its address, and opens
   // the browser unless asked not to (`serve`'s dashboard button opens it).
-  options.pool = { oauth: terminalOAuth(o.log, { openBrowser: o.signIn?.openBrowser ?? true }) };
+  options.pool = {
+    oauth: terminalOAuth(o.log, {
+      openBrowser: o.signIn?.openBrowser ?? true,
+      ...(o.state && { store: o.state.oauth }),
+    }),
+  };
   if (o.team) options.pool.sharedServers = o.team.sharedServers;
+  if (o.state) options.sharedLessons = o.state.lessons;
   if (o.lightweight) options.index = new MemoryToolIndex('keyword only: in-memory index (no store)');
   // Asked on the terminal right below: a warning to go and run this very command would contradict the question.
   if (ask) options.asksApprovalAtStart = true;
   const app = await LensApp.start(options);
-  if (ask) await promptForMissing(app, workspaceFolder);
+  // Another replica approved a server: it starts here too.
+  o.state?.approvals.onDidChange(
+    (all) => void app.approve(all).catch((err: unknown) => o.log.warn(`applying approvals: ${errorMessage(err)}`)),
+  );
+  if (ask) await promptForMissing(app, approvals);
   else reportPending(app, o.log);
   return app;
 }
@@ -229,7 +261,7 @@ export function inputsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-async function promptForMissing(app: LensControl, workspaceFolder: string): Promise<void> {
+async function promptForMissing(app: LensControl, approvals: Approvals): Promise<void> {
   const missing = app.missingInputs();
   if (missing.length) {
     const values: Record<string, string> = {};
@@ -244,7 +276,7 @@ async function promptForMissing(app: LensControl, workspaceFolder: string): Prom
     if (await askYesNo(approvalQuestion(p))) approved[p.name] = p.fingerprint;
   }
   if (Object.keys(approved).length) {
-    saveApprovals(workspaceFolder, { ...loadApprovals(workspaceFolder), ...approved });
+    await approvals.save(approved);
     await app.approve(approved);
   }
 }

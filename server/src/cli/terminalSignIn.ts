@@ -5,13 +5,17 @@
  */
 import { spawn } from 'node:child_process';
 import { FileOAuthStore, oauthFilePath } from '../adapters/upstream/auth/fileOAuthStore';
-import type { OAuthEnvironment, SignInDoor } from '../adapters/upstream/auth/types';
+import type { OAuthEnvironment, OAuthStore, SignInDoor } from '../adapters/upstream/auth/types';
 import type { Logger } from '../core/logger';
 import { escapeForDisplay } from '../../../protocol/untrustedText';
 
-export function terminalOAuth(log: Logger, options: { openBrowser: boolean; autoSignIn?: boolean }): OAuthEnvironment {
+/** `store`: where the tokens go instead of the user's file (the team's state database). */
+export function terminalOAuth(
+  log: Logger,
+  options: { openBrowser: boolean; autoSignIn?: boolean; store?: OAuthStore },
+): OAuthEnvironment {
   return {
-    store: new FileOAuthStore(oauthFilePath(), log),
+    store: options.store ?? new FileOAuthStore(oauthFilePath(), log),
     door: terminalDoor(options.openBrowser),
     signInHint: (server) => `run \`mcp-lens login ${server}\` in a terminal`,
     ...(options.autoSignIn && { autoSignIn: true }),

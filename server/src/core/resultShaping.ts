@@ -117,7 +117,8 @@ export interface CutResult {
  * Cuts a result's text to `maxTokens` o200k tokens, in order: text items fit whole until the
  * budget runs out, the one that crosses it is cut at a token boundary, later ones are dropped.
  * Images and other non-text items pass through (clients do not read them as text).
- * structuredContent is dropped from a cut result: it would carry the whole thing again.
+ * structuredContent is dropped from a cut result: it would carry the whole thing again; `_meta`
+ * is kept.
  * Undefined when the result fits; a text no longer in bytes than the budget is not tokenized
  * at all. `fullTokensOf` counts the whole result (a caller that needs the count too passes
  * one that counts once for both); without it, the text is counted here.
@@ -160,6 +161,8 @@ export function cutToTokens(
   if (budget > 0 && !full.exact) return undefined;
   const cut: CallToolResult = { content };
   if (result.isError) cut.isError = true;
+  // No model reads _meta; a host does (an MCP App's view correlates results by it).
+  if (result._meta !== undefined) cut._meta = result._meta;
   return { result: cut, fullTokens: full.tokens, exact: full.exact, keptTokens: maxTokens - budget };
 }
 
@@ -278,7 +281,12 @@ async function applySelect(
   if (!input) return { problem: PLAIN_TEXT_PROBLEM };
   const outcome = await steps.select(raw, input, expression);
   if ('refused' in outcome) return { dropped: outcome.refused };
-  if (outcome.ok) return projectionResult(outcome.json);
+  if (outcome.ok) {
+    const projection = projectionResult(outcome.json);
+    // The host's part of the result (an MCP App's view correlates by it) is not the model's to project.
+    if (raw._meta !== undefined) projection.result._meta = raw._meta;
+    return projection;
+  }
   return outcome.limit ? { limit: outcome.problem } : { problem: outcome.problem };
 }
 

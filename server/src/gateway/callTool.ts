@@ -41,6 +41,8 @@ export interface MetaToolContext {
   hostConfirms?: boolean;
   /** An agent chose an upstream tool (call_tool, or a direct call): exposure found lists it. */
   onChosen?: CallOptions['onChosen'];
+  /** The host's own tools/call, which is also how MCP Apps' views call (CallOptions.hostCall). */
+  hostCall?: CallOptions['hostCall'];
   /** What a signed-in person may see and call (toolView.ts); absent: everything. */
   view?: ToolView;
   /** Where this session's calls are audited (a team's gateway); absent: they are not. */
@@ -134,7 +136,7 @@ async function checkedCall(
   args: Record<string, unknown>,
   ctx: MetaToolContext,
 ): Promise<{ result: CallToolResult; refused: boolean }> {
-  const refused = ctx.view && viewRefusal(toolName, ctx.view, ctx.lens);
+  const refused = ctx.view && (ctx.hostCall ? hostCallRefusal : viewRefusal)(toolName, ctx.view, ctx.lens);
   if (refused) return { result: errorText(refused), refused: true };
   return { result: await forwardCall(toolName, args, ctx), refused: false };
 }
@@ -150,6 +152,7 @@ function forwardCall(toolName: string, args: Record<string, unknown>, ctx: MetaT
   if (ctx.hostConfirms) options.hostConfirms = true;
   // What a run_code script runs is not listed as the host's own (gateway/foundTools.ts).
   if (ctx.onChosen && options.origin === 'gateway') options.onChosen = ctx.onChosen;
+  if (ctx.hostCall) options.hostCall = ctx.hostCall;
   return ctx.lens.callTool(toolName, args, options);
 }
 
@@ -165,4 +168,25 @@ function viewRefusal(toolName: string, view: ToolView, lens: Lens): string | und
       visibleTools(lens.tools(), view).map((t) => t.name),
     );
   return view.callRefusal(tool);
+}
+
+/**
+ * A host's own tools/call may name what only a view calls (an app-only tool, a tool by its server's
+ * own name: core/hostCalls.ts), which the call path resolves later: every tool it could resolve to
+ * must be one the person sees, so a hidden server's same-named tool refuses the call rather than
+ * let the call path pick between them.
+ */
+function hostCallRefusal(toolName: string, view: ToolView, lens: Lens): string | undefined {
+  const named = lens.findTool(toolName) ?? lens.appTools().find((t) => t.name === toolName);
+  const candidates = named ? [named] : [...lens.tools(), ...lens.appTools()].filter((t) => t.originalName === toolName);
+  if (candidates.length === 0 || candidates.some((t) => !view.seesTool(t)))
+    return unknownToolMessage(
+      toolName,
+      visibleTools(lens.tools(), view).map((t) => t.name),
+    );
+  for (const tool of candidates) {
+    const refused = view.callRefusal(tool);
+    if (refused) return refused;
+  }
+  return undefined;
 }

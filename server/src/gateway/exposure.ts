@@ -7,7 +7,8 @@
  *   (as `search` while it expects none: a cold start, or usage off);
  * - found: meta-tools + the tools this session's agent chose through call_tool (foundTools.ts).
  * An upstream tool whose client-safe name equals a meta-tool's is never listed directly
- * (the meta-tool wins); it stays reachable through call_tool.
+ * (the meta-tool wins); it stays reachable through call_tool. A host that renders MCP Apps also
+ * gets the tools the listed tools' views may call (toolDefinition.ts).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpLensSettings } from '../../../protocol/settings';
@@ -16,6 +17,15 @@ import type { Lens, Visibility } from '../app/lens';
 import { META_TOOL_NAMES, metaToolDefinitions } from './metaToolDefs';
 import { workspaceDomains } from './workspaceDomains';
 import type { FoundTools } from './foundTools';
+import { toolDefinition, viewToolDefinitions } from './toolDefinition';
+
+/**
+ * Whether this mode's tools/list holds upstream tools: only then does a first tools/list wait for
+ * servers still starting (app/firstListings.ts). In search mode it is the meta-tools either way.
+ */
+export function listsUpstreamTools(settings: McpLensSettings): boolean {
+  return settings.exposure !== 'search';
+}
 
 /** Upstream tools listed directly (beside the meta-tools) for this session; `found`: what it ran (exposure found). */
 export function directTools(
@@ -44,25 +54,53 @@ export function directTools(
   return picked.filter((t) => !META_TOOL_NAMES.includes(t.name));
 }
 
+/** What a session's tools/list depends on beside the exposure mode. */
+export interface ListingOptions {
+  /** Exposure found: the tools this session's agent chose (foundTools.ts). */
+  found?: FoundTools | undefined;
+  /** The host renders MCP Apps: it also gets what the listed tools' views may call. */
+  rendersApps?: boolean;
+  /** A signed-in person's visibility (toolView.ts). */
+  view?: Visibility | undefined;
+}
+
 /**
- * Our whole tools/list for this session: meta-tools first, then the direct tools. `view`: a
- * signed-in person's (toolView.ts): the direct tools and find_tools' domains line hold only what
- * they may see.
+ * Our whole tools/list for this session: meta-tools first, then the direct tools, then (for a
+ * host that renders MCP Apps, `rendersApps`) what their views may call. `view`: a signed-in
+ * person's (toolView.ts): the direct tools, the views' tools and find_tools' domains line hold
+ * only what they may see.
  */
 export function exposedDefinitions(
   lens: Lens,
   settings: McpLensSettings,
   sessionId: string,
-  found?: FoundTools,
-  view?: Visibility,
+  listing: ListingOptions = {},
 ): Tool[] {
+  const { found, rendersApps = false, view } = listing;
   const meta = metaToolDefinitions({
     defaultLimit: settings.search.defaultLimit,
     codeMode: settings.codeMode.enabled,
     domains: view ? visibleDomains(lens, view) : domainsOf(lens),
   });
   const direct = directTools(lens, settings, sessionId, found);
-  return [...meta, ...(view ? direct.filter((t) => view.seesTool(t)) : direct).map(toolDefinition)];
+  const visible = view ? direct.filter((t) => view.seesTool(t)) : direct;
+  const listed = [...meta, ...visible.map((t) => toolDefinition(t))];
+  if (!rendersApps) return listed;
+  const taken = new Set(listed.map((t) => t.name));
+  let byServer: Map<string, CatalogTool[]> | undefined;
+  const serverTools = (server: string) => {
+    if (!byServer) {
+      byServer = new Map();
+      for (const t of [...lens.tools(), ...lens.appTools()]) {
+        if (view && !view.seesTool(t)) continue;
+        const same = byServer.get(t.server);
+        if (same) same.push(t);
+        else byServer.set(t.server, [t]);
+      }
+    }
+    return byServer.get(server) ?? [];
+  };
+  return [...listed, ...viewToolDefinitions(visible, serverTools, taken)];
 }
 
 function visibleDomains(lens: Lens, view: Visibility): string {
@@ -87,17 +125,6 @@ function domainsOf(lens: Lens): string {
   const domains = workspaceDomains(serverNames, tools);
   domainsMemo.set(tools, { names, domains });
   return domains;
-}
-
-/** A catalog tool as a client receives it, under its client-safe name (or the name given). */
-export function toolDefinition(t: CatalogTool): Tool {
-  const d: Tool = { name: t.name, description: t.description, inputSchema: t.inputSchema as Tool['inputSchema'] };
-  if (t.title !== undefined) d.title = t.title;
-  if (t.outputSchema !== undefined) d.outputSchema = t.outputSchema as Tool['outputSchema'];
-  if (t.annotations !== undefined) d.annotations = t.annotations as Tool['annotations'];
-  if (t.icons !== undefined) d.icons = t.icons as Tool['icons'];
-  if (t._meta !== undefined) d._meta = t._meta;
-  return d;
 }
 
 /** The catalog by key, once per catalog (the Lens hands out a new tools array when it changes). */

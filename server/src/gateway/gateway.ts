@@ -15,6 +15,7 @@ import { WORKSPACE_PRINCIPAL, type Principal } from '../core/principal';
 import { directTools, exposedDefinitions } from './exposure';
 import { FoundTools } from './foundTools';
 import type { CatalogTool } from '../core/catalog';
+import { rendersApps } from '../core/mcpApps';
 import { TokenAccounting, type SessionSavings } from './savings';
 import { createSessionServer, type SessionDeps } from './sessionServer';
 import { sessionClient } from './downstreamClient';
@@ -178,7 +179,7 @@ export class Gateway {
       budgets: this.budgets,
       log: this.log,
       version: LENS_VERSION,
-      toolsFor: (id) => this.rememberTools(id, view),
+      toolsFor: (id, apps) => this.rememberTools(id, view, apps),
       afterCall: (id) => {
         if (this.lens.settings().exposure === 'predictive') this.refreshSession(id);
       },
@@ -208,9 +209,17 @@ export class Gateway {
     return this.sessions.size;
   }
 
-  /** The tools/list a session gets now: a person's without the tools they may not see. */
-  toolsFor(sessionId: string, view?: ToolView): Tool[] {
-    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, this.sessions.get(sessionId)?.found, view);
+  /**
+   * The tools/list a session gets now: a person's without the tools they may not see; what its
+   * views may call too, when its client renders MCP Apps (`apps`: by default, as its session's does).
+   */
+  toolsFor(
+    sessionId: string,
+    view?: ToolView,
+    apps = rendersApps(this.sessions.get(sessionId)?.server.getClientCapabilities()),
+  ): Tool[] {
+    const found = this.sessions.get(sessionId)?.found;
+    return exposedDefinitions(this.lens, this.lens.settings(), sessionId, { found, rendersApps: apps, view });
   }
 
   /** Whether the session's tools/list holds this upstream tool by this name (a person's: one they may see). */
@@ -268,8 +277,8 @@ export class Gateway {
     await Promise.all(servers.map((s) => s.close().catch(() => undefined)));
   }
 
-  private rememberTools(sessionId: string, view: ToolView | undefined): Tool[] {
-    const tools = this.toolsFor(sessionId, view);
+  private rememberTools(sessionId: string, view: ToolView | undefined, apps: boolean): Tool[] {
+    const tools = this.toolsFor(sessionId, view, apps);
     const session = this.sessions.get(sessionId);
     if (session) session.toolsSignature = JSON.stringify(tools);
     this.accounting.noteListed(sessionId, this.accounting.exposedTokens(tools));

@@ -29,6 +29,7 @@ import { errorMessage } from '../core/errorMessage';
 import type { TeamDoor } from './teamDoor';
 import type { Identity } from '../adapters/auth/accessTokens';
 import type { GatewayHttpOptions } from './httpOptions';
+import { HttpDrain } from './httpDrain';
 import { claimsModern, serveModernPost } from './modern/modernHttp';
 import { principalContext, tokenPrincipal, type ModernContext } from './modern/modernContext';
 
@@ -71,6 +72,7 @@ export class GatewayHttpServer {
   private readonly tokenContext: ModernContext;
   /** Each signed-in person's latest token, whose groups their stateless requests' view reads. */
   private readonly latestIdentity = new Map<string, Identity>();
+  private readonly drainer = new HttpDrain();
 
   constructor(options: GatewayHttpOptions) {
     this.options = options;
@@ -120,6 +122,16 @@ export class GatewayHttpServer {
     return this.sessions.size;
   }
 
+  /**
+   * Stops taking work and waits, at most `maxMs`, for the POSTs being answered to finish (a pod
+   * told to stop by SIGTERM): /readyz says 503 at once, so a load balancer sends no more, and a
+   * new session or request is refused with 503 and Retry-After, so its client goes to another
+   * replica. Resolves true when nothing was left in flight. Call close() after.
+   */
+  drain(maxMs: number): Promise<boolean> {
+    return this.drainer.drain(maxMs);
+  }
+
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     const transports = [...this.sessions.values()].map((s) => s.transport);
@@ -136,6 +148,8 @@ export class GatewayHttpServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Before the Host check: a Kubernetes probe names the pod's address, and a probe reveals nothing.
+    if (this.drainer.answerProbe(req, res)) return;
     const door = this.options.team?.door;
     if (!hostAllowed(req.headers.host, this.port) && req.headers.host !== door?.publicHost) {
       const also = door ? `, ${door.publicHost}` : '';
@@ -217,7 +231,8 @@ export class GatewayHttpServer {
   private async handleMcp(req: IncomingMessage, res: ServerResponse, identity?: Identity): Promise<void> {
     const header = req.headers['mcp-session-id'];
     const sessionId = typeof header === 'string' ? header : undefined;
-    if (req.method === 'POST') return this.handlePost(req, res, sessionId, identity);
+    if (req.method === 'POST')
+      return this.drainer.admit(res) ? this.handlePost(req, res, sessionId, identity) : undefined;
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!sessionId) {
         sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');

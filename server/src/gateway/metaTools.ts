@@ -25,10 +25,13 @@ import {
 import { callToolMetaTool, errorText, type MetaToolContext } from './callTool';
 import { runCode, type CodeRuns } from './runCode';
 import { summarizeTools } from './serverSummary';
+import { cleanReplyInPlace } from '../../../protocol/untrustedText';
 import { visibleTools, type ToolView } from './toolView';
 
 /** get_tool_schema returns descriptions up to this long (find_tools: MAX_DESCRIPTION_CHARS). */
 export const MAX_SCHEMA_DESCRIPTION_CHARS = 8000;
+/** get_tool_schema's `icons` and `_meta` each up to this long as JSON (an MCP App's view config is a few hundred). */
+const MAX_META_CHARS = 8000;
 
 function jsonText(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
@@ -143,7 +146,26 @@ function fullDefinition(t: CatalogTool): Record<string, unknown> {
   d.signature = toolSignature(t.name, t.inputSchema, t.outputSchema, { descriptions: SIGNATURE_DESCRIPTION_CHARS });
   if (t.outputSchema !== undefined) d.output_schema = t.outputSchema;
   if (t.annotations !== undefined) d.annotations = t.annotations;
+  Object.assign(d, passedOnMeta(t));
   return d;
+}
+
+/**
+ * A tool's icons and `_meta` (its MCP App's view, visibility), as listed: the upstream's text,
+ * cleaned as its replies are and left out past MAX_META_CHARS rather than cut into invalid JSON.
+ */
+function passedOnMeta(t: CatalogTool): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of [
+    ['icons', t.icons],
+    ['_meta', t._meta],
+  ] as const) {
+    if (value === undefined) continue;
+    const size = JSON.stringify(value).length;
+    if (size <= MAX_META_CHARS) out[key] = cleanReplyInPlace(structuredClone(value));
+    else out[`${key}_omitted`] = `${size} characters`;
+  }
+  return out;
 }
 
 function listServers(lens: Lens, view: ToolView | undefined): CallToolResult {

@@ -42,9 +42,13 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogTool } from '../core/catalog';
 import { errorMessage } from '../core/errorMessage';
 import { cleanReplyText } from '../../../protocol/untrustedText';
+import type { ListKind } from '../app/lens';
+import { SessionViews } from './sessionViews';
+import { listsUpstreamTools } from './exposure';
 import type { ToolView } from './toolView';
 import { parseResourceUri } from '../core/resourceUris';
 import { MODERN_ERROR } from '../core/revision/revisions';
+import { isUiUri, rendersApps, toolViewUri } from '../core/mcpApps';
 
 export interface SessionDeps {
   lens: Lens;
@@ -66,14 +70,15 @@ export interface SessionDeps {
   log: Logger;
   version: string;
   /** This session's tools/list (depends on exposure mode and, for predictive, on the session). */
-  toolsFor(sessionId: string): Tool[];
+  /** `rendersApps`: the client renders MCP Apps (it gets what their views call: exposure.ts). */
+  toolsFor(sessionId: string, rendersApps: boolean): Tool[];
   /** Called after each tool call (predictive mode may change the list). */
   afterCall(sessionId: string): void;
   /** Whether this session's tools/list holds this upstream tool (the host confirms its calls itself). */
   lists(sessionId: string, name: string): boolean;
   /** An agent chose an upstream tool to call (found mode lists it). */
   chosen(sessionId: string, tool: CatalogTool): void;
-  /** A client asked for tools: its tools/list was answered, or a tool call came in. */
+  /** A client asked for what the servers give: a list, or a tool call (`serve` starts them then). */
   askedForTools(): void;
 }
 
@@ -100,33 +105,52 @@ export function createSessionServer(deps: SessionDeps, sessionId: () => string):
       ),
     },
   );
-  registerTools(server, deps, sessionId);
+  // The MCP Apps views this session read: whose views its host's calls can come from (core/hostCalls.ts).
+  const views = new SessionViews();
+  registerTools(server, deps, sessionId, views);
   registerPrompts(server, deps, sessionId);
-  registerResources(server, deps, sessionId);
+  registerResources(server, deps, sessionId, views);
   registerClientFeatures(server, deps, sessionId);
   return server;
 }
 
-function registerTools(server: Server, deps: SessionDeps, sessionId: () => string): void {
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = deps.toolsFor(sessionId());
-    deps.askedForTools();
-    return { tools };
-  });
-  const callTool = toolCallHandler(deps, server, sessionId);
+/**
+ * The servers a resource URI reads from: its server under MCP Lens's scheme, or an MCP App's view,
+ * by the URI hosts read it by (the catalog's tools and resources name each view's one server).
+ */
+function uriServers(lens: Lens, uri: string): string[] {
+  const target = parseResourceUri(uri);
+  if (target) return [target.server];
+  if (!isUiUri(uri)) return [];
+  const servers = new Set<string>();
+  for (const t of [...lens.tools(), ...lens.appTools()]) if (toolViewUri(t._meta) === uri) servers.add(t.server);
+  for (const r of lens.resources()) if (r.uri === uri) servers.add(r.server);
+  return [...servers];
+}
+
+/** A first answer holds what servers still starting for the first time list (app/firstListings.ts). */
+async function listed<T>(deps: SessionDeps, kind: ListKind, list: () => T): Promise<T> {
+  deps.askedForTools();
+  if (kind !== 'tools' || listsUpstreamTools(deps.lens.settings())) await deps.lens.whenListed(kind);
+  return list();
+}
+
+function registerTools(server: Server, deps: SessionDeps, sessionId: () => string, views: SessionViews): void {
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: await listed(deps, 'tools', () => deps.toolsFor(sessionId(), rendersApps(server.getClientCapabilities()))),
+  }));
+  const callTool = toolCallHandler(deps, server, sessionId, views);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     callTool(request.params, extra as unknown as CallExtra),
   );
 }
 
 /** Prompts under their client-safe names, in the protocol's shape (the SDK's); a failure names the prompt. */
-function registerPrompts(server: Server, { lens, principal, view }: SessionDeps, sessionId: () => string): void {
+function registerPrompts(server: Server, deps: SessionDeps, sessionId: () => string): void {
+  const { lens, principal, view } = deps;
   const sees = (server: string) => !view || view.seesServer(server);
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: lens
-      .prompts()
-      .filter((p) => sees(p.server))
-      .map(listedPrompt),
+    prompts: (await listed(deps, 'prompts', () => lens.prompts())).filter((p) => sees(p.server)).map(listedPrompt),
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const prompt = lens.prompts().find((p) => p.name === request.params.name);
@@ -147,15 +171,12 @@ function registerPrompts(server: Server, { lens, principal, view }: SessionDeps,
 }
 
 /** The upstreams' resources and templates under mcp-lens:// URIs, and this session's kept results. */
-function registerResources(server: Server, deps: SessionDeps, sessionId: () => string): void {
+function registerResources(server: Server, deps: SessionDeps, sessionId: () => string, views: SessionViews): void {
   const { lens, view } = deps;
   const sees = (server: string) => !view || view.seesServer(server);
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
-      ...lens
-        .resources()
-        .filter((r) => sees(r.server))
-        .map(listedResource),
+      ...(await listed(deps, 'resources', () => lens.resources())).filter((r) => sees(r.server)).map(listedResource),
       ...keptResourceList(deps.results, sessionId()),
     ],
   }));
@@ -168,15 +189,17 @@ function registerResources(server: Server, deps: SessionDeps, sessionId: () => s
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     if (request.params.uri.startsWith(RESULT_URI_PREFIX))
       return readKeptResource(deps.results, sessionId(), request.params.uri);
-    const target = parseResourceUri(request.params.uri);
-    if (view && (!target || !sees(target.server)))
+    const servers = uriServers(lens, request.params.uri);
+    if (view && (servers.length === 0 || !servers.every(sees)))
       throw new McpError(ErrorCode.InvalidParams, `resource "${request.params.uri}": unknown resource`);
     try {
-      return await lens.readResource(
+      const read = await lens.readResource(
         request.params.uri,
         deps.principal,
         callCaller(server, sessionId(), deps.principal, extra as unknown as CallExtra),
       );
+      views.read(request.params.uri);
+      return read;
     } catch (err) {
       if (isProtocolRefusal(err)) throw err;
       throw new McpError(
@@ -195,6 +218,7 @@ function toolCallHandler(
   deps: SessionDeps,
   server: Server,
   sessionId: () => string,
+  views: SessionViews,
 ): (params: CallToolRequest['params'], extra: CallExtra) => Promise<CallToolResult> {
   const { lens } = deps;
   return async (params, extra) => {
@@ -232,11 +256,16 @@ function toolCallHandler(
     }
     try {
       // Direct calls (pinned, all, predictive, found) go straight to the Lens, which answers unknown
-      // names with the closest real ones; the host confirmed a call of a tool it lists by its own
-      // rules, any other is asked about as call_tool's are (app/toolConsent.ts).
+      // names with the closest real ones. The host confirmed a call of a tool it lists by its own
+      // rules; a view's own call (a name only views use) is the user acting in the app; any other
+      // is asked about as call_tool's are (app/toolConsent.ts).
       const result =
         (await runMetaTool(name, args, ctx)) ??
-        (await directCall(name, args, { ...ctx, hostConfirms: deps.lists(sessionId(), name) }));
+        (await directCall(name, args, {
+          ...ctx,
+          hostConfirms: deps.lists(sessionId(), name),
+          hostCall: { viewUris: views.uris() },
+        }));
       recordAgentRequest(
         deps.accounting,
         () => deps.accounting.catalogCost(lens.tools())?.baselineTokens,

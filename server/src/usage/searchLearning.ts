@@ -2,53 +2,68 @@
  * Search that learns from the workspace (mcpLens.search.learnFromUsage, on by default): every
  * find_tools → call pair of a gateway session is a labelled example of this user's words for
  * this catalog's tools. The rules of what teaches what are core/usage/searchSteps.ts; what is
- * kept, bounded, is core/usage/learnedExamples.ts; how it ranks (each tool's learned words
- * against the request, in the pipeline's last stage) is core/usage/learnedRanking.ts. This class holds them per workspace: a SessionSteps per live session, the
- * examples, the catalog's tool fingerprints (a changed or removed tool forgets what was learned
- * for it), and the file they are kept in (adapters/usage/learnedFile.ts: the user's state
- * folder, 0600, never sent anywhere).
+ * kept, bounded, is core/usage/learnedExamples.ts; who may read what (a session's lessons count
+ * for it alone until another session or the user corroborates them) is
+ * core/usage/learnedDocuments.ts; how it ranks (each tool's learned words against the request, in
+ * the pipeline's last stage, within the bounds of core/usage/learnedLimits.ts) is
+ * core/usage/learnedRanking.ts. This class holds them per workspace: a SessionSteps per live
+ * session, the examples, the catalog's tool fingerprints (a changed or removed tool forgets what
+ * was learned for it), and the file they are kept in (learnedFileStore.ts: the user's state
+ * folder, 0600, read off the gateway's thread, never sent anywhere).
  *
  * The bench's replay (bench/src/replay.ts) drives this same class, in memory, with its own clock.
  */
-import { dirname, join } from 'node:path';
 import type { LearnedSearchView } from '../../../protocol/model';
 import type { CatalogTool } from '../core/catalog';
 import { ChangeEmitter } from '../core/changeEmitter';
 import { errorMessage } from '../core/errorMessage';
 import type { Logger } from '../core/logger';
 import type { RankedTool, UsageRequest, UsageSignal } from '../core/search/types';
-import { LEARNED_BOUNDS, LearnedExamples, type LearnedBounds, type Lesson } from '../core/usage/learnedExamples';
+import { isDestructiveTool } from '../core/toolAnnotations';
+import {
+  LEARNED_BOUNDS,
+  LearnedExamples,
+  type LearnedBounds,
+  type LearnedExample,
+  type Lesson,
+} from '../core/usage/learnedExamples';
 import { learnedSummary } from '../core/usage/learnedSummary';
-import { LearnedSpellings } from '../core/usage/learnedSpellings';
-import { learnedSpellingsOf, learnedTermsOf } from '../core/usage/learnedTerms';
+import { learnedTermsOf, learnedWordsOf, type LearnedWord } from '../core/usage/learnedTerms';
 import { LEARNED_RANKING_KNOBS, rerankByLearning, type LearnedRankingKnobs } from '../core/usage/learnedRanking';
 import { CatalogFingerprints } from '../core/usage/catalogFingerprints';
 import { BoundedMap } from '../core/usage/ranking';
 import { SessionSteps, STEP_RULES, type StepRules } from '../core/usage/searchSteps';
 import type { CallOutcome } from '../core/usage/types';
-import {
-  ensureLearnedFolder,
-  learnedFileStamp,
-  readLearnedFile,
-  removeLearnedFile,
-  writeLearnedFile,
-} from '../adapters/usage/learnedFile';
-import { WriterLock } from '../adapters/writerLock';
+import type { OthersTaught, SharedLessons } from '../adapters/state/pgLessons';
+import type { LearnedRead } from '../adapters/usage/learnedFile';
+import { LearnedFileStore } from './learnedFileStore';
+import { teacherId } from './learnedProvenance';
 
 /** Live sessions whose current step is remembered. */
 const LIVE_SESSIONS = 2000;
-/** A burst of lessons is written once, this long after the first. */
-const WRITE_DELAY_MS = 1000;
 
 export interface SearchLearningOptions {
   /** The learned file (learnedFilePath); absent: in memory only (the bench, one-shot commands). */
   file?: string;
+  /**
+   * Lessons shared with other replicas (`serve --http --state`, adapters/state/pgLessons.ts):
+   * replayed at start, each lesson taught here appended, the others' applied as they come. The
+   * file is then not used.
+   */
+  shared?: SharedLessons;
   enabled: boolean;
   log: Logger;
   now?: () => number;
   knobs?: LearnedRankingKnobs;
   rules?: StepRules;
   bounds?: LearnedBounds;
+  /**
+   * Whom a session's lessons count for (learnedProvenance.ts): the id of whoever it acts for.
+   * Default: the session itself.
+   */
+  provenance?: (sessionId: string) => string;
+  /** How the file is read (default: on a worker thread). */
+  readFile?: (file: string) => Promise<LearnedRead>;
 }
 
 /** One search as search learning takes part in it (SearchLearning.forRequest). */
@@ -69,24 +84,21 @@ export interface LearnedCall {
 
 export class SearchLearning {
   private readonly examples: LearnedExamples;
-  /** How the kept terms were written, for the dashboard. */
-  private readonly spellings = new LearnedSpellings();
   private readonly sessions = new BoundedMap<string, SessionSteps>(LIVE_SESSIONS);
   /** The catalog's tools as learning keys them: key → server and fingerprint, per server what `reconcile` holds the examples to. */
   private tools = new CatalogFingerprints([]);
+  /** The catalog's tools whose annotations say they may destroy data. */
+  private destructive = new Set<string>();
   private readonly changes: ChangeEmitter<void>;
   private readonly now: () => number;
   private readonly knobs: LearnedRankingKnobs;
   private readonly rules: StepRules;
-  /** Taken at the first write: a one-shot command that only searches never takes it from a gateway. */
-  private lock: WriterLock | undefined;
-  private lockRefusedLogged = false;
-  /** Whether the file is in use (enabled, with a file, opened). */
-  private opened = false;
-  /** The file as this process last read or wrote it (learnedFileStamp). */
-  private stamp: string | undefined;
-  private writeTimer: NodeJS.Timeout | undefined;
+  /** The file, while learning is on and has one. */
+  private store: LearnedFileStore | undefined;
+  /** Lessons taught while the file is read: taught again over what it held. */
+  private taughtWhileReading: { lesson: Lesson; at: number }[] = [];
   private isEnabled: boolean;
+  private readonly othersSubscription: { dispose(): void } | undefined;
 
   constructor(private readonly opts: SearchLearningOptions) {
     this.examples = new LearnedExamples(opts.bounds ?? LEARNED_BOUNDS);
@@ -97,6 +109,7 @@ export class SearchLearning {
     this.changes = new ChangeEmitter((err) =>
       opts.log.warn(`search learning: a change listener failed: ${errorMessage(err)}`),
     );
+    this.othersSubscription = opts.shared?.onOthers((taught) => this.fromOthers(taught));
     if (this.isEnabled) this.activate();
   }
 
@@ -119,19 +132,25 @@ export class SearchLearning {
    * gives once answered, both from the request's learned terms, made once (`text`: requestText).
    */
   forRequest(text: string): SearchLesson {
-    let spelled: Map<string, string> | undefined;
-    let terms: string[] | undefined;
-    const spelledOf = () => (spelled ??= learnedSpellingsOf(text));
-    const termsOf = () => (terms ??= [...spelledOf().keys()]);
+    let words: LearnedWord[] | undefined;
+    const wordsOf = () => (words ??= learnedWordsOf(text));
     return {
-      signal: { rerank: (hits, request) => this.rerank(hits, request, termsOf) },
+      signal: { rerank: (hits, request) => this.rerank(hits, request, () => wordsOf().map((w) => w.term)) },
       noteAnswer: (sessionId, answer) => {
         if (!this.isEnabled) return;
-        this.refresh();
-        this.spellings.note(spelledOf());
-        this.apply(this.session(sessionId).search(termsOf(), answer, this.now()));
+        this.apply(this.session(sessionId).search(wordsOf(), answer, this.now()));
       },
     };
+  }
+
+  /**
+   * Resolves once the file is read (at start, or again now if another process changed or
+   * deleted it since), or after `maxWaitMs`: a search calls it first.
+   */
+  ready(maxWaitMs: number): Promise<void> {
+    if (!this.isEnabled || !this.store) return Promise.resolve();
+    this.store.refresh();
+    return this.store.ready(maxWaitMs);
   }
 
   /**
@@ -142,8 +161,9 @@ export class SearchLearning {
   syncCatalog(tools: readonly CatalogTool[]): void {
     // Fingerprints are made as reconcile and lessons ask for them: the tools with examples, the tools called.
     this.tools = new CatalogFingerprints(tools);
+    this.destructive = new Set(tools.filter((t) => isDestructiveTool(t.annotations)).map((t) => t.key));
     if (!this.isEnabled) return;
-    this.refresh();
+    this.store?.refresh();
     const gone = this.examples.reconcile(this.tools);
     if (gone > 0) {
       this.opts.log.info(`search learning: forgot ${gone} learned request(s) of tools that changed or are gone`);
@@ -167,30 +187,30 @@ export class SearchLearning {
 
   /** What was learned, per tool, for the dashboard; `nameOf` gives a key's client-safe name. */
   view(nameOf: (key: string) => string | undefined): LearnedSearchView {
-    if (this.isEnabled) this.refresh();
+    if (this.isEnabled) this.store?.refresh();
     return {
       enabled: this.isEnabled,
       requests: this.examples.size,
       maxRequests: this.examples.bounds.maxExamples,
-      tools: learnedSummary(this.examples.all(), nameOf, (term) => this.spellings.spell(term)),
+      tools: learnedSummary(this.examples.all(), nameOf),
     };
+  }
+
+  /** The user (from the dashboard) vouches for what was learned for the tool `key`: it counts for every session. */
+  share(key: string): number {
+    if (!this.isEnabled) return 0;
+    const n = this.examples.share(key);
+    if (n > 0) this.changed();
+    return n;
   }
 
   /** Forgets everything learned, in memory and on disk. */
   forget(): void {
+    this.opts.shared?.forget();
     this.examples.clear();
-    this.spellings.clear();
     this.sessions.clear();
-    clearTimeout(this.writeTimer);
-    this.writeTimer = undefined;
-    if (this.opts.file) {
-      try {
-        removeLearnedFile(this.opts.file);
-      } catch (err) {
-        this.opts.log.warn(`search learning: cannot delete ${this.opts.file}: ${errorMessage(err)}`);
-      }
-      this.stamp = undefined;
-    }
+    this.taughtWhileReading = [];
+    this.store?.remove();
     this.changes.fire();
   }
 
@@ -204,13 +224,11 @@ export class SearchLearning {
 
   /** Writes what is pending now. */
   flush(): void {
-    if (this.writeTimer === undefined) return;
-    clearTimeout(this.writeTimer);
-    this.writeTimer = undefined;
-    this.write();
+    this.store?.flush();
   }
 
   close(): void {
+    this.othersSubscription?.dispose();
     this.deactivate();
     this.changes.clear();
   }
@@ -221,7 +239,7 @@ export class SearchLearning {
 
   private rerank(hits: readonly RankedTool[], request: UsageRequest, terms: () => string[]): RankedTool[] {
     if (!this.isEnabled) return [...hits];
-    this.refresh();
+    this.store?.refresh();
     if (this.examples.size === 0) return [...hits];
     const learned = {
       terms: terms(),
@@ -229,105 +247,86 @@ export class SearchLearning {
       catalogSize: this.tools.size,
       documentFrequency: request.documentFrequency,
       keywordTop: request.keywordTop,
+      ...(request.sessionId !== undefined && { viewer: this.teacher(request.sessionId) }),
+      destructive: (key: string) => this.destructive.has(key),
     };
     return rerankByLearning(hits, this.examples.documents, learned, this.knobs);
   }
 
   private apply(lessons: readonly Lesson[]): void {
     if (lessons.length === 0) return;
-    this.refresh();
+    this.store?.refresh();
     const at = this.now();
-    for (const lesson of lessons) this.examples.teach(lesson, at);
+    for (const lesson of lessons) {
+      this.examples.teach(lesson, at);
+      if (this.store?.busy) this.taughtWhileReading.push({ lesson, at });
+    }
+    this.opts.shared?.append(lessons, at);
     this.changed();
+  }
+
+  /** What other replicas taught or forgot (shared lessons). */
+  private fromOthers(taught: OthersTaught): void {
+    if (!this.isEnabled) return;
+    if ('forget' in taught) {
+      this.examples.clear();
+      this.sessions.clear();
+    } else for (const t of taught.lessons) this.examples.teach(t.lesson, t.at);
+    this.changes.fire();
   }
 
   private session(id: string): SessionSteps {
     let s = this.sessions.get(id);
-    if (!s) this.sessions.set(id, (s = new SessionSteps(this.rules)));
+    if (!s) this.sessions.set(id, (s = new SessionSteps(this.teacher(id), this.rules)));
     return s;
   }
 
-  /** Reads what the file holds (nothing is created until there is something to write). Never throws. */
+  private teacher(sessionId: string): string {
+    return teacherId(this.opts.provenance?.(sessionId) ?? sessionId);
+  }
+
+  /** Starts reading what the file holds (nothing is created until there is something to write). */
   private activate(): void {
+    if (this.opts.shared) {
+      for (const t of this.opts.shared.initial()) this.examples.teach(t.lesson, t.at);
+      this.examples.reconcile(this.tools);
+      return;
+    }
     const file = this.opts.file;
     if (!file) return;
-    this.opened = true;
-    try {
-      this.reload();
-    } catch (err) {
-      this.opts.log.warn(`search learning: cannot read ${file} (${errorMessage(err)})`);
-    }
+    this.store = new LearnedFileStore({
+      file,
+      log: this.opts.log,
+      loaded: (examples) => this.loaded(examples),
+      examples: () => this.examples.all(),
+      ...(this.opts.readFile && { read: this.opts.readFile }),
+    });
+    this.store.load();
   }
 
-  private deactivate(): void {
-    this.flush();
-    this.lock?.release();
-    this.lock = undefined;
-    this.opened = false;
+  /** What the file held replaces what is in memory; lessons taught while it was read are taught again. */
+  private loaded(examples: readonly LearnedExample[]): void {
     this.examples.clear();
-    this.spellings.clear();
-    this.sessions.clear();
-    this.stamp = undefined;
-  }
-
-  /** Re-reads the file when another process rewrote or deleted it (a `mcp-lens forget`, the writer). */
-  private refresh(): void {
-    const file = this.opts.file;
-    if (!file || !this.opened || learnedFileStamp(file) === this.stamp) return;
-    this.reload();
+    this.examples.load(examples);
+    for (const { lesson, at } of this.taughtWhileReading) this.examples.teach(lesson, at);
+    if (this.taughtWhileReading.length > 0) this.store?.changed();
+    this.taughtWhileReading = [];
+    // What was learned for tools that changed while this process was not looking goes at once.
+    this.examples.reconcile(this.tools);
     this.changes.fire();
   }
 
-  private reload(): void {
-    const file = this.opts.file!;
-    this.stamp = learnedFileStamp(file);
+  private deactivate(): void {
+    this.store?.close();
+    this.store = undefined;
     this.examples.clear();
-    const read = readLearnedFile(file);
-    // Deleted (`mcp-lens forget` in another terminal): the words go too. Else a request's spelling noted before its call teaches stays.
-    if ('missing' in read) this.spellings.clear();
-    if ('refused' in read) this.opts.log.warn(`search learning: ignoring ${file}: ${read.refused}`);
-    if (!('examples' in read)) return;
-    if (read.dropped > 0)
-      this.opts.log.warn(
-        `search learning: dropped ${read.dropped} damaged entr${read.dropped === 1 ? 'y' : 'ies'} of ${file}`,
-      );
-    this.examples.load(read.examples);
-    this.spellings.note(new Map(Object.entries(read.spellings)));
-    // What was learned for tools that changed while this process was not looking goes at once.
-    this.examples.reconcile(this.tools);
+    this.sessions.clear();
+    this.taughtWhileReading = [];
   }
 
   /** Something was learned or forgotten: tell listeners, and write soon. */
   private changed(): void {
     this.changes.fire();
-    if (!this.opts.file || !this.opened || this.writeTimer !== undefined) return;
-    this.writeTimer = setTimeout(() => {
-      this.writeTimer = undefined;
-      this.write();
-    }, WRITE_DELAY_MS);
-    this.writeTimer.unref();
-  }
-
-  /** Writes the file when this process is its writer (the first to write takes the lock; another keeps its lessons in memory). */
-  private write(): void {
-    const file = this.opts.file;
-    if (!file || !this.opened) return;
-    try {
-      ensureLearnedFolder(file);
-      this.lock ??= new WriterLock(join(dirname(file), 'lock'));
-      if (!this.lock.tryAcquire()) {
-        if (!this.lockRefusedLogged)
-          this.opts.log.info(
-            `search learning: ${file} is written by another process; what this one learns stays in its memory`,
-          );
-        this.lockRefusedLogged = true;
-        return;
-      }
-      const examples = [...this.examples.all()];
-      writeLearnedFile(file, examples, this.spellings.of(new Set(examples.flatMap((e) => e.terms))));
-      this.stamp = learnedFileStamp(file);
-    } catch (err) {
-      this.opts.log.warn(`search learning: cannot write ${file}: ${errorMessage(err)}`);
-    }
+    this.store?.changed();
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Learned search: per tool, the words of the agent's past find_tools requests that led to it
- * (mcpLens.search.learnFromUsage), with their weight and how many requests; and a way to forget
- * it all. Words and tool names are untrusted text: they go in as text nodes (dom.ts).
+ * (mcpLens.search.learnFromUsage), as typed, with their weight and how many requests; which of
+ * them count for every session (taught by two sessions, or shared here) and which only for the
+ * session that taught them; a way to share a tool's words with every session, and to forget it
+ * all. Words and tool names are untrusted text: they go in as text nodes (dom.ts).
  */
 import { plural } from '../../../protocol/figureText';
 import type { LearnedSearchView, LearnedToolSummary } from '../../../protocol/model';
@@ -67,13 +69,71 @@ export class LearnedView {
             h('th', {}, 'Tool'),
             h('th', {}, 'Learned words (weight)'),
             h('th', { class: 'num' }, 'Requests'),
+            h('th', { class: 'num', attrs: { title: 'Sessions that taught it' } }, 'Sessions'),
             h('th', { class: 'num' }, 'Weight'),
             h('th', { class: 'num' }, 'Last'),
           ),
         ),
-        h('tbody', {}, ...view.tools.map((t) => row(t))),
+        h('tbody', {}, ...view.tools.map((t) => this.row(t))),
+      ),
+      h(
+        'div',
+        { class: 'muted' },
+        'Words in italics count only for the session that taught them, until another session teaches them too or you share them.',
       ),
     );
+  }
+
+  private row(t: LearnedToolSummary): HTMLTableRowElement {
+    const words = t.words.map((w) =>
+      h(
+        'span',
+        {
+          class: w.everyone ? 'learned-word' : 'learned-word own',
+          attrs: {
+            title: `${plural(w.requests, 'request')}, weight ${w.weight}; ${w.everyone ? 'counts for every session' : 'counts only for the session that taught it'}`,
+          },
+        },
+        w.word,
+        h('span', { class: 'muted' }, ` ${w.weight}`),
+      ),
+    );
+    const cell = h('td', {}, h('div', { class: 'learned-words' }, ...words));
+    if (t.words.some((w) => !w.everyone)) cell.append(this.shareButton(t));
+    return h(
+      'tr',
+      { attrs: { 'data-tool': t.name } },
+      h('td', {}, h('code', {}, t.name), h('div', { class: 'muted' }, t.server)),
+      cell,
+      h('td', { class: 'num' }, t.against > 0 ? `${t.requests} (−${t.against})` : t.requests),
+      h('td', { class: 'num' }, t.sessions),
+      h('td', { class: 'num' }, t.weight),
+      h('td', { class: 'num' }, formatTime(t.lastAt)),
+    );
+  }
+
+  /** Shares a tool's learned words with every session (the user vouches for them). */
+  private shareButton(t: LearnedToolSummary): HTMLElement {
+    const share = h(
+      'button',
+      {
+        class: 'secondary',
+        attrs: { 'data-action': 'share-learned', title: 'Let these words count for every session' },
+      },
+      'Share with every session',
+    );
+    const error = h('span', { class: 'error-text' });
+    share.addEventListener('click', () => {
+      share.disabled = true;
+      void this.messenger
+        .request('shareLearnedSearch', { tool: t.name })
+        .then((r) => {
+          if (!r.ok) replaceChildren(error, r.error ?? 'Sharing failed.');
+        })
+        .catch((err: unknown) => replaceChildren(error, err instanceof Error ? err.message : String(err)))
+        .finally(() => this.refresh());
+    });
+    return h('div', { class: 'row learned-share' }, share, error);
   }
 
   /** Forget, with an inline confirmation (webviews have no modal dialogs). */
@@ -122,24 +182,4 @@ export class LearnedView {
       error,
     );
   }
-}
-
-function row(t: LearnedToolSummary): HTMLTableRowElement {
-  const words = t.words.map((w) =>
-    h(
-      'span',
-      { class: 'learned-word', attrs: { title: `${plural(w.requests, 'request')}, weight ${w.weight}` } },
-      w.word,
-      h('span', { class: 'muted' }, ` ${w.weight}`),
-    ),
-  );
-  return h(
-    'tr',
-    { attrs: { 'data-tool': t.name } },
-    h('td', {}, h('code', {}, t.name), h('div', { class: 'muted' }, t.server)),
-    h('td', {}, h('div', { class: 'learned-words' }, ...words)),
-    h('td', { class: 'num' }, t.against > 0 ? `${t.requests} (−${t.against})` : t.requests),
-    h('td', { class: 'num' }, t.weight),
-    h('td', { class: 'num' }, formatTime(t.lastAt)),
-  );
 }

@@ -10,6 +10,7 @@ import { errorMessage } from '../../core/errorMessage';
 import type { InFlightCalls } from './inFlightCalls';
 import type { SessionHooks } from './session';
 import type { UpstreamInbound, UpstreamSource } from './types';
+import { UI_EXTENSION, UI_MIME_TYPE } from '../../core/mcpApps';
 
 /**
  * What MCP Lens passes on, declared to the workspace's own connections, which connect before any
@@ -17,12 +18,16 @@ import type { UpstreamInbound, UpstreamSource } from './types';
  * arrives would cost a start each time): each request is answered by the client whose call caused
  * it, or refused at once with the protocol's error when it cannot answer
  * (app/upstreamRequests.ts). A server that adapts to a capability-less client therefore asks
- * anyway and gets that error.
+ * anyway and gets that error. MCP Apps (`io.modelcontextprotocol/ui`) pass through MCP Lens
+ * (core/mcpApps.ts): a server that registers its view tools only for a client that renders them
+ * (ext-apps' getUiCapability) registers them, and a client that renders none gets the text every
+ * such tool answers with too.
  */
 export const UPSTREAM_CLIENT_CAPABILITIES: ClientCapabilities = {
   sampling: {},
   elicitation: { form: {}, url: {} },
   roots: { listChanged: true },
+  extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME_TYPE] } },
 };
 
 /**
@@ -35,6 +40,9 @@ export function declaredFor(client: ClientCapabilities): ClientCapabilities {
   if (client.sampling) out.sampling = client.sampling;
   if (client.elicitation) out.elicitation = client.elicitation;
   if (client.roots) out.roots = { listChanged: true };
+  // MCP Apps pass through (core/mcpApps.ts): the extension as the client declared it.
+  const ui = client.extensions?.[UI_EXTENSION];
+  if (ui) out.extensions = { [UI_EXTENSION]: ui };
   return out;
 }
 

@@ -279,11 +279,14 @@ export class UpstreamPool {
     return sharedAcrossPrincipals(config) || this.options.sharedServers?.has(config.name) === true;
   }
 
-  /** A principal's own connection may be stopped (never used yet, or idle): it starts here, as a call starts it. */
+  /**
+   * The connection once it is ready, as a call waits for it: one still starting (a one-shot
+   * client asks before it is up), or stopped (a principal's own never used yet or idle, a lazy
+   * start's) starts here, within the connect timeout.
+   */
   private async readyFor(server: string, principal: Principal | undefined): Promise<UpstreamConnection> {
     const connection = this.connectionFor(server, principal);
-    if (principal && !isWorkspace(principal) && !connection.isReady)
-      await connection.whenReady(this.options.connectTimeoutMs + START_WAIT_MARGIN_MS);
+    if (!connection.isReady) await connection.whenReady(this.options.connectTimeoutMs + START_WAIT_MARGIN_MS);
     return connection;
   }
 

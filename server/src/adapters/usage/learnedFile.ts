@@ -2,21 +2,34 @@
  * Search learning on disk: one JSON file per workspace, `<state folder>/learned/search.json`,
  * in the same user state folder as the usage log (never the workspace). It is ours: read only
  * when it is a regular 0600 file of this user (adapters/privateFiles.ts refuses links and
- * anything a repository could ship), replaced whole (temp file + rename), and checked field by
- * field on the way in, so a damaged or hand-edited file loses its bad entries, not the rest.
- * A `lock` beside it says which process writes; the others read, and re-read when the file
- * changes (`stamp`), which is also how a `mcp-lens forget` in another terminal reaches a
- * running gateway.
+ * anything a repository could ship), replaced whole (temp file + rename). A `lock` beside it
+ * says which process writes; the others read, and re-read when the file changes (`stamp`), which
+ * is also how a `mcp-lens forget` in another terminal reaches a running gateway.
+ *
+ * An agent's write tool may reach the state folder, so what is read is checked before anything
+ * of it is believed (learnedFileCheck.ts): at most MAX_LEARNED_FILE_BYTES (the writer never
+ * writes more), nested at most MAX_LEARNED_DEPTH deep (checked before it is parsed: a file of
+ * nested brackets held the parser for seconds), and every entry exactly what MCP Lens writes,
+ * each value in its range. A file that fails any of it is not trusted at all: it is set aside
+ * (renamed beside, never deleted silently) and the caller warns, naming both names. The read
+ * runs on a worker thread (learnedFileReader.ts), never on the gateway's.
  */
-import { lstatSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { LearnedExample } from '../../core/usage/learnedExamples';
-import { MAX_SPELLINGS } from '../../core/usage/learnedSpellings';
-import { MAX_LEARNED_TERMS, MAX_LEARNED_TERM_LENGTH } from '../../core/usage/learnedTerms';
-import { ensurePrivateDir, readPrivateFile, writePrivateFile } from '../privateFiles';
+import { ensurePrivateDir, readPrivateBytes, writePrivateFile } from '../privateFiles';
+import { checkLearnedText, LEARNED_FORMAT, type LearnedCheck } from './learnedFileCheck';
 
 export const LEARNED_FOLDER = 'learned';
 export const LEARNED_FILE = 'search.json';
+/**
+ * The most the file may hold. 4,000 examples (LEARNED_BOUNDS) of a typical request (six words, a
+ * 40-character tool key) are about 1 MB; the writer leaves out the oldest examples rather than
+ * write more than this, so a larger file was not written by MCP Lens.
+ */
+export const MAX_LEARNED_FILE_BYTES = 4 * 1024 * 1024;
+/** Files set aside that are kept (the oldest beyond this go, with a line in the log naming each). */
+const SET_ASIDE_KEPT = 3;
 
 /** The learned file of a state folder (the one the usage log lives in: LensAppOptions.storageDir). */
 export function learnedFilePath(storageDir: string): string {
@@ -29,45 +42,38 @@ export function ensureLearnedFolder(file: string): void {
   ensurePrivateDir(dirname(file));
 }
 
-const FORMAT = 1;
-const MAX_KEY_LENGTH = 1024;
-
-interface StoredFile {
-  format: number;
-  examples: unknown[];
-  /** How each term was written (core/usage/learnedSpellings.ts); absent in files written before there were any. */
-  spellings?: unknown;
-}
-
+/**
+ * What reading found: its examples (oldest first); nothing; a file that is not ours (a link,
+ * another user's, readable by others: left where it is); or a file of ours whose content cannot
+ * be trusted (`bad`: to be set aside).
+ */
 export type LearnedRead =
-  | { examples: LearnedExample[]; dropped: number; spellings: Record<string, string> }
-  | { missing: true }
-  | { refused: string };
+  { examples: LearnedExample[] } | { missing: true } | { refused: string } | { bad: string; stamp: string | undefined };
 
-/** Reads the file: its valid examples (oldest first), how many entries were not, and the terms' spellings. */
-export function readLearnedFile(file: string): LearnedRead {
-  const read = readPrivateFile(file);
-  if (!('text' in read)) return read;
-  let parsed: StoredFile;
-  try {
-    parsed = JSON.parse(read.text) as StoredFile;
-  } catch {
-    return { refused: 'it is not valid JSON' };
+/** Reads and checks the file (synchronously: the worker's job, and the CLI's). `now` bounds the times it may hold. */
+export function readLearnedFile(file: string, now = Date.now()): LearnedRead {
+  const stamp = learnedFileStamp(file);
+  const read = readPrivateBytes(file, MAX_LEARNED_FILE_BYTES);
+  if ('missing' in read) return read;
+  if ('refused' in read) {
+    return /larger than/.test(read.refused)
+      ? { bad: `it is larger than ${MAX_LEARNED_FILE_BYTES / (1024 * 1024)} MB, more than MCP Lens writes`, stamp }
+      : read;
   }
-  if (!parsed || typeof parsed !== 'object' || parsed.format !== FORMAT || !Array.isArray(parsed.examples))
-    return { refused: `it is not a format ${FORMAT} learned-search file` };
-  const examples = parsed.examples.flatMap((e) => validExample(e) ?? []);
-  return { examples, dropped: parsed.examples.length - examples.length, spellings: validSpellings(parsed.spellings) };
+  const checked: LearnedCheck = checkLearnedText(read.bytes.toString('utf8'), now);
+  return 'bad' in checked ? { bad: checked.bad, stamp } : checked;
 }
 
-/** Replaces the file with these examples and their terms' spellings (0600). */
-export function writeLearnedFile(
-  file: string,
-  examples: Iterable<LearnedExample>,
-  spellings: Record<string, string> = {},
-): void {
-  const out: StoredFile = { format: FORMAT, examples: [...examples].map((e) => ({ ...e })), spellings };
-  writePrivateFile(file, JSON.stringify(out));
+/** Replaces the file with these examples (0600), leaving out the oldest past MAX_LEARNED_FILE_BYTES. */
+export function writeLearnedFile(file: string, examples: Iterable<LearnedExample>): void {
+  const entries = [...examples].map((e) => JSON.stringify(e));
+  const head = `{"format":${LEARNED_FORMAT},"examples":[`;
+  let size = head.length + 2;
+  let first = entries.length;
+  // Newest last: keep from the end while they fit.
+  while (first > 0 && size + Buffer.byteLength(entries[first - 1]!) + 1 <= MAX_LEARNED_FILE_BYTES)
+    size += Buffer.byteLength(entries[--first]!) + 1;
+  writePrivateFile(file, `${head}${entries.slice(first).join(',')}]}`);
 }
 
 /** Deletes the file (never through a link: rm removes the link itself). */
@@ -85,49 +91,24 @@ export function learnedFileStamp(file: string): string | undefined {
   }
 }
 
-function validExample(raw: unknown): LearnedExample | undefined {
-  if (!raw || typeof raw !== 'object') return undefined;
-  const e = raw as Record<string, unknown>;
-  const terms = e.terms;
-  if (!Array.isArray(terms) || terms.length === 0 || terms.length > MAX_LEARNED_TERMS * 2) return undefined;
-  if (!terms.every((t) => typeof t === 'string' && t.length > 0 && t.length <= MAX_LEARNED_TERM_LENGTH * 2))
-    return undefined;
-  if (
-    !shortString(e.key) ||
-    !shortString(e.server) ||
-    typeof e.fingerprint !== 'string' ||
-    !/^[0-9a-f]{16}$/.test(e.fingerprint)
-  )
-    return undefined;
-  if (!finite(e.weight) || !finite(e.count) || !finite(e.at) || (e.count as number) < 0) return undefined;
-  return {
-    terms: terms as string[],
-    key: e.key as string,
-    server: e.server as string,
-    fingerprint: e.fingerprint,
-    weight: e.weight as number,
-    count: Math.floor(e.count as number),
-    at: e.at as number,
-  };
-}
-
-/** The spellings that are one word each (a bad one is left out: its term shows as the stem). */
-function validSpellings(raw: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
-  for (const [term, word] of Object.entries(raw as Record<string, unknown>).slice(0, MAX_SPELLINGS)) {
-    if (term.length === 0 || term.length > MAX_LEARNED_TERM_LENGTH * 2) continue;
-    if (typeof word !== 'string' || word.length === 0 || word.length > MAX_LEARNED_TERM_LENGTH) continue;
-    if (/[\s\p{C}]/u.test(word)) continue;
-    out[term] = word;
-  }
-  return out;
-}
-
-function shortString(v: unknown): boolean {
-  return typeof v === 'string' && v.length > 0 && v.length <= MAX_KEY_LENGTH;
-}
-
-function finite(v: unknown): boolean {
-  return typeof v === 'number' && Number.isFinite(v);
+/**
+ * Moves a file that cannot be trusted beside it (`search.json.set-aside-<time>`), if it is still
+ * the file that was read (`stamp`: a writer may have replaced it since). Returns the new name,
+ * and the older set-aside files it removed to keep SET_ASIDE_KEPT; undefined when nothing moved.
+ */
+export function setLearnedFileAside(
+  file: string,
+  stamp: string | undefined,
+  now = Date.now(),
+): { to: string; removed: string[] } | undefined {
+  if (stamp === undefined || learnedFileStamp(file) !== stamp) return undefined;
+  const to = `${file}.set-aside-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(file, to);
+  const prefix = `${basename(file)}.set-aside-`;
+  const aside = readdirSync(dirname(file))
+    .filter((n) => n.startsWith(prefix))
+    .sort();
+  const removed = aside.slice(0, Math.max(0, aside.length - SET_ASIDE_KEPT)).map((n) => join(dirname(file), n));
+  for (const old of removed) rmSync(old, { force: true });
+  return { to, removed };
 }

@@ -1,7 +1,7 @@
 /**
  * What was learned, as the ranking reads it: a learned document per tool — the words of the
  * past requests that led to it, each counted by its example's weight — scored against a
- * request with BM25 (k1 1.2, b 0.75) over those documents. A tool's vote is its score over the
+ * request with BM25 (k1 1.2, b 0.75, learnedCorpus.ts). A tool's vote is its score over the
  * most a request of these words could score (so 0..1, whatever the request's length), times
  * the evidence behind it: weight / (weight + `evidence`), so one request leading to a tool
  * counts for less than twenty. Words known *not* to lead to a tool (learnedExamples.ts:
@@ -10,8 +10,15 @@
  * The same documents are also read as a learned field of each tool (`fieldScores`: BM25 on the
  * keyword ranking's scale, not normalised); learnedRanking.ts uses both and says why.
  *
- * Kept up to date example by example (LearnedExamples calls add and remove), so a search
- * between two lessons costs the request's words' postings, never a rebuild. Pure.
+ * Who reads what (the rule that one session cannot steer another's search): a word of an example
+ * counts, for a tool and on one side, for every reader once two different teachers taught that
+ * word for that tool on that side, or the user shared the example from the dashboard; otherwise
+ * only for the teacher who taught it (`viewer`, usage/learnedProvenance.ts). So a reader's document of
+ * a tool is every example's words that are shared plus its own examples' words. The documents
+ * every reader sees are kept in one corpus; a reader's own tools in an overlay made when it
+ * searches and kept for the few readers searching most recently. Both are rebuilt tool by tool
+ * as examples change (a tool holds at most 64), so a search between two lessons costs the
+ * request's words' postings and the changed tool, never a rebuild of the whole. Pure.
  *
  * Measured against a nearest-past-request vote (the 10 past requests most similar by idf
  * cosine vote for their tools): the learned documents generalise better — a request shares one
@@ -20,32 +27,10 @@
  * 0.771 against 0.691) and did no worse on the other sets; the two summed were no better than
  * the documents alone (0.668 / 0.761).
  */
+import { LearnedCorpus, type CorpusReading, type FieldParams, type LearnedDoc } from './learnedCorpus';
 import type { LearnedExample } from './learnedExamples';
 
-/** How the learned field is scored (learnedField.ts, learnedRanking.ts). */
-export interface FieldParams {
-  /** The field's weight: what one example's occurrence of a word adds to its term frequency. */
-  weight: number;
-  b: number;
-  k1: number;
-  /** How many tools the catalog holds: the idf's document count. */
-  documents: number;
-  /** How many catalog tools hold a term in their own fields (0 for none). */
-  catalogFrequency: (term: string) => number;
-}
-
-const K1 = 1.2;
-const B = 0.75;
-/** A term frequency this close to zero is float residue of adding and taking back a weight. */
-const RESIDUE = 1e-9;
-
-/** One side (for or against) of a tool's learned document. */
-interface Side {
-  tf: Map<string, number>;
-  length: number;
-  weight: number;
-  requests: number;
-}
+export type { FieldParams } from './learnedCorpus';
 
 /** One tool's vote. */
 export interface ToolVote {
@@ -55,36 +40,110 @@ export interface ToolVote {
   requests: number;
 }
 
+/** The learned weight behind a tool's match of a request, per side: what bounds its lift (learnedRanking.ts). */
+export interface LearnedEvidence {
+  for: number;
+  against: number;
+}
+
+/** Readers whose overlays are kept (a gateway's sessions searching now; the replay's one). */
+const KEPT_OVERLAYS = 16;
+
+/** Both sides' corpora of one reading, and the tools to rebuild before the next search. */
+interface View {
+  for: LearnedCorpus;
+  against: LearnedCorpus;
+  dirty: Set<string>;
+}
+
 export class LearnedDocuments {
-  private readonly sides = { for: new Corpus(), against: new Corpus() };
+  private readonly shared: View = newView();
+  /** Per reader, its own tools' documents (least recently used first). */
+  private readonly overlays = new Map<string, View>();
 
-  /** Adds an example's words to its tool's document (the side its weight's sign says). */
-  add(e: LearnedExample): void {
-    this.side(e).change(e, 1);
-  }
+  /**
+   * `examplesOf`: a tool's examples now; `toolsOf`: the tools a teacher has examples of.
+   * LearnedExamples calls `changed` for every tool whose examples change.
+   */
+  constructor(
+    private readonly examplesOf: (key: string) => Iterable<LearnedExample>,
+    private readonly toolsOf: (teacher: string) => Iterable<string>,
+  ) {}
 
-  /** Takes an example's words back out. */
-  remove(e: LearnedExample): void {
-    this.side(e).change(e, -1);
+  /** A tool's examples changed: its documents are rebuilt before the next search. */
+  changed(key: string): void {
+    this.shared.dirty.add(key);
+    for (const view of this.overlays.values()) view.dirty.add(key);
   }
 
   clear(): void {
-    this.sides.for.clear();
-    this.sides.against.clear();
+    this.shared.for.clear();
+    this.shared.against.clear();
+    this.shared.dirty.clear();
+    this.overlays.clear();
   }
+
+  /** What `viewer` reads (undefined: what every reader reads), for one search. */
+  read(viewer?: string): LearnedReading {
+    this.rebuild(this.shared, undefined);
+    const overlay = viewer === undefined ? undefined : this.overlay(viewer);
+    return new LearnedReading(this.shared.for.read(overlay?.for), this.shared.against.read(overlay?.against));
+  }
+
+  /** `read(viewer).votes(...)`. */
+  votes(terms: readonly string[], evidence: number, viewer?: string): Map<string, ToolVote> {
+    return this.read(viewer).votes(terms, evidence);
+  }
+
+  /** `read(viewer).fieldScores(...)`. */
+  fieldScores(terms: readonly string[], params: FieldParams, viewer?: string): Map<string, number> {
+    return this.read(viewer).fieldScores(terms, params);
+  }
+
+  private overlay(viewer: string): View {
+    let view = this.overlays.get(viewer);
+    if (view) this.overlays.delete(viewer);
+    else {
+      view = newView();
+      for (const key of this.toolsOf(viewer)) view.dirty.add(key);
+    }
+    this.overlays.set(viewer, view);
+    if (this.overlays.size > KEPT_OVERLAYS) this.overlays.delete(this.overlays.keys().next().value!);
+    this.rebuild(view, viewer);
+    return view;
+  }
+
+  private rebuild(view: View, viewer: string | undefined): void {
+    for (const key of view.dirty) {
+      const examples = [...this.examplesOf(key)];
+      // An overlay holds only the reader's own tools: the base has every other.
+      const own = viewer === undefined || examples.some((e) => e.by === viewer);
+      view.for.set(key, own ? documentOf(examples, 1, viewer) : undefined);
+      view.against.set(key, own ? documentOf(examples, -1, viewer) : undefined);
+    }
+    view.dirty.clear();
+  }
+}
+
+/** The learned documents as one reader sees them, for one search. */
+export class LearnedReading {
+  constructor(
+    private readonly pro: CorpusReading,
+    private readonly against: CorpusReading,
+  ) {}
 
   /** Each tool's vote for a request of these terms (only tools whose documents hold one of them). */
   votes(terms: readonly string[], evidence: number): Map<string, ToolVote> {
     const query = [...new Set(terms)];
     const out = new Map<string, ToolVote>();
-    for (const [key, match] of this.sides.for.match(query)) {
-      const side = this.sides.for.side(key)!;
-      out.set(key, { vote: (match * side.weight) / (side.weight + evidence), requests: side.requests });
+    for (const [key, match] of this.pro.match(query)) {
+      const doc = this.pro.doc(key)!;
+      out.set(key, { vote: (match * doc.weight) / (doc.weight + evidence), requests: doc.requests });
     }
-    for (const [key, match] of this.sides.against.match(query)) {
-      const side = this.sides.against.side(key)!;
+    for (const [key, match] of this.against.match(query)) {
+      const doc = this.against.doc(key)!;
       const v = out.get(key) ?? { vote: 0, requests: 0 };
-      v.vote -= (match * side.weight) / (side.weight + evidence);
+      v.vote -= (match * doc.weight) / (doc.weight + evidence);
       out.set(key, v);
     }
     return out;
@@ -96,115 +155,89 @@ export class LearnedDocuments {
    */
   fieldScores(terms: readonly string[], params: FieldParams): Map<string, number> {
     const query = [...new Set(terms)];
-    const out = this.sides.for.field(query, params);
-    for (const [key, s] of this.sides.against.field(query, params)) out.set(key, (out.get(key) ?? 0) - s);
+    const out = this.pro.field(query, params);
+    for (const [key, s] of this.against.field(query, params)) out.set(key, (out.get(key) ?? 0) - s);
     return out;
   }
 
-  private side(e: LearnedExample): Corpus {
-    return e.weight > 0 ? this.sides.for : this.sides.against;
+  /** The weight of the past requests read here that hold a word of the request, per side, for `key`. */
+  evidence(key: string, terms: ReadonlySet<string>): LearnedEvidence {
+    const held = (doc: LearnedDoc | undefined) => {
+      if (!doc) return 0;
+      const seen = new Set<number>();
+      let sum = 0;
+      for (const t of terms)
+        for (const i of doc.byTerm.get(t) ?? [])
+          if (!seen.has(i)) {
+            seen.add(i);
+            sum += doc.examples[i]!.weight;
+          }
+      return sum;
+    };
+    return { for: held(this.pro.doc(key)), against: held(this.against.doc(key)) };
+  }
+
+  /** How many past requests read here led to `key`. */
+  requests(key: string): number {
+    return this.pro.doc(key)?.requests ?? 0;
   }
 }
 
-/** The documents of one side: per tool its term frequencies, and per term the tools holding it. */
-class Corpus {
-  private readonly docs = new Map<string, Side>();
-  private readonly holders = new Map<string, Set<string>>();
-  private totalLength = 0;
+function newView(): View {
+  return { for: new LearnedCorpus(), against: new LearnedCorpus(), dirty: new Set() };
+}
 
-  side(key: string): Side | undefined {
-    return this.docs.get(key);
+/**
+ * A tool's document on one side (sign of the weight) as `viewer` reads it (undefined: every
+ * reader): each example's words that count for the reader (the file's comment).
+ */
+export function documentOf(
+  examples: readonly LearnedExample[],
+  sign: 1 | -1,
+  viewer: string | undefined,
+): LearnedDoc | undefined {
+  const side = examples.filter((e) => Math.sign(e.weight) === sign);
+  if (side.length === 0) return undefined;
+  // The common cases, without counting teachers per word: one teacher and nothing shared (no
+  // word counts for anyone else), or the reader taught every example (every word counts).
+  const one = side.every((e) => e.by === side[0]!.by && !e.shared);
+  if (one && side[0]!.by !== viewer) return undefined;
+  const everyone = one ? new Set<string>() : sharedTerms(side);
+  const tf = new Map<string, number>();
+  const byTerm = new Map<string, number[]>();
+  const counted: { terms: readonly string[]; weight: number }[] = [];
+  let length = 0;
+  let weight = 0;
+  for (const e of side) {
+    const terms = e.by === viewer ? e.terms : e.terms.filter((t) => everyone.has(t));
+    if (terms.length === 0) continue;
+    const w = Math.abs(e.weight);
+    for (const t of terms) {
+      tf.set(t, (tf.get(t) ?? 0) + w);
+      const at = byTerm.get(t);
+      if (at) at.push(counted.length);
+      else byTerm.set(t, [counted.length]);
+    }
+    length += w * terms.length;
+    weight += w;
+    counted.push({ terms, weight: w });
   }
+  return counted.length === 0 ? undefined : { tf, length, weight, requests: counted.length, examples: counted, byTerm };
+}
 
-  /** Adds (sign 1) or takes out (sign −1) one example. */
-  change(e: LearnedExample, sign: 1 | -1): void {
-    const w = Math.abs(e.weight) * sign;
-    let doc = this.docs.get(e.key);
-    if (!doc) this.docs.set(e.key, (doc = { tf: new Map(), length: 0, weight: 0, requests: 0 }));
-    doc.weight += w;
-    doc.requests += sign;
+/**
+ * The words of these examples (one tool's, one side's) that count for every reader: taught by two
+ * different teachers, or in an example the user shared.
+ */
+export function sharedTerms(examples: Iterable<LearnedExample>): Set<string> {
+  const teachers = new Map<string, Set<string>>();
+  const out = new Set<string>();
+  for (const e of examples)
     for (const t of e.terms) {
-      const tf = (doc.tf.get(t) ?? 0) + w;
-      if (tf > RESIDUE) {
-        if (!doc.tf.has(t)) this.hold(t, e.key);
-        doc.tf.set(t, tf);
-      } else if (doc.tf.delete(t)) this.release(t, e.key);
-      doc.length += w;
-      this.totalLength += w;
+      let set = teachers.get(t);
+      if (!set) teachers.set(t, (set = new Set()));
+      set.add(e.by);
+      if (e.shared || set.size >= 2) out.add(t);
     }
-    if (doc.requests <= 0) {
-      for (const t of doc.tf.keys()) this.release(t, e.key);
-      this.totalLength -= doc.length;
-      this.docs.delete(e.key);
-    }
-  }
-
-  clear(): void {
-    this.docs.clear();
-    this.holders.clear();
-    this.totalLength = 0;
-  }
-
-  /** Each tool's BM25 score for the query over the most the query could score: 0..1. */
-  match(query: readonly string[]): Map<string, number> {
-    const out = new Map<string, number>();
-    const n = this.docs.size;
-    if (n === 0) return out;
-    const avg = Math.max(RESIDUE, this.totalLength / n);
-    let most = 0;
-    for (const t of query) {
-      const holders = this.holders.get(t);
-      const df = holders?.size ?? 0;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      most += idf * (K1 + 1);
-      for (const key of holders ?? []) {
-        const doc = this.docs.get(key)!;
-        const tf = doc.tf.get(t)!;
-        out.set(key, (out.get(key) ?? 0) + (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / avg)));
-      }
-    }
-    if (most > 0) for (const [key, s] of out) out.set(key, s / most);
-    return out;
-  }
-
-  /**
-   * Each tool's BM25 score for the query as a field of its document: its term frequencies × the
-   * field's weight, length-normalised with `b`, saturated with `k1`, the idf the whole
-   * document's (over the catalog's `documents`, counting the tools whose own fields hold the
-   * word), not normalised.
-   */
-  field(query: readonly string[], params: FieldParams): Map<string, number> {
-    const out = new Map<string, number>();
-    const n = this.docs.size;
-    if (n === 0) return out;
-    const avg = Math.max(RESIDUE, this.totalLength / n);
-    const docs = Math.max(n, params.documents);
-    for (const t of query) {
-      const holders = this.holders.get(t);
-      if (!holders) continue;
-      // A document holds a word in any of its fields: the catalog's or the learned one. The
-      // larger count stands in for the union (which would need each tool's own fields here).
-      const df = Math.min(docs, Math.max(holders.size, params.catalogFrequency(t)));
-      const idf = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
-      for (const key of holders) {
-        const doc = this.docs.get(key)!;
-        const tf = (params.weight * doc.tf.get(t)!) / (1 - params.b + (params.b * doc.length) / avg);
-        out.set(key, (out.get(key) ?? 0) + (idf * tf * (params.k1 + 1)) / (tf + params.k1));
-      }
-    }
-    return out;
-  }
-
-  private hold(term: string, key: string): void {
-    let set = this.holders.get(term);
-    if (!set) this.holders.set(term, (set = new Set()));
-    set.add(key);
-  }
-
-  private release(term: string, key: string): void {
-    const set = this.holders.get(term);
-    if (!set) return;
-    set.delete(key);
-    if (set.size === 0) this.holders.delete(term);
-  }
+  return out;
 }

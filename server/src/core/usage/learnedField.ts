@@ -15,7 +15,6 @@
  */
 import { DEFAULT_KEYWORD_CONFIG } from '../search/keywordConfig';
 import type { RankedTool } from '../search/types';
-import { withLearnedReason } from './learnedReason';
 
 /** The keyword ranking's term saturation, so the field's score adds like another field's. */
 export const FIELD_K1 = DEFAULT_KEYWORD_CONFIG.k1;
@@ -35,20 +34,19 @@ export function rerankByField(
   const scale = keywordTop > 0 && top !== undefined && top > 0 ? top / keywordTop : 1;
   const scored = hits.map((h, position) => {
     const s = (scores.get(h.key) ?? 0) * scale;
-    return { tool: s !== 0 ? learned(h, s, h.score + s) : h, score: h.score + s, position };
+    return { tool: s !== 0 ? moved(h, h.score + s) : h, score: h.score + s, position };
   });
   const held = new Set(hits.map((h) => h.key));
   for (const [key, field] of scores) {
     const s = field * scale;
     if (held.has(key) || s <= 0) continue;
-    scored.push({ tool: learned({ key, score: 0, signals: [], why: '' }, s, s), score: s, position: scored.length });
+    scored.push({ tool: moved({ key, score: 0, signals: [], why: '' }, s), score: s, position: scored.length });
   }
   scored.sort((a, b) => b.score - a.score || a.position - b.position);
   return scored.slice(0, Math.max(0, limit)).map((s) => s.tool);
 }
 
-function learned(hit: RankedTool, field: number, score: number): RankedTool {
-  const reason =
-    field > 0 ? 'past requests with these words led here' : 'past requests with these words did not lead here';
-  return withLearnedReason(hit, score, reason);
+/** The hit with its new score, marked as moved by usage (learnedRanking.ts says why, once). */
+function moved(hit: RankedTool, score: number): RankedTool {
+  return { ...hit, score, signals: hit.signals.includes('usage') ? hit.signals : [...hit.signals, 'usage'] };
 }

@@ -26,6 +26,7 @@
 import type { RankedTool } from '../search/types';
 import type { LearnedDocuments } from './learnedDocuments';
 import { FIELD_K1, rerankByField } from './learnedField';
+import { boundLearning } from './learnedLimits';
 import { rerankByVotes } from './learnedVote';
 
 export interface LearnedRankingKnobs {
@@ -37,10 +38,18 @@ export interface LearnedRankingKnobs {
   field: number;
   /** The learned field's length normalisation (BM25's b). */
   fieldB: number;
+  /** The most one past request behind a tool's match may move it, in the top hit's score (learnedLimits.ts). */
+  lift: number;
 }
 
-/** Chosen on the dev halves (the file's comment). */
-export const LEARNED_RANKING_KNOBS: LearnedRankingKnobs = { weight: 6, evidence: 12, field: 0.5, fieldB: 0.75 };
+/** Chosen on the dev halves (the file's comment; `lift`: learnedLimits.ts). */
+export const LEARNED_RANKING_KNOBS: LearnedRankingKnobs = {
+  weight: 6,
+  evidence: 12,
+  field: 0.5,
+  fieldB: 0.75,
+  lift: 0.75,
+};
 
 /** A request, as the learned ranking reads it. */
 export interface LearnedRequest {
@@ -53,6 +62,10 @@ export interface LearnedRequest {
   documentFrequency: (term: string) => number;
   /** The keyword ranking's first score (0 with no keyword hit): the scale the field's score is on. */
   keywordTop: number;
+  /** Whose search it is (usage/learnedProvenance.ts): it reads what every session may, and what it taught itself. */
+  viewer?: string;
+  /** Tools whose annotations say they are destructive (toolAnnotations.ts): never first by learning alone. */
+  destructive?: (key: string) => boolean;
 }
 
 /** `hits` re-ranked with what `documents` learned (the file's comment), at most `limit`. */
@@ -62,9 +75,10 @@ export function rerankByLearning(
   request: LearnedRequest,
   knobs: LearnedRankingKnobs,
 ): RankedTool[] {
+  const reading = documents.read(request.viewer);
   let out: readonly RankedTool[] = hits;
   if (knobs.field > 0) {
-    const scores = documents.fieldScores(request.terms, {
+    const scores = reading.fieldScores(request.terms, {
       weight: knobs.field,
       b: knobs.fieldB,
       k1: FIELD_K1,
@@ -74,6 +88,7 @@ export function rerankByLearning(
     out = rerankByField(out, scores, request.keywordTop, request.limit);
   }
   if (knobs.weight > 0)
-    out = rerankByVotes(out, documents.votes(request.terms, knobs.evidence), knobs.weight, request.limit);
-  return [...out];
+    out = rerankByVotes(out, reading.votes(request.terms, knobs.evidence), knobs.weight, request.limit);
+  if (out === hits || (out.every((h, i) => h === hits[i]) && out.length === hits.length)) return [...hits];
+  return boundLearning(hits, out, reading, { ...request, lift: knobs.lift });
 }

@@ -1,8 +1,8 @@
 /**
  * What a hit's `why` says about search learning: one clause, "learned: …". The learned field and
- * the vote (learnedRanking.ts) both re-score a hit; each saying so gave "learned: past requests
- * with these words led here; learned: 1 past request with these words led here". The later
- * reading replaces the earlier's clause: the result says it once. Pure.
+ * the vote (learnedRanking.ts) both re-score a hit; the clause is written once, by the bound that
+ * follows them (learnedLimits.ts), and replaces any learned clause the hit already carries, so a
+ * result says it once whichever readings moved it. Pure.
  */
 import type { RankedTool } from '../search/types';
 

@@ -13,7 +13,6 @@
  */
 import type { RankedTool } from '../search/types';
 import type { ToolVote } from './learnedDocuments';
-import { withLearnedReason } from './learnedReason';
 
 /*
  * The vote's knobs (learnedRanking.ts holds the ones in force: the vote beside a learned field)
@@ -40,14 +39,14 @@ export function rerankByVotes(
   const scored = hits.map((h, position) => {
     const v = votes.get(h.key);
     const score = h.score / top + weight * (v?.vote ?? 0);
-    return { tool: v && v.vote !== 0 ? voted(h, v, score * top) : h, score, position };
+    return { tool: v && v.vote !== 0 ? moved(h, score * top) : h, score, position };
   });
   const held = new Set(hits.map((h) => h.key));
   for (const [key, v] of votes) {
     if (held.has(key) || v.vote <= 0) continue;
     const score = weight * v.vote;
     scored.push({
-      tool: voted({ key, score: 0, signals: [], why: '' }, v, score * top),
+      tool: moved({ key, score: 0, signals: [], why: '' }, score * top),
       score,
       position: scored.length,
     });
@@ -56,10 +55,7 @@ export function rerankByVotes(
   return scored.slice(0, Math.max(0, limit)).map((s) => s.tool);
 }
 
-function voted(hit: RankedTool, v: ToolVote, score: number): RankedTool {
-  const reason =
-    v.vote > 0
-      ? `${v.requests} past request${v.requests === 1 ? '' : 's'} with these words led here`
-      : 'past requests with these words did not lead here';
-  return withLearnedReason(hit, score, reason);
+/** The hit with its new score, marked as moved by usage (learnedRanking.ts says why, once). */
+function moved(hit: RankedTool, score: number): RankedTool {
+  return { ...hit, score, signals: hit.signals.includes('usage') ? hit.signals : [...hit.signals, 'usage'] };
 }

@@ -22,6 +22,12 @@
  *    - nothing: they stay at the reduced weight.
  * 5. A search that is not a re-search starts a new step; a call with no search before it in
  *    the session teaches nothing.
+ * 6. A session counts as one past request per tool at most, however many steps it takes: what
+ *    its steps teach one tool weighs, summed, at most 1 for and 1 against; past that every one
+ *    of its lessons for that tool is scaled down so the sum is 1 (the words all count, the weight
+ *    does not grow). A session teaches one tool in at most `maxStepsPerTool` steps and at most
+ *    `maxTools` tools. Together with the learned ranking's lift bound (learnedLimits.ts) this is
+ *    what bounds one session's hold on the ranking, whatever it asks (SECURITY.md).
  *
  * Measured by replay and not kept (bench/src/replay.ts, half the history, dev halves; R@1 at 0%,
  * 10% and 30% silent wrong calls, mean of seeds 1-10, metatool seed 1). Shipped: toolbench
@@ -56,6 +62,7 @@
  * 0% wrong calls scores .427 held out (R@1 at most .467).
  */
 import type { Lesson } from './learnedExamples';
+import type { LearnedWord } from './learnedTerms';
 
 export interface StepRules {
   unshownWeight: number;
@@ -68,6 +75,9 @@ export interface StepRules {
   maxStepTerms: number;
   /** …and remembers at most this many tools its answers showed (an agent may rephrase a hundred times). */
   maxShown: number;
+  /** Rule 6: steps that may teach one tool, and tools one session may teach. */
+  maxStepsPerTool: number;
+  maxTools: number;
 }
 
 export const STEP_RULES: StepRules = {
@@ -79,6 +89,8 @@ export const STEP_RULES: StepRules = {
   against: 0.5,
   maxStepTerms: 48,
   maxShown: 256,
+  maxStepsPerTool: 16,
+  maxTools: 256,
 };
 
 /** The tool a call reached, as learning keys it. */
@@ -88,15 +100,21 @@ export interface CalledTool {
   fingerprint: string;
 }
 
-/** A lesson the step has applied, with the net weight it put in so far. */
+/** A lesson the step has applied: the net weight the rules gave it, and what rule 6 let it weigh. */
 interface Taught {
   tool: CalledTool;
   terms: readonly string[];
+  words: readonly string[];
+  /** What rules 1-4 gave it. */
   weight: number;
+  /** What it weighs in the examples (rule 6). */
+  applied: number;
 }
 
 interface Step {
   terms: string[];
+  /** Each term as it was first typed. */
+  typed: Map<string, string>;
   shown: Set<string>;
   called: Set<string>;
   taught: Taught[];
@@ -107,28 +125,35 @@ interface Step {
 
 export class SessionSteps {
   private step: Step | undefined;
+  /** Every lesson of the session, per tool (rule 6). */
+  private readonly perTool = new Map<string, Taught[]>();
 
-  constructor(private readonly rules: StepRules = STEP_RULES) {}
+  /** `by`: who the session's lessons are taught by (usage/learnedProvenance.ts). */
+  constructor(
+    private readonly by: string,
+    private readonly rules: StepRules = STEP_RULES,
+  ) {}
 
-  /** A find_tools with these request terms answered these keys. Returns the lessons it changes. */
-  search(terms: readonly string[], answer: readonly string[], at: number): Lesson[] {
+  /** A find_tools with these request words answered these keys. Returns the lessons it changes. */
+  search(words: readonly LearnedWord[], answer: readonly string[], at: number): Lesson[] {
+    const terms = words.map((w) => w.term);
     const step = this.step;
     if (!step || step.called.size === 0) {
       // The first search, or a rephrasing before any call: the same step.
-      if (step) this.extend(step, terms, answer);
-      else this.step = this.fresh(terms, answer);
+      if (step) this.extend(step, words, answer);
+      else this.step = this.fresh(words, answer);
       return [];
     }
     if (!this.isResearch(step, terms, at)) {
-      this.step = this.fresh(terms, answer);
+      this.step = this.fresh(words, answer);
       return [];
     }
-    this.extend(step, terms, answer);
+    this.extend(step, words, answer);
     if (step.doubted) return [];
     const positive = step.taught.filter((t) => t.weight > 0);
     if (positive.length === 0) return [];
     step.doubted = positive.map((lesson) => ({ lesson, before: lesson.weight }));
-    return positive.map((t) => this.adjust(t, t.weight * this.rules.doubtShare));
+    return positive.flatMap((t) => this.adjust(t, t.weight * this.rules.doubtShare));
   }
 
   /** A call of `tool` ended, with success or not. Returns the lessons it changes. */
@@ -141,36 +166,36 @@ export class SessionSteps {
       step.doubted = undefined;
       if (doubted.some((d) => d.lesson.tool.key === tool.key)) {
         // Back to the tool it doubted: the re-search confirmed it.
-        for (const d of doubted) out.push(this.adjust(d.lesson, d.before));
+        for (const d of doubted) out.push(...this.adjust(d.lesson, d.before));
         step.lastCallAt = at;
         return out;
       }
-      for (const d of doubted) out.push(this.adjust(d.lesson, -this.rules.against * d.before));
+      for (const d of doubted) out.push(...this.adjust(d.lesson, -this.rules.against * d.before));
       step.called.add(tool.key);
       step.lastCallAt = at;
-      out.push(this.teach(step, tool, 1));
+      out.push(...this.teach(step, tool, 1));
       return out;
     }
     step.lastCallAt = at;
     if (step.called.has(tool.key)) return out;
     step.called.add(tool.key);
     const first = !step.taught.some((t) => t.weight > 0);
-    out.push(this.teach(step, tool, first ? 1 : this.rules.extraToolWeight));
+    out.push(...this.teach(step, tool, first ? 1 : this.rules.extraToolWeight));
     return out;
   }
 
-  private fresh(terms: readonly string[], answer: readonly string[]): Step {
-    return {
-      terms: terms.slice(0, this.rules.maxStepTerms),
-      shown: new Set(answer.slice(0, this.rules.maxShown)),
-      called: new Set(),
-      taught: [],
-    };
+  private fresh(words: readonly LearnedWord[], answer: readonly string[]): Step {
+    const step: Step = { terms: [], typed: new Map(), shown: new Set(), called: new Set(), taught: [] };
+    this.extend(step, words, answer);
+    return step;
   }
 
-  private extend(step: Step, terms: readonly string[], answer: readonly string[]): void {
-    for (const t of terms)
-      if (step.terms.length < this.rules.maxStepTerms && !step.terms.includes(t)) step.terms.push(t);
+  private extend(step: Step, words: readonly LearnedWord[], answer: readonly string[]): void {
+    for (const { term, word } of words)
+      if (step.terms.length < this.rules.maxStepTerms && !step.typed.has(term)) {
+        step.terms.push(term);
+        step.typed.set(term, word);
+      }
     for (const k of answer) if (step.shown.size < this.rules.maxShown) step.shown.add(k);
   }
 
@@ -183,17 +208,44 @@ export class SessionSteps {
   }
 
   /** Teaches `tool` the step's words at `weight` (× unshownWeight when no answer of the step showed it). */
-  private teach(step: Step, tool: CalledTool, weight: number): Lesson {
+  private teach(step: Step, tool: CalledTool, weight: number): Lesson[] {
     const w = weight * (step.shown.has(tool.key) ? 1 : this.rules.unshownWeight);
-    const taught: Taught = { tool, terms: [...step.terms], weight: 0 };
+    let lessons = this.perTool.get(tool.key);
+    if (!lessons && this.perTool.size >= this.rules.maxTools) return [];
+    if (lessons && lessons.length >= this.rules.maxStepsPerTool) return [];
+    if (!lessons) this.perTool.set(tool.key, (lessons = []));
+    const words = step.terms.map((t) => step.typed.get(t) ?? t);
+    const taught: Taught = { tool, terms: [...step.terms], words, weight: 0, applied: 0 };
     step.taught.push(taught);
+    lessons.push(taught);
     return this.adjust(taught, w);
   }
 
-  /** Brings a taught lesson's net weight to `to`; the lesson is the difference. */
-  private adjust(t: Taught, to: number): Lesson {
-    const delta = to - t.weight;
+  /**
+   * Brings a taught lesson's net weight to `to`, and every lesson of its tool to what rule 6
+   * lets it weigh; the lessons are the differences.
+   */
+  private adjust(t: Taught, to: number): Lesson[] {
     t.weight = to;
-    return { terms: t.terms, key: t.tool.key, server: t.tool.server, fingerprint: t.tool.fingerprint, delta };
+    const all = this.perTool.get(t.tool.key) ?? [t];
+    const sum = (sign: number) => all.reduce((s, x) => s + Math.max(0, sign * x.weight), 0);
+    const scale = { for: Math.min(1, 1 / Math.max(sum(1), 1e-9)), against: Math.min(1, 1 / Math.max(sum(-1), 1e-9)) };
+    const out: Lesson[] = [];
+    for (const x of all) {
+      const applied = x.weight * (x.weight > 0 ? scale.for : scale.against);
+      const delta = applied - x.applied;
+      if (Math.abs(delta) < 1e-12) continue;
+      x.applied = applied;
+      out.push({
+        terms: x.terms,
+        words: x.words,
+        key: x.tool.key,
+        server: x.tool.server,
+        fingerprint: x.tool.fingerprint,
+        delta,
+        by: this.by,
+      });
+    }
+    return out;
   }
 }

@@ -94,6 +94,7 @@ export function lensHandlers(
       const key = str(p, 'key');
       return settle(() => lens.revokeConsent(principal, key));
     },
+    shareLearnedSearch: async (p) => settle(() => lens.shareLearnedSearch(str(p, 'tool'))),
   };
 }
 

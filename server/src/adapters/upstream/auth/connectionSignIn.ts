@@ -10,6 +10,7 @@ import type { Logger } from '../../../core/logger';
 import { errorMessage } from '../../../core/errorMessage';
 import { SIGN_IN_FAILED } from '../../../../../protocol/signInText';
 import { UpstreamCallError } from '../types';
+import { OAuthDestinationError } from './oauthDestinations';
 import { DEFAULT_SIGN_IN_TIMEOUT_MS, ServerAuth } from './serverAuth';
 import type { OAuthEnvironment } from './types';
 
@@ -21,7 +22,11 @@ export interface SignInParts {
   /** …and the server's lists cleared (find_tools answers from its last known catalog). */
   lists: { clear(): void };
   /** The state the server shows now, with its reason. */
-  state: { show(state: 'starting' | 'needs-sign-in', reason: string): void };
+  state: {
+    show(state: 'starting' | 'needs-sign-in', reason: string): void;
+    /** Whether the server is connected and listed (a sign-in that fails then leaves it as it is). */
+    readonly ready: boolean;
+  };
   /** Connects again, with the tokens there are now. */
   connector: { reconnect(): Promise<void> };
 }
@@ -58,9 +63,21 @@ export class ConnectionSignIn {
     return connectTimeoutMs + (this.env.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS);
   }
 
-  /** Signs in (the browser opens through the front door), then connects with the new tokens. */
+  /**
+   * Signs in (the browser opens through the front door), then connects with the new tokens. A
+   * sign-in that fails leaves a server that is not connected needing sign-in, its status saying
+   * why (and naming every address its OAuth requests were refused).
+   */
   async signIn(signal?: AbortSignal): Promise<void> {
-    await this.auth.signIn(signal);
+    try {
+      await this.auth.signIn(signal);
+    } catch (error) {
+      if (!this.host.state.ready)
+        this.waitForUser(
+          error instanceof OAuthDestinationError ? 'sign-in stopped' : `${SIGN_IN_FAILED}${errorMessage(error)}`,
+        );
+      throw error;
+    }
     await this.host.connector.reconnect();
   }
 
@@ -76,7 +93,8 @@ export class ConnectionSignIn {
     this.host.lists.clear();
     if (this.auth.takeAutoSignIn()) {
       this.host.state.show('starting', 'signing in');
-      void this.signIn().catch((error: unknown) => this.waitForUser(`${SIGN_IN_FAILED}${errorMessage(error)}`));
+      // A failure shows in the status (signIn says why).
+      void this.signIn().catch(() => undefined);
       return;
     }
     this.waitForUser();
@@ -89,7 +107,8 @@ export class ConnectionSignIn {
   }
 
   private waitForUser(why?: string): void {
-    const reason = `needs sign-in (${why ?? `the server asks for an account; ${this.auth.hint}`})`;
+    const refused = this.auth.refusedText();
+    const reason = `needs sign-in (${why ?? `the server asks for an account; ${this.auth.hint}`}${refused ? `; ${refused}` : ''})`;
     this.host.state.show('needs-sign-in', reason);
     this.host.log.warn(`[${this.config.name}] ${reason}`);
   }

@@ -130,6 +130,12 @@ export class LensOAuthProvider implements OAuthClientProvider {
     return (await this.o.store.read(this.o.key))?.tokens;
   }
 
+  /** Whether tokens the user signed in for can be refreshed without them (a refresh token is stored). */
+  async canRefresh(): Promise<boolean> {
+    if (this.session) return false;
+    return (await this.o.store.read(this.o.key))?.tokens?.refresh_token !== undefined;
+  }
+
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     await this.update((r) => ({ ...r, tokens, savedAt: Date.now() }));
   }

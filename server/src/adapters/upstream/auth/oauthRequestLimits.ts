@@ -51,14 +51,15 @@ export class OAuthRequestGuard {
   }
 
   /**
-   * `base` with only the OAuth requests held to the limits: a transport's, which also carries the
-   * MCP traffic (long-lived event streams, calls that take minutes, bodies up to the 10 MB of
-   * boundedFetch.ts). The SDK sends every MCP request with the transport's abort signal (so
-   * closing the transport ends it) and its OAuth requests (auth.ts, called on a 401) without
-   * one; test/security/oauth-response-limits.test.ts holds that line for this SDK version.
+   * A transport's fetch, which also carries the MCP traffic (long-lived event streams, calls that
+   * take minutes, bodies up to the 10 MB of boundedFetch.ts): MCP requests go to `mcp` as they
+   * are, OAuth requests to `oauth`, held to the limits. The SDK sends every MCP request with the
+   * transport's abort signal (so closing the transport ends it) and its OAuth requests (auth.ts,
+   * called on a 401) without one; test/security/oauth-response-limits.test.ts holds that line
+   * for this SDK version.
    */
-  oauthOnly(base: FetchLike): FetchLike {
-    return (url, init) => (init?.signal ? base(url, init) : this.request(base, url, init));
+  oauthOnly(mcp: FetchLike, oauth: FetchLike): FetchLike {
+    return (url, init) => (init?.signal ? mcp(url, init) : this.request(oauth, url, init));
   }
 
   private async request(base: FetchLike, url: string | URL, init: RequestInit | undefined): Promise<Response> {

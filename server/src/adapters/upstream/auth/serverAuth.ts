@@ -11,6 +11,9 @@ import type { RemoteServerConfig } from '../../../core/config/types';
 import { ChallengeLog } from './challenges';
 import { LensOAuthProvider } from './lensOAuthProvider';
 import { LoopbackRedirect } from './loopbackRedirect';
+import { NeedsSignInError } from './needsSignIn';
+import { OAuthDestinations } from './oauthDestinations';
+import { oauthFetch } from './oauthFetch';
 import { oauthStoreKey } from './oauthStore';
 import { OAuthRequestGuard } from './oauthRequestLimits';
 import type { OAuthEnvironment } from './types';
@@ -29,6 +32,8 @@ export interface AuthTransportOptions {
 export class ServerAuth {
   readonly provider: LensOAuthProvider;
   readonly challenges = new ChallengeLog();
+  /** Where its OAuth requests may go, and the addresses refused so far (oauthDestinations.ts). */
+  readonly destinations: OAuthDestinations;
   private readonly key: string;
   private running: Promise<void> | undefined;
   /** Automatic sign-ins since the last success. */
@@ -44,6 +49,7 @@ export class ServerAuth {
     private readonly requestTimeoutMs: number,
   ) {
     this.key = oauthStoreKey(config.name, config.url);
+    this.destinations = new OAuthDestinations(config.name, config.url);
     this.provider = new LensOAuthProvider({
       server: config.name,
       store: env.store,
@@ -73,22 +79,39 @@ export class ServerAuth {
     this.autoRuns = 0;
   }
 
+  /** The OAuth requests refused for where they would go, for the server's status; undefined when none were. */
+  refusedText(): string | undefined {
+    const refused = this.destinations.refused;
+    return refused.length ? `OAuth requests refused: ${refused.join('; ')}` : undefined;
+  }
+
   /**
-   * The transport's options: the provider, and a fetch that notes challenges, holds the OAuth
-   * requests the transport makes on a 401 (a refresh, discovery) to the limits of
-   * oauthRequestLimits.ts, and adds the configured headers only to requests to the server's own
-   * origin (the SDK would otherwise send them to the authorization server too, during discovery
-   * and token requests). One guard per transport: a breach fails its later OAuth requests too.
+   * The transport's options: the provider, and a fetch that notes challenges, adds the
+   * configured headers only to requests to the server's own origin (the SDK would otherwise send
+   * them to the authorization server too, during discovery and token requests), and sends the
+   * OAuth requests the transport makes on a 401 only where oauthDestinations.ts allows, held to
+   * the limits of oauthRequestLimits.ts — and only to refresh tokens the user signed in for: with
+   * no refresh token there is nothing the background may do (no discovery, no registration), so
+   * the server needs sign-in at once (NeedsSignInError) and not a request is sent. One guard per
+   * transport: a breach fails its later OAuth requests too.
    */
   transportOptions(base: FetchLike = fetch): AuthTransportOptions {
     const guard = new OAuthRequestGuard(this.config.name, this.requestTimeoutMs);
-    return { authProvider: this.provider, fetch: this.challenges.observe(this.withHeaders(guard.oauthOnly(base))) };
+    const oauth = oauthFetch(this.destinations);
+    const background: FetchLike = async (url, init) => {
+      if (!(await this.provider.canRefresh())) throw new NeedsSignInError(this.config.name);
+      return oauth(url, init);
+    };
+    return {
+      authProvider: this.provider,
+      fetch: this.challenges.observe(this.withHeaders(guard.oauthOnly(base, background))),
+    };
   }
 
-  /** A sign-in's fetch: every request is an OAuth one, each held to the limits (one guard per sign-in). */
+  /** A sign-in's fetch: every request is an OAuth one, each held to the limits (one guard per sign-in) and to oauthDestinations.ts. */
   private signInFetch(): FetchLike {
     const guard = new OAuthRequestGuard(this.config.name, this.requestTimeoutMs);
-    return this.challenges.observe(this.withHeaders(guard.all(fetch)));
+    return this.challenges.observe(this.withHeaders(guard.all(oauthFetch(this.destinations))));
   }
 
   /** `base` with the configured headers on requests to the server's own origin, and only there. */
