@@ -204,3 +204,26 @@ describe('MCP Apps through MCP Lens', () => {
     }
   });
 });
+
+describe('MCP Apps and consent', () => {
+  let world: HttpLensWorld;
+
+  before(async () => {
+    world = await startHttpLens({ appA: SERVERS.appA! }, TOKEN, { exposure: 'search', consent: 'notReadOnly' });
+  });
+
+  after(async () => world?.close());
+
+  it("a view's own call is the user acting in the app: never asked about, while the agent's call_tool is", async () => {
+    // No elicitation: a call that asked would be refused as one that cannot be asked.
+    const host = await client(world.url, { extensions: UI });
+    try {
+      assert.match(text(await host.callTool({ name: 'bump-counter', arguments: {} })), /at A$/);
+      const agent = await host.callTool({ name: 'call_tool', arguments: { tool_name: 'appA_weather', arguments: {} } });
+      assert.equal(agent.isError, true);
+      assert.match(text(agent), /"weather" on server "appA" did not run.*cannot show that question/);
+    } finally {
+      await host.close();
+    }
+  });
+});
