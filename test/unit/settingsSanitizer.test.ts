@@ -40,7 +40,7 @@ const cases: Case[] = [
     input: { maxOutputTokens: 'lots', exposure: 'everything', search: 5, embedding: { enabled: 'yes' } },
     expect: { maxOutputTokens: 8000, exposure: 'search', 'search.inlineSchemas': 3, 'embedding.enabled': true },
     warnings: [
-      /^mcpLens\.exposure must be one of "search", "pinned", "all", "predictive"; the default \("search"\) applies$/,
+      /^mcpLens\.exposure must be one of "search", "pinned", "all", "predictive", "found"; the default \("search"\) applies$/,
       /^mcpLens\.search must be an object; the default .* applies$/,
       /^mcpLens\.embedding\.enabled must be a boolean; the default \(true\) applies$/,
       /^mcpLens\.maxOutputTokens must be a number; the default \(8000\) applies$/,
