@@ -56,7 +56,9 @@ describe('search learning: one session cannot steer another', () => {
     lens = await LensApp.start({
       ...inMemoryLensOptions(workspace.dir),
       storageDir: state,
-      settings: sanitizeSettings({ embedding: { enabled: false } }),
+      // Consent is off: the agent calls a destructive tool here to teach search, and a client that
+      // cannot be asked would be refused it (toolConsent.test.ts covers consent).
+      settings: sanitizeSettings({ embedding: { enabled: false }, consent: 'off' }),
       configFile: workspace.configFile,
     });
     http = new GatewayHttpServer({ lens, token: TOKEN, log: silentLogger, sessionIdleMs: 60_000 });
